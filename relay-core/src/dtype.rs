@@ -1,0 +1,207 @@
+//! Tensor element types: a type code, a bit width and a number of lanes.
+
+use std::fmt;
+
+/// The family of a [`DType`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum DTypeCode {
+    /// Signed integers (`int8` … `int64`).
+    Int,
+    /// Unsigned integers (`uint8` … `uint64`).
+    UInt,
+    /// IEEE floats (`float16`, `float32`, `float64`).
+    Float,
+    /// Brain floats (`bfloat16`).
+    BFloat,
+    /// Booleans (`bool`, one bit).
+    Bool,
+}
+
+/// A tensor element type such as `float32`, `int8x4` or `bool`.
+///
+/// ```
+/// use relay_core::DType;
+/// let t: DType = "float32x4".parse().unwrap();
+/// assert_eq!(t.bits(), 32);
+/// assert_eq!(t.lanes(), 4);
+/// assert_eq!(t.to_string(), "float32x4");
+/// assert!("float13".parse::<DType>().is_err());
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct DType {
+    code: DTypeCode,
+    bits: u8,
+    lanes: u16,
+}
+
+impl DType {
+    /// `bool`.
+    pub const BOOL: DType = DType {
+        code: DTypeCode::Bool,
+        bits: 1,
+        lanes: 1,
+    };
+    /// `int8`.
+    pub const INT8: DType = DType {
+        code: DTypeCode::Int,
+        bits: 8,
+        lanes: 1,
+    };
+    /// `int16`.
+    pub const INT16: DType = DType {
+        code: DTypeCode::Int,
+        bits: 16,
+        lanes: 1,
+    };
+    /// `int32`.
+    pub const INT32: DType = DType {
+        code: DTypeCode::Int,
+        bits: 32,
+        lanes: 1,
+    };
+    /// `int64`.
+    pub const INT64: DType = DType {
+        code: DTypeCode::Int,
+        bits: 64,
+        lanes: 1,
+    };
+    /// `uint8`.
+    pub const UINT8: DType = DType {
+        code: DTypeCode::UInt,
+        bits: 8,
+        lanes: 1,
+    };
+    /// `float16`.
+    pub const FLOAT16: DType = DType {
+        code: DTypeCode::Float,
+        bits: 16,
+        lanes: 1,
+    };
+    /// `float32`.
+    pub const FLOAT32: DType = DType {
+        code: DTypeCode::Float,
+        bits: 32,
+        lanes: 1,
+    };
+    /// `float64`.
+    pub const FLOAT64: DType = DType {
+        code: DTypeCode::Float,
+        bits: 64,
+        lanes: 1,
+    };
+    /// `bfloat16`.
+    pub const BFLOAT16: DType = DType {
+        code: DTypeCode::BFloat,
+        bits: 16,
+        lanes: 1,
+    };
+
+    /// A data type, if the combination exists (`float` of 16, 32 or 64 bits; `int` and
+    /// `uint` of 8, 16, 32 or 64; `bfloat` of 16; `bool` of 1; lanes from 1 to 65535).
+    pub fn new(code: DTypeCode, bits: u8, lanes: u16) -> Option<DType> {
+        let ok = match code {
+            DTypeCode::Int | DTypeCode::UInt => matches!(bits, 8 | 16 | 32 | 64),
+            DTypeCode::Float => matches!(bits, 16 | 32 | 64),
+            DTypeCode::BFloat => bits == 16,
+            DTypeCode::Bool => bits == 1,
+        };
+        (ok && lanes >= 1).then_some(DType { code, bits, lanes })
+    }
+
+    /// The type code.
+    pub fn code(self) -> DTypeCode {
+        self.code
+    }
+
+    /// The width of one lane in bits.
+    pub fn bits(self) -> u8 {
+        self.bits
+    }
+
+    /// The number of lanes (1 for scalars).
+    pub fn lanes(self) -> u16 {
+        self.lanes
+    }
+
+    /// The same type with `lanes` lanes.
+    pub fn with_lanes(self, lanes: u16) -> Option<DType> {
+        DType::new(self.code, self.bits, lanes)
+    }
+
+    /// Whether it is a signed or unsigned integer type.
+    pub fn is_int(self) -> bool {
+        matches!(self.code, DTypeCode::Int | DTypeCode::UInt)
+    }
+
+    /// Whether it is a floating-point type (`float*` or `bfloat16`).
+    pub fn is_float(self) -> bool {
+        matches!(self.code, DTypeCode::Float | DTypeCode::BFloat)
+    }
+}
+
+impl fmt::Display for DType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.code {
+            DTypeCode::Bool => f.write_str("bool")?,
+            DTypeCode::Int => write!(f, "int{}", self.bits)?,
+            DTypeCode::UInt => write!(f, "uint{}", self.bits)?,
+            DTypeCode::Float => write!(f, "float{}", self.bits)?,
+            DTypeCode::BFloat => write!(f, "bfloat{}", self.bits)?,
+        }
+        if self.lanes != 1 {
+            write!(f, "x{}", self.lanes)?;
+        }
+        Ok(())
+    }
+}
+
+/// A string that names no data type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DTypeParseError(pub String);
+
+impl fmt::Display for DTypeParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "`{}` is not a data type (expected one of bool, int8-64, uint8-64, float16/32/64, bfloat16, optionally with lanes as in `float32x4`)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for DTypeParseError {}
+
+impl std::str::FromStr for DType {
+    type Err = DTypeParseError;
+
+    fn from_str(s: &str) -> Result<DType, DTypeParseError> {
+        let err = || DTypeParseError(s.to_string());
+        let (base, lanes) = match s.split_once('x') {
+            Some((base, lanes)) => {
+                if lanes.is_empty() || !lanes.bytes().all(|b| b.is_ascii_digit()) {
+                    return Err(err());
+                }
+                (base, lanes.parse::<u16>().map_err(|_| err())?)
+            }
+            None => (s, 1),
+        };
+        let (code, bits) = if base == "bool" {
+            (DTypeCode::Bool, "1")
+        } else if let Some(b) = base.strip_prefix("uint") {
+            (DTypeCode::UInt, b)
+        } else if let Some(b) = base.strip_prefix("int") {
+            (DTypeCode::Int, b)
+        } else if let Some(b) = base.strip_prefix("bfloat") {
+            (DTypeCode::BFloat, b)
+        } else if let Some(b) = base.strip_prefix("float") {
+            (DTypeCode::Float, b)
+        } else {
+            return Err(err());
+        };
+        if bits.is_empty() || !bits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(err());
+        }
+        let bits = bits.parse::<u8>().map_err(|_| err())?;
+        DType::new(code, bits, lanes).ok_or_else(err)
+    }
+}

@@ -1,0 +1,259 @@
+//! The interface between the solver and type relations.
+//!
+//! A relation is a [`RelationDef`]: a name and a function that receives a [`RelCx`]. The
+//! context gives the relation its argument types (resolved through the union-find as far
+//! as they are known), the call's attributes, and the operations a relation needs: read
+//! what is known of a tensor, unify (which may refine arguments, inputs as well as the
+//! output), and report an error that blames one argument. The relation answers
+//! [`Progress::Solved`], [`Progress::NotYet`] (it will run again when one of the unknowns
+//! in its arguments is refined) or an error.
+//!
+//! The `#[relation]` macro generates these functions; they can also be written by hand:
+//!
+//! ```
+//! use relay_core::{Progress, RelCx, RelResult, RelationDef, RelationRef};
+//!
+//! /// `Same(A, B) :- A = B`.
+//! fn same(cx: &mut RelCx<'_>) -> RelResult {
+//!     let a = cx.arg(0);
+//!     cx.unify(1, a)?;
+//!     Ok(Progress::Solved)
+//! }
+//! static SAME: RelationDef = RelationDef { name: "Same", arity: Some(2), solve: same };
+//! let _ = RelationRef(&SAME);
+//! ```
+
+use crate::attrs::Attrs;
+use crate::dim::Dim;
+use crate::solve::{Solver, UnifyError};
+use crate::ty::{DTy, Shape, ShapeData, Ty, TyCtx, TyData};
+use std::fmt;
+use std::hash::{Hash, Hasher};
+
+/// A relation's answer when it could run to its end.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// The relation holds and will never need to run again.
+    Solved,
+    /// Not enough is known yet; run again when an argument is refined.
+    NotYet,
+}
+
+/// A relation that does not hold: the message, the argument it blames, and notes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RelError {
+    /// The index of the argument at fault (the output is the last argument), if one is.
+    pub arg: Option<usize>,
+    /// What is wrong, lowercase, without a trailing period.
+    pub message: String,
+    /// Further facts: where each clashing fact came from, what was expected.
+    pub notes: Vec<String>,
+}
+
+impl RelError {
+    /// An error blaming argument `arg`.
+    pub fn at(arg: usize, message: impl Into<String>) -> Self {
+        RelError {
+            arg: Some(arg),
+            message: message.into(),
+            notes: Vec::new(),
+        }
+    }
+
+    /// An error blaming no argument in particular.
+    pub fn new(message: impl Into<String>) -> Self {
+        RelError {
+            arg: None,
+            message: message.into(),
+            notes: Vec::new(),
+        }
+    }
+
+    /// The same error with one more note.
+    pub fn note(mut self, note: impl Into<String>) -> Self {
+        self.notes.push(note.into());
+        self
+    }
+}
+
+impl fmt::Display for RelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// What a relation's solve function returns.
+pub type RelResult = Result<Progress, RelError>;
+
+/// A type relation: a name and the function that solves it.
+pub struct RelationDef {
+    /// The relation's name (`Broadcast`).
+    pub name: &'static str,
+    /// The number of arguments it takes, if fixed.
+    pub arity: Option<usize>,
+    /// The solver of one instance.
+    pub solve: fn(&mut RelCx<'_>) -> RelResult,
+}
+
+impl fmt::Debug for RelationDef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "RelationDef({})", self.name)
+    }
+}
+
+/// A reference to a static relation definition; compares and hashes by address.
+#[derive(Copy, Clone, Debug)]
+pub struct RelationRef(pub &'static RelationDef);
+
+impl RelationRef {
+    /// The relation's name.
+    pub fn name(self) -> &'static str {
+        self.0.name
+    }
+}
+
+impl PartialEq for RelationRef {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+
+impl Eq for RelationRef {}
+
+impl Hash for RelationRef {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        (self.0 as *const RelationDef).hash(state)
+    }
+}
+
+/// A relation's view of the solver during one run.
+pub struct RelCx<'s> {
+    pub(crate) solver: &'s mut Solver,
+    pub(crate) args: &'s [Ty],
+    pub(crate) attrs: &'s Attrs,
+}
+
+impl RelCx<'_> {
+    /// The number of arguments (the output, if any, is the last).
+    pub fn len(&self) -> usize {
+        self.args.len()
+    }
+
+    /// Whether the relation has no arguments.
+    pub fn is_empty(&self) -> bool {
+        self.args.is_empty()
+    }
+
+    /// Argument `i`, resolved as far as known when the run began.
+    pub fn arg(&self, i: usize) -> Ty {
+        self.args[i]
+    }
+
+    /// All arguments.
+    pub fn args(&self) -> &[Ty] {
+        self.args
+    }
+
+    /// The call's attributes (empty when none were given).
+    pub fn attrs(&self) -> &Attrs {
+        self.attrs
+    }
+
+    /// The type context, to build types.
+    pub fn tcx(&mut self) -> &mut TyCtx {
+        &mut self.solver.tcx
+    }
+
+    /// What `ty` is.
+    pub fn data(&self, ty: Ty) -> &TyData {
+        self.solver.tcx.data(ty)
+    }
+
+    /// `ty` printed in the text syntax.
+    pub fn show(&self, ty: Ty) -> String {
+        self.solver.tcx.show(ty)
+    }
+
+    /// `dim` printed in the text syntax.
+    pub fn show_dim(&self, dim: Dim) -> String {
+        self.solver.tcx.show_dim(dim)
+    }
+
+    /// `ty` with every solved variable replaced by its value.
+    pub fn resolve(&mut self, ty: Ty) -> Ty {
+        self.solver.resolve(ty)
+    }
+
+    /// `dim` with every solved variable replaced by its value.
+    pub fn resolve_dim(&mut self, dim: Dim) -> Dim {
+        self.solver.resolve_dim(dim)
+    }
+
+    /// `dt` with its variable replaced by its value, if solved.
+    pub fn resolve_dtype(&mut self, dt: DTy) -> DTy {
+        self.solver.resolve_dtype(dt)
+    }
+
+    /// Unifies argument `arg` with `ty`; a failure blames `arg`.
+    pub fn unify(&mut self, arg: usize, ty: Ty) -> Result<(), RelError> {
+        let a = self.args[arg];
+        self.unify_blaming(a, ty, arg)
+    }
+
+    /// Unifies `a` with `b`; a failure blames argument `blame`.
+    pub fn unify_blaming(&mut self, a: Ty, b: Ty, blame: usize) -> Result<(), RelError> {
+        self.solver
+            .unify(a, b)
+            .map_err(|e| self.unify_error(e, blame))
+    }
+
+    /// Unifies two dimensions; a failure blames argument `blame`.
+    pub fn unify_dim(&mut self, a: Dim, b: Dim, blame: usize) -> Result<(), RelError> {
+        self.solver
+            .unify_dims(a, b)
+            .map_err(|e| self.unify_error(e, blame))
+    }
+
+    /// Unifies two element types; a failure blames argument `blame`.
+    pub fn unify_dtype(&mut self, a: DTy, b: DTy, blame: usize) -> Result<(), RelError> {
+        self.solver
+            .unify_dtypes(a, b)
+            .map_err(|e| self.unify_error(e, blame))
+    }
+
+    fn unify_error(&self, e: UnifyError, blame: usize) -> RelError {
+        RelError::at(blame, e.describe(&self.solver.tcx))
+    }
+
+    /// The shape and dtype of argument `arg` if it is known to be a tensor, `None` while
+    /// it is unknown, an error if it is something else.
+    pub fn tensor(&mut self, arg: usize) -> Result<Option<(Shape, DTy)>, RelError> {
+        let t = self.solver.resolve(self.args[arg]);
+        match self.solver.tcx.data(t) {
+            TyData::Tensor(s, dt) => Ok(Some((*s, *dt))),
+            TyData::Var(_) => Ok(None),
+            _ => Err(RelError::at(
+                arg,
+                format!("expected a tensor, found `{}`", self.solver.tcx.show(t)),
+            )),
+        }
+    }
+
+    /// The dimensions and dtype of argument `arg` if it is a tensor of known rank,
+    /// `None` while its type or rank is unknown, an error if it is not a tensor.
+    pub fn tensor_dims(&mut self, arg: usize) -> Result<Option<(Vec<Dim>, DTy)>, RelError> {
+        let Some((s, dt)) = self.tensor(arg)? else {
+            return Ok(None);
+        };
+        Ok(match self.solver.tcx.shape_data(s) {
+            ShapeData::Dims(d) => Some((d.to_vec(), dt)),
+            ShapeData::Var(_) | ShapeData::Param(_) => None,
+        })
+    }
+
+    /// `Tensor[(dims...), dtype]`.
+    pub fn mk_tensor(&mut self, dims: &[Dim], dtype: DTy) -> Ty {
+        let s = self.solver.tcx.shape(dims);
+        self.solver.tcx.tensor(s, dtype)
+    }
+}

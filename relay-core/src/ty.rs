@@ -1,0 +1,465 @@
+//! The type language: interned types, shapes and data types, and the [`TyCtx`] that
+//! owns them.
+//!
+//! Every type is hash-consed: building the same type twice gives the same [`Ty`], so
+//! equality is `==` on ids and a program of a million tensors of one shape stores that
+//! tensor type once. Each interned type records whether it mentions flexible variables
+//! or rigid parameters, so resolving or instantiating a ground type costs nothing.
+//!
+//! ```
+//! use relay_core::{DType, Kind, TyCtx};
+//! let mut tcx = TyCtx::new();
+//! let n = tcx.param("n", Kind::ShapeVar);
+//! let n = tcx.dim_param(n).unwrap();
+//! let c = tcx.dims.konst(768);
+//! let a = tcx.tensor_of(&[n, c], DType::FLOAT32);
+//! let b = tcx.tensor_of(&[n, c], DType::FLOAT32);
+//! assert_eq!(a, b);
+//! assert_eq!(tcx.show(a), "Tensor[(n, 768), float32]");
+//! ```
+
+use crate::dim::{Dim, Dims};
+use crate::dtype::DType;
+use crate::intern::Interner;
+use crate::kind::{Kind, KindError, Param, ParamInfo};
+use crate::relation::RelationRef;
+use crate::var::{DTypeVar, ShapeVar, TyVar};
+use std::fmt;
+
+/// An interned type.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Ty(pub(crate) u32);
+
+/// An interned shape.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Shape(pub(crate) u32);
+
+/// An ADT handle (Relay's `GlobalTypeVar`): ADTs are distinct by handle, even when
+/// their constructors are identical.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Adt(pub(crate) u32);
+
+/// The element type of a tensor type: known, a flexible variable, or a parameter of
+/// kind `BaseType`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum DTy {
+    /// A known data type.
+    Known(DType),
+    /// A flexible variable.
+    Var(DTypeVar),
+    /// A rigid parameter of kind `BaseType`.
+    Param(Param),
+}
+
+/// What an interned [`Shape`] is.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ShapeData {
+    /// A shape of known rank.
+    Dims(Box<[Dim]>),
+    /// A shape not known yet, rank included.
+    Var(ShapeVar),
+    /// A rigid parameter of kind `Shape`.
+    Param(Param),
+}
+
+/// A type relation applied to types: one of the constraints of a function type.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Constraint {
+    /// The relation.
+    pub relation: RelationRef,
+    /// Its arguments (usually the function's argument types and its return type).
+    pub args: Box<[Ty]>,
+}
+
+/// A function type `fn [params](args) -> ret where constraints`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FuncTy {
+    /// The type parameters it binds, instantiated afresh at each call.
+    pub params: Box<[Param]>,
+    /// The argument types.
+    pub args: Box<[Ty]>,
+    /// The return type.
+    pub ret: Ty,
+    /// The relations that must hold at every call.
+    pub constraints: Box<[Constraint]>,
+}
+
+/// What an interned [`Ty`] is.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TyData {
+    /// `Tensor[shape, dtype]`.
+    Tensor(Shape, DTy),
+    /// `(a, b, ...)`.
+    Tuple(Box<[Ty]>),
+    /// A function type.
+    Func(FuncTy),
+    /// A rigid type parameter of kind `Type`.
+    Param(Param),
+    /// An ADT handle used as a type.
+    Adt(Adt),
+    /// An ADT applied to type arguments (`List[int32]`).
+    Call(Adt, Box<[Ty]>),
+    /// `ref(T)`.
+    Ref(Ty),
+    /// An incomplete type: a flexible variable of the solver.
+    Var(TyVar),
+}
+
+/// What the context knows of an ADT: its name and type parameters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AdtInfo {
+    /// The name of the data type.
+    pub name: Box<str>,
+    /// Its type parameters, in order.
+    pub params: Box<[Param]>,
+}
+
+/// A type call with the wrong number of arguments (`List[A, B]`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArityError {
+    /// The data type's name.
+    pub name: Box<str>,
+    /// How many type parameters it declares.
+    pub expected: usize,
+    /// How many arguments it was given.
+    pub found: usize,
+}
+
+impl fmt::Display for ArityError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let plural = if self.expected == 1 { "" } else { "s" };
+        write!(
+            f,
+            "`{}` takes {} type argument{plural} but {} were given",
+            self.name, self.expected, self.found
+        )
+    }
+}
+
+impl std::error::Error for ArityError {}
+
+pub(crate) const HAS_VARS: u8 = 1;
+pub(crate) const HAS_PARAMS: u8 = 2;
+
+/// The owner of every interned type, shape, dimension, parameter and ADT handle.
+///
+/// One `TyCtx` serves a whole session (a module and everything inferred over it); ids
+/// from one context mean nothing in another.
+pub struct TyCtx {
+    types: Interner<TyData>,
+    ty_flags: Vec<u8>,
+    shapes: Interner<ShapeData>,
+    shape_flags: Vec<u8>,
+    params: Vec<ParamInfo>,
+    adts: Vec<AdtInfo>,
+    /// The dimension table and its arithmetic.
+    pub dims: Dims,
+}
+
+impl Default for TyCtx {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl TyCtx {
+    /// An empty context.
+    pub fn new() -> Self {
+        TyCtx {
+            types: Interner::new(),
+            ty_flags: Vec::new(),
+            shapes: Interner::new(),
+            shape_flags: Vec::new(),
+            params: Vec::new(),
+            adts: Vec::new(),
+            dims: Dims::new(),
+        }
+    }
+
+    // ----- parameters and ADT handles -----
+
+    /// A new rigid parameter named `name` of kind `kind`.
+    pub fn param(&mut self, name: &str, kind: Kind) -> Param {
+        let id = u32::try_from(self.params.len()).expect("more than 4 billion parameters");
+        self.params.push(ParamInfo {
+            name: name.into(),
+            kind,
+        });
+        Param(id)
+    }
+
+    /// What is known of `p`.
+    pub fn param_info(&self, p: Param) -> &ParamInfo {
+        &self.params[p.0 as usize]
+    }
+
+    /// The name `p` was declared with.
+    pub fn param_name(&self, p: Param) -> &str {
+        &self.params[p.0 as usize].name
+    }
+
+    fn expect_kind(&self, p: Param, expected: Kind) -> Result<(), KindError> {
+        let info = self.param_info(p);
+        if info.kind == expected {
+            Ok(())
+        } else {
+            Err(KindError {
+                name: info.name.clone(),
+                found: info.kind,
+                expected,
+            })
+        }
+    }
+
+    /// A new ADT handle named `name` with type parameters `params` (all of kind `Type`).
+    pub fn adt(&mut self, name: &str, params: &[Param]) -> Result<Adt, KindError> {
+        for &p in params {
+            self.expect_kind(p, Kind::Type)?;
+        }
+        let id = u32::try_from(self.adts.len()).expect("more than 4 billion ADTs");
+        self.adts.push(AdtInfo {
+            name: name.into(),
+            params: params.into(),
+        });
+        Ok(Adt(id))
+    }
+
+    /// What is known of `adt`.
+    pub fn adt_info(&self, adt: Adt) -> &AdtInfo {
+        &self.adts[adt.0 as usize]
+    }
+
+    // ----- interning -----
+
+    fn mk(&mut self, data: TyData) -> Ty {
+        let flags = match &data {
+            TyData::Tensor(s, dt) => self.shape_flags[s.0 as usize] | dty_flags(*dt),
+            TyData::Tuple(ts) | TyData::Call(_, ts) => self.flags_of(ts),
+            TyData::Func(f) => {
+                let mut fl = self.flags_of(&f.args) | self.ty_flags[f.ret.0 as usize];
+                for c in f.constraints.iter() {
+                    fl |= self.flags_of(&c.args);
+                }
+                // A function type that binds parameters mentions them by construction.
+                if !f.params.is_empty() {
+                    fl |= HAS_PARAMS;
+                }
+                fl
+            }
+            TyData::Param(_) => HAS_PARAMS,
+            TyData::Adt(_) => 0,
+            TyData::Ref(t) => self.ty_flags[t.0 as usize],
+            TyData::Var(_) => HAS_VARS,
+        };
+        let id = self.types.intern(data);
+        if id as usize == self.ty_flags.len() {
+            self.ty_flags.push(flags);
+        }
+        Ty(id)
+    }
+
+    fn flags_of(&self, tys: &[Ty]) -> u8 {
+        tys.iter()
+            .fold(0, |acc, t| acc | self.ty_flags[t.0 as usize])
+    }
+
+    /// What `ty` is.
+    #[inline]
+    pub fn data(&self, ty: Ty) -> &TyData {
+        self.types.get(ty.0)
+    }
+
+    /// What `shape` is.
+    #[inline]
+    pub fn shape_data(&self, shape: Shape) -> &ShapeData {
+        self.shapes.get(shape.0)
+    }
+
+    /// The dimensions of `shape` if its rank is known.
+    #[inline]
+    pub fn shape_dims(&self, shape: Shape) -> Option<&[Dim]> {
+        match self.shape_data(shape) {
+            ShapeData::Dims(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// Whether `ty` mentions a flexible variable (type, shape, dimension or dtype).
+    #[inline]
+    pub fn has_vars(&self, ty: Ty) -> bool {
+        self.ty_flags[ty.0 as usize] & HAS_VARS != 0
+    }
+
+    /// Whether `ty` mentions a rigid parameter (including symbolic dimensions).
+    #[inline]
+    pub fn has_params(&self, ty: Ty) -> bool {
+        self.ty_flags[ty.0 as usize] & HAS_PARAMS != 0
+    }
+
+    #[inline]
+    pub(crate) fn ty_flags(&self, ty: Ty) -> u8 {
+        self.ty_flags[ty.0 as usize]
+    }
+
+    #[inline]
+    pub(crate) fn shape_flags(&self, shape: Shape) -> u8 {
+        self.shape_flags[shape.0 as usize]
+    }
+
+    /// The number of distinct types interned so far.
+    pub fn type_count(&self) -> usize {
+        self.types.len()
+    }
+
+    // ----- builders -----
+
+    /// The shape with dimensions `dims`.
+    pub fn shape(&mut self, dims: &[Dim]) -> Shape {
+        let flags = dims.iter().fold(0, |acc, &d| {
+            acc | if self.dims.has_vars(d) { HAS_VARS } else { 0 }
+                | if self.dims.has_syms(d) { HAS_PARAMS } else { 0 }
+        });
+        self.mk_shape(ShapeData::Dims(dims.into()), flags)
+    }
+
+    fn mk_shape(&mut self, data: ShapeData, flags: u8) -> Shape {
+        let id = self.shapes.intern(data);
+        if id as usize == self.shape_flags.len() {
+            self.shape_flags.push(flags);
+        }
+        Shape(id)
+    }
+
+    /// The flexible shape `v`.
+    pub fn shape_var(&mut self, v: ShapeVar) -> Shape {
+        self.mk_shape(ShapeData::Var(v), HAS_VARS)
+    }
+
+    /// The shape parameter `p`; a kind error unless `p` has kind `Shape`.
+    pub fn shape_param(&mut self, p: Param) -> Result<Shape, KindError> {
+        self.expect_kind(p, Kind::Shape)?;
+        Ok(self.mk_shape(ShapeData::Param(p), HAS_PARAMS))
+    }
+
+    /// The symbolic dimension `p`; a kind error unless `p` has kind `ShapeVar`.
+    pub fn dim_param(&mut self, p: Param) -> Result<Dim, KindError> {
+        self.expect_kind(p, Kind::ShapeVar)?;
+        Ok(self.dims.sym(p))
+    }
+
+    /// The element type `p`; a kind error unless `p` has kind `BaseType`.
+    pub fn dtype_param(&self, p: Param) -> Result<DTy, KindError> {
+        self.expect_kind(p, Kind::BaseType)?;
+        Ok(DTy::Param(p))
+    }
+
+    /// The type parameter `p` as a type; a kind error unless `p` has kind `Type`.
+    pub fn param_ty(&mut self, p: Param) -> Result<Ty, KindError> {
+        self.expect_kind(p, Kind::Type)?;
+        Ok(self.mk(TyData::Param(p)))
+    }
+
+    /// `Tensor[shape, dtype]`.
+    pub fn tensor(&mut self, shape: Shape, dtype: DTy) -> Ty {
+        self.mk(TyData::Tensor(shape, dtype))
+    }
+
+    /// `Tensor[(dims...), dtype]` for a known data type.
+    pub fn tensor_of(&mut self, dims: &[Dim], dtype: DType) -> Ty {
+        let s = self.shape(dims);
+        self.tensor(s, DTy::Known(dtype))
+    }
+
+    /// `Tensor[(c0, c1, ...), dtype]` with constant dimensions.
+    pub fn tensor_const(&mut self, dims: &[i64], dtype: DType) -> Ty {
+        let dims: Vec<Dim> = dims.iter().map(|&c| self.dims.konst(c)).collect();
+        self.tensor_of(&dims, dtype)
+    }
+
+    /// The scalar type (rank 0) of `dtype`, printed as the bare dtype.
+    pub fn scalar(&mut self, dtype: DType) -> Ty {
+        self.tensor_of(&[], dtype)
+    }
+
+    /// The tuple type of `fields`.
+    pub fn tuple(&mut self, fields: &[Ty]) -> Ty {
+        self.mk(TyData::Tuple(fields.into()))
+    }
+
+    /// The function type `fn [params](args) -> ret where constraints`.
+    pub fn func(
+        &mut self,
+        params: &[Param],
+        args: &[Ty],
+        ret: Ty,
+        constraints: Vec<Constraint>,
+    ) -> Ty {
+        self.mk(TyData::Func(FuncTy {
+            params: params.into(),
+            args: args.into(),
+            ret,
+            constraints: constraints.into(),
+        }))
+    }
+
+    /// The ADT handle itself as a type.
+    pub fn adt_ty(&mut self, adt: Adt) -> Ty {
+        self.mk(TyData::Adt(adt))
+    }
+
+    /// The type call `adt[args...]`; an error unless there is one argument per parameter.
+    pub fn type_call(&mut self, adt: Adt, args: &[Ty]) -> Result<Ty, ArityError> {
+        let info = self.adt_info(adt);
+        if info.params.len() != args.len() {
+            return Err(ArityError {
+                name: info.name.clone(),
+                expected: info.params.len(),
+                found: args.len(),
+            });
+        }
+        Ok(self.mk(TyData::Call(adt, args.into())))
+    }
+
+    /// `ref(ty)`.
+    pub fn ref_ty(&mut self, ty: Ty) -> Ty {
+        self.mk(TyData::Ref(ty))
+    }
+
+    /// The incomplete type `v`.
+    pub fn var_ty(&mut self, v: TyVar) -> Ty {
+        self.mk(TyData::Var(v))
+    }
+
+    /// Rebuilds a type node with new children (same variant as `data`).
+    pub(crate) fn rebuild(&mut self, data: TyData) -> Ty {
+        self.mk(data)
+    }
+
+    /// `ty` printed in the text syntax.
+    pub fn show(&self, ty: Ty) -> String {
+        crate::print::type_to_string(self, ty)
+    }
+
+    /// `dim` printed in the text syntax.
+    pub fn show_dim(&self, dim: Dim) -> String {
+        crate::print::dim_to_string(self, dim)
+    }
+
+    /// `dt` printed in the text syntax.
+    pub fn show_dtype(&self, dt: DTy) -> String {
+        crate::print::dtype_to_string(self, dt)
+    }
+
+    /// `shape` printed in the text syntax.
+    pub fn show_shape(&self, shape: Shape) -> String {
+        crate::print::shape_to_string(self, shape)
+    }
+}
+
+fn dty_flags(dt: DTy) -> u8 {
+    match dt {
+        DTy::Known(_) => 0,
+        DTy::Var(_) => HAS_VARS,
+        DTy::Param(_) => HAS_PARAMS,
+    }
+}
