@@ -249,7 +249,7 @@ impl Dims {
         }
     }
 
-    fn from_poly(&mut self, poly: Poly) -> Dim {
+    fn intern_poly(&mut self, poly: Poly) -> Dim {
         match poly.as_slice() {
             [] => self.konst(0),
             [t] if t.atoms.is_empty() => self.konst(t.coeff),
@@ -260,6 +260,24 @@ impl Dims {
 
     /// Adds two sorted polynomials.
     fn poly_add(a: &[Term], b: &[Term]) -> Result<Poly, DimError> {
+        Self::poly_add_sub(a, b, false)
+    }
+
+    /// Subtracts two sorted polynomials. Not `a + (-1)*b`: negating a coefficient
+    /// `i64::MIN` overflows even where the difference fits (`-1 - i64::MIN`).
+    fn poly_sub(a: &[Term], b: &[Term]) -> Result<Poly, DimError> {
+        Self::poly_add_sub(a, b, true)
+    }
+
+    fn poly_add_sub(a: &[Term], b: &[Term], subtract: bool) -> Result<Poly, DimError> {
+        let combine = |x: i64, y: i64| {
+            if subtract {
+                x.checked_sub(y)
+            } else {
+                x.checked_add(y)
+            }
+            .ok_or(DimError::Overflow)
+        };
         let mut out = Vec::with_capacity(a.len() + b.len());
         let (mut i, mut j) = (0, 0);
         while i < a.len() && j < b.len() {
@@ -269,14 +287,14 @@ impl Dims {
                     i += 1;
                 }
                 std::cmp::Ordering::Greater => {
-                    out.push(b[j].clone());
+                    out.push(Term {
+                        atoms: b[j].atoms.clone(),
+                        coeff: combine(0, b[j].coeff)?,
+                    });
                     j += 1;
                 }
                 std::cmp::Ordering::Equal => {
-                    let coeff = a[i]
-                        .coeff
-                        .checked_add(b[j].coeff)
-                        .ok_or(DimError::Overflow)?;
+                    let coeff = combine(a[i].coeff, b[j].coeff)?;
                     if coeff != 0 {
                         out.push(Term {
                             atoms: a[i].atoms.clone(),
@@ -289,7 +307,12 @@ impl Dims {
             }
         }
         out.extend_from_slice(&a[i..]);
-        out.extend_from_slice(&b[j..]);
+        for t in &b[j..] {
+            out.push(Term {
+                atoms: t.atoms.clone(),
+                coeff: combine(0, t.coeff)?,
+            });
+        }
         if out.len() > MAX_TERMS {
             return Err(DimError::TooLarge);
         }
@@ -315,23 +338,35 @@ impl Dims {
         if a.len().saturating_mul(b.len()) > MAX_TERMS * MAX_TERMS {
             return Err(DimError::TooLarge);
         }
-        let mut acc: FxHashMap<Box<[Dim]>, i64> = FxHashMap::default();
+        // Each coefficient is summed exactly, as a 128-bit sum plus the number of times it
+        // wrapped around, so that whether it fits in 64 bits does not depend on the order
+        // of the products (the partial sums of `a*b` and `b*a` differ).
+        let mut acc: FxHashMap<Box<[Dim]>, (i128, i64)> = FxHashMap::default();
         for x in a {
             for y in b {
-                let coeff = x.coeff.checked_mul(y.coeff).ok_or(DimError::Overflow)?;
+                let product = i128::from(x.coeff) * i128::from(y.coeff);
                 let mut atoms = Vec::with_capacity(x.atoms.len() + y.atoms.len());
                 atoms.extend_from_slice(&x.atoms);
                 atoms.extend_from_slice(&y.atoms);
                 atoms.sort_unstable();
-                let slot = acc.entry(atoms.into_boxed_slice()).or_insert(0);
-                *slot = slot.checked_add(coeff).ok_or(DimError::Overflow)?;
+                let (sum, wraps) = acc.entry(atoms.into_boxed_slice()).or_insert((0, 0));
+                let (s, wrapped) = sum.overflowing_add(product);
+                *sum = s;
+                if wrapped {
+                    *wraps += if product < 0 { -1 } else { 1 };
+                }
             }
         }
-        let mut out: Poly = acc
-            .into_iter()
-            .filter(|&(_, c)| c != 0)
-            .map(|(atoms, coeff)| Term { atoms, coeff })
-            .collect();
+        let mut out = Vec::with_capacity(acc.len());
+        for (atoms, (sum, wraps)) in acc {
+            if wraps != 0 {
+                return Err(DimError::Overflow);
+            }
+            let coeff = i64::try_from(sum).map_err(|_| DimError::Overflow)?;
+            if coeff != 0 {
+                out.push(Term { atoms, coeff });
+            }
+        }
         if out.len() > MAX_TERMS {
             return Err(DimError::TooLarge);
         }
@@ -348,7 +383,7 @@ impl Dims {
             return Ok(self.konst(x.checked_add(y).ok_or(DimError::Overflow)?));
         }
         let p = Self::poly_add(&self.to_poly(a), &self.to_poly(b))?;
-        Ok(self.from_poly(p))
+        Ok(self.intern_poly(p))
     }
 
     /// `-a`.
@@ -362,7 +397,7 @@ impl Dims {
             return Ok(Dims::ANY);
         }
         let p = Self::poly_scale(&self.to_poly(a), k)?;
-        Ok(self.from_poly(p))
+        Ok(self.intern_poly(p))
     }
 
     /// `a - b`.
@@ -370,9 +405,8 @@ impl Dims {
         if a == Dims::ANY || b == Dims::ANY {
             return Ok(Dims::ANY);
         }
-        let nb = Self::poly_scale(&self.to_poly(b), -1)?;
-        let p = Self::poly_add(&self.to_poly(a), &nb)?;
-        Ok(self.from_poly(p))
+        let p = Self::poly_sub(&self.to_poly(a), &self.to_poly(b))?;
+        Ok(self.intern_poly(p))
     }
 
     /// `a / k` if every coefficient of `a` is divisible by the constant `k`.
@@ -387,7 +421,7 @@ impl Dims {
             }
             t.coeff = t.coeff.checked_div(k)?;
         }
-        Some(self.from_poly(out))
+        Some(self.intern_poly(out))
     }
 
     /// `a * b`.
@@ -399,7 +433,7 @@ impl Dims {
             return Ok(self.konst(x.checked_mul(y).ok_or(DimError::Overflow)?));
         }
         let p = Self::poly_mul(&self.to_poly(a), &self.to_poly(b))?;
-        Ok(self.from_poly(p))
+        Ok(self.intern_poly(p))
     }
 
     /// The product of `dims` (`1` for none).
@@ -412,6 +446,10 @@ impl Dims {
     /// constants fold, and for a constant divisor `c`, `floordiv(c*P + R, c)` is
     /// `P + floordiv(R, c)` and `floormod(c*P + R, c)` is `floormod(R, c)`.
     fn div_mod(&mut self, op: DimOp, a: Dim, b: Dim) -> Result<Dim, DimError> {
+        if self.as_const(b) == Some(0) {
+            // Whatever the dividend, `?` included.
+            return Err(DimError::DivisionByZero);
+        }
         if a == Dims::ANY || b == Dims::ANY {
             return Ok(Dims::ANY);
         }
@@ -437,7 +475,7 @@ impl Dims {
             .to_poly(a)
             .into_iter()
             .partition(|t| t.coeff.checked_rem(c) == Some(0));
-        let rest_dim = self.from_poly(rest);
+        let rest_dim = self.intern_poly(rest);
         let rest_result = match self.as_const(rest_dim) {
             Some(r) => {
                 let v = match op {
@@ -462,7 +500,7 @@ impl Dims {
                 })
             })
             .collect::<Result<_, DimError>>()?;
-        let q = self.from_poly(quotient);
+        let q = self.intern_poly(quotient);
         self.add(q, rest_result)
     }
 
@@ -483,9 +521,17 @@ impl Dims {
         if a == b {
             return Ok(a);
         }
-        let diff = self.sub(a, b)?;
-        if let Some(d) = self.as_const(diff) {
-            let a_smaller = d < 0;
+        let a_smaller = match (self.as_const(a), self.as_const(b)) {
+            (Some(x), Some(y)) => Some(x < y),
+            // A difference that overflows or grows too large is simply not a constant:
+            // `min` itself cannot fail.
+            _ => self
+                .sub(a, b)
+                .ok()
+                .and_then(|diff| self.as_const(diff))
+                .map(|d| d < 0),
+        };
+        if let Some(a_smaller) = a_smaller {
             return Ok(if a_smaller == (op == DimOp::Min) {
                 a
             } else {
@@ -621,16 +667,16 @@ impl Dims {
                 coeff = Some(t.coeff);
                 continue;
             }
-            if t.atoms
-                .iter()
-                .any(|&a| a == v || (self.has_vars(a) && self.post_order(a).contains(&v)))
-            {
+            if t.atoms.iter().any(|&a| {
+                a == v
+                    || (matches!(self.data(a), DimData::Op(..)) && self.post_order(a).contains(&v))
+            }) {
                 return None;
             }
             rest.push(t);
         }
         let a = coeff?;
-        Some((a, self.from_poly(rest)))
+        Some((a, self.intern_poly(rest)))
     }
 
     /// Evaluates `d` with each symbol and variable given a value by `value`.
@@ -652,15 +698,17 @@ impl Dims {
                     }
                 }
                 DimData::Sum(terms) => {
-                    let mut acc: i64 = 0;
+                    // In 128 bits, so that a sum that fits does not fail on the order of
+                    // its terms (`n + m + k` at `n = i64::MAX, m = 1, k = -1`).
+                    let mut acc: i128 = 0;
                     for t in terms.iter() {
-                        let mut m = t.coeff;
+                        let mut m = i128::from(t.coeff);
                         for a in t.atoms.iter() {
-                            m = m.checked_mul(memo[a])?;
+                            m = m.checked_mul(i128::from(memo[a]))?;
                         }
                         acc = acc.checked_add(m)?;
                     }
-                    acc
+                    i64::try_from(acc).ok()?
                 }
             };
             memo.insert(x, v);
@@ -687,6 +735,10 @@ pub fn floor_div(a: i64, b: i64) -> Option<i64> {
 
 /// `a - b * floor(a / b)`, `None` on division by zero or overflow.
 pub fn floor_mod(a: i64, b: i64) -> Option<i64> {
+    if b == -1 {
+        // `i64::MIN % -1` overflows in Rust, but every integer is a multiple of -1.
+        return Some(0);
+    }
     let r = a.checked_rem(b)?;
     Some(if r != 0 && ((r < 0) != (b < 0)) {
         r + b

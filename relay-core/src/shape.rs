@@ -17,11 +17,11 @@ pub struct BroadcastClash {
 
 /// NumPy broadcasting of two shapes, right-aligned, with symbolic dimensions.
 ///
-/// Per pair of dimensions: equal (by normal form) gives that dimension; a constant `1`
-/// gives the other; `?` gives the other; a pair that still mentions an unknown is
-/// undecided (it could be `1`), so the whole answer is `Ok(None)`; anything else
-/// (`3` vs `5`, `n` vs `m`, `n` vs `5`) is a clash. The longer shape's leading
-/// dimensions are kept.
+/// Per pair of dimensions, in this order: equal (by normal form) gives that dimension;
+/// a constant `1` gives the other (so `1` with `?` is `?`); a pair that still mentions an
+/// unknown is undecided (it could be `1`, even next to `?`), so the whole answer is
+/// `Ok(None)`; `?` gives the other; anything else (`3` vs `5`, `n` vs `m`, `n` vs `5`)
+/// is a clash. The longer shape's leading dimensions are kept.
 ///
 /// ```
 /// use relay_core::{shape::broadcast, Dims};
@@ -29,6 +29,8 @@ pub struct BroadcastClash {
 /// let (one, three, five) = (dims.konst(1), dims.konst(3), dims.konst(5));
 /// assert_eq!(broadcast(&dims, &[five, one], &[three]), Ok(Some(vec![five, three])));
 /// assert!(broadcast(&dims, &[three], &[five]).is_err());
+/// assert_eq!(broadcast(&dims, &[one], &[Dims::ANY]), Ok(Some(vec![Dims::ANY])));
+/// assert_eq!(broadcast(&dims, &[Dims::ANY], &[three]), Ok(Some(vec![three])));
 /// ```
 pub fn broadcast(dims: &Dims, a: &[Dim], b: &[Dim]) -> Result<Option<Vec<Dim>>, BroadcastClash> {
     let n = a.len().max(b.len());
@@ -43,13 +45,19 @@ pub fn broadcast(dims: &Dims, a: &[Dim], b: &[Dim]) -> Result<Option<Vec<Dim>>, 
             (None, Some(j)) => b[j],
             (Some(i), Some(j)) => {
                 let (x, y) = (a[i], b[j]);
-                if x == y || dims.as_const(y) == Some(1) || dims.is_any(y) {
+                // The order matters: `1` wins over `?` (`(1)` with `(?)` is `(?)`), and
+                // an unknown paired with `?` could still be `1` (then the answer is `?`).
+                if x == y || dims.as_const(y) == Some(1) {
                     x
-                } else if dims.as_const(x) == Some(1) || dims.is_any(x) {
+                } else if dims.as_const(x) == Some(1) {
                     y
                 } else if dims.has_vars(x) || dims.has_vars(y) {
                     undecided = true;
                     x
+                } else if dims.is_any(y) {
+                    x
+                } else if dims.is_any(x) {
+                    y
                 } else {
                     return Err(BroadcastClash {
                         lhs_index: i,

@@ -309,10 +309,12 @@ pub struct Stats {
 enum Undo {
     Watchers(VarRef, Vec<RelId>),
     Enqueued,
+    Dequeued(RelId),
     State(RelId, RelState),
     AddRel,
     ArgsLen(usize),
     Error,
+    Reported(Vec<SolveError>),
 }
 
 /// An open snapshot, to roll back speculative unifications.
@@ -483,14 +485,21 @@ impl Solver {
     /// a later call reports only new ones.
     pub fn solve(&mut self) -> Outcome {
         while let Some(id) = self.queue.pop_front() {
+            // Inside a snapshot every step is logged, so that a rollback puts the queue,
+            // the states and the pending errors back as they were.
+            self.log(Undo::Dequeued(id));
             if self.rels[id.0 as usize].state != RelState::Queued {
                 continue;
             }
-            self.rels[id.0 as usize].state = RelState::Running;
+            self.set_state(id, RelState::Running);
             self.run(id);
         }
         if !self.errors.is_empty() {
-            return Outcome::Failed(std::mem::take(&mut self.errors));
+            let errors = std::mem::take(&mut self.errors);
+            if self.open_snapshots > 0 {
+                self.undo.push(Undo::Reported(errors.clone()));
+            }
+            return Outcome::Failed(errors);
         }
         let waiting: Vec<RelId> = (0..self.rels.len() as u32)
             .map(RelId)
@@ -715,6 +724,7 @@ impl Solver {
                 Undo::Enqueued => {
                     self.queue.pop_back();
                 }
+                Undo::Dequeued(id) => self.queue.push_front(id),
                 Undo::State(id, old) => self.rels[id.0 as usize].state = old,
                 Undo::AddRel => {
                     self.rels.pop();
@@ -723,6 +733,7 @@ impl Solver {
                 Undo::Error => {
                     self.errors.pop();
                 }
+                Undo::Reported(errors) => self.errors = errors,
             }
         }
         self.tys.rollback_to(s.tys);
@@ -890,12 +901,16 @@ impl Solver {
                     self.tys.union(x, y);
                 }
                 (TyData::Var(x), _) => {
+                    // Store the value resolved, so that chains of solved variables are
+                    // walked once, not at every later bind or occurs check.
+                    let b = self.resolve(b);
                     if self.occurs(*x, b) {
                         return Err(fail(&paths, at, UnifyErrorKind::Occurs(a, b)));
                     }
                     self.bind_ty(*x, b);
                 }
                 (_, TyData::Var(y)) => {
+                    let a = self.resolve(a);
                     if self.occurs(*y, a) {
                         return Err(fail(&paths, at, UnifyErrorKind::Occurs(b, a)));
                     }
@@ -1100,8 +1115,11 @@ impl Solver {
     }
 
     fn unify_dim_step(&mut self, a: Dim, b: Dim) -> Result<DimStep, UnifyError> {
-        let a = self.resolve_dim(a);
-        let b = self.resolve_dim(b);
+        let arith = |e: DimError| UnifyError::new(UnifyErrorKind::Arith(e));
+        // A failed resolution is an error: going on with the unresolved dimension would
+        // treat solved variables as unknowns.
+        let a = resolve_dim_in(&mut self.tcx.dims, &mut self.dims, a).map_err(arith)?;
+        let b = resolve_dim_in(&mut self.tcx.dims, &mut self.dims, b).map_err(arith)?;
         if a == b {
             return Ok(DimStep::Done);
         }
@@ -1124,7 +1142,6 @@ impl Solver {
             }
             return Ok(DimStep::Done);
         }
-        let arith = |e: DimError| UnifyError::new(UnifyErrorKind::Arith(e));
         let diff = self.tcx.dims.sub(a, b).map_err(arith)?;
         let vars = self.tcx.dims.vars(diff);
         match vars.as_slice() {
@@ -1172,7 +1189,6 @@ impl Solver {
             shapes,
             dims,
             dtypes,
-            errors,
             ..
         } = self;
         let mut r = Resolver {
@@ -1181,10 +1197,12 @@ impl Solver {
             dims,
             dtypes,
         };
-        match fold_ty(tcx, &mut r, ty) {
+        let folded = fold_ty(tcx, &mut r, ty);
+        match folded {
             Ok(t) => t,
             Err(e) => {
-                errors.push(SolveError {
+                // Through `push_error`, so that a rollback takes it back.
+                self.push_error(SolveError {
                     relation: "resolve",
                     origin: u32::MAX,
                     arg: None,

@@ -4,10 +4,14 @@
 //! - [`IDENTITY`]: `Identity(I, I, ...) :- true`: every argument is the same type, so
 //!   information flows in every direction.
 //! - [`BROADCAST`]: `Broadcast(Tensor(s1, bt), Tensor(s2, bt), O) :-
-//!   O = Tensor(broadcast(s1, s2), bt)`.
+//!   O = Tensor(broadcast(s1, s2), bt)`. A shape broadcast with itself or with a scalar
+//!   is itself even when its rank is unknown; a shape parameter next to any other shape
+//!   is an error (its rank never becomes known).
 
+use crate::kind::Param;
 use crate::relation::{Progress, RelCx, RelError, RelResult, RelationDef, RelationRef};
 use crate::shape::broadcast;
+use crate::ty::ShapeData;
 
 fn identity(cx: &mut RelCx<'_>) -> RelResult {
     let first = cx.arg(0);
@@ -27,13 +31,34 @@ static IDENTITY_DEF: RelationDef = RelationDef {
 pub const IDENTITY: RelationRef = RelationRef(&IDENTITY_DEF);
 
 fn broadcast_rel(cx: &mut RelCx<'_>) -> RelResult {
-    let lhs = cx.tensor_dims(0)?;
-    let rhs = cx.tensor_dims(1)?;
-    let (Some((s1, d1)), Some((s2, d2))) = (lhs, rhs) else {
+    let (Some((s1, d1)), Some((s2, d2))) = (cx.tensor(0)?, cx.tensor(1)?) else {
         return Ok(Progress::NotYet);
     };
     cx.unify_dtype(d1, d2, 1)?;
     let dtype = cx.resolve_dtype(d1);
+    // Whole shapes first: a shape broadcast with itself or with a scalar is itself, even
+    // when it is a shape variable or a shape parameter (its dimensions unknown).
+    let rank0 = |cx: &mut RelCx<'_>, s| cx.tcx().shape_dims(s).is_some_and(|d| d.is_empty());
+    let whole = if s1 == s2 || rank0(cx, s2) {
+        Some(s1)
+    } else if rank0(cx, s1) {
+        Some(s2)
+    } else {
+        None
+    };
+    if let Some(shape) = whole {
+        let out = cx.tcx().tensor(shape, dtype);
+        cx.unify(2, out)?;
+        return Ok(Progress::Solved);
+    }
+    let data1 = cx.tcx().shape_data(s1).clone();
+    let data2 = cx.tcx().shape_data(s2).clone();
+    let (s1, s2) = match (data1, data2) {
+        (ShapeData::Dims(a), ShapeData::Dims(b)) => (a.into_vec(), b.into_vec()),
+        (ShapeData::Param(p), _) => return Err(shape_param_error(cx, 0, p)),
+        (_, ShapeData::Param(p)) => return Err(shape_param_error(cx, 1, p)),
+        _ => return Ok(Progress::NotYet),
+    };
     match broadcast(&cx.tcx().dims, &s1, &s2) {
         Ok(Some(dims)) => {
             let out = cx.mk_tensor(&dims, dtype);
@@ -57,6 +82,21 @@ fn broadcast_rel(cx: &mut RelCx<'_>) -> RelResult {
             ))
         }
     }
+}
+
+/// A rigid shape parameter next to a different shape: it has no rank to align, and
+/// waiting would never give it one.
+fn shape_param_error(cx: &mut RelCx<'_>, blame: usize, p: Param) -> RelError {
+    let (a, b) = (cx.arg(0), cx.arg(1));
+    let name = cx.tcx().param_name(p).to_string();
+    RelError::at(
+        blame,
+        format!(
+            "cannot broadcast `{}` with `{}`: the shape parameter `{name}` has no known rank",
+            cx.show(a),
+            cx.show(b),
+        ),
+    )
 }
 
 static BROADCAST_DEF: RelationDef = RelationDef {
