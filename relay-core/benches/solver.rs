@@ -24,7 +24,7 @@ fn chain(len: usize, reverse: bool) -> Solver {
     for _ in 0..len {
         xs.push(s.fresh_ty());
     }
-    let mut add = |s: &mut Solver, i: usize| {
+    let add = |s: &mut Solver, i: usize| {
         s.add_relation(BROADCAST, &[xs[i], y, xs[i + 1]], None, i as u32);
     };
     if reverse {
