@@ -61,6 +61,11 @@ pub struct Attrs {
 }
 
 impl Attrs {
+    /// No attributes.
+    pub const EMPTY: Attrs = Attrs {
+        entries: Vec::new(),
+    };
+
     /// Attributes from `(name, value)` pairs.
     pub fn new(entries: Vec<(Box<str>, AttrValue)>) -> Self {
         Attrs { entries }

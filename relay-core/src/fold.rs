@@ -120,12 +120,12 @@ fn rebuild(tcx: &mut TyCtx, data: &TyData, kids: &[Ty]) -> Ty {
                     }
                 })
                 .collect();
-            TyData::Func(FuncTy {
+            TyData::Func(Box::new(FuncTy {
                 params: func.params.clone(),
                 args: kids[..n].into(),
                 ret: kids[n],
                 constraints,
-            })
+            }))
         }
         _ => unreachable!("only composite types are rebuilt"),
     };

@@ -164,6 +164,11 @@ impl RelCx<'_> {
         &mut self.solver.tcx
     }
 
+    /// The type context, to read types.
+    pub fn tcx_ref(&self) -> &TyCtx {
+        &self.solver.tcx
+    }
+
     /// What `ty` is.
     pub fn data(&self, ty: Ty) -> &TyData {
         self.solver.tcx.data(ty)

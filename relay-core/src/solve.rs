@@ -36,6 +36,12 @@ use std::collections::VecDeque;
 use std::fmt;
 use std::sync::Arc;
 
+/// The attributes of a relation instance given none.
+static NO_ATTRS: Attrs = Attrs::EMPTY;
+
+/// The end of a watch list.
+const NIL: u32 = u32::MAX;
+
 /// The value slot of a union-find variable: unknown, or known.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Slot<T>(Option<T>);
@@ -307,7 +313,8 @@ pub struct Stats {
 
 #[derive(Debug)]
 enum Undo {
-    Watchers(VarRef, Vec<RelId>),
+    /// The head of a variable's watch list before a change.
+    WatchHead(VarRef, u32),
     Enqueued,
     Dequeued(RelId),
     State(RelId, RelState),
@@ -336,10 +343,13 @@ pub struct Solver {
     shapes: InPlaceUnificationTable<ShapeVar>,
     dims: InPlaceUnificationTable<DimVar>,
     dtypes: InPlaceUnificationTable<DTypeVar>,
-    ty_watch: Vec<Vec<RelId>>,
-    shape_watch: Vec<Vec<RelId>>,
-    dim_watch: Vec<Vec<RelId>>,
-    dtype_watch: Vec<Vec<RelId>>,
+    // The dependency graph: per variable, the head of a linked list of the relations
+    // watching it, threaded through one arena (no allocation per variable).
+    ty_watch: Vec<u32>,
+    shape_watch: Vec<u32>,
+    dim_watch: Vec<u32>,
+    dtype_watch: Vec<u32>,
+    watch_nodes: Vec<(RelId, u32)>,
     rels: Vec<RelNode>,
     rel_args: Vec<Ty>,
     queue: VecDeque<RelId>,
@@ -348,7 +358,9 @@ pub struct Solver {
     open_snapshots: usize,
     stats: Stats,
     scratch: Vec<Ty>,
-    no_attrs: Arc<Attrs>,
+    scratch_vars: Vec<VarRef>,
+    /// Bindings and merges so far (to tell whether a run changed anything).
+    binds: u64,
 }
 
 impl Solver {
@@ -364,6 +376,7 @@ impl Solver {
             shape_watch: Vec::new(),
             dim_watch: Vec::new(),
             dtype_watch: Vec::new(),
+            watch_nodes: Vec::new(),
             rels: Vec::new(),
             rel_args: Vec::new(),
             queue: VecDeque::new(),
@@ -372,8 +385,21 @@ impl Solver {
             open_snapshots: 0,
             stats: Stats::default(),
             scratch: Vec::new(),
-            no_attrs: Arc::new(Attrs::default()),
+            scratch_vars: Vec::new(),
+            binds: 0,
         }
+    }
+
+    /// Makes room for `vars` more type variables and `relations` more relations of up to
+    /// `arity` arguments each, so that a program whose size is known up front (the
+    /// inference pass knows it) builds its constraints without regrowing any table.
+    pub fn reserve(&mut self, vars: usize, relations: usize, arity: usize) {
+        self.tys.reserve(vars);
+        self.ty_watch.reserve(vars);
+        self.tcx.reserve_vars(vars);
+        self.rels.reserve(relations);
+        self.rel_args.reserve(relations.saturating_mul(arity));
+        self.queue.reserve(relations);
     }
 
     /// Gives the type context back.
@@ -391,28 +417,28 @@ impl Solver {
     /// A fresh incomplete type.
     pub fn fresh_ty(&mut self) -> Ty {
         let v = self.tys.new_key(Slot(None));
-        self.ty_watch.push(Vec::new());
+        self.ty_watch.push(NIL);
         self.tcx.var_ty(v)
     }
 
     /// A fresh shape of unknown rank.
     pub fn fresh_shape(&mut self) -> Shape {
         let v = self.shapes.new_key(Slot(None));
-        self.shape_watch.push(Vec::new());
+        self.shape_watch.push(NIL);
         self.tcx.shape_var(v)
     }
 
     /// A fresh unknown dimension.
     pub fn fresh_dim(&mut self) -> Dim {
         let v = self.dims.new_key(Slot(None));
-        self.dim_watch.push(Vec::new());
+        self.dim_watch.push(NIL);
         self.tcx.dims.var(v)
     }
 
     /// A fresh unknown dtype.
     pub fn fresh_dtype(&mut self) -> DTy {
         let v = self.dtypes.new_key(Slot(None));
-        self.dtype_watch.push(Vec::new());
+        self.dtype_watch.push(NIL);
         DTy::Var(v)
     }
 
@@ -600,12 +626,12 @@ impl Solver {
                     let r = self.resolve(t);
                     args.push(r);
                 }
-                let attrs = attrs.unwrap_or_else(|| self.no_attrs.clone());
+                let binds_before = self.binds;
                 let result = {
                     let mut cx = RelCx {
                         solver: self,
                         args: &args,
-                        attrs: &attrs,
+                        attrs: attrs.as_deref().unwrap_or(&NO_ATTRS),
                     };
                     (relation.0.solve)(&mut cx)
                 };
@@ -613,15 +639,24 @@ impl Solver {
                     Ok(Progress::Solved) => self.set_state(id, RelState::Solved),
                     Ok(Progress::NotYet) => {
                         self.set_state(id, RelState::Waiting);
-                        let mut vars = Vec::new();
-                        for i in start..start + len {
-                            let t = self.rel_args[i as usize];
-                            let r = self.resolve(t);
+                        let mut vars = std::mem::take(&mut self.scratch_vars);
+                        vars.clear();
+                        // The arguments resolved for the run are current unless it bound
+                        // something; only then resolve them again.
+                        let rebound = self.binds != binds_before;
+                        for (k, i) in (start..start + len).enumerate() {
+                            let r = if rebound {
+                                let t = self.rel_args[i as usize];
+                                self.resolve(t)
+                            } else {
+                                args[k]
+                            };
                             self.collect_vars(r, &mut vars);
                         }
-                        for v in vars {
+                        for &v in &vars {
                             self.watch(v, id);
                         }
+                        self.scratch_vars = vars;
                     }
                     Err(e) => {
                         self.push_error(SolveError {
@@ -646,7 +681,7 @@ impl Solver {
 
     // ----- the dependency graph -----
 
-    fn watch_list(&mut self, v: VarRef) -> &mut Vec<RelId> {
+    fn watch_head(&mut self, v: VarRef) -> &mut u32 {
         match v {
             VarRef::Ty(x) => &mut self.ty_watch[x.0 as usize],
             VarRef::Shape(x) => &mut self.shape_watch[x.0 as usize],
@@ -666,35 +701,39 @@ impl Solver {
 
     fn watch(&mut self, v: VarRef, id: RelId) {
         let v = self.root(v);
-        let logging = self.open_snapshots > 0;
-        let list = self.watch_list(v);
-        if list.last() == Some(&id) {
+        let head = *self.watch_head(v);
+        if head != NIL && self.watch_nodes[head as usize].0 == id {
             return;
         }
-        let before = if logging { Some(list.clone()) } else { None };
-        list.push(id);
-        if let Some(before) = before {
-            self.undo.push(Undo::Watchers(v, before));
-        }
+        let node = u32::try_from(self.watch_nodes.len()).expect("watch arena overflow");
+        self.watch_nodes.push((id, head));
+        *self.watch_head(v) = node;
+        self.log(Undo::WatchHead(v, head));
     }
 
     /// Puts every relation registered on `v` (a root, about to change) back on the queue.
     fn wake(&mut self, v: VarRef) {
-        let list = std::mem::take(self.watch_list(v));
-        if list.is_empty() {
+        // Every binding and merge goes through here.
+        self.binds += 1;
+        let head = std::mem::replace(self.watch_head(v), NIL);
+        if head == NIL {
             return;
         }
-        for &id in &list {
+        self.log(Undo::WatchHead(v, head));
+        let mut node = head;
+        while node != NIL {
+            let (id, next) = self.watch_nodes[node as usize];
             if self.rels[id.0 as usize].state == RelState::Waiting {
                 self.stats.wakeups += 1;
                 self.set_state(id, RelState::Queued);
                 self.queue.push_back(id);
                 self.log(Undo::Enqueued);
             }
+            node = next;
         }
-        self.log(Undo::Watchers(v, list));
     }
 
+    #[inline(always)]
     fn log(&mut self, u: Undo) {
         if self.open_snapshots > 0 {
             self.undo.push(u);
@@ -720,7 +759,7 @@ impl Solver {
     pub fn rollback_to(&mut self, s: Snapshot) {
         while self.undo.len() > s.undo_len {
             match self.undo.pop().expect("undo entries past the snapshot") {
-                Undo::Watchers(v, before) => *self.watch_list(v) = before,
+                Undo::WatchHead(v, head) => *self.watch_head(v) = head,
                 Undo::Enqueued => {
                     self.queue.pop_back();
                 }
@@ -803,6 +842,7 @@ impl Solver {
     // ----- unification -----
 
     /// Follows a bound type variable to its value (one level of type structure).
+    #[inline]
     fn shallow(&mut self, mut t: Ty) -> Ty {
         while let TyData::Var(v) = *self.tcx.data(t) {
             let root = self.tys.find(v);
@@ -867,6 +907,24 @@ impl Solver {
 
     /// Unifies two types, binding variables on either side.
     pub fn unify(&mut self, a: Ty, b: Ty) -> Result<(), UnifyError> {
+        // Fast path: an unknown against a type without unknowns (a relation's output).
+        let a = self.shallow(a);
+        let b = self.shallow(b);
+        if a == b {
+            return Ok(());
+        }
+        if let TyData::Var(x) = *self.tcx.data(a) {
+            if !self.tcx.has_vars(b) {
+                self.bind_ty(x, b);
+                return Ok(());
+            }
+        }
+        if let TyData::Var(y) = *self.tcx.data(b) {
+            if !self.tcx.has_vars(a) {
+                self.bind_ty(y, a);
+                return Ok(());
+            }
+        }
         // Paths are kept as a parent-linked list and only materialized on failure.
         let mut paths: Vec<(u32, Step)> = Vec::new();
         let mut work: Vec<(Ty, Ty, u32)> = vec![(a, b, u32::MAX)];
@@ -1172,17 +1230,23 @@ impl Solver {
 
     /// `ty` with every solved variable replaced by its value (and every variable by its
     /// union-find root).
+    #[inline]
     pub fn resolve(&mut self, ty: Ty) -> Ty {
         if !self.tcx.has_vars(ty) {
             return ty;
         }
-        // Fast path: a variable bound to a ground type.
+        // Fast path: a variable unbound, or bound to a ground type.
         if let TyData::Var(_) = self.tcx.data(ty) {
             let t = self.shallow(ty);
-            if !self.tcx.has_vars(t) {
+            if !self.tcx.has_vars(t) || matches!(self.tcx.data(t), TyData::Var(_)) {
                 return t;
             }
         }
+        self.resolve_slow(ty)
+    }
+
+    #[inline(never)]
+    fn resolve_slow(&mut self, ty: Ty) -> Ty {
         let Solver {
             tcx,
             tys,
@@ -1260,6 +1324,12 @@ impl Solver {
         if !self.tcx.has_vars(t) {
             return;
         }
+        // Fast paths for the common leaves, without the bookkeeping of the general walk.
+        match self.tcx.data(t) {
+            TyData::Var(v) => return out.push(VarRef::Ty(*v)),
+            TyData::Tensor(s, dt) => return self.collect_tensor_vars(*s, *dt, out),
+            _ => {}
+        }
         let mut seen = FxHashSet::default();
         let mut stack = vec![t];
         let mut kids = Vec::new();
@@ -1269,26 +1339,34 @@ impl Solver {
             }
             match self.tcx.data(t) {
                 TyData::Var(v) => out.push(VarRef::Ty(*v)),
-                TyData::Tensor(s, dt) => {
-                    match self.tcx.shape_data(*s) {
-                        ShapeData::Var(v) => out.push(VarRef::Shape(*v)),
-                        ShapeData::Dims(ds) => {
-                            for &d in ds.iter() {
-                                out.extend(self.tcx.dims.vars(d).into_iter().map(VarRef::Dim));
-                            }
-                        }
-                        ShapeData::Param(_) => {}
-                    }
-                    if let DTy::Var(v) = dt {
-                        out.push(VarRef::DType(*v));
-                    }
-                }
+                TyData::Tensor(s, dt) => self.collect_tensor_vars(*s, *dt, out),
                 data => {
                     kids.clear();
                     push_children(data, &mut kids);
                     stack.extend(kids.iter().rev());
                 }
             }
+        }
+    }
+
+    fn collect_tensor_vars(&self, s: Shape, dt: DTy, out: &mut Vec<VarRef>) {
+        match self.tcx.shape_data(s) {
+            ShapeData::Var(v) => out.push(VarRef::Shape(*v)),
+            ShapeData::Dims(ds) => {
+                for &d in ds.iter() {
+                    match self.tcx.dims.data(d) {
+                        DimData::Var(v) => out.push(VarRef::Dim(*v)),
+                        _ if self.tcx.dims.has_vars(d) => {
+                            out.extend(self.tcx.dims.vars(d).into_iter().map(VarRef::Dim))
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            ShapeData::Param(_) => {}
+        }
+        if let DTy::Var(v) = dt {
+            out.push(VarRef::DType(v));
         }
     }
 

@@ -51,15 +51,20 @@ fn broadcast_rel(cx: &mut RelCx<'_>) -> RelResult {
         cx.unify(2, out)?;
         return Ok(Progress::Solved);
     }
-    let data1 = cx.tcx().shape_data(s1).clone();
-    let data2 = cx.tcx().shape_data(s2).clone();
-    let (s1, s2) = match (data1, data2) {
-        (ShapeData::Dims(a), ShapeData::Dims(b)) => (a.into_vec(), b.into_vec()),
-        (ShapeData::Param(p), _) => return Err(shape_param_error(cx, 0, p)),
-        (_, ShapeData::Param(p)) => return Err(shape_param_error(cx, 1, p)),
+    let tcx = cx.tcx_ref();
+    let result = match (tcx.shape_data(s1), tcx.shape_data(s2)) {
+        (ShapeData::Dims(a), ShapeData::Dims(b)) => broadcast(&tcx.dims, a, b),
+        (ShapeData::Param(p), _) => {
+            let p = *p;
+            return Err(shape_param_error(cx, 0, p));
+        }
+        (_, ShapeData::Param(p)) => {
+            let p = *p;
+            return Err(shape_param_error(cx, 1, p));
+        }
         _ => return Ok(Progress::NotYet),
     };
-    match broadcast(&cx.tcx().dims, &s1, &s2) {
+    match result {
         Ok(Some(dims)) => {
             let out = cx.mk_tensor(&dims, dtype);
             cx.unify(2, out)?;

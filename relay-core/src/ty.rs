@@ -25,6 +25,7 @@ use crate::kind::{Kind, KindError, Param, ParamInfo};
 use crate::relation::RelationRef;
 use crate::var::{DTypeVar, ShapeVar, TyVar};
 use std::fmt;
+use std::hash::{Hash, Hasher};
 
 /// An interned type.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -52,7 +53,7 @@ pub enum DTy {
 }
 
 /// What an interned [`Shape`] is.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ShapeData {
     /// A shape of known rank.
     Dims(Box<[Dim]>),
@@ -60,6 +61,28 @@ pub enum ShapeData {
     Var(ShapeVar),
     /// A rigid parameter of kind `Shape`.
     Param(Param),
+}
+
+impl Hash for ShapeData {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        match self {
+            ShapeData::Dims(dims) => hash_dims(dims, h),
+            ShapeData::Var(v) => {
+                h.write_u8(1);
+                v.hash(h);
+            }
+            ShapeData::Param(p) => {
+                h.write_u8(2);
+                p.hash(h);
+            }
+        }
+    }
+}
+
+/// The hash of `ShapeData::Dims(dims)`, computable from a borrowed slice.
+fn hash_dims<H: Hasher>(dims: &[Dim], h: &mut H) {
+    h.write_u8(0);
+    dims.hash(h);
 }
 
 /// A type relation applied to types: one of the constraints of a function type.
@@ -91,8 +114,8 @@ pub enum TyData {
     Tensor(Shape, DTy),
     /// `(a, b, ...)`.
     Tuple(Box<[Ty]>),
-    /// A function type.
-    Func(FuncTy),
+    /// A function type (boxed: it is rare, and the other variants are small).
+    Func(Box<FuncTy>),
     /// A rigid type parameter of kind `Type`.
     Param(Param),
     /// An ADT handle used as a type.
@@ -152,6 +175,8 @@ pub struct TyCtx {
     shape_flags: Vec<u8>,
     params: Vec<ParamInfo>,
     adts: Vec<AdtInfo>,
+    var_tys: Vec<Ty>,
+    var_shapes: Vec<Shape>,
     /// The dimension table and its arithmetic.
     pub dims: Dims,
 }
@@ -172,6 +197,8 @@ impl TyCtx {
             shape_flags: Vec::new(),
             params: Vec::new(),
             adts: Vec::new(),
+            var_tys: Vec::new(),
+            var_shapes: Vec::new(),
             dims: Dims::new(),
         }
     }
@@ -319,7 +346,16 @@ impl TyCtx {
             acc | if self.dims.has_vars(d) { HAS_VARS } else { 0 }
                 | if self.dims.has_syms(d) { HAS_PARAMS } else { 0 }
         });
-        self.mk_shape(ShapeData::Dims(dims.into()), flags)
+        let hash = crate::intern::hash_with(|h| hash_dims(dims, h));
+        let id = self.shapes.intern_with(
+            hash,
+            |s| matches!(s, ShapeData::Dims(d) if **d == *dims),
+            || ShapeData::Dims(dims.into()),
+        );
+        if id as usize == self.shape_flags.len() {
+            self.shape_flags.push(flags);
+        }
+        Shape(id)
     }
 
     fn mk_shape(&mut self, data: ShapeData, flags: u8) -> Shape {
@@ -332,7 +368,17 @@ impl TyCtx {
 
     /// The flexible shape `v`.
     pub fn shape_var(&mut self, v: ShapeVar) -> Shape {
-        self.mk_shape(ShapeData::Var(v), HAS_VARS)
+        let slot = v.0 as usize;
+        if let Some(&s) = self.var_shapes.get(slot).filter(|s| s.0 != u32::MAX) {
+            return s;
+        }
+        let s = Shape(self.shapes.push_unique(ShapeData::Var(v)));
+        self.shape_flags.push(HAS_VARS);
+        if self.var_shapes.len() <= slot {
+            self.var_shapes.resize(slot + 1, Shape(u32::MAX));
+        }
+        self.var_shapes[slot] = s;
+        s
     }
 
     /// The shape parameter `p`; a kind error unless `p` has kind `Shape`.
@@ -394,12 +440,12 @@ impl TyCtx {
         ret: Ty,
         constraints: Vec<Constraint>,
     ) -> Ty {
-        self.mk(TyData::Func(FuncTy {
+        self.mk(TyData::Func(Box::new(FuncTy {
             params: params.into(),
             args: args.into(),
             ret,
             constraints: constraints.into(),
-        }))
+        })))
     }
 
     /// The ADT handle itself as a type.
@@ -425,9 +471,28 @@ impl TyCtx {
         self.mk(TyData::Ref(ty))
     }
 
+    /// Makes room for `n` more type variables.
+    pub fn reserve_vars(&mut self, n: usize) {
+        self.types.reserve(n);
+        self.ty_flags.reserve(n);
+        self.var_tys.reserve(n);
+    }
+
     /// The incomplete type `v`.
     pub fn var_ty(&mut self, v: TyVar) -> Ty {
-        self.mk(TyData::Var(v))
+        // Variables are never looked up by value: a dense table indexed by the variable
+        // finds their type, and the hash table never holds them.
+        let slot = v.0 as usize;
+        if let Some(&t) = self.var_tys.get(slot).filter(|t| t.0 != u32::MAX) {
+            return t;
+        }
+        let t = Ty(self.types.push_unique(TyData::Var(v)));
+        self.ty_flags.push(HAS_VARS);
+        if self.var_tys.len() <= slot {
+            self.var_tys.resize(slot + 1, Ty(u32::MAX));
+        }
+        self.var_tys[slot] = t;
+        t
     }
 
     /// Rebuilds a type node with new children (same variant as `data`).
