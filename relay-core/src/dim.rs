@@ -7,6 +7,15 @@
 //! `floormod`, `min`, `max` as opaque atoms). Because every dimension is interned in that
 //! form, `(2*d)*3` and `6*d` are the same [`Dim`], and equality is `==` on ids.
 //!
+//! Division by a constant is normalized further (see [`Dims::floordiv`]): the dividend's
+//! coefficients are reduced modulo the divisor, so `floordiv(n + 3, 2)` is
+//! `floordiv(n + 1, 2) + 1`, and `floormod(x, c)` is stored as `x - c*floordiv(x, c)`, so
+//! `c*floordiv(x, c) + floormod(x, c)` is `x`. The printer writes such terms back as
+//! `floormod(x, c)` ([`Dims::shown_terms`]).
+//!
+//! The stored order of terms and atoms follows ids; it is part of the identity but not
+//! meant for people: the printer orders terms by degree and by the names of their atoms.
+//!
 //! Arithmetic is checked: an overflow, a division by zero or an expression that grows past
 //! [`MAX_TERMS`] terms is a [`DimError`], never a wrap or a panic.
 //!
@@ -27,6 +36,7 @@ use crate::intern::Interner;
 use crate::kind::Param;
 use crate::var::DimVar;
 use rustc_hash::FxHashMap;
+use std::cmp::Ordering;
 use std::fmt;
 
 /// The largest number of monomials an expression may have. Products of large sums are
@@ -82,7 +92,10 @@ pub enum DimData {
     Sym(Param),
     /// A flexible variable of the solver.
     Var(DimVar),
-    /// An opaque non-linear atom.
+    /// An opaque non-linear atom. The arguments of `min` and `max` are ordered by
+    /// [`Dims::structural_cmp`]. A `floordiv` by a constant `c` has a non-constant
+    /// dividend whose coefficients are floor remainders of `c`; a `floormod` by a constant
+    /// only occurs for `c = i64::MIN` (see [`Dims::floormod`]).
     Op(DimOp, Dim, Dim),
     /// A sum of at least two terms, or one term that is not a bare atom or constant.
     /// Terms are sorted by atoms (the constant term first) and no coefficient is zero.
@@ -124,6 +137,9 @@ type Poly = Vec<Term>;
 pub struct Dims {
     table: Interner<DimData>,
     flags: Vec<u8>,
+    /// A hash of each dimension's structure that does not depend on the order in which
+    /// dimensions were interned (see [`Dims::structural_cmp`]).
+    keys: Vec<u64>,
 }
 
 impl Default for Dims {
@@ -138,6 +154,7 @@ impl Dims {
         let mut dims = Dims {
             table: Interner::new(),
             flags: Vec::new(),
+            keys: Vec::new(),
         };
         let any = dims.intern(DimData::Any);
         debug_assert_eq!(any, Dims::ANY);
@@ -150,19 +167,11 @@ impl Dims {
     pub const ANY: Dim = Dim(0);
 
     fn intern(&mut self, data: DimData) -> Dim {
-        let flags = match &data {
-            DimData::Const(_) | DimData::Any => 0,
-            DimData::Sym(_) => HAS_SYM,
-            DimData::Var(_) => HAS_VAR,
-            DimData::Op(_, a, b) => self.flags[a.0 as usize] | self.flags[b.0 as usize],
-            DimData::Sum(terms) => terms
-                .iter()
-                .flat_map(|t| t.atoms.iter())
-                .fold(0, |acc, a| acc | self.flags[a.0 as usize]),
-        };
         let id = self.table.intern(data);
         if id as usize == self.flags.len() {
+            let (flags, key) = summarize(&self.flags, &self.keys, self.table.get(id));
             self.flags.push(flags);
+            self.keys.push(key);
         }
         Dim(id)
     }
@@ -442,9 +451,26 @@ impl Dims {
             .try_fold(self.konst(1), |acc, &d| self.mul(acc, d))
     }
 
-    /// Applies `floordiv` or `floormod`, simplifying where the result is exact:
-    /// constants fold, and for a constant divisor `c`, `floordiv(c*P + R, c)` is
-    /// `P + floordiv(R, c)` and `floormod(c*P + R, c)` is `floormod(R, c)`.
+    /// Applies `floordiv` or `floormod`, normalizing so that equal values get equal ids.
+    ///
+    /// Constants fold. A dimension used as a divisor is assumed non-zero (as in TVM: the
+    /// operation that divides by it asserts it), so `floordiv(0, x)` and `floormod(0, x)`
+    /// are `0`, `floordiv(x, x)` is `1` and `floormod(x, x)` is `0`; only the constant
+    /// divisor `0` is an error.
+    ///
+    /// For a constant divisor `c`, the dividend `e` is split as `c*Q + R` by dividing each
+    /// coefficient with floor semantics, so that every coefficient of `R` is a floor
+    /// remainder of `c` (in `0..c` for `c > 0`, in `c+1..=0` for `c < 0`). Then
+    /// `floordiv(e, c)` is `Q + floordiv(R, c)`, with `floordiv(R, c)` an opaque atom
+    /// unless `R` is a constant, and `floormod(e, c)` is `R - c*floordiv(R, c)`: a
+    /// `floormod` by a constant is never an atom of its own, which makes
+    /// `c*floordiv(e, c) + floormod(e, c)` equal to `e`. (The printer shows
+    /// `R - c*floordiv(R, c)` as `floormod(R, c)` again; see [`Dims::shown_terms`].)
+    /// A negative divisor is made positive inside the atom, as
+    /// `floordiv(R, c) = floordiv(-R, -c)`, so `floordiv(n, -2)` is
+    /// `floordiv(n, 2) - n`. Only the divisor `i64::MIN`, whose negation does not fit,
+    /// stays negative (and `floormod` by it stays an atom); a quotient by `-1` whose
+    /// negation overflows stays an opaque `floordiv(e, -1)`.
     fn div_mod(&mut self, op: DimOp, a: Dim, b: Dim) -> Result<Dim, DimError> {
         if self.as_const(b) == Some(0) {
             // Whatever the dividend, `?` included.
@@ -453,17 +479,18 @@ impl Dims {
         if a == Dims::ANY || b == Dims::ANY {
             return Ok(Dims::ANY);
         }
+        if self.as_const(a) == Some(0) {
+            // 0 divided by a (non-zero) divisor.
+            return Ok(self.konst(0));
+        }
         let Some(c) = self.as_const(b) else {
-            if a == b && op == DimOp::FloorMod {
-                // x mod x is 0 for every non-zero x, and a dimension used as a divisor
-                // is asserted non-zero by the operation that divides by it.
-                return Ok(self.konst(0));
+            if a == b {
+                // x / x is 1 and x mod x is 0 for every non-zero x, and a dimension used
+                // as a divisor is asserted non-zero by the operation that divides by it.
+                return Ok(self.konst(if op == DimOp::FloorDiv { 1 } else { 0 }));
             }
             return Ok(self.intern(DimData::Op(op, a, b)));
         };
-        if c == 0 {
-            return Err(DimError::DivisionByZero);
-        }
         if let Some(x) = self.as_const(a) {
             let r = match op {
                 DimOp::FloorDiv => floor_div(x, c),
@@ -471,45 +498,82 @@ impl Dims {
             };
             return Ok(self.konst(r.ok_or(DimError::Overflow)?));
         }
-        let (divisible, rest): (Poly, Poly) = self
-            .to_poly(a)
-            .into_iter()
-            .partition(|t| t.coeff.checked_rem(c) == Some(0));
-        let rest_dim = self.intern_poly(rest);
-        let rest_result = match self.as_const(rest_dim) {
-            Some(r) => {
-                let v = match op {
-                    DimOp::FloorDiv => floor_div(r, c),
-                    _ => floor_mod(r, c),
-                };
-                self.konst(v.ok_or(DimError::Overflow)?)
-            }
-            None if op == DimOp::FloorMod && (c == 1 || c == -1) => self.konst(0),
-            None if op == DimOp::FloorDiv && c == 1 => rest_dim,
-            None => self.intern(DimData::Op(op, rest_dim, b)),
-        };
-        if op == DimOp::FloorMod {
-            return Ok(rest_result);
+        if c == -1 {
+            // Every integer is a multiple of -1.
+            return match op {
+                DimOp::FloorMod => Ok(self.konst(0)),
+                // -a, unless a coefficient is i64::MIN: then 2^63 does not fit and the
+                // quotient stays opaque.
+                _ => match self.neg(a) {
+                    Err(DimError::Overflow) => Ok(self.intern(DimData::Op(op, a, b))),
+                    r => r,
+                },
+            };
         }
-        let quotient: Poly = divisible
-            .into_iter()
-            .map(|t| {
-                Ok(Term {
+        // a = c*Q + R, term by term. Both lists keep the sorted order of a's terms.
+        let mut quotient: Poly = Vec::new();
+        let mut rest: Poly = Vec::new();
+        for t in self.to_poly(a) {
+            // Neither fails for a divisor other than 0 and -1.
+            let q = floor_div(t.coeff, c).ok_or(DimError::Overflow)?;
+            let r = floor_mod(t.coeff, c).ok_or(DimError::Overflow)?;
+            if q != 0 {
+                quotient.push(Term {
+                    atoms: t.atoms.clone(),
+                    coeff: q,
+                });
+            }
+            if r != 0 {
+                rest.push(Term {
                     atoms: t.atoms,
-                    coeff: t.coeff.checked_div(c).ok_or(DimError::Overflow)?,
-                })
-            })
-            .collect::<Result<_, DimError>>()?;
-        let q = self.intern_poly(quotient);
-        self.add(q, rest_result)
+                    coeff: r,
+                });
+            }
+        }
+        let rest = self.intern_poly(rest);
+        // floordiv(R, c), divided by a positive constant where one exists:
+        // floordiv(R, c) = floordiv(-R, -c), and -R has coefficients in 0..-c.
+        let (num, den) = if c > 0 || c == i64::MIN {
+            (rest, c)
+        } else {
+            (self.neg(rest)?, -c)
+        };
+        let inner = match self.as_const(num) {
+            // A constant remainder is in 0..c (or c+1..=0): its quotient is 0.
+            Some(r) => self.konst(floor_div(r, den).ok_or(DimError::Overflow)?),
+            None => {
+                let den = self.konst(den);
+                self.intern(DimData::Op(DimOp::FloorDiv, num, den))
+            }
+        };
+        match op {
+            DimOp::FloorDiv => {
+                let q = self.intern_poly(quotient);
+                self.add(q, inner)
+            }
+            _ => {
+                // floormod(a, c) = a - c*floordiv(a, c) = R - c*floordiv(R, c)
+                let c_inner = self.scale(inner, c)?;
+                match self.sub(rest, c_inner) {
+                    // `-c` does not fit (c = i64::MIN): the remainder stays opaque.
+                    Err(DimError::Overflow) => Ok(self.intern(DimData::Op(op, rest, b))),
+                    r => r,
+                }
+            }
+        }
     }
 
-    /// `floordiv(a, b)`: division rounding toward negative infinity.
+    /// `floordiv(a, b)`: division rounding toward negative infinity. For a constant
+    /// divisor `c`, `floordiv(c*Q + R, c)` is `Q + floordiv(R, c)` with every coefficient
+    /// of `R` reduced to a floor remainder of `c`: `floordiv(3*n + 5, 2)` is
+    /// `n + floordiv(n + 1, 2) + 2`.
     pub fn floordiv(&mut self, a: Dim, b: Dim) -> Result<Dim, DimError> {
         self.div_mod(DimOp::FloorDiv, a, b)
     }
 
-    /// `floormod(a, b)`: the remainder of [`Dims::floordiv`].
+    /// `floormod(a, b)`: the remainder of [`Dims::floordiv`]. For a constant divisor `c`
+    /// the result is stored as `x - c*floordiv(x, c)` (with `x` the dividend reduced as in
+    /// [`Dims::floordiv`]), never as a `floormod` atom, unless `-c` overflows.
     pub fn floormod(&mut self, a: Dim, b: Dim) -> Result<Dim, DimError> {
         self.div_mod(DimOp::FloorMod, a, b)
     }
@@ -524,12 +588,16 @@ impl Dims {
         let a_smaller = match (self.as_const(a), self.as_const(b)) {
             (Some(x), Some(y)) => Some(x < y),
             // A difference that overflows or grows too large is simply not a constant:
-            // `min` itself cannot fail.
-            _ => self
-                .sub(a, b)
-                .ok()
-                .and_then(|diff| self.as_const(diff))
-                .map(|d| d < 0),
+            // `min` itself cannot fail. `a - b` may overflow where `b - a` (i64::MIN)
+            // does not: try both, so that the result does not depend on the order.
+            _ => {
+                let mut constant_diff =
+                    |x: Dim, y: Dim| self.sub(x, y).ok().and_then(|diff| self.as_const(diff));
+                match constant_diff(a, b) {
+                    Some(d) => Some(d < 0),
+                    None => constant_diff(b, a).map(|d| d > 0),
+                }
+            }
         };
         if let Some(a_smaller) = a_smaller {
             return Ok(if a_smaller == (op == DimOp::Min) {
@@ -538,7 +606,11 @@ impl Dims {
                 b
             });
         }
-        let (x, y) = if a < b { (a, b) } else { (b, a) };
+        let (x, y) = if self.structural_cmp(a, b) == Ordering::Less {
+            (a, b)
+        } else {
+            (b, a)
+        };
         Ok(self.intern(DimData::Op(op, x, y)))
     }
 
@@ -560,7 +632,8 @@ impl Dims {
         }
     }
 
-    /// The atoms `d` is built from, children before parents (post-order), each once.
+    /// The atoms `d` is built from, children before parents (post-order), each once,
+    /// children left to right (terms in their stored order, operator arguments in order).
     fn post_order(&self, d: Dim) -> Vec<Dim> {
         let mut order = Vec::new();
         let mut seen = rustc_hash::FxHashSet::default();
@@ -580,8 +653,9 @@ impl Dims {
                     stack.push((*a, false));
                 }
                 DimData::Sum(terms) => {
-                    for t in terms.iter() {
-                        for &a in t.atoms.iter() {
+                    // Reversed, so that the first atom of the first term is visited first.
+                    for t in terms.iter().rev() {
+                        for &a in t.atoms.iter().rev() {
                             stack.push((a, false));
                         }
                     }
@@ -636,7 +710,10 @@ impl Dims {
         Ok(memo[&d])
     }
 
-    /// The flexible variables in `d`, each once, in order of first appearance.
+    /// The flexible variables in `d`, each once, in order of first appearance in the
+    /// stored normal form read left to right (terms in their canonical order, operator
+    /// arguments in order): `vars('d0 + 'd1)` is `['d0, 'd1]` when `'d0` was interned
+    /// first.
     pub fn vars(&self, d: Dim) -> Vec<DimVar> {
         if !self.has_vars(d) {
             return Vec::new();
@@ -720,6 +797,207 @@ impl Dims {
     pub fn is_simple(&self, d: Dim) -> bool {
         self.is_atom(d) || matches!(self.data(d), DimData::Const(_) | DimData::Any)
     }
+
+    /// A total order on dimensions that does not depend on the order in which they were
+    /// interned: by kind (constants, symbols, variables, operators, sums), then by value
+    /// for a constant and by index for a symbol or a variable, then by a hash of the
+    /// structure. Only two different dimensions with equal hashes (vanishingly rare) fall
+    /// back on their ids. It orders the arguments of `min` and `max`.
+    pub fn structural_cmp(&self, a: Dim, b: Dim) -> Ordering {
+        if a == b {
+            return Ordering::Equal;
+        }
+        let rank = |d: Dim| match self.data(d) {
+            DimData::Const(c) => (0, *c),
+            DimData::Sym(p) => (1, i64::from(p.index())),
+            DimData::Var(v) => (2, i64::from(v.index())),
+            DimData::Op(..) => (3, 0),
+            DimData::Sum(_) => (4, 0),
+            DimData::Any => (5, 0),
+        };
+        rank(a)
+            .cmp(&rank(b))
+            .then_with(|| self.keys[a.0 as usize].cmp(&self.keys[b.0 as usize]))
+            .then(a.cmp(&b))
+    }
+
+    /// [`Dims::structural_cmp`] extended to lists, lexicographically.
+    fn structural_cmp_all(&self, a: &[Dim], b: &[Dim]) -> Ordering {
+        a.iter()
+            .zip(b)
+            .map(|(&x, &y)| self.structural_cmp(x, y))
+            .find(|o| o.is_ne())
+            .unwrap_or_else(|| a.len().cmp(&b.len()))
+    }
+
+    /// The terms of `d` as a person would write them (unordered: the printer orders
+    /// them by name). A `floormod` by a constant is stored as `x - c*floordiv(x, c)`
+    /// (see [`Dims::floormod`]); wherever a term `-k*c*M*floordiv(x, c)` comes with the
+    /// terms of `k*M*x` so that writing them as `k*M*floormod(x, c)` does not make the
+    /// sum longer, this gives the `floormod` back (one at a time, the one that shortens
+    /// the sum most first, ties broken by [`Dims::structural_cmp`]). The sum of the terms,
+    /// printed in any order, reads back through the parser as exactly the dimension `d`.
+    /// A constant or an atom is one term; `?` and `0` have none.
+    pub fn shown_terms(&self, d: Dim) -> Vec<ShownTerm> {
+        let mut poly = match self.data(d) {
+            DimData::Any => return Vec::new(),
+            _ => self.to_poly(d),
+        };
+        let mut mods: Vec<ShownTerm> = Vec::new();
+        // Each round takes the candidate that shortens the sum most, ties broken by the
+        // structural order of its `floordiv` and of its other factors, so that the result
+        // does not depend on ids.
+        struct Candidate {
+            rest: Poly,
+            fd: Dim,
+            m: Vec<Dim>,
+            x: Dim,
+            cd: Dim,
+            k: i64,
+        }
+        loop {
+            let mut best: Option<Candidate> = None;
+            for (i, t) in poly.iter().enumerate() {
+                for (j, &a) in t.atoms.iter().enumerate() {
+                    if j > 0 && t.atoms[j - 1] == a {
+                        continue;
+                    }
+                    let DimData::Op(DimOp::FloorDiv, x, cd) = *self.data(a) else {
+                        continue;
+                    };
+                    let Some(c) = self.as_const(cd) else {
+                        continue;
+                    };
+                    // t = -k*c * M * floordiv(x, c)
+                    let k = match t.coeff.checked_rem(c) {
+                        Some(0) => t.coeff.checked_div(c).and_then(i64::checked_neg),
+                        _ => None,
+                    };
+                    let Some(k) = k else {
+                        continue;
+                    };
+                    let mut m = t.atoms.to_vec();
+                    m.remove(j);
+                    let k_m = [Term {
+                        atoms: m.clone().into_boxed_slice(),
+                        coeff: k,
+                    }];
+                    let Ok(k_m_x) = Self::poly_mul(&k_m, &self.to_poly(x)) else {
+                        continue;
+                    };
+                    let mut without = poly.clone();
+                    without.remove(i);
+                    let Ok(rest) = Self::poly_sub(&without, &k_m_x) else {
+                        continue;
+                    };
+                    if rest.len() >= poly.len() {
+                        continue;
+                    }
+                    m.sort_by(|&p, &q| self.structural_cmp(p, q));
+                    let candidate = Candidate {
+                        rest,
+                        fd: a,
+                        m,
+                        x,
+                        cd,
+                        k,
+                    };
+                    let better = match &best {
+                        None => true,
+                        Some(b) => {
+                            candidate
+                                .rest
+                                .len()
+                                .cmp(&b.rest.len())
+                                .then_with(|| self.structural_cmp(candidate.fd, b.fd))
+                                .then_with(|| self.structural_cmp_all(&candidate.m, &b.m))
+                                == Ordering::Less
+                        }
+                    };
+                    if better {
+                        best = Some(candidate);
+                    }
+                }
+            }
+            let Some(b) = best else {
+                break;
+            };
+            let mut factors: Vec<Shown> = b.m.into_iter().map(Shown::Atom).collect();
+            factors.push(Shown::FloorMod(b.x, b.cd));
+            mods.push(ShownTerm {
+                coeff: b.k,
+                factors,
+            });
+            poly = b.rest;
+        }
+        poly.into_iter()
+            .map(|t| ShownTerm {
+                coeff: t.coeff,
+                factors: t.atoms.iter().map(|&a| Shown::Atom(a)).collect(),
+            })
+            .chain(mods)
+            .collect()
+    }
+}
+
+/// A factor of a term as printed: see [`Dims::shown_terms`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Shown {
+    /// An atom of the normal form (a symbol, a variable or an operator).
+    Atom(Dim),
+    /// `floormod(x, c)` for a constant `c`, recovered from `x - c*floordiv(x, c)`.
+    FloorMod(Dim, Dim),
+}
+
+/// A term as printed: `coeff * factors[0] * factors[1] * ...` (a constant when there are
+/// no factors).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShownTerm {
+    /// The coefficient, never zero.
+    pub coeff: i64,
+    /// The factors, unordered.
+    pub factors: Vec<Shown>,
+}
+
+/// The flags and the structural key of a new dimension, from those of its parts.
+fn summarize(flags: &[u8], keys: &[u64], data: &DimData) -> (u8, u64) {
+    let key = |d: &Dim| keys[d.0 as usize];
+    match data {
+        DimData::Const(c) => (0, combine(1, *c as u64)),
+        DimData::Any => (0, mix(2)),
+        DimData::Sym(p) => (HAS_SYM, combine(3, u64::from(p.index()))),
+        DimData::Var(v) => (HAS_VAR, combine(4, u64::from(v.index()))),
+        DimData::Op(op, a, b) => (
+            flags[a.0 as usize] | flags[b.0 as usize],
+            combine(combine(combine(5, *op as u64), key(a)), key(b)),
+        ),
+        DimData::Sum(terms) => {
+            // Sums of mixed hashes: the terms and the atoms of a term are stored in an
+            // order that depends on ids, and the key must not.
+            let mut f = 0;
+            let mut acc = 0u64;
+            for t in terms.iter() {
+                let mut atoms = 0u64;
+                for a in t.atoms.iter() {
+                    f |= flags[a.0 as usize];
+                    atoms = atoms.wrapping_add(mix(key(a)));
+                }
+                acc = acc.wrapping_add(mix(combine(combine(6, t.coeff as u64), atoms)));
+            }
+            (f, combine(7, acc))
+        }
+    }
+}
+
+/// The `splitmix64` finalizer: a fixed bijective mix of 64 bits.
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+fn combine(h: u64, x: u64) -> u64 {
+    mix(h.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ x)
 }
 
 /// `floor(a / b)`, `None` on division by zero or overflow.

@@ -35,6 +35,32 @@ impl Cx {
         }
     }
 
+    /// Like [`Cx::new`] (the same parameters, created in the same order), but with the
+    /// symbols' dimensions interned in the reverse order `k`, `m`, `n`, after some other
+    /// dimensions: every id differs, and so does the stored order of terms.
+    fn reversed() -> Self {
+        let mut tcx = TyCtx::new();
+        let mut scope = TypeScope::new();
+        let params = ["n", "m", "k"].map(|name| {
+            let p = tcx.param(name, Kind::ShapeVar);
+            scope.bind(name, Binding::Param(p));
+            p
+        });
+        for c in [2, 3, 4, 7, 10] {
+            tcx.dims.konst(c);
+        }
+        for &p in params.iter().rev() {
+            tcx.dims.sym(p);
+        }
+        let syms = params.map(|p| tcx.dims.sym(p));
+        Cx {
+            tcx,
+            scope,
+            params,
+            syms,
+        }
+    }
+
     fn n(&self) -> Dim {
         self.syms[0]
     }
@@ -203,7 +229,7 @@ fn floordiv_and_floormod_split_off_the_divisible_part() {
     // 4*n + 2*m + 5 = 2*(2*n + m + 2) + 1
     let e = cx.parse("4*n + 2*m + 5");
     let q = cx.dims().floordiv(e, two).unwrap();
-    assert_eq!(cx.show(q), "2*n + m + 2");
+    assert_eq!(cx.show(q), "m + 2*n + 2");
     assert_eq!(cx.dims().floormod(e, two).unwrap(), cx.c(1));
     // A negative constant remainder rounds toward negative infinity.
     let e = cx.parse("2*n - 1");
@@ -253,12 +279,13 @@ fn products_commute() {
     let nm = cx.dims().mul(n, m).unwrap();
     let mn = cx.dims().mul(m, n).unwrap();
     assert_eq!(nm, mn);
-    assert_eq!(cx.show(nm), "n*m");
-    assert_eq!(cx.norm("m*n"), "n*m");
+    // Atoms print by name, whatever their ids.
+    assert_eq!(cx.show(nm), "m*n");
+    assert_eq!(cx.norm("n*m"), "m*n");
     let e1 = cx.parse("(n + 2)*(m - 1)");
     let e2 = cx.parse("(m - 1)*(n + 2)");
     assert_eq!(e1, e2);
-    assert_eq!(cx.show(e1), "-n + n*m + 2*m - 2");
+    assert_eq!(cx.show(e1), "m*n + 2*m - n - 2");
 }
 
 #[test]
@@ -273,11 +300,11 @@ fn products_distribute_over_sums() {
     let expanded = cx.dims().add(nn, two_n).unwrap();
     let expanded = cx.dims().add(expanded, one).unwrap();
     assert_eq!(square, expanded);
-    assert_eq!(cx.show(square), "2*n + n*n + 1");
+    assert_eq!(cx.show(square), "n*n + 2*n + 1");
     let diff = cx.parse("(n + 1)*(n - 1) - n*n");
     assert_eq!(diff, cx.c(-1));
     let cube = cx.parse("(n + m)*(n + m)*(n + m)");
-    assert_eq!(cx.show(cube), "n*n*n + 3*n*n*m + 3*n*m*m + m*m*m");
+    assert_eq!(cx.show(cube), "m*m*m + 3*m*m*n + 3*m*n*n + n*n*n");
 }
 
 #[test]
@@ -355,7 +382,9 @@ fn min_and_max_fold_when_the_difference_is_constant() {
     assert_eq!(cx.show(xm_a), "max(n, m)");
     assert_eq!(cx.norm("max(2*n - 3, 2*n + 4)"), "2*n + 4");
     assert_eq!(cx.norm("min(2*n - 3, 2*n + 4)"), "2*n - 3");
-    assert_eq!(cx.norm("min(n*n, 2*n)"), "min(2*n, n*n)");
+    // Arguments in the structural order of `Dims::structural_cmp`.
+    assert_eq!(cx.norm("min(n*n, 2*n)"), "min(n*n, 2*n)");
+    assert_eq!(cx.norm("min(2*n, n*n)"), "min(n*n, 2*n)");
     assert_eq!(cx.eval(nm_a, [4, -2, 0]), Some(-2));
     assert_eq!(cx.eval(xm_a, [4, -2, 0]), Some(4));
 }
@@ -378,6 +407,14 @@ fn min_and_max_of_extreme_constants() {
     let mn2 = cx.dims().min(b, a).unwrap();
     assert_eq!(mn, mn2);
     assert_eq!(cx.eval(mn, [-10, 0, 0]), Some(-12));
+    // m - (m + i64::MIN) overflows, but (m + i64::MIN) - m is i64::MIN: either order
+    // folds.
+    let m = cx.m();
+    let low = cx.parse("m - 9223372036854775808");
+    assert_eq!(cx.dims().min(m, low), Ok(low));
+    assert_eq!(cx.dims().min(low, m), Ok(low));
+    assert_eq!(cx.dims().max(m, low), Ok(m));
+    assert_eq!(cx.dims().max(low, m), Ok(m));
 }
 
 #[test]
@@ -422,22 +459,34 @@ fn canonical_forms_print_readably() {
     let cases: Vec<(Dim, &str)> = vec![
         (cx.parse("1 + n*2"), "2*n + 1"),
         (cx.parse("n - m"), "n - m"),
-        (cx.parse("m - n"), "-n + m"),
+        (cx.parse("m - n"), "m - n"),
         (cx.parse("-n"), "-n"),
-        (cx.parse("0 - n*m"), "-n*m"),
+        (cx.parse("-n - m"), "-m - n"),
+        (cx.parse("0 - n*m"), "-m*n"),
         (cx.parse("n*n"), "n*n"),
         (cx.parse("floordiv(n + 1, 2)"), "floordiv(n + 1, 2)"),
         (cx.parse("(n + 1) / 2"), "floordiv(n + 1, 2)"),
-        (cx.parse("(n - 1) % 4"), "floormod(n - 1, 4)"),
-        (cx.parse("3 - n"), "-n + 3"),
+        (cx.parse("(n - 1) % 4"), "floormod(n + 3, 4)"),
+        (cx.parse("3 - n"), "3 - n"),
         (cx.parse("n - 3"), "n - 3"),
         (cx.parse("-3"), "-3"),
-        (cx.parse("k*m*n*2 - 3*k"), "2*n*m*k - 3*k"),
+        (cx.parse("-n - 3"), "-n - 3"),
+        (cx.parse("1 - n*n"), "1 - n*n"),
+        (cx.parse("m - n*n"), "m - n*n"),
+        (cx.parse("k*m*n*2 - 3*k"), "2*k*m*n - 3*k"),
         (cx.parse("floordiv(n, 2) * m * 2"), "2*m*floordiv(n, 2)"),
         (cx.parse("min(n + 1, m) - 1"), "min(m, n + 1) - 1"),
         (cx.parse("max(floordiv(n, 2), m)"), "max(m, floordiv(n, 2))"),
-        (cx.parse("floordiv(n, -2)"), "floordiv(n, -2)"),
-        (cx.parse("floordiv(n*m + 1, k)"), "floordiv(n*m + 1, k)"),
+        (cx.parse("floordiv(n, -2)"), "floordiv(n, 2) - n"),
+        (cx.parse("floordiv(n*m + 1, k)"), "floordiv(m*n + 1, k)"),
+        (cx.parse("(n + 1)*(n + 1)"), "n*n + 2*n + 1"),
+        (cx.parse("(n + 2)*(m - 1)"), "m*n + 2*m - n - 2"),
+        // The first positive term leads; the others keep their order.
+        (cx.parse("k - n*m*k + n*n - 7"), "n*n - k*m*n + k - 7"),
+        (
+            cx.parse("floordiv(n, 2) + k*m - floordiv(k, 3)"),
+            "k*m - floordiv(k, 3) + floordiv(n, 2)",
+        ),
     ];
     for (d, expected) in cases {
         assert_eq!(cx.show(d), expected);
@@ -467,7 +516,334 @@ fn dimensions_print_inside_types() {
     let t = cx
         .tcx
         .tensor_of(&[nm, Dims::ANY], relay_core::DType::FLOAT32);
-    assert_eq!(cx.tcx.show(t), "Tensor[(n*m, ?), float32]");
+    assert_eq!(cx.tcx.show(t), "Tensor[(m*n, ?), float32]");
+}
+
+#[test]
+fn sums_print_by_degree_then_name_whatever_the_interning_order() {
+    // Terms by descending degree, then by the names of their factors (symbols and
+    // variables before operators), the constant last, and a positive term first when
+    // there is one. Factors of a term by name too.
+    let cases = [
+        ("m - n", "m - n"),
+        ("n - m", "n - m"),
+        ("-n - m", "-m - n"),
+        ("n*m + k", "m*n + k"),
+        ("(n + 2)*(m - 1)", "m*n + 2*m - n - 2"),
+        ("(n + 1)*(n + 1)", "n*n + 2*n + 1"),
+        (
+            "(n + m)*(n + m)*(n + m)",
+            "m*m*m + 3*m*m*n + 3*m*n*n + n*n*n",
+        ),
+        ("3 - n", "3 - n"),
+        ("-n*n + m*k - 2", "k*m - n*n - 2"),
+        ("2 - n*n - m", "2 - n*n - m"),
+        ("k + n*k*m", "k*m*n + k"),
+        (
+            "floordiv(n, 2) + floordiv(m, 2)",
+            "floordiv(m, 2) + floordiv(n, 2)",
+        ),
+        ("floordiv(n, 2) + m", "m + floordiv(n, 2)"),
+        ("floordiv(k*n + m, 4) * m", "m*floordiv(k*n + m, 4)"),
+        ("n % 2 + m % 3", "floormod(m, 3) + floormod(n, 2)"),
+        // Runs of digits compare as numbers.
+        (
+            "floordiv(n, 10) + floordiv(n, 9)",
+            "floordiv(n, 9) + floordiv(n, 10)",
+        ),
+        (
+            "floordiv(n + m + k, 2) - floordiv(k + m, 3)",
+            "floordiv(k + m + n, 2) - floordiv(k + m, 3)",
+        ),
+        // min and max print their arguments in their stored (structural) order.
+        ("max(n, m) + min(k, m)", "max(n, m) + min(m, k)"),
+        (
+            "max(n*n, 2*n) + min(m + 1, k*2)",
+            "max(n*n, 2*n) + min(m + 1, 2*k)",
+        ),
+        (
+            "floordiv(n, m)*m + n % m",
+            "m*floordiv(n, m) + floormod(n, m)",
+        ),
+    ];
+    let mut a = Cx::new();
+    let mut b = Cx::reversed();
+    // Intern the expressions in opposite orders in the two contexts, too.
+    let da: Vec<Dim> = cases.iter().map(|(src, _)| a.parse(src)).collect();
+    let db: Vec<Dim> = cases.iter().rev().map(|(src, _)| b.parse(src)).collect();
+    for (i, (src, expected)) in cases.iter().enumerate() {
+        let (x, y) = (da[i], db[cases.len() - 1 - i]);
+        assert_eq!(a.show(x), *expected, "{src}");
+        assert_eq!(b.show(y), *expected, "{src} with other ids");
+        assert_eq!(a.parse(expected), x, "{expected} reads back");
+        assert_eq!(b.parse(expected), y, "{expected} reads back with other ids");
+    }
+    // The stored order of terms did differ.
+    let (ea, eb) = (a.parse("n - m"), b.parse("n - m"));
+    let first_coeff = |cx: &Cx, d: Dim| match cx.tcx.dims.data(d) {
+        DimData::Sum(terms) => terms[0].coeff,
+        _ => unreachable!(),
+    };
+    assert_ne!(first_coeff(&a, ea), first_coeff(&b, eb));
+}
+
+#[test]
+fn variables_print_by_number() {
+    let mut s = Solver::new(TyCtx::new());
+    let vars: Vec<Dim> = (0..12).map(|_| s.fresh_dim()).collect();
+    let p = s.tcx.param("n", Kind::ShapeVar);
+    let n = s.tcx.dims.sym(p);
+    let d = &mut s.tcx.dims;
+    let e = d.add(vars[10], vars[2]).unwrap();
+    let e = d.add(e, n).unwrap();
+    let minus_one = d.neg(vars[1]).unwrap();
+    let e = d.add(e, minus_one).unwrap();
+    // Variables (`'`) sort before symbols, and 'd2 before 'd10.
+    assert_eq!(s.tcx.show_dim(e), "'d2 - 'd1 + 'd10 + n");
+    let d = &mut s.tcx.dims;
+    let sq = d.mul(vars[11], vars[3]).unwrap();
+    let e = d.sub(sq, vars[9]).unwrap();
+    assert_eq!(s.tcx.show_dim(e), "'d3*'d11 - 'd9");
+}
+
+#[test]
+fn the_smallest_integer_prints_and_reads_back() {
+    let mut cx = Cx::new();
+    let n = cx.n();
+    let lo = cx.c(i64::MIN);
+    let big = cx.dims().scale(n, i64::MIN).unwrap();
+    let one = cx.c(1);
+    let big_plus_one = cx.dims().add(big, one).unwrap();
+    let n_plus_lo = cx.dims().add(n, lo).unwrap();
+    let m = cx.m();
+    let big_m = cx.dims().scale(m, i64::MIN).unwrap();
+    let n_plus_big_m = cx.dims().add(n, big_m).unwrap();
+    let q = cx.dims().floordiv(n, lo).unwrap();
+    for (d, printed) in [
+        (lo, "-9223372036854775808"),
+        (big, "-9223372036854775808*n"),
+        (big_plus_one, "1 - 9223372036854775808*n"),
+        (n_plus_lo, "n - 9223372036854775808"),
+        (n_plus_big_m, "n - 9223372036854775808*m"),
+        (
+            q,
+            "floordiv(-9223372036854775807*n, -9223372036854775808) - n",
+        ),
+    ] {
+        assert_eq!(cx.show(d), printed);
+        assert_eq!(cx.parse(printed), d, "{printed}");
+    }
+    // A minus before digits makes a negative literal, in the range of i64.
+    assert_eq!(cx.parse("- 9223372036854775808"), lo);
+    assert_eq!(cx.parse("-9223372036854775808*n"), big);
+    assert_eq!(cx.parse("0 - 9223372036854775808"), lo);
+    assert_eq!(cx.parse("-9223372036854775807 - 1"), lo);
+    assert_eq!(cx.parse("n - -5"), cx.parse("n + 5"));
+    assert_eq!(cx.parse("n - 7 / 2"), cx.parse("n - 3"));
+    assert_eq!(cx.parse("n - 7 % 4 * 2"), cx.parse("n - 6"));
+    assert_eq!(cx.parse("n - 2*m"), cx.parse("n + -2*m"));
+    assert_eq!(cx.parse("-7 / 2"), cx.c(-4));
+    for (src, message, offset) in [
+        (
+            "9223372036854775808",
+            "dimension `9223372036854775808` does not fit in 64 bits",
+            1,
+        ),
+        (
+            "-9223372036854775809",
+            "dimension `-9223372036854775809` does not fit in 64 bits",
+            2,
+        ),
+        (
+            "n - 9223372036854775809",
+            "dimension `-9223372036854775809` does not fit in 64 bits",
+            5,
+        ),
+        // 2^63 itself only fits negated.
+        (
+            "n - 9223372036854775808 / 2",
+            "dimension arithmetic overflows 64 bits",
+            5,
+        ),
+    ] {
+        let err = cx.try_parse(src).unwrap_err();
+        assert_eq!(err.message, message, "{src}");
+        // Offsets count from the `Tensor[(` that `try_parse` wraps around the text.
+        assert_eq!(err.offset, "Tensor[(".len() + offset - 1, "{src}");
+    }
+}
+
+#[test]
+fn division_by_a_constant_reduces_the_dividend() {
+    let mut cx = Cx::new();
+    let n = cx.n();
+    let two = cx.c(2);
+    let same = |cx: &mut Cx, a: &str, b: &str| {
+        let (x, y) = (cx.parse(a), cx.parse(b));
+        assert_eq!(x, y, "{a} == {b}: {} vs {}", cx.show(x), cx.show(y));
+    };
+    same(&mut cx, "floordiv(n + 3, 2)", "floordiv(n + 1, 2) + 1");
+    same(&mut cx, "floordiv(3*n, 2)", "n + floordiv(n, 2)");
+    same(&mut cx, "floormod(n + 3, 2)", "floormod(n + 1, 2)");
+    same(&mut cx, "floormod(3*n, 2)", "floormod(n, 2)");
+    same(&mut cx, "floordiv(n - 1, 2)", "floordiv(n + 1, 2) - 1");
+    same(&mut cx, "floordiv(-n, 2)", "floordiv(n, 2) - n");
+    same(
+        &mut cx,
+        "floordiv(5*n + 7*m - 9, 4)",
+        "n + m - 3 + floordiv(n + 3*m + 3, 4)",
+    );
+    same(&mut cx, "floordiv(2*n, 2)", "n");
+    same(&mut cx, "floordiv(n, 1)", "n");
+    same(&mut cx, "floormod(n*m + 7, 1)", "0");
+    // A negative divisor: floor(e / c) = floor(-e / -c), and the atom divides by -c.
+    same(&mut cx, "floordiv(n, -2)", "floordiv(-n, 2)");
+    same(&mut cx, "floordiv(n, -2)", "floordiv(n, 2) - n");
+    same(&mut cx, "floormod(n, -2)", "-floormod(n, 2)");
+    same(&mut cx, "floordiv(n + m, -1)", "-n - m");
+    same(&mut cx, "floormod(n + m, -1)", "0");
+    same(
+        &mut cx,
+        "floordiv(3*n + 1, -2)",
+        "-2*n + floordiv(n + 1, 2) - 1",
+    );
+    // The floor of each coefficient, the smallest integer included.
+    let e = cx.parse("-9223372036854775808*n + 5");
+    let three = cx.c(3);
+    let q = cx.dims().floordiv(e, three).unwrap();
+    assert_eq!(
+        cx.show(q),
+        "floordiv(n + 2, 3) - 3074457345618258603*n + 1",
+        "i64::MIN = 3*(-3074457345618258603) + 1"
+    );
+    // The stored forms: a floordiv atom with a reduced dividend; no floormod atom.
+    let q = cx.parse("floordiv(3*n + 1, 2)");
+    let inner = cx.parse("n + 1");
+    let atom = cx.dims().floordiv(inner, two).unwrap();
+    assert_eq!(
+        cx.dims().data(atom),
+        &DimData::Op(DimOp::FloorDiv, inner, two)
+    );
+    let expected = cx.dims().add(n, atom).unwrap();
+    assert_eq!(q, expected);
+    let r = cx.parse("floormod(n, 2)");
+    let fd = cx.parse("floordiv(n, 2)");
+    let mut terms = vec![
+        Term {
+            atoms: Box::new([n]),
+            coeff: 1,
+        },
+        Term {
+            atoms: Box::new([fd]),
+            coeff: -2,
+        },
+    ];
+    terms.sort_by(|a, b| a.atoms.cmp(&b.atoms));
+    assert_eq!(cx.dims().data(r), &DimData::Sum(terms.into_boxed_slice()));
+    // And the values agree: floordiv/floormod(a*n + b, c) at n in -9..=9.
+    for (a, b, c) in [(3, 1, -2), (-5, 3, 4), (7, -2, 3), (-1, 0, -3), (2, 5, -7)] {
+        for (name, reference) in [
+            ("floordiv", ref_floor_div as fn(i64, i64) -> Option<i64>),
+            ("floormod", ref_floor_mod),
+        ] {
+            let src = format!("{name}({a}*n + {b}, {c})");
+            let d = cx.parse(&src);
+            for x in -9..=9 {
+                let want = reference(a * x + b, c);
+                assert_eq!(cx.eval(d, [x, 0, 0]), want, "{src} at n = {x}");
+            }
+        }
+    }
+}
+
+#[test]
+fn division_by_itself_and_of_zero() {
+    // A dimension used as a divisor is assumed non-zero (as in TVM).
+    let mut cx = Cx::new();
+    let (zero, one) = (cx.c(0), cx.c(1));
+    for src in ["n", "n + 1", "n*m", "floordiv(n, 2)", "max(n, m)"] {
+        let x = cx.parse(src);
+        assert_eq!(cx.dims().floordiv(x, x), Ok(one), "{src} / {src}");
+        assert_eq!(cx.dims().floormod(x, x), Ok(zero), "{src} % {src}");
+        assert_eq!(cx.dims().floordiv(zero, x), Ok(zero), "0 / {src}");
+        assert_eq!(cx.dims().floormod(zero, x), Ok(zero), "0 % {src}");
+    }
+    assert_eq!(cx.norm("n / n + (n + 1) / (n + 1)"), "2");
+    assert_eq!(cx.norm("0 / (n - 3) + 0 % m"), "0");
+    // The constant divisor 0 is still an error, and `?` still absorbs.
+    assert_eq!(
+        cx.dims().floordiv(zero, zero),
+        Err(DimError::DivisionByZero)
+    );
+    assert_eq!(cx.dims().floordiv(zero, Dims::ANY), Ok(Dims::ANY));
+    assert_eq!(cx.dims().floordiv(Dims::ANY, Dims::ANY), Ok(Dims::ANY));
+    // Not simplified: x / -x, and x / y for different x and y.
+    let q = cx.parse("floordiv(n, -n)");
+    assert!(matches!(
+        cx.dims().data(q),
+        DimData::Op(DimOp::FloorDiv, ..)
+    ));
+}
+
+#[test]
+fn floormod_by_a_constant_prints_as_floormod() {
+    let mut cx = Cx::new();
+    for (src, printed) in [
+        ("n % 2", "floormod(n, 2)"),
+        ("n % 2 + n", "n + floormod(n, 2)"),
+        ("n % 2 + m", "m + floormod(n, 2)"),
+        ("(n % 2) * m", "m*floormod(n, 2)"),
+        ("3 * (n % 4)", "3*floormod(n, 4)"),
+        ("-(n % 2)", "-floormod(n, 2)"),
+        ("(n - 1) % 4", "floormod(n + 3, 4)"),
+        ("(n*m + 5) % 3", "floormod(m*n + 2, 3)"),
+        ("n % 2 + m % 2", "floormod(m, 2) + floormod(n, 2)"),
+        // floormod(n, 2) is n - 2*floordiv(n, 2), whose coefficient -2 reduces modulo 3.
+        ("(n % 2) % 3", "floormod(n + floordiv(n, 2), 3)"),
+        ("max(n % 2, m)", "max(m, floormod(n, 2))"),
+        // A floordiv alone, or with a coefficient that is not a multiple of the divisor,
+        // stays a floordiv.
+        ("2 * (n / 2)", "2*floordiv(n, 2)"),
+        ("n - n / 2", "n - floordiv(n, 2)"),
+        ("-2 * (n / 2)", "-2*floordiv(n, 2)"),
+        ("m - 2 * (n / 2)", "m - 2*floordiv(n, 2)"),
+        // c*floordiv(x, c) + floormod(x, c) is x.
+        ("2 * (n / 2) + n % 2", "n"),
+        ("3 * ((n + m) / 3) + (n + m) % 3", "m + n"),
+    ] {
+        let d = cx.parse(src);
+        assert_eq!(cx.show(d), printed, "{src}");
+        assert_eq!(cx.parse(printed), d, "{printed} reads back");
+    }
+}
+
+#[test]
+fn min_and_max_order_their_arguments_whatever_the_interning_order() {
+    let sources = [
+        "min(n, m)",
+        "max(m, n)",
+        "min(n*n, 2*n)",
+        "max(floordiv(n, 2), m + k)",
+        "min(n + 1, m) + max(k*m, n*n)",
+        "min(max(n, k), min(m, k*k))",
+    ];
+    let mut a = Cx::new();
+    let mut b = Cx::reversed();
+    let da: Vec<Dim> = sources.iter().map(|s| a.parse(s)).collect();
+    let db: Vec<Dim> = sources.iter().rev().map(|s| b.parse(s)).collect();
+    for (i, src) in sources.iter().enumerate() {
+        let (x, y) = (da[i], db[sources.len() - 1 - i]);
+        assert_eq!(a.show(x), b.show(y), "{src}");
+    }
+    assert_eq!(a.show(da[0]), "min(n, m)", "symbols by parameter index");
+    assert_eq!(a.show(da[1]), "max(n, m)");
+    let (n, two) = (a.n(), a.c(2));
+    assert_eq!(
+        a.dims().structural_cmp(two, n),
+        std::cmp::Ordering::Less,
+        "constants first"
+    );
+    assert_eq!(a.dims().structural_cmp(n, n), std::cmp::Ordering::Equal);
 }
 
 // ----- errors -----
@@ -520,7 +896,7 @@ fn overflow_is_an_error() {
     assert_eq!(cx.dims().mul(a, b), Err(DimError::Overflow));
     let b = cx.dims().scale(m, 1 << 30).unwrap();
     let ab = cx.dims().mul(a, b).unwrap();
-    assert_eq!(cx.show(ab), "4611686018427387904*n*m");
+    assert_eq!(cx.show(ab), "4611686018427387904*m*n");
 
     // The parser reports the same errors.
     let err = cx.try_parse("9223372036854775807 + 1").unwrap_err();
@@ -543,8 +919,8 @@ fn products_accumulate_exactly_whatever_the_order() {
     let ab = ab.unwrap();
     assert_eq!(
         cx.show(ab),
-        "-4294967297*n - 9223372036854775808*n*n - 2147483647*n*n*n \
-         + 2147483648*n*n*n*n - 4294967296"
+        "2147483648*n*n*n*n - 2147483647*n*n*n - 9223372036854775808*n*n \
+         - 4294967297*n - 4294967296"
     );
     // A product whose partial products overflow but cancel in the sum:
     // (2^32*n + 2^32*m) * (2^31*n - 2^31*m) has n*m coefficient 2^63 - 2^63 = 0 but
@@ -762,17 +1138,32 @@ fn linear_in_a_flexible_variable() {
     let xy = d.mul(x, y).unwrap();
     let e4 = d.add(xy, x).unwrap();
     assert_eq!(d.linear_in(e4, x), None);
-    // vars: each once, sorted here for an order-independent check.
+    // vars: each once, in order of first appearance.
     let e5 = d.add(e4, q).unwrap();
     let mut vars = d.vars(e5);
     vars.sort();
-    let mut expected = [x, y].map(|v| match d.data(v) {
+    let [vx, vy] = [x, y].map(|v| match d.data(v) {
         DimData::Var(v) => *v,
         _ => unreachable!(),
     });
-    expected.sort();
-    assert_eq!(vars, expected);
+    assert_eq!(vars, vec![vx, vy]);
     assert_eq!(d.vars(n), vec![]);
+    let xy_sum = d.add(x, y).unwrap();
+    assert_eq!(d.vars(xy_sum), vec![vx, vy]);
+    let yx_sum = d.add(y, x).unwrap();
+    assert_eq!(d.vars(yx_sum), vec![vx, vy]);
+    let e6 = d.add(xy_sum, q).unwrap();
+    assert_eq!(d.vars(e6), vec![vx, vy]);
+    let qx = d.add(q, x).unwrap();
+    let qx = d.add(qx, n).unwrap();
+    // The stored order puts x (interned before floordiv(y, 2)) first.
+    assert_eq!(d.vars(qx), vec![vx, vy]);
+    let m = d.max(y, x).unwrap();
+    assert_eq!(d.vars(m), vec![vx, vy], "max(x, y): variables by index");
+    let fy = d.floordiv(x, y).unwrap();
+    let yf = d.floordiv(y, x).unwrap();
+    assert_eq!(d.vars(fy), vec![vx, vy]);
+    assert_eq!(d.vars(yf), vec![vy, vx]);
     assert_eq!(s.tcx.show_dim(e), "3*'d0 + n");
 }
 
@@ -910,21 +1301,6 @@ fn rich() -> BoxedStrategy<E> {
         .boxed()
 }
 
-/// Polynomials and min/max (no division: see `substitution_commutes_with_normalization`).
-fn lattice() -> BoxedStrategy<E> {
-    leaf()
-        .prop_recursive(4, 16, 2, |inner| {
-            prop_oneof![
-                (inner.clone(), inner.clone()).prop_map(|(a, b)| E::Add(a.into(), b.into())),
-                (inner.clone(), inner.clone()).prop_map(|(a, b)| E::Sub(a.into(), b.into())),
-                (inner.clone(), inner.clone()).prop_map(|(a, b)| E::Mul(a.into(), b.into())),
-                (inner.clone(), inner.clone()).prop_map(|(a, b)| E::Min(a.into(), b.into())),
-                (inner.clone(), inner).prop_map(|(a, b)| E::Max(a.into(), b.into())),
-            ]
-        })
-        .boxed()
-}
-
 fn values() -> impl Strategy<Value = [i64; 3]> {
     [-10i64..=10, -10i64..=10, -10i64..=10]
 }
@@ -1043,18 +1419,35 @@ fn check_canonical(dims: &Dims, d: Dim) -> Result<(), TestCaseError> {
                 );
                 match op {
                     DimOp::Min | DimOp::Max => {
-                        prop_assert!(a < b, "unordered min/max arguments");
+                        prop_assert!(
+                            dims.structural_cmp(*a, *b) == std::cmp::Ordering::Less,
+                            "unordered min/max arguments"
+                        );
                         prop_assert!(dims.as_const(*a).is_none() || dims.as_const(*b).is_none());
                     }
                     DimOp::FloorDiv | DimOp::FloorMod => {
+                        prop_assert!(a != b, "x / x left as an atom");
+                        prop_assert!(dims.as_const(*a) != Some(0), "0 / x left as an atom");
                         if let Some(c) = dims.as_const(*b) {
                             prop_assert!(dims.as_const(*a).is_none(), "unfolded constant division");
-                            prop_assert!(c != 0 && c != 1, "division by {}", c);
-                            if let DimData::Sum(terms) = dims.data(*a) {
+                            prop_assert!(
+                                *op == DimOp::FloorDiv || c == i64::MIN,
+                                "floormod by {} left as an atom",
+                                c
+                            );
+                            if c > 1 {
+                                let coeffs: Vec<i64> = match dims.data(*a) {
+                                    DimData::Sum(terms) => terms.iter().map(|t| t.coeff).collect(),
+                                    _ => vec![1],
+                                };
                                 prop_assert!(
-                                    terms.iter().any(|t| t.coeff % c != 0),
-                                    "a divisible dividend left inside the operator"
+                                    coeffs.iter().all(|x| (0..c).contains(x)),
+                                    "a dividend {:?} not reduced modulo {}",
+                                    coeffs,
+                                    c
                                 );
+                            } else {
+                                prop_assert!(c == -1 || c == i64::MIN, "division by {}", c);
                             }
                         }
                     }
@@ -1333,7 +1726,7 @@ proptest! {
 
     #[test]
     fn substitution_commutes_with_normalization(
-        e in lattice(),
+        e in rich(),
         with in [poly(), poly(), poly()],
     ) {
         let mut cx = Cx::new();
@@ -1345,6 +1738,73 @@ proptest! {
         }));
         let direct = build!(cx, &subst(&e, &with));
         prop_assert_eq!(mapped, direct, "{} vs {}", cx.show(mapped), cx.show(direct));
+    }
+
+    #[test]
+    fn floordiv_times_the_divisor_plus_floormod_is_the_dividend(
+        e in rich(),
+        c in prop_oneof![1i64..=12, -12i64..=-1],
+    ) {
+        // As normal forms: floormod by a constant is stored as x - c*floordiv(x, c).
+        let mut cx = Cx::new();
+        let d = build!(cx, &e);
+        let cd = cx.c(c);
+        let q = op!(cx.dims().floordiv(d, cd));
+        let r = op!(cx.dims().floormod(d, cd));
+        let qc = op!(cx.dims().mul(q, cd));
+        prop_assert_eq!(
+            op!(cx.dims().add(qc, r)),
+            d,
+            "floordiv = {}, floormod = {}, e = {}",
+            cx.show(q),
+            cx.show(r),
+            cx.show(d)
+        );
+        prop_assert_eq!(op!(cx.dims().add(r, qc)), d);
+        let eq = op!(cx.dims().sub(d, qc));
+        prop_assert_eq!(eq, r, "e - c*floordiv(e, c) is floormod(e, c)");
+    }
+
+    #[test]
+    fn a_multiple_of_the_divisor_moves_out_of_the_division(
+        e in rich(),
+        f in rich(),
+        c in divisor(),
+    ) {
+        // floordiv(e + c*f, c) = floordiv(e, c) + f and floormod(e + c*f, c) =
+        // floormod(e, c), as normal forms: the dividend is reduced modulo c.
+        let mut cx = Cx::new();
+        let (d, g) = (build!(cx, &e), build!(cx, &f));
+        let cd = cx.c(c);
+        let cg = op!(cx.dims().scale(g, c));
+        let shifted = op!(cx.dims().add(d, cg));
+        let q = op!(cx.dims().floordiv(d, cd));
+        let q_plus_g = op!(cx.dims().add(q, g));
+        prop_assert_eq!(op!(cx.dims().floordiv(shifted, cd)), q_plus_g);
+        let r = op!(cx.dims().floormod(d, cd));
+        prop_assert_eq!(op!(cx.dims().floormod(shifted, cd)), r);
+    }
+
+    #[test]
+    fn printing_does_not_depend_on_the_interning_order(e in rich(), f in rich()) {
+        let mut a = Cx::new();
+        let mut b = Cx::reversed();
+        let da = build!(a, &e);
+        let _ = build!(a, &f);
+        let _ = build!(b, &f);
+        let db = build!(b, &e);
+        prop_assert_eq!(a.show(da), b.show(db));
+    }
+
+    #[test]
+    fn printing_then_parsing_gives_the_same_dimension_with_large_constants(e in big()) {
+        let mut cx = Cx::new();
+        let syms = cx.syms;
+        let Ok(d) = build(&mut cx.tcx.dims, &syms, &e) else {
+            return Ok(());
+        };
+        let printed = cx.show(d);
+        prop_assert_eq!(cx.try_parse(&printed), Ok(d), "{}", printed);
     }
 
     #[test]

@@ -399,24 +399,37 @@ impl Parser<'_> {
 
     fn dim_sum(&mut self) -> PResult<Dim> {
         let start = self.pos;
-        let mut acc = self.dim_term()?;
+        let (mut acc, _) = self.dim_term(false)?;
         loop {
             if self.eat("+") {
-                let rhs = self.dim_term()?;
+                let (rhs, _) = self.dim_term(false)?;
                 acc = arith(start, self.tcx.dims.add(acc, rhs))?;
             } else if self.peek() == Some(b'-') && self.src.get(self.pos + 1) != Some(&b'>') {
                 self.pos += 1;
-                let rhs = self.dim_term()?;
-                acc = arith(start, self.tcx.dims.sub(acc, rhs))?;
+                let (rhs, negated) = self.dim_term(true)?;
+                acc = if negated {
+                    arith(start, self.tcx.dims.add(acc, rhs))?
+                } else {
+                    arith(start, self.tcx.dims.sub(acc, rhs))?
+                };
             } else {
                 return Ok(acc);
             }
         }
     }
 
-    fn dim_term(&mut self) -> PResult<Dim> {
+    /// A product of factors (with `/` and `%` as `floordiv` and `floormod`). After a
+    /// binary minus (`negate`), a leading integer literal is read negated, so that
+    /// `n - 9223372036854775808*m` (how `n + i64::MIN*m` prints) reads back although
+    /// 2^63 does not fit in 64 bits: then the product comes back negated, which the
+    /// flag says.
+    fn dim_term(&mut self, negate: bool) -> PResult<(Dim, bool)> {
+        self.skip_ws();
         let start = self.pos;
-        let mut acc = self.dim_factor()?;
+        let (mut acc, mut negated) = match self.peek() {
+            Some(c) if negate && c.is_ascii_digit() => (self.dim_literal(true)?, true),
+            _ => (self.dim_factor()?, false),
+        };
         loop {
             let op = if self.eat("*") {
                 None
@@ -425,14 +438,47 @@ impl Parser<'_> {
             } else if self.eat("%") {
                 Some(DimOp::FloorMod)
             } else {
-                return Ok(acc);
+                return Ok((acc, negated));
             };
             let rhs = self.dim_factor()?;
             let r = match op {
                 None => self.tcx.dims.mul(acc, rhs),
-                Some(op) => self.tcx.dims.apply(op, acc, rhs),
+                Some(op) => {
+                    if negated {
+                        // Negation commutes with `*` but not with `/` or `%`.
+                        acc = arith(start, self.tcx.dims.neg(acc))?;
+                        negated = false;
+                    }
+                    self.tcx.dims.apply(op, acc, rhs)
+                }
             };
             acc = arith(start, r)?;
+        }
+    }
+
+    /// An integer literal at the next (digit) byte, negated if `negative`: the range is
+    /// that of `i64`, `-9223372036854775808` included.
+    fn dim_literal(&mut self, negative: bool) -> PResult<Dim> {
+        self.skip_ws();
+        let begin = self.pos;
+        while self.pos < self.src.len() && self.src[self.pos].is_ascii_digit() {
+            self.pos += 1;
+        }
+        let text = std::str::from_utf8(&self.src[begin..self.pos]).expect("digits are ASCII");
+        let value = text
+            .parse::<i128>()
+            .ok()
+            .map(|v| if negative { -v } else { v })
+            .and_then(|v| i64::try_from(v).ok());
+        match value {
+            Some(v) => Ok(self.tcx.dims.konst(v)),
+            None => {
+                let sign = if negative { "-" } else { "" };
+                Err(self.error_at(
+                    begin,
+                    format!("dimension `{sign}{text}` does not fit in 64 bits"),
+                ))
+            }
         }
     }
 
@@ -452,6 +498,10 @@ impl Parser<'_> {
             }
             Some(b'-') => {
                 self.pos += 1;
+                if self.peek().is_some_and(|c| c.is_ascii_digit()) {
+                    // A negative literal, so that `-9223372036854775808` reads.
+                    return self.dim_literal(true);
+                }
                 let d = self.dim_factor()?;
                 arith(start, self.tcx.dims.neg(d))
             }
@@ -461,18 +511,7 @@ impl Parser<'_> {
                 self.expect(")")?;
                 Ok(d)
             }
-            Some(c) if c.is_ascii_digit() => {
-                let begin = self.pos;
-                while self.pos < self.src.len() && self.src[self.pos].is_ascii_digit() {
-                    self.pos += 1;
-                }
-                let text =
-                    std::str::from_utf8(&self.src[begin..self.pos]).expect("digits are ASCII");
-                let value: i64 = text.parse().map_err(|_| {
-                    self.error_at(begin, format!("dimension `{text}` does not fit in 64 bits"))
-                })?;
-                Ok(self.tcx.dims.konst(value))
-            }
+            Some(c) if c.is_ascii_digit() => self.dim_literal(false),
             Some(_) => {
                 let Some((start, name)) = self.ident() else {
                     let found = self.describe_next();
