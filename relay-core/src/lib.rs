@@ -11,6 +11,8 @@
 
 extern crate self as relay_core;
 
+#[doc(hidden)]
+pub mod __private;
 pub mod attrs;
 pub mod dim;
 pub mod dtype;
@@ -18,6 +20,7 @@ mod fold;
 mod intern;
 pub mod kind;
 pub mod print;
+pub mod registry;
 pub mod relation;
 pub mod shape;
 pub mod solve;
@@ -31,7 +34,8 @@ pub use dim::{Dim, DimData, DimError, DimOp, Dims};
 pub use dtype::{DType, DTypeCode};
 pub use fold::ParamValue;
 pub use kind::{Kind, KindError, Param, ParamInfo};
-pub use relation::{Progress, RelCx, RelError, RelResult, RelationDef, RelationRef};
+pub use relation::{Progress, RelCx, RelError, RelResult, Relation, RelationDef, RelationRef};
+pub use relay_macros::{relation, relay_data, relay_op};
 pub use solve::{Outcome, SolveError, Solver, Step, UnifyError, UnifyErrorKind, VarRef, Waiting};
 pub use ty::{
     Adt, AdtInfo, ArityError, Constraint, DTy, FuncTy, Shape, ShapeData, Ty, TyCtx, TyData,

@@ -101,6 +101,16 @@ impl fmt::Debug for RelationDef {
     }
 }
 
+/// A type that names a relation: what `#[relation]` implements for the struct (or the
+/// struct generated from the function) it is put on, and what `relay_op!`'s `where R`
+/// refers to.
+pub trait Relation {
+    /// The relation's definition.
+    const DEF: &'static RelationDef;
+    /// A reference to it, to add instances to a solver.
+    const REF: RelationRef = RelationRef(Self::DEF);
+}
+
 /// A reference to a static relation definition; compares and hashes by address.
 #[derive(Copy, Clone, Debug)]
 pub struct RelationRef(pub &'static RelationDef);

@@ -1,4 +1,30 @@
 //! Declaration macros for Relay: `#[relation]`, `relay_op!` and `relay_data!`.
 //!
-//! This crate is filled by the macro issue; the solver interface the macros expand into
-//! is [`relay_core::RelCx`](../relay_core/relation/index.html).
+//! Use them through `relay_core` (which re-exports them); the generated code refers to
+//! the runtime by absolute paths under `::relay_core::__private`. Each macro is split in
+//! stages, in its own module: `ast` (parse) → `check` (collect every error, each on the
+//! narrowest token) → `expand` (generate; cannot fail).
+
+use proc_macro::TokenStream;
+
+mod data;
+mod op;
+mod relation;
+
+/// Declares a type relation. See `relay_core::relation` for the accepted forms.
+#[proc_macro_attribute]
+pub fn relation(attr: TokenStream, item: TokenStream) -> TokenStream {
+    relation::expand(attr.into(), item.into()).into()
+}
+
+/// Declares an operator. See `relay_core::op` for the accepted forms.
+#[proc_macro]
+pub fn relay_op(input: TokenStream) -> TokenStream {
+    op::expand(input.into()).into()
+}
+
+/// Declares algebraic data types. See `relay_core::adt` for the accepted forms.
+#[proc_macro]
+pub fn relay_data(input: TokenStream) -> TokenStream {
+    data::expand(input.into()).into()
+}
