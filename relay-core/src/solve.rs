@@ -472,6 +472,23 @@ impl Solver {
             len: args.len() as u32,
             attrs,
         };
+        if let Some(arity) = relation.0.arity.filter(|&n| n != args.len()) {
+            // Reported, never run: a relation's code may index its arguments.
+            let id = self.push_rel(kind, origin, RelState::Failed);
+            self.push_error(SolveError {
+                relation: relation.name(),
+                origin,
+                arg: None,
+                message: format!(
+                    "`{}` takes {arity} argument{} but was given {}",
+                    relation.name(),
+                    if arity == 1 { "" } else { "s" },
+                    args.len()
+                ),
+                notes: Vec::new(),
+            });
+            return id;
+        }
         self.push_rel(kind, origin, RelState::Queued)
     }
 
