@@ -1,4 +1,17 @@
 //! What the declaration macros expand into. Not public API: may change at any time.
 
-pub use crate::registry::RelationEntry;
+pub use crate::adt::{CtorCall, CtorDef, DataDef};
+pub use crate::clause::{
+    run_clause, Arith, AttrDecl, AttrType, Clause, Cmp, Goal, Item, RustFn, Term,
+};
+pub use crate::dtype::DTypeCode;
+pub use crate::kind::Kind;
+pub use crate::op::{
+    marker, AttrArg, AttrConst, AttrDef, AttrType as OpAttrType, CallBuilder, OpCall, OpDef,
+    TypeParamDef,
+};
+pub use crate::registry::{DataEntry, OpEntry, RelationEntry};
+pub use crate::relation::{Relation, RelationRef};
+pub use core::option::Option::{None, Some};
 pub use inventory;
+pub use std::vec::Vec;

@@ -43,6 +43,13 @@ use std::fmt;
 /// refused past it, so that no program can make dimension arithmetic explode.
 pub const MAX_TERMS: usize = 256;
 
+/// The largest number of atoms one monomial may multiply together (its degree). Without
+/// it, `n*n*...*n` with `k` factors costs `O(k^2)` to build (every product copies and
+/// sorts the atoms of the one before), so a long enough text would hang the parser. It
+/// is twice [`MAX_TERMS`], so that the square of `1 + n + ... + n^255` is still refused
+/// for its number of terms.
+pub const MAX_FACTORS: usize = 2 * MAX_TERMS;
+
 /// An interned dimension. Equal dimensions (after normalization) are equal ids.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Dim(pub(crate) u32);
@@ -111,6 +118,8 @@ pub enum DimError {
     DivisionByZero,
     /// The expression would have more than [`MAX_TERMS`] monomials.
     TooLarge,
+    /// A monomial would multiply more than [`MAX_FACTORS`] atoms together.
+    TooManyFactors,
 }
 
 impl fmt::Display for DimError {
@@ -121,6 +130,10 @@ impl fmt::Display for DimError {
             DimError::TooLarge => {
                 write!(f, "dimension expression has more than {MAX_TERMS} terms")
             }
+            DimError::TooManyFactors => write!(
+                f,
+                "dimension expression has a term of more than {MAX_FACTORS} factors"
+            ),
         }
     }
 }
@@ -346,6 +359,13 @@ impl Dims {
     fn poly_mul(a: &[Term], b: &[Term]) -> Result<Poly, DimError> {
         if a.len().saturating_mul(b.len()) > MAX_TERMS * MAX_TERMS {
             return Err(DimError::TooLarge);
+        }
+        // The degree of a product is the sum of the degrees (the top-degree parts of two
+        // non-zero polynomials never cancel), so this refuses exactly the products that
+        // would have a term of more than `MAX_FACTORS` atoms, before building any.
+        let degree = |p: &[Term]| p.iter().map(|t| t.atoms.len()).max().unwrap_or(0);
+        if degree(a) + degree(b) > MAX_FACTORS {
+            return Err(DimError::TooManyFactors);
         }
         // Each coefficient is summed exactly, as a 128-bit sum plus the number of times it
         // wrapped around, so that whether it fits in 64 bits does not depend on the order
@@ -692,15 +712,7 @@ impl Dims {
                     if terms.iter().all(|t| t.atoms.iter().all(|a| memo[a] == *a)) {
                         x
                     } else {
-                        let mut acc = self.konst(0);
-                        for t in terms.iter() {
-                            let mut m = self.konst(t.coeff);
-                            for a in t.atoms.iter() {
-                                m = self.mul(m, memo[a])?;
-                            }
-                            acc = self.add(acc, m)?;
-                        }
-                        acc
+                        self.rebuild_sum(&terms, &memo)?
                     }
                 }
                 DimData::Const(_) | DimData::Any => x,
@@ -708,6 +720,52 @@ impl Dims {
             memo.insert(x, new);
         }
         Ok(memo[&d])
+    }
+
+    /// The sum `terms` with each atom `a` replaced by `memo[a]`, normalized.
+    ///
+    /// Each term's product is built first and the products are then added exactly (in
+    /// 128 bits), so that the result does not fail on a partial sum that overflows when
+    /// the whole sum fits: `x + y + z` at `x = i64::MAX, y = 1, z = -1` is `i64::MAX`
+    /// whatever the stored order of the terms. A product with a factor `0` is `0` without
+    /// multiplying the other factors (`2*x*y` at `x = i64::MAX, y = 0`). As with
+    /// [`Dims::mul`] and [`Dims::add`], a factor `?` makes the whole sum `?`.
+    fn rebuild_sum(&mut self, terms: &[Term], memo: &FxHashMap<Dim, Dim>) -> Result<Dim, DimError> {
+        if terms
+            .iter()
+            .any(|t| t.atoms.iter().any(|a| memo[a] == Dims::ANY))
+        {
+            return Ok(Dims::ANY);
+        }
+        let mut acc: FxHashMap<Box<[Dim]>, i128> = FxHashMap::default();
+        for t in terms {
+            if t.atoms.iter().any(|a| self.as_const(memo[a]) == Some(0)) {
+                continue;
+            }
+            // The coefficient is applied in 128 bits too, so that `2*x - 2*y` at
+            // `x = y = 2^62` is `0` although `2*x` alone does not fit.
+            let mut m = self.konst(1);
+            for a in t.atoms.iter() {
+                m = self.mul(m, memo[a])?;
+            }
+            for term in self.to_poly(m) {
+                let product = i128::from(t.coeff) * i128::from(term.coeff);
+                let sum = acc.entry(term.atoms).or_insert(0);
+                *sum = sum.checked_add(product).ok_or(DimError::Overflow)?;
+            }
+        }
+        let mut out = Vec::with_capacity(acc.len());
+        for (atoms, sum) in acc {
+            let coeff = i64::try_from(sum).map_err(|_| DimError::Overflow)?;
+            if coeff != 0 {
+                out.push(Term { atoms, coeff });
+            }
+        }
+        if out.len() > MAX_TERMS {
+            return Err(DimError::TooLarge);
+        }
+        out.sort_unstable_by(|x, y| x.atoms.cmp(&y.atoms));
+        Ok(self.intern_poly(out))
     }
 
     /// The flexible variables in `d`, each once, in order of first appearance in the
@@ -725,6 +783,74 @@ impl Dims {
                 _ => None,
             })
             .collect()
+    }
+
+    /// What the equation `a = b` says of its flexible variables, for two different
+    /// dimensions other than `?`.
+    ///
+    /// The difference `a - b` is taken exactly (in 128 bits), so that an equation whose
+    /// sides are far apart still gets its answer: `2*x + i64::MAX = -3` gives
+    /// `x = -4611686018427387905`, `x + i64::MAX = y - 5` waits for a value, and
+    /// `i64::MAX = -5` is false, where subtracting in 64 bits would overflow. Only a
+    /// solution that does not fit in 64 bits is an overflow.
+    pub fn equation(&mut self, a: Dim, b: Dim) -> Equation {
+        debug_assert!(a != b && a != Dims::ANY && b != Dims::ANY);
+        let mut diff: FxHashMap<Box<[Dim]>, i128> = FxHashMap::default();
+        for t in self.to_poly(a) {
+            *diff.entry(t.atoms).or_insert(0) += i128::from(t.coeff);
+        }
+        for t in self.to_poly(b) {
+            *diff.entry(t.atoms).or_insert(0) -= i128::from(t.coeff);
+        }
+        diff.retain(|_, c| *c != 0);
+        let mut vars: Vec<DimVar> = Vec::new();
+        for atoms in diff.keys() {
+            for &x in atoms.iter() {
+                for v in self.vars(x) {
+                    if !vars.contains(&v) {
+                        vars.push(v);
+                        if vars.len() > 1 {
+                            return Equation::Undecided;
+                        }
+                    }
+                }
+            }
+        }
+        let Some(&x) = vars.first() else {
+            return Equation::False;
+        };
+        let xd = self.var(x);
+        // coeff*x + rest = 0, with x nowhere in rest (nor inside an operator atom).
+        let Some(coeff) = diff.remove([xd].as_slice()) else {
+            return Equation::Undecided;
+        };
+        if diff
+            .keys()
+            .any(|atoms| atoms.iter().any(|&atom| self.vars(atom).contains(&x)))
+        {
+            return Equation::Undecided;
+        }
+        let constant_rest = diff.keys().all(|atoms| atoms.is_empty());
+        let mut value: Poly = Vec::with_capacity(diff.len());
+        for (atoms, r) in diff {
+            if r % coeff != 0 {
+                return if constant_rest {
+                    Equation::NoIntegerSolution
+                } else {
+                    Equation::False
+                };
+            }
+            // |r| < 2^64 and |coeff| >= 1: the quotient fits in 128 bits.
+            match i64::try_from(-(r / coeff)) {
+                Ok(c) => value.push(Term { atoms, coeff: c }),
+                Err(_) => return Equation::Arith(DimError::Overflow),
+            }
+        }
+        if value.len() > MAX_TERMS {
+            return Equation::Arith(DimError::TooLarge);
+        }
+        value.sort_unstable_by(|p, q| p.atoms.cmp(&q.atoms));
+        Equation::Solved(x, self.intern_poly(value))
     }
 
     /// If `d` is `a*v + rest` where `v` occurs nowhere in `rest` (nor inside any
@@ -938,6 +1064,24 @@ impl Dims {
             .chain(mods)
             .collect()
     }
+}
+
+/// What an equation between two dimensions says of its flexible variables: see
+/// [`Dims::equation`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Equation {
+    /// It holds for no value: no variable is left and the sides differ, or the only
+    /// variable would have to be a fraction of a symbolic expression (`2*x = n`).
+    False,
+    /// The only variable would have to be a fraction (`2*x = 3`).
+    NoIntegerSolution,
+    /// It holds exactly when the variable has this value.
+    Solved(DimVar, Dim),
+    /// The only variable's value cannot be represented: it does not fit in 64 bits
+    /// ([`DimError::Overflow`]) or has too many terms ([`DimError::TooLarge`]).
+    Arith(DimError),
+    /// Two or more variables, or one that occurs non-linearly: not decided yet.
+    Undecided,
 }
 
 /// A factor of a term as printed: see [`Dims::shown_terms`].

@@ -178,7 +178,7 @@ impl std::str::FromStr for DType {
         let err = || DTypeParseError(s.to_string());
         let (base, lanes) = match s.split_once('x') {
             Some((base, lanes)) => {
-                if lanes.is_empty() || !lanes.bytes().all(|b| b.is_ascii_digit()) {
+                if !canonical_number(lanes) {
                     return Err(err());
                 }
                 (base, lanes.parse::<u16>().map_err(|_| err())?)
@@ -198,10 +198,17 @@ impl std::str::FromStr for DType {
         } else {
             return Err(err());
         };
-        if bits.is_empty() || !bits.bytes().all(|b| b.is_ascii_digit()) {
+        if !canonical_number(bits) {
             return Err(err());
         }
         let bits = bits.parse::<u8>().map_err(|_| err())?;
         DType::new(code, bits, lanes).ok_or_else(err)
     }
+}
+
+/// Whether `s` is a number written as the printer writes it: digits only, without a
+/// leading zero (`int008` and `float32x04` are not data types, so that every data type
+/// has one spelling).
+fn canonical_number(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) && (s == "0" || !s.starts_with('0'))
 }

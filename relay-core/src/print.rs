@@ -3,9 +3,10 @@
 //! The printer is a loop over an explicit stack of pieces to emit, so a tuple type nested
 //! a hundred thousand deep prints on a small thread stack. Output follows the `relay`
 //! command-line contract: `Tensor[(5, 4), float32]`, rank 1 as `Tensor[(5), float32]`,
-//! rank 0 as the bare dtype, `?` for Any, `(A,)` for a one-field tuple, `fn [A](A) -> A`.
-//! Flexible variables, which only appear before solving, print as `'t3`, `'s3`, `'d3`
-//! and `'b3` (type, shape, dimension, dtype).
+//! rank 0 as the bare dtype (`Tensor[(), b]` when the dtype is not a known one), `?` for
+//! Any, `(A,)` for a one-field tuple, `fn [A](A) -> A`. Flexible variables, which only
+//! appear before solving, print as `'t3`, `'s3`, `'d3` and `'b3` (type, shape, dimension,
+//! dtype).
 //!
 //! A dimension sum prints the way a person writes it, whatever the ids of its parts:
 //! terms by descending degree, then by the names of their factors, the constant last, but
@@ -92,7 +93,9 @@ impl<'a> Printer<'a> {
         let tcx = self.tcx;
         match tcx.data(t) {
             TyData::Tensor(s, dt) => {
-                if tcx.shape_dims(*s).is_some_and(|d| d.is_empty()) {
+                // Rank 0 prints as the bare dtype, but only a known one: a dtype parameter
+                // `b` alone would read back as a type, which a `BaseType` is not.
+                if tcx.shape_dims(*s).is_some_and(|d| d.is_empty()) && matches!(dt, DTy::Known(_)) {
                     self.dtype(*dt);
                     return;
                 }

@@ -1,9 +1,33 @@
 //! The registry of relations, operators and data types, filled by the declaration macros
 //! through `inventory` and built once, sorted by name, rejecting duplicates.
+//!
+//! `#[relation]`, [`relay_op!`](crate::relay_op) and [`relay_data!`](crate::relay_data)
+//! each submit an entry; [`global`] collects every entry of the linked crates the first
+//! time it is called. `inventory` only sees crates that are linked into the binary: a
+//! crate whose declarations must be found is named in code (`use relay_ops as _;`).
+//!
+//! ```
+//! use relay_core::registry::Registry;
+//! use relay_core::op::OpDef;
+//! static ID: OpDef = OpDef {
+//!     name: "id", doc: "", params: &[], arg_names: &["x"], args: &["float32"],
+//!     ret: "float32", relation: None, attrs: &[], level: 1, file: "a.rs", line: 3,
+//! };
+//! static ID2: OpDef = OpDef { file: "b.rs", line: 7, ..ID };
+//! let reg = Registry::build([], [&ID], []).unwrap();
+//! assert_eq!(reg.op("id").unwrap().line, 3);
+//! let err = Registry::build([], [&ID, &ID2], []).unwrap_err();
+//! assert_eq!(err.to_string(), "operator `id` is declared twice: at a.rs:3 and at b.rs:7");
+//! ```
 
+use crate::adt::DataDef;
+use crate::op::OpDef;
 use crate::relation::RelationDef;
+use std::fmt;
+use std::sync::OnceLock;
 
 /// A relation registered by `#[relation]`.
+#[derive(Debug)]
 pub struct RelationEntry {
     /// The relation.
     pub def: &'static RelationDef,
@@ -14,3 +38,225 @@ pub struct RelationEntry {
 }
 
 inventory::collect!(RelationEntry);
+
+/// An operator registered by `relay_op!`.
+#[derive(Debug)]
+pub struct OpEntry {
+    /// The operator.
+    pub def: &'static OpDef,
+}
+
+inventory::collect!(OpEntry);
+
+/// A data type registered by `relay_data!`.
+#[derive(Debug)]
+pub struct DataEntry {
+    /// The data type.
+    pub def: &'static DataDef,
+}
+
+inventory::collect!(DataEntry);
+
+/// Why the registry could not be built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RegistryError {
+    /// Nothing is registered: no crate with declarations is linked.
+    Empty,
+    /// Two declarations of the same name.
+    Duplicate {
+        /// `relation`, `operator`, `data type` or `constructor`.
+        what: &'static str,
+        /// The name declared twice.
+        name: &'static str,
+        /// The first place (`file:line`).
+        first: String,
+        /// The second place.
+        second: String,
+    },
+    /// An operator whose relation takes a different number of arguments than the
+    /// operator's arguments and result.
+    Arity {
+        /// The operator.
+        op: &'static str,
+        /// The relation.
+        relation: &'static str,
+        /// How many the relation takes.
+        expected: usize,
+        /// How many the operator gives it (arguments and result).
+        found: usize,
+        /// Where the operator was declared.
+        place: String,
+    },
+}
+
+impl fmt::Display for RegistryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RegistryError::Empty => f.write_str(
+                "no relation, operator or data type is registered: a crate's declarations are \
+                 found only when it is linked, so name it in your code (`use relay_ops as _;`)",
+            ),
+            RegistryError::Duplicate {
+                what,
+                name,
+                first,
+                second,
+            } => write!(
+                f,
+                "{what} `{name}` is declared twice: at {first} and at {second}"
+            ),
+            RegistryError::Arity {
+                op,
+                relation,
+                expected,
+                found,
+                place,
+            } => write!(
+                f,
+                "operator `{op}` (at {place}) gives relation `{relation}` {found} arguments \
+                 (its arguments and its result) but `{relation}` takes {expected}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RegistryError {}
+
+/// Every registered relation, operator and data type, sorted by name.
+#[derive(Debug)]
+pub struct Registry {
+    relations: Vec<&'static RelationEntry>,
+    ops: Vec<&'static OpDef>,
+    data: Vec<&'static DataDef>,
+    /// Constructor name, data type, constructor index; sorted by name.
+    ctors: Vec<(&'static str, &'static DataDef, usize)>,
+}
+
+/// Sorts `items` by name and rejects two of the same name.
+fn sorted<T>(
+    mut items: Vec<T>,
+    what: &'static str,
+    key: impl Fn(&T) -> (&'static str, &'static str, u32),
+) -> Result<Vec<T>, RegistryError> {
+    items.sort_by_key(&key);
+    for pair in items.windows(2) {
+        let (a, b) = (key(&pair[0]), key(&pair[1]));
+        if a.0 == b.0 {
+            return Err(RegistryError::Duplicate {
+                what,
+                name: a.0,
+                first: format!("{}:{}", a.1, a.2),
+                second: format!("{}:{}", b.1, b.2),
+            });
+        }
+    }
+    Ok(items)
+}
+
+impl Registry {
+    /// A registry of the given declarations (the global one is built from `inventory`;
+    /// this is for tests and for embedders that choose their own set).
+    pub fn build(
+        relations: impl IntoIterator<Item = &'static RelationEntry>,
+        ops: impl IntoIterator<Item = &'static OpDef>,
+        data: impl IntoIterator<Item = &'static DataDef>,
+    ) -> Result<Registry, RegistryError> {
+        let relations = sorted(relations.into_iter().collect(), "relation", |r| {
+            (r.def.name, r.file, r.line)
+        })?;
+        let ops = sorted(ops.into_iter().collect(), "operator", |o| {
+            (o.name, o.file, o.line)
+        })?;
+        let data = sorted(data.into_iter().collect(), "data type", |d| {
+            (d.name, d.file, d.line)
+        })?;
+        if relations.is_empty() && ops.is_empty() && data.is_empty() {
+            return Err(RegistryError::Empty);
+        }
+        let ctors = data
+            .iter()
+            .flat_map(|d| {
+                d.ctors
+                    .iter()
+                    .enumerate()
+                    .map(move |(i, c)| (c.name, *d, i))
+            })
+            .collect();
+        let ctors = sorted(ctors, "constructor", |c| (c.0, c.1.file, c.1.line))?;
+        for op in &ops {
+            let Some(rel) = op.relation else { continue };
+            let found = op.args.len() + 1;
+            if let Some(expected) = rel.0.arity.filter(|&n| n != found) {
+                return Err(RegistryError::Arity {
+                    op: op.name,
+                    relation: rel.name(),
+                    expected,
+                    found,
+                    place: format!("{}:{}", op.file, op.line),
+                });
+            }
+        }
+        Ok(Registry {
+            relations,
+            ops,
+            data,
+            ctors,
+        })
+    }
+
+    /// The relation named `name`.
+    pub fn relation(&self, name: &str) -> Option<&'static RelationDef> {
+        let i = self
+            .relations
+            .binary_search_by(|r| r.def.name.cmp(name))
+            .ok()?;
+        Some(self.relations[i].def)
+    }
+
+    /// The operator named `name` (`nn.conv2d`).
+    pub fn op(&self, name: &str) -> Option<&'static OpDef> {
+        let i = self.ops.binary_search_by(|o| o.name.cmp(name)).ok()?;
+        Some(self.ops[i])
+    }
+
+    /// The data type named `name`.
+    pub fn data(&self, name: &str) -> Option<&'static DataDef> {
+        let i = self.data.binary_search_by(|d| d.name.cmp(name)).ok()?;
+        Some(self.data[i])
+    }
+
+    /// The constructor named `name`: its data type and its index there.
+    pub fn ctor(&self, name: &str) -> Option<(&'static DataDef, usize)> {
+        let i = self.ctors.binary_search_by(|c| c.0.cmp(name)).ok()?;
+        Some((self.ctors[i].1, self.ctors[i].2))
+    }
+
+    /// Every relation, sorted by name.
+    pub fn relations(&self) -> impl Iterator<Item = &'static RelationEntry> + '_ {
+        self.relations.iter().copied()
+    }
+
+    /// Every operator, sorted by name.
+    pub fn ops(&self) -> &[&'static OpDef] {
+        &self.ops
+    }
+
+    /// Every data type, sorted by name.
+    pub fn data_types(&self) -> &[&'static DataDef] {
+        &self.data
+    }
+}
+
+/// The registry of every declaration in the linked crates, built on first use.
+pub fn global() -> Result<&'static Registry, &'static RegistryError> {
+    static GLOBAL: OnceLock<Result<Registry, RegistryError>> = OnceLock::new();
+    GLOBAL
+        .get_or_init(|| {
+            Registry::build(
+                inventory::iter::<RelationEntry>(),
+                inventory::iter::<OpEntry>().map(|e| e.def),
+                inventory::iter::<DataEntry>().map(|e| e.def),
+            )
+        })
+        .as_ref()
+}

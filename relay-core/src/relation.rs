@@ -8,7 +8,8 @@
 //! [`Progress::Solved`], [`Progress::NotYet`] (it will run again when one of the unknowns
 //! in its arguments is refined) or an error.
 //!
-//! The `#[relation]` macro generates these functions; they can also be written by hand:
+//! The `#[relation]` macro generates these functions (its clause language is documented in
+//! [`crate::clause`]); they can also be written by hand:
 //!
 //! ```
 //! use relay_core::{Progress, RelCx, RelResult, RelationDef, RelationRef};

@@ -24,7 +24,7 @@
 //! ```
 
 use crate::attrs::Attrs;
-use crate::dim::{Dim, DimData, DimError, Dims};
+use crate::dim::{Dim, DimData, DimError, Dims, Equation};
 use crate::fold::{fold_ty, Folder, Leaf, ParamValue};
 use crate::kind::Kind;
 use crate::relation::{Progress, RelCx, RelationRef};
@@ -699,20 +699,25 @@ impl Solver {
     // ----- the dependency graph -----
 
     fn watch_head(&mut self, v: VarRef) -> &mut u32 {
-        match v {
-            VarRef::Ty(x) => &mut self.ty_watch[x.0 as usize],
-            VarRef::Shape(x) => &mut self.shape_watch[x.0 as usize],
-            VarRef::Dim(x) => &mut self.dim_watch[x.0 as usize],
-            VarRef::DType(x) => &mut self.dtype_watch[x.0 as usize],
+        let (list, slot) = match v {
+            VarRef::Ty(x) => (&mut self.ty_watch, x.0 as usize),
+            VarRef::Shape(x) => (&mut self.shape_watch, x.0 as usize),
+            VarRef::Dim(x) => (&mut self.dim_watch, x.0 as usize),
+            VarRef::DType(x) => (&mut self.dtype_watch, x.0 as usize),
+        };
+        // A variable the tables were extended to (see `cover`) has no list yet.
+        if slot >= list.len() {
+            list.resize(slot + 1, NIL);
         }
+        &mut list[slot]
     }
 
     fn root(&mut self, v: VarRef) -> VarRef {
         match v {
-            VarRef::Ty(x) => VarRef::Ty(self.tys.find(x)),
-            VarRef::Shape(x) => VarRef::Shape(self.shapes.find(x)),
-            VarRef::Dim(x) => VarRef::Dim(self.dims.find(x)),
-            VarRef::DType(x) => VarRef::DType(self.dtypes.find(x)),
+            VarRef::Ty(x) => VarRef::Ty(find(&mut self.tys, x)),
+            VarRef::Shape(x) => VarRef::Shape(find(&mut self.shapes, x)),
+            VarRef::Dim(x) => VarRef::Dim(find(&mut self.dims, x)),
+            VarRef::DType(x) => VarRef::DType(find(&mut self.dtypes, x)),
         }
     }
 
@@ -862,7 +867,7 @@ impl Solver {
     #[inline]
     fn shallow(&mut self, mut t: Ty) -> Ty {
         while let TyData::Var(v) = *self.tcx.data(t) {
-            let root = self.tys.find(v);
+            let root = find(&mut self.tys, v);
             match self.tys.probe_value(root).0 {
                 Some(value) => t = value,
                 None => {
@@ -875,7 +880,7 @@ impl Solver {
 
     fn shallow_shape(&mut self, s: Shape) -> Shape {
         if let ShapeData::Var(v) = *self.tcx.shape_data(s) {
-            let root = self.shapes.find(v);
+            let root = find(&mut self.shapes, v);
             return match self.shapes.probe_value(root).0 {
                 Some(value) => value,
                 None if root == v => s,
@@ -887,7 +892,7 @@ impl Solver {
 
     fn shallow_dtype(&mut self, d: DTy) -> DTy {
         if let DTy::Var(v) = d {
-            let root = self.dtypes.find(v);
+            let root = find(&mut self.dtypes, v);
             return self.dtypes.probe_value(root).0.unwrap_or(DTy::Var(root));
         }
         d
@@ -908,7 +913,7 @@ impl Solver {
             }
             match self.tcx.data(t) {
                 TyData::Var(w) => {
-                    if self.tys.find(*w) == v {
+                    if find(&mut self.tys, *w) == v {
                         return true;
                     }
                 }
@@ -1217,29 +1222,17 @@ impl Solver {
             }
             return Ok(DimStep::Done);
         }
-        let diff = self.tcx.dims.sub(a, b).map_err(arith)?;
-        let vars = self.tcx.dims.vars(diff);
-        match vars.as_slice() {
-            [] => Err(UnifyError::new(UnifyErrorKind::Dims(a, b))),
-            [x] => {
-                let xd = self.tcx.dims.var(*x);
-                let Some((coeff, rest)) = self.tcx.dims.linear_in(diff, xd) else {
-                    return Ok(DimStep::Deferred(a, b));
-                };
-                // coeff * x + rest = 0
-                let neg = self.tcx.dims.neg(rest).map_err(arith)?;
-                match self.tcx.dims.exact_div(neg, coeff) {
-                    Some(value) => {
-                        self.bind_dim(*x, value);
-                        Ok(DimStep::Done)
-                    }
-                    None if self.tcx.dims.as_const(rest).is_some() => {
-                        Err(UnifyError::new(UnifyErrorKind::NoIntegerSolution(a, b)))
-                    }
-                    None => Err(UnifyError::new(UnifyErrorKind::Dims(a, b))),
-                }
+        match self.tcx.dims.equation(a, b) {
+            Equation::False => Err(UnifyError::new(UnifyErrorKind::Dims(a, b))),
+            Equation::NoIntegerSolution => {
+                Err(UnifyError::new(UnifyErrorKind::NoIntegerSolution(a, b)))
             }
-            _ => Ok(DimStep::Deferred(a, b)),
+            Equation::Arith(e) => Err(arith(e)),
+            Equation::Solved(x, value) => {
+                self.bind_dim(x, value);
+                Ok(DimStep::Done)
+            }
+            Equation::Undecided => Ok(DimStep::Deferred(a, b)),
         }
     }
 
@@ -1282,28 +1275,40 @@ impl Solver {
         match folded {
             Ok(t) => t,
             Err(e) => {
-                // Through `push_error`, so that a rollback takes it back.
-                self.push_error(SolveError {
-                    relation: "resolve",
-                    origin: u32::MAX,
-                    arg: None,
-                    message: e.to_string(),
-                    notes: Vec::new(),
-                });
+                self.resolve_failed(e);
                 ty
             }
         }
     }
 
-    /// `dim` with every solved variable replaced by its value.
+    /// Reports that resolving failed (the value of a solved variable made the arithmetic
+    /// of an expression overflow): [`Solver::solve`] returns it as a failure.
+    fn resolve_failed(&mut self, e: DimError) {
+        // Through `push_error`, so that a rollback takes it back.
+        self.push_error(SolveError {
+            relation: "resolve",
+            origin: u32::MAX,
+            arg: None,
+            message: e.to_string(),
+            notes: Vec::new(),
+        });
+    }
+
+    /// `dim` with every solved variable replaced by its value. If the arithmetic fails,
+    /// `dim` comes back as it is and the next [`Solver::solve`] reports the failure (as
+    /// [`Solver::resolve`] does).
     pub fn resolve_dim(&mut self, dim: Dim) -> Dim {
         match resolve_dim_in(&mut self.tcx.dims, &mut self.dims, dim) {
             Ok(d) => d,
-            Err(_) => dim,
+            Err(e) => {
+                self.resolve_failed(e);
+                dim
+            }
         }
     }
 
-    /// `shape` with every solved variable replaced by its value.
+    /// `shape` with every solved variable replaced by its value (a failure is reported
+    /// as by [`Solver::resolve_dim`]).
     pub fn resolve_shape(&mut self, shape: Shape) -> Shape {
         let Solver {
             tcx,
@@ -1319,7 +1324,13 @@ impl Solver {
             dims,
             dtypes,
         };
-        crate::fold::fold_shape(tcx, &mut r, shape).unwrap_or(shape)
+        match crate::fold::fold_shape(tcx, &mut r, shape) {
+            Ok(s) => s,
+            Err(e) => {
+                self.resolve_failed(e);
+                shape
+            }
+        }
     }
 
     /// `dt` with its variable replaced by its value, if solved.
@@ -1439,6 +1450,32 @@ fn push_children(data: &TyData, out: &mut Vec<Ty>) {
     }
 }
 
+/// The root of `v` in `table`. A variable the table has never seen (one made inside a
+/// snapshot that was rolled back, or by an earlier solver over the same [`TyCtx`]) is an
+/// unknown like a fresh one: the table is extended to it, where indexing it would panic.
+#[inline]
+fn find<K, V>(table: &mut InPlaceUnificationTable<K>, v: K) -> K
+where
+    K: UnifyKey<Value = Slot<V>>,
+    V: Clone + fmt::Debug + PartialEq,
+{
+    if v.index() as usize >= table.len() {
+        extend_to(table, v);
+    }
+    table.find(v)
+}
+
+#[cold]
+fn extend_to<K, V>(table: &mut InPlaceUnificationTable<K>, v: K)
+where
+    K: UnifyKey<Value = Slot<V>>,
+    V: Clone + fmt::Debug + PartialEq,
+{
+    while table.len() <= v.index() as usize {
+        table.new_key(Slot(None));
+    }
+}
+
 /// Resolves a dimension through the dimension table until no solved variable is left.
 fn resolve_dim_in(
     dims: &mut Dims,
@@ -1454,7 +1491,7 @@ fn resolve_dim_in(
             let DimData::Var(v) = *dims.data(x) else {
                 return None;
             };
-            let root = table.find(v);
+            let root = find(table, v);
             match table.probe_value(root).0 {
                 Some(value) => {
                     changed = true;
@@ -1490,7 +1527,7 @@ impl Folder for Resolver<'_> {
         let TyData::Var(v) = *leaf else {
             return Leaf::Keep;
         };
-        let root = self.tys.find(v);
+        let root = find(self.tys, v);
         match self.tys.probe_value(root).0 {
             Some(value) => Leaf::Expand(value),
             None if root != v => Leaf::Final(tcx.var_ty(root)),
@@ -1502,7 +1539,7 @@ impl Folder for Resolver<'_> {
         let ShapeData::Var(v) = *leaf else {
             return None;
         };
-        let root = self.shapes.find(v);
+        let root = find(self.shapes, v);
         match self.shapes.probe_value(root).0 {
             Some(value) => Some(value),
             None if root != v => Some(tcx.shape_var(root)),
@@ -1516,7 +1553,7 @@ impl Folder for Resolver<'_> {
 
     fn dtype_leaf(&mut self, dt: DTy) -> Option<DTy> {
         let DTy::Var(v) = dt else { return None };
-        let root = self.dtypes.find(v);
+        let root = find(self.dtypes, v);
         Some(self.dtypes.probe_value(root).0.unwrap_or(DTy::Var(root)))
     }
 }

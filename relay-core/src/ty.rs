@@ -128,13 +128,27 @@ pub enum TyData {
     Var(TyVar),
 }
 
-/// What the context knows of an ADT: its name and type parameters.
+/// What the context knows of an ADT: its name, type parameters and constructors.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AdtInfo {
     /// The name of the data type.
     pub name: Box<str>,
     /// Its type parameters, in order.
     pub params: Box<[Param]>,
+    /// Its constructors, in declaration order (their index is their tag); empty until
+    /// [`TyCtx::set_adt_ctors`] records them.
+    pub ctors: Box<[AdtCtor]>,
+}
+
+/// A constructor of an ADT: `Cons : (a, List[a]) -> List`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AdtCtor {
+    /// Its name (`Cons`).
+    pub name: Box<str>,
+    /// Its field types, over the data type's parameters.
+    pub fields: Box<[Ty]>,
+    /// Its type as a function: `fn [a](a, List[a]) -> List[a]`.
+    pub ty: Ty,
 }
 
 /// A type call with the wrong number of arguments (`List[A, B]`).
@@ -247,8 +261,14 @@ impl TyCtx {
         self.adts.push(AdtInfo {
             name: name.into(),
             params: params.into(),
+            ctors: Box::new([]),
         });
         Ok(Adt(id))
+    }
+
+    /// Records the constructors of `adt` (replacing any recorded before).
+    pub fn set_adt_ctors(&mut self, adt: Adt, ctors: Vec<AdtCtor>) {
+        self.adts[adt.0 as usize].ctors = ctors.into();
     }
 
     /// What is known of `adt`.

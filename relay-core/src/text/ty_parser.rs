@@ -10,6 +10,9 @@ use std::fmt;
 /// How deeply types and dimension expressions may nest in the text.
 pub const MAX_NESTING: usize = 512;
 
+/// The words that start a type and so cannot name a type parameter.
+const KEYWORDS: [&str; 4] = ["Tensor", "fn", "ref", "_"];
+
 /// What a name means in a type.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Binding {
@@ -79,6 +82,9 @@ impl fmt::Display for TypeParseError {
 impl std::error::Error for TypeParseError {}
 
 /// Parses the type in `src`, resolving names in `scope` (new rigid symbols are added).
+///
+/// On an error the scope is left as it was: neither the symbols the text introduced
+/// before the error nor the parameters of a function type it was reading stay bound.
 pub fn parse_type(tcx: &mut TyCtx, scope: &mut TypeScope, src: &str) -> Result<Ty, TypeParseError> {
     let mut p = Parser {
         src: src.as_bytes(),
@@ -86,13 +92,23 @@ pub fn parse_type(tcx: &mut TyCtx, scope: &mut TypeScope, src: &str) -> Result<T
         tcx,
         scope,
         depth: 0,
+        journal: Vec::new(),
     };
-    let t = p.ty()?;
-    p.skip_ws();
-    if p.pos != p.src.len() {
-        return Err(p.error("expected the end of the type"));
+    let result = p.ty().and_then(|t| {
+        p.skip_ws();
+        if p.pos != p.src.len() {
+            let found = p.describe_next();
+            return Err(p.error(format!("expected the end of the type, found {found}")));
+        }
+        Ok(t)
+    });
+    if result.is_err() {
+        // Undo every change to the scope, latest first.
+        while let Some((name, previous)) = p.journal.pop() {
+            p.scope.unbind(&name, previous);
+        }
     }
-    Ok(t)
+    result
 }
 
 struct Parser<'a> {
@@ -101,6 +117,9 @@ struct Parser<'a> {
     tcx: &'a mut TyCtx,
     scope: &'a mut TypeScope,
     depth: usize,
+    /// Each change made to the scope, with the binding it replaced, to undo them all if
+    /// the text turns out not to be a type.
+    journal: Vec<(Box<str>, Option<Binding>)>,
 }
 
 type PResult<T> = Result<T, TypeParseError>;
@@ -185,6 +204,14 @@ impl Parser<'_> {
         ))
     }
 
+    /// Binds `name` in the scope, remembering in the journal what it meant before
+    /// (which it also returns).
+    fn bind(&mut self, name: &str, b: Binding) -> Option<Binding> {
+        let previous = self.scope.bind(name, b);
+        self.journal.push((name.into(), previous));
+        previous
+    }
+
     fn enter(&mut self) -> PResult<()> {
         self.depth += 1;
         if self.depth > MAX_NESTING {
@@ -200,10 +227,61 @@ impl Parser<'_> {
         t
     }
 
+    // The functions on the recursive paths (`ty`, `ty_inner`, `tuple`, `ref_inner`,
+    // `func`, `func_rest`, and the `dim_*` ones) keep their frames small: the nesting limit
+    // times the frames of one level must fit in a 2 MiB stack in a debug build, where
+    // every temporary has its own slot. Error messages are built in separate functions
+    // (`expected_found`), and the parameter list of a function type is read by a function
+    // that returns before the body is read.
+
     fn ty_inner(&mut self) -> PResult<Ty> {
         match self.peek() {
             Some(b'(') => {
                 self.pos += 1;
+                self.tuple()
+            }
+            Some(_) => self.ty_word(),
+            None => Err(self.expected_found("a type")),
+        }
+    }
+
+    /// `found ...` after a failure to read `what` at the next token.
+    #[inline(never)]
+    #[cold]
+    fn expected_found(&mut self, what: &str) -> TypeParseError {
+        let found = self.describe_next();
+        self.error(format!("expected {what}, found {found}"))
+    }
+
+    /// A type that starts with a word: a keyword or a name.
+    fn ty_word(&mut self) -> PResult<Ty> {
+        let Some((start, name)) = self.ident() else {
+            return Err(self.expected_found("a type"));
+        };
+        match name.as_str() {
+            "Tensor" => self.tensor(),
+            "fn" => self.func(),
+            "ref" => self.ref_inner(),
+            "_" => Err(self.error_at(
+                start,
+                "`_` (an incomplete type) needs a solver to stand for",
+            )),
+            _ => self.named(start, &name),
+        }
+    }
+
+    /// `(T)` after `ref`.
+    fn ref_inner(&mut self) -> PResult<Ty> {
+        self.expect("(")?;
+        let inner = self.ty()?;
+        self.expect(")")?;
+        Ok(self.tcx.ref_ty(inner))
+    }
+
+    /// A tuple or a parenthesized type, after its `(`.
+    fn tuple(&mut self) -> PResult<Ty> {
+        {
+            {
                 let mut fields = Vec::new();
                 let mut trailing_comma = false;
                 while !self.eat(")") {
@@ -220,28 +298,6 @@ impl Parser<'_> {
                 }
                 Ok(self.tcx.tuple(&fields))
             }
-            Some(_) => {
-                let Some((start, name)) = self.ident() else {
-                    let found = self.describe_next();
-                    return Err(self.error(format!("expected a type, found {found}")));
-                };
-                match name.as_str() {
-                    "Tensor" => self.tensor(),
-                    "fn" => self.func(),
-                    "ref" => {
-                        self.expect("(")?;
-                        let inner = self.ty()?;
-                        self.expect(")")?;
-                        Ok(self.tcx.ref_ty(inner))
-                    }
-                    "_" => Err(self.error_at(
-                        start,
-                        "`_` (an incomplete type) needs a solver to stand for",
-                    )),
-                    _ => self.named(start, &name),
-                }
-            }
-            None => Err(self.error("expected a type, found the end of the text")),
         }
     }
 
@@ -272,6 +328,8 @@ impl Parser<'_> {
             }
             None => match name.parse::<DType>() {
                 Ok(dt) => Ok(self.tcx.scalar(dt)),
+                // `float32x0`, `uint1`: say what is wrong with the data type.
+                Err(e) if looks_like_dtype(name) => Err(self.error_at(start, e.to_string())),
                 Err(_) => Err(self.error_at(start, format!("unknown type `{name}`"))),
             },
         }
@@ -331,6 +389,23 @@ impl Parser<'_> {
     }
 
     fn func(&mut self) -> PResult<Ty> {
+        let (params, bound) = self.func_params()?;
+        let t = self.func_rest(&params)?;
+        // The symbols the body introduced stay bound; the parameters go. Their journal
+        // entries stay: undone after everything bound since, they restore the same
+        // bindings as this does.
+        for (name, previous) in bound.into_iter().rev() {
+            self.scope.unbind(&name, previous);
+        }
+        Ok(t)
+    }
+
+    /// The optional `[params]` of a function type, bound in the scope, and the bindings
+    /// they shadow. The parameters are bound for the rest of the function type only; on
+    /// an error `parse_type` unbinds them with everything else in the journal.
+    #[allow(clippy::type_complexity)]
+    #[inline(never)]
+    fn func_params(&mut self) -> PResult<(Vec<Param>, Vec<(String, Option<Binding>)>)> {
         let mut bound: Vec<(String, Option<Binding>)> = Vec::new();
         let mut params = Vec::new();
         if self.eat("[") {
@@ -356,9 +431,16 @@ impl Parser<'_> {
                         self.error_at(start, format!("type parameter `{name}` is declared twice"))
                     );
                 }
+                if KEYWORDS.contains(&name.as_str()) {
+                    // `fn [Tensor](Tensor) -> Tensor` would read `Tensor` as the keyword.
+                    return Err(self.error_at(
+                        start,
+                        format!("`{name}` is a keyword and cannot name a type parameter"),
+                    ));
+                }
                 let p = self.tcx.param(&name, kind);
                 params.push(p);
-                let previous = self.scope.bind(&name, Binding::Param(p));
+                let previous = self.bind(&name, Binding::Param(p));
                 bound.push((name, previous));
                 if !self.eat(",") {
                     self.expect("]")?;
@@ -366,11 +448,7 @@ impl Parser<'_> {
                 }
             }
         }
-        let result = self.func_rest(&params);
-        for (name, previous) in bound.into_iter().rev() {
-            self.scope.unbind(&name, previous);
-        }
-        result
+        Ok((params, bound))
     }
 
     fn func_rest(&mut self, params: &[Param]) -> PResult<Ty> {
@@ -474,83 +552,135 @@ impl Parser<'_> {
             Some(v) => Ok(self.tcx.dims.konst(v)),
             None => {
                 let sign = if negative { "-" } else { "" };
+                // A literal of a million digits is named by its start and its length.
+                let shown = if text.len() > 40 {
+                    format!("{}... ({} digits)", &text[..20], text.len())
+                } else {
+                    text.to_string()
+                };
                 Err(self.error_at(
                     begin,
-                    format!("dimension `{sign}{text}` does not fit in 64 bits"),
+                    format!("dimension `{sign}{shown}` does not fit in 64 bits"),
                 ))
             }
         }
     }
 
+    /// A factor, after any number of unary minuses. The minuses are read in a loop, not
+    /// one call per sign, so that a long run of them needs no stack.
     fn dim_factor(&mut self) -> PResult<Dim> {
+        self.skip_ws();
+        let start = self.pos;
+        let mut negations = 0usize;
+        let d = loop {
+            if self.peek() != Some(b'-') {
+                break self.dim_atom()?;
+            }
+            self.pos += 1;
+            if self.peek().is_some_and(|c| c.is_ascii_digit()) {
+                // A negative literal, so that `-9223372036854775808` reads.
+                break self.dim_literal(true)?;
+            }
+            negations += 1;
+        };
+        if negations % 2 == 1 {
+            arith(start, self.tcx.dims.neg(d))
+        } else {
+            Ok(d)
+        }
+    }
+
+    /// A factor without its signs. It counts one more level of nesting (on top of that
+    /// of [`Parser::dim`]): a level of dimension nesting takes several stack frames.
+    fn dim_atom(&mut self) -> PResult<Dim> {
         self.enter()?;
-        let d = self.dim_factor_inner();
+        let d = self.dim_atom_inner();
         self.depth -= 1;
         d
     }
 
-    fn dim_factor_inner(&mut self) -> PResult<Dim> {
-        let start = self.pos;
+    fn dim_atom_inner(&mut self) -> PResult<Dim> {
         match self.peek() {
             Some(b'?') => {
                 self.pos += 1;
                 Ok(crate::Dims::ANY)
             }
-            Some(b'-') => {
-                self.pos += 1;
-                if self.peek().is_some_and(|c| c.is_ascii_digit()) {
-                    // A negative literal, so that `-9223372036854775808` reads.
-                    return self.dim_literal(true);
-                }
-                let d = self.dim_factor()?;
-                arith(start, self.tcx.dims.neg(d))
-            }
             Some(b'(') => {
                 self.pos += 1;
-                let d = self.dim()?;
-                self.expect(")")?;
-                Ok(d)
+                self.dim_paren()
             }
             Some(c) if c.is_ascii_digit() => self.dim_literal(false),
-            Some(_) => {
-                let Some((start, name)) = self.ident() else {
-                    let found = self.describe_next();
-                    return Err(self.error(format!("expected a dimension, found {found}")));
-                };
-                let op = match name.as_str() {
-                    "floordiv" => Some(DimOp::FloorDiv),
-                    "floormod" => Some(DimOp::FloorMod),
-                    "min" => Some(DimOp::Min),
-                    "max" => Some(DimOp::Max),
-                    _ => None,
-                };
-                if let Some(op) = op {
-                    if self.peek() == Some(b'(') {
-                        self.pos += 1;
-                        let a = self.dim()?;
-                        self.expect(",")?;
-                        let b = self.dim()?;
-                        self.expect(")")?;
-                        return arith(start, self.tcx.dims.apply(op, a, b));
-                    }
-                }
-                match self.scope.get(&name) {
-                    Some(Binding::Dim(d)) => Ok(d),
-                    Some(Binding::Param(p)) => self
-                        .tcx
-                        .dim_param(p)
-                        .map_err(|e| self.error_at(start, e.to_string())),
-                    Some(_) => Err(self.error_at(start, format!("`{name}` is not a dimension"))),
-                    None => {
-                        let p = self.tcx.param(&name, Kind::ShapeVar);
-                        self.scope.bind(&name, Binding::Param(p));
-                        Ok(self.tcx.dims.sym(p))
-                    }
-                }
-            }
-            None => Err(self.error("expected a dimension, found the end of the text")),
+            Some(_) => self.dim_word(),
+            None => Err(self.expected_found("a dimension")),
         }
     }
+
+    /// `d)` after a `(`.
+    fn dim_paren(&mut self) -> PResult<Dim> {
+        let d = self.dim()?;
+        self.expect(")")?;
+        Ok(d)
+    }
+
+    /// A dimension that starts with a word: an operator applied to arguments, or a name.
+    fn dim_word(&mut self) -> PResult<Dim> {
+        let Some((start, name)) = self.ident() else {
+            return Err(self.expected_found("a dimension"));
+        };
+        let op = match name.as_str() {
+            "floordiv" => Some(DimOp::FloorDiv),
+            "floormod" => Some(DimOp::FloorMod),
+            "min" => Some(DimOp::Min),
+            "max" => Some(DimOp::Max),
+            _ => None,
+        };
+        match op {
+            Some(op) if self.peek() == Some(b'(') => {
+                self.pos += 1;
+                self.dim_op(start, op)
+            }
+            _ => self.dim_name(start, &name),
+        }
+    }
+
+    /// `a, b)` after `op(`.
+    fn dim_op(&mut self, start: usize, op: DimOp) -> PResult<Dim> {
+        let a = self.dim()?;
+        self.expect(",")?;
+        let b = self.dim()?;
+        self.expect(")")?;
+        arith(start, self.tcx.dims.apply(op, a, b))
+    }
+
+    /// The dimension a name stands for; an unknown name is a new rigid symbol.
+    #[inline(never)]
+    fn dim_name(&mut self, start: usize, name: &str) -> PResult<Dim> {
+        match self.scope.get(name) {
+            Some(Binding::Dim(d)) => Ok(d),
+            Some(Binding::Param(p)) => self
+                .tcx
+                .dim_param(p)
+                .map_err(|e| self.error_at(start, e.to_string())),
+            Some(_) => Err(self.error_at(start, format!("`{name}` is not a dimension"))),
+            None => {
+                let p = self.tcx.param(name, Kind::ShapeVar);
+                self.bind(name, Binding::Param(p));
+                Ok(self.tcx.dims.sym(p))
+            }
+        }
+    }
+}
+
+/// Whether `name` is a data type family followed by a width or lanes (`float32x0`,
+/// `uint1`), so that a failure to read it as a data type is worth explaining.
+fn looks_like_dtype(name: &str) -> bool {
+    ["bfloat", "float", "uint", "int", "bool"]
+        .iter()
+        .any(|family| {
+            name.strip_prefix(family)
+                .and_then(|rest| rest.bytes().next())
+                .is_some_and(|c| c.is_ascii_digit() || c == b'x')
+        })
 }
 
 fn arith(offset: usize, r: Result<Dim, crate::DimError>) -> PResult<Dim> {

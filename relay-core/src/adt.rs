@@ -1,0 +1,233 @@
+//! Algebraic data types: what [`relay_data!`](crate::relay_data) declares and registers,
+//! and [`load`], which gives every registered data type its handle in a [`TyCtx`].
+//!
+//! A data type is a [`DataDef`]: its name, its type parameters and its constructors, each
+//! with field types kept as text of the type syntax (checked by the macro at compile time,
+//! parsed by [`load`] in a scope that binds the parameters and every registered data
+//! type, so that data types may refer to each other across crates).
+//!
+//! The accepted forms, with a runnable example, are in the documentation of
+//! [`relay_data!`](crate::relay_data). Constructors are global names (as in Relay's
+//! text format): two data types declaring a constructor of the same name are rejected
+//! when the registry is built.
+
+use crate::kind::Kind;
+use crate::registry::{self, RegistryError};
+use crate::text::{parse_type, Binding, TypeParseError, TypeScope};
+use crate::ty::{Adt, AdtCtor, TyCtx};
+use rustc_hash::FxHashMap;
+use std::fmt;
+
+/// A constructor of a data type, as declared.
+#[derive(Debug, PartialEq)]
+pub struct CtorDef {
+    /// Its name (`Cons`).
+    pub name: &'static str,
+    /// The field types in the text syntax, over the data type's parameters.
+    pub fields: &'static [&'static str],
+}
+
+/// A data type, as `relay_data!` declares it.
+#[derive(Debug, PartialEq)]
+pub struct DataDef {
+    /// Its name (`List`).
+    pub name: &'static str,
+    /// The doc comment.
+    pub doc: &'static str,
+    /// Its type parameters (all of kind `Type`).
+    pub params: &'static [&'static str],
+    /// Its constructors, in declaration order (the index is the tag).
+    pub ctors: &'static [CtorDef],
+    /// Where it was declared (`file!()`).
+    pub file: &'static str,
+    /// The line it was declared on.
+    pub line: u32,
+}
+
+impl DataDef {
+    /// The index of constructor `name`.
+    pub fn ctor_index(&self, name: &str) -> Option<usize> {
+        self.ctors.iter().position(|c| c.name == name)
+    }
+}
+
+/// A constructor applied to arguments, built in Rust. Generic over the argument type.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CtorCall<E> {
+    /// The data type.
+    pub data: &'static DataDef,
+    /// The constructor's index in [`DataDef::ctors`].
+    pub ctor: usize,
+    /// The arguments, one per field.
+    pub args: Vec<E>,
+}
+
+impl<E> CtorCall<E> {
+    /// The constructor.
+    pub fn ctor_def(&self) -> &'static CtorDef {
+        &self.data.ctors[self.ctor]
+    }
+
+    /// The constructor's name.
+    pub fn name(&self) -> &'static str {
+        self.ctor_def().name
+    }
+}
+
+/// A reference to a loaded constructor: its data type and its index.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CtorRef {
+    /// The data type's handle.
+    pub adt: Adt,
+    /// The index of the constructor (its tag).
+    pub index: usize,
+}
+
+/// The data types loaded into one [`TyCtx`]: handles and constructors by name.
+#[derive(Clone, Debug, Default)]
+pub struct AdtTable {
+    adts: FxHashMap<Box<str>, Adt>,
+    ctors: FxHashMap<Box<str>, CtorRef>,
+    order: Vec<Adt>,
+}
+
+impl AdtTable {
+    /// The handle of data type `name`.
+    pub fn adt(&self, name: &str) -> Option<Adt> {
+        self.adts.get(name).copied()
+    }
+
+    /// The constructor `name`.
+    pub fn ctor(&self, name: &str) -> Option<CtorRef> {
+        self.ctors.get(name).copied()
+    }
+
+    /// What `tcx` records of constructor `c`.
+    pub fn ctor_info<'t>(&self, tcx: &'t TyCtx, c: CtorRef) -> &'t AdtCtor {
+        &tcx.adt_info(c.adt).ctors[c.index]
+    }
+
+    /// Every loaded handle, sorted by name.
+    pub fn adts(&self) -> &[Adt] {
+        &self.order
+    }
+
+    /// A scope binding every loaded data type's name to its handle (to parse types that
+    /// mention them).
+    pub fn scope(&self) -> TypeScope {
+        let mut scope = TypeScope::new();
+        for (name, &adt) in &self.adts {
+            scope.bind(name, Binding::Adt(adt));
+        }
+        scope
+    }
+}
+
+/// Why the data types could not be loaded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AdtError {
+    /// The registry could not be built.
+    Registry(RegistryError),
+    /// A field type does not parse in the scope of the registered data types (a data type
+    /// from another crate that is not linked, or given the wrong number of arguments).
+    Field {
+        /// The constructor.
+        ctor: &'static str,
+        /// The field's index.
+        field: usize,
+        /// Where the data type was declared (`file:line`).
+        place: String,
+        /// The parse error.
+        error: TypeParseError,
+    },
+    /// Two data types of the same name were given.
+    Duplicate(&'static str),
+}
+
+impl fmt::Display for AdtError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AdtError::Registry(e) => e.fmt(f),
+            AdtError::Field {
+                ctor,
+                field,
+                place,
+                error,
+            } => write!(
+                f,
+                "field {field} of constructor `{ctor}` (declared at {place}): {}",
+                error.message
+            ),
+            AdtError::Duplicate(name) => write!(f, "data type `{name}` is given twice"),
+        }
+    }
+}
+
+impl std::error::Error for AdtError {}
+
+/// Loads every registered data type into `tcx`: a handle per data type, the constructors'
+/// field types and function types recorded in [`crate::AdtInfo::ctors`].
+pub fn load(tcx: &mut TyCtx) -> Result<AdtTable, AdtError> {
+    let reg = registry::global().map_err(|e| AdtError::Registry(e.clone()))?;
+    load_defs(tcx, reg.data_types().iter().copied())
+}
+
+/// Loads the data types `defs` into `tcx` (as [`load`] does for the registered ones).
+pub fn load_defs(
+    tcx: &mut TyCtx,
+    defs: impl IntoIterator<Item = &'static DataDef>,
+) -> Result<AdtTable, AdtError> {
+    let mut defs: Vec<&'static DataDef> = defs.into_iter().collect();
+    defs.sort_by_key(|d| d.name);
+    let mut table = AdtTable::default();
+    let mut params = Vec::with_capacity(defs.len());
+    for d in &defs {
+        let ps: Vec<_> = d.params.iter().map(|p| tcx.param(p, Kind::Type)).collect();
+        let adt = tcx
+            .adt(d.name, &ps)
+            .expect("data type parameters have kind `Type`");
+        if table.adts.insert(d.name.into(), adt).is_some() {
+            return Err(AdtError::Duplicate(d.name));
+        }
+        table.order.push(adt);
+        params.push(ps);
+    }
+    let base = table.scope();
+    for (i, d) in defs.iter().enumerate() {
+        let adt = table.order[i];
+        let ps = &params[i];
+        let mut scope = base.clone();
+        for (name, &p) in d.params.iter().zip(ps) {
+            scope.bind(name, Binding::Param(p));
+        }
+        let args: Vec<_> = ps
+            .iter()
+            .map(|&p| tcx.param_ty(p).expect("kind `Type`"))
+            .collect();
+        let result = tcx
+            .type_call(adt, &args)
+            .expect("one argument per parameter");
+        let mut ctors = Vec::with_capacity(d.ctors.len());
+        for (index, c) in d.ctors.iter().enumerate() {
+            let mut fields = Vec::with_capacity(c.fields.len());
+            for (field, src) in c.fields.iter().enumerate() {
+                let t = parse_type(tcx, &mut scope, src).map_err(|error| AdtError::Field {
+                    ctor: c.name,
+                    field,
+                    place: format!("{}:{}", d.file, d.line),
+                    error,
+                })?;
+                fields.push(t);
+            }
+            let ty = tcx.func(ps, &fields, result, Vec::new());
+            ctors.push(AdtCtor {
+                name: c.name.into(),
+                fields: fields.into(),
+                ty,
+            });
+            table.ctors.insert(c.name.into(), CtorRef { adt, index });
+        }
+        tcx.set_adt_ctors(adt, ctors);
+    }
+    Ok(table)
+}

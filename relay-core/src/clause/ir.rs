@@ -1,0 +1,192 @@
+//! The static form of a clause: what `#[relation]` compiles a clause into, and what
+//! [`run_clause`](super::run_clause) interprets.
+//!
+//! Everything is `'static` data built in a `static` initializer: nested terms are
+//! references to promoted constants, Rust functions are function pointers.
+
+use super::Value;
+use crate::dtype::{DType, DTypeCode};
+use crate::relation::{RelCx, RelError};
+
+/// A Rust function called from a clause with `rust(path)(args...)`.
+///
+/// It receives the values of its arguments (every shape argument of known rank, every
+/// type argument not a bare unknown: the call waits until they are) and returns the
+/// value of the call, or an error. An error that blames no argument is blamed on the
+/// argument the goal's left side comes from.
+pub type RustFn = fn(&mut RelCx<'_>, &[Value]) -> Result<Value, RelError>;
+
+/// A compiled clause `Name(head...) :- body`.
+#[derive(Debug)]
+pub struct Clause {
+    /// The relation's name.
+    pub name: &'static str,
+    /// The names of the clause's variables; [`Term::Var`] indexes this table.
+    pub vars: &'static [&'static str],
+    /// One pattern per argument.
+    pub head: &'static [Term],
+    /// The goals of the body, in source order (empty for `true`).
+    pub body: &'static [Goal],
+    /// The attributes the body reads; [`Term::Attr`] indexes this table.
+    pub attrs: &'static [AttrDecl],
+}
+
+/// One goal of a clause body.
+#[derive(Debug)]
+pub enum Goal {
+    /// `lhs = rhs`: computed one way or destructured the other.
+    Eq(Term, Term),
+    /// A condition (`len(s) == 2`, `assert(axis < len(s), "message")`): it waits while
+    /// it cannot be decided and fails with `message`, or with a message quoting `text`.
+    Check {
+        /// The condition, a term of kind bool.
+        cond: Term,
+        /// The condition as written, for the default message.
+        text: &'static str,
+        /// The message of an `assert`.
+        message: Option<&'static str>,
+    },
+}
+
+/// An attribute the clause reads, declared with `attrs(name: type = default)`.
+#[derive(Debug)]
+pub struct AttrDecl {
+    /// Its name.
+    pub name: &'static str,
+    /// What its value must be.
+    pub ty: AttrType,
+    /// The value used when the call does not give it (a literal term).
+    pub default: Option<Term>,
+}
+
+/// The type of a declared attribute.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum AttrType {
+    /// An integer, read as a dimension.
+    Int,
+    /// A boolean.
+    Bool,
+    /// A data type (`AttrValue::DType`, or a string naming one).
+    DType,
+    /// A list of integers, read as a shape.
+    Shape,
+}
+
+impl AttrType {
+    /// How the type is written in a declaration.
+    pub fn name(self) -> &'static str {
+        match self {
+            AttrType::Int => "int",
+            AttrType::Bool => "bool",
+            AttrType::DType => "dtype",
+            AttrType::Shape => "shape",
+        }
+    }
+}
+
+/// An item of a list term: a dimension, or a shape spliced in (`..rest`).
+#[derive(Debug)]
+pub enum Item {
+    /// One dimension.
+    Dim(Term),
+    /// Every dimension of a shape.
+    Splice(Term),
+}
+
+/// Arithmetic on dimensions.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Arith {
+    /// `a + b`.
+    Add,
+    /// `a - b`.
+    Sub,
+    /// `a * b`.
+    Mul,
+    /// `a / b` and `floordiv(a, b)`.
+    FloorDiv,
+    /// `a % b` and `floormod(a, b)`.
+    FloorMod,
+    /// `min(a, b)`.
+    Min,
+    /// `max(a, b)`.
+    Max,
+}
+
+/// A comparison.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Cmp {
+    /// `==`.
+    Eq,
+    /// `!=`.
+    Ne,
+    /// `<`.
+    Lt,
+    /// `<=`.
+    Le,
+    /// `>`.
+    Gt,
+    /// `>=`.
+    Ge,
+}
+
+impl Cmp {
+    /// The operator as written.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Cmp::Eq => "==",
+            Cmp::Ne => "!=",
+            Cmp::Lt => "<",
+            Cmp::Le => "<=",
+            Cmp::Gt => ">",
+            Cmp::Ge => ">=",
+        }
+    }
+}
+
+/// A term: a pattern in the head, an expression or a pattern in the body.
+#[derive(Debug)]
+pub enum Term {
+    /// A clause variable (an index into [`Clause::vars`]).
+    Var(u16),
+    /// `_`: matches anything, computes nothing.
+    Wild,
+    /// An integer literal (a constant dimension).
+    Int(i64),
+    /// `true` or `false`.
+    Bool(bool),
+    /// A dtype literal (`float32`), by code, bits and lanes.
+    DType(DTypeCode, u8, u16),
+    /// `Tensor(shape, dtype)`.
+    Tensor(&'static Term, &'static Term),
+    /// `Tuple(a, b)` or `(a, b)`.
+    Tuple(&'static [Term]),
+    /// `[d0, d1, ..rest]`: a shape.
+    List(&'static [Item]),
+    /// `s[i]`: a dimension of a shape (negative indices count from the end).
+    Index(&'static Term, &'static Term),
+    /// `s[a..b]`, `s[a..]`, `s[..b]`: a part of a shape.
+    Slice(&'static Term, Option<&'static Term>, Option<&'static Term>),
+    /// Dimension arithmetic.
+    Arith(Arith, &'static Term, &'static Term),
+    /// `-a`.
+    Neg(&'static Term),
+    /// A comparison (a bool).
+    Cmp(Cmp, &'static Term, &'static Term),
+    /// `prod(s)`: the product of the dimensions of a shape.
+    Prod(&'static Term),
+    /// `sum(s)`: the sum of the dimensions of a shape.
+    Sum(&'static Term),
+    /// `len(s)`: the rank of a shape.
+    Len(&'static Term),
+    /// `broadcast(s1, s2)`: NumPy broadcasting of two shapes.
+    Broadcast(&'static Term, &'static Term),
+    /// `attrs.name` (an index into [`Clause::attrs`]).
+    Attr(u16),
+    /// `rust(f)(args...)`.
+    Rust(RustFn, &'static [Term]),
+}
+
+/// The [`DType`] of a [`Term::DType`] literal (checked by the macro, so it exists).
+pub(crate) fn dtype_of(code: DTypeCode, bits: u8, lanes: u16) -> DType {
+    DType::new(code, bits, lanes).unwrap_or(DType::BOOL)
+}

@@ -1,0 +1,211 @@
+//! Relations written as clauses: the language of the [`relation`](macro@crate::relation)
+//! attribute, and its runtime.
+//!
+//! # The two forms
+//!
+//! **A clause on a unit struct.** The head names the relation (the struct's name) and
+//! gives one pattern per argument (the output is the last); the body, after `:-`, is
+//! `true` or goals separated by commas. The struct is kept; the macro adds a
+//! [`Relation`](crate::Relation) impl and registers the relation. The spec's three
+//! relations read as the spec writes them:
+//!
+//! ```
+//! use relay_core::{relation, Relation};
+//!
+//! #[relation(Identity(I, I) :- true)]
+//! pub struct Identity;
+//!
+//! #[relation(Flatten(Tensor(sh, bt), O) :- O = Tensor([sh[0], prod(sh[1..])], bt))]
+//! pub struct Flatten;
+//!
+//! #[relation(Broadcast(Tensor(s1, bt), Tensor(s2, bt), O) :- O = Tensor(broadcast(s1, s2), bt))]
+//! pub struct Broadcast;
+//!
+//! assert_eq!(Flatten::DEF.name, "Flatten");
+//! assert_eq!(Broadcast::DEF.arity, Some(3));
+//! ```
+//!
+//! **A function.** `#[relation(Name)]` on a function `fn(cx: &mut RelCx<'_>) -> RelResult`
+//! keeps the function and generates `struct Name;` (with the function's visibility), its
+//! `Relation` impl and the same registration:
+//!
+//! ```
+//! use relay_core::{relation, Progress, RelCx, RelResult, Relation};
+//!
+//! /// `Swap(A, B, O) :- O = (B, A)`, by hand.
+//! #[relation(Swap)]
+//! pub fn swap(cx: &mut RelCx<'_>) -> RelResult {
+//!     let (a, b) = (cx.arg(0), cx.arg(1));
+//!     let out = cx.tcx().tuple(&[b, a]);
+//!     cx.unify(2, out)?;
+//!     Ok(Progress::Solved)
+//! }
+//! assert_eq!(Swap::DEF.name, "Swap");
+//! ```
+//!
+//! # Kinds
+//!
+//! Every variable and term has one of five kinds, inferred by the macro from where it
+//! is used: a **type** (`I`, `Tensor(..)`, a tuple), a **shape** (a list `[..]`, a
+//! slice), a **dimension** (an integer, `s[0]`, arithmetic: integers are constant
+//! dimensions), a **dtype** (`float32`), a **bool** (a comparison). A variable used as two
+//! kinds is a compile error on the second use (`expected a dtype, found the dimension
+//! `n``). A name that spells a data type (`bool`, `int8`…`int64`, `uint8`…, `float16`,
+//! `float32`, `float64`, `bfloat16`, with lanes as in `float32x4`) is a dtype literal,
+//! never a variable.
+//!
+//! # Head patterns
+//!
+//! | pattern | matches |
+//! |---|---|
+//! | `I` | any type; a variable that occurs twice unifies the two arguments |
+//! | `_` | anything |
+//! | `Tensor(shape, dtype)` | a tensor type |
+//! | `Tuple(p, ...)`, `(p, q)`, `(p,)`, `()` | a tuple type of that many fields |
+//! | shape: `s` or `[d0, d1, ..rest]` | a whole shape, or its dimensions; at most one `..rest`, anywhere |
+//! | dimension: `n`, `3`, `_` | one dimension |
+//! | dtype: `bt`, `float32`, `_` | an element type |
+//!
+//! ```
+//! use relay_core::relation;
+//!
+//! /// A batched matrix product: `[..b, n, k]` with `[k, m]`.
+//! #[relation(Matmul(Tensor([..b, n, k], bt), Tensor([k, m], bt), O) :- O = Tensor([..b, n, m], bt))]
+//! pub struct Matmul;
+//!
+//! /// A pair of booleans of one shape gives a scalar.
+//! #[relation(AllOf((Tensor(s, bool), Tensor(s, bool)), O) :- O = Tensor([], bool))]
+//! pub struct AllOf;
+//! ```
+//!
+//! # Body goals
+//!
+//! - `true` (or nothing else): the head alone.
+//! - `A = term`: an equation (either side may be the unknown one, see below).
+//! - `a == b`, `a != b`, `a < b`, `a <= b`, `a > b`, `a >= b`: a condition. `==` and
+//!   `!=` compare values of any kind; the others compare dimensions.
+//! - `assert(condition, "message")`: a condition that fails with your message.
+//! - `attrs(name: type, name: type = default, ...)`: not a goal but the declaration of the
+//!   attributes the body reads (`int`, `bool`, `dtype`, `shape`), with optional defaults.
+//!
+//! # Terms
+//!
+//! Variables; integers (`-1` too); `true`, `false`; dtype literals; `Tensor(shape, dtype)`;
+//! `Tuple(a, b)` or `(a, b)`; lists `[d0, ..s, d1]` (dimensions, and shapes spliced in);
+//! indexing `s[i]` (negative from the end); slices `s[a..b]`, `s[a..]`, `s[..b]` (Python's
+//! bounds: negative from the end, clamped); `+ - *`, `/` (floor division), `%` (floor
+//! modulo) and unary `-` on dimensions; the builtins `prod(s)`, `sum(s)`, `len(s)`,
+//! `broadcast(s1, s2)`, `min(a, b)`, `max(a, b)`, `floordiv(a, b)`, `floormod(a, b)`;
+//! attributes `attrs.name`; calls of Rust functions `rust(path)(args...)`.
+//!
+//! ```
+//! use relay_core::relation;
+//!
+//! /// Sums over `axis`, keeping it as 1 when `keepdims` is set.
+//! #[relation(
+//!     SumAxis(Tensor(s, bt), O) :-
+//!         k = attrs.axis,
+//!         assert(k >= 0, "a negative `axis` is not supported"),
+//!         assert(k < len(s), "`axis` is out of range"),
+//!         attrs.keepdims == false,
+//!         O = Tensor([..s[..k], ..s[k + 1..]], bt),
+//!         attrs(axis: int = 0, keepdims: bool = false)
+//! )]
+//! pub struct SumAxis;
+//!
+//! /// Casts to the `dtype` attribute; the element count is `prod(s)`.
+//! #[relation(CastFlat(Tensor(s, _), O) :- O = Tensor([prod(s)], attrs.dtype), attrs(dtype: dtype))]
+//! pub struct CastFlat;
+//!
+//! /// Splits the last dimension in two halves.
+//! #[relation(Halves(Tensor([..lead, n], bt), O) :- n % 2 == 0, O = (Tensor([..lead, n / 2], bt), Tensor([..lead, n / 2], bt)))]
+//! pub struct Halves;
+//! ```
+//!
+//! A Rust function is a [`RustFn`]: it receives the values of its arguments
+//! ([`Value`]s: every shape of known rank and every type more than a bare unknown, the
+//! call waits until then) and returns the value or an error:
+//!
+//! ```
+//! use relay_core::clause::Value;
+//! use relay_core::{relation, RelCx, RelError};
+//!
+//! fn pad(cx: &mut RelCx<'_>, args: &[Value]) -> Result<Value, RelError> {
+//!     let (d, p) = (args[0].dim().unwrap(), args[1].dim().unwrap());
+//!     let two_p = cx.tcx().dims.scale(p, 2).map_err(|e| RelError::new(e.to_string()))?;
+//!     Ok(Value::Dim(cx.tcx().dims.add(d, two_p).map_err(|e| RelError::new(e.to_string()))?))
+//! }
+//!
+//! #[relation(Pad(Tensor([n], bt), O) :- O = Tensor([rust(pad)(n, attrs.pad)], bt), attrs(pad: int))]
+//! pub struct Pad;
+//! ```
+//!
+//! # How a clause runs
+//!
+//! [`run_clause`] interprets the compiled clause each time the solver runs the relation:
+//!
+//! 1. Each argument is matched against its head pattern. A variable seen for the first
+//!    time is bound; seen again, its two values are unified (so `Identity(I, I)` refines
+//!    either argument from the other). A structural pattern against an argument that is
+//!    still unknown binds nothing yet.
+//! 2. The goals run, repeatedly, while one of them makes progress. An equation whose one
+//!    side can be computed unifies it with the other if that one can be computed too, and
+//!    otherwise *destructures* the known value along the other side (`O = Tensor(s, bt)`
+//!    with `O` known binds `s` and `bt`: the backward direction); head patterns are
+//!    equations too, so an argument that was unknown is rebuilt from its pattern once
+//!    every variable of the pattern is known. A goal whose inputs are unknown (a shape of
+//!    unknown rank under `s[0]`, an undecided comparison) waits.
+//! 3. No goal left: [`Progress::Solved`](crate::Progress). Some waiting: `NotYet`, and the
+//!    solver runs the relation again when one of its arguments is refined. Nothing
+//!    guesses, nothing panics.
+//!
+//! Failures blame an argument: a head pattern that does not match blames its argument; an
+//! equation that does not unify blames the argument its left side comes from (usually
+//! the output), with the unifier's message; `broadcast` names both clashing dimensions;
+//! an `assert` gives its message; another condition quotes itself (`` `len(s) == 2` does
+//! not hold: it is `3 == 2` ``). A comparison of dimensions with different normal forms
+//! over rigid symbols (`n < 5`) cannot be decided and is an error; `?` satisfies every
+//! comparison (it is checked at run time).
+//!
+//! ```
+//! use relay_core::{relation, DType, Outcome, Relation, Solver, TyCtx};
+//!
+//! #[relation(Flatten(Tensor(sh, bt), O) :- O = Tensor([sh[0], prod(sh[1..])], bt))]
+//! pub struct Flatten;
+//!
+//! let mut s = Solver::new(TyCtx::new());
+//! let x = s.fresh_ty();
+//! let o = s.fresh_ty();
+//! s.add_relation(Flatten::REF, &[x, o], None, 0);
+//! assert!(matches!(s.solve(), Outcome::UnderConstrained(_)));
+//! let known = s.tcx.tensor_const(&[4, 2, 3], DType::FLOAT32);
+//! s.unify(x, known).unwrap();
+//! assert_eq!(s.solve(), Outcome::Solved);
+//! let o = s.resolve(o);
+//! assert_eq!(s.tcx.show(o), "Tensor[(4, 6), float32]");
+//! ```
+//!
+//! # Compile errors
+//!
+//! Every mistake is reported, each on its token: an unknown variable, builtin or
+//! attribute; a builtin or `Tensor` with the wrong number of arguments; a variable used as
+//! two kinds; a malformed pattern or clause; a head named differently from the struct; an
+//! invalid dtype literal; an attribute declared twice or with an unknown type; an
+//! `assert` without a message; the attribute on anything but a unit struct or a function
+//! of the right signature. The cases are in `tests/ui/relation/`.
+//!
+//! # Runtime
+//!
+//! The macro compiles a clause into static data ([`Clause`]: patterns, goals and terms,
+//! with function pointers for the Rust functions it calls); one generic interpreter,
+//! [`run_clause`], runs it against a [`RelCx`](crate::RelCx). The expansion is that data,
+//! a [`RelationDef`](crate::RelationDef) whose `solve` calls `run_clause`, the
+//! `Relation` impl and one `inventory::submit!`.
+
+mod ir;
+mod run;
+mod value;
+
+pub use ir::{Arith, AttrDecl, AttrType, Clause, Cmp, Goal, Item, RustFn, Term};
+pub use run::run_clause;
+pub use value::Value;

@@ -1,0 +1,443 @@
+//! Operators: what [`relay_op!`](crate::relay_op) declares and registers.
+//!
+//! An operator is an [`OpDef`]: its dotted name (`nn.conv2d`), its type scheme
+//! (`fn<d: Type, w: Type, o: Type>(d, w) -> o where Conv2D`), the schema of its attributes
+//! with their types and defaults, and its support level. The macro writes the definition
+//! as a `static`, submits it to the [registry](crate::registry), and generates a typed
+//! builder for calls that gives an [`OpCall`].
+//!
+//! The accepted forms, with a runnable example, are in the documentation of
+//! [`relay_op!`](crate::relay_op).
+
+use crate::attrs::{AttrValue, Attrs};
+use crate::dtype::DType;
+use crate::kind::Kind;
+use crate::relation::RelationRef;
+use crate::text::{parse_type, Binding, TypeParseError, TypeScope};
+use crate::ty::{Constraint, Ty, TyCtx};
+use std::fmt;
+
+/// The type of an operator attribute.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum AttrType {
+    /// `int`: an `i64`.
+    Int,
+    /// `float`: an `f64` (an integer is accepted and converted).
+    Float,
+    /// `bool`.
+    Bool,
+    /// `str`.
+    Str,
+    /// `dtype`: a data type (a string naming one is accepted and parsed).
+    DType,
+    /// `[T]`: a list.
+    List(&'static AttrType),
+    /// `Option<T>`: a value or `None`.
+    Option(&'static AttrType),
+}
+
+impl fmt::Display for AttrType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AttrType::Int => f.write_str("int"),
+            AttrType::Float => f.write_str("float"),
+            AttrType::Bool => f.write_str("bool"),
+            AttrType::Str => f.write_str("str"),
+            AttrType::DType => f.write_str("dtype"),
+            AttrType::List(t) => write!(f, "[{t}]"),
+            AttrType::Option(t) => write!(f, "Option<{t}>"),
+        }
+    }
+}
+
+/// A constant attribute value, as a declaration writes a default.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum AttrConst {
+    /// An integer.
+    Int(i64),
+    /// A float.
+    Float(f64),
+    /// A boolean.
+    Bool(bool),
+    /// A string.
+    Str(&'static str),
+    /// A data type by name (checked by the macro).
+    DType(&'static str),
+    /// A list.
+    List(&'static [AttrConst]),
+    /// `None`.
+    None,
+}
+
+impl AttrConst {
+    /// The value as an [`AttrValue`].
+    pub fn value(&self) -> AttrValue {
+        match *self {
+            AttrConst::Int(i) => AttrValue::Int(i),
+            AttrConst::Float(x) => AttrValue::Float(x),
+            AttrConst::Bool(b) => AttrValue::Bool(b),
+            AttrConst::Str(s) => AttrValue::Str(s.into()),
+            AttrConst::DType(d) => match d.parse::<DType>() {
+                Ok(d) => AttrValue::DType(d),
+                Err(_) => AttrValue::Str(d.into()),
+            },
+            AttrConst::List(items) => AttrValue::List(items.iter().map(|c| c.value()).collect()),
+            AttrConst::None => AttrValue::None,
+        }
+    }
+}
+
+/// One attribute of an operator's schema.
+#[derive(Debug, PartialEq)]
+pub struct AttrDef {
+    /// Its name (`strides`).
+    pub name: &'static str,
+    /// Its type.
+    pub ty: AttrType,
+    /// Its default; `None` for a required attribute.
+    pub default: Option<AttrConst>,
+}
+
+/// A type parameter of an operator's type scheme.
+#[derive(Debug, PartialEq)]
+pub struct TypeParamDef {
+    /// Its name.
+    pub name: &'static str,
+    /// Its kind.
+    pub kind: Kind,
+}
+
+/// An operator, as `relay_op!` declares it.
+#[derive(Debug, PartialEq)]
+pub struct OpDef {
+    /// The dotted name (`nn.conv2d`).
+    pub name: &'static str,
+    /// The doc comment.
+    pub doc: &'static str,
+    /// The type parameters of its scheme, with their kinds.
+    pub params: &'static [TypeParamDef],
+    /// The argument names (`data`, `weight`; `arg0`, `arg1`, ... when not named).
+    pub arg_names: &'static [&'static str],
+    /// The argument types in the text syntax, over the parameters.
+    pub args: &'static [&'static str],
+    /// The result type in the text syntax.
+    pub ret: &'static str,
+    /// The relation over the arguments and the result, if any.
+    pub relation: Option<RelationRef>,
+    /// The attribute schema, in declaration order.
+    pub attrs: &'static [AttrDef],
+    /// TVM's support level (1 to 10).
+    pub level: u8,
+    /// Where it was declared (`file!()`).
+    pub file: &'static str,
+    /// The line it was declared on.
+    pub line: u32,
+}
+
+/// An error in the attributes of a call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AttrError {
+    /// The attribute at fault.
+    pub attr: Box<str>,
+    /// What is wrong, lowercase, without a trailing period.
+    pub message: String,
+}
+
+impl fmt::Display for AttrError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for AttrError {}
+
+impl OpDef {
+    /// The operator's function type in `tcx`: fresh parameters with their kinds, the
+    /// arguments, the result, and the relation over the arguments and the result.
+    ///
+    /// # Panics
+    ///
+    /// Never for an operator declared with `relay_op!`, whose types are checked at compile
+    /// time; see [`OpDef::try_ty`] for hand-built definitions.
+    pub fn ty(&self, tcx: &mut TyCtx) -> Ty {
+        match self.try_ty(tcx, &TypeScope::new()) {
+            Ok(t) => t,
+            Err(e) => panic!("the type of operator `{}` is malformed: {e}", self.name),
+        }
+    }
+
+    /// [`OpDef::ty`], resolving names the parameters do not bind (ADT handles) in `scope`.
+    pub fn try_ty(&self, tcx: &mut TyCtx, scope: &TypeScope) -> Result<Ty, TypeParseError> {
+        let mut scope = scope.clone();
+        let params: Vec<_> = self
+            .params
+            .iter()
+            .map(|p| {
+                let param = tcx.param(p.name, p.kind);
+                scope.bind(p.name, Binding::Param(param));
+                param
+            })
+            .collect();
+        let mut tys = Vec::with_capacity(self.args.len() + 1);
+        for src in self.args.iter().chain([&self.ret]) {
+            tys.push(parse_type(tcx, &mut scope, src)?);
+        }
+        let ret = tys.pop().expect("the result type is always there");
+        let constraints = match self.relation {
+            Some(relation) => {
+                let mut args = tys.clone();
+                args.push(ret);
+                vec![Constraint {
+                    relation,
+                    args: args.into(),
+                }]
+            }
+            None => Vec::new(),
+        };
+        Ok(tcx.func(&params, &tys, ret, constraints))
+    }
+
+    /// The schema of attribute `name`, if the operator has one.
+    pub fn attr(&self, name: &str) -> Option<&'static AttrDef> {
+        self.attrs.iter().find(|a| a.name == name)
+    }
+
+    /// The attributes of a call given `given`: every attribute of the schema in
+    /// declaration order, the given value or the default. An unknown attribute, a value of
+    /// the wrong type or a missing required attribute is an error.
+    ///
+    /// ```
+    /// use relay_core::op::{AttrConst, AttrDef, AttrType, OpDef};
+    /// use relay_core::{AttrValue, Attrs};
+    /// static OP: OpDef = OpDef {
+    ///     name: "sum", doc: "", params: &[], arg_names: &[], args: &[], ret: "float32",
+    ///     relation: None, level: 4, file: file!(), line: line!(),
+    ///     attrs: &[AttrDef { name: "keepdims", ty: AttrType::Bool, default: Some(AttrConst::Bool(false)) }],
+    /// };
+    /// let attrs = OP.attrs_for_call(&Attrs::EMPTY).unwrap();
+    /// assert_eq!(attrs.get("keepdims"), Some(&AttrValue::Bool(false)));
+    /// let err = OP.attrs_for_call(&Attrs::new(vec![("axes".into(), AttrValue::Int(1))])).unwrap_err();
+    /// assert_eq!(err.message, "`sum` has no attribute `axes` (its attribute is `keepdims`)");
+    /// ```
+    pub fn attrs_for_call(&self, given: &Attrs) -> Result<Attrs, AttrError> {
+        let mut values: Vec<Option<AttrValue>> = vec![None; self.attrs.len()];
+        for (name, value) in given.iter() {
+            let Some(i) = self.attrs.iter().position(|a| a.name == name) else {
+                return Err(AttrError {
+                    attr: name.into(),
+                    message: self.unknown_attr(name),
+                });
+            };
+            let def = &self.attrs[i];
+            let value = coerce(def.ty, value).ok_or_else(|| AttrError {
+                attr: name.into(),
+                message: format!(
+                    "attribute `{name}` of `{}` expects `{}`, found `{value}`",
+                    self.name, def.ty
+                ),
+            })?;
+            values[i] = Some(value);
+        }
+        let mut out = Vec::with_capacity(self.attrs.len());
+        for (def, value) in self.attrs.iter().zip(values) {
+            let value = match (value, &def.default) {
+                (Some(v), _) => v,
+                (None, Some(d)) => d.value(),
+                (None, None) => {
+                    return Err(AttrError {
+                        attr: def.name.into(),
+                        message: format!(
+                            "`{}` needs attribute `{}` of type `{}`",
+                            self.name, def.name, def.ty
+                        ),
+                    })
+                }
+            };
+            out.push((def.name.into(), value));
+        }
+        Ok(Attrs::new(out))
+    }
+
+    fn unknown_attr(&self, name: &str) -> String {
+        let known: Vec<String> = self.attrs.iter().map(|a| format!("`{}`", a.name)).collect();
+        match known.len() {
+            0 => format!("`{}` has no attribute `{name}` (it takes none)", self.name),
+            1 => format!(
+                "`{}` has no attribute `{name}` (its attribute is {})",
+                self.name, known[0]
+            ),
+            _ => format!(
+                "`{}` has no attribute `{name}` (its attributes are {})",
+                self.name,
+                known.join(", ")
+            ),
+        }
+    }
+}
+
+/// `value` as a value of type `ty`, converting an integer to a float and a string naming
+/// a data type to that data type; `None` if it is not of that type.
+fn coerce(ty: AttrType, value: &AttrValue) -> Option<AttrValue> {
+    Some(match (ty, value) {
+        (AttrType::Int, AttrValue::Int(_))
+        | (AttrType::Float, AttrValue::Float(_))
+        | (AttrType::Bool, AttrValue::Bool(_))
+        | (AttrType::Str, AttrValue::Str(_))
+        | (AttrType::DType, AttrValue::DType(_))
+        | (AttrType::Option(_), AttrValue::None) => value.clone(),
+        (AttrType::Float, AttrValue::Int(i)) => AttrValue::Float(*i as f64),
+        (AttrType::DType, AttrValue::Str(s)) => AttrValue::DType(s.parse().ok()?),
+        (AttrType::List(t), AttrValue::List(items)) => AttrValue::List(
+            items
+                .iter()
+                .map(|v| coerce(*t, v))
+                .collect::<Option<Vec<_>>>()?,
+        ),
+        (AttrType::Option(t), v) => coerce(*t, v)?,
+        _ => return None,
+    })
+}
+
+/// A call of an operator built in Rust: the operator, its arguments and its attributes
+/// with the defaults filled in. Generic over the argument type, which is whatever the
+/// caller builds expressions with.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpCall<E> {
+    /// The operator.
+    pub op: &'static OpDef,
+    /// The arguments, in order.
+    pub args: Vec<E>,
+    /// Every attribute of the operator's schema, in declaration order.
+    pub attrs: Attrs,
+}
+
+/// Marker types naming attribute types, for the typed setters of operator builders.
+pub mod marker {
+    use std::marker::PhantomData;
+    /// `int`.
+    pub struct Int;
+    /// `float`.
+    pub struct Float;
+    /// `bool`.
+    pub struct Bool;
+    /// `str`.
+    pub struct Str;
+    /// `dtype`.
+    pub struct DType;
+    /// `[T]`.
+    pub struct List<T>(PhantomData<T>);
+    /// `Option<T>`.
+    pub struct Opt<T>(PhantomData<T>);
+}
+
+/// A Rust value that can be given to a builder's setter of an attribute of type `T` (one
+/// of the [`marker`] types): `i64` for `int`, `f64` for `float`, `bool`, `&str` or
+/// `String` for `str`, [`DType`] for `dtype`, any iterable of those for `[T]`, and the
+/// value itself for `Option<T>`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a value for an attribute of this type",
+    label = "expected a value of the attribute's type"
+)]
+pub trait AttrArg<T> {
+    /// The value.
+    fn into_attr(self) -> AttrValue;
+}
+
+impl AttrArg<marker::Int> for i64 {
+    fn into_attr(self) -> AttrValue {
+        AttrValue::Int(self)
+    }
+}
+
+impl AttrArg<marker::Float> for f64 {
+    fn into_attr(self) -> AttrValue {
+        AttrValue::Float(self)
+    }
+}
+
+impl AttrArg<marker::Bool> for bool {
+    fn into_attr(self) -> AttrValue {
+        AttrValue::Bool(self)
+    }
+}
+
+impl AttrArg<marker::Str> for &str {
+    fn into_attr(self) -> AttrValue {
+        AttrValue::Str(self.into())
+    }
+}
+
+impl AttrArg<marker::Str> for String {
+    fn into_attr(self) -> AttrValue {
+        AttrValue::Str(self.into())
+    }
+}
+
+impl AttrArg<marker::DType> for DType {
+    fn into_attr(self) -> AttrValue {
+        AttrValue::DType(self)
+    }
+}
+
+impl<T, I> AttrArg<marker::List<T>> for I
+where
+    I: IntoIterator,
+    I::Item: AttrArg<T>,
+{
+    fn into_attr(self) -> AttrValue {
+        AttrValue::List(self.into_iter().map(AttrArg::into_attr).collect())
+    }
+}
+
+impl<T, X: AttrArg<T>> AttrArg<marker::Opt<T>> for X {
+    fn into_attr(self) -> AttrValue {
+        self.into_attr()
+    }
+}
+
+/// The state of a generated builder: the operator, the arguments and the attributes set
+/// so far. The generated builder wraps it and adds one typed setter per attribute.
+#[derive(Clone, Debug)]
+pub struct CallBuilder<E> {
+    op: &'static OpDef,
+    args: Vec<E>,
+    given: Vec<(Box<str>, AttrValue)>,
+}
+
+impl<E> CallBuilder<E> {
+    /// A call of `op` on `args` with no attribute set.
+    pub fn new(op: &'static OpDef, args: Vec<E>) -> Self {
+        CallBuilder {
+            op,
+            args,
+            given: Vec::new(),
+        }
+    }
+
+    /// Sets attribute `name` (replacing an earlier value).
+    pub fn set(mut self, name: &'static str, value: AttrValue) -> Self {
+        match self.given.iter_mut().find(|(n, _)| &**n == name) {
+            Some(slot) => slot.1 = value,
+            None => self.given.push((name.into(), value)),
+        }
+        self
+    }
+
+    /// The call, with defaults filled in.
+    ///
+    /// # Panics
+    ///
+    /// Never through a generated builder, whose setters are typed and whose constructor
+    /// takes every required attribute.
+    pub fn build(self) -> OpCall<E> {
+        let attrs = match self.op.attrs_for_call(&Attrs::new(self.given)) {
+            Ok(a) => a,
+            Err(e) => panic!("{e}"),
+        };
+        OpCall {
+            op: self.op,
+            args: self.args,
+            attrs,
+        }
+    }
+}

@@ -1,0 +1,180 @@
+//! The registry built from explicit entry lists: sorted lookups, duplicates named with
+//! both places, the empty registry, arity checks.
+
+use relay_core::adt::{CtorDef, DataDef};
+use relay_core::op::OpDef;
+use relay_core::registry::{RegistryError, RelationEntry};
+use relay_core::{testing, Registry};
+
+static BROADCAST_A: RelationEntry = RelationEntry {
+    def: testing::BROADCAST.0,
+    file: "a.rs",
+    line: 1,
+};
+static BROADCAST_B: RelationEntry = RelationEntry {
+    def: testing::BROADCAST.0,
+    file: "b.rs",
+    line: 2,
+};
+static IDENTITY: RelationEntry = RelationEntry {
+    def: testing::IDENTITY.0,
+    file: "a.rs",
+    line: 5,
+};
+
+static ADD: OpDef = OpDef {
+    name: "add",
+    doc: "",
+    params: &[],
+    arg_names: &["lhs", "rhs"],
+    args: &["float32", "float32"],
+    ret: "float32",
+    relation: Some(testing::BROADCAST),
+    attrs: &[],
+    level: 1,
+    file: "ops.rs",
+    line: 10,
+};
+static ADD_AGAIN: OpDef = OpDef {
+    file: "more.rs",
+    line: 3,
+    ..ADD
+};
+static RELU: OpDef = OpDef {
+    name: "nn.relu",
+    args: &["float32"],
+    relation: Some(testing::IDENTITY),
+    line: 20,
+    ..ADD
+};
+static BAD_ARITY: OpDef = OpDef {
+    name: "neg",
+    args: &["float32"],
+    line: 30,
+    ..ADD
+};
+
+static LIST: DataDef = DataDef {
+    name: "List",
+    doc: "",
+    params: &["a"],
+    ctors: &[
+        CtorDef {
+            name: "Nil",
+            fields: &[],
+        },
+        CtorDef {
+            name: "Cons",
+            fields: &["a", "List[a]"],
+        },
+    ],
+    file: "prelude.rs",
+    line: 4,
+};
+static STREAM: DataDef = DataDef {
+    name: "Stream",
+    ctors: &[CtorDef {
+        name: "Nil",
+        fields: &[],
+    }],
+    line: 9,
+    ..LIST
+};
+static LIST_AGAIN: DataDef = DataDef {
+    file: "other.rs",
+    line: 7,
+    ..LIST
+};
+
+#[test]
+fn lookups_by_name() {
+    let reg = Registry::build([&IDENTITY, &BROADCAST_A], [&RELU, &ADD], [&LIST]).unwrap();
+    assert_eq!(reg.relation("Broadcast").unwrap().name, "Broadcast");
+    assert_eq!(reg.relation("Identity").unwrap().name, "Identity");
+    assert!(reg.relation("Flatten").is_none());
+    assert!(std::ptr::eq(reg.op("add").unwrap(), &ADD));
+    assert!(std::ptr::eq(reg.op("nn.relu").unwrap(), &RELU));
+    assert!(reg.op("nn").is_none());
+    assert!(std::ptr::eq(reg.data("List").unwrap(), &LIST));
+    assert_eq!(
+        reg.ctor("Cons").map(|(d, i)| (d.name, i)),
+        Some(("List", 1))
+    );
+    assert!(reg.ctor("Some").is_none());
+    let ops: Vec<&str> = reg.ops().iter().map(|o| o.name).collect();
+    assert_eq!(ops, ["add", "nn.relu"]);
+    let rels: Vec<&str> = reg.relations().map(|r| r.def.name).collect();
+    assert_eq!(rels, ["Broadcast", "Identity"]);
+}
+
+#[test]
+fn duplicate_relation_names_both_places() {
+    let err = Registry::build([&BROADCAST_B, &BROADCAST_A], [], []).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "relation `Broadcast` is declared twice: at a.rs:1 and at b.rs:2"
+    );
+}
+
+#[test]
+fn duplicate_operator_names_both_places() {
+    let err = Registry::build([], [&ADD_AGAIN, &RELU, &ADD], []).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "operator `add` is declared twice: at more.rs:3 and at ops.rs:10"
+    );
+}
+
+#[test]
+fn duplicate_data_types_and_constructors() {
+    let err = Registry::build([], [], [&LIST, &LIST_AGAIN]).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "data type `List` is declared twice: at other.rs:7 and at prelude.rs:4"
+    );
+    let err = Registry::build([], [], [&STREAM, &LIST]).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "constructor `Nil` is declared twice: at prelude.rs:4 and at prelude.rs:9"
+    );
+}
+
+#[test]
+fn empty_registry_says_how_to_link() {
+    let err = Registry::build([], [], []).unwrap_err();
+    assert_eq!(err, RegistryError::Empty);
+    assert_eq!(
+        err.to_string(),
+        "no relation, operator or data type is registered: a crate's declarations are found only when it is linked, so name it in your code (`use relay_ops as _;`)"
+    );
+}
+
+#[test]
+fn relation_arity_must_match_the_operator() {
+    let err = Registry::build([], [&BAD_ARITY], []).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "operator `neg` (at ops.rs:30) gives relation `Broadcast` 2 arguments (its arguments and its result) but `Broadcast` takes 3"
+    );
+}
+
+#[test]
+fn adt_load_reports_bad_fields() {
+    static BAD: DataDef = DataDef {
+        name: "Bad",
+        doc: "",
+        params: &[],
+        ctors: &[CtorDef {
+            name: "MkBad",
+            fields: &["Missing[int32]"],
+        }],
+        file: "bad.rs",
+        line: 2,
+    };
+    let mut tcx = relay_core::TyCtx::new();
+    let err = relay_core::adt::load_defs(&mut tcx, [&BAD]).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "field 0 of constructor `MkBad` (declared at bad.rs:2): unknown type `Missing`"
+    );
+}

@@ -1,0 +1,26 @@
+//! Error collection (serde_derive's `Ctxt`): every error of a declaration, each on the
+//! narrowest token, reported together.
+
+use proc_macro2::{Span, TokenStream};
+use std::fmt::Display;
+
+/// The errors found so far.
+#[derive(Default)]
+pub struct Ctxt {
+    errors: Vec<syn::Error>,
+}
+
+impl Ctxt {
+    /// An error at `span`.
+    pub fn error(&mut self, span: Span, message: impl Display) {
+        self.errors.push(syn::Error::new(span, message));
+    }
+
+    /// The errors as `compile_error!` invocations.
+    pub fn into_compile_errors(self) -> TokenStream {
+        self.errors
+            .into_iter()
+            .map(|e| e.to_compile_error())
+            .collect()
+    }
+}

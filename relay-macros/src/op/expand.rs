@@ -1,0 +1,238 @@
+//! Code generation for `relay_op!`: per operator, the definition as a `static`, one
+//! `inventory::submit!`, and a typed builder; operators with a dotted name go in modules.
+
+use super::check::{ATy, OpModel};
+use crate::data::names::{camel, doc_text, rust_ident};
+use crate::data::tytext::Kind;
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use std::collections::BTreeMap;
+
+/// Operators grouped by namespace.
+#[derive(Default)]
+struct Namespace<'m> {
+    ops: Vec<&'m OpModel<'m>>,
+    children: BTreeMap<String, (Ident, Namespace<'m>)>,
+}
+
+pub fn expand(models: &[OpModel<'_>]) -> TokenStream {
+    let mut root = Namespace::default();
+    for m in models.iter().filter(|m| m.first) {
+        let segs = &m.decl.name;
+        let mut ns = &mut root;
+        for seg in &segs[..segs.len() - 1] {
+            ns = &mut ns
+                .children
+                .entry(seg.to_string())
+                .or_insert_with(|| (seg.clone(), Namespace::default()))
+                .1;
+        }
+        ns.ops.push(m);
+    }
+    emit(&root, "")
+}
+
+fn emit(ns: &Namespace<'_>, path: &str) -> TokenStream {
+    let mut out: TokenStream = ns.ops.iter().map(|m| expand_op(m)).collect();
+    for (name, (ident, child)) in &ns.children {
+        let full = if path.is_empty() {
+            name.clone()
+        } else {
+            format!("{path}.{name}")
+        };
+        let inner = emit(child, &full);
+        let ident = rust_ident(&ident.to_string(), ident.span());
+        let doc = format!("Operators of the `{full}` namespace.");
+        out.extend(quote! {
+            #[doc = #doc]
+            pub mod #ident {
+                #[allow(unused_imports)]
+                use super::*;
+                #inner
+            }
+        });
+    }
+    out
+}
+
+fn marker(t: &ATy) -> TokenStream {
+    let m = quote!(::relay_core::__private::marker);
+    match t {
+        ATy::Int => quote!(#m::Int),
+        ATy::Float => quote!(#m::Float),
+        ATy::Bool => quote!(#m::Bool),
+        ATy::Str => quote!(#m::Str),
+        ATy::DType => quote!(#m::DType),
+        ATy::List(t) => {
+            let t = marker(t);
+            quote!(#m::List<#t>)
+        }
+        ATy::Option(t) => {
+            let t = marker(t);
+            quote!(#m::Opt<#t>)
+        }
+    }
+}
+
+fn attr_type(t: &ATy) -> TokenStream {
+    let a = quote!(::relay_core::__private::OpAttrType);
+    match t {
+        ATy::Int => quote!(#a::Int),
+        ATy::Float => quote!(#a::Float),
+        ATy::Bool => quote!(#a::Bool),
+        ATy::Str => quote!(#a::Str),
+        ATy::DType => quote!(#a::DType),
+        ATy::List(t) => {
+            let t = attr_type(t);
+            quote!(#a::List(&#t))
+        }
+        ATy::Option(t) => {
+            let t = attr_type(t);
+            quote!(#a::Option(&#t))
+        }
+    }
+}
+
+fn expand_op(m: &OpModel<'_>) -> TokenStream {
+    let d = m.decl;
+    let p = quote!(::relay_core::__private);
+    let last = d.name.last().expect("a name has a segment");
+    let last_str = last.to_string();
+    let full: Vec<String> = d.name.iter().map(|s| s.to_string()).collect();
+    let full = full.join(".");
+    let fn_name = rust_ident(&last_str, last.span());
+    let static_name = format_ident!("{}", last_str.to_uppercase(), span = last.span());
+    let builder = format_ident!("{}Builder", camel(&last_str), span = last.span());
+
+    let params: Vec<String> = d
+        .params
+        .iter()
+        .zip(&m.kinds)
+        .map(|(p, k)| {
+            if *k == Kind::Type {
+                p.name.to_string()
+            } else {
+                format!("{}: {}", p.name, k.name())
+            }
+        })
+        .collect();
+    let args_text: Vec<String> = d.args.iter().map(|a| a.ty.text()).collect();
+    let signature = format!(
+        "{full} : fn<{}>({}) -> {}{}",
+        params.join(", "),
+        args_text.join(", "),
+        d.ret.text(),
+        match &d.relation {
+            Some(r) => format!(" where {}", quote!(#r)).replace(" :: ", "::"),
+            None => String::new(),
+        }
+    );
+    let user_doc = doc_text(&d.attrs);
+    let doc = if user_doc.is_empty() {
+        format!("`{signature}`")
+    } else {
+        format!("{user_doc}\n\n`{signature}`")
+    };
+
+    let param_defs = d.params.iter().zip(&m.kinds).map(|(param, k)| {
+        let name = param.name.to_string();
+        let kind = format_ident!("{}", k.name());
+        quote!(#p::TypeParamDef { name: #name, kind: #p::Kind::#kind })
+    });
+    let arg_idents: Vec<Ident> = d
+        .args
+        .iter()
+        .enumerate()
+        .map(|(i, a)| match &a.name {
+            Some(n) => rust_ident(&n.to_string(), n.span()),
+            None => format_ident!("arg{}", i),
+        })
+        .collect();
+    let arg_names: Vec<String> = arg_idents
+        .iter()
+        .map(|i| i.to_string().trim_start_matches("r#").to_string())
+        .collect();
+    let relation = match &d.relation {
+        Some(r) => quote_spanned!(syn::spanned::Spanned::span(r)=>
+            #p::Some(<#r as #p::Relation>::REF)),
+        None => quote!(#p::None),
+    };
+    let attr_defs = d.attr_decls.iter().zip(&m.attrs).map(|(a, am)| {
+        let name = a.name.to_string();
+        let ty = attr_type(&am.ty);
+        let default = match &am.default {
+            Some(c) => quote!(#p::Some(#c)),
+            None => quote!(#p::None),
+        };
+        quote!(#p::AttrDef { name: #name, ty: #ty, default: #default })
+    });
+    let level = m.level;
+    let ret = d.ret.text();
+    let line = quote_spanned!(d.name[0].span()=> ::core::line!());
+    let file = quote_spanned!(d.name[0].span()=> ::core::file!());
+
+    let mut required = Vec::new();
+    let mut setters = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for (a, am) in d.attr_decls.iter().zip(&m.attrs) {
+        let name = a.name.to_string();
+        if !seen.insert(name.clone()) || name == "build" {
+            continue; // reported by the check
+        }
+        let ident = rust_ident(&name, a.name.span());
+        let mk = marker(&am.ty);
+        let set = quote!(.set(#name, <_ as #p::AttrArg<#mk>>::into_attr(#ident)));
+        if am.default.is_none() {
+            required.push((quote!(#ident: impl #p::AttrArg<#mk>), set));
+        } else {
+            let sdoc = format!("Sets attribute `{name}` (`{}`).", am.ty.text());
+            setters.push(quote! {
+                #[doc = #sdoc]
+                pub fn #ident(self, #ident: impl #p::AttrArg<#mk>) -> Self {
+                    Self(self.0 #set)
+                }
+            });
+        }
+    }
+    let req_params = required.iter().map(|(param, _)| param);
+    let req_sets = required.iter().map(|(_, set)| set);
+    let static_doc = format!("The definition of operator `{full}`, as registered.");
+    let builder_doc = format!("A call of `{full}` being built: set attributes, then `build()`.");
+    quote! {
+        #[doc = #static_doc]
+        pub static #static_name: #p::OpDef = #p::OpDef {
+            name: #full,
+            doc: #user_doc,
+            params: &[#(#param_defs),*],
+            arg_names: &[#(#arg_names),*],
+            args: &[#(#args_text),*],
+            ret: #ret,
+            relation: #relation,
+            attrs: &[#(#attr_defs),*],
+            level: #level,
+            file: #file,
+            line: #line,
+        };
+
+        #p::inventory::submit! { #p::OpEntry { def: &#static_name } }
+
+        #[doc = #doc]
+        pub fn #fn_name<E>(#(#arg_idents: E,)* #(#req_params),*) -> #builder<E> {
+            #builder(#p::CallBuilder::new(&#static_name, #p::Vec::from([#(#arg_idents),*])) #(#req_sets)*)
+        }
+
+        #[doc = #builder_doc]
+        #[must_use]
+        #[derive(Clone, Debug)]
+        pub struct #builder<E>(#p::CallBuilder<E>);
+
+        impl<E> #builder<E> {
+            #(#setters)*
+
+            /// The call, with the defaults of the attributes not set.
+            pub fn build(self) -> #p::OpCall<E> {
+                self.0.build()
+            }
+        }
+    }
+}

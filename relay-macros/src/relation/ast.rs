@@ -1,0 +1,501 @@
+//! Parsing: the attribute's tokens into a [`Decl`] (a clause or a bare name).
+
+use proc_macro2::Span;
+use syn::ext::IdentExt;
+use syn::parse::{Parse, ParseStream};
+use syn::{bracketed, parenthesized, token, Ident, LitInt, LitStr, Token};
+
+mod kw {
+    syn::custom_keyword!(assert);
+    syn::custom_keyword!(attrs);
+    syn::custom_keyword!(rust);
+}
+
+/// What `#[relation(...)]` says.
+pub enum Decl {
+    /// `Name`: the imperative form, on a function.
+    Bare(Ident),
+    /// `Name(head...) :- body`: the clause form, on a unit struct.
+    Clause(Clause),
+}
+
+pub struct Clause {
+    pub name: Ident,
+    pub head: Vec<Term>,
+    pub head_span: Span,
+    pub body: Vec<Goal>,
+    pub attrs: Vec<AttrBlock>,
+}
+
+pub enum Goal {
+    Eq(Term, Term),
+    /// A condition: a comparison, or any bool term.
+    Check(Term),
+    Assert {
+        cond: Term,
+        message: LitStr,
+    },
+}
+
+/// `attrs(name: type = default, ...)`.
+pub struct AttrBlock {
+    pub kw: Span,
+    pub decls: Vec<AttrDecl>,
+}
+
+pub struct AttrDecl {
+    pub name: Ident,
+    pub ty: Ident,
+    pub default: Option<Term>,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+}
+
+impl BinOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+        }
+    }
+}
+
+#[derive(Copy, Clone, PartialEq, Eq)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl CmpOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            CmpOp::Eq => "==",
+            CmpOp::Ne => "!=",
+            CmpOp::Lt => "<",
+            CmpOp::Le => "<=",
+            CmpOp::Gt => ">",
+            CmpOp::Ge => ">=",
+        }
+    }
+}
+
+pub enum ListItem {
+    Dim(Term),
+    Splice(Span, Term),
+}
+
+pub enum Term {
+    /// A variable, or a dtype literal (`float32`): told apart by the checker.
+    Name(Ident),
+    Wild(Span),
+    Int(i64, Span),
+    Bool(bool, Span),
+    /// `name(args...)`: `Tensor`, `Tuple` or a builtin.
+    Call {
+        name: Ident,
+        args: Vec<Term>,
+    },
+    /// `(a, b)` or `()`.
+    Tuple(Span, Vec<Term>),
+    List(Span, Vec<ListItem>),
+    Index(Box<Term>, Span, Box<Term>),
+    Slice(Box<Term>, Span, Option<Box<Term>>, Option<Box<Term>>),
+    Binary(BinOp, Span, Box<Term>, Box<Term>),
+    Neg(Span, Box<Term>),
+    Cmp(CmpOp, Span, Box<Term>, Box<Term>),
+    Attr(Span, Ident),
+    Rust {
+        kw: Span,
+        path: syn::Path,
+        args: Vec<Term>,
+    },
+}
+
+impl Term {
+    /// The token errors about this term point at.
+    pub fn span(&self) -> Span {
+        match self {
+            Term::Name(i) | Term::Call { name: i, .. } => i.span(),
+            Term::Wild(s)
+            | Term::Int(_, s)
+            | Term::Bool(_, s)
+            | Term::Tuple(s, _)
+            | Term::List(s, _)
+            | Term::Index(_, s, _)
+            | Term::Slice(_, s, ..)
+            | Term::Binary(_, s, ..)
+            | Term::Neg(s, _)
+            | Term::Cmp(_, s, ..)
+            | Term::Attr(s, _)
+            | Term::Rust { kw: s, .. } => *s,
+        }
+    }
+}
+
+impl Parse for Decl {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        if input.is_empty() {
+            return Err(input.error(
+                "expected a clause `Name(args) :- body` or, on a function, the relation's name",
+            ));
+        }
+        let name: Ident = input.parse()?;
+        if input.is_empty() {
+            return Ok(Decl::Bare(name));
+        }
+        if !input.peek(token::Paren) {
+            return Err(input.error(format!(
+                "expected the head's arguments in parentheses after `{name}`"
+            )));
+        }
+        let content;
+        let paren = parenthesized!(content in input);
+        let head = comma_list(&content, Term::parse)?;
+        if !input.peek(Token![:]) || !input.peek2(Token![-]) {
+            return Err(input.error(format!(
+                "expected `:-` after the head `{name}(..)`, then the body (`true` or goals)"
+            )));
+        }
+        input.parse::<Token![:]>()?;
+        let dash: Token![-] = input.parse()?;
+        let mut body = Vec::new();
+        let mut attrs = Vec::new();
+        if input.is_empty() {
+            return Err(syn::Error::new(
+                dash.span,
+                "expected the body after `:-` (`true` or goals), found nothing",
+            ));
+        }
+        loop {
+            if input.peek(kw::attrs) && input.peek2(token::Paren) {
+                attrs.push(input.parse()?);
+            } else if peek_true(input) {
+                input.parse::<syn::LitBool>()?;
+            } else {
+                body.push(input.parse()?);
+            }
+            if input.is_empty() {
+                break;
+            }
+            if !input.peek(Token![,]) {
+                return Err(input.error("expected `,` between goals, or the end of the clause"));
+            }
+            input.parse::<Token![,]>()?;
+            if input.is_empty() {
+                break;
+            }
+        }
+        Ok(Decl::Clause(Clause {
+            name,
+            head,
+            head_span: paren.span.join(),
+            body,
+            attrs,
+        }))
+    }
+}
+
+/// `true` alone as a goal (followed by `,` or the end).
+fn peek_true(input: ParseStream) -> bool {
+    let fork = input.fork();
+    match fork.parse::<syn::LitBool>() {
+        Ok(b) => b.value && (fork.is_empty() || fork.peek(Token![,])),
+        Err(_) => false,
+    }
+}
+
+fn comma_list<T>(
+    input: ParseStream,
+    item: fn(ParseStream) -> syn::Result<T>,
+) -> syn::Result<Vec<T>> {
+    let mut out = Vec::new();
+    while !input.is_empty() {
+        out.push(item(input)?);
+        if input.is_empty() {
+            break;
+        }
+        if !input.peek(Token![,]) {
+            return Err(input.error("expected `,` or the closing bracket"));
+        }
+        input.parse::<Token![,]>()?;
+    }
+    Ok(out)
+}
+
+impl Parse for AttrBlock {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let kw: kw::attrs = input.parse()?;
+        let content;
+        parenthesized!(content in input);
+        let decls = comma_list(&content, |input| {
+            let name = Ident::parse_any(input)?;
+            if !input.peek(Token![:]) {
+                return Err(input.error(format!(
+                    "expected `:` and a type after the attribute `{name}` (`{name}: int`)"
+                )));
+            }
+            input.parse::<Token![:]>()?;
+            let ty = Ident::parse_any(input)?;
+            let default = if input.peek(Token![=]) {
+                input.parse::<Token![=]>()?;
+                Some(Term::parse(input)?)
+            } else {
+                None
+            };
+            Ok(AttrDecl { name, ty, default })
+        })?;
+        Ok(AttrBlock { kw: kw.span, decls })
+    }
+}
+
+impl Parse for Goal {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        if input.peek(kw::assert) && input.peek2(token::Paren) {
+            let kw: kw::assert = input.parse()?;
+            let content;
+            parenthesized!(content in input);
+            let cond = Term::parse(&content)?;
+            if content.is_empty() {
+                return Err(syn::Error::new(
+                    kw.span,
+                    "expected a message after the condition: `assert(cond, \"message\")`",
+                ));
+            }
+            content.parse::<Token![,]>()?;
+            if !content.peek(LitStr) {
+                return Err(content.error("expected the message of `assert`, a string literal"));
+            }
+            let message: LitStr = content.parse()?;
+            if !content.is_empty() {
+                return Err(content.error("expected `)` after the message of `assert`"));
+            }
+            return Ok(Goal::Assert { cond, message });
+        }
+        let lhs = Term::parse(input)?;
+        if input.peek(Token![=]) && !input.peek(Token![==]) {
+            input.parse::<Token![=]>()?;
+            let rhs = Term::parse(input)?;
+            return Ok(Goal::Eq(lhs, rhs));
+        }
+        Ok(Goal::Check(lhs))
+    }
+}
+
+impl Parse for Term {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let lhs = additive(input)?;
+        let op = if input.peek(Token![==]) {
+            CmpOp::Eq
+        } else if input.peek(Token![!=]) {
+            CmpOp::Ne
+        } else if input.peek(Token![<=]) {
+            CmpOp::Le
+        } else if input.peek(Token![>=]) {
+            CmpOp::Ge
+        } else if input.peek(Token![<]) {
+            CmpOp::Lt
+        } else if input.peek(Token![>]) {
+            CmpOp::Gt
+        } else {
+            return Ok(lhs);
+        };
+        let span = input.span();
+        match op {
+            CmpOp::Eq => drop(input.parse::<Token![==]>()?),
+            CmpOp::Ne => drop(input.parse::<Token![!=]>()?),
+            CmpOp::Le => drop(input.parse::<Token![<=]>()?),
+            CmpOp::Ge => drop(input.parse::<Token![>=]>()?),
+            CmpOp::Lt => drop(input.parse::<Token![<]>()?),
+            CmpOp::Gt => drop(input.parse::<Token![>]>()?),
+        }
+        let rhs = additive(input)?;
+        Ok(Term::Cmp(op, span, Box::new(lhs), Box::new(rhs)))
+    }
+}
+
+fn additive(input: ParseStream) -> syn::Result<Term> {
+    let mut lhs = multiplicative(input)?;
+    loop {
+        let span = input.span();
+        let op = if input.peek(Token![+]) {
+            input.parse::<Token![+]>()?;
+            BinOp::Add
+        } else if input.peek(Token![-]) && !input.peek(Token![->]) {
+            input.parse::<Token![-]>()?;
+            BinOp::Sub
+        } else {
+            return Ok(lhs);
+        };
+        let rhs = multiplicative(input)?;
+        lhs = Term::Binary(op, span, Box::new(lhs), Box::new(rhs));
+    }
+}
+
+fn multiplicative(input: ParseStream) -> syn::Result<Term> {
+    let mut lhs = unary(input)?;
+    loop {
+        let span = input.span();
+        let op = if input.peek(Token![*]) {
+            input.parse::<Token![*]>()?;
+            BinOp::Mul
+        } else if input.peek(Token![/]) {
+            input.parse::<Token![/]>()?;
+            BinOp::Div
+        } else if input.peek(Token![%]) {
+            input.parse::<Token![%]>()?;
+            BinOp::Rem
+        } else {
+            return Ok(lhs);
+        };
+        let rhs = unary(input)?;
+        lhs = Term::Binary(op, span, Box::new(lhs), Box::new(rhs));
+    }
+}
+
+fn unary(input: ParseStream) -> syn::Result<Term> {
+    if input.peek(Token![-]) {
+        let span = input.span();
+        input.parse::<Token![-]>()?;
+        let inner = unary(input)?;
+        // A negative literal is a literal.
+        if let Term::Int(c, _) = inner {
+            return Ok(Term::Int(-c, span));
+        }
+        return Ok(Term::Neg(span, Box::new(inner)));
+    }
+    postfix(input)
+}
+
+fn postfix(input: ParseStream) -> syn::Result<Term> {
+    let mut base = primary(input)?;
+    while input.peek(token::Bracket) {
+        let content;
+        let bracket = bracketed!(content in input);
+        let span = bracket.span.join();
+        let lo = if content.peek(Token![..]) {
+            None
+        } else {
+            Some(Box::new(Term::parse(&content)?))
+        };
+        if content.peek(Token![..=]) {
+            return Err(content.error("expected `..` (inclusive slices `..=` are not supported)"));
+        }
+        if content.peek(Token![..]) {
+            content.parse::<Token![..]>()?;
+            let hi = if content.is_empty() {
+                None
+            } else {
+                Some(Box::new(Term::parse(&content)?))
+            };
+            if !content.is_empty() {
+                return Err(content.error("expected `]` after the slice"));
+            }
+            base = Term::Slice(Box::new(base), span, lo, hi);
+        } else {
+            if !content.is_empty() {
+                return Err(content.error("expected `]` or `..` after the index"));
+            }
+            let index = lo.expect("an index was parsed");
+            base = Term::Index(Box::new(base), span, index);
+        }
+    }
+    Ok(base)
+}
+
+fn primary(input: ParseStream) -> syn::Result<Term> {
+    if input.peek(LitInt) {
+        let lit: LitInt = input.parse()?;
+        let value = lit.base10_parse::<i64>()?;
+        return Ok(Term::Int(value, lit.span()));
+    }
+    if input.peek(syn::LitBool) {
+        let lit: syn::LitBool = input.parse()?;
+        return Ok(Term::Bool(lit.value, lit.span));
+    }
+    if input.peek(Token![_]) {
+        let t: Token![_] = input.parse()?;
+        return Ok(Term::Wild(t.span));
+    }
+    if input.peek(token::Bracket) {
+        let content;
+        let bracket = bracketed!(content in input);
+        let items = comma_list(&content, |input| {
+            if input.peek(Token![..]) {
+                let dots: Token![..] = input.parse()?;
+                Ok(ListItem::Splice(dots.spans[0], Term::parse(input)?))
+            } else {
+                Ok(ListItem::Dim(Term::parse(input)?))
+            }
+        })?;
+        return Ok(Term::List(bracket.span.join(), items));
+    }
+    if input.peek(token::Paren) {
+        let content;
+        let paren = parenthesized!(content in input);
+        let span = paren.span.join();
+        if content.is_empty() {
+            return Ok(Term::Tuple(span, Vec::new()));
+        }
+        let first = Term::parse(&content)?;
+        if content.is_empty() {
+            return Ok(first);
+        }
+        content.parse::<Token![,]>()?;
+        let mut items = vec![first];
+        items.extend(comma_list(&content, Term::parse)?);
+        return Ok(Term::Tuple(span, items));
+    }
+    if input.peek(kw::attrs) && input.peek2(Token![.]) {
+        let kw: kw::attrs = input.parse()?;
+        input.parse::<Token![.]>()?;
+        let name = Ident::parse_any(input)?;
+        return Ok(Term::Attr(kw.span, name));
+    }
+    if input.peek(kw::rust) && input.peek2(token::Paren) {
+        let kw: kw::rust = input.parse()?;
+        let content;
+        parenthesized!(content in input);
+        let path: syn::Path = content.parse()?;
+        if !content.is_empty() {
+            return Err(content.error("expected `)` after the function's path in `rust(path)`"));
+        }
+        if !input.peek(token::Paren) {
+            return Err(input.error("expected the call's arguments: `rust(path)(args...)`"));
+        }
+        let content;
+        parenthesized!(content in input);
+        let args = comma_list(&content, Term::parse)?;
+        return Ok(Term::Rust {
+            kw: kw.span,
+            path,
+            args,
+        });
+    }
+    if input.peek(Ident) {
+        let name: Ident = input.parse()?;
+        if input.peek(token::Paren) {
+            let content;
+            parenthesized!(content in input);
+            let args = comma_list(&content, Term::parse)?;
+            return Ok(Term::Call { name, args });
+        }
+        return Ok(Term::Name(name));
+    }
+    Err(input.error(
+        "expected a term: a variable, an integer, `_`, `Tensor(shape, dtype)`, a tuple, a list `[..]`, a builtin call or `attrs.name`",
+    ))
+}

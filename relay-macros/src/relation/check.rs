@@ -1,0 +1,683 @@
+//! Checking a clause: the kind of every variable inferred from its uses, builtins and
+//! their arities, attributes, patterns, and variables that nothing defines. Every error
+//! is collected, each on the narrowest token.
+
+use super::ast::{AttrDecl, Clause, Goal, ListItem, Term};
+use proc_macro2::Span;
+use std::collections::HashMap;
+use syn::Ident;
+
+/// What a clause variable or term stands for.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Kind {
+    Type,
+    Shape,
+    Dim,
+    DType,
+    Bool,
+}
+
+impl Kind {
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Type => "type",
+            Kind::Shape => "shape",
+            Kind::Dim => "dimension",
+            Kind::DType => "dtype",
+            Kind::Bool => "bool",
+        }
+    }
+}
+
+/// The data type of a dtype literal: code name, bits, lanes.
+#[derive(Copy, Clone)]
+pub struct DTypeLit {
+    pub code: &'static str,
+    pub bits: u8,
+    pub lanes: u16,
+}
+
+/// `Some(Ok(..))` for a data type, `Some(Err(()))` for a name that looks like one but
+/// is not (`float13`), `None` for any other name (a variable).
+pub fn dtype_literal(name: &str) -> Option<Result<DTypeLit, ()>> {
+    let (base, lanes) = match name.split_once('x') {
+        Some((b, l)) => (b, Some(l)),
+        None => (name, None),
+    };
+    let (code, bits) = if base == "bool" {
+        ("Bool", "1")
+    } else if let Some(b) = base.strip_prefix("uint") {
+        ("UInt", b)
+    } else if let Some(b) = base.strip_prefix("int") {
+        ("Int", b)
+    } else if let Some(b) = base.strip_prefix("bfloat") {
+        ("BFloat", b)
+    } else if let Some(b) = base.strip_prefix("float") {
+        ("Float", b)
+    } else {
+        return None;
+    };
+    if code != "Bool" && !bits.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    let bits: u8 = match bits.parse() {
+        Ok(b) => b,
+        Err(_) => return Some(Err(())),
+    };
+    let ok = match code {
+        "Int" | "UInt" => matches!(bits, 8 | 16 | 32 | 64),
+        "Float" => matches!(bits, 16 | 32 | 64),
+        "BFloat" => bits == 16,
+        _ => bits == 1,
+    };
+    let lanes = match lanes {
+        None => 1,
+        Some(l) => match l.parse::<u16>() {
+            Ok(n) if n >= 1 && l.bytes().all(|b| b.is_ascii_digit()) => n,
+            _ => return Some(Err(())),
+        },
+    };
+    if !ok {
+        return Some(Err(()));
+    }
+    Some(Ok(DTypeLit { code, bits, lanes }))
+}
+
+pub const BUILTINS: &[(&str, &[Kind], Kind)] = &[
+    ("prod", &[Kind::Shape], Kind::Dim),
+    ("sum", &[Kind::Shape], Kind::Dim),
+    ("len", &[Kind::Shape], Kind::Dim),
+    ("broadcast", &[Kind::Shape, Kind::Shape], Kind::Shape),
+    ("min", &[Kind::Dim, Kind::Dim], Kind::Dim),
+    ("max", &[Kind::Dim, Kind::Dim], Kind::Dim),
+    ("floordiv", &[Kind::Dim, Kind::Dim], Kind::Dim),
+    ("floormod", &[Kind::Dim, Kind::Dim], Kind::Dim),
+    ("Tensor", &[Kind::Shape, Kind::DType], Kind::Type),
+];
+
+const ATTR_TYPES: &[(&str, Kind)] = &[
+    ("int", Kind::Dim),
+    ("bool", Kind::Bool),
+    ("dtype", Kind::DType),
+    ("shape", Kind::Shape),
+];
+
+struct VarInfo {
+    kind: Option<Kind>,
+    first: Span,
+    uses: usize,
+    /// Appears in the head or where an equation can bind it.
+    bindable: bool,
+}
+
+/// What checking learns, for the expansion.
+pub struct Checked {
+    /// Variable names in order of first appearance; their index is their position.
+    pub vars: Vec<String>,
+    /// Declared attributes in order.
+    pub attrs: Vec<(String, String)>,
+}
+
+impl Checked {
+    pub fn var(&self, name: &str) -> u16 {
+        self.vars
+            .iter()
+            .position(|v| v == name)
+            .expect("checked variable") as u16
+    }
+
+    pub fn attr(&self, name: &str) -> u16 {
+        self.attrs
+            .iter()
+            .position(|(a, _)| a == name)
+            .expect("checked attribute") as u16
+    }
+}
+
+struct Checker {
+    errors: Vec<syn::Error>,
+    vars: HashMap<String, VarInfo>,
+    order: Vec<String>,
+    attrs: Vec<(String, Kind)>,
+}
+
+/// Checks `clause`, returning every error found.
+pub fn check(clause: &Clause) -> Result<Checked, Vec<syn::Error>> {
+    let mut c = Checker {
+        errors: Vec::new(),
+        vars: HashMap::new(),
+        order: Vec::new(),
+        attrs: Vec::new(),
+    };
+    if clause.head.is_empty() {
+        c.error(
+            clause.head_span,
+            format!(
+                "expected at least one argument in the head `{}(..)`",
+                clause.name
+            ),
+        );
+    }
+    // Attributes first: the body refers to them.
+    let mut decls: Vec<&AttrDecl> = Vec::new();
+    for block in &clause.attrs {
+        if block.decls.is_empty() {
+            c.error(
+                block.kw,
+                "expected at least one attribute in `attrs(..)`".into(),
+            );
+        }
+        for d in &block.decls {
+            decls.push(d);
+        }
+    }
+    for d in &decls {
+        let name = d.name.to_string();
+        if c.attrs.iter().any(|(a, _)| *a == name) {
+            c.error(
+                d.name.span(),
+                format!("the attribute `{name}` is declared twice"),
+            );
+            continue;
+        }
+        let ty = d.ty.to_string();
+        let Some(&(_, kind)) = ATTR_TYPES.iter().find(|(t, _)| *t == ty) else {
+            c.error(
+                d.ty.span(),
+                format!(
+                    "unknown attribute type `{ty}`, expected one of `int`, `bool`, `dtype`, `shape`"
+                ),
+            );
+            c.attrs.push((name, Kind::Bool));
+            continue;
+        };
+        if let Some(default) = &d.default {
+            c.check_default(default, kind, &ty, &name);
+        }
+        c.attrs.push((name, kind));
+    }
+    for arg in &clause.head {
+        c.pattern(arg, Kind::Type);
+    }
+    let mut deferred: Vec<(&Term, &Term)> = Vec::new();
+    for goal in &clause.body {
+        match goal {
+            Goal::Eq(l, r) => {
+                if !c.equation(l, r) {
+                    deferred.push((l, r));
+                }
+            }
+            Goal::Check(t) => match c.peek(t) {
+                Some(k) if k != Kind::Bool => c.error(
+                    t.span(),
+                    format!(
+                        "expected a goal (an equation `a = b`, a comparison or `assert(..)`), found `{}`, a {}",
+                        show(t),
+                        k.name()
+                    ),
+                ),
+                _ => c.term(t, Kind::Bool, false),
+            },
+            Goal::Assert { cond, message } => {
+                c.term(cond, Kind::Bool, false);
+                if message.value().is_empty() {
+                    c.error(
+                        message.span(),
+                        "expected a message, found an empty string".into(),
+                    );
+                }
+            }
+        }
+    }
+    // Equations between terms of unknown kind: try again as long as kinds are learnt.
+    loop {
+        let before = deferred.len();
+        deferred.retain(|(l, r)| !c.equation(l, r));
+        if deferred.is_empty() || deferred.len() == before {
+            break;
+        }
+    }
+    for (l, _) in deferred {
+        c.error(
+            l.span(),
+            format!(
+                "cannot infer whether `{}` is a type, a shape, a dimension or a dtype",
+                show(l)
+            ),
+        );
+    }
+    for name in &c.order {
+        let info = &c.vars[name];
+        if info.kind.is_none() {
+            c.errors.push(syn::Error::new(
+                info.first,
+                format!("cannot infer whether `{name}` is a type, a shape, a dimension or a dtype"),
+            ));
+        } else if !info.bindable || info.uses < 2 && !c.in_head(name, clause) {
+            c.errors.push(syn::Error::new(
+                info.first,
+                format!(
+                    "unknown variable `{name}`: it is not bound in the head and no equation defines it"
+                ),
+            ));
+        }
+    }
+    if c.errors.is_empty() {
+        Ok(Checked {
+            vars: c.order,
+            attrs: decls
+                .iter()
+                .map(|d| (d.name.to_string(), d.ty.to_string()))
+                .collect(),
+        })
+    } else {
+        Err(c.errors)
+    }
+}
+
+impl Checker {
+    fn error(&mut self, span: Span, message: String) {
+        self.errors.push(syn::Error::new(span, message));
+    }
+
+    fn in_head(&self, name: &str, clause: &Clause) -> bool {
+        fn mentions(t: &Term, name: &str) -> bool {
+            match t {
+                Term::Name(i) => i == name,
+                Term::Call { args, .. } | Term::Tuple(_, args) => {
+                    args.iter().any(|a| mentions(a, name))
+                }
+                Term::List(_, items) => items.iter().any(|i| match i {
+                    ListItem::Dim(t) | ListItem::Splice(_, t) => mentions(t, name),
+                }),
+                _ => false,
+            }
+        }
+        clause.head.iter().any(|t| mentions(t, name))
+    }
+
+    fn mismatch(&mut self, span: Span, want: Kind, found: String) {
+        self.error(span, format!("expected a {}, found {found}", want.name()));
+    }
+
+    /// A variable used as `kind` (`None`: of a kind to be inferred).
+    fn var(&mut self, id: &Ident, kind: Option<Kind>, bindable: bool) {
+        let name = id.to_string();
+        let info = match self.vars.get_mut(&name) {
+            Some(info) => info,
+            None => {
+                self.order.push(name.clone());
+                self.vars.entry(name.clone()).or_insert(VarInfo {
+                    kind: None,
+                    first: id.span(),
+                    uses: 0,
+                    bindable: false,
+                })
+            }
+        };
+        info.uses += 1;
+        info.bindable |= bindable;
+        match (info.kind, kind) {
+            (_, None) => {}
+            (None, Some(k)) => info.kind = Some(k),
+            (Some(have), Some(want)) if have == want => {}
+            (Some(have), Some(want)) => {
+                let msg = format!(
+                    "expected a {}, found the {} `{name}`",
+                    want.name(),
+                    have.name()
+                );
+                self.error(id.span(), msg);
+            }
+        }
+    }
+
+    /// A head pattern of kind `kind`.
+    fn pattern(&mut self, t: &Term, kind: Kind) {
+        let ok = match (t, kind) {
+            (Term::Wild(_), _) => true,
+            (Term::Name(id), _) => match dtype_literal(&id.to_string()) {
+                Some(_) if kind == Kind::DType => {
+                    self.term(t, kind, true);
+                    return;
+                }
+                Some(_) => false,
+                None => {
+                    self.var(id, Some(kind), true);
+                    return;
+                }
+            },
+            (Term::Call { name, args }, Kind::Type) if name == "Tensor" || name == "Tuple" => {
+                if name == "Tensor" {
+                    if args.len() != 2 {
+                        self.error(
+                            name.span(),
+                            format!(
+                                "`Tensor` takes 2 arguments (a shape and a dtype), found {}",
+                                args.len()
+                            ),
+                        );
+                        return;
+                    }
+                    self.pattern(&args[0], Kind::Shape);
+                    self.pattern(&args[1], Kind::DType);
+                } else {
+                    args.iter().for_each(|a| self.pattern(a, Kind::Type));
+                }
+                return;
+            }
+            (Term::Tuple(_, items), Kind::Type) => {
+                items.iter().for_each(|a| self.pattern(a, Kind::Type));
+                return;
+            }
+            (Term::List(_, items), Kind::Shape) => {
+                let mut splice = false;
+                for item in items {
+                    match item {
+                        ListItem::Dim(d) => self.pattern(d, Kind::Dim),
+                        ListItem::Splice(span, rest) => {
+                            if splice {
+                                self.error(
+                                    *span,
+                                    "expected at most one `..rest` in a shape pattern, found a second one".into(),
+                                );
+                            }
+                            splice = true;
+                            self.pattern(rest, Kind::Shape);
+                        }
+                    }
+                }
+                return;
+            }
+            (Term::Int(..), Kind::Dim) => true,
+            _ => false,
+        };
+        if !ok {
+            let expected = match kind {
+                Kind::Type => "a type pattern (a variable, `_`, `Tensor(shape, dtype)` or a tuple)",
+                Kind::Shape => "a shape pattern (a variable, `_` or a list `[d0, ..rest]`)",
+                Kind::Dim => "a dimension pattern (a variable, `_` or an integer)",
+                Kind::DType => "a dtype pattern (a variable, `_` or a dtype such as `float32`)",
+                Kind::Bool => "a pattern",
+            };
+            self.error(
+                t.span(),
+                format!("expected {expected}, found `{}`", show(t)),
+            );
+        }
+    }
+
+    fn check_default(&mut self, t: &Term, kind: Kind, ty: &str, attr: &str) {
+        let ok = match (t, kind) {
+            (Term::Int(..), Kind::Dim) | (Term::Bool(..), Kind::Bool) => true,
+            (Term::Name(id), Kind::DType) => matches!(dtype_literal(&id.to_string()), Some(Ok(_))),
+            (Term::List(_, items), Kind::Shape) => items
+                .iter()
+                .all(|i| matches!(i, ListItem::Dim(Term::Int(..)))),
+            _ => false,
+        };
+        if !ok {
+            self.error(
+                t.span(),
+                format!(
+                    "expected {} as the default of `{attr}`, found `{}`",
+                    match ty {
+                        "int" => "an integer literal",
+                        "bool" => "`true` or `false`",
+                        "dtype" => "a dtype such as `float32`",
+                        _ => "a list of integers such as `[1, 2]`",
+                    },
+                    show(t)
+                ),
+            );
+        }
+    }
+
+    /// The kind of `t` if it can be told without context (no errors, no recording).
+    fn peek(&self, t: &Term) -> Option<Kind> {
+        Some(match t {
+            Term::Name(id) => {
+                let name = id.to_string();
+                if dtype_literal(&name).is_some() {
+                    Kind::DType
+                } else {
+                    return self.vars.get(&name).and_then(|v| v.kind);
+                }
+            }
+            Term::Wild(_) | Term::Rust { .. } => return None,
+            Term::Int(..) => Kind::Dim,
+            Term::Bool(..) | Term::Cmp(..) => Kind::Bool,
+            Term::Call { name, .. } if name == "Tuple" => Kind::Type,
+            Term::Call { name, .. } => {
+                let name = name.to_string();
+                return BUILTINS.iter().find(|b| b.0 == name).map(|b| b.2);
+            }
+            Term::Tuple(..) => Kind::Type,
+            Term::List(..) | Term::Slice(..) => Kind::Shape,
+            Term::Index(..) | Term::Binary(..) | Term::Neg(..) => Kind::Dim,
+            Term::Attr(_, name) => {
+                let name = name.to_string();
+                return self.attrs.iter().find(|a| a.0 == name).map(|a| a.1);
+            }
+        })
+    }
+
+    /// `l = r`: checked when the kind of one side is known; `false` to try again later.
+    fn equation(&mut self, l: &Term, r: &Term) -> bool {
+        let Some(kind) = self.peek(l).or_else(|| self.peek(r)) else {
+            return false;
+        };
+        self.term(l, kind, true);
+        self.term(r, kind, true);
+        true
+    }
+
+    /// A body term expected to be of kind `want`. `bind`: the position can bind a
+    /// variable (a whole side of an equation, or a constructor's part of one).
+    fn term(&mut self, t: &Term, want: Kind, bind: bool) {
+        let found = |k: Kind| format!("a {}", k.name());
+        match t {
+            Term::Name(id) => {
+                let name = id.to_string();
+                match dtype_literal(&name) {
+                    Some(Ok(_)) if want == Kind::DType => {}
+                    Some(Ok(_)) => self.mismatch(id.span(), want, format!("the dtype `{name}`")),
+                    Some(Err(())) => self.error(
+                        id.span(),
+                        format!(
+                            "`{name}` is not a data type, expected one of `bool`, `int8`-`int64`, `uint8`-`uint64`, `float16`/`float32`/`float64`, `bfloat16`, optionally with lanes (`float32x4`)"
+                        ),
+                    ),
+                    None => self.var(id, Some(want), bind),
+                }
+            }
+            Term::Wild(_) => {}
+            Term::Int(c, span) => {
+                if want != Kind::Dim {
+                    self.mismatch(*span, want, format!("the integer `{c}`"));
+                }
+            }
+            Term::Bool(b, span) => {
+                if want != Kind::Bool {
+                    self.mismatch(*span, want, format!("`{b}`"));
+                }
+            }
+            Term::Call { name, args } => {
+                let n = name.to_string();
+                if n == "Tuple" {
+                    if want != Kind::Type {
+                        self.mismatch(name.span(), want, "a tuple type".into());
+                    }
+                    args.iter().for_each(|a| self.term(a, Kind::Type, bind));
+                    return;
+                }
+                let Some(&(_, params, result)) = BUILTINS.iter().find(|b| b.0 == n) else {
+                    self.error(
+                        name.span(),
+                        format!(
+                            "unknown builtin `{n}`, expected one of `Tensor`, `Tuple`, `prod`, `sum`, `len`, `broadcast`, `min`, `max`, `floordiv`, `floormod` (call a Rust function with `rust(path)(args)`)"
+                        ),
+                    );
+                    return;
+                };
+                if args.len() != params.len() {
+                    let plural = if params.len() == 1 { "" } else { "s" };
+                    self.error(
+                        name.span(),
+                        format!(
+                            "`{n}` takes {} argument{plural}, found {}",
+                            params.len(),
+                            args.len()
+                        ),
+                    );
+                    return;
+                }
+                if result != want {
+                    self.mismatch(name.span(), want, format!("`{n}(..)`, {}", found(result)));
+                }
+                let bind = bind && n == "Tensor";
+                for (a, k) in args.iter().zip(params.iter()) {
+                    self.term(a, *k, bind);
+                }
+            }
+            Term::Tuple(span, items) => {
+                if want != Kind::Type {
+                    self.mismatch(*span, want, "a tuple type".into());
+                }
+                items.iter().for_each(|a| self.term(a, Kind::Type, bind));
+            }
+            Term::List(span, items) => {
+                if want != Kind::Shape {
+                    self.mismatch(*span, want, "a shape `[..]`".into());
+                }
+                for item in items {
+                    match item {
+                        ListItem::Dim(d) => self.term(d, Kind::Dim, bind),
+                        ListItem::Splice(_, s) => self.term(s, Kind::Shape, bind),
+                    }
+                }
+            }
+            Term::Index(base, span, index) => {
+                if want != Kind::Dim {
+                    self.mismatch(*span, want, "a dimension `s[i]`".into());
+                }
+                self.term(base, Kind::Shape, false);
+                self.term(index, Kind::Dim, false);
+            }
+            Term::Slice(base, span, lo, hi) => {
+                if want != Kind::Shape {
+                    self.mismatch(*span, want, "a shape `s[a..b]`".into());
+                }
+                self.term(base, Kind::Shape, false);
+                for b in lo.iter().chain(hi.iter()) {
+                    self.term(b, Kind::Dim, false);
+                }
+            }
+            Term::Binary(op, span, a, b) => {
+                if want != Kind::Dim {
+                    self.mismatch(
+                        *span,
+                        want,
+                        format!("a dimension (the result of `{}`)", op.symbol()),
+                    );
+                }
+                self.term(a, Kind::Dim, false);
+                self.term(b, Kind::Dim, false);
+            }
+            Term::Neg(span, a) => {
+                if want != Kind::Dim {
+                    self.mismatch(*span, want, "a dimension (a negation)".into());
+                }
+                self.term(a, Kind::Dim, false);
+            }
+            Term::Cmp(op, span, a, b) => {
+                if want != Kind::Bool {
+                    self.mismatch(*span, want, format!("a comparison `{}`", op.symbol()));
+                }
+                let kind = match op {
+                    super::ast::CmpOp::Eq | super::ast::CmpOp::Ne => {
+                        self.peek(a).or_else(|| self.peek(b)).unwrap_or(Kind::Dim)
+                    }
+                    _ => Kind::Dim,
+                };
+                self.term(a, kind, false);
+                self.term(b, kind, false);
+            }
+            Term::Attr(_, name) => {
+                let n = name.to_string();
+                match self.attrs.iter().find(|a| a.0 == n) {
+                    Some(&(_, kind)) => {
+                        if kind != want {
+                            self.mismatch(
+                                name.span(),
+                                want,
+                                format!("the {} attribute `{n}`", kind.name()),
+                            );
+                        }
+                    }
+                    None => {
+                        let declared: Vec<String> =
+                            self.attrs.iter().map(|a| format!("`{}`", a.0)).collect();
+                        let hint = if declared.is_empty() {
+                            format!("no attribute is declared (declare it with `attrs({n}: int)` at the end of the clause)")
+                        } else {
+                            format!("the declared attributes are {}", declared.join(", "))
+                        };
+                        self.error(name.span(), format!("unknown attribute `{n}`: {hint}"));
+                    }
+                }
+            }
+            Term::Rust { args, .. } => {
+                for a in args {
+                    match self.peek(a) {
+                        Some(k) => self.term(a, k, false),
+                        None => match a {
+                            Term::Name(id) => self.var(id, None, false),
+                            other => self.term(other, Kind::Dim, false),
+                        },
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `t` printed back in the clause syntax (for messages and the text of conditions).
+pub fn show(t: &Term) -> String {
+    let list = |ts: &[Term]| ts.iter().map(show).collect::<Vec<_>>().join(", ");
+    match t {
+        Term::Name(i) => i.to_string(),
+        Term::Wild(_) => "_".into(),
+        Term::Int(c, _) => c.to_string(),
+        Term::Bool(b, _) => b.to_string(),
+        Term::Call { name, args } => format!("{name}({})", list(args)),
+        Term::Tuple(_, items) if items.len() == 1 => format!("({},)", show(&items[0])),
+        Term::Tuple(_, items) => format!("({})", list(items)),
+        Term::List(_, items) => format!(
+            "[{}]",
+            items
+                .iter()
+                .map(|i| match i {
+                    ListItem::Dim(t) => show(t),
+                    ListItem::Splice(_, t) => format!("..{}", show(t)),
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Term::Index(b, _, i) => format!("{}[{}]", show(b), show(i)),
+        Term::Slice(b, _, lo, hi) => format!(
+            "{}[{}..{}]",
+            show(b),
+            lo.as_deref().map(show).unwrap_or_default(),
+            hi.as_deref().map(show).unwrap_or_default()
+        ),
+        Term::Binary(op, _, a, b) => format!("{} {} {}", show(a), op.symbol(), show(b)),
+        Term::Neg(_, a) => format!("-{}", show(a)),
+        Term::Cmp(op, _, a, b) => format!("{} {} {}", show(a), op.symbol(), show(b)),
+        Term::Attr(_, n) => format!("attrs.{n}"),
+        Term::Rust { path, args, .. } => {
+            let p = quote::quote!(#path).to_string().replace(' ', "");
+            format!("rust({p})({})", list(args))
+        }
+    }
+}

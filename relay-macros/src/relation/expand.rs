@@ -1,0 +1,226 @@
+//! Code generation: a checked clause into static data, plus the relation's definition,
+//! its `Relation` impl and its registration. Cannot fail.
+
+use super::ast::{BinOp, Clause, CmpOp, Goal, ListItem, Term};
+use super::check::{dtype_literal, show, Checked};
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::Ident;
+
+/// The definition, impl and registration of relation `ty` solved by `solve` (a path or
+/// a non-capturing closure), with `statics` defined before them.
+pub fn registration(
+    ty: &Ident,
+    arity: Option<usize>,
+    solve: TokenStream,
+    statics: TokenStream,
+) -> TokenStream {
+    let name = ty.to_string();
+    let arity = match arity {
+        Some(n) => quote!(::core::option::Option::Some(#n)),
+        None => quote!(::core::option::Option::None),
+    };
+    quote! {
+        const _: () = {
+            #statics
+            static __RELAY_DEF: ::relay_core::RelationDef = ::relay_core::RelationDef {
+                name: #name,
+                arity: #arity,
+                solve: #solve,
+            };
+            impl ::relay_core::Relation for #ty {
+                const DEF: &'static ::relay_core::RelationDef = &__RELAY_DEF;
+            }
+            ::relay_core::__private::inventory::submit! {
+                ::relay_core::__private::RelationEntry {
+                    def: &__RELAY_DEF,
+                    file: ::core::file!(),
+                    line: ::core::line!(),
+                }
+            }
+        };
+    }
+}
+
+/// The clause form: `item` (a unit struct) unchanged, then the compiled clause.
+pub fn clause(item: &syn::ItemStruct, clause: &Clause, checked: &Checked) -> TokenStream {
+    let p = quote!(::relay_core::__private);
+    let name = clause.name.to_string();
+    let vars = &checked.vars;
+    let head = clause.head.iter().map(|t| term(t, checked));
+    let body = clause.body.iter().map(|g| match g {
+        Goal::Eq(l, r) => {
+            let (l, r) = (term(l, checked), term(r, checked));
+            quote!(#p::Goal::Eq(#l, #r))
+        }
+        Goal::Check(cond) => {
+            let text = show(cond);
+            let cond = term(cond, checked);
+            quote!(#p::Goal::Check { cond: #cond, text: #text, message: ::core::option::Option::None })
+        }
+        Goal::Assert { cond, message } => {
+            let text = show(cond);
+            let cond = term(cond, checked);
+            quote!(#p::Goal::Check { cond: #cond, text: #text, message: ::core::option::Option::Some(#message) })
+        }
+    });
+    let attrs = clause.attrs.iter().flat_map(|b| b.decls.iter()).map(|d| {
+        let n = d.name.to_string();
+        let ty = match d.ty.to_string().as_str() {
+            "int" => quote!(Int),
+            "bool" => quote!(Bool),
+            "dtype" => quote!(DType),
+            _ => quote!(Shape),
+        };
+        let default = match &d.default {
+            Some(t) => {
+                let t = term(t, checked);
+                quote!(::core::option::Option::Some(#t))
+            }
+            None => quote!(::core::option::Option::None),
+        };
+        quote!(#p::AttrDecl { name: #n, ty: #p::AttrType::#ty, default: #default })
+    });
+    let statics = quote! {
+        static __RELAY_CLAUSE: #p::Clause = #p::Clause {
+            name: #name,
+            vars: &[#(#vars),*],
+            head: &[#(#head),*],
+            body: &[#(#body),*],
+            attrs: &[#(#attrs),*],
+        };
+    };
+    let solve = quote!(|cx| #p::run_clause(&__RELAY_CLAUSE, cx));
+    let reg = registration(&item.ident, Some(clause.head.len()), solve, statics);
+    quote!(#item #reg)
+}
+
+fn term(t: &Term, c: &Checked) -> TokenStream {
+    let p = quote!(::relay_core::__private);
+    let boxed = |t: &Term| {
+        let t = term(t, c);
+        quote!(&#t)
+    };
+    match t {
+        Term::Name(id) => match dtype_literal(&id.to_string()) {
+            Some(Ok(d)) => {
+                let code = Ident::new(d.code, id.span());
+                let (bits, lanes) = (d.bits, d.lanes);
+                quote!(#p::Term::DType(#p::DTypeCode::#code, #bits, #lanes))
+            }
+            _ => {
+                let i = c.var(&id.to_string());
+                quote!(#p::Term::Var(#i))
+            }
+        },
+        Term::Wild(_) => quote!(#p::Term::Wild),
+        Term::Int(v, _) => quote!(#p::Term::Int(#v)),
+        Term::Bool(b, _) => quote!(#p::Term::Bool(#b)),
+        Term::Call { name, args } => {
+            let a: Vec<TokenStream> = args.iter().map(boxed).collect();
+            match name.to_string().as_str() {
+                "Tensor" => quote!(#p::Term::Tensor(#(#a),*)),
+                "Tuple" => {
+                    let items = args.iter().map(|t| term(t, c));
+                    quote!(#p::Term::Tuple(&[#(#items),*]))
+                }
+                "prod" => quote!(#p::Term::Prod(#(#a),*)),
+                "sum" => quote!(#p::Term::Sum(#(#a),*)),
+                "len" => quote!(#p::Term::Len(#(#a),*)),
+                "broadcast" => quote!(#p::Term::Broadcast(#(#a),*)),
+                "min" => quote!(#p::Term::Arith(#p::Arith::Min, #(#a),*)),
+                "max" => quote!(#p::Term::Arith(#p::Arith::Max, #(#a),*)),
+                "floordiv" => quote!(#p::Term::Arith(#p::Arith::FloorDiv, #(#a),*)),
+                _ => quote!(#p::Term::Arith(#p::Arith::FloorMod, #(#a),*)),
+            }
+        }
+        Term::Tuple(_, items) => {
+            let items = items.iter().map(|t| term(t, c));
+            quote!(#p::Term::Tuple(&[#(#items),*]))
+        }
+        Term::List(_, items) => {
+            let items = items.iter().map(|i| match i {
+                ListItem::Dim(t) => {
+                    let t = term(t, c);
+                    quote!(#p::Item::Dim(#t))
+                }
+                ListItem::Splice(_, t) => {
+                    let t = term(t, c);
+                    quote!(#p::Item::Splice(#t))
+                }
+            });
+            quote!(#p::Term::List(&[#(#items),*]))
+        }
+        Term::Index(b, _, i) => {
+            let (b, i) = (boxed(b), boxed(i));
+            quote!(#p::Term::Index(#b, #i))
+        }
+        Term::Slice(b, _, lo, hi) => {
+            let b = boxed(b);
+            let opt = |t: &Option<Box<Term>>| match t {
+                Some(t) => {
+                    let t = boxed(t);
+                    quote!(::core::option::Option::Some(#t))
+                }
+                None => quote!(::core::option::Option::None),
+            };
+            let (lo, hi) = (opt(lo), opt(hi));
+            quote!(#p::Term::Slice(#b, #lo, #hi))
+        }
+        Term::Binary(op, _, a, b) => {
+            let op = match op {
+                BinOp::Add => quote!(Add),
+                BinOp::Sub => quote!(Sub),
+                BinOp::Mul => quote!(Mul),
+                BinOp::Div => quote!(FloorDiv),
+                BinOp::Rem => quote!(FloorMod),
+            };
+            let (a, b) = (boxed(a), boxed(b));
+            quote!(#p::Term::Arith(#p::Arith::#op, #a, #b))
+        }
+        Term::Neg(_, a) => {
+            let a = boxed(a);
+            quote!(#p::Term::Neg(#a))
+        }
+        Term::Cmp(op, _, a, b) => {
+            let op = match op {
+                CmpOp::Eq => quote!(Eq),
+                CmpOp::Ne => quote!(Ne),
+                CmpOp::Lt => quote!(Lt),
+                CmpOp::Le => quote!(Le),
+                CmpOp::Gt => quote!(Gt),
+                CmpOp::Ge => quote!(Ge),
+            };
+            let (a, b) = (boxed(a), boxed(b));
+            quote!(#p::Term::Cmp(#p::Cmp::#op, #a, #b))
+        }
+        Term::Attr(_, name) => {
+            let i = c.attr(&name.to_string());
+            quote!(#p::Term::Attr(#i))
+        }
+        Term::Rust { path, args, .. } => {
+            let args = args.iter().map(|t| term(t, c));
+            let span = syn::spanned::Spanned::span(path);
+            let f = quote_spanned!(span=> { const __RELAY_RUST_FN: #p::RustFn = #path; __RELAY_RUST_FN });
+            quote!(#p::Term::Rust(#f, &[#(#args),*]))
+        }
+    }
+}
+
+/// The imperative form: the function unchanged, a unit struct named `name` with the
+/// function's visibility, and the registration solved by the function.
+pub fn imperative(name: &Ident, f: &syn::ItemFn) -> TokenStream {
+    let vis = &f.vis;
+    let fn_name = &f.sig.ident;
+    let doc = format!("The relation `{name}`, solved by [`{fn_name}`].");
+    let span = syn::spanned::Spanned::span(&f.sig.output);
+    let solve = quote_spanned!(span=> { const __RELAY_SOLVE: fn(&mut ::relay_core::RelCx<'_>) -> ::relay_core::RelResult = #fn_name; __RELAY_SOLVE });
+    let reg = registration(name, None, solve, TokenStream::new());
+    quote! {
+        #f
+        #[doc = #doc]
+        #[derive(Copy, Clone, Debug)]
+        #vis struct #name;
+        #reg
+    }
+}

@@ -1,0 +1,51 @@
+//! The downstream declarations are found in the global registry next to the built-in ones.
+
+use relay_core::text::parse_type;
+use relay_core::{adt, registry, Outcome, Solver, TyCtx};
+use relay_downstream_example as downstream;
+
+#[test]
+fn found_next_to_the_built_in_ones() {
+    let reg = registry::global().unwrap();
+    assert!(std::ptr::eq(
+        reg.op("my.identity").unwrap(),
+        &downstream::my::IDENTITY
+    ));
+    assert!(reg.op("add").is_some());
+    assert_eq!(reg.relation("Same").unwrap().name, "Same");
+    assert!(reg.relation("Broadcast").is_some());
+    assert_eq!(reg.data("Zipper").unwrap().ctors[0].name, "MkZipper");
+    assert!(reg.data("List").is_some());
+    assert_eq!(reg.ctor("MkZipper").unwrap().0.name, "Zipper");
+}
+
+#[test]
+fn downstream_data_type_refers_to_the_prelude() {
+    let mut tcx = TyCtx::new();
+    let table = adt::load(&mut tcx).unwrap();
+    let c = table.ctor("MkZipper").unwrap();
+    assert_eq!(
+        tcx.show(table.ctor_info(&tcx, c).ty),
+        "fn [a](List[a], List[a]) -> Zipper[a]"
+    );
+    let call = downstream::Zipper::mk_zipper("l", "r");
+    assert_eq!((call.name(), call.args), ("MkZipper", vec!["l", "r"]));
+}
+
+#[test]
+fn downstream_operator_solves() {
+    let op = registry::global().unwrap().op("my.identity").unwrap();
+    let mut tcx = TyCtx::new();
+    let f = op.ty(&mut tcx);
+    assert_eq!(tcx.show(f), "fn [a, b](a) -> b");
+    let x = parse_type(&mut tcx, &mut Default::default(), "Tensor[(n, 4), int8]").unwrap();
+    let mut s = Solver::new(tcx);
+    let (args, ret, constraints) = s.instantiate(f).unwrap();
+    s.unify(args[0], x).unwrap();
+    s.add_constraints(&constraints, None, 0);
+    assert!(matches!(s.solve(), Outcome::Solved));
+    let ret = s.resolve(ret);
+    assert_eq!(s.tcx.show(ret), "Tensor[(n, 4), int8]");
+    let call = downstream::my::identity(7).note("kept").build();
+    assert_eq!(call.attrs.get("note").unwrap().to_string(), "\"kept\"");
+}

@@ -1,0 +1,6 @@
+use relay_core::relation;
+
+#[relation(Identity)]
+pub struct Identity;
+
+fn main() {}

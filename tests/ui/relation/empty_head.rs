@@ -1,0 +1,6 @@
+use relay_core::relation;
+
+#[relation(Nothing() :- true)]
+pub struct Nothing;
+
+fn main() {}

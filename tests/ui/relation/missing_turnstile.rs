@@ -1,0 +1,6 @@
+use relay_core::relation;
+
+#[relation(Identity(I, I) true)]
+pub struct Identity;
+
+fn main() {}

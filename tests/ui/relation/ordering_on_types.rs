@@ -1,0 +1,6 @@
+use relay_core::relation;
+
+#[relation(Less(A, B) :- A < B)]
+pub struct Less;
+
+fn main() {}

@@ -1,0 +1,11 @@
+use relay_core::relay_data;
+
+relay_data! {
+    data List<a> {
+        Nil : () -> List,
+        Cons : (a, List[a]) -> List,
+        Nil : () -> List,
+    }
+}
+
+fn main() {}

@@ -1,0 +1,7 @@
+use relay_core::relay_op;
+
+relay_op! {
+    sum : fn<t1: Type, t2: Type>(t1) -> t2, attrs { axis: int = 0, axis: int = 1 };
+}
+
+fn main() {}

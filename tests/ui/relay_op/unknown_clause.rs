@@ -1,0 +1,7 @@
+use relay_core::relay_op;
+
+relay_op! {
+    add : fn<t1: Type, t2: Type, t3: Type>(t1, t2) -> t3 where Broadcast, levle 1;
+}
+
+fn main() {}
