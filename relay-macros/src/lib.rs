@@ -11,7 +11,7 @@ mod data;
 mod op;
 mod relation;
 
-/// Declares a type relation. See `relay_core::relation` for the accepted forms.
+/// Declares a type relation. See `relay_core::clause` for the accepted forms.
 #[proc_macro_attribute]
 pub fn relation(attr: TokenStream, item: TokenStream) -> TokenStream {
     relation::expand(attr.into(), item.into()).into()
