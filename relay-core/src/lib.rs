@@ -161,8 +161,3 @@ pub use ty::{
     Adt, AdtCtor, AdtInfo, ArityError, Constraint, DTy, FuncTy, Shape, ShapeData, Ty, TyCtx, TyData,
 };
 pub use var::{DTypeVar, DimVar, ShapeVar, TyVar};
-
-/// The README's Rust examples, compiled and run as doctests.
-#[doc = include_str!("../../README.md")]
-#[cfg(doctest)]
-pub struct ReadmeDoctests;
