@@ -1,0 +1,176 @@
+//! Why solving fails: unification errors with their paths, relation errors, and the
+//! three outcomes of solving.
+
+use super::*;
+
+/// One step of the path from the root of a unification to the place it failed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Field `i` of a tuple.
+    Field(usize),
+    /// Argument `i` of a function type.
+    Arg(usize),
+    /// The return type of a function type.
+    Ret,
+    /// Type argument `i` of a type call.
+    TypeArg(usize),
+    /// The contents of a reference.
+    RefInner,
+    /// Dimension `i` of a shape.
+    Dim(usize),
+    /// The element type of a tensor.
+    DType,
+    /// Argument `j` of constraint `i` of a function type.
+    ConstraintArg(usize, usize),
+}
+
+/// Why two types do not unify.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UnifyErrorKind {
+    /// Two types of different constructors, handles or parameters.
+    Types(Ty, Ty),
+    /// Two shapes of different ranks.
+    Rank(Shape, Shape),
+    /// Two shapes that cannot be equal (a parameter and another shape).
+    Shapes(Shape, Shape),
+    /// Two dimensions that cannot be equal.
+    Dims(Dim, Dim),
+    /// `a = b` asks an unknown to be a fraction.
+    NoIntegerSolution(Dim, Dim),
+    /// Two different element types.
+    DTypes(DTy, DTy),
+    /// A variable would contain itself.
+    Occurs(Ty, Ty),
+    /// Two tuples, functions or type calls with different numbers of parts.
+    Arity {
+        what: &'static str,
+        left: usize,
+        right: usize,
+    },
+    /// Two function types whose constraints differ.
+    Constraints,
+    /// Dimension arithmetic failed.
+    Arith(DimError),
+}
+
+/// A failed unification: where, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnifyError {
+    /// The path from the unified types to the clash, outermost first.
+    pub path: Vec<Step>,
+    /// The clash.
+    pub kind: UnifyErrorKind,
+}
+
+impl UnifyError {
+    pub(super) fn new(kind: UnifyErrorKind) -> Self {
+        UnifyError {
+            path: Vec::new(),
+            kind,
+        }
+    }
+
+    /// A one-line description, for example `dimension 1: 3 vs 5`.
+    pub fn describe(&self, tcx: &TyCtx) -> String {
+        let mut out = String::new();
+        for step in &self.path {
+            let s = match step {
+                Step::Field(i) => format!("tuple field {i}"),
+                Step::Arg(i) => format!("function argument {i}"),
+                Step::Ret => "function result".to_string(),
+                Step::TypeArg(i) => format!("type argument {i}"),
+                Step::RefInner => "reference contents".to_string(),
+                Step::Dim(i) => format!("dimension {i}"),
+                Step::DType => "dtype".to_string(),
+                Step::ConstraintArg(i, j) => format!("constraint {i} argument {j}"),
+            };
+            if !out.is_empty() {
+                out.push_str(", ");
+            }
+            out.push_str(&s);
+        }
+        if !out.is_empty() {
+            out.push_str(": ");
+        }
+        let detail = match &self.kind {
+            UnifyErrorKind::Types(a, b) => format!("`{}` vs `{}`", tcx.show(*a), tcx.show(*b)),
+            UnifyErrorKind::Rank(a, b) => {
+                let rank = |s: &Shape| tcx.shape_dims(*s).map_or(0, |d| d.len());
+                format!(
+                    "rank {} `{}` vs rank {} `{}`",
+                    rank(a),
+                    tcx.show_shape(*a),
+                    rank(b),
+                    tcx.show_shape(*b)
+                )
+            }
+            UnifyErrorKind::Shapes(a, b) => {
+                format!("shape `{}` vs `{}`", tcx.show_shape(*a), tcx.show_shape(*b))
+            }
+            UnifyErrorKind::Dims(a, b) => format!("{} vs {}", tcx.show_dim(*a), tcx.show_dim(*b)),
+            UnifyErrorKind::NoIntegerSolution(a, b) => format!(
+                "`{} = {}` has no integer solution",
+                tcx.show_dim(*a),
+                tcx.show_dim(*b)
+            ),
+            UnifyErrorKind::DTypes(a, b) => {
+                format!("{} vs {}", tcx.show_dtype(*a), tcx.show_dtype(*b))
+            }
+            UnifyErrorKind::Occurs(v, t) => format!(
+                "`{}` would have to contain itself in `{}` (an infinite type)",
+                tcx.show(*v),
+                tcx.show(*t)
+            ),
+            UnifyErrorKind::Arity { what, left, right } => format!("{what} of {left} vs {right}"),
+            UnifyErrorKind::Constraints => "function types with different relations".to_string(),
+            UnifyErrorKind::Arith(e) => e.to_string(),
+        };
+        out.push_str(&detail);
+        out
+    }
+}
+
+/// A relation that failed, or a dimension equation that turned out false.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SolveError {
+    /// The relation's name (`DimEq` for a deferred dimension equation).
+    pub relation: &'static str,
+    /// The tag given to [`Solver::add_relation`] (the call it comes from).
+    pub origin: u32,
+    /// The argument blamed, if one is.
+    pub arg: Option<usize>,
+    /// What is wrong.
+    pub message: String,
+    /// Further facts.
+    pub notes: Vec<String>,
+}
+
+/// A relation still waiting at the fixpoint.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Waiting {
+    /// The relation's name.
+    pub relation: &'static str,
+    /// The tag given to [`Solver::add_relation`].
+    pub origin: u32,
+    /// Its arguments, resolved as far as known (printed).
+    pub args: Vec<String>,
+    /// The unknowns it waits on.
+    pub unknowns: Vec<VarRef>,
+}
+
+/// The three outcomes of solving (the spec's list).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Every relation holds.
+    Solved,
+    /// At least one relation or equation does not hold.
+    Failed(Vec<SolveError>),
+    /// A fixpoint with relations still waiting on unknowns.
+    UnderConstrained(Vec<Waiting>),
+}
+
+pub(super) fn prefix(mut e: UnifyError, mut outer: Vec<Step>) -> UnifyError {
+    outer.append(&mut e.path);
+    e.path = outer;
+    e
+}
