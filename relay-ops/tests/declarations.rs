@@ -39,7 +39,7 @@ fn add_broadcasts_in_a_solver() {
 
 #[test]
 fn add_builder_gives_the_call() {
-    let call = relay_ops::add("x", "y").build();
+    let call = relay_ops::level1::add("x", "y").build();
     assert!(std::ptr::eq(call.op, &relay_ops::ADD));
     assert_eq!(call.args, vec!["x", "y"]);
     assert!(call.attrs.is_empty());

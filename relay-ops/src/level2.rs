@@ -1,0 +1,1 @@
+//! TVM's level-2 operators.
