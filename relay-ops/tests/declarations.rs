@@ -10,12 +10,12 @@ use relay_ops::prelude::{List, Optional, Tree};
 #[test]
 fn add_type_is_the_spec_scheme() {
     let mut tcx = TyCtx::new();
-    let t = relay_ops::ADD.ty(&mut tcx);
+    let t = relay_ops::level1::ADD.ty(&mut tcx);
     assert_eq!(tcx.show(t), "fn [t1, t2, t3](t1, t2) -> t3");
-    assert_eq!(relay_ops::ADD.relation.unwrap().name(), "Broadcast");
-    assert_eq!(relay_ops::ADD.level, 1);
+    assert_eq!(relay_ops::level1::ADD.relation.unwrap().name(), "Broadcast");
+    assert_eq!(relay_ops::level1::ADD.level, 1);
     assert_eq!(
-        relay_ops::ADD.doc,
+        relay_ops::level1::ADD.doc,
         "Element-wise addition with NumPy broadcasting."
     );
 }
@@ -23,7 +23,7 @@ fn add_type_is_the_spec_scheme() {
 #[test]
 fn add_broadcasts_in_a_solver() {
     let mut tcx = TyCtx::new();
-    let add = relay_ops::ADD.ty(&mut tcx);
+    let add = relay_ops::level1::ADD.ty(&mut tcx);
     let mut scope = TypeScope::new();
     let a = parse_type(&mut tcx, &mut scope, "Tensor[(n, 1), float32]").unwrap();
     let b = parse_type(&mut tcx, &mut scope, "Tensor[(3), float32]").unwrap();
@@ -40,7 +40,7 @@ fn add_broadcasts_in_a_solver() {
 #[test]
 fn add_builder_gives_the_call() {
     let call = relay_ops::level1::add("x", "y").build();
-    assert!(std::ptr::eq(call.op, &relay_ops::ADD));
+    assert!(std::ptr::eq(call.op, &relay_ops::level1::ADD));
     assert_eq!(call.args, vec!["x", "y"]);
     assert!(call.attrs.is_empty());
 }
@@ -48,7 +48,7 @@ fn add_builder_gives_the_call() {
 #[test]
 fn registry_finds_the_declarations() {
     let reg = registry::global().unwrap();
-    assert!(std::ptr::eq(reg.op("add").unwrap(), &relay_ops::ADD));
+    assert!(std::ptr::eq(reg.op("add").unwrap(), &relay_ops::level1::ADD));
     assert_eq!(reg.relation("Broadcast").unwrap().name, "Broadcast");
     assert_eq!(reg.data("List").unwrap().params, ["a"]);
     let (data, i) = reg.ctor("Cons").unwrap();
@@ -217,7 +217,7 @@ fn attrs_errors() {
         "`nn.conv2d` needs attribute `newshape` of type `[int]`"
     );
     assert_eq!(
-        relay_ops::ADD
+        relay_ops::level1::ADD
             .attrs_for_call(&attrs(&[("axis", AttrValue::Int(1))]))
             .unwrap_err()
             .message,
