@@ -48,7 +48,10 @@ fn add_builder_gives_the_call() {
 #[test]
 fn registry_finds_the_declarations() {
     let reg = registry::global().unwrap();
-    assert!(std::ptr::eq(reg.op("add").unwrap(), &relay_ops::level1::ADD));
+    assert!(std::ptr::eq(
+        reg.op("add").unwrap(),
+        &relay_ops::level1::ADD
+    ));
     assert_eq!(reg.relation("Broadcast").unwrap().name, "Broadcast");
     assert_eq!(reg.data("List").unwrap().params, ["a"]);
     let (data, i) = reg.ctor("Cons").unwrap();
