@@ -1,5 +1,6 @@
-//! Hand-written relations over the [`crate::RelCx`] interface, used by the solver's
-//! tests and benchmarks (the operator library declares its own with `#[relation]`).
+//! The solver test API ([`TestSolver`]) and hand-written relations over the
+//! [`crate::RelCx`] interface, used by the solver's tests and benchmarks (the operator
+//! library declares its own with `#[relation]`).
 //!
 //! - [`IDENTITY`]: `Identity(I, I, ...) :- true`: every argument is the same type, so
 //!   information flows in every direction.
@@ -8,10 +9,16 @@
 //!   is itself even when its rank is unknown; a shape parameter next to any other shape
 //!   is an error (its rank never becomes known).
 
+use crate::attrs::Attrs;
+use crate::dim::{Dim, DimData};
 use crate::kind::Param;
 use crate::relation::{Progress, RelCx, RelError, RelResult, RelationDef, RelationRef};
 use crate::shape::broadcast;
+use crate::solve::{Solver, UnifyErrorKind, VarRef};
+use crate::text::{parse_type, Binding, TypeScope};
 use crate::ty::ShapeData;
+use crate::ty::{Ty, TyCtx, TyData};
+use std::sync::Arc;
 
 fn identity(cx: &mut RelCx<'_>) -> RelResult {
     let first = cx.arg(0);
@@ -112,3 +119,168 @@ static BROADCAST_DEF: RelationDef = RelationDef {
 
 /// `Broadcast(Tensor(s1, bt), Tensor(s2, bt), O) :- O = Tensor(broadcast(s1, s2), bt)`.
 pub const BROADCAST: RelationRef = RelationRef(&BROADCAST_DEF);
+
+/// The solver test API, in the manner of TVM's `_test_type_solver`: a [`Solver`] and the
+/// names the types of one test may mention, with types written in the text syntax.
+///
+/// ```
+/// use relay_core::testing::{TestSolver, BROADCAST, IDENTITY};
+/// use relay_core::Outcome;
+///
+/// let mut t = TestSolver::new();
+/// let out = t.var("out");
+/// t.var("mid");
+/// // Added last-first: the binding of `mid` wakes the Identity relation.
+/// t.rel(IDENTITY, &["mid", "out"], 1);
+/// t.rel(BROADCAST, &["Tensor[(n, 1), float32]", "Tensor[(3), float32]", "mid"], 0);
+/// assert_eq!(t.solver.solve(), Outcome::Solved);
+/// assert_eq!(t.show_resolved(out), "Tensor[(n, 3), float32]");
+/// ```
+pub struct TestSolver {
+    /// The solver.
+    pub solver: Solver,
+    /// The names types may mention: variables made by [`TestSolver::var`] and
+    /// [`TestSolver::dim`], and rigid symbols, bound at their first use.
+    pub scope: TypeScope,
+}
+
+impl Default for TestSolver {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl TestSolver {
+    /// An empty solver and scope.
+    pub fn new() -> Self {
+        TestSolver {
+            solver: Solver::new(TyCtx::new()),
+            scope: TypeScope::new(),
+        }
+    }
+
+    /// The type written `src` (unbound lowercase dimension names become rigid symbols).
+    ///
+    /// # Panics
+    /// If `src` does not parse: a test's own text is wrong.
+    pub fn ty(&mut self, src: &str) -> Ty {
+        parse_type(&mut self.solver.tcx, &mut self.scope, src)
+            .unwrap_or_else(|e| panic!("cannot parse `{src}`: {e}"))
+    }
+
+    /// A fresh type variable, named `name` in later types.
+    pub fn var(&mut self, name: &str) -> Ty {
+        let t = self.solver.fresh_ty();
+        self.scope.bind(name, Binding::Ty(t));
+        t
+    }
+
+    /// A fresh dimension variable, named `name` in later types.
+    pub fn dim(&mut self, name: &str) -> Dim {
+        let d = self.solver.fresh_dim();
+        self.scope.bind(name, Binding::Dim(d));
+        d
+    }
+
+    /// The dimension written `src`.
+    pub fn d(&mut self, src: &str) -> Dim {
+        let t = self.ty(&format!("Tensor[({src}), int32]"));
+        let TyData::Tensor(s, _) = *self.solver.tcx.data(t) else {
+            unreachable!("a tensor type was parsed")
+        };
+        self.solver
+            .tcx
+            .shape_dims(s)
+            .expect("a shape of known rank")[0]
+    }
+
+    /// Adds `relation` over the types written in `args`, tagged `origin`.
+    pub fn rel(&mut self, relation: RelationRef, args: &[&str], origin: u32) {
+        self.rel_with(relation, args, None, origin);
+    }
+
+    /// Adds `relation` over the types written in `args`, with attributes.
+    pub fn rel_with(
+        &mut self,
+        relation: RelationRef,
+        args: &[&str],
+        attrs: Option<Attrs>,
+        origin: u32,
+    ) {
+        let args: Vec<Ty> = args.iter().map(|a| self.ty(a)).collect();
+        self.solver
+            .add_relation(relation, &args, attrs.map(Arc::new), origin);
+    }
+
+    /// Unifies the types written `a` and `b`.
+    ///
+    /// # Panics
+    /// If they do not unify.
+    pub fn unify(&mut self, a: &str, b: &str) {
+        let (x, y) = (self.ty(a), self.ty(b));
+        if let Err(e) = self.solver.unify(x, y) {
+            panic!(
+                "`{a}` and `{b}` do not unify: {}",
+                e.describe(&self.solver.tcx)
+            );
+        }
+    }
+
+    /// The description of the failure to unify the types written `a` and `b`.
+    ///
+    /// # Panics
+    /// If they unify.
+    pub fn unify_err(&mut self, a: &str, b: &str) -> String {
+        let (x, y) = (self.ty(a), self.ty(b));
+        match self.solver.unify(x, y) {
+            Ok(()) => panic!("`{a}` and `{b}` unified"),
+            Err(e) => e.describe(&self.solver.tcx),
+        }
+    }
+
+    /// Unifies the dimensions written `a` and `b`.
+    pub fn unify_dims(&mut self, a: &str, b: &str) -> Result<(), UnifyErrorKind> {
+        let (x, y) = (self.d(a), self.d(b));
+        self.solver.unify_dims(x, y).map_err(|e| e.kind)
+    }
+
+    /// `t` resolved and printed.
+    pub fn show_resolved(&mut self, t: Ty) -> String {
+        let r = self.solver.resolve(t);
+        self.solver.tcx.show(r)
+    }
+
+    /// The type written `src`, resolved and printed.
+    pub fn show(&mut self, src: &str) -> String {
+        let t = self.ty(src);
+        self.show_resolved(t)
+    }
+
+    /// `d` resolved and printed.
+    pub fn show_dim(&mut self, d: Dim) -> String {
+        let r = self.solver.resolve_dim(d);
+        self.solver.tcx.show_dim(r)
+    }
+
+    /// The variable `t` is (as the solver names unknowns in its reports).
+    ///
+    /// # Panics
+    /// If `t` is not a type variable.
+    pub fn tyvar(&self, t: Ty) -> VarRef {
+        match self.solver.tcx.data(t) {
+            TyData::Var(v) => VarRef::Ty(*v),
+            _ => panic!("not a type variable"),
+        }
+    }
+
+    /// The variable `d` is.
+    ///
+    /// # Panics
+    /// If `d` is not a dimension variable.
+    pub fn dimvar(&self, d: Dim) -> VarRef {
+        match self.solver.tcx.dims.data(d) {
+            DimData::Var(v) => VarRef::Dim(*v),
+            _ => panic!("not a dimension variable"),
+        }
+    }
+}

@@ -52,70 +52,7 @@ fn parse_err(src: &str) -> (usize, String) {
     }
 }
 
-/// A solver and the names the types of one test may mention.
-struct T {
-    s: Solver,
-    scope: TypeScope,
-}
-
-impl T {
-    fn new() -> Self {
-        T {
-            s: Solver::new(TyCtx::new()),
-            scope: TypeScope::new(),
-        }
-    }
-
-    fn ty(&mut self, src: &str) -> Ty {
-        parse_type(&mut self.s.tcx, &mut self.scope, src)
-            .unwrap_or_else(|e| panic!("cannot parse `{src}`: {e}"))
-    }
-
-    fn var(&mut self, name: &str) -> Ty {
-        let t = self.s.fresh_ty();
-        self.scope.bind(name, Binding::Ty(t));
-        t
-    }
-
-    fn dim(&mut self, name: &str) -> Dim {
-        let d = self.s.fresh_dim();
-        self.scope.bind(name, Binding::Dim(d));
-        d
-    }
-
-    /// The dimension written `src`.
-    fn d(&mut self, src: &str) -> Dim {
-        let t = self.ty(&format!("Tensor[({src}), int32]"));
-        let TyData::Tensor(s, _) = *self.s.tcx.data(t) else {
-            unreachable!()
-        };
-        self.s.tcx.shape_dims(s).expect("a shape of known rank")[0]
-    }
-
-    /// Unifies the dimensions written `a` and `b`.
-    fn unify_dims(&mut self, a: &str, b: &str) -> Result<(), UnifyErrorKind> {
-        let (x, y) = (self.d(a), self.d(b));
-        self.s.unify_dims(x, y).map_err(|e| e.kind)
-    }
-
-    fn unify_err(&mut self, a: &str, b: &str) -> String {
-        let (x, y) = (self.ty(a), self.ty(b));
-        match self.s.unify(x, y) {
-            Ok(()) => panic!("`{a}` and `{b}` unified"),
-            Err(e) => e.describe(&self.s.tcx),
-        }
-    }
-
-    fn show_dim(&mut self, d: Dim) -> String {
-        let r = self.s.resolve_dim(d);
-        self.s.tcx.show_dim(r)
-    }
-
-    fn show_resolved(&mut self, t: Ty) -> String {
-        let r = self.s.resolve(t);
-        self.s.tcx.show(r)
-    }
-}
+use relay_core::testing::TestSolver as T;
 
 fn failed(outcome: Outcome) -> Vec<SolveError> {
     match outcome {
@@ -755,14 +692,14 @@ fn unifying_different_kinds_of_structure_names_both() {
     for (a, b, expected) in cases {
         assert_eq!(t.unify_err(a, b), expected, "{a} vs {b}");
     }
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
 }
 
 #[test]
 fn occurs_check_through_every_constructor() {
     let mut t = T::new();
-    let p = t.s.tcx.param("a", Kind::Type);
-    let list = t.s.tcx.adt("List", &[p]).unwrap();
+    let p = t.solver.tcx.param("a", Kind::Type);
+    let list = t.solver.tcx.adt("List", &[p]).unwrap();
     t.scope.bind("List", Binding::Adt(list));
     t.var("x");
     let cases = [
@@ -793,7 +730,7 @@ fn occurs_check_through_every_constructor() {
         assert_eq!(t.unify_err(a, b), *expected, "{a} vs {b}");
     }
     let (a, b) = (t.ty(cases[4].0), t.ty(cases[4].1));
-    t.s.unify(a, b).unwrap();
+    t.solver.unify(a, b).unwrap();
     let x = t.ty("x");
     assert_eq!(t.show_resolved(x), "int32");
     // Through a variable bound since.
@@ -801,7 +738,7 @@ fn occurs_check_through_every_constructor() {
     let y = t.var("y");
     t.var("z");
     let (zt, yt) = (t.ty("(z,)"), y);
-    t.s.unify(yt, zt).unwrap();
+    t.solver.unify(yt, zt).unwrap();
     assert_eq!(
         t.unify_err("z", "ref(y)"),
         "`'t1` would have to contain itself in `ref(('t1,))` (an infinite type)"
@@ -868,7 +805,7 @@ fn linear_equations_far_from_zero_are_solved_exactly() {
         Err(UnifyErrorKind::Arith(DimError::Overflow))
     );
     assert_eq!(t.show_dim(x), "'d0");
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
 }
 
 #[test]
@@ -884,8 +821,8 @@ fn different_constants_far_apart_are_a_mismatch_not_an_overflow() {
         t.unify_dims("9223372036854775807*n", "-5*n"),
         Err(UnifyErrorKind::Dims(a, b))
     );
-    let e = t.s.unify_dims(max, m5).unwrap_err();
-    assert_eq!(e.describe(&t.s.tcx), "9223372036854775807 vs -5");
+    let e = t.solver.unify_dims(max, m5).unwrap_err();
+    assert_eq!(e.describe(&t.solver.tcx), "9223372036854775807 vs -5");
 }
 
 #[test]
@@ -894,9 +831,9 @@ fn two_unknowns_far_apart_wait_instead_of_overflowing() {
     let (x, y) = (t.dim("x"), t.dim("y"));
     // It used to be an overflow error, though x = -5, y = i64::MAX is a solution.
     assert_eq!(t.unify_dims("x + 9223372036854775807", "y - 5"), Ok(()));
-    assert!(matches!(t.s.solve(), Outcome::UnderConstrained(_)));
+    assert!(matches!(t.solver.solve(), Outcome::UnderConstrained(_)));
     assert_eq!(t.unify_dims("y", "9223372036854775807"), Ok(()));
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     assert_eq!(t.show_dim(x), "-5");
     assert_eq!(t.show_dim(y), "9223372036854775807");
 }
@@ -907,7 +844,7 @@ fn a_non_linear_equation_waits_and_never_guesses() {
     let x = t.dim("x");
     assert_eq!(t.unify_dims("x*x", "4"), Ok(()));
     for _ in 0..3 {
-        let Outcome::UnderConstrained(w) = t.s.solve() else {
+        let Outcome::UnderConstrained(w) = t.solver.solve() else {
             panic!("x*x = 4 is not solved by guessing")
         };
         assert_eq!(w.len(), 1);
@@ -916,13 +853,13 @@ fn a_non_linear_equation_waits_and_never_guesses() {
     }
     assert_eq!(t.show_dim(x), "'d0");
     assert_eq!(t.unify_dims("x", "-2"), Ok(()));
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     // And a false one fails once its unknown is known.
     let mut t = T::new();
     t.dim("x");
     assert_eq!(t.unify_dims("x*x", "5"), Ok(()));
     assert_eq!(t.unify_dims("x", "2"), Ok(()));
-    let errors = failed(t.s.solve());
+    let errors = failed(t.solver.solve());
     assert_eq!(errors.len(), 1);
     assert_eq!(errors[0].message, "4 vs 5");
 }
@@ -984,7 +921,7 @@ fn resolving_a_sum_does_not_fail_on_a_partial_sum() {
     assert_eq!(t.unify_dims("x", "4611686018427387904"), Ok(()));
     assert_eq!(t.unify_dims("y", "4611686018427387904"), Ok(()));
     assert_eq!(t.show_dim(h), "1");
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
 }
 
 #[test]
@@ -995,19 +932,19 @@ fn a_dimension_that_overflows_when_resolved_is_reported_by_solve() {
     assert_eq!(t.unify_dims("y", "4000000000000000000"), Ok(()));
     // `resolve_dim` used to give the unresolved dimension back silently.
     assert_eq!(t.show_dim(e), "3*'d0");
-    let errors = failed(t.s.solve());
+    let errors = failed(t.solver.solve());
     assert_eq!(errors.len(), 1);
     assert_eq!(errors[0].relation, "resolve");
     assert_eq!(errors[0].message, "dimension arithmetic overflows 64 bits");
     // Likewise for a shape.
     let x = t.ty("Tensor[(3*y, 2), float32]");
-    let TyData::Tensor(shape, _) = *t.s.tcx.data(x) else {
+    let TyData::Tensor(shape, _) = *t.solver.tcx.data(x) else {
         unreachable!()
     };
-    let r = t.s.resolve_shape(shape);
+    let r = t.solver.resolve_shape(shape);
     assert_eq!(r, shape);
-    assert_eq!(failed(t.s.solve())[0].relation, "resolve");
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    assert_eq!(failed(t.solver.solve())[0].relation, "resolve");
+    assert_eq!(t.solver.solve(), Outcome::Solved);
 }
 
 #[test]
@@ -1015,26 +952,27 @@ fn variables_the_solver_has_not_seen_are_unknowns() {
     // Made inside a snapshot that was rolled back: indexing them used to panic inside
     // the union-find tables.
     let mut t = T::new();
-    let snap = t.s.snapshot();
-    let v = t.s.fresh_ty();
-    let d = t.s.fresh_dim();
-    let sh = t.s.fresh_shape();
-    let b = t.s.fresh_dtype();
-    t.s.rollback_to(snap);
-    assert_eq!(t.s.resolve(v), v);
-    assert_eq!(t.s.resolve_dim(d), d);
-    let tensor = t.s.tcx.tensor(sh, b);
-    assert_eq!(t.s.resolve(tensor), tensor);
-    assert_eq!(t.s.unknowns(tensor).len(), 2);
+    let snap = t.solver.snapshot();
+    let v = t.solver.fresh_ty();
+    let d = t.solver.fresh_dim();
+    let sh = t.solver.fresh_shape();
+    let b = t.solver.fresh_dtype();
+    t.solver.rollback_to(snap);
+    assert_eq!(t.solver.resolve(v), v);
+    assert_eq!(t.solver.resolve_dim(d), d);
+    let tensor = t.solver.tcx.tensor(sh, b);
+    assert_eq!(t.solver.resolve(tensor), tensor);
+    assert_eq!(t.solver.unknowns(tensor).len(), 2);
     let int32 = t.ty("int32");
-    t.s.add_relation(relay_core::testing::IDENTITY, &[v, int32], None, 0);
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    t.solver
+        .add_relation(relay_core::testing::IDENTITY, &[v, int32], None, 0);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     assert_eq!(t.show_resolved(v), "int32");
     let known = t.ty("Tensor[(4), float32]");
-    t.s.unify(tensor, known).unwrap();
+    t.solver.unify(tensor, known).unwrap();
     assert_eq!(t.show_resolved(tensor), "Tensor[(4), float32]");
     let four = t.d("4");
-    t.s.unify_dims(d, four).unwrap();
+    t.solver.unify_dims(d, four).unwrap();
     assert_eq!(t.show_dim(d), "4");
 
     // Made by an earlier solver over the same context.
@@ -1068,10 +1006,10 @@ static NEVER: RelationDef = RelationDef {
 fn a_relation_that_always_waits_ends_under_constrained() {
     let mut t = T::new();
     let a = t.var("a");
-    t.s.add_relation(RelationRef(&NEVER), &[a], None, 3);
-    t.s.add_relation(RelationRef(&NEVER), &[], None, 4);
+    t.solver.add_relation(RelationRef(&NEVER), &[a], None, 3);
+    t.solver.add_relation(RelationRef(&NEVER), &[], None, 4);
     for _ in 0..3 {
-        let Outcome::UnderConstrained(w) = t.s.solve() else {
+        let Outcome::UnderConstrained(w) = t.solver.solve() else {
             panic!("it never finishes")
         };
         assert_eq!(w.len(), 2);
@@ -1081,18 +1019,18 @@ fn a_relation_that_always_waits_ends_under_constrained() {
         assert!(w[1].unknowns.is_empty());
     }
     // Each ran once: solving again runs nothing.
-    assert_eq!(t.s.stats().runs, 2);
+    assert_eq!(t.solver.stats().runs, 2);
     // Binding its unknown wakes it once; it still waits, with nothing left to wait on.
     let int32 = t.ty("int32");
-    t.s.unify(a, int32).unwrap();
-    let Outcome::UnderConstrained(w) = t.s.solve() else {
+    t.solver.unify(a, int32).unwrap();
+    let Outcome::UnderConstrained(w) = t.solver.solve() else {
         panic!("it never finishes")
     };
     assert_eq!(w[0].args, vec!["int32".to_string()]);
     assert!(w[0].unknowns.is_empty());
-    assert_eq!(t.s.stats().runs, 3);
-    assert_eq!(t.s.solve(), t.s.solve());
-    assert_eq!(t.s.stats().runs, 3);
+    assert_eq!(t.solver.stats().runs, 3);
+    assert_eq!(t.solver.solve(), t.solver.solve());
+    assert_eq!(t.solver.stats().runs, 3);
 }
 
 #[test]
@@ -1136,19 +1074,20 @@ fn snapshots_nested_three_deep_roll_back_and_commit_in_any_order() {
         let values = ["int8", "int16", "int32"].map(|s| t.ty(s));
         let mut snaps = Vec::new();
         for (level, (&v, &value)) in vars.iter().zip(values.iter()).enumerate() {
-            snaps.push(t.s.snapshot());
-            t.s.unify(v, value).unwrap();
+            snaps.push(t.solver.snapshot());
+            t.solver.unify(v, value).unwrap();
             // A relation added at this level too, waiting on a fresh variable.
-            let w = t.s.fresh_ty();
-            t.s.add_relation(RelationRef(&NEVER), &[w], None, level as u32);
+            let w = t.solver.fresh_ty();
+            t.solver
+                .add_relation(RelationRef(&NEVER), &[w], None, level as u32);
         }
         let mut kept = [true; 3];
         for level in (0..3).rev() {
             let snap = snaps.pop().unwrap();
             if choice & (1 << level) != 0 {
-                t.s.commit(snap);
+                t.solver.commit(snap);
             } else {
-                t.s.rollback_to(snap);
+                t.solver.rollback_to(snap);
                 for k in kept.iter_mut().skip(level) {
                     *k = false;
                 }
@@ -1157,13 +1096,13 @@ fn snapshots_nested_three_deep_roll_back_and_commit_in_any_order() {
         for level in 0..3 {
             let shown = t.show_resolved(vars[level]);
             let expected = if kept[level] {
-                t.s.tcx.show(values[level])
+                t.solver.tcx.show(values[level])
             } else {
                 format!("'t{level}")
             };
             assert_eq!(shown, expected, "choice {choice:03b}, level {level}");
         }
-        let waiting = match t.s.solve() {
+        let waiting = match t.solver.solve() {
             Outcome::Solved => 0,
             Outcome::UnderConstrained(w) => w.len(),
             other => panic!("{other:?}"),

@@ -2,12 +2,11 @@
 //! propagation both ways, waiting, failures with their exact messages, attributes, Rust
 //! functions and the imperative form.
 
-use relay_core::text::{parse_type, Binding, TypeScope};
+use relay_core::text::Binding;
 use relay_core::{
     clause::Value, relation, AttrValue, Attrs, Outcome, Progress, RelCx, RelError, RelResult,
-    Relation, SolveError, Solver, Ty, TyCtx,
+    Relation, SolveError,
 };
-use std::sync::Arc;
 
 #[relation(Identity(I, I) :- true)]
 pub struct Identity;
@@ -18,51 +17,7 @@ pub struct Flatten;
 #[relation(Broadcast(Tensor(s1, bt), Tensor(s2, bt), O) :- O = Tensor(broadcast(s1, s2), bt))]
 pub struct Broadcast;
 
-/// A solver and the names the types of one test may mention.
-struct T {
-    s: Solver,
-    scope: TypeScope,
-}
-
-impl T {
-    fn new() -> Self {
-        T {
-            s: Solver::new(TyCtx::new()),
-            scope: TypeScope::new(),
-        }
-    }
-
-    fn ty(&mut self, src: &str) -> Ty {
-        parse_type(&mut self.s.tcx, &mut self.scope, src)
-            .unwrap_or_else(|e| panic!("cannot parse `{src}`: {e}"))
-    }
-
-    fn var(&mut self, name: &str) -> Ty {
-        let t = self.s.fresh_ty();
-        self.scope.bind(name, Binding::Ty(t));
-        t
-    }
-
-    fn show(&mut self, src: &str) -> String {
-        let t = self.ty(src);
-        let r = self.s.resolve(t);
-        self.s.tcx.show(r)
-    }
-
-    fn rel<R: Relation>(&mut self, args: &[&str]) {
-        self.rel_with::<R>(args, None);
-    }
-
-    fn rel_with<R: Relation>(&mut self, args: &[&str], attrs: Option<Attrs>) {
-        let args: Vec<Ty> = args.iter().map(|a| self.ty(a)).collect();
-        self.s.add_relation(R::REF, &args, attrs.map(Arc::new), 7);
-    }
-
-    fn unify(&mut self, a: &str, b: &str) {
-        let (x, y) = (self.ty(a), self.ty(b));
-        self.s.unify(x, y).expect("unifies");
-    }
-}
+use relay_core::testing::TestSolver as T;
 
 fn failed(outcome: Outcome) -> Vec<SolveError> {
     match outcome {
@@ -92,8 +47,8 @@ fn attrs(entries: &[(&str, AttrValue)]) -> Attrs {
 fn identity_forward() {
     let mut t = T::new();
     t.var("o");
-    t.rel::<Identity>(&["Tensor[(3, 4), float32]", "o"]);
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    t.rel(Identity::REF, &["Tensor[(3, 4), float32]", "o"], 7);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     assert_eq!(t.show("o"), "Tensor[(3, 4), float32]");
 }
 
@@ -101,16 +56,20 @@ fn identity_forward() {
 fn identity_backward() {
     let mut t = T::new();
     t.var("i");
-    t.rel::<Identity>(&["i", "(int8, Tensor[(n), bool])"]);
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    t.rel(Identity::REF, &["i", "(int8, Tensor[(n), bool])"], 7);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     assert_eq!(t.show("i"), "(int8, Tensor[(n), bool])");
 }
 
 #[test]
 fn identity_mismatch_blames_the_second_argument() {
     let mut t = T::new();
-    t.rel::<Identity>(&["Tensor[(3), float32]", "Tensor[(4), float32]"]);
-    let e = one_error(t.s.solve());
+    t.rel(
+        Identity::REF,
+        &["Tensor[(3), float32]", "Tensor[(4), float32]"],
+        7,
+    );
+    let e = one_error(t.solver.solve());
     assert_eq!(e.relation, "Identity");
     assert_eq!(e.arg, Some(1));
     assert_eq!(e.message, "dimension 0: 3 vs 4");
@@ -129,8 +88,8 @@ fn relation_def_is_named_after_the_struct() {
 fn flatten_keeps_the_first_dimension() {
     let mut t = T::new();
     t.var("o");
-    t.rel::<Flatten>(&["Tensor[(n, 2, 3), float32]", "o"]);
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    t.rel(Flatten::REF, &["Tensor[(n, 2, 3), float32]", "o"], 7);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     assert_eq!(t.show("o"), "Tensor[(n, 6), float32]");
 }
 
@@ -139,28 +98,29 @@ fn flatten_waits_until_the_rank_is_known() {
     let mut t = T::new();
     t.var("x");
     t.var("o");
-    t.rel::<Flatten>(&["x", "o"]);
-    let Outcome::UnderConstrained(w) = t.s.solve() else {
+    t.rel(Flatten::REF, &["x", "o"], 7);
+    let Outcome::UnderConstrained(w) = t.solver.solve() else {
         panic!("expected to wait")
     };
     assert_eq!(w.len(), 1);
     assert_eq!(w[0].relation, "Flatten");
     t.unify("x", "Tensor[(4, 5, 6, 7), int32]");
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     assert_eq!(t.show("o"), "Tensor[(4, 210), int32]");
 }
 
 #[test]
 fn flatten_waits_on_a_shape_of_unknown_rank() {
     let mut t = T::new();
-    let sh = t.s.fresh_shape();
-    let x =
-        t.s.tcx
-            .tensor(sh, relay_core::DTy::Known(relay_core::DType::FLOAT32));
+    let sh = t.solver.fresh_shape();
+    let x = t
+        .solver
+        .tcx
+        .tensor(sh, relay_core::DTy::Known(relay_core::DType::FLOAT32));
     t.scope.bind("x", Binding::Ty(x));
     t.var("o");
-    t.rel::<Flatten>(&["x", "o"]);
-    assert!(matches!(t.s.solve(), Outcome::UnderConstrained(_)));
+    t.rel(Flatten::REF, &["x", "o"], 7);
+    assert!(matches!(t.solver.solve(), Outcome::UnderConstrained(_)));
     assert_eq!(t.show("o"), "'t0");
 }
 
@@ -168,8 +128,8 @@ fn flatten_waits_on_a_shape_of_unknown_rank() {
 fn flatten_of_a_scalar_is_an_error() {
     let mut t = T::new();
     t.var("o");
-    t.rel::<Flatten>(&["float32", "o"]);
-    let e = one_error(t.s.solve());
+    t.rel(Flatten::REF, &["float32", "o"], 7);
+    let e = one_error(t.solver.solve());
     assert_eq!(e.arg, Some(0));
     assert_eq!(e.message, "index 0 is out of range for a shape of rank 0");
 }
@@ -177,8 +137,12 @@ fn flatten_of_a_scalar_is_an_error() {
 #[test]
 fn flatten_output_mismatch_blames_the_output() {
     let mut t = T::new();
-    t.rel::<Flatten>(&["Tensor[(2, 3), float32]", "Tensor[(2, 4), float32]"]);
-    let e = one_error(t.s.solve());
+    t.rel(
+        Flatten::REF,
+        &["Tensor[(2, 3), float32]", "Tensor[(2, 4), float32]"],
+        7,
+    );
+    let e = one_error(t.solver.solve());
     assert_eq!(e.arg, Some(1));
     assert_eq!(e.message, "dimension 1: 4 vs 3");
 }
@@ -187,8 +151,8 @@ fn flatten_output_mismatch_blames_the_output() {
 fn flatten_rejects_a_tuple() {
     let mut t = T::new();
     t.var("o");
-    t.rel::<Flatten>(&["(float32, float32)", "o"]);
-    let e = one_error(t.s.solve());
+    t.rel(Flatten::REF, &["(float32, float32)", "o"], 7);
+    let e = one_error(t.solver.solve());
     assert_eq!(e.arg, Some(0));
     assert_eq!(e.message, "expected a tensor, found `(float32, float32)`");
 }
@@ -198,8 +162,8 @@ fn flatten_rejects_a_tuple() {
 fn broadcast(a: &str, b: &str) -> String {
     let mut t = T::new();
     t.var("o");
-    t.rel::<Broadcast>(&[a, b, "o"]);
-    assert_eq!(t.s.solve(), Outcome::Solved, "{a} with {b}");
+    t.rel(Broadcast::REF, &[a, b, "o"], 7);
+    assert_eq!(t.solver.solve(), Outcome::Solved, "{a} with {b}");
     t.show("o")
 }
 
@@ -243,8 +207,12 @@ fn broadcast_with_any() {
 fn broadcast_clash_names_both_dimensions() {
     let mut t = T::new();
     t.var("o");
-    t.rel::<Broadcast>(&["Tensor[(2, 3), float32]", "Tensor[(4, 5), float32]", "o"]);
-    let e = one_error(t.s.solve());
+    t.rel(
+        Broadcast::REF,
+        &["Tensor[(2, 3), float32]", "Tensor[(4, 5), float32]", "o"],
+        7,
+    );
+    let e = one_error(t.solver.solve());
     assert_eq!(
         e,
         SolveError {
@@ -263,8 +231,12 @@ fn broadcast_clash_names_both_dimensions() {
 fn broadcast_dtype_mismatch() {
     let mut t = T::new();
     t.var("o");
-    t.rel::<Broadcast>(&["Tensor[(2, 3), float32]", "Tensor[(2, 3), int32]", "o"]);
-    let e = one_error(t.s.solve());
+    t.rel(
+        Broadcast::REF,
+        &["Tensor[(2, 3), float32]", "Tensor[(2, 3), int32]", "o"],
+        7,
+    );
+    let e = one_error(t.solver.solve());
     assert_eq!(e.arg, Some(1));
     assert_eq!(e.message, "dtype: float32 vs int32");
 }
@@ -274,10 +246,10 @@ fn broadcast_waits_for_both_inputs() {
     let mut t = T::new();
     t.var("b");
     t.var("o");
-    t.rel::<Broadcast>(&["Tensor[(2, 3), float32]", "b", "o"]);
-    assert!(matches!(t.s.solve(), Outcome::UnderConstrained(_)));
+    t.rel(Broadcast::REF, &["Tensor[(2, 3), float32]", "b", "o"], 7);
+    assert!(matches!(t.solver.solve(), Outcome::UnderConstrained(_)));
     t.unify("b", "Tensor[(3), float32]");
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     assert_eq!(t.show("o"), "Tensor[(2, 3), float32]");
 }
 
@@ -310,28 +282,32 @@ pub struct Cast;
 fn attribute_in_range_and_default() {
     let mut t = T::new();
     t.var("o");
-    t.rel_with::<AxisOp>(
+    t.rel_with(
+        AxisOp::REF,
         &["Tensor[(2, 3), float32]", "o"],
         Some(attrs(&[("axis", AttrValue::Int(1))])),
+        7,
     );
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     assert_eq!(t.show("o"), "Tensor[(2, 3), float32]");
     // The default, -1, is in range.
     let mut t = T::new();
     t.var("o");
-    t.rel::<AxisOp>(&["Tensor[(2, 3), float32]", "o"]);
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    t.rel(AxisOp::REF, &["Tensor[(2, 3), float32]", "o"], 7);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
 }
 
 #[test]
 fn attribute_out_of_range_gives_the_assert_message() {
     let mut t = T::new();
     t.var("o");
-    t.rel_with::<AxisOp>(
+    t.rel_with(
+        AxisOp::REF,
         &["Tensor[(2, 3), float32]", "o"],
         Some(attrs(&[("axis", AttrValue::Int(2))])),
+        7,
     );
-    let e = one_error(t.s.solve());
+    let e = one_error(t.solver.solve());
     assert_eq!(e.message, "`axis` is out of range");
     assert_eq!(e.arg, Some(0));
 }
@@ -340,11 +316,13 @@ fn attribute_out_of_range_gives_the_assert_message() {
 fn attribute_as_an_index_in_slices() {
     let mut t = T::new();
     t.var("o");
-    t.rel_with::<SumAxis>(
+    t.rel_with(
+        SumAxis::REF,
         &["Tensor[(2, 3, 4), float32]", "o"],
         Some(attrs(&[("axis", AttrValue::Int(1))])),
+        7,
     );
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     assert_eq!(t.show("o"), "Tensor[(2, 4), float32]");
 }
 
@@ -352,8 +330,8 @@ fn attribute_as_an_index_in_slices() {
 fn missing_attribute_is_an_error() {
     let mut t = T::new();
     t.var("o");
-    t.rel::<SumAxis>(&["Tensor[(2, 3, 4), float32]", "o"]);
-    let e = one_error(t.s.solve());
+    t.rel(SumAxis::REF, &["Tensor[(2, 3, 4), float32]", "o"], 7);
+    let e = one_error(t.solver.solve());
     assert_eq!(e.message, "the attribute `axis` is missing");
 }
 
@@ -361,11 +339,13 @@ fn missing_attribute_is_an_error() {
 fn attribute_of_the_wrong_type_is_an_error() {
     let mut t = T::new();
     t.var("o");
-    t.rel_with::<SumAxis>(
+    t.rel_with(
+        SumAxis::REF,
         &["Tensor[(2, 3, 4), float32]", "o"],
         Some(attrs(&[("axis", AttrValue::Str("x".into()))])),
+        7,
     );
-    let e = one_error(t.s.solve());
+    let e = one_error(t.solver.solve());
     assert_eq!(
         e.message,
         "the attribute `axis` must be an integer, found `\"x\"`"
@@ -376,11 +356,13 @@ fn attribute_of_the_wrong_type_is_an_error() {
 fn dtype_attribute() {
     let mut t = T::new();
     t.var("o");
-    t.rel_with::<Cast>(
+    t.rel_with(
+        Cast::REF,
         &["Tensor[(n, 3), float32]", "o"],
         Some(attrs(&[("dtype", AttrValue::Str("int8".into()))])),
+        7,
     );
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     assert_eq!(t.show("o"), "Tensor[(n, 3), int8]");
 }
 
@@ -394,8 +376,8 @@ pub struct Same;
 fn backward_through_a_constructor() {
     let mut t = T::new();
     t.var("x");
-    t.rel::<Same>(&["x", "Tensor[(5, n), int64]"]);
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    t.rel(Same::REF, &["x", "Tensor[(5, n), int64]"], 7);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     assert_eq!(t.show("x"), "Tensor[(5, n), int64]");
 }
 
@@ -407,19 +389,31 @@ pub struct Matmul;
 fn list_patterns_with_a_rest() {
     let mut t = T::new();
     t.var("o");
-    t.rel::<Matmul>(&["Tensor[(7, 2, 3), float32]", "Tensor[(3, 5), float32]", "o"]);
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    t.rel(
+        Matmul::REF,
+        &["Tensor[(7, 2, 3), float32]", "Tensor[(3, 5), float32]", "o"],
+        7,
+    );
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     assert_eq!(t.show("o"), "Tensor[(7, 2, 5), float32]");
     let mut t = T::new();
     t.var("o");
-    t.rel::<Matmul>(&["Tensor[(2, 3), float32]", "Tensor[(4, 5), float32]", "o"]);
-    let e = one_error(t.s.solve());
+    t.rel(
+        Matmul::REF,
+        &["Tensor[(2, 3), float32]", "Tensor[(4, 5), float32]", "o"],
+        7,
+    );
+    let e = one_error(t.solver.solve());
     assert_eq!(e.arg, Some(1));
     assert_eq!(e.message, "dimension 0: 3 vs 4");
     let mut t = T::new();
     t.var("o");
-    t.rel::<Matmul>(&["Tensor[(2, 3), float32]", "Tensor[(3), float32]", "o"]);
-    let e = one_error(t.s.solve());
+    t.rel(
+        Matmul::REF,
+        &["Tensor[(2, 3), float32]", "Tensor[(3), float32]", "o"],
+        7,
+    );
+    let e = one_error(t.solver.solve());
     assert_eq!(e.arg, Some(1));
     assert_eq!(e.message, "expected a shape of rank 2, found `(3)`");
 }
@@ -432,13 +426,21 @@ pub struct Pair;
 fn tuple_patterns_and_comparisons() {
     let mut t = T::new();
     t.var("o");
-    t.rel::<Pair>(&["(Tensor[(2, 3), int32], Tensor[(2, 3), int32])", "o"]);
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    t.rel(
+        Pair::REF,
+        &["(Tensor[(2, 3), int32], Tensor[(2, 3), int32])", "o"],
+        7,
+    );
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     assert_eq!(t.show("o"), "Tensor[(6), int32]");
     let mut t = T::new();
     t.var("o");
-    t.rel::<Pair>(&["(Tensor[(2), int32], Tensor[(2), int32])", "o"]);
-    let e = one_error(t.s.solve());
+    t.rel(
+        Pair::REF,
+        &["(Tensor[(2), int32], Tensor[(2), int32])", "o"],
+        7,
+    );
+    let e = one_error(t.solver.solve());
     assert_eq!(e.message, "`len(s) == 2` does not hold: it is `1 == 2`");
 }
 
@@ -476,18 +478,18 @@ pub struct Doubled;
 fn rust_functions() {
     let mut t = T::new();
     t.var("o");
-    t.rel::<Doubled>(&["Tensor[(4), float32]", "o"]);
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    t.rel(Doubled::REF, &["Tensor[(4), float32]", "o"], 7);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     assert_eq!(t.show("o"), "Tensor[(8), float32]");
     let mut t = T::new();
     t.var("o");
-    t.rel::<Doubled>(&["Tensor[(3), float32]", "o"]);
-    let e = one_error(t.s.solve());
+    t.rel(Doubled::REF, &["Tensor[(3), float32]", "o"], 7);
+    let e = one_error(t.solver.solve());
     assert_eq!(e.message, "the length must be even");
     let mut t = T::new();
     t.var("o");
-    t.rel::<Doubled>(&["Tensor[(n), float32]", "o"]);
-    let e = one_error(t.s.solve());
+    t.rel(Doubled::REF, &["Tensor[(n), float32]", "o"], 7);
+    let e = one_error(t.solver.solve());
     assert_eq!(e.message, "expected a constant dimension");
     assert_eq!(e.arg, Some(0));
 }
@@ -509,8 +511,8 @@ fn imperative_relation() {
     assert_eq!(Swap::DEF.arity, None);
     let mut t = T::new();
     t.var("o");
-    t.rel::<Swap>(&["int8", "bool", "o"]);
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    t.rel(Swap::REF, &["int8", "bool", "o"], 7);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     assert_eq!(t.show("o"), "(bool, int8)");
 }
 

@@ -5,100 +5,10 @@
 use relay_core::testing::{BROADCAST, IDENTITY};
 use relay_core::text::{parse_type, Binding, TypeScope};
 use relay_core::{
-    Constraint, Dim, DimData, Kind, Outcome, RelationRef, SolveError, Solver, Ty, TyCtx, TyData,
-    UnifyErrorKind, VarRef, Waiting,
+    Constraint, Kind, Outcome, RelationRef, SolveError, Ty, TyCtx, UnifyErrorKind, VarRef, Waiting,
 };
 
-/// A solver and the names the types of one test may mention.
-struct T {
-    s: Solver,
-    scope: TypeScope,
-}
-
-impl T {
-    fn new() -> Self {
-        T {
-            s: Solver::new(TyCtx::new()),
-            scope: TypeScope::new(),
-        }
-    }
-
-    /// Parses `src` in the test's scope (unbound lowercase dims become rigid symbols).
-    fn ty(&mut self, src: &str) -> Ty {
-        parse_type(&mut self.s.tcx, &mut self.scope, src)
-            .unwrap_or_else(|e| panic!("cannot parse `{src}`: {e}"))
-    }
-
-    /// A fresh type variable, named `name` in later types.
-    fn var(&mut self, name: &str) -> Ty {
-        let t = self.s.fresh_ty();
-        self.scope.bind(name, Binding::Ty(t));
-        t
-    }
-
-    /// A fresh dimension variable, named `name` in later types.
-    fn dim(&mut self, name: &str) -> Dim {
-        let d = self.s.fresh_dim();
-        self.scope.bind(name, Binding::Dim(d));
-        d
-    }
-
-    /// The dimension written `src` (parsed as the only dimension of a tensor type).
-    fn d(&mut self, src: &str) -> Dim {
-        let t = self.ty(&format!("Tensor[({src}), int32]"));
-        let TyData::Tensor(s, _) = *self.s.tcx.data(t) else {
-            unreachable!()
-        };
-        self.s.tcx.shape_dims(s).expect("a shape of known rank")[0]
-    }
-
-    fn show_resolved(&mut self, t: Ty) -> String {
-        let r = self.s.resolve(t);
-        self.s.tcx.show(r)
-    }
-
-    fn show_dim(&mut self, d: Dim) -> String {
-        let r = self.s.resolve_dim(d);
-        self.s.tcx.show_dim(r)
-    }
-
-    /// Adds `relation` over the types written in `args`.
-    fn rel(&mut self, relation: RelationRef, args: &[&str], origin: u32) {
-        let args: Vec<Ty> = args.iter().map(|a| self.ty(a)).collect();
-        self.s.add_relation(relation, &args, None, origin);
-    }
-
-    /// Unifies the two types written `a` and `b`.
-    fn unify(&mut self, a: &str, b: &str) {
-        let (x, y) = (self.ty(a), self.ty(b));
-        if let Err(e) = self.s.unify(x, y) {
-            panic!("`{a}` and `{b}` do not unify: {}", e.describe(&self.s.tcx));
-        }
-    }
-
-    /// The description of the failure to unify `a` with `b`.
-    fn unify_err(&mut self, a: &str, b: &str) -> String {
-        let (x, y) = (self.ty(a), self.ty(b));
-        match self.s.unify(x, y) {
-            Ok(()) => panic!("`{a}` and `{b}` unified"),
-            Err(e) => e.describe(&self.s.tcx),
-        }
-    }
-
-    fn tyvar(&self, t: Ty) -> VarRef {
-        match self.s.tcx.data(t) {
-            TyData::Var(v) => VarRef::Ty(*v),
-            _ => panic!("not a type variable"),
-        }
-    }
-
-    fn dimvar(&self, d: Dim) -> VarRef {
-        match self.s.tcx.dims.data(d) {
-            DimData::Var(v) => VarRef::Dim(*v),
-            _ => panic!("not a dimension variable"),
-        }
-    }
-}
+use relay_core::testing::TestSolver as T;
 
 fn failed(outcome: Outcome) -> Vec<SolveError> {
     match outcome {
@@ -133,7 +43,7 @@ fn forward_chain_broadcast_identity_broadcast() {
     );
     t.rel(IDENTITY, &["t1", "t2"], 2);
     t.rel(BROADCAST, &["t2", "Tensor[(3), float32]", "t3"], 3);
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     assert_eq!(t.show_resolved(t1), "Tensor[(n, 3), float32]");
     assert_eq!(t.show_resolved(t2), "Tensor[(n, 3), float32]");
     assert_eq!(t.show_resolved(t3), "Tensor[(n, 3), float32]");
@@ -154,7 +64,7 @@ fn forward_chain_added_last_to_first() {
         &["Tensor[(n, 1), float32]", "Tensor[(1, 3), float32]", "t1"],
         1,
     );
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     assert_eq!(t.show_resolved(t1), "Tensor[(n, 3), float32]");
     assert_eq!(t.show_resolved(t3), "Tensor[(n, 3), float32]");
 }
@@ -166,7 +76,7 @@ fn identity_of_three_unifies_all() {
     let b = t.var("b");
     let c = t.var("c");
     t.rel(IDENTITY, &["a", "b", "c"], 0);
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     t.unify("b", "(int32, Tensor[(2, n), bool])");
     for v in [a, b, c] {
         assert_eq!(t.show_resolved(v), "(int32, Tensor[(2, n), bool])");
@@ -181,9 +91,9 @@ fn backward_identity_output_known_after_solve() {
     let x = t.var("x");
     t.var("y");
     t.rel(IDENTITY, &["x", "y"], 0);
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     t.unify("y", "Tensor[(10, 20), float32]");
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     assert_eq!(t.show_resolved(x), "Tensor[(10, 20), float32]");
 }
 
@@ -194,7 +104,7 @@ fn backward_identity_output_known_before_solve() {
     t.var("y");
     t.rel(IDENTITY, &["x", "y"], 0);
     t.unify("y", "Tensor[(10, 20), float32]");
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     assert_eq!(t.show_resolved(x), "Tensor[(10, 20), float32]");
 }
 
@@ -205,7 +115,7 @@ fn backward_identity_output_known_before_relation() {
     t.var("y");
     t.unify("y", "Tensor[(10, 20), float32]");
     t.rel(IDENTITY, &["x", "y"], 0);
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     assert_eq!(t.show_resolved(x), "Tensor[(10, 20), float32]");
 }
 
@@ -220,12 +130,12 @@ fn backward_through_identity_chain_then_forward_through_broadcast() {
     t.rel(BROADCAST, &["a", "Tensor[(4, 1, 5), float32]", "out"], 9);
     t.rel(IDENTITY, &["a", "b"], 1);
     t.rel(IDENTITY, &["b", "c"], 2);
-    let w = waiting(t.s.solve());
+    let w = waiting(t.solver.solve());
     assert_eq!(w.len(), 1);
     assert_eq!(w[0].relation, "Broadcast");
     assert_eq!(w[0].origin, 9);
     t.unify("c", "Tensor[(3, 1), float32]");
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     assert_eq!(t.show_resolved(a), "Tensor[(3, 1), float32]");
     assert_eq!(t.show_resolved(out), "Tensor[(4, 3, 5), float32]");
 }
@@ -237,7 +147,7 @@ fn broadcast(lhs: &str, rhs: &str) -> Result<String, Vec<SolveError>> {
     let mut t = T::new();
     let out = t.var("out");
     t.rel(BROADCAST, &[lhs, rhs, "out"], 42);
-    match t.s.solve() {
+    match t.solver.solve() {
         Outcome::Solved => Ok(t.show_resolved(out)),
         Outcome::Failed(e) => Err(e),
         Outcome::UnderConstrained(w) => panic!("{lhs} + {rhs} is under-constrained: {w:?}"),
@@ -391,7 +301,7 @@ fn broadcast_output_that_disagrees() {
         ],
         5,
     );
-    let e = failed(t.s.solve());
+    let e = failed(t.solver.solve());
     assert_eq!(
         e,
         vec![SolveError {
@@ -403,13 +313,13 @@ fn broadcast_output_that_disagrees() {
         }]
     );
     // Errors are reported once.
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
 }
 
 #[test]
 fn broadcast_infers_a_dtype_variable() {
     let mut t = T::new();
-    let b = t.s.fresh_dtype();
+    let b = t.solver.fresh_dtype();
     t.scope.bind("b", Binding::DType(b));
     let x = t.ty("Tensor[(3), b]");
     let out = t.var("out");
@@ -418,7 +328,7 @@ fn broadcast_infers_a_dtype_variable() {
         &["Tensor[(3), b]", "Tensor[(2, 1), float16]", "out"],
         0,
     );
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     assert_eq!(t.show_resolved(out), "Tensor[(2, 3), float16]");
     assert_eq!(t.show_resolved(x), "Tensor[(3), float16]");
 }
@@ -446,7 +356,7 @@ fn nested_tuples_bind_vars_at_every_depth() {
     );
     assert_eq!(t.show_resolved(a), "Tensor[(n), int8]");
     assert_eq!(t.show_resolved(b), "(bool, 't3)");
-    assert_eq!(t.s.tcx.show(e), "'t3");
+    assert_eq!(t.solver.tcx.show(e), "'t3");
     assert_eq!(t.show_resolved(c), "Tensor[(2), float32]");
     assert_eq!(
         t.show_resolved(whole),
@@ -583,11 +493,11 @@ fn occurs_check_is_an_error() {
     let a = t.var("a");
     let e = {
         let (x, y) = (t.ty("a"), t.ty("(a, int32)"));
-        t.s.unify(x, y).unwrap_err()
+        t.solver.unify(x, y).unwrap_err()
     };
     assert!(matches!(e.kind, UnifyErrorKind::Occurs(..)));
     assert_eq!(
-        e.describe(&t.s.tcx),
+        e.describe(&t.solver.tcx),
         "`'t0` would have to contain itself in `('t0, int32)` (an infinite type)"
     );
     assert_eq!(t.show_resolved(a), "'t0");
@@ -615,7 +525,7 @@ fn occurs_check_in_a_relation_is_a_failure() {
     let mut t = T::new();
     t.var("a");
     t.rel(IDENTITY, &["a", "ref(a)"], 3);
-    let e = failed(t.s.solve());
+    let e = failed(t.solver.solve());
     assert_eq!(
         e,
         vec![SolveError {
@@ -633,10 +543,10 @@ fn occurs_check_in_a_relation_is_a_failure() {
 
 fn with_lists() -> T {
     let mut t = T::new();
-    let p = t.s.tcx.param("a", Kind::Type);
-    let q = t.s.tcx.param("a", Kind::Type);
-    let list = t.s.tcx.adt("List", &[p]).unwrap();
-    let list2 = t.s.tcx.adt("List2", &[q]).unwrap();
+    let p = t.solver.tcx.param("a", Kind::Type);
+    let q = t.solver.tcx.param("a", Kind::Type);
+    let list = t.solver.tcx.adt("List", &[p]).unwrap();
+    let list2 = t.solver.tcx.adt("List2", &[q]).unwrap();
     t.scope.bind("List", Binding::Adt(list));
     t.scope.bind("List2", Binding::Adt(list2));
     t
@@ -674,9 +584,9 @@ fn adt_arguments_bind_variables() {
 #[test]
 fn adt_arity_is_checked_by_the_parser() {
     let mut t = with_lists();
-    let err = parse_type(&mut t.s.tcx, &mut t.scope, "List").unwrap_err();
+    let err = parse_type(&mut t.solver.tcx, &mut t.scope, "List").unwrap_err();
     assert_eq!(err.message, "`List` takes 1 type argument but 0 were given");
-    let err = parse_type(&mut t.s.tcx, &mut t.scope, "List[int32, int32]").unwrap_err();
+    let err = parse_type(&mut t.solver.tcx, &mut t.scope, "List[int32, int32]").unwrap_err();
     assert_eq!(err.message, "`List` takes 1 type argument but 2 were given");
 }
 
@@ -689,7 +599,7 @@ fn broadcast_of_unknowns_waits() {
     let y = t.var("y");
     let z = t.var("z");
     t.rel(BROADCAST, &["x", "y", "z"], 17);
-    let w = waiting(t.s.solve());
+    let w = waiting(t.solver.solve());
     assert_eq!(
         w,
         vec![Waiting {
@@ -701,7 +611,7 @@ fn broadcast_of_unknowns_waits() {
     );
     // One side known is still not enough.
     t.unify("x", "Tensor[(2), float32]");
-    let w = waiting(t.s.solve());
+    let w = waiting(t.solver.solve());
     assert_eq!(
         w,
         vec![Waiting {
@@ -712,7 +622,7 @@ fn broadcast_of_unknowns_waits() {
         }]
     );
     t.unify("y", "Tensor[(3, 1), float32]");
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     assert_eq!(t.show_resolved(z), "Tensor[(3, 2), float32]");
 }
 
@@ -726,7 +636,7 @@ fn broadcast_waits_on_a_dim_that_could_be_one() {
         &["Tensor[(d), float32]", "Tensor[(3), float32]", "z"],
         4,
     );
-    let w = waiting(t.s.solve());
+    let w = waiting(t.solver.solve());
     assert_eq!(
         w,
         vec![Waiting {
@@ -737,8 +647,8 @@ fn broadcast_waits_on_a_dim_that_could_be_one() {
         }]
     );
     let one = t.d("1");
-    t.s.unify_dims(d, one).unwrap();
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    t.solver.unify_dims(d, one).unwrap();
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     assert_eq!(t.show_resolved(z), "Tensor[(3), float32]");
 }
 
@@ -753,7 +663,7 @@ fn broadcast_of_any_and_an_unknown_waits() {
         &["Tensor[(?, 2), float32]", "Tensor[(d, 2), float32]", "z"],
         8,
     );
-    let w = waiting(t.s.solve());
+    let w = waiting(t.solver.solve());
     assert_eq!(
         w,
         vec![Waiting {
@@ -768,8 +678,8 @@ fn broadcast_of_any_and_an_unknown_waits() {
         }]
     );
     let one = t.d("1");
-    t.s.unify_dims(d, one).unwrap();
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    t.solver.unify_dims(d, one).unwrap();
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     assert_eq!(t.show_resolved(z), "Tensor[(?, 2), float32]");
 }
 
@@ -783,10 +693,10 @@ fn broadcast_woken_by_a_dim_that_clashes() {
         &["Tensor[(d), float32]", "Tensor[(3), float32]", "z"],
         4,
     );
-    waiting(t.s.solve());
+    waiting(t.solver.solve());
     let five = t.d("5");
-    t.s.unify_dims(d, five).unwrap();
-    let e = failed(t.s.solve());
+    t.solver.unify_dims(d, five).unwrap();
+    let e = failed(t.solver.solve());
     assert_eq!(e.len(), 1);
     assert_eq!(
         e[0].message,
@@ -798,7 +708,7 @@ fn broadcast_woken_by_a_dim_that_clashes() {
 #[test]
 fn broadcast_waits_on_a_shape_variable() {
     let mut t = T::new();
-    let s = t.s.fresh_shape();
+    let s = t.solver.fresh_shape();
     t.scope.bind("s", Binding::Shape(s));
     let z = t.var("z");
     t.rel(
@@ -806,7 +716,7 @@ fn broadcast_waits_on_a_shape_variable() {
         &["Tensor[s, float32]", "Tensor[(4), float32]", "z"],
         0,
     );
-    let w = waiting(t.s.solve());
+    let w = waiting(t.solver.solve());
     assert_eq!(w.len(), 1);
     assert_eq!(
         w[0].args,
@@ -816,7 +726,7 @@ fn broadcast_waits_on_a_shape_variable() {
     assert!(matches!(w[0].unknowns[0], VarRef::Shape(_)));
     assert_eq!(w[0].unknowns[1], t.tyvar(z));
     t.unify("Tensor[s, float32]", "Tensor[(2, 1), float32]");
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     assert_eq!(t.show_resolved(z), "Tensor[(2, 4), float32]");
 }
 
@@ -831,10 +741,10 @@ fn broadcast_woken_by_merging_dim_variables() {
         &["Tensor[(d), int32]", "Tensor[(e), int32]", "z"],
         0,
     );
-    waiting(t.s.solve());
+    waiting(t.solver.solve());
     // d = e: the relation is woken, and `d` vs `d` broadcasts to `d`.
-    t.s.unify_dims(d, e).unwrap();
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    t.solver.unify_dims(d, e).unwrap();
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     let shown = t.show_resolved(z);
     let root = t.show_dim(d);
     assert_eq!(shown, format!("Tensor[({root}), int32]"));
@@ -850,7 +760,7 @@ fn chain(reverse: bool) -> (T, Ty) {
     let y = t.ty("Tensor[(n, 768), float32]");
     let mut xs = vec![y];
     for _ in 0..N {
-        xs.push(t.s.fresh_ty());
+        xs.push(t.solver.fresh_ty());
     }
     let order: Vec<usize> = if reverse {
         (0..N).rev().collect()
@@ -858,7 +768,8 @@ fn chain(reverse: bool) -> (T, Ty) {
         (0..N).collect()
     };
     for i in order {
-        t.s.add_relation(BROADCAST, &[xs[i], y, xs[i + 1]], None, i as u32);
+        t.solver
+            .add_relation(BROADCAST, &[xs[i], y, xs[i + 1]], None, i as u32);
     }
     (t, xs[N])
 }
@@ -866,9 +777,9 @@ fn chain(reverse: bool) -> (T, Ty) {
 #[test]
 fn reverse_order_chain_runs_each_relation_at_most_twice() {
     let (mut t, last) = chain(true);
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     assert_eq!(t.show_resolved(last), "Tensor[(n, 768), float32]");
-    let stats = t.s.stats();
+    let stats = t.solver.stats();
     assert!(stats.runs <= 2 * N as u64, "{stats:?}");
     assert_eq!(stats.runs, 2 * N as u64 - 1);
     assert_eq!(stats.wakeups, N as u64 - 1);
@@ -877,10 +788,10 @@ fn reverse_order_chain_runs_each_relation_at_most_twice() {
 #[test]
 fn program_order_chain_runs_each_relation_once() {
     let (mut t, last) = chain(false);
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     assert_eq!(t.show_resolved(last), "Tensor[(n, 768), float32]");
-    assert_eq!(t.s.stats().runs, N as u64);
-    assert_eq!(t.s.stats().wakeups, 0);
+    assert_eq!(t.solver.stats().runs, N as u64);
+    assert_eq!(t.solver.stats().wakeups, 0);
 }
 
 // ----- 9. dimension equations -----
@@ -890,19 +801,19 @@ fn linear_dim_equation_is_solved_on_the_spot() {
     let mut t = T::new();
     let x = t.dim("x");
     let (a, b) = (t.d("2*x + 1"), t.d("9"));
-    t.s.unify_dims(a, b).unwrap();
+    t.solver.unify_dims(a, b).unwrap();
     assert_eq!(t.show_dim(x), "4");
     // x = 2*x has the single solution 0.
     let y = t.dim("y");
     let (a, b) = (t.d("y"), t.d("2*y"));
-    t.s.unify_dims(a, b).unwrap();
+    t.solver.unify_dims(a, b).unwrap();
     assert_eq!(t.show_dim(y), "0");
     // A negative coefficient.
     let z = t.dim("z");
     let (a, b) = (t.d("10 - 3*z"), t.d("1"));
-    t.s.unify_dims(a, b).unwrap();
+    t.solver.unify_dims(a, b).unwrap();
     assert_eq!(t.show_dim(z), "3");
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
 }
 
 #[test]
@@ -910,9 +821,12 @@ fn dim_equation_without_integer_solution() {
     let mut t = T::new();
     let x = t.dim("x");
     let (a, b) = (t.d("2*x"), t.d("7"));
-    let e = t.s.unify_dims(a, b).unwrap_err();
+    let e = t.solver.unify_dims(a, b).unwrap_err();
     assert_eq!(e.kind, UnifyErrorKind::NoIntegerSolution(a, b));
-    assert_eq!(e.describe(&t.s.tcx), "`2*'d0 = 7` has no integer solution");
+    assert_eq!(
+        e.describe(&t.solver.tcx),
+        "`2*'d0 = 7` has no integer solution"
+    );
     assert_eq!(t.show_dim(x), "'d0");
 }
 
@@ -921,11 +835,11 @@ fn dim_variable_binds_to_a_rigid_symbol() {
     let mut t = T::new();
     let x = t.dim("x");
     let (a, b) = (t.d("x"), t.d("n"));
-    t.s.unify_dims(a, b).unwrap();
+    t.solver.unify_dims(a, b).unwrap();
     assert_eq!(t.show_dim(x), "n");
     let y = t.dim("y");
     let (a, b) = (t.d("y + 1"), t.d("2*n"));
-    t.s.unify_dims(a, b).unwrap();
+    t.solver.unify_dims(a, b).unwrap();
     assert_eq!(t.show_dim(y), "2*n - 1");
 }
 
@@ -933,17 +847,20 @@ fn dim_variable_binds_to_a_rigid_symbol() {
 fn rigid_symbols_do_not_unify_with_other_dims() {
     let mut t = T::new();
     let (n, five, m) = (t.d("n"), t.d("5"), t.d("m"));
-    let e = t.s.unify_dims(n, five).unwrap_err();
+    let e = t.solver.unify_dims(n, five).unwrap_err();
     assert_eq!(e.kind, UnifyErrorKind::Dims(n, five));
-    assert_eq!(e.describe(&t.s.tcx), "n vs 5");
-    let e = t.s.unify_dims(n, m).unwrap_err();
+    assert_eq!(e.describe(&t.solver.tcx), "n vs 5");
+    let e = t.solver.unify_dims(n, m).unwrap_err();
     assert_eq!(e.kind, UnifyErrorKind::Dims(n, m));
-    assert_eq!(e.describe(&t.s.tcx), "n vs m");
-    t.s.unify_dims(n, n).unwrap();
+    assert_eq!(e.describe(&t.solver.tcx), "n vs m");
+    t.solver.unify_dims(n, n).unwrap();
     let x = t.dim("x");
     let (a, b) = (t.d("2*x"), t.d("n"));
     assert_eq!(
-        t.s.unify_dims(a, b).unwrap_err().describe(&t.s.tcx),
+        t.solver
+            .unify_dims(a, b)
+            .unwrap_err()
+            .describe(&t.solver.tcx),
         "2*'d0 vs n"
     );
     assert_eq!(t.show_dim(x), "'d0");
@@ -954,9 +871,9 @@ fn any_dim_unifies_with_everything() {
     let mut t = T::new();
     let x = t.dim("x");
     let (any, five, n) = (t.d("?"), t.d("5"), t.d("n"));
-    t.s.unify_dims(any, five).unwrap();
-    t.s.unify_dims(n, any).unwrap();
-    t.s.unify_dims(x, any).unwrap();
+    t.solver.unify_dims(any, five).unwrap();
+    t.solver.unify_dims(n, any).unwrap();
+    t.solver.unify_dims(x, any).unwrap();
     assert_eq!(t.show_dim(x), "?");
 }
 
@@ -966,11 +883,11 @@ fn deferred_dim_equation_is_woken() {
     let x = t.dim("x");
     let y = t.dim("y");
     let (a, b) = (t.d("x + y"), t.d("5"));
-    t.s.unify_dims(a, b).unwrap();
+    t.solver.unify_dims(a, b).unwrap();
     assert_eq!(t.show_dim(x), "'d0");
     let (a, b) = (t.d("y"), t.d("2"));
-    t.s.unify_dims(a, b).unwrap();
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    t.solver.unify_dims(a, b).unwrap();
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     assert_eq!(t.show_dim(x), "3");
     assert_eq!(t.show_dim(y), "2");
 }
@@ -982,7 +899,7 @@ fn deferred_dim_equation_woken_by_a_relation() {
     let x = t.dim("x");
     t.dim("y");
     let (a, b) = (t.d("x + y"), t.d("5"));
-    t.s.unify_dims(a, b).unwrap();
+    t.solver.unify_dims(a, b).unwrap();
     t.rel(
         BROADCAST,
         &[
@@ -992,7 +909,7 @@ fn deferred_dim_equation_woken_by_a_relation() {
         ],
         0,
     );
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     assert_eq!(t.show_dim(x), "1");
 }
 
@@ -1002,8 +919,8 @@ fn nonlinear_dim_equation_waits_forever() {
     let x = t.dim("x");
     let y = t.dim("y");
     let (a, b) = (t.d("x * y"), t.d("6"));
-    t.s.unify_dims(a, b).unwrap();
-    let mut w = waiting(t.s.solve());
+    t.solver.unify_dims(a, b).unwrap();
+    let mut w = waiting(t.solver.solve());
     // `Dims::vars` lists the variables of a product last to first (against its doc,
     // "in order of first appearance"; dim.rs is not ours to fix here), so the unknowns
     // are compared in sorted order.
@@ -1019,8 +936,8 @@ fn nonlinear_dim_equation_waits_forever() {
     );
     // y = 2 makes it linear.
     let (a, b) = (t.d("y"), t.d("2"));
-    t.s.unify_dims(a, b).unwrap();
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    t.solver.unify_dims(a, b).unwrap();
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     assert_eq!(t.show_dim(x), "3");
 }
 
@@ -1030,10 +947,10 @@ fn deferred_dim_equation_that_turns_false_fails() {
     t.dim("x");
     t.dim("y");
     let (a, b) = (t.d("x * y"), t.d("6"));
-    t.s.unify_dims(a, b).unwrap();
+    t.solver.unify_dims(a, b).unwrap();
     let (a, b) = (t.d("y"), t.d("0"));
-    t.s.unify_dims(a, b).unwrap();
-    let e = failed(t.s.solve());
+    t.solver.unify_dims(a, b).unwrap();
+    let e = failed(t.solver.solve());
     assert_eq!(
         e,
         vec![SolveError {
@@ -1052,10 +969,10 @@ fn deferred_dim_equation_with_fractional_solution_fails() {
     t.dim("x");
     t.dim("y");
     let (a, b) = (t.d("x * y"), t.d("7"));
-    t.s.unify_dims(a, b).unwrap();
+    t.solver.unify_dims(a, b).unwrap();
     let (a, b) = (t.d("y"), t.d("2"));
-    t.s.unify_dims(a, b).unwrap();
-    let e = failed(t.s.solve());
+    t.solver.unify_dims(a, b).unwrap();
+    let e = failed(t.solver.solve());
     assert_eq!(e.len(), 1);
     assert_eq!(e[0].relation, "DimEq");
     assert_eq!(e[0].message, "`2*'d0 = 7` has no integer solution");
@@ -1084,8 +1001,11 @@ fn failed_try_unify_leaves_variables_unbound() {
         t.ty("(a, Tensor[(d), float32], Tensor[(3), float32])"),
         t.ty("(int32, Tensor[(7), float32], Tensor[(5), float32])"),
     );
-    let e = t.s.try_unify(x, y).unwrap_err();
-    assert_eq!(e.describe(&t.s.tcx), "tuple field 2, dimension 0: 3 vs 5");
+    let e = t.solver.try_unify(x, y).unwrap_err();
+    assert_eq!(
+        e.describe(&t.solver.tcx),
+        "tuple field 2, dimension 0: 3 vs 5"
+    );
     assert_eq!(t.show_resolved(a), "'t0");
     assert_eq!(t.show_dim(d), "'d0");
     // A successful try keeps its bindings.
@@ -1093,7 +1013,7 @@ fn failed_try_unify_leaves_variables_unbound() {
         t.ty("(a, Tensor[(d), float32])"),
         t.ty("(int32, Tensor[(7), float32])"),
     );
-    t.s.try_unify(x, y).unwrap();
+    t.solver.try_unify(x, y).unwrap();
     assert_eq!(t.show_resolved(a), "int32");
     assert_eq!(t.show_dim(d), "7");
 }
@@ -1102,15 +1022,15 @@ fn failed_try_unify_leaves_variables_unbound() {
 fn rollback_undoes_and_commit_keeps() {
     let mut t = T::new();
     let a = t.var("a");
-    let snap = t.s.snapshot();
+    let snap = t.solver.snapshot();
     t.unify("a", "Tensor[(2), float32]");
     assert_eq!(t.show_resolved(a), "Tensor[(2), float32]");
-    t.s.rollback_to(snap);
+    t.solver.rollback_to(snap);
     assert_eq!(t.show_resolved(a), "'t0");
 
-    let snap = t.s.snapshot();
+    let snap = t.solver.snapshot();
     t.unify("a", "(bool,)");
-    t.s.commit(snap);
+    t.solver.commit(snap);
     assert_eq!(t.show_resolved(a), "(bool,)");
 }
 
@@ -1119,22 +1039,22 @@ fn nested_snapshots() {
     let mut t = T::new();
     let a = t.var("a");
     let b = t.var("b");
-    let outer = t.s.snapshot();
+    let outer = t.solver.snapshot();
     t.unify("a", "int8");
-    let inner = t.s.snapshot();
+    let inner = t.solver.snapshot();
     t.unify("b", "int16");
-    t.s.commit(inner);
+    t.solver.commit(inner);
     assert_eq!(t.show_resolved(b), "int16");
-    t.s.rollback_to(outer);
+    t.solver.rollback_to(outer);
     assert_eq!(t.show_resolved(a), "'t0");
     assert_eq!(t.show_resolved(b), "'t1");
 
-    let outer = t.s.snapshot();
+    let outer = t.solver.snapshot();
     t.unify("a", "int8");
-    let inner = t.s.snapshot();
+    let inner = t.solver.snapshot();
     t.unify("b", "int16");
-    t.s.rollback_to(inner);
-    t.s.commit(outer);
+    t.solver.rollback_to(inner);
+    t.solver.commit(outer);
     assert_eq!(t.show_resolved(a), "int8");
     assert_eq!(t.show_resolved(b), "'t1");
 }
@@ -1145,17 +1065,17 @@ fn rollback_restores_waiting_relations() {
     let x = t.var("x");
     let z = t.var("z");
     t.rel(BROADCAST, &["x", "Tensor[(3), float32]", "z"], 1);
-    waiting(t.s.solve());
+    waiting(t.solver.solve());
     // Binding x inside a snapshot wakes the relation; the rollback puts it back to
     // waiting, still registered on x.
-    let snap = t.s.snapshot();
+    let snap = t.solver.snapshot();
     t.unify("x", "Tensor[(7, 1), float32]");
-    t.s.rollback_to(snap);
-    let w = waiting(t.s.solve());
+    t.solver.rollback_to(snap);
+    let w = waiting(t.solver.solve());
     assert_eq!(w.len(), 1);
     assert_eq!(w[0].unknowns, vec![t.tyvar(x), t.tyvar(z)]);
     t.unify("x", "Tensor[(2, 1), float32]");
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     assert_eq!(t.show_resolved(z), "Tensor[(2, 3), float32]");
 }
 
@@ -1163,18 +1083,18 @@ fn rollback_restores_waiting_relations() {
 fn rollback_removes_relations_added_in_the_snapshot() {
     let mut t = T::new();
     let z = t.var("z");
-    let snap = t.s.snapshot();
+    let snap = t.solver.snapshot();
     t.rel(
         BROADCAST,
         &["Tensor[(3), float32]", "Tensor[(4), float32]", "z"],
         1,
     );
-    let fresh = t.s.fresh_ty();
-    t.s.rollback_to(snap);
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    let fresh = t.solver.fresh_ty();
+    t.solver.rollback_to(snap);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     assert_eq!(t.show_resolved(z), "'t0");
     // The variable made in the snapshot is gone: the next fresh one reuses its index.
-    assert_eq!(t.s.fresh_ty(), fresh);
+    assert_eq!(t.solver.fresh_ty(), fresh);
 }
 
 #[test]
@@ -1187,15 +1107,15 @@ fn solve_inside_a_snapshot_then_rollback() {
         &["Tensor[(3), float32]", "Tensor[(2, 1), float32]", "z"],
         1,
     );
-    let snap = t.s.snapshot();
+    let snap = t.solver.snapshot();
     t.rel(IDENTITY, &["z", "w"], 2);
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     assert_eq!(t.show_resolved(w), "Tensor[(2, 3), float32]");
-    t.s.rollback_to(snap);
+    t.solver.rollback_to(snap);
     // Everything since the snapshot is undone, the Broadcast relation included: it is
     // on the queue again, and solving again gives its answer.
     assert_eq!(t.show_resolved(z), "'t0");
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     assert_eq!(t.show_resolved(z), "Tensor[(2, 3), float32]");
     assert_eq!(t.show_resolved(w), "'t1");
 }
@@ -1209,13 +1129,13 @@ fn failed_solve_inside_a_snapshot_then_rollback() {
         &["Tensor[(3), float32]", "Tensor[(2, 1), float32]", "z"],
         1,
     );
-    let snap = t.s.snapshot();
+    let snap = t.solver.snapshot();
     t.unify("z", "Tensor[(9), float32]");
-    let e = failed(t.s.solve());
+    let e = failed(t.solver.solve());
     assert_eq!(e.len(), 1);
     assert_eq!(e[0].message, "rank 1 `(9)` vs rank 2 `(2, 3)`");
-    t.s.rollback_to(snap);
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    t.solver.rollback_to(snap);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     assert_eq!(t.show_resolved(z), "Tensor[(2, 3), float32]");
 }
 
@@ -1225,27 +1145,27 @@ fn failed_solve_inside_a_snapshot_then_rollback() {
 fn instantiate_gives_fresh_variables_each_time() {
     let mut t = T::new();
     let f = t.ty("fn [A, s: Shape](Tensor[s, float32], A) -> A");
-    let (args1, ret1, cs1) = t.s.instantiate(f).unwrap();
-    let (args2, ret2, cs2) = t.s.instantiate(f).unwrap();
+    let (args1, ret1, cs1) = t.solver.instantiate(f).unwrap();
+    let (args2, ret2, cs2) = t.solver.instantiate(f).unwrap();
     assert!(cs1.is_empty() && cs2.is_empty());
     let show =
-        |t: &T, tys: &[Ty]| -> Vec<String> { tys.iter().map(|&x| t.s.tcx.show(x)).collect() };
+        |t: &T, tys: &[Ty]| -> Vec<String> { tys.iter().map(|&x| t.solver.tcx.show(x)).collect() };
     assert_eq!(show(&t, &args1), strings(&["Tensor['s0, float32]", "'t0"]));
-    assert_eq!(t.s.tcx.show(ret1), "'t0");
+    assert_eq!(t.solver.tcx.show(ret1), "'t0");
     assert_eq!(show(&t, &args2), strings(&["Tensor['s1, float32]", "'t1"]));
-    assert_eq!(t.s.tcx.show(ret2), "'t1");
+    assert_eq!(t.solver.tcx.show(ret2), "'t1");
 
     let concrete = t.ty("Tensor[(2, 3), float32]");
-    t.s.unify(args1[0], concrete).unwrap();
+    t.solver.unify(args1[0], concrete).unwrap();
     let pair = t.ty("(int32, bool)");
-    t.s.unify(args1[1], pair).unwrap();
+    t.solver.unify(args1[1], pair).unwrap();
     assert_eq!(t.show_resolved(ret1), "(int32, bool)");
     assert_eq!(t.show_resolved(args1[0]), "Tensor[(2, 3), float32]");
     assert_eq!(t.show_resolved(ret2), "'t1");
     assert_eq!(t.show_resolved(args2[0]), "Tensor['s1, float32]");
     // The function type itself is untouched.
     assert_eq!(
-        t.s.tcx.show(f),
+        t.solver.tcx.show(f),
         "fn [A, s: Shape](Tensor[s, float32], A) -> A"
     );
 }
@@ -1254,30 +1174,30 @@ fn instantiate_gives_fresh_variables_each_time() {
 fn instantiate_dimension_parameters() {
     let mut t = T::new();
     let f = t.ty("fn [k: ShapeVar](Tensor[(k, 2*k), float32]) -> Tensor[(k + 1), float32]");
-    let (args, ret, _) = t.s.instantiate(f).unwrap();
-    assert_eq!(t.s.tcx.show(args[0]), "Tensor[('d0, 2*'d0), float32]");
+    let (args, ret, _) = t.solver.instantiate(f).unwrap();
+    assert_eq!(t.solver.tcx.show(args[0]), "Tensor[('d0, 2*'d0), float32]");
     let x = t.ty("Tensor[(3, 6), float32]");
-    t.s.unify(args[0], x).unwrap();
+    t.solver.unify(args[0], x).unwrap();
     assert_eq!(t.show_resolved(ret), "Tensor[(4), float32]");
 
-    let (args, _, _) = t.s.instantiate(f).unwrap();
+    let (args, _, _) = t.solver.instantiate(f).unwrap();
     let bad = t.ty("Tensor[(3, 7), float32]");
-    let e = t.s.unify(args[0], bad).unwrap_err();
-    assert_eq!(e.describe(&t.s.tcx), "dimension 1: 6 vs 7");
+    let e = t.solver.unify(args[0], bad).unwrap_err();
+    assert_eq!(e.describe(&t.solver.tcx), "dimension 1: 6 vs 7");
 }
 
 #[test]
 fn instantiate_constraints_and_solve_them() {
     let mut t = T::new();
-    let a = t.s.tcx.param("A", Kind::Type);
-    let b = t.s.tcx.param("B", Kind::Type);
-    let c = t.s.tcx.param("C", Kind::Type);
+    let a = t.solver.tcx.param("A", Kind::Type);
+    let b = t.solver.tcx.param("B", Kind::Type);
+    let c = t.solver.tcx.param("C", Kind::Type);
     let (ta, tb, tc) = (
-        t.s.tcx.param_ty(a).unwrap(),
-        t.s.tcx.param_ty(b).unwrap(),
-        t.s.tcx.param_ty(c).unwrap(),
+        t.solver.tcx.param_ty(a).unwrap(),
+        t.solver.tcx.param_ty(b).unwrap(),
+        t.solver.tcx.param_ty(c).unwrap(),
     );
-    let f = t.s.tcx.func(
+    let f = t.solver.tcx.func(
         &[a, b, c],
         &[ta, tb],
         tc,
@@ -1286,22 +1206,22 @@ fn instantiate_constraints_and_solve_them() {
             args: vec![ta, tb, tc].into(),
         }],
     );
-    let (args, ret, cs) = t.s.instantiate(f).unwrap();
+    let (args, ret, cs) = t.solver.instantiate(f).unwrap();
     assert_eq!(cs.len(), 1);
-    t.s.add_constraints(&cs, None, 77);
+    t.solver.add_constraints(&cs, None, 77);
     let (x, y) = (t.ty("Tensor[(4, 1), int32]"), t.ty("Tensor[(5), int32]"));
-    t.s.unify(args[0], x).unwrap();
-    t.s.unify(args[1], y).unwrap();
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    t.solver.unify(args[0], x).unwrap();
+    t.solver.unify(args[1], y).unwrap();
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     assert_eq!(t.show_resolved(ret), "Tensor[(4, 5), int32]");
 
     // A second call of the same function with clashing arguments.
-    let (args, _, cs) = t.s.instantiate(f).unwrap();
-    t.s.add_constraints(&cs, None, 78);
+    let (args, _, cs) = t.solver.instantiate(f).unwrap();
+    t.solver.add_constraints(&cs, None, 78);
     let (x, y) = (t.ty("Tensor[(4), int32]"), t.ty("Tensor[(5), int32]"));
-    t.s.unify(args[0], x).unwrap();
-    t.s.unify(args[1], y).unwrap();
-    let e = failed(t.s.solve());
+    t.solver.unify(args[0], x).unwrap();
+    t.solver.unify(args[1], y).unwrap();
+    let e = failed(t.solver.solve());
     assert_eq!(e.len(), 1);
     assert_eq!(e[0].origin, 78);
     assert_eq!(
@@ -1372,11 +1292,11 @@ fn one_unify_binding_two_watched_variables_queues_the_relation_once() {
     t.var("x");
     t.var("y");
     t.rel(BROADCAST, &["x", "y", "z"], 0);
-    waiting(t.s.solve());
+    waiting(t.solver.solve());
     t.unify("(x, y)", "(Tensor[(2, 1), int8], Tensor[(5), int8])");
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     assert_eq!(t.show_resolved(z), "Tensor[(2, 5), int8]");
-    let stats = t.s.stats();
+    let stats = t.solver.stats();
     assert_eq!((stats.runs, stats.wakeups), (2, 1));
 }
 
@@ -1389,17 +1309,17 @@ fn merging_two_watched_variables_wakes_both_relations() {
     t.var("y");
     t.rel(BROADCAST, &["x", "Tensor[(3), float32]", "z1"], 1);
     t.rel(BROADCAST, &["Tensor[(4, 1), float32]", "y", "z2"], 2);
-    assert_eq!(waiting(t.s.solve()).len(), 2);
+    assert_eq!(waiting(t.solver.solve()).len(), 2);
     t.unify("x", "y");
     // Both ran again and now wait on the merged variable.
-    let w = waiting(t.s.solve());
+    let w = waiting(t.solver.solve());
     assert_eq!(w.len(), 2);
-    assert_eq!(t.s.stats().runs, 4);
+    assert_eq!(t.solver.stats().runs, 4);
     t.unify("y", "Tensor[(1), float32]");
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     assert_eq!(t.show_resolved(z1), "Tensor[(3), float32]");
     assert_eq!(t.show_resolved(z2), "Tensor[(4, 1), float32]");
-    assert_eq!(t.s.stats().runs, 6);
+    assert_eq!(t.solver.stats().runs, 6);
 }
 
 #[test]
@@ -1417,7 +1337,7 @@ fn every_failure_is_reported_and_the_rest_is_solved() {
         2,
     );
     t.rel(IDENTITY, &["int32", "bool"], 3);
-    let e = failed(t.s.solve());
+    let e = failed(t.solver.solve());
     assert_eq!(
         e,
         vec![
@@ -1443,15 +1363,15 @@ fn every_failure_is_reported_and_the_rest_is_solved() {
 }
 
 fn broadcast_fn(t: &mut T, relation: RelationRef) -> Ty {
-    let a = t.s.tcx.param("A", Kind::Type);
-    let b = t.s.tcx.param("B", Kind::Type);
-    let c = t.s.tcx.param("C", Kind::Type);
+    let a = t.solver.tcx.param("A", Kind::Type);
+    let b = t.solver.tcx.param("B", Kind::Type);
+    let c = t.solver.tcx.param("C", Kind::Type);
     let (ta, tb, tc) = (
-        t.s.tcx.param_ty(a).unwrap(),
-        t.s.tcx.param_ty(b).unwrap(),
-        t.s.tcx.param_ty(c).unwrap(),
+        t.solver.tcx.param_ty(a).unwrap(),
+        t.solver.tcx.param_ty(b).unwrap(),
+        t.solver.tcx.param_ty(c).unwrap(),
     );
-    t.s.tcx.func(
+    t.solver.tcx.func(
         &[a, b, c],
         &[ta, tb],
         tc,
@@ -1469,11 +1389,11 @@ fn functions_with_constraints_unify_by_relation() {
     let g = broadcast_fn(&mut t, BROADCAST);
     let h = broadcast_fn(&mut t, IDENTITY);
     assert_ne!(f, g);
-    t.s.unify(f, g).unwrap();
-    let e = t.s.unify(f, h).unwrap_err();
+    t.solver.unify(f, g).unwrap();
+    let e = t.solver.unify(f, h).unwrap_err();
     assert_eq!(e.kind, UnifyErrorKind::Constraints);
     assert_eq!(
-        e.describe(&t.s.tcx),
+        e.describe(&t.solver.tcx),
         "function types with different relations"
     );
 }
@@ -1514,7 +1434,7 @@ fn parameters_of_other_kinds_are_rigid() {
 #[test]
 fn shape_variable_binds_to_a_shape_parameter() {
     let mut t = T::new();
-    let s = t.s.fresh_shape();
+    let s = t.solver.fresh_shape();
     t.scope.bind("v", Binding::Shape(s));
     let x = t.ty("Tensor[v, float32]");
     t.unify(
@@ -1532,14 +1452,17 @@ fn dim_occurs_and_merges() {
     // x = x + 1 has no solution.
     let (a, b) = (t.d("x"), t.d("x + 1"));
     assert_eq!(
-        t.s.unify_dims(a, b).unwrap_err().describe(&t.s.tcx),
+        t.solver
+            .unify_dims(a, b)
+            .unwrap_err()
+            .describe(&t.solver.tcx),
         "'d0 vs 'd0 + 1"
     );
     // x + y = 6, then x = y: the deferred equation becomes 2*x = 6.
     let (a, b) = (t.d("x + y"), t.d("6"));
-    t.s.unify_dims(a, b).unwrap();
-    t.s.unify_dims(x, y).unwrap();
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    t.solver.unify_dims(a, b).unwrap();
+    t.solver.unify_dims(x, y).unwrap();
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     assert_eq!(t.show_dim(x), "3");
     assert_eq!(t.show_dim(y), "3");
 }
@@ -1550,13 +1473,13 @@ fn equal_offsets_of_two_unknowns_wait_for_one_of_them() {
     let x = t.dim("x");
     t.dim("y");
     t.unify("Tensor[(x + 1), float32]", "Tensor[(y + 1), float32]");
-    let w = waiting(t.s.solve());
+    let w = waiting(t.solver.solve());
     assert_eq!(w.len(), 1);
     assert_eq!(w[0].relation, "DimEq");
     assert_eq!(w[0].args, strings(&["'d0 + 1", "'d1 + 1"]));
     let (a, b) = (t.d("y"), t.d("4"));
-    t.s.unify_dims(a, b).unwrap();
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    t.solver.unify_dims(a, b).unwrap();
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     assert_eq!(t.show_dim(x), "4");
 }
 
@@ -1564,17 +1487,17 @@ fn equal_offsets_of_two_unknowns_wait_for_one_of_them() {
 fn commit_after_solving_inside_a_snapshot() {
     let mut t = T::new();
     let z = t.var("z");
-    let snap = t.s.snapshot();
+    let snap = t.solver.snapshot();
     t.rel(
         BROADCAST,
         &["Tensor[(3), float32]", "Tensor[(2, 1), float32]", "z"],
         1,
     );
-    assert_eq!(t.s.solve(), Outcome::Solved);
-    t.s.commit(snap);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
+    t.solver.commit(snap);
     assert_eq!(t.show_resolved(z), "Tensor[(2, 3), float32]");
-    assert_eq!(t.s.solve(), Outcome::Solved);
-    assert_eq!(t.s.stats().runs, 1);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
+    assert_eq!(t.solver.stats().runs, 1);
 }
 
 #[test]
@@ -1583,14 +1506,14 @@ fn rollback_restores_errors_reported_inside_the_snapshot() {
     // solve() inside the snapshot: the rollback makes it pending again.
     let mut t = T::new();
     t.rel(IDENTITY, &["int32", "(int32,)"], 1);
-    let snap = t.s.snapshot();
-    let e = failed(t.s.solve());
+    let snap = t.solver.snapshot();
+    let e = failed(t.solver.solve());
     assert_eq!(e.len(), 1);
-    t.s.rollback_to(snap);
-    let again = failed(t.s.solve());
+    t.solver.rollback_to(snap);
+    let again = failed(t.solver.solve());
     assert_eq!(again, e);
     assert_eq!(again[0].message, "`(int32,)` vs `int32`");
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
 }
 
 #[test]
@@ -1601,10 +1524,10 @@ fn deep_types_unify_resolve_and_print_without_recursion() {
     let int32 = t.ty("int32");
     let (mut lhs, mut rhs) = (a, int32);
     for _ in 0..DEPTH {
-        lhs = t.s.tcx.tuple(&[lhs]);
-        rhs = t.s.tcx.tuple(&[rhs]);
+        lhs = t.solver.tcx.tuple(&[lhs]);
+        rhs = t.solver.tcx.tuple(&[rhs]);
     }
-    t.s.unify(lhs, rhs).unwrap();
+    t.solver.unify(lhs, rhs).unwrap();
     assert_eq!(t.show_resolved(a), "int32");
     let shown = t.show_resolved(lhs);
     assert!(shown == format!("{}int32{}", "(".repeat(DEPTH), ",)".repeat(DEPTH)));
@@ -1612,9 +1535,9 @@ fn deep_types_unify_resolve_and_print_without_recursion() {
     let b = t.var("b");
     let mut deep = b;
     for _ in 0..DEPTH {
-        deep = t.s.tcx.tuple(&[deep]);
+        deep = t.solver.tcx.tuple(&[deep]);
     }
-    let e = t.s.unify(b, deep).unwrap_err();
+    let e = t.solver.unify(b, deep).unwrap_err();
     assert!(matches!(e.kind, UnifyErrorKind::Occurs(..)));
 }
 
@@ -1623,7 +1546,7 @@ fn dims_with_subtraction_parse_next_to_arrows() {
     let mut t = T::new();
     let f = t.ty("fn (Tensor[(n-1), float32]) -> Tensor[(n - 1, 2*n-2), float32]");
     assert_eq!(
-        t.s.tcx.show(f),
+        t.solver.tcx.show(f),
         "fn (Tensor[(n - 1), float32]) -> Tensor[(n - 1, 2*n - 2), float32]"
     );
 }
@@ -1631,9 +1554,9 @@ fn dims_with_subtraction_parse_next_to_arrows() {
 #[test]
 fn broadcast_of_whole_shapes_of_unknown_rank() {
     let mut t = T::new();
-    let v = t.s.fresh_shape();
+    let v = t.solver.fresh_shape();
     t.scope.bind("v", Binding::Shape(v));
-    let p = t.s.tcx.param("s", Kind::Shape);
+    let p = t.solver.tcx.param("s", Kind::Shape);
     t.scope.bind("s", Binding::Param(p));
     let (z1, z2, z3) = (t.var("z1"), t.var("z2"), t.var("z3"));
     // A shape with itself, or with a scalar, is itself: no need to know its rank.
@@ -1648,7 +1571,7 @@ fn broadcast_of_whole_shapes_of_unknown_rank() {
         &["Tensor[v, float32]", "Tensor[v, float32]", "z3"],
         3,
     );
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     assert_eq!(t.show_resolved(z1), "Tensor[s, float32]");
     assert_eq!(t.show_resolved(z2), "Tensor['s0, float32]");
     assert_eq!(t.show_resolved(z3), "Tensor['s0, float32]");
@@ -1658,7 +1581,7 @@ fn broadcast_of_whole_shapes_of_unknown_rank() {
 fn broadcast_of_a_shape_parameter_with_another_shape_fails() {
     // Waiting would never help: the parameter's rank never becomes known.
     let mut t = T::new();
-    let p = t.s.tcx.param("s", Kind::Shape);
+    let p = t.solver.tcx.param("s", Kind::Shape);
     t.scope.bind("s", Binding::Param(p));
     t.var("z");
     t.rel(
@@ -1667,7 +1590,7 @@ fn broadcast_of_a_shape_parameter_with_another_shape_fails() {
         6,
     );
     assert_eq!(
-        failed(t.s.solve()),
+        failed(t.solver.solve()),
         vec![SolveError {
             relation: "Broadcast",
             origin: 6,
@@ -1688,19 +1611,19 @@ fn overflow_while_unifying_dims_is_an_error() {
     let y = t.dim("y");
     let z = t.dim("z");
     let big = t.d("4000000000000000000");
-    t.s.unify_dims(y, big).unwrap();
+    t.solver.unify_dims(y, big).unwrap();
     let three_y = t.d("3*y");
-    let e = t.s.unify_dims(three_y, z).unwrap_err();
+    let e = t.solver.unify_dims(three_y, z).unwrap_err();
     assert_eq!(
         e.kind,
         UnifyErrorKind::Arith(relay_core::DimError::Overflow)
     );
     assert_eq!(
-        e.describe(&t.s.tcx),
+        e.describe(&t.solver.tcx),
         "dimension arithmetic overflows 64 bits"
     );
     assert_eq!(t.show_dim(z), "'d1");
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
 }
 
 #[test]
@@ -1709,10 +1632,10 @@ fn overflow_while_resolving_a_type_is_reported_by_solve() {
     let y = t.dim("y");
     let x = t.ty("Tensor[(3*y), float32]");
     let big = t.d("4000000000000000000");
-    t.s.unify_dims(y, big).unwrap();
+    t.solver.unify_dims(y, big).unwrap();
     assert_eq!(t.show_resolved(x), "Tensor[(3*'d0), float32]");
     assert_eq!(
-        failed(t.s.solve()),
+        failed(t.solver.solve()),
         vec![SolveError {
             relation: "resolve",
             origin: u32::MAX,
@@ -1728,13 +1651,13 @@ fn overflow_while_resolving_inside_a_snapshot_is_rolled_back() {
     let mut t = T::new();
     let y = t.dim("y");
     let x = t.ty("Tensor[(3*y), float32]");
-    let snap = t.s.snapshot();
+    let snap = t.solver.snapshot();
     let big = t.d("4000000000000000000");
-    t.s.unify_dims(y, big).unwrap();
+    t.solver.unify_dims(y, big).unwrap();
     assert_eq!(t.show_resolved(x), "Tensor[(3*'d0), float32]");
-    t.s.rollback_to(snap);
-    assert_eq!(t.s.solve(), Outcome::Solved);
+    t.solver.rollback_to(snap);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
     let two = t.d("2");
-    t.s.unify_dims(y, two).unwrap();
+    t.solver.unify_dims(y, two).unwrap();
     assert_eq!(t.show_resolved(x), "Tensor[(6), float32]");
 }
