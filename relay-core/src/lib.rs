@@ -156,7 +156,10 @@ pub use relay_macros::relay_data;
 /// dotted names at module level, not inside a function); the definition is the `static`
 /// named after the operator in upper case.
 pub use relay_macros::relay_op;
-pub use solve::{Outcome, SolveError, Solver, Step, UnifyError, UnifyErrorKind, VarRef, Waiting};
+pub use solve::{
+    InstantiateError, Outcome, SolveError, Solver, Step, UnifyError, UnifyErrorKind, VarRef,
+    Waiting,
+};
 pub use ty::{
     Adt, AdtCtor, AdtInfo, ArityError, Constraint, DTy, FuncTy, Shape, ShapeData, Ty, TyCtx, TyData,
 };

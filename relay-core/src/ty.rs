@@ -469,7 +469,14 @@ impl TyCtx {
     }
 
     /// The ADT handle itself as a type.
+    ///
+    /// A data type without parameters *is* a type: its handle is the same type as
+    /// `type_call(adt, [])`, so that `Unit` means one thing. The handle of a data type
+    /// with parameters is a type-level function, the type of no value.
     pub fn adt_ty(&mut self, adt: Adt) -> Ty {
+        if self.adt_info(adt).params.is_empty() {
+            return self.mk(TyData::Call(adt, Box::new([])));
+        }
         self.mk(TyData::Adt(adt))
     }
 

@@ -1114,3 +1114,23 @@ fn snapshots_nested_three_deep_roll_back_and_commit_in_any_order() {
         );
     }
 }
+
+#[test]
+fn instantiating_a_non_function_is_an_error() {
+    let mut s = Solver::new(TyCtx::new());
+    let t = s.tcx.scalar(relay_core::DType::INT32);
+    let err = s.instantiate(t).expect_err("int32 has no parameters");
+    assert_eq!(err, relay_core::InstantiateError::NotAFunction(t));
+    assert_eq!(err.to_string(), "only a function type can be instantiated");
+}
+
+#[test]
+fn a_data_type_without_parameters_is_one_type() {
+    let mut s = Solver::new(TyCtx::new());
+    let unit = s.tcx.adt("Unit", &[]).unwrap();
+    let handle = s.tcx.adt_ty(unit);
+    let call = s.tcx.type_call(unit, &[]).unwrap();
+    assert_eq!(handle, call);
+    assert_eq!(s.tcx.show(handle), "Unit");
+    s.unify(handle, call).expect("`Unit` is `Unit`");
+}

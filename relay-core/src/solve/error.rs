@@ -174,3 +174,25 @@ pub(super) fn prefix(mut e: UnifyError, mut outer: Vec<Step>) -> UnifyError {
     e.path = outer;
     e
 }
+
+/// Why a type could not be instantiated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InstantiateError {
+    /// Only a function type has parameters to instantiate.
+    NotAFunction(Ty),
+    /// Substituting the parameters overflowed dimension arithmetic.
+    Arith(DimError),
+}
+
+impl fmt::Display for InstantiateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InstantiateError::NotAFunction(_) => {
+                f.write_str("only a function type can be instantiated")
+            }
+            InstantiateError::Arith(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for InstantiateError {}

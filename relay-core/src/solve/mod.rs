@@ -747,6 +747,6 @@ mod resolve;
 mod unify;
 
 use error::prefix;
-pub use error::{Outcome, SolveError, Step, UnifyError, UnifyErrorKind, Waiting};
+pub use error::{InstantiateError, Outcome, SolveError, Step, UnifyError, UnifyErrorKind, Waiting};
 use resolve::resolve_dim_in;
 use unify::DimStep;

@@ -168,9 +168,12 @@ impl Solver {
 
     /// Instantiates a function type's parameters with fresh variables: the argument
     /// types, the return type and the constraints of one call.
-    pub fn instantiate(&mut self, func: Ty) -> Result<(Vec<Ty>, Ty, Vec<Constraint>), DimError> {
+    pub fn instantiate(
+        &mut self,
+        func: Ty,
+    ) -> Result<(Vec<Ty>, Ty, Vec<Constraint>), InstantiateError> {
         let TyData::Func(f) = self.tcx.data(func).clone() else {
-            panic!("instantiate expects a function type")
+            return Err(InstantiateError::NotAFunction(func));
         };
         let mut map = FxHashMap::default();
         for &p in f.params.iter() {
@@ -179,7 +182,10 @@ impl Solver {
             map.insert(p, value);
         }
         let body = self.tcx.func(&[], &f.args, f.ret, f.constraints.to_vec());
-        let body = self.tcx.substitute(body, &map)?;
+        let body = self
+            .tcx
+            .substitute(body, &map)
+            .map_err(InstantiateError::Arith)?;
         let TyData::Func(g) = self.tcx.data(body).clone() else {
             unreachable!()
         };
