@@ -1,0 +1,392 @@
+//! Evaluating terms: builtins, arithmetic on dimensions, attributes, Rust calls.
+
+use super::*;
+
+impl Machine<'_, '_> {
+    /// The dimensions of `s` once its rank is known; an error for a shape parameter
+    /// (its rank is never known).
+    pub(super) fn dims_of(
+        &mut self,
+        s: Shape,
+        blame: Option<usize>,
+    ) -> Result<Option<Vec<Dim>>, RelError> {
+        let s = self.resolve_shape(s);
+        let tcx = self.cx.tcx_ref();
+        match tcx.shape_data(s) {
+            ShapeData::Dims(d) => Ok(Some(d.to_vec())),
+            ShapeData::Var(_) => Ok(None),
+            ShapeData::Param(p) => Err(err(
+                blame,
+                format!(
+                    "the shape parameter `{}` has no known rank",
+                    tcx.param_name(*p)
+                ),
+            )),
+        }
+    }
+
+    pub(super) fn eval_dims(
+        &mut self,
+        t: &'static Term,
+        blame: Option<usize>,
+    ) -> Result<Option<Vec<Dim>>, RelError> {
+        match self.eval(t, blame)? {
+            Some(Value::Shape(s)) => self.dims_of(s, blame),
+            Some(v) => Err(self.kind_clash("a shape", v, blame)),
+            None => Ok(None),
+        }
+    }
+
+    pub(super) fn eval_dim(
+        &mut self,
+        t: &'static Term,
+        blame: Option<usize>,
+    ) -> Result<Option<Dim>, RelError> {
+        match self.eval(t, blame)? {
+            Some(Value::Dim(d)) => Ok(Some(self.resolve_dim(d))),
+            Some(v) => Err(self.kind_clash("a dimension", v, blame)),
+            None => Ok(None),
+        }
+    }
+
+    /// An integer: a dimension that is a constant (`None` while it has unknowns).
+    pub(super) fn eval_int(
+        &mut self,
+        t: &'static Term,
+        blame: Option<usize>,
+    ) -> Result<Option<i64>, RelError> {
+        let Some(d) = self.eval_dim(t, blame)? else {
+            return Ok(None);
+        };
+        let dims = &self.cx.tcx_ref().dims;
+        if let Some(c) = dims.as_const(d) {
+            return Ok(Some(c));
+        }
+        if dims.has_vars(d) {
+            return Ok(None);
+        }
+        Err(err(
+            blame,
+            format!("expected an integer, found `{}`", self.cx.show_dim(d)),
+        ))
+    }
+
+    pub(super) fn mk_shape(&mut self, dims: &[Dim]) -> Value {
+        Value::Shape(self.cx.tcx().shape(dims))
+    }
+
+    /// The value of `t`, or `None` while it depends on something unknown.
+    pub(super) fn eval(&mut self, t: &'static Term, blame: Option<usize>) -> Eval {
+        Ok(Some(match t {
+            Term::Var(i) => return Ok(self.scratch.slots[*i as usize].val),
+            Term::Wild => return Ok(None),
+            Term::Int(c) => Value::Dim(self.cx.tcx().dims.konst(*c)),
+            Term::Bool(b) => Value::Bool(*b),
+            Term::DType(code, bits, lanes) => {
+                Value::DType(DTy::Known(dtype_of(*code, *bits, *lanes)))
+            }
+            Term::Tensor(s, d) => {
+                let (Some(s), Some(d)) = (self.eval(s, blame)?, self.eval(d, blame)?) else {
+                    return Ok(None);
+                };
+                let (Value::Shape(s), Value::DType(d)) = (s, d) else {
+                    return Err(err(
+                        blame,
+                        "expected a shape and a dtype in `Tensor(..)`".into(),
+                    ));
+                };
+                Value::Ty(self.cx.tcx().tensor(s, d))
+            }
+            Term::Tuple(fields) => {
+                let mut tys = Vec::with_capacity(fields.len());
+                for f in fields.iter() {
+                    match self.eval(f, blame)? {
+                        Some(Value::Ty(t)) => tys.push(t),
+                        Some(v) => return Err(self.kind_clash("a type", v, blame)),
+                        None => return Ok(None),
+                    }
+                }
+                Value::Ty(self.cx.tcx().tuple(&tys))
+            }
+            Term::List(items) => {
+                let mut dims = Vec::with_capacity(items.len());
+                for item in items.iter() {
+                    match item {
+                        Item::Dim(d) => match self.eval_dim(d, blame)? {
+                            Some(d) => dims.push(d),
+                            None => return Ok(None),
+                        },
+                        Item::Splice(s) => match self.eval_dims(s, blame)? {
+                            Some(ds) => dims.extend(ds),
+                            None => return Ok(None),
+                        },
+                    }
+                }
+                self.mk_shape(&dims)
+            }
+            Term::Index(s, i) => {
+                let (Some(dims), Some(i)) = (self.eval_dims(s, blame)?, self.eval_int(i, blame)?)
+                else {
+                    return Ok(None);
+                };
+                let blame = self.blame_of(s).or(blame);
+                let k = if i < 0 { i + dims.len() as i64 } else { i };
+                if k < 0 || k >= dims.len() as i64 {
+                    return Err(err(
+                        blame,
+                        format!(
+                            "index {i} is out of range for a shape of rank {}",
+                            dims.len()
+                        ),
+                    ));
+                }
+                Value::Dim(dims[k as usize])
+            }
+            Term::Slice(s, a, b) => {
+                let Some(dims) = self.eval_dims(s, blame)? else {
+                    return Ok(None);
+                };
+                let n = dims.len() as i64;
+                let bound = |m: &mut Self, t: Option<&'static Term>, dflt: i64| {
+                    Ok::<_, RelError>(match t {
+                        None => Some(dflt),
+                        Some(t) => m.eval_int(t, blame)?.map(|i| {
+                            // Python's slice bounds: negative from the end, clamped.
+                            let i = if i < 0 { i + n } else { i };
+                            i.clamp(0, n)
+                        }),
+                    })
+                };
+                let (Some(lo), Some(hi)) = (bound(self, *a, 0)?, bound(self, *b, n)?) else {
+                    return Ok(None);
+                };
+                let part = if lo < hi {
+                    &dims[lo as usize..hi as usize]
+                } else {
+                    &[][..]
+                };
+                self.mk_shape(part)
+            }
+            Term::Arith(op, a, b) => {
+                let (Some(x), Some(y)) = (self.eval_dim(a, blame)?, self.eval_dim(b, blame)?)
+                else {
+                    return Ok(None);
+                };
+                let dims = &mut self.cx.solver.tcx.dims;
+                let r = match op {
+                    Arith::Add => dims.add(x, y),
+                    Arith::Sub => dims.sub(x, y),
+                    Arith::Mul => dims.mul(x, y),
+                    Arith::FloorDiv => dims.apply(DimOp::FloorDiv, x, y),
+                    Arith::FloorMod => dims.apply(DimOp::FloorMod, x, y),
+                    Arith::Min => dims.apply(DimOp::Min, x, y),
+                    Arith::Max => dims.apply(DimOp::Max, x, y),
+                };
+                Value::Dim(r.map_err(|e| arith_err(blame, e))?)
+            }
+            Term::Neg(a) => {
+                let Some(x) = self.eval_dim(a, blame)? else {
+                    return Ok(None);
+                };
+                let r = self.cx.solver.tcx.dims.neg(x);
+                Value::Dim(r.map_err(|e| arith_err(blame, e))?)
+            }
+            Term::Cmp(op, a, b) => {
+                let (Some(x), Some(y)) = (self.eval(a, blame)?, self.eval(b, blame)?) else {
+                    return Ok(None);
+                };
+                match self.compare(*op, x, y, op.symbol(), blame)? {
+                    Some(r) => Value::Bool(r),
+                    None => return Ok(None),
+                }
+            }
+            Term::Prod(s) => {
+                let Some(dims) = self.eval_dims(s, blame)? else {
+                    return Ok(None);
+                };
+                let r = self.cx.solver.tcx.dims.product(&dims);
+                Value::Dim(r.map_err(|e| arith_err(blame, e))?)
+            }
+            Term::Sum(s) => {
+                let Some(ds) = self.eval_dims(s, blame)? else {
+                    return Ok(None);
+                };
+                let dims = &mut self.cx.solver.tcx.dims;
+                let mut acc = dims.konst(0);
+                for d in ds {
+                    acc = dims.add(acc, d).map_err(|e| arith_err(blame, e))?;
+                }
+                Value::Dim(acc)
+            }
+            Term::Len(s) => {
+                let Some(dims) = self.eval_dims(s, blame)? else {
+                    return Ok(None);
+                };
+                Value::Dim(self.cx.tcx().dims.konst(dims.len() as i64))
+            }
+            Term::Broadcast(a, b) => return self.broadcast(a, b, blame),
+            Term::Attr(i) => self.attr(*i as usize, blame)?,
+            Term::Rust(f, args) => {
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args.iter() {
+                    let Some(v) = self.eval(a, blame)? else {
+                        return Ok(None);
+                    };
+                    let v = self.resolve(v);
+                    // Shapes of known rank and types that are not bare unknowns.
+                    let ready = match v {
+                        Value::Shape(s) => match self.cx.tcx_ref().shape_data(s) {
+                            ShapeData::Var(_) => false,
+                            ShapeData::Dims(_) | ShapeData::Param(_) => true,
+                        },
+                        Value::Ty(t) => !matches!(self.cx.data(t), TyData::Var(_)),
+                        _ => true,
+                    };
+                    if !ready {
+                        return Ok(None);
+                    }
+                    vals.push(v);
+                }
+                f(self.cx, &vals).map_err(|mut e| {
+                    if e.arg.is_none() {
+                        e.arg = blame;
+                    }
+                    e
+                })?
+            }
+        }))
+    }
+
+    /// `broadcast(a, b)`, as the hand-written `Broadcast` of [`crate::testing`] does it:
+    /// a shape with itself or with a scalar is itself even when its rank is unknown.
+    pub(super) fn broadcast(
+        &mut self,
+        a: &'static Term,
+        b: &'static Term,
+        blame: Option<usize>,
+    ) -> Eval {
+        let (Some(x), Some(y)) = (self.eval(a, blame)?, self.eval(b, blame)?) else {
+            return Ok(None);
+        };
+        let (Value::Shape(s1), Value::Shape(s2)) = (x, y) else {
+            let bad = if matches!(x, Value::Shape(_)) { y } else { x };
+            return Err(self.kind_clash("a shape", bad, blame));
+        };
+        let s1 = self.resolve_shape(s1);
+        let s2 = self.resolve_shape(s2);
+        let tcx = self.cx.tcx_ref();
+        let rank0 = |s: Shape| tcx.shape_dims(s).is_some_and(|d| d.is_empty());
+        if s1 == s2 || rank0(s2) {
+            return Ok(Some(Value::Shape(s1)));
+        }
+        if rank0(s1) {
+            return Ok(Some(Value::Shape(s2)));
+        }
+        let (blame_a, blame_b) = (self.blame_of(a).or(blame), self.blame_of(b).or(blame));
+        let result = match (tcx.shape_data(s1), tcx.shape_data(s2)) {
+            (ShapeData::Dims(x), ShapeData::Dims(y)) => broadcast(&tcx.dims, x, y),
+            (ShapeData::Param(p), _) | (_, ShapeData::Param(p)) => {
+                let culprit = if matches!(tcx.shape_data(s1), ShapeData::Param(_)) {
+                    blame_a
+                } else {
+                    blame_b
+                };
+                let name = tcx.param_name(*p).to_string();
+                let (l, r) = (self.operand(a, s1), self.operand(b, s2));
+                return Err(err(
+                    culprit,
+                    format!(
+                        "cannot broadcast `{l}` with `{r}`: the shape parameter `{name}` has no known rank"
+                    ),
+                ));
+            }
+            _ => return Ok(None),
+        };
+        match result {
+            Ok(Some(dims)) => Ok(Some(self.mk_shape(&dims))),
+            Ok(None) => Ok(None),
+            Err(clash) => {
+                let (l, r) = (self.operand(a, s1), self.operand(b, s2));
+                let tcx = self.cx.tcx_ref();
+                Err(err(
+                    blame_b,
+                    format!(
+                        "`{l}` and `{r}` do not broadcast: dimension {} of the first is {} and dimension {} of the second is {}",
+                        clash.lhs_index,
+                        tcx.show_dim(clash.lhs),
+                        clash.rhs_index,
+                        tcx.show_dim(clash.rhs),
+                    ),
+                ))
+            }
+        }
+    }
+
+    /// An operand of `broadcast` as messages show it: the tensor type it is the shape
+    /// of, when it is one, else the shape.
+    pub(super) fn operand(&mut self, t: &'static Term, s: Shape) -> String {
+        if let Term::Var(i) = t {
+            if let Some(ty) = self.scratch.slots[*i as usize].tensor {
+                let ty = self.cx.resolve(ty);
+                return self.cx.show(ty);
+            }
+        }
+        self.cx.tcx_ref().show_shape(s)
+    }
+
+    /// The value of declared attribute `i` at this call (or its default).
+    pub(super) fn attr(&mut self, i: usize, blame: Option<usize>) -> Result<Value, RelError> {
+        let decl = &self.clause.attrs[i];
+        let given = match self.cx.attrs().get(decl.name) {
+            None | Some(AttrValue::None) => None,
+            Some(v) => Some(v.clone()),
+        };
+        let Some(v) = given else {
+            return match &decl.default {
+                Some(d) => match self.eval(d, blame)? {
+                    Some(v) => Ok(v),
+                    None => Err(err(
+                        None,
+                        format!("the attribute `{}` has no value", decl.name),
+                    )),
+                },
+                None => Err(err(
+                    None,
+                    format!("the attribute `{}` is missing", decl.name),
+                )),
+            };
+        };
+        let wrong = || {
+            let what = match decl.ty {
+                AttrType::Int => "an integer",
+                AttrType::Bool => "a bool",
+                AttrType::DType => "a dtype",
+                AttrType::Shape => "a list of integers",
+            };
+            err(
+                None,
+                format!("the attribute `{}` must be {what}, found `{v}`", decl.name),
+            )
+        };
+        Ok(match (decl.ty, &v) {
+            (AttrType::Int, AttrValue::Int(c)) => Value::Dim(self.cx.tcx().dims.konst(*c)),
+            (AttrType::Bool, AttrValue::Bool(b)) => Value::Bool(*b),
+            (AttrType::DType, AttrValue::DType(d)) => Value::DType(DTy::Known(*d)),
+            (AttrType::DType, AttrValue::Str(s)) => match s.parse() {
+                Ok(d) => Value::DType(DTy::Known(d)),
+                Err(_) => return Err(wrong()),
+            },
+            (AttrType::Shape, AttrValue::List(items)) => {
+                let mut dims = Vec::with_capacity(items.len());
+                for item in items {
+                    match item {
+                        AttrValue::Int(c) => dims.push(self.cx.tcx().dims.konst(*c)),
+                        _ => return Err(wrong()),
+                    }
+                }
+                self.mk_shape(&dims)
+            }
+            _ => return Err(wrong()),
+        })
+    }
+}
