@@ -527,6 +527,54 @@ impl TyCtx {
         self.mk(data)
     }
 
+    /// The parameters `ty` mentions that no function type inside it binds, each once, in
+    /// order of first appearance (symbolic dimensions included).
+    pub fn free_params(&self, ty: Ty) -> Vec<Param> {
+        if !self.has_params(ty) {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        let mut bound = Vec::new();
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut stack = vec![ty];
+        while let Some(t) = stack.pop() {
+            if !self.has_params(t) || !seen.insert(t) {
+                continue;
+            }
+            match self.data(t) {
+                TyData::Param(p) => out.push(*p),
+                TyData::Tensor(s, dt) => {
+                    match self.shape_data(*s) {
+                        ShapeData::Param(p) => out.push(*p),
+                        ShapeData::Dims(ds) => {
+                            for &d in ds.iter() {
+                                out.extend(self.dims.syms(d));
+                            }
+                        }
+                        ShapeData::Var(_) => {}
+                    }
+                    if let DTy::Param(p) = dt {
+                        out.push(*p);
+                    }
+                }
+                TyData::Tuple(ts) | TyData::Call(_, ts) => stack.extend(ts.iter().rev()),
+                TyData::Ref(inner) => stack.push(*inner),
+                TyData::Func(f) => {
+                    bound.extend_from_slice(&f.params);
+                    for c in f.constraints.iter().rev() {
+                        stack.extend(c.args.iter().rev());
+                    }
+                    stack.push(f.ret);
+                    stack.extend(f.args.iter().rev());
+                }
+                TyData::Adt(_) | TyData::Var(_) => {}
+            }
+        }
+        let mut once = rustc_hash::FxHashSet::default();
+        out.retain(|p| !bound.contains(p) && once.insert(*p));
+        out
+    }
+
     /// `ty` printed in the text syntax.
     pub fn show(&self, ty: Ty) -> String {
         crate::print::type_to_string(self, ty)

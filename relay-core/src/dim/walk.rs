@@ -273,6 +273,20 @@ impl Dims {
         }
         memo.get(&d).copied()
     }
+
+    /// The rigid symbols in `d`, each once, in order of first appearance.
+    pub fn syms(&self, d: Dim) -> Vec<Param> {
+        if !self.has_syms(d) {
+            return Vec::new();
+        }
+        self.post_order(d)
+            .into_iter()
+            .filter_map(|x| match self.data(x) {
+                DimData::Sym(p) => Some(*p),
+                _ => None,
+            })
+            .collect()
+    }
 }
 
 /// What an equation between two dimensions says of its flexible variables: see

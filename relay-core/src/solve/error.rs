@@ -182,6 +182,24 @@ pub enum InstantiateError {
     NotAFunction(Ty),
     /// Substituting the parameters overflowed dimension arithmetic.
     Arith(DimError),
+    /// More explicit type arguments than type parameters.
+    TooManyTypeArgs {
+        /// The number of type parameters.
+        expected: usize,
+        /// The number of type arguments.
+        found: usize,
+    },
+    /// An explicit type argument of the wrong kind.
+    Kind {
+        /// Which type argument.
+        index: usize,
+        /// The parameter's name.
+        param: Box<str>,
+        /// The parameter's kind.
+        expected: Kind,
+        /// The argument's kind.
+        found: Kind,
+    },
 }
 
 impl fmt::Display for InstantiateError {
@@ -191,6 +209,20 @@ impl fmt::Display for InstantiateError {
                 f.write_str("only a function type can be instantiated")
             }
             InstantiateError::Arith(e) => write!(f, "{e}"),
+            InstantiateError::TooManyTypeArgs { expected, found } => write!(
+                f,
+                "{found} type argument{} given but it takes {expected}",
+                if *found == 1 { "" } else { "s" }
+            ),
+            InstantiateError::Kind {
+                index,
+                param,
+                expected,
+                found,
+            } => write!(
+                f,
+                "type argument {index} is a `{found}` but the parameter `{param}` is a `{expected}`"
+            ),
         }
     }
 }

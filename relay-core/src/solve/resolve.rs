@@ -172,13 +172,40 @@ impl Solver {
         &mut self,
         func: Ty,
     ) -> Result<(Vec<Ty>, Ty, Vec<Constraint>), InstantiateError> {
+        self.instantiate_with(func, &[])
+    }
+
+    /// Instantiates a function type with explicit values for its leading type parameters
+    /// (`@plus<(10, 10)>(..)`), fresh variables for the others.
+    pub fn instantiate_with(
+        &mut self,
+        func: Ty,
+        explicit: &[ParamValue],
+    ) -> Result<(Vec<Ty>, Ty, Vec<Constraint>), InstantiateError> {
         let TyData::Func(f) = self.tcx.data(func).clone() else {
             return Err(InstantiateError::NotAFunction(func));
         };
+        if explicit.len() > f.params.len() {
+            return Err(InstantiateError::TooManyTypeArgs {
+                expected: f.params.len(),
+                found: explicit.len(),
+            });
+        }
         let mut map = FxHashMap::default();
-        for &p in f.params.iter() {
+        for (i, &p) in f.params.iter().enumerate() {
             let kind = self.tcx.param_info(p).kind;
-            let value = self.fresh_for(kind);
+            let value = match explicit.get(i) {
+                Some(&v) if v.kind() == kind => v,
+                Some(&v) => {
+                    return Err(InstantiateError::Kind {
+                        index: i,
+                        param: self.tcx.param_name(p).into(),
+                        expected: kind,
+                        found: v.kind(),
+                    })
+                }
+                None => self.fresh_for(kind),
+            };
             map.insert(p, value);
         }
         let body = self.tcx.func(&[], &f.args, f.ret, f.constraints.to_vec());

@@ -1,0 +1,424 @@
+//! Relay expressions and modules, stored in arenas.
+//!
+//! Every expression, local variable and pattern of a [`Module`] lives in one of its
+//! vectors and is named by a `u32` id, so a program of a million nodes is a few flat
+//! arrays: no per-node allocation, no recursive drop, no pointer chasing. Local variables
+//! are resolved when the module is built (each binder is its own [`VarId`]), so inference
+//! never looks a name up.
+//!
+//! ```
+//! use relay_core::expr::Module;
+//! use relay_core::{DType, TyCtx};
+//!
+//! let mut tcx = TyCtx::new();
+//! let mut m = Module::new();
+//! let t = tcx.tensor_const(&[3], DType::FLOAT32);
+//! let x = m.var("x", Some(t));
+//! let body = m.var_ref(x);
+//! let f = m.func(&[], &[x], None, body);
+//! m.define("id3", f).unwrap();
+//! assert_eq!(m.globals().len(), 1);
+//! ```
+
+use crate::adt::CtorRef;
+use crate::attrs::Attrs;
+use crate::fold::ParamValue;
+use crate::kind::Param;
+use crate::op::OpDef;
+use crate::ty::Ty;
+use rustc_hash::FxHashMap;
+use std::sync::Arc;
+
+/// A byte range of the source text an expression was parsed from (empty when built in
+/// Rust).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Span {
+    /// The first byte.
+    pub lo: u32,
+    /// One past the last byte.
+    pub hi: u32,
+}
+
+macro_rules! id {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(pub(crate) u32);
+
+        impl $name {
+            /// The index in its arena.
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+    };
+}
+
+id!(
+    /// An expression of a [`Module`].
+    ExprId
+);
+id!(
+    /// A local variable (a binder of a `let`, a function parameter or a pattern).
+    VarId
+);
+id!(
+    /// A global function of a [`Module`].
+    GlobalId
+);
+id!(
+    /// A pattern of a `match` arm.
+    PatId
+);
+
+/// A local variable: its name and optional annotation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VarDecl {
+    /// The name, without `%`.
+    pub name: Box<str>,
+    /// The written type, if any.
+    pub ann: Option<Ty>,
+    /// Where it is bound.
+    pub span: Span,
+}
+
+/// A function literal (also the body of a global).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Function {
+    /// The type parameters it binds.
+    pub type_params: Box<[Param]>,
+    /// Its parameters.
+    pub params: Box<[VarId]>,
+    /// The written result type, if any.
+    pub ret: Option<Ty>,
+    /// The body.
+    pub body: ExprId,
+}
+
+/// A `match` arm.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Arm {
+    /// What it matches.
+    pub pattern: PatId,
+    /// What it evaluates to.
+    pub body: ExprId,
+}
+
+/// A pattern.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Pattern {
+    /// `_`.
+    Wildcard,
+    /// `%x`: binds the value.
+    Var(VarId),
+    /// `Cons(p, q)`.
+    Ctor(CtorRef, Box<[PatId]>),
+    /// `(p, q)`.
+    Tuple(Box<[PatId]>),
+}
+
+/// What an expression is.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    /// A local variable.
+    Var(VarId),
+    /// A global function, as a value or a callee.
+    Global(GlobalId),
+    /// An operator, as a value or a callee.
+    Op(&'static OpDef),
+    /// A constructor, as a value or a callee.
+    Ctor(CtorRef),
+    /// A constant of the given type (a tensor literal: `1f`, `2i64`, `True`).
+    Constant(Ty),
+    /// `(a, b, ...)`.
+    Tuple(Box<[ExprId]>),
+    /// `e.i`.
+    Proj(ExprId, u32),
+    /// `let %x = value; body`.
+    Let {
+        var: VarId,
+        value: ExprId,
+        body: ExprId,
+    },
+    /// `callee[type_args](args, attrs)`.
+    Call {
+        callee: ExprId,
+        args: Box<[ExprId]>,
+        attrs: Option<Arc<Attrs>>,
+        /// Explicit type arguments (`@plus<(10, 10)>(..)`), one per leading type parameter.
+        type_args: Box<[ParamValue]>,
+    },
+    /// `fn [..](..) -> R { .. }`.
+    Func(Box<Function>),
+    /// `if (c) { t } else { e }`.
+    If(ExprId, ExprId, ExprId),
+    /// `match (e) { .. }` (`complete: false` for `match?`).
+    Match {
+        scrutinee: ExprId,
+        arms: Box<[Arm]>,
+        complete: bool,
+    },
+    /// `ref(e)`.
+    RefNew(ExprId),
+    /// `ref_read(e)`.
+    RefRead(ExprId),
+    /// `ref_write(r, v)`.
+    RefWrite(ExprId, ExprId),
+}
+
+/// An expression and where it was written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    /// What it is.
+    pub kind: ExprKind,
+    /// Where it is.
+    pub span: Span,
+}
+
+/// A global function definition.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GlobalDef {
+    /// The name, without `@`.
+    pub name: Box<str>,
+    /// Its function (an [`ExprKind::Func`]).
+    pub func: ExprId,
+    /// Where it is defined.
+    pub span: Span,
+}
+
+/// A global defined twice.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DuplicateGlobal {
+    /// The name.
+    pub name: Box<str>,
+    /// The first definition.
+    pub first: Span,
+}
+
+/// A module: global functions over one arena of expressions, variables and patterns.
+#[derive(Clone, Debug, Default)]
+pub struct Module {
+    exprs: Vec<Expr>,
+    vars: Vec<VarDecl>,
+    pats: Vec<Pattern>,
+    globals: Vec<GlobalDef>,
+    by_name: FxHashMap<Box<str>, GlobalId>,
+    span: Span,
+}
+
+impl Module {
+    /// An empty module.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets the span given to the nodes built next (parsers set it before each node).
+    pub fn at(&mut self, span: Span) -> &mut Self {
+        self.span = span;
+        self
+    }
+
+    fn push(&mut self, kind: ExprKind) -> ExprId {
+        let id = ExprId(u32::try_from(self.exprs.len()).expect("more than 4 billion expressions"));
+        self.exprs.push(Expr {
+            kind,
+            span: self.span,
+        });
+        id
+    }
+
+    // ----- reading -----
+
+    /// The expression `e`.
+    #[inline]
+    pub fn expr(&self, e: ExprId) -> &Expr {
+        &self.exprs[e.0 as usize]
+    }
+
+    /// The variable `v`.
+    pub fn var_decl(&self, v: VarId) -> &VarDecl {
+        &self.vars[v.0 as usize]
+    }
+
+    /// The pattern `p`.
+    pub fn pattern(&self, p: PatId) -> &Pattern {
+        &self.pats[p.0 as usize]
+    }
+
+    /// Every global, in definition order.
+    pub fn globals(&self) -> &[GlobalDef] {
+        &self.globals
+    }
+
+    /// The global named `name`.
+    pub fn global(&self, name: &str) -> Option<GlobalId> {
+        self.by_name.get(name).copied()
+    }
+
+    /// The definition of `g`.
+    pub fn global_def(&self, g: GlobalId) -> &GlobalDef {
+        &self.globals[g.0 as usize]
+    }
+
+    /// How many expressions, variables and patterns the arenas hold.
+    pub fn sizes(&self) -> (usize, usize, usize) {
+        (self.exprs.len(), self.vars.len(), self.pats.len())
+    }
+
+    // ----- building -----
+
+    /// A new local variable (a binder: use [`Module::var_ref`] to mention it).
+    pub fn var(&mut self, name: &str, ann: Option<Ty>) -> VarId {
+        let id = VarId(u32::try_from(self.vars.len()).expect("more than 4 billion variables"));
+        self.vars.push(VarDecl {
+            name: name.into(),
+            ann,
+            span: self.span,
+        });
+        id
+    }
+
+    /// A mention of local variable `v`.
+    pub fn var_ref(&mut self, v: VarId) -> ExprId {
+        self.push(ExprKind::Var(v))
+    }
+
+    /// Declares a global named `name` whose function is not built yet (for recursion and
+    /// mutual recursion: mention it with [`Module::global_ref`], then [`Module::define`]).
+    pub fn declare(&mut self, name: &str) -> Result<GlobalId, DuplicateGlobal> {
+        if let Some(&g) = self.by_name.get(name) {
+            return Err(DuplicateGlobal {
+                name: name.into(),
+                first: self.globals[g.0 as usize].span,
+            });
+        }
+        let g = GlobalId(self.globals.len() as u32);
+        self.globals.push(GlobalDef {
+            name: name.into(),
+            func: ExprId(u32::MAX),
+            span: self.span,
+        });
+        self.by_name.insert(name.into(), g);
+        Ok(g)
+    }
+
+    /// Gives global `g` its function.
+    pub fn set_body(&mut self, g: GlobalId, func: ExprId) {
+        self.globals[g.0 as usize].func = func;
+    }
+
+    /// Declares and defines a global in one step.
+    pub fn define(&mut self, name: &str, func: ExprId) -> Result<GlobalId, DuplicateGlobal> {
+        let g = self.declare(name)?;
+        self.set_body(g, func);
+        Ok(g)
+    }
+
+    /// A mention of global `g`.
+    pub fn global_ref(&mut self, g: GlobalId) -> ExprId {
+        self.push(ExprKind::Global(g))
+    }
+
+    /// Operator `op` as an expression.
+    pub fn op(&mut self, op: &'static OpDef) -> ExprId {
+        self.push(ExprKind::Op(op))
+    }
+
+    /// Constructor `c` as an expression.
+    pub fn ctor(&mut self, c: CtorRef) -> ExprId {
+        self.push(ExprKind::Ctor(c))
+    }
+
+    /// A constant of type `ty`.
+    pub fn constant(&mut self, ty: Ty) -> ExprId {
+        self.push(ExprKind::Constant(ty))
+    }
+
+    /// A tuple.
+    pub fn tuple(&mut self, fields: &[ExprId]) -> ExprId {
+        self.push(ExprKind::Tuple(fields.into()))
+    }
+
+    /// The projection `e.index`.
+    pub fn proj(&mut self, e: ExprId, index: u32) -> ExprId {
+        self.push(ExprKind::Proj(e, index))
+    }
+
+    /// `let %var = value; body`.
+    pub fn let_(&mut self, var: VarId, value: ExprId, body: ExprId) -> ExprId {
+        self.push(ExprKind::Let { var, value, body })
+    }
+
+    /// A call.
+    pub fn call(&mut self, callee: ExprId, args: &[ExprId]) -> ExprId {
+        self.call_full(callee, args, None, &[])
+    }
+
+    /// A call with attributes and explicit type arguments.
+    pub fn call_full(
+        &mut self,
+        callee: ExprId,
+        args: &[ExprId],
+        attrs: Option<Arc<Attrs>>,
+        type_args: &[ParamValue],
+    ) -> ExprId {
+        self.push(ExprKind::Call {
+            callee,
+            args: args.into(),
+            attrs,
+            type_args: type_args.into(),
+        })
+    }
+
+    /// A function literal.
+    pub fn func(
+        &mut self,
+        type_params: &[Param],
+        params: &[VarId],
+        ret: Option<Ty>,
+        body: ExprId,
+    ) -> ExprId {
+        self.push(ExprKind::Func(Box::new(Function {
+            type_params: type_params.into(),
+            params: params.into(),
+            ret,
+            body,
+        })))
+    }
+
+    /// `if (c) { t } else { e }`.
+    pub fn if_(&mut self, c: ExprId, t: ExprId, e: ExprId) -> ExprId {
+        self.push(ExprKind::If(c, t, e))
+    }
+
+    /// A pattern.
+    pub fn pat(&mut self, p: Pattern) -> PatId {
+        let id = PatId(u32::try_from(self.pats.len()).expect("more than 4 billion patterns"));
+        self.pats.push(p);
+        id
+    }
+
+    /// `match (scrutinee) { arms }`, complete or partial (`match?`).
+    pub fn match_(&mut self, scrutinee: ExprId, arms: &[Arm], complete: bool) -> ExprId {
+        self.push(ExprKind::Match {
+            scrutinee,
+            arms: arms.into(),
+            complete,
+        })
+    }
+
+    /// `ref(e)`.
+    pub fn ref_new(&mut self, e: ExprId) -> ExprId {
+        self.push(ExprKind::RefNew(e))
+    }
+
+    /// `ref_read(r)`.
+    pub fn ref_read(&mut self, r: ExprId) -> ExprId {
+        self.push(ExprKind::RefRead(r))
+    }
+
+    /// `ref_write(r, v)`.
+    pub fn ref_write(&mut self, r: ExprId, v: ExprId) -> ExprId {
+        self.push(ExprKind::RefWrite(r, v))
+    }
+}
