@@ -1,11 +1,732 @@
 //! TVM's level-1 operators: element-wise arithmetic and math, concatenation, dense
 //! layers, softmax and normalizations.
+//!
+//! The element-wise binary operators broadcast with NumPy's rule ([`Broadcast`]); the
+//! element-wise unary operators keep the type of their argument ([`Identity`]):
+//!
+//! ```text
+//! %z = add(%x, %y)       // (n, 1) f32 + (3) f32 -> (n, 3) f32
+//! %z = subtract(%x, %y)  // (2, 3) f32 - (3) f32 -> (2, 3) f32
+//! %y = exp(%x)           // (n, 3) f32 -> (n, 3) f32
+//! ```
+//!
+//! Every relation here waits while an argument it needs is unknown, instead of failing;
+//! dense and matmul check the contraction dimension; concatenate looks at every input at
+//! once, so its outcome does not depend on the order of solving.
 
-use crate::relations::Broadcast;
-use relay_core::relay_op;
+use crate::relations::{Broadcast, Identity};
+use relay_core::clause::Value;
+use relay_core::{
+    relation, relay_op, AttrValue, DTy, Dim, Dims, Progress, RelCx, RelError, RelResult, TyData,
+};
+
+// ---------------------------------------------------------------------------------------
+// Relations
+// ---------------------------------------------------------------------------------------
+
+/// `softmax`'s and `log_softmax`'s relation: the identity on a tensor, with
+/// `axis` ∈ `[-ndim, ndim)`.
+#[relation(
+    Softmax(Tensor(s, bt), O) :-
+        assert(attrs.axis >= -len(s), "`axis` is out of range: it must be at least `-ndim`"),
+        assert(attrs.axis < len(s), "`axis` is out of range: it must be less than `ndim`"),
+        O = Tensor(s, bt),
+        attrs(axis: int = -1)
+)]
+pub struct Softmax;
+
+/// `bias_add`'s relation: the bias is the vector `(C)` of `C = data.shape[axis]`
+/// (inferred backward when unknown), the result is the data's type.
+#[relation(
+    BiasAdd(Tensor(s, bt), B, O) :-
+        assert(attrs.axis >= -len(s), "`axis` is out of range: it must be at least `-ndim`"),
+        assert(attrs.axis < len(s), "`axis` is out of range: it must be less than `ndim`"),
+        B = Tensor([s[attrs.axis]], bt),
+        O = Tensor(s, bt),
+        attrs(axis: int = 1)
+)]
+pub struct BiasAdd;
+
+/// `dropout`'s relation: the result is the pair (output, mask), both of the data's type.
+#[relation(Dropout(I, (I, I)) :- true)]
+pub struct Dropout;
+
+/// `batch_norm`'s relation: gamma, beta, moving mean and moving variance are `(C)` of
+/// `C = data.shape[axis]` (inferred backward); the result is `(data, (C), (C))`.
+#[relation(
+    BatchNorm(Tensor(s, bt), G, B, M, V, O) :-
+        assert(attrs.axis >= -len(s), "`axis` is out of range: it must be at least `-ndim`"),
+        assert(attrs.axis < len(s), "`axis` is out of range: it must be less than `ndim`"),
+        c = s[attrs.axis],
+        G = Tensor([c], bt),
+        B = Tensor([c], bt),
+        M = Tensor([c], bt),
+        V = Tensor([c], bt),
+        O = (Tensor(s, bt), Tensor([c], bt), Tensor([c], bt)),
+        attrs(axis: int = 1)
+)]
+pub struct BatchNorm;
+
+/// `layer_norm`'s, `instance_norm`'s and `group_norm`'s relation: gamma and beta are
+/// `(C)` of `C = data.shape[axis]` (inferred backward); the result is the data's type.
+#[relation(
+    Norm(Tensor(s, bt), G, B, O) :-
+        assert(attrs.axis >= -len(s), "`axis` is out of range: it must be at least `-ndim`"),
+        assert(attrs.axis < len(s), "`axis` is out of range: it must be less than `ndim`"),
+        G = Tensor([s[attrs.axis]], bt),
+        B = Tensor([s[attrs.axis]], bt),
+        O = Tensor(s, bt),
+        attrs(axis: int)
+)]
+pub struct Norm;
+
+/// `num` ones, as a shape (for `expand_dims`).
+fn ones(cx: &mut RelCx<'_>, args: &[Value]) -> Result<Value, RelError> {
+    let n = args[0]
+        .dim()
+        .and_then(|d| cx.tcx_ref().dims.as_const(d))
+        .ok_or_else(|| RelError::new("`num_newaxis` must be a constant"))?;
+    if n > 1 << 16 {
+        return Err(RelError::new(format!("`num_newaxis` is too large: {n}")));
+    }
+    let one = cx.tcx().dims.konst(1);
+    let dims = vec![one; usize::try_from(n).unwrap_or(0)];
+    Ok(Value::Shape(cx.tcx().shape(&dims)))
+}
+
+/// `expand_dims`'s relation: `num_newaxis` ones inserted at `axis` ∈ `[-ndim-1, ndim]`
+/// (a negative axis counts from the end: `-1` appends). `axis % (ndim + 1)` (floor
+/// modulo) is the insertion point for both signs.
+#[relation(
+    ExpandDims(Tensor(s, bt), O) :-
+        assert(attrs.axis >= -len(s) - 1, "`axis` is out of range: it must be at least `-ndim - 1`"),
+        assert(attrs.axis <= len(s), "`axis` is out of range: it must be at most `ndim`"),
+        assert(attrs.num_newaxis >= 0, "`num_newaxis` must not be negative"),
+        k = attrs.axis % (len(s) + 1),
+        O = Tensor([..s[..k], ..rust(ones)(attrs.num_newaxis), ..s[k..]], bt),
+        attrs(axis: int, num_newaxis: int = 1)
+)]
+pub struct ExpandDims;
+
+/// Unifies two dimensions that must be equal (`?` is compatible with every dimension),
+/// replacing the unifier's message with `message(a, b)` (the dimensions printed).
+fn same_dim(
+    cx: &mut RelCx<'_>,
+    a: Dim,
+    b: Dim,
+    blame: usize,
+    message: impl FnOnce(&str, &str) -> String,
+) -> Result<(), RelError> {
+    if cx.unify_dim(a, b, blame).is_err() {
+        let (a, b) = (cx.resolve_dim(a), cx.resolve_dim(b));
+        let (a, b) = (cx.show_dim(a), cx.show_dim(b));
+        return Err(RelError::at(blame, message(&a, &b)));
+    }
+    Ok(())
+}
+
+/// The relation of `nn.matmul` (and of `nn.dense`, which is matmul with
+/// `transpose_b = true`): `A` is `(.., m, k)` (`(.., k, m)` when transposed), `B` is
+/// `(k, units)` (`(units, k)` when transposed). With `units`, an unknown weight is
+/// inferred; the contraction dimensions must agree (TVM never checks them).
+fn matmul_like(cx: &mut RelCx<'_>, op: &str, ta: bool, tb: bool) -> RelResult {
+    let units = match cx.attrs().get("units") {
+        Some(AttrValue::Int(u)) => Some(*u),
+        _ => None,
+    };
+    let out_dtype = match cx.attrs().get("out_dtype") {
+        Some(AttrValue::DType(d)) => Some(DTy::Known(*d)),
+        _ => None,
+    };
+    if let Some(u) = units.filter(|&u| u < 0) {
+        return Err(RelError::new(format!(
+            "`units` must not be negative, found {u}"
+        )));
+    }
+    let Some((a, a_dt)) = cx.tensor_dims(0)? else {
+        return Ok(Progress::NotYet);
+    };
+    let rank = a.len();
+    if rank < 1 + usize::from(ta) {
+        let shown = cx.show(cx.arg(0));
+        let need = if ta {
+            "at least 2-D when `transpose_a` is set"
+        } else {
+            "at least 1-D"
+        };
+        return Err(RelError::at(
+            0,
+            format!("the data of `{op}` must be {need}, found `{shown}`"),
+        ));
+    }
+    let k = if ta { a[rank - 2] } else { a[rank - 1] };
+    let units = units.map(|u| cx.tcx().dims.konst(u));
+    if let (Some(u), None) = (units, cx.tensor_dims(1)?) {
+        // Backward inference: the weight from `units` and the contraction dimension.
+        let dims = if tb { [u, k] } else { [k, u] };
+        let dt = match cx.tensor(1)? {
+            Some((_, dt)) => dt,
+            None => a_dt,
+        };
+        let w = cx.mk_tensor(&dims, dt);
+        cx.unify(1, w)?;
+    }
+    let Some((w, _)) = cx.tensor_dims(1)? else {
+        return Ok(Progress::NotYet);
+    };
+    if w.len() != 2 {
+        let shown = cx.show(cx.arg(1));
+        return Err(RelError::at(
+            1,
+            format!("the weight of `{op}` must be 2-D, found `{shown}`"),
+        ));
+    }
+    let (wk, wu) = if tb { (w[1], w[0]) } else { (w[0], w[1]) };
+    let (a_pos, w_pos) = (if ta { rank - 2 } else { rank - 1 }, usize::from(tb));
+    same_dim(cx, k, wk, 1, |x, y| {
+        format!(
+            "the contraction dimensions of `{op}` differ: dimension {a_pos} of the data is {x} and dimension {w_pos} of the weight is {y}"
+        )
+    })?;
+    if let Some(u) = units {
+        let u_pos = usize::from(!tb);
+        same_dim(cx, u, wu, 1, |x, y| {
+            format!("`units` is {x} but dimension {u_pos} of the weight of `{op}` is {y}")
+        })?;
+    }
+    let mut out = a.clone();
+    out[rank - 1] = units.unwrap_or(wu);
+    if ta {
+        out[rank - 2] = a[rank - 1];
+    }
+    let out = cx.mk_tensor(&out, out_dtype.unwrap_or(a_dt));
+    let last = cx.len() - 1;
+    cx.unify(last, out)?;
+    Ok(Progress::Solved)
+}
+
+/// `nn.dense`'s relation: `nn.matmul`'s ([`Matmul`]) with the weight transposed,
+/// `(units, k)`.
+#[relation(Dense)]
+pub fn dense_rel(cx: &mut RelCx<'_>) -> RelResult {
+    matmul_like(cx, "nn.dense", false, true)
+}
+
+/// `nn.matmul`'s relation: A is `(.., m, k)` (`(.., k, m)` with `transpose_a`), B is
+/// `(k, units)` (`(units, k)` with `transpose_b`), the result `(.., m, units)` of
+/// `out_dtype` (A's dtype by default). With `units`, an unknown B is inferred (backward);
+/// the contraction dimensions must agree (TVM never checks them); it waits while A, or B
+/// without `units`, is unknown.
+#[relation(Matmul)]
+pub fn matmul_rel(cx: &mut RelCx<'_>) -> RelResult {
+    let flag = |cx: &RelCx<'_>, name| matches!(cx.attrs().get(name), Some(AttrValue::Bool(true)));
+    let (ta, tb) = (flag(cx, "transpose_a"), flag(cx, "transpose_b"));
+    matmul_like(cx, "nn.matmul", ta, tb)
+}
+
+/// `concatenate`'s relation: a tuple of tensors of one rank and dtype, joined along
+/// `axis` ∈ `[-ndim, ndim)`. It waits for every field, then decides from all of them at
+/// once: the joined dimension is the sum (`?` if any is `?`); every other dimension must
+/// agree across the fields (`?` agrees with anything) and is the agreed value (`?` only
+/// if every field has `?` there).
+#[relation(Concatenate)]
+pub fn concatenate_rel(cx: &mut RelCx<'_>) -> RelResult {
+    let t = cx.resolve(cx.arg(0));
+    let fields = match cx.data(t) {
+        TyData::Tuple(fields) => fields.to_vec(),
+        TyData::Var(_) => return Ok(Progress::NotYet),
+        _ => {
+            let shown = cx.show(t);
+            return Err(RelError::at(
+                0,
+                format!("`concatenate` takes a tuple of tensors, found `{shown}`"),
+            ));
+        }
+    };
+    if fields.is_empty() {
+        return Err(RelError::at(0, "`concatenate` needs at least one tensor"));
+    }
+    let mut tensors = Vec::with_capacity(fields.len());
+    for &f in &fields {
+        let f = cx.resolve(f);
+        match cx.data(f) {
+            TyData::Tensor(s, dt) => {
+                let (s, dt) = (*s, *dt);
+                match cx.tcx_ref().shape_dims(s) {
+                    Some(dims) => tensors.push((f, dims.to_vec(), dt)),
+                    None => return Ok(Progress::NotYet),
+                }
+            }
+            TyData::Var(_) => return Ok(Progress::NotYet),
+            _ => {
+                let shown = cx.show(f);
+                return Err(RelError::at(
+                    0,
+                    format!("`concatenate` takes a tuple of tensors, found the field `{shown}`"),
+                ));
+            }
+        }
+    }
+    let (first, first_dims, dt) = tensors[0].clone();
+    let rank = first_dims.len();
+    for (i, (f, dims, fdt)) in tensors.iter().enumerate().skip(1) {
+        if dims.len() != rank {
+            let (a, b) = (cx.show(first), cx.show(*f));
+            return Err(RelError::at(
+                0,
+                format!(
+                    "`concatenate` needs tensors of one rank: field 0 `{a}` has rank {rank} and field {i} `{b}` has rank {}",
+                    dims.len()
+                ),
+            ));
+        }
+        if cx.unify_dtype(dt, *fdt, 0).is_err() {
+            let (a, b) = (cx.show(first), cx.show(*f));
+            return Err(RelError::at(
+                0,
+                format!("`concatenate` needs tensors of one dtype: field 0 is `{a}` and field {i} is `{b}`"),
+            ));
+        }
+    }
+    let axis = match cx.attrs().get("axis") {
+        Some(AttrValue::Int(a)) => *a,
+        _ => 0,
+    };
+    let r = rank as i64;
+    if axis < -r || axis >= r {
+        return Err(RelError::at(
+            0,
+            format!(
+                "`axis` {axis} is out of range for tensors of rank {rank}: it must be in [{}, {r})",
+                -r
+            ),
+        ));
+    }
+    let axis = if axis < 0 { axis + r } else { axis } as usize;
+    let mut out = Vec::with_capacity(rank);
+    for d in 0..rank {
+        let dims: Vec<Dim> = tensors.iter().map(|(_, ds, _)| ds[d]).collect();
+        if d == axis {
+            let mut total = cx.tcx().dims.konst(0);
+            for &x in &dims {
+                if cx.tcx_ref().dims.is_any(x) {
+                    total = Dims::ANY;
+                    break;
+                }
+                total = cx
+                    .tcx()
+                    .dims
+                    .add(total, x)
+                    .map_err(|e| RelError::at(0, e.to_string()))?;
+            }
+            out.push(total);
+            continue;
+        }
+        let known: Vec<(usize, Dim)> = dims
+            .iter()
+            .copied()
+            .enumerate()
+            .filter(|&(_, x)| !cx.tcx_ref().dims.is_any(x))
+            .collect();
+        let Some(&(i0, d0)) = known.first() else {
+            out.push(Dims::ANY);
+            continue;
+        };
+        for &(i, x) in &known[1..] {
+            let (a, b) = (cx.show(tensors[i0].0), cx.show(tensors[i].0));
+            same_dim(cx, d0, x, 0, |x0, x1| {
+                format!(
+                    "`concatenate` along axis {axis} needs the other dimensions to agree: dimension {d} of field {i0} `{a}` is {x0} and of field {i} `{b}` is {x1}"
+                )
+            })?;
+        }
+        out.push(cx.resolve_dim(d0));
+    }
+    let out = cx.mk_tensor(&out, dt);
+    cx.unify(1, out)?;
+    Ok(Progress::Solved)
+}
+
+// ---------------------------------------------------------------------------------------
+// Operators
+// ---------------------------------------------------------------------------------------
 
 relay_op! {
     /// Element-wise addition with NumPy broadcasting.
     add : fn<t1 : Type, t2 : Type, t3 : Type>(lhs: t1, rhs: t2) -> t3 where Broadcast,
+        level 1;
+
+    /// Element-wise subtraction with NumPy broadcasting; no attributes.
+    ///
+    /// ```text
+    /// %z = subtract(%x, %y)  // (n, 1) f32, (3) f32 -> (n, 3) f32
+    /// ```
+    subtract : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 1;
+
+    /// Element-wise multiplication with NumPy broadcasting; no attributes.
+    ///
+    /// ```text
+    /// %z = multiply(%x, %y)  // (2, 1, 4) f32, (3, 1) f32 -> (2, 3, 4) f32
+    /// ```
+    multiply : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 1;
+
+    /// Element-wise division with NumPy broadcasting; no attributes.
+    ///
+    /// ```text
+    /// %z = divide(%x, %y)  // (n, 3) f32, (1) f32 -> (n, 3) f32
+    /// ```
+    divide : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 1;
+
+    /// Element-wise floor division with NumPy broadcasting; no attributes.
+    ///
+    /// ```text
+    /// %z = floor_divide(%x, %y)  // (4) i32, () i32 -> (4) i32
+    /// ```
+    floor_divide : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 1;
+
+    /// Element-wise floor modulo with NumPy broadcasting; no attributes.
+    ///
+    /// ```text
+    /// %z = floor_mod(%x, %y)  // (4) i32, () i32 -> (4) i32
+    /// ```
+    floor_mod : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 1;
+
+    /// Element-wise modulo (truncated, as C's `%`) with NumPy broadcasting; no attributes.
+    ///
+    /// ```text
+    /// %z = mod(%x, %y)  // (2, 3) i32, (3) i32 -> (2, 3) i32
+    /// ```
+    mod : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 1;
+
+    /// Element-wise truncated division with NumPy broadcasting; no attributes.
+    ///
+    /// ```text
+    /// %z = trunc_divide(%x, %y)  // (2, 3) i32, (3) i32 -> (2, 3) i32
+    /// ```
+    trunc_divide : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 1;
+
+    /// Element-wise truncated modulo with NumPy broadcasting; no attributes.
+    ///
+    /// ```text
+    /// %z = trunc_mod(%x, %y)  // (2, 3) i32, (3) i32 -> (2, 3) i32
+    /// ```
+    trunc_mod : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 1;
+
+    /// Element-wise `e^x`; the result has the argument's type. No attributes.
+    ///
+    /// ```text
+    /// %y = exp(%x)  // (n, 3) f32 -> (n, 3) f32
+    /// ```
+    exp : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+
+    /// Element-wise natural logarithm; the result has the argument's type. No attributes.
+    ///
+    /// ```text
+    /// %y = log(%x)  // (n, 3) f32 -> (n, 3) f32
+    /// ```
+    log : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+
+    /// Element-wise base-2 logarithm; the result has the argument's type. No attributes.
+    ///
+    /// ```text
+    /// %y = log2(%x)  // (n, 3) f32 -> (n, 3) f32
+    /// ```
+    log2 : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+
+    /// Element-wise base-10 logarithm; the result has the argument's type. No attributes.
+    ///
+    /// ```text
+    /// %y = log10(%x)  // (n, 3) f32 -> (n, 3) f32
+    /// ```
+    log10 : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+
+    /// Element-wise square root; the result has the argument's type. No attributes.
+    ///
+    /// ```text
+    /// %y = sqrt(%x)  // (n, 3) f32 -> (n, 3) f32
+    /// ```
+    sqrt : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+
+    /// Element-wise reciprocal square root; the result has the argument's type. No
+    /// attributes.
+    ///
+    /// ```text
+    /// %y = rsqrt(%x)  // (n, 3) f32 -> (n, 3) f32
+    /// ```
+    rsqrt : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+
+    /// Element-wise logistic sigmoid; the result has the argument's type. No attributes.
+    ///
+    /// ```text
+    /// %y = sigmoid(%x)  // (n, 3) f32 -> (n, 3) f32
+    /// ```
+    sigmoid : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+
+    /// Element-wise hyperbolic tangent; the result has the argument's type. No attributes.
+    ///
+    /// ```text
+    /// %y = tanh(%x)  // (n, 3) f32 -> (n, 3) f32
+    /// ```
+    tanh : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+
+    /// Element-wise sine; the result has the argument's type. No attributes.
+    ///
+    /// ```text
+    /// %y = sin(%x)  // (n, 3) f32 -> (n, 3) f32
+    /// ```
+    sin : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+
+    /// Element-wise cosine; the result has the argument's type. No attributes.
+    ///
+    /// ```text
+    /// %y = cos(%x)  // (n, 3) f32 -> (n, 3) f32
+    /// ```
+    cos : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+
+    /// Element-wise tangent; the result has the argument's type. No attributes.
+    ///
+    /// ```text
+    /// %y = tan(%x)  // (n, 3) f32 -> (n, 3) f32
+    /// ```
+    tan : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+
+    /// Element-wise hyperbolic sine; the result has the argument's type. No attributes.
+    ///
+    /// ```text
+    /// %y = sinh(%x)  // (n, 3) f32 -> (n, 3) f32
+    /// ```
+    sinh : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+
+    /// Element-wise hyperbolic cosine; the result has the argument's type. No attributes.
+    ///
+    /// ```text
+    /// %y = cosh(%x)  // (n, 3) f32 -> (n, 3) f32
+    /// ```
+    cosh : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+
+    /// Element-wise arc sine; the result has the argument's type. No attributes.
+    ///
+    /// ```text
+    /// %y = asin(%x)  // (n, 3) f32 -> (n, 3) f32
+    /// ```
+    asin : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+
+    /// Element-wise arc cosine; the result has the argument's type. No attributes.
+    ///
+    /// ```text
+    /// %y = acos(%x)  // (n, 3) f32 -> (n, 3) f32
+    /// ```
+    acos : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+
+    /// Element-wise arc tangent; the result has the argument's type. No attributes.
+    ///
+    /// ```text
+    /// %y = atan(%x)  // (n, 3) f32 -> (n, 3) f32
+    /// ```
+    atan : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+
+    /// Element-wise inverse hyperbolic sine; the result has the argument's type. No
+    /// attributes.
+    ///
+    /// ```text
+    /// %y = asinh(%x)  // (n, 3) f32 -> (n, 3) f32
+    /// ```
+    asinh : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+
+    /// Element-wise inverse hyperbolic cosine; the result has the argument's type. No
+    /// attributes.
+    ///
+    /// ```text
+    /// %y = acosh(%x)  // (n, 3) f32 -> (n, 3) f32
+    /// ```
+    acosh : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+
+    /// Element-wise inverse hyperbolic tangent; the result has the argument's type. No
+    /// attributes.
+    ///
+    /// ```text
+    /// %y = atanh(%x)  // (n, 3) f32 -> (n, 3) f32
+    /// ```
+    atanh : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+
+    /// Element-wise Gauss error function; the result has the argument's type. No
+    /// attributes.
+    ///
+    /// ```text
+    /// %y = erf(%x)  // (n, 3) f32 -> (n, 3) f32
+    /// ```
+    erf : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+
+    /// Element-wise rectified linear unit, `max(x, 0)`; the result has the argument's
+    /// type. No attributes.
+    ///
+    /// ```text
+    /// %y = nn.relu(%x)  // (n, 3) f32 -> (n, 3) f32
+    /// ```
+    nn.relu : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+
+    /// Joins a tuple of tensors of one rank and dtype along `axis`.
+    ///
+    /// Attributes: `axis: int = 0`, in `[-ndim, ndim)`. The joined dimension is the sum
+    /// (`?` if any input has `?` there); the others must agree (`?` agrees with anything).
+    ///
+    /// ```text
+    /// %y = concatenate((%a, %b), axis=1)  // (n, 2) f32, (n, 3) f32 -> (n, 5) f32
+    /// ```
+    concatenate : fn<t1, t2>(data: t1) -> t2 where Concatenate,
+        attrs { axis: int = 0 },
+        level 1;
+
+    /// Inserts `num_newaxis` dimensions of size 1 at `axis`.
+    ///
+    /// Attributes: `axis: int` (required, in `[-ndim-1, ndim]`; negative counts from the
+    /// end, `-1` appends), `num_newaxis: int = 1` (not negative).
+    ///
+    /// ```text
+    /// %y = expand_dims(%x, axis=1, num_newaxis=2)  // (n, 3) f32 -> (n, 1, 1, 3) f32
+    /// ```
+    expand_dims : fn<t1, t2>(data: t1) -> t2 where ExpandDims,
+        attrs { axis: int, num_newaxis: int = 1 },
+        level 1;
+
+    /// A fully connected layer: `data · weightᵀ`, data `(.., k)`, weight `(units, k)`.
+    ///
+    /// Attributes: `units: Option<int> = None` (when given, an unknown weight is inferred
+    /// as `(units, k)` with the data's dtype), `out_dtype: Option<dtype> = None` (the
+    /// data's dtype). The contraction dimensions `k` must agree.
+    ///
+    /// ```text
+    /// %y = nn.dense(%x, %w, units=64)  // (n, 768) f32, (64, 768) f32 -> (n, 64) f32
+    /// ```
+    nn.dense : fn<t1, t2, t3>(data: t1, weight: t2) -> t3 where Dense,
+        attrs { units: Option<int> = None, out_dtype: Option<dtype> = None },
+        level 1;
+
+    /// A matrix product `A · B`, each side optionally transposed: A `(.., m, k)`
+    /// (`(.., k, m)` with `transpose_a`), B `(k, units)` (`(units, k)` with
+    /// `transpose_b`).
+    ///
+    /// Attributes: `units: Option<int> = None` (when given, an unknown B is inferred),
+    /// `out_dtype: Option<dtype> = None` (A's dtype), `transpose_a: bool = false`,
+    /// `transpose_b: bool = false`. The contraction dimensions `k` must agree.
+    ///
+    /// ```text
+    /// %y = nn.matmul(%a, %b)  // (n, 768) f32, (768, 64) f32 -> (n, 64) f32
+    /// ```
+    nn.matmul : fn<t1, t2, t3>(tensor_a: t1, tensor_b: t2) -> t3 where Matmul,
+        attrs {
+            units: Option<int> = None,
+            out_dtype: Option<dtype> = None,
+            transpose_a: bool = false,
+            transpose_b: bool = false,
+        },
+        level 1;
+
+    /// Softmax along `axis`; the result has the argument's type.
+    ///
+    /// Attributes: `axis: int = -1`, in `[-ndim, ndim)`.
+    ///
+    /// ```text
+    /// %y = nn.softmax(%x, axis=1)  // (n, 10) f32 -> (n, 10) f32
+    /// ```
+    nn.softmax : fn<t1, t2>(data: t1) -> t2 where Softmax,
+        attrs { axis: int = -1 },
+        level 1;
+
+    /// Log-softmax along `axis`; the result has the argument's type.
+    ///
+    /// Attributes: `axis: int = -1`, in `[-ndim, ndim)`.
+    ///
+    /// ```text
+    /// %y = nn.log_softmax(%x)  // (n, 10) f32 -> (n, 10) f32
+    /// ```
+    nn.log_softmax : fn<t1, t2>(data: t1) -> t2 where Softmax,
+        attrs { axis: int = -1 },
+        level 1;
+
+    /// Adds a vector `bias` of `C = data.shape[axis]` along `axis`; the result has the
+    /// data's type, and an unknown bias is inferred as `(C)`.
+    ///
+    /// Attributes: `axis: int = 1`, in `[-ndim, ndim)`.
+    ///
+    /// ```text
+    /// %y = nn.bias_add(%x, %b)  // (n, 16, 8, 8) f32, (16) f32 -> (n, 16, 8, 8) f32
+    /// ```
+    nn.bias_add : fn<t1, t2, t3>(data: t1, bias: t2) -> t3 where BiasAdd,
+        attrs { axis: int = 1 },
+        level 1;
+
+    /// Dropout; the result is the pair (output, mask), both of the data's type.
+    ///
+    /// Attributes: `rate: float = 0.5`.
+    ///
+    /// ```text
+    /// %y = nn.dropout(%x, rate=0.2)  // (n, 3) f32 -> ((n, 3) f32, (n, 3) f32)
+    /// ```
+    nn.dropout : fn<t1, t2>(data: t1) -> t2 where Dropout,
+        attrs { rate: float = 0.5 },
+        level 1;
+
+    /// Batch normalization along `axis` (the channel axis, `C = data.shape[axis]`).
+    /// gamma, beta, moving_mean and moving_var are `(C)` (inferred when unknown); the
+    /// result is `(normalized data, new mean (C), new variance (C))`.
+    ///
+    /// Attributes: `axis: int = 1` (in `[-ndim, ndim)`), `epsilon: float = 1e-5`,
+    /// `center: bool = true`, `scale: bool = true`.
+    ///
+    /// ```text
+    /// %y = nn.batch_norm(%x, %g, %b, %m, %v)  // (n, 16, 8, 8) f32, 4 × (16) f32
+    ///                                         //   -> ((n, 16, 8, 8) f32, (16) f32, (16) f32)
+    /// ```
+    nn.batch_norm : fn<t1, t2, t3, t4, t5, t6>(
+        data: t1, gamma: t2, beta: t3, moving_mean: t4, moving_var: t5
+    ) -> t6 where BatchNorm,
+        attrs { axis: int = 1, epsilon: float = 0.00001, center: bool = true, scale: bool = true },
+        level 1;
+
+    /// Layer normalization along `axis` (`C = data.shape[axis]`); gamma and beta are
+    /// `(C)` (inferred when unknown); the result has the data's type.
+    ///
+    /// Attributes: `axis: int = -1` (in `[-ndim, ndim)`), `epsilon: float = 1e-5`,
+    /// `center: bool = true`, `scale: bool = true`.
+    ///
+    /// ```text
+    /// %y = nn.layer_norm(%x, %g, %b)  // (n, 128, 768) f32, (768) f32, (768) f32 -> (n, 128, 768) f32
+    /// ```
+    nn.layer_norm : fn<t1, t2, t3, t4>(data: t1, gamma: t2, beta: t3) -> t4 where Norm,
+        attrs { axis: int = -1, epsilon: float = 0.00001, center: bool = true, scale: bool = true },
+        level 1;
+
+    /// Instance normalization, channels along `axis` (`C = data.shape[axis]`); gamma and
+    /// beta are `(C)` (inferred when unknown); the result has the data's type.
+    ///
+    /// Attributes: `axis: int = 1` (in `[-ndim, ndim)`), `epsilon: float = 1e-5`,
+    /// `center: bool = true`, `scale: bool = true`.
+    ///
+    /// ```text
+    /// %y = nn.instance_norm(%x, %g, %b)  // (n, 16, 8, 8) f32, (16) f32, (16) f32 -> (n, 16, 8, 8) f32
+    /// ```
+    nn.instance_norm : fn<t1, t2, t3, t4>(data: t1, gamma: t2, beta: t3) -> t4 where Norm,
+        attrs { axis: int = 1, epsilon: float = 0.00001, center: bool = true, scale: bool = true },
+        level 1;
+
+    /// Group normalization: channels along `axis` (`C = data.shape[axis]`) in
+    /// `num_groups` groups; gamma and beta are `(C)` (inferred when unknown); the result
+    /// has the data's type.
+    ///
+    /// Attributes: `num_groups: int` (required), `axis: int = 1` (in `[-ndim, ndim)`),
+    /// `epsilon: float = 1e-5`, `center: bool = true`, `scale: bool = true`.
+    ///
+    /// ```text
+    /// %y = nn.group_norm(%x, %g, %b, num_groups=4)  // (n, 16, 8, 8) f32, (16) f32, (16) f32 -> (n, 16, 8, 8) f32
+    /// ```
+    nn.group_norm : fn<t1, t2, t3, t4>(data: t1, gamma: t2, beta: t3) -> t4 where Norm,
+        attrs {
+            num_groups: int,
+            axis: int = 1,
+            epsilon: float = 0.00001,
+            center: bool = true,
+            scale: bool = true,
+        },
         level 1;
 }

@@ -1,1 +1,476 @@
-//! TVM's level-2 operators.
+//! TVM's level-2 operators: convolutions and transposed convolutions, pooling, global
+//! pooling, batch flattening, padding, upsampling and the local normalizations.
+//!
+//! The relations of the convolutions ([`Conv2D`], ...), the pools ([`MaxPool2D`], ...),
+//! `nn.pad` ([`Pad`]) and `nn.upsampling` ([`UpSampling`]) are imperative: they read
+//! layouts letter by letter and lists of lists. `nn.batch_flatten` uses the shared
+//! [`Flatten`] clause, and the normalizations the clauses [`Lrn`] and [`L2Normalize`].
+//!
+//! Attribute defaults are those of TVM's Python API (`relay.nn.*`). `out_layout = ""`
+//! means the data's layout, `out_dtype = None` (TVM's `""`) the data's dtype.
+
+mod conv;
+mod pool;
+mod util;
+
+pub use conv::{Conv1D, Conv1DTranspose, Conv2D, Conv2DTranspose, Conv3D, Conv3DTranspose};
+pub use pool::{
+    AvgPool1D, AvgPool2D, AvgPool3D, GlobalAvgPool2D, GlobalMaxPool2D, MaxPool1D, MaxPool2D,
+    MaxPool3D, Pad, UpSampling,
+};
+
+use crate::relations::Flatten;
+use relay_core::{relation, relay_op};
+
+/// Local response normalization keeps the data's type; `axis` must be an axis of the data.
+#[relation(
+    Lrn(Tensor(s, bt), O) :-
+        O = Tensor(s, bt),
+        assert(attrs.size >= 1, "`size` must be at least 1"),
+        assert(attrs.axis >= 0 - len(s), "`axis` is out of range for the data's rank"),
+        assert(attrs.axis < len(s), "`axis` is out of range for the data's rank"),
+        attrs(size: int = 5, axis: int = 1)
+)]
+pub struct Lrn;
+
+/// L2 normalization keeps the data's type.
+#[relation(L2Normalize(Tensor(s, bt), O) :- O = Tensor(s, bt))]
+pub struct L2Normalize;
+
+relay_op! {
+    /// 1-D convolution of `data` (`NCW`) with `weight` (`OIW`).
+    ///
+    /// With `channels` and `kernel_size` the weight's type is inferred:
+    /// `(channels, C / groups, kernel_size[0])` laid out in `kernel_layout`. Otherwise the
+    /// weight must be known and the attributes given are checked against it. The output
+    /// is `(N, channels, W')` laid out in `out_layout`, with
+    /// `W' = floordiv(W + pad - (1 + (kw - 1) * dilation), stride) + 1`.
+    ///
+    /// Attributes: `strides = [1]`, `padding = [0, 0]` (one value, or (left, right)),
+    /// `dilation = [1]`, `groups = 1`, `channels = None`, `kernel_size = None`,
+    /// `data_layout = "NCW"` (or `"NWC"`), `kernel_layout = "OIW"` (or `"WIO"`),
+    /// `out_layout = ""` (the data's), `out_dtype = None` (the data's).
+    ///
+    /// ```text
+    /// %y = nn.conv1d(%x, %w, padding=[1], channels=8, kernel_size=[3]);
+    /// // %x: Tensor[(1, 4, 10), float32]  =>  %w: Tensor[(8, 4, 3), float32]
+    /// // %y: Tensor[(1, 8, 10), float32]
+    /// ```
+    nn.conv1d : fn<t1, t2, t3>(data: t1, weight: t2) -> t3 where Conv1D,
+        attrs {
+            strides: [int] = [1],
+            padding: [int] = [0, 0],
+            dilation: [int] = [1],
+            groups: int = 1,
+            channels: Option<int> = None,
+            kernel_size: Option<[int]> = None,
+            data_layout: str = "NCW",
+            kernel_layout: str = "OIW",
+            out_layout: str = "",
+            out_dtype: Option<dtype> = None,
+        },
+        level 2;
+
+    /// 2-D convolution of `data` (`NCHW`) with `weight` (`OIHW`).
+    ///
+    /// With `channels` and `kernel_size` the weight's type is inferred:
+    /// `(channels, C / groups, kh, kw)` laid out in `kernel_layout` (for a depthwise
+    /// convolution, whose known weight has `groups` output channels, `(C, channels / C, kh,
+    /// kw)` as in TVM). Otherwise the weight must be known, and `kernel_size`, `channels`
+    /// and `C / groups` are checked against it. The output is `(N, channels, H', W')`
+    /// laid out in `out_layout`, with
+    /// `H' = floordiv(H + pad_h - (1 + (kh - 1) * dilation[0]), strides[0]) + 1`.
+    ///
+    /// Attributes: `strides = [1, 1]`, `padding = [0, 0]` (1 value: every side; 2: (top
+    /// and bottom, left and right); 4: (top, left, bottom, right)), `dilation = [1, 1]`,
+    /// `groups = 1`, `channels = None`, `kernel_size = None`, `data_layout = "NCHW"` (or
+    /// `"NHWC"`, any order of NCHW), `kernel_layout = "OIHW"` (or `"HWIO"`, `"HWOI"`, ...),
+    /// `out_layout = ""` (the data's), `out_dtype = None` (the data's).
+    ///
+    /// ```text
+    /// %y = nn.conv2d(%x, %w, strides=[2, 2], padding=[1, 1], channels=16, kernel_size=[3, 3]);
+    /// // %x: Tensor[(1, 3, 32, 32), float32]  =>  %w: Tensor[(16, 3, 3, 3), float32]
+    /// // %y: Tensor[(1, 16, 16, 16), float32]
+    /// ```
+    nn.conv2d : fn<t1, t2, t3>(data: t1, weight: t2) -> t3 where Conv2D,
+        attrs {
+            strides: [int] = [1, 1],
+            padding: [int] = [0, 0],
+            dilation: [int] = [1, 1],
+            groups: int = 1,
+            channels: Option<int> = None,
+            kernel_size: Option<[int]> = None,
+            data_layout: str = "NCHW",
+            kernel_layout: str = "OIHW",
+            out_layout: str = "",
+            out_dtype: Option<dtype> = None,
+        },
+        level 2;
+
+    /// 3-D convolution of `data` (`NCDHW`) with `weight` (`OIDHW`).
+    ///
+    /// As `nn.conv2d` with a depth axis: the inferred weight is
+    /// `(channels, C / groups, kd, kh, kw)`, the output `(N, channels, D', H', W')`.
+    ///
+    /// Attributes: `strides = [1, 1, 1]`, `padding = [0, 0, 0]` (1, 3 or 6 values),
+    /// `dilation = [1, 1, 1]`, `groups = 1`, `channels = None`, `kernel_size = None`,
+    /// `data_layout = "NCDHW"` (or `"NDHWC"`), `kernel_layout = "OIDHW"` (or `"DHWIO"`),
+    /// `out_layout = ""` (the data's), `out_dtype = None` (the data's).
+    ///
+    /// ```text
+    /// %y = nn.conv3d(%x, %w, padding=[1, 1, 1], channels=8, kernel_size=[3, 3, 3]);
+    /// // %x: Tensor[(1, 4, 8, 8, 8), float32]  =>  %w: Tensor[(8, 4, 3, 3, 3), float32]
+    /// // %y: Tensor[(1, 8, 8, 8, 8), float32]
+    /// ```
+    nn.conv3d : fn<t1, t2, t3>(data: t1, weight: t2) -> t3 where Conv3D,
+        attrs {
+            strides: [int] = [1, 1, 1],
+            padding: [int] = [0, 0, 0],
+            dilation: [int] = [1, 1, 1],
+            groups: int = 1,
+            channels: Option<int> = None,
+            kernel_size: Option<[int]> = None,
+            data_layout: str = "NCDHW",
+            kernel_layout: str = "OIDHW",
+            out_layout: str = "",
+            out_dtype: Option<dtype> = None,
+        },
+        level 2;
+
+    /// 1-D transposed convolution of `data` (`NCW`) with `weight`.
+    ///
+    /// The weight is `(C, channels / groups, kw)`: as in TVM, its canonical layout is
+    /// named `OIW` although its first axis holds the input channels. With `channels` and
+    /// `kernel_size` it is inferred. The output is `(N, channels, W')` with
+    /// `W' = strides[0] * (W - 1) + (1 + (kw - 1) * dilation[0]) - pad + output_padding[0]`.
+    ///
+    /// Attributes: `strides = [1]`, `padding = [0]`, `output_padding = [0]`,
+    /// `dilation = [1]`, `groups = 1`, `channels = None`, `kernel_size = None`,
+    /// `data_layout = "NCW"`, `kernel_layout = "OIW"`, `out_layout = ""`,
+    /// `out_dtype = None`.
+    ///
+    /// ```text
+    /// %y = nn.conv1d_transpose(%x, %w, strides=[2], channels=4, kernel_size=[3]);
+    /// // %x: Tensor[(1, 8, 10), float32]  =>  %w: Tensor[(8, 4, 3), float32]
+    /// // %y: Tensor[(1, 4, 21), float32]
+    /// ```
+    nn.conv1d_transpose : fn<t1, t2, t3>(data: t1, weight: t2) -> t3 where Conv1DTranspose,
+        attrs {
+            strides: [int] = [1],
+            padding: [int] = [0],
+            output_padding: [int] = [0],
+            dilation: [int] = [1],
+            groups: int = 1,
+            channels: Option<int> = None,
+            kernel_size: Option<[int]> = None,
+            data_layout: str = "NCW",
+            kernel_layout: str = "OIW",
+            out_layout: str = "",
+            out_dtype: Option<dtype> = None,
+        },
+        level 2;
+
+    /// 2-D transposed convolution of `data` (`NCHW`) with `weight` (`IOHW`).
+    ///
+    /// The weight is `(C, channels / groups, kh, kw)` in `IOHW`; with `channels` and
+    /// `kernel_size` it is inferred, otherwise checked. The output is
+    /// `(N, channels, H', W')` with
+    /// `H' = strides[0] * (H - 1) + (1 + (kh - 1) * dilation[0]) - pad_h + output_padding[0]`.
+    ///
+    /// Attributes: `strides = [1, 1]`, `padding = [0, 0]` (1, 2 or 4 values),
+    /// `output_padding = [0, 0]`, `dilation = [1, 1]`, `groups = 1`, `channels = None`,
+    /// `kernel_size = None`, `data_layout = "NCHW"`, `kernel_layout = "IOHW"`,
+    /// `out_layout = ""`, `out_dtype = None`.
+    ///
+    /// ```text
+    /// %y = nn.conv2d_transpose(%x, %w, strides=[2, 2], padding=[1, 1], output_padding=[1, 1],
+    ///                          channels=8, kernel_size=[3, 3]);
+    /// // %x: Tensor[(1, 16, 8, 8), float32]  =>  %w: Tensor[(16, 8, 3, 3), float32]
+    /// // %y: Tensor[(1, 8, 16, 16), float32]
+    /// ```
+    nn.conv2d_transpose : fn<t1, t2, t3>(data: t1, weight: t2) -> t3 where Conv2DTranspose,
+        attrs {
+            strides: [int] = [1, 1],
+            padding: [int] = [0, 0],
+            output_padding: [int] = [0, 0],
+            dilation: [int] = [1, 1],
+            groups: int = 1,
+            channels: Option<int> = None,
+            kernel_size: Option<[int]> = None,
+            data_layout: str = "NCHW",
+            kernel_layout: str = "IOHW",
+            out_layout: str = "",
+            out_dtype: Option<dtype> = None,
+        },
+        level 2;
+
+    /// 3-D transposed convolution of `data` (`NCDHW`) with `weight` (`IODHW`).
+    ///
+    /// As `nn.conv2d_transpose` with a depth axis.
+    ///
+    /// Attributes: `strides = [1, 1, 1]`, `padding = [0, 0, 0]`,
+    /// `output_padding = [0, 0, 0]`, `dilation = [1, 1, 1]`, `groups = 1`,
+    /// `channels = None`, `kernel_size = None`, `data_layout = "NCDHW"`,
+    /// `kernel_layout = "IODHW"`, `out_layout = ""`, `out_dtype = None`.
+    ///
+    /// ```text
+    /// %y = nn.conv3d_transpose(%x, %w, channels=4, kernel_size=[3, 3, 3]);
+    /// // %x: Tensor[(1, 8, 4, 4, 4), float32]  =>  %w: Tensor[(8, 4, 3, 3, 3), float32]
+    /// // %y: Tensor[(1, 4, 6, 6, 6), float32]
+    /// ```
+    nn.conv3d_transpose : fn<t1, t2, t3>(data: t1, weight: t2) -> t3 where Conv3DTranspose,
+        attrs {
+            strides: [int] = [1, 1, 1],
+            padding: [int] = [0, 0, 0],
+            output_padding: [int] = [0, 0, 0],
+            dilation: [int] = [1, 1, 1],
+            groups: int = 1,
+            channels: Option<int> = None,
+            kernel_size: Option<[int]> = None,
+            data_layout: str = "NCDHW",
+            kernel_layout: str = "IODHW",
+            out_layout: str = "",
+            out_dtype: Option<dtype> = None,
+        },
+        level 2;
+
+    /// 1-D max pooling over the W axis of `layout`.
+    ///
+    /// `W' = floordiv(W + pad - ((pool_size - 1) * dilation + 1) + (ceil_mode ? strides - 1 : 0), strides) + 1`;
+    /// the other axes are kept; `?` stays `?`.
+    ///
+    /// Attributes: `pool_size = [1]`, `strides = [1]`, `dilation = [1]`, `padding = [0]`
+    /// (1 or 2 values), `layout = "NCW"`, `out_layout = ""` (the layout), `ceil_mode = false`.
+    ///
+    /// ```text
+    /// %y = nn.max_pool1d(%x, pool_size=[2], strides=[2]);
+    /// // %x: Tensor[(1, 4, 9), float32]  =>  %y: Tensor[(1, 4, 4), float32]
+    /// ```
+    nn.max_pool1d : fn<t1, t2>(data: t1) -> t2 where MaxPool1D,
+        attrs {
+            pool_size: [int] = [1],
+            strides: [int] = [1],
+            dilation: [int] = [1],
+            padding: [int] = [0],
+            layout: str = "NCW",
+            out_layout: str = "",
+            ceil_mode: bool = false,
+        },
+        level 2;
+
+    /// 2-D max pooling over the H and W axes of `layout`.
+    ///
+    /// `H' = floordiv(H + pad_h - ((pool_size[0] - 1) * dilation[0] + 1) + (ceil_mode ? strides[0] - 1 : 0), strides[0]) + 1`,
+    /// W alike; the other axes are kept.
+    ///
+    /// Attributes: `pool_size = [1, 1]`, `strides = [1, 1]`, `dilation = [1, 1]`,
+    /// `padding = [0, 0]` (1, 2 or 4 values), `layout = "NCHW"` (any layout with H and W,
+    /// `NCHW16c` too), `out_layout = ""`, `ceil_mode = false`.
+    ///
+    /// ```text
+    /// %y = nn.max_pool2d(%x, pool_size=[3, 3], strides=[2, 2], padding=[1, 1]);
+    /// // %x: Tensor[(1, 64, 112, 112), float32]  =>  %y: Tensor[(1, 64, 56, 56), float32]
+    /// ```
+    nn.max_pool2d : fn<t1, t2>(data: t1) -> t2 where MaxPool2D,
+        attrs {
+            pool_size: [int] = [1, 1],
+            strides: [int] = [1, 1],
+            dilation: [int] = [1, 1],
+            padding: [int] = [0, 0],
+            layout: str = "NCHW",
+            out_layout: str = "",
+            ceil_mode: bool = false,
+        },
+        level 2;
+
+    /// 3-D max pooling over the D, H and W axes of `layout`.
+    ///
+    /// Attributes: `pool_size = [1, 1, 1]`, `strides = [1, 1, 1]`, `dilation = [1, 1, 1]`,
+    /// `padding = [0, 0, 0]` (1, 3 or 6 values), `layout = "NCDHW"`, `out_layout = ""`,
+    /// `ceil_mode = false`.
+    ///
+    /// ```text
+    /// %y = nn.max_pool3d(%x, pool_size=[2, 2, 2], strides=[2, 2, 2]);
+    /// // %x: Tensor[(1, 4, 8, 8, 8), float32]  =>  %y: Tensor[(1, 4, 4, 4, 4), float32]
+    /// ```
+    nn.max_pool3d : fn<t1, t2>(data: t1) -> t2 where MaxPool3D,
+        attrs {
+            pool_size: [int] = [1, 1, 1],
+            strides: [int] = [1, 1, 1],
+            dilation: [int] = [1, 1, 1],
+            padding: [int] = [0, 0, 0],
+            layout: str = "NCDHW",
+            out_layout: str = "",
+            ceil_mode: bool = false,
+        },
+        level 2;
+
+    /// 1-D average pooling over the W axis of `layout` (sizes as `nn.max_pool1d`).
+    ///
+    /// Attributes: `pool_size = [1]`, `strides = [1]`, `dilation = [1]`, `padding = [0]`,
+    /// `layout = "NCW"`, `out_layout = ""`, `ceil_mode = false`,
+    /// `count_include_pad = false`.
+    ///
+    /// ```text
+    /// %y = nn.avg_pool1d(%x, pool_size=[3], ceil_mode=True, strides=[2]);
+    /// // %x: Tensor[(1, 4, 10), float32]  =>  %y: Tensor[(1, 4, 5), float32]
+    /// ```
+    nn.avg_pool1d : fn<t1, t2>(data: t1) -> t2 where AvgPool1D,
+        attrs {
+            pool_size: [int] = [1],
+            strides: [int] = [1],
+            dilation: [int] = [1],
+            padding: [int] = [0],
+            layout: str = "NCW",
+            out_layout: str = "",
+            ceil_mode: bool = false,
+            count_include_pad: bool = false,
+        },
+        level 2;
+
+    /// 2-D average pooling over the H and W axes of `layout` (sizes as `nn.max_pool2d`).
+    ///
+    /// Attributes: `pool_size = [1, 1]`, `strides = [1, 1]`, `dilation = [1, 1]`,
+    /// `padding = [0, 0]`, `layout = "NCHW"`, `out_layout = ""`, `ceil_mode = false`,
+    /// `count_include_pad = false`.
+    ///
+    /// ```text
+    /// %y = nn.avg_pool2d(%x, pool_size=[2, 2], strides=[2, 2], layout="NHWC");
+    /// // %x: Tensor[(1, 32, 32, 16), float32]  =>  %y: Tensor[(1, 16, 16, 16), float32]
+    /// ```
+    nn.avg_pool2d : fn<t1, t2>(data: t1) -> t2 where AvgPool2D,
+        attrs {
+            pool_size: [int] = [1, 1],
+            strides: [int] = [1, 1],
+            dilation: [int] = [1, 1],
+            padding: [int] = [0, 0],
+            layout: str = "NCHW",
+            out_layout: str = "",
+            ceil_mode: bool = false,
+            count_include_pad: bool = false,
+        },
+        level 2;
+
+    /// 3-D average pooling over the D, H and W axes of `layout` (sizes as `nn.max_pool3d`).
+    ///
+    /// Attributes: `pool_size = [1, 1, 1]`, `strides = [1, 1, 1]`, `dilation = [1, 1, 1]`,
+    /// `padding = [0, 0, 0]`, `layout = "NCDHW"`, `out_layout = ""`, `ceil_mode = false`,
+    /// `count_include_pad = false`.
+    ///
+    /// ```text
+    /// %y = nn.avg_pool3d(%x, pool_size=[2, 2, 2], strides=[2, 2, 2]);
+    /// // %x: Tensor[(1, 4, 8, 8, 8), float32]  =>  %y: Tensor[(1, 4, 4, 4, 4), float32]
+    /// ```
+    nn.avg_pool3d : fn<t1, t2>(data: t1) -> t2 where AvgPool3D,
+        attrs {
+            pool_size: [int] = [1, 1, 1],
+            strides: [int] = [1, 1, 1],
+            dilation: [int] = [1, 1, 1],
+            padding: [int] = [0, 0, 0],
+            layout: str = "NCDHW",
+            out_layout: str = "",
+            ceil_mode: bool = false,
+            count_include_pad: bool = false,
+        },
+        level 2;
+
+    /// Global 2-D average pooling: the H and W axes of `layout` become 1.
+    ///
+    /// Attributes: `layout = "NCHW"`, `out_layout = ""` (the layout).
+    ///
+    /// ```text
+    /// %y = nn.global_avg_pool2d(%x);
+    /// // %x: Tensor[(1, 512, 7, 7), float32]  =>  %y: Tensor[(1, 512, 1, 1), float32]
+    /// ```
+    nn.global_avg_pool2d : fn<t1, t2>(data: t1) -> t2 where GlobalAvgPool2D,
+        attrs { layout: str = "NCHW", out_layout: str = "" },
+        level 2;
+
+    /// Global 2-D max pooling: the H and W axes of `layout` become 1.
+    ///
+    /// Attributes: `layout = "NCHW"`, `out_layout = ""` (the layout).
+    ///
+    /// ```text
+    /// %y = nn.global_max_pool2d(%x, layout="NHWC");
+    /// // %x: Tensor[(1, 7, 7, 512), float32]  =>  %y: Tensor[(1, 1, 1, 512), float32]
+    /// ```
+    nn.global_max_pool2d : fn<t1, t2>(data: t1) -> t2 where GlobalMaxPool2D,
+        attrs { layout: str = "NCHW", out_layout: str = "" },
+        level 2;
+
+    /// Flattens every axis but the first: `(d0, d1, d2, ...)` becomes `(d0, d1 * d2 * ...)`
+    /// (a `?` among them gives `?`). No attributes.
+    ///
+    /// ```text
+    /// %y = nn.batch_flatten(%x);
+    /// // %x: Tensor[(n, 2, 3, 4), float32]  =>  %y: Tensor[(n, 24), float32]
+    /// ```
+    nn.batch_flatten : fn<t1, t2>(data: t1) -> t2 where Flatten,
+        level 2;
+
+    /// Pads every axis of `data` by its `(before, after)` pair of `pad_width` with the
+    /// scalar `pad_value`.
+    ///
+    /// Attributes: `pad_width` (required: one `[before, after]` per axis, not negative),
+    /// `pad_mode = "constant"` (or `"edge"`, `"reflect"`).
+    ///
+    /// ```text
+    /// %y = nn.pad(%x, 0f, pad_width=[[0, 0], [0, 0], [1, 1], [2, 2]]);
+    /// // %x: Tensor[(1, 3, 4, 4), float32]  =>  %y: Tensor[(1, 3, 6, 8), float32]
+    /// ```
+    nn.pad : fn<t1, t2, t3>(data: t1, pad_value: t2) -> t3 where Pad,
+        attrs { pad_width: [[int]], pad_mode: str = "constant" },
+        level 2;
+
+    /// Upsamples the H and W axes of `layout` by `scale_h` and `scale_w`:
+    /// `H' = round(H * scale_h)` (exact for a symbolic `H` when the scale is a fraction
+    /// over a power of two, `?` otherwise).
+    ///
+    /// Attributes: `scale_h = 1.0`, `scale_w = 1.0`, `layout = "NCHW"`,
+    /// `method = "nearest_neighbor"` (or `"bilinear"`, `"bicubic"`), `align_corners = false`.
+    ///
+    /// ```text
+    /// %y = nn.upsampling(%x, scale_h=2f, scale_w=2f);
+    /// // %x: Tensor[(1, 3, 16, 16), float32]  =>  %y: Tensor[(1, 3, 32, 32), float32]
+    /// ```
+    nn.upsampling : fn<t1, t2>(data: t1) -> t2 where UpSampling,
+        attrs {
+            scale_h: float = 1.0,
+            scale_w: float = 1.0,
+            layout: str = "NCHW",
+            method: str = "nearest_neighbor",
+            align_corners: bool = false,
+        },
+        level 2;
+
+    /// Local response normalization across `axis`; the type is the data's.
+    ///
+    /// Attributes: `size = 5`, `axis = 1` (an axis of the data), `bias = 2.0`,
+    /// `alpha = 0.00001`, `beta = 0.75`.
+    ///
+    /// ```text
+    /// %y = nn.lrn(%x, size=3, axis=1);
+    /// // %x: Tensor[(1, 8, 4, 4), float32]  =>  %y: Tensor[(1, 8, 4, 4), float32]
+    /// ```
+    nn.lrn : fn<t1, t2>(data: t1) -> t2 where Lrn,
+        attrs {
+            size: int = 5,
+            axis: int = 1,
+            bias: float = 2.0,
+            alpha: float = 0.00001,
+            beta: float = 0.75,
+        },
+        level 2;
+
+    /// L2 normalization over `axis`; the type is the data's.
+    ///
+    /// Attributes: `eps` (required), `axis = None` (every axis).
+    ///
+    /// ```text
+    /// %y = nn.l2_normalize(%x, eps=1e-10f, axis=[1]);
+    /// // %x: Tensor[(2, 8), float32]  =>  %y: Tensor[(2, 8), float32]
+    /// ```
+    nn.l2_normalize : fn<t1, t2>(data: t1) -> t2 where L2Normalize,
+        attrs { eps: float, axis: Option<[int]> = None },
+        level 2;
+}

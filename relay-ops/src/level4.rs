@@ -1,1 +1,466 @@
 //! TVM's level-4 operators (comparisons, reductions, slicing), and those of levels 6 and 10.
+//!
+//! The relations these operators use live in submodules: the clause ones in [`rels`]
+//! (`BroadcastComp`, `Where`, `BroadcastTo`, ...), the imperative ones in [`reduce`]
+//! (`Reduce`, `ArgReduce`, `Variance`), [`slice`](mod@slice) (`StridedSlice`, `SliceLike`) and
+//! [`misc`] (`BatchMatmul`, `TopK`, `OneHot`). Broadcasting ops reuse
+//! [`Broadcast`], unary ones [`Identity`].
+
+use crate::relations::{Broadcast, Identity};
+use relay_core::relay_op;
+
+pub mod misc;
+pub mod reduce;
+pub mod rels;
+pub mod slice;
+mod util;
+
+use misc::{BatchMatmul, OneHot, TopK};
+use reduce::{ArgReduce, Reduce, Variance};
+use rels::{
+    Argsort, BroadcastComp, BroadcastTo, BroadcastToLike, CollapseSumLike, CollapseSumTo,
+    NdarraySize, ShapeOf, Sort, Where,
+};
+use slice::{SliceLike, StridedSlice};
+
+relay_op! {
+    /// Element-wise `lhs == rhs` with NumPy broadcasting; a `bool` result.
+    ///
+    /// ```text
+    /// equal(%a: Tensor[(2, 3), float32], %b: Tensor[(3), float32]) : Tensor[(2, 3), bool]
+    /// ```
+    equal : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where BroadcastComp, level 4;
+
+    /// Element-wise `lhs != rhs` with NumPy broadcasting; a `bool` result.
+    ///
+    /// ```text
+    /// not_equal(%a: Tensor[(n, 1), int32], %b: Tensor[(4), int32]) : Tensor[(n, 4), bool]
+    /// ```
+    not_equal : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where BroadcastComp, level 4;
+
+    /// Element-wise `lhs < rhs` with NumPy broadcasting; a `bool` result.
+    ///
+    /// ```text
+    /// less(%a: Tensor[(2, 3), float32], %b: float32) : Tensor[(2, 3), bool]
+    /// ```
+    less : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where BroadcastComp, level 4;
+
+    /// Element-wise `lhs <= rhs` with NumPy broadcasting; a `bool` result.
+    ///
+    /// ```text
+    /// less_equal(%a: Tensor[(2, 3), float32], %b: Tensor[(2, 1), float32]) : Tensor[(2, 3), bool]
+    /// ```
+    less_equal : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where BroadcastComp, level 4;
+
+    /// Element-wise `lhs > rhs` with NumPy broadcasting; a `bool` result.
+    ///
+    /// ```text
+    /// greater(%a: Tensor[(5), int8], %b: Tensor[(5), int8]) : Tensor[(5), bool]
+    /// ```
+    greater : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where BroadcastComp, level 4;
+
+    /// Element-wise `lhs >= rhs` with NumPy broadcasting; a `bool` result.
+    ///
+    /// ```text
+    /// greater_equal(%a: Tensor[(?, 3), float32], %b: Tensor[(3), float32]) : Tensor[(?, 3), bool]
+    /// ```
+    greater_equal : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where BroadcastComp, level 4;
+
+    /// Element-wise maximum with NumPy broadcasting.
+    ///
+    /// ```text
+    /// maximum(%a: Tensor[(2, 3), float32], %b: Tensor[(3), float32]) : Tensor[(2, 3), float32]
+    /// ```
+    maximum : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 4;
+
+    /// Element-wise minimum with NumPy broadcasting.
+    ///
+    /// ```text
+    /// minimum(%a: Tensor[(2, 3), float32], %b: Tensor[(3), float32]) : Tensor[(2, 3), float32]
+    /// ```
+    minimum : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 4;
+
+    /// Element-wise `lhs ** rhs` with NumPy broadcasting.
+    ///
+    /// ```text
+    /// power(%a: Tensor[(2, 3), float32], %b: float32) : Tensor[(2, 3), float32]
+    /// ```
+    power : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 4;
+
+    /// Element-wise `lhs << rhs` with NumPy broadcasting.
+    ///
+    /// ```text
+    /// left_shift(%a: Tensor[(4), int32], %b: int32) : Tensor[(4), int32]
+    /// ```
+    left_shift : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 4;
+
+    /// Element-wise `lhs >> rhs` with NumPy broadcasting.
+    ///
+    /// ```text
+    /// right_shift(%a: Tensor[(4), int32], %b: int32) : Tensor[(4), int32]
+    /// ```
+    right_shift : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 4;
+
+    /// Element-wise bitwise and, with NumPy broadcasting.
+    ///
+    /// ```text
+    /// bitwise_and(%a: Tensor[(4), uint8], %b: Tensor[(4), uint8]) : Tensor[(4), uint8]
+    /// ```
+    bitwise_and : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 4;
+
+    /// Element-wise bitwise or, with NumPy broadcasting.
+    ///
+    /// ```text
+    /// bitwise_or(%a: Tensor[(4), uint8], %b: Tensor[(4), uint8]) : Tensor[(4), uint8]
+    /// ```
+    bitwise_or : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 4;
+
+    /// Element-wise bitwise exclusive or, with NumPy broadcasting.
+    ///
+    /// ```text
+    /// bitwise_xor(%a: Tensor[(4), uint8], %b: Tensor[(4), uint8]) : Tensor[(4), uint8]
+    /// ```
+    bitwise_xor : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 4;
+
+    /// Element-wise logical and, with NumPy broadcasting.
+    ///
+    /// ```text
+    /// logical_and(%a: Tensor[(2, 3), bool], %b: Tensor[(3), bool]) : Tensor[(2, 3), bool]
+    /// ```
+    logical_and : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 4;
+
+    /// Element-wise logical or, with NumPy broadcasting.
+    ///
+    /// ```text
+    /// logical_or(%a: Tensor[(2, 3), bool], %b: Tensor[(3), bool]) : Tensor[(2, 3), bool]
+    /// ```
+    logical_or : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 4;
+
+    /// Element-wise logical exclusive or, with NumPy broadcasting.
+    ///
+    /// ```text
+    /// logical_xor(%a: Tensor[(2, 3), bool], %b: Tensor[(3), bool]) : Tensor[(2, 3), bool]
+    /// ```
+    logical_xor : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 4;
+
+    /// Element-wise logical not; the type is unchanged.
+    ///
+    /// ```text
+    /// logical_not(%a: Tensor[(2, 3), bool]) : Tensor[(2, 3), bool]
+    /// ```
+    logical_not : fn<t1, t2>(data: t1) -> t2 where Identity, level 4;
+
+    /// Element-wise bitwise not; the type is unchanged.
+    ///
+    /// ```text
+    /// bitwise_not(%a: Tensor[(4), int32]) : Tensor[(4), int32]
+    /// ```
+    bitwise_not : fn<t1, t2>(data: t1) -> t2 where Identity, level 4;
+}
+
+relay_op! {
+    /// Sum over `axis`.
+    ///
+    /// Attributes: `axis` (`Option<[int]>`, default `None`: every axis; negatives count
+    /// from the end), `keepdims` (`bool`, default `false`: reduced axes are dropped, or
+    /// kept as `1`), `exclude` (`bool`, default `false`: reduce the axes *not* listed).
+    ///
+    /// ```text
+    /// sum(%x: Tensor[(4, n, 5), float32], axis=[1]) : Tensor[(4, 5), float32]
+    /// sum(%x: Tensor[(4, n, 5), float32], axis=[1], keepdims=True) : Tensor[(4, 1, 5), float32]
+    /// ```
+    sum : fn<t1, t2>(data: t1) -> t2 where Reduce,
+        attrs { axis: Option<[int]> = None, keepdims: bool = false, exclude: bool = false },
+        level 4;
+
+    /// Mean over `axis`; attributes as for [`sum`].
+    ///
+    /// ```text
+    /// mean(%x: Tensor[(4, 5), float32], axis=[0], exclude=True) : Tensor[(4), float32]
+    /// ```
+    mean : fn<t1, t2>(data: t1) -> t2 where Reduce,
+        attrs { axis: Option<[int]> = None, keepdims: bool = false, exclude: bool = false },
+        level 4;
+
+    /// Maximum over `axis`; attributes as for [`sum`].
+    ///
+    /// ```text
+    /// max(%x: Tensor[(4, 5), float32]) : float32
+    /// ```
+    max : fn<t1, t2>(data: t1) -> t2 where Reduce,
+        attrs { axis: Option<[int]> = None, keepdims: bool = false, exclude: bool = false },
+        level 4;
+
+    /// Minimum over `axis`; attributes as for [`sum`].
+    ///
+    /// ```text
+    /// min(%x: Tensor[(4, 5), float32], axis=[-1]) : Tensor[(4), float32]
+    /// ```
+    min : fn<t1, t2>(data: t1) -> t2 where Reduce,
+        attrs { axis: Option<[int]> = None, keepdims: bool = false, exclude: bool = false },
+        level 4;
+
+    /// Product over `axis`; attributes as for [`sum`].
+    ///
+    /// ```text
+    /// prod(%x: Tensor[(4, 5), float32], axis=[1], keepdims=True) : Tensor[(4, 1), float32]
+    /// ```
+    prod : fn<t1, t2>(data: t1) -> t2 where Reduce,
+        attrs { axis: Option<[int]> = None, keepdims: bool = false, exclude: bool = false },
+        level 4;
+
+    /// Logical and over `axis`; attributes as for [`sum`].
+    ///
+    /// ```text
+    /// all(%x: Tensor[(4, 5), bool], axis=[0]) : Tensor[(5), bool]
+    /// ```
+    all : fn<t1, t2>(data: t1) -> t2 where Reduce,
+        attrs { axis: Option<[int]> = None, keepdims: bool = false, exclude: bool = false },
+        level 4;
+
+    /// Logical or over `axis`; attributes as for [`sum`].
+    ///
+    /// ```text
+    /// any(%x: Tensor[(4, 5), bool], axis=[0]) : Tensor[(5), bool]
+    /// ```
+    any : fn<t1, t2>(data: t1) -> t2 where Reduce,
+        attrs { axis: Option<[int]> = None, keepdims: bool = false, exclude: bool = false },
+        level 4;
+
+    /// Variance over `axis`, given the mean (computed over the same axes with
+    /// `keepdims`: same rank, each dimension the data's or `1`, same dtype).
+    ///
+    /// Attributes: `axis`, `keepdims`, `exclude` as for [`sum`]; `unbiased` (`bool`,
+    /// default `false`: divide by `N - 1` rather than `N`).
+    ///
+    /// ```text
+    /// variance(%x: Tensor[(4, 5), float32], %m: Tensor[(4, 1), float32], axis=[1]) : Tensor[(4), float32]
+    /// ```
+    variance : fn<t1, t2, t3>(data: t1, mean: t2) -> t3 where Variance,
+        attrs {
+            axis: Option<[int]> = None,
+            keepdims: bool = false,
+            exclude: bool = false,
+            unbiased: bool = false,
+        },
+        level 4;
+
+    /// Standard deviation over `axis`, given the mean; the type and attributes of
+    /// [`variance`].
+    ///
+    /// ```text
+    /// std(%x: Tensor[(4, 5), float32], %m: Tensor[(1, 5), float32], axis=[0]) : Tensor[(5), float32]
+    /// ```
+    std : fn<t1, t2, t3>(data: t1, mean: t2) -> t3 where Variance,
+        attrs {
+            axis: Option<[int]> = None,
+            keepdims: bool = false,
+            exclude: bool = false,
+            unbiased: bool = false,
+        },
+        level 4;
+
+    /// Indices of the maxima over `axis`, as `int32`.
+    ///
+    /// Attributes: `axis`, `keepdims`, `exclude` as for [`sum`]; `select_last_index`
+    /// (`bool`, default `false`: the last maximum rather than the first).
+    ///
+    /// ```text
+    /// argmax(%x: Tensor[(4, 5), float32], axis=[1]) : Tensor[(4), int32]
+    /// ```
+    argmax : fn<t1, t2>(data: t1) -> t2 where ArgReduce,
+        attrs {
+            axis: Option<[int]> = None,
+            keepdims: bool = false,
+            exclude: bool = false,
+            select_last_index: bool = false,
+        },
+        level 4;
+
+    /// Indices of the minima over `axis`, as `int32`; attributes as for [`argmax`].
+    ///
+    /// ```text
+    /// argmin(%x: Tensor[(4, 5), float32], axis=[0], keepdims=True) : Tensor[(1, 5), int32]
+    /// ```
+    argmin : fn<t1, t2>(data: t1) -> t2 where ArgReduce,
+        attrs {
+            axis: Option<[int]> = None,
+            keepdims: bool = false,
+            exclude: bool = false,
+            select_last_index: bool = false,
+        },
+        level 4;
+}
+
+relay_op! {
+    /// A strided slice, `data[begin:end:strides]` per axis.
+    ///
+    /// Attributes: `begin`, `end` (`[int]`, required; negatives count from the end),
+    /// `strides` (`Option<[int]>`, default `None`: all 1), `axes` (`Option<[int]>`, default
+    /// `None`: the lists cover the leading axes, the others are kept whole), `slice_mode`
+    /// (`str`, default `"end"`; `"size"`: `end` gives sizes, `-1` to the end, strides
+    /// ignored). Constant extents are clamped as in TVM; a symbolic extent `n` gives a
+    /// size in `n` with indices relative to the axis' ends taken in bounds (`[1:-1]` is
+    /// `n - 2`), and `?` when the far end is an absolute position (`[:10000]`); `?`
+    /// gives `?`.
+    ///
+    /// ```text
+    /// strided_slice(%x: Tensor[(10, n), float32], begin=[2, 0], end=[8, -1], strides=[3]) : Tensor[(2, n - 1), float32]
+    /// ```
+    strided_slice : fn<t1, t2>(data: t1) -> t2 where StridedSlice,
+        attrs {
+            begin: [int],
+            end: [int],
+            strides: Option<[int]> = None,
+            axes: Option<[int]> = None,
+            slice_mode: str = "end",
+        },
+        level 4;
+
+    /// The data broadcast to `shape` (`[int]`, required), which it must broadcast to.
+    ///
+    /// ```text
+    /// broadcast_to(%x: Tensor[(3, 1), float32], shape=[2, 3, 4]) : Tensor[(2, 3, 4), float32]
+    /// ```
+    broadcast_to : fn<t1, t2>(data: t1) -> t2 where BroadcastTo,
+        attrs { shape: [int] },
+        level 4;
+
+    /// The data summed down to `shape` (`[int]`, required), which must broadcast to the
+    /// data's shape.
+    ///
+    /// ```text
+    /// collapse_sum_to(%x: Tensor[(2, 3, 4), float32], shape=[3, 1]) : Tensor[(3, 1), float32]
+    /// ```
+    collapse_sum_to : fn<t1, t2>(data: t1) -> t2 where CollapseSumTo,
+        attrs { shape: [int] },
+        level 4;
+
+    /// Chooses from `x` where `condition` holds and from `y` elsewhere; the three shapes
+    /// broadcast together, `x` and `y` have one dtype.
+    ///
+    /// ```text
+    /// where(%c: Tensor[(2, 1), bool], %x: Tensor[(3), float32], %y: float32) : Tensor[(2, 3), float32]
+    /// ```
+    where : fn<t1, t2, t3, t4>(condition: t1, x: t2, y: t3) -> t4 where Where, level 4;
+}
+
+relay_op! {
+    /// The `k` largest (smallest with `is_ascend`) elements along `axis` and their indices.
+    ///
+    /// Attributes: `k` (`int`, default `1`; below 1: the whole axis), `axis` (`int`,
+    /// default `-1`), `ret_type` (`str`, default `"both"`: the pair `(values, indices)`;
+    /// `"values"`, `"indices"`: one of them), `is_ascend` (`bool`, default `false`),
+    /// `dtype` (`dtype`, default `int32`: of the indices).
+    ///
+    /// ```text
+    /// topk(%x: Tensor[(4, 10), float32], k=3) : (Tensor[(4, 3), float32], Tensor[(4, 3), int32])
+    /// ```
+    topk : fn<t1, t2>(data: t1) -> t2 where TopK,
+        attrs {
+            k: int = 1,
+            axis: int = -1,
+            ret_type: str = "both",
+            is_ascend: bool = false,
+            dtype: dtype = "int32",
+        },
+        level 6;
+
+    /// The indices that sort the data along `axis`.
+    ///
+    /// Attributes: `axis` (`int`, default `-1`), `is_ascend` (`bool`, default `true`),
+    /// `dtype` (`dtype`, default `int32`: of the result).
+    ///
+    /// ```text
+    /// argsort(%x: Tensor[(4, n), float32]) : Tensor[(4, n), int32]
+    /// ```
+    argsort : fn<t1, t2>(data: t1) -> t2 where Argsort,
+        attrs { axis: int = -1, is_ascend: bool = true, dtype: dtype = "int32" },
+        level 6;
+
+    /// The data sorted along `axis`; the type is unchanged.
+    ///
+    /// Attributes: `axis` (`int`, default `-1`), `is_ascend` (`bool`, default `true`).
+    ///
+    /// ```text
+    /// sort(%x: Tensor[(4, n), float32], axis=0) : Tensor[(4, n), float32]
+    /// ```
+    sort : fn<t1, t2>(data: t1) -> t2 where Sort,
+        attrs { axis: int = -1, is_ascend: bool = true },
+        level 6;
+}
+
+relay_op! {
+    /// Batched matrix product of 3-D tensors: `x` is `(b, i, k)`, `y` is `(b, j, k)`
+    /// (TVM's Python default `transpose_b=true`); batch dimensions equal or one of them 1.
+    ///
+    /// Attributes: `out_dtype` (`Option<dtype>`, default `None`: the dtype of `x`),
+    /// `transpose_a` (`bool`, default `false`: `x` is `(b, k, i)`), `transpose_b`
+    /// (`bool`, default `true`; `false`: `y` is `(b, k, j)`).
+    ///
+    /// ```text
+    /// nn.batch_matmul(%x: Tensor[(8, n, 64), float32], %y: Tensor[(1, 32, 64), float32]) : Tensor[(8, n, 32), float32]
+    /// ```
+    nn.batch_matmul : fn<t1, t2, t3>(x: t1, y: t2) -> t3 where BatchMatmul,
+        attrs { out_dtype: Option<dtype> = None, transpose_a: bool = false, transpose_b: bool = true },
+        level 10;
+}
+
+relay_op! {
+    /// The data broadcast to the shape of `broadcast_type`.
+    ///
+    /// ```text
+    /// broadcast_to_like(%x: Tensor[(3, 1), float32], %l: Tensor[(2, 3, 4), int8]) : Tensor[(2, 3, 4), float32]
+    /// ```
+    broadcast_to_like : fn<t1, t2, t3>(data: t1, broadcast_type: t2) -> t3 where BroadcastToLike,
+        level 10;
+
+    /// The data summed down to the shape of `collapse_type`.
+    ///
+    /// ```text
+    /// collapse_sum_like(%x: Tensor[(2, 3, 4), float32], %l: Tensor[(3, 1), int8]) : Tensor[(3, 1), float32]
+    /// ```
+    collapse_sum_like : fn<t1, t2, t3>(data: t1, collapse_type: t2) -> t3 where CollapseSumLike,
+        level 10;
+
+    /// The data sliced to the shape of `shape_like` on `axes` (`Option<[int]>`, default
+    /// `None`: every axis `shape_like` has).
+    ///
+    /// ```text
+    /// slice_like(%x: Tensor[(8, 8, 3), float32], %l: Tensor[(4, 5), float32]) : Tensor[(4, 5, 3), float32]
+    /// ```
+    slice_like : fn<t1, t2, t3>(data: t1, shape_like: t2) -> t3 where SliceLike,
+        attrs { axes: Option<[int]> = None },
+        level 10;
+
+    /// The shape of the data as a 1-D tensor of `dtype` (default `int32`).
+    ///
+    /// ```text
+    /// shape_of(%x: Tensor[(n, 3), float32]) : Tensor[(2), int32]
+    /// ```
+    shape_of : fn<t1, t2>(data: t1) -> t2 where ShapeOf,
+        attrs { dtype: dtype = "int32" },
+        level 10;
+
+    /// The number of elements of the data as a scalar of `dtype` (default `int32`).
+    ///
+    /// ```text
+    /// ndarray_size(%x: Tensor[(n, 3), float32]) : int32
+    /// ```
+    ndarray_size : fn<t1, t2>(data: t1) -> t2 where NdarraySize,
+        attrs { dtype: dtype = "int32" },
+        level 10;
+
+    /// A one-hot encoding: `on_value` where the index matches, `off_value` elsewhere.
+    ///
+    /// Attributes: `depth` (`int`, required: the size of the new axis), `axis` (`int`,
+    /// default `-1`: appended), `dtype` (`dtype`, required: of the result and of the two
+    /// scalar values). The indices must be integers.
+    ///
+    /// ```text
+    /// one_hot(%i: Tensor[(n), int32], %on: float32, %off: float32, depth=10, dtype="float32") : Tensor[(n, 10), float32]
+    /// ```
+    one_hot : fn<t1, t2, t3, t4>(indices: t1, on_value: t2, off_value: t3) -> t4 where OneHot,
+        attrs { depth: int, axis: int = -1, dtype: dtype },
+        level 10;
+}

@@ -18,3 +18,18 @@ pub mod level3;
 pub mod level4;
 pub mod prelude;
 pub mod relations;
+
+// Every operator's builder and definition at the crate root (`relay_ops::add`,
+// `relay_ops::ADD`), and the dotted `nn.*` operators of every level under one `nn`.
+pub use level1::*;
+pub use level2::*;
+pub use level3::*;
+pub use level4::*;
+
+/// The `nn.*` operators of every level: `relay_ops::nn::conv2d(x, w)`.
+pub mod nn {
+    pub use crate::level1::nn::*;
+    pub use crate::level2::nn::*;
+    pub use crate::level3::nn::*;
+    pub use crate::level4::nn::*;
+}

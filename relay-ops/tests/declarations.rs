@@ -59,12 +59,11 @@ fn registry_finds_the_declarations() {
     assert_eq!(reg.ctor("Rose").unwrap().0.name, "Tree");
     // Declared by this test binary: found next to the library's.
     assert!(std::ptr::eq(
-        reg.op("nn.conv2d").unwrap(),
-        &declared::nn::CONV2D
+        reg.op("test.conv2d").unwrap(),
+        &declared::test::CONV2D
     ));
-    assert!(reg.op("nn.conv3d").is_none());
-    let names: Vec<&str> = reg.ops().iter().map(|o| o.name).collect();
-    assert_eq!(names, ["add", "nn.conv2d", "test.reshape"]);
+    assert!(reg.op("test.reshape").is_some());
+    assert!(reg.op("test.conv3d").is_none());
 }
 
 #[test]
@@ -233,8 +232,8 @@ mod declared {
     use relay_ops::relations::Broadcast;
 
     relay_op! {
-        /// 2-D convolution (declared here to test the builder).
-        nn.conv2d : fn<d: Type, w: Type, o: Type>(data: d, weight: w) -> o where Broadcast,
+        /// A convolution-like operator (declared here to test the builder).
+        test.conv2d : fn<d: Type, w: Type, o: Type>(data: d, weight: w) -> o where Broadcast,
             attrs {
                 strides: [int] = [1, 1],
                 padding: [int] = [0, 0],
@@ -250,13 +249,13 @@ mod declared {
 
 #[test]
 fn typed_builders() {
-    let call = declared::nn::conv2d(1u8, 2u8)
+    let call = declared::test::conv2d(1u8, 2u8)
         .strides([2, 2])
         .channels(64)
         .data_layout("NHWC")
         .out_dtype(DType::FLOAT16)
         .build();
-    assert_eq!(call.op.name, "nn.conv2d");
+    assert_eq!(call.op.name, "test.conv2d");
     assert_eq!(call.args, vec![1, 2]);
     assert_eq!(
         shown(&call.attrs),
@@ -269,7 +268,7 @@ fn typed_builders() {
             "epsilon=1e-5f"
         ]
     );
-    assert_eq!(declared::nn::CONV2D.arg_names, ["data", "weight"]);
+    assert_eq!(declared::test::CONV2D.arg_names, ["data", "weight"]);
     let call = declared::test::reshape("x", [0, -1]).build();
     assert_eq!(shown(&call.attrs), ["newshape=[0, -1]", "allowzero=False"]);
     assert_eq!(declared::test::RESHAPE.arg_names, ["arg0"]);

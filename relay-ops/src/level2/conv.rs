@@ -1,0 +1,302 @@
+//! The relations of the convolutions and the transposed convolutions, in 1-D, 2-D, 3-D.
+//!
+//! Imperative: the layouts permute the data, the weight and the result by letters, the
+//! weight's expected shape depends on which attributes are given (and on depthwise
+//! grouping), and every mismatch is reported naming the weight's axis.
+
+use super::util::{
+    arith, canonical, empty, int, ints, konst, lay_out, opt_dtype, opt_int, opt_ints, padding,
+    per_axis, permutation, plus, spatial_letter, string,
+};
+use relay_core::{relation, DTy, Dim, Progress, RelCx, RelError, RelResult};
+
+/// What distinguishes one convolution from another.
+struct Spec {
+    op: &'static str,
+    /// The number of spatial axes.
+    n: usize,
+    transpose: bool,
+}
+
+fn data_canonical(n: usize) -> &'static str {
+    ["NCW", "NCHW", "NCDHW"][n - 1]
+}
+
+/// The canonical kernel layout. A convolution's weight is (output channels, input channels
+/// per group, kernel...); a transposed one's is (input channels, output channels per group,
+/// kernel...). As in TVM, conv1d_transpose names its canonical layout `OIW` although its
+/// first axis holds the input channels.
+fn kernel_canonical(n: usize, transpose: bool) -> &'static str {
+    if transpose {
+        ["OIW", "IOHW", "IODHW"][n - 1]
+    } else {
+        ["OIW", "OIHW", "OIDHW"][n - 1]
+    }
+}
+
+/// What axis `i` of the canonical weight holds.
+fn weight_axis_name(spec: &Spec, i: usize) -> String {
+    match (i, spec.transpose) {
+        (0, false) => "output channels".into(),
+        (1, false) => "input channels per group".into(),
+        (0, true) => "input channels".into(),
+        (1, true) => "output channels per group".into(),
+        _ => format!("as kernel size along {}", spatial_letter(spec.n, i - 2)),
+    }
+}
+
+/// Unifies a weight dimension with what the attributes or the data ask for, or fails
+/// naming the weight's axis and where the expectation comes from.
+#[allow(clippy::too_many_arguments)]
+fn check_weight_dim(
+    cx: &mut RelCx<'_>,
+    spec: &Spec,
+    kernel_layout: &str,
+    laid_index: usize,
+    canonical_index: usize,
+    actual: Dim,
+    expected: Dim,
+    source: &str,
+) -> Result<(), RelError> {
+    if cx.unify_dim(actual, expected, 1).is_ok() {
+        return Ok(());
+    }
+    let letter = kernel_layout.chars().nth(laid_index).unwrap_or('?');
+    Err(RelError::at(
+        1,
+        format!(
+            "the weight has {} {} (axis {laid_index}, `{letter}` of {kernel_layout}), but {source} {}",
+            cx.show_dim(actual),
+            weight_axis_name(spec, canonical_index),
+            cx.show_dim(expected),
+        ),
+    ))
+}
+
+fn conv(cx: &mut RelCx<'_>, spec: &Spec) -> RelResult {
+    let (op, n) = (spec.op, spec.n);
+    let strides = per_axis("strides", ints(cx, "strides")?, n, 1)?;
+    let dilation = per_axis("dilation", ints(cx, "dilation")?, n, 1)?;
+    let pads = padding(&ints(cx, "padding")?, n)?;
+    let output_padding = if spec.transpose {
+        per_axis("output_padding", ints(cx, "output_padding")?, n, 0)?
+    } else {
+        vec![0; n]
+    };
+    let groups = int(cx, "groups")?;
+    if groups < 1 {
+        return Err(RelError::new(format!(
+            "`groups` must be at least 1, found {groups}"
+        )));
+    }
+    let channels = opt_int(cx, "channels")?;
+    if let Some(c) = channels.filter(|&c| c < 1) {
+        return Err(RelError::new(format!(
+            "`channels` must be at least 1, found {c}"
+        )));
+    }
+    let kernel_size = opt_ints(cx, "kernel_size")?
+        .map(|k| per_axis("kernel_size", k, n, 1))
+        .transpose()?;
+    let data_layout = string(cx, "data_layout")?;
+    let kernel_layout = string(cx, "kernel_layout")?;
+    let out_layout = match string(cx, "out_layout")? {
+        s if s.is_empty() => data_layout.clone(),
+        s => s,
+    };
+    let dcanon = data_canonical(n);
+    let dperm = permutation("data_layout", &data_layout, dcanon)?;
+    let kperm = permutation(
+        "kernel_layout",
+        &kernel_layout,
+        kernel_canonical(n, spec.transpose),
+    )?;
+    let operm = permutation("out_layout", &out_layout, dcanon)?;
+    let out_dtype = opt_dtype(cx, "out_dtype")?;
+
+    let Some((data, ddt)) = cx.tensor_dims(0)? else {
+        return Ok(Progress::NotYet);
+    };
+    if data.len() != n + 2 {
+        let t = cx.resolve(cx.arg(0));
+        return Err(RelError::at(
+            0,
+            format!(
+                "`{op}` expects data of rank {} (layout {data_layout}), found `{}`",
+                n + 2,
+                cx.show(t)
+            ),
+        ));
+    }
+    let d = canonical(&data, &dperm);
+    let (batch, cin) = (d[0], d[1]);
+    let weight = cx.tensor_dims(1)?;
+    if let Some((w, _)) = &weight {
+        if w.len() != n + 2 {
+            let t = cx.resolve(cx.arg(1));
+            return Err(RelError::at(
+                1,
+                format!(
+                    "`{op}` expects a weight of rank {} (layout {kernel_layout}), found `{}`",
+                    n + 2,
+                    cx.show(t)
+                ),
+            ));
+        }
+    }
+    let wcanon = weight.as_ref().map(|(w, _)| canonical(w, &kperm));
+    let g = konst(cx, groups);
+    let cin_const = cx.tcx_ref().dims.as_const(cin);
+    if let Some(c) = cin_const.filter(|c| c % groups != 0) {
+        return Err(RelError::at(
+            0,
+            format!("the data's {c} input channels are not divisible by `groups` = {groups}"),
+        ));
+    }
+    if let Some(c) = channels.filter(|c| spec.transpose && c % groups != 0) {
+        return Err(RelError::new(format!(
+            "`channels` = {c} is not divisible by `groups` = {groups}"
+        )));
+    }
+    let cin_per_group = cx.tcx().dims.floordiv(cin, g).map_err(arith)?;
+    let shown_cin = cx.show_dim(cin);
+
+    // The weight as the attributes and the data determine it (canonical order), with
+    // where each expectation comes from; `None` for what only the weight knows.
+    let mut expected: Vec<Option<(Dim, String)>> = vec![None; n + 2];
+    let per_group_source =
+        format!("the data's {shown_cin} input channels over `groups` = {groups} give");
+    if spec.transpose {
+        expected[0] = Some((cin, "the data has".into()));
+        if let Some(c) = channels {
+            let d = konst(cx, c / groups);
+            expected[1] = Some((d, format!("`channels` = {c} over `groups` = {groups} give")));
+        }
+    } else {
+        let depthwise = groups > 1
+            && wcanon
+                .as_ref()
+                .is_some_and(|w| cx.tcx_ref().dims.as_const(w[0]) == Some(groups));
+        match (depthwise, channels) {
+            (true, Some(c)) if kernel_size.is_some() => {
+                // TVM's depthwise form: (C, channels / C, kernel...).
+                expected[0] = Some((
+                    cin,
+                    "a depthwise convolution of the data's channels gives".into(),
+                ));
+                let c = konst(cx, c);
+                let m = cx.tcx().dims.floordiv(c, cin).map_err(arith)?;
+                expected[1] = Some((m, "`channels` over the data's channels give".into()));
+            }
+            _ => {
+                if let Some(c) = channels {
+                    expected[0] = Some((konst(cx, c), "`channels` is".into()));
+                }
+                expected[1] = Some((cin_per_group, per_group_source));
+            }
+        }
+    }
+    if let Some(ks) = &kernel_size {
+        for (i, &k) in ks.iter().enumerate() {
+            expected[2 + i] = Some((konst(cx, k), format!("`kernel_size[{i}]` is")));
+        }
+    }
+
+    let wcanon = match (&weight, channels.is_some() && kernel_size.is_some()) {
+        (Some((w, _)), _) => {
+            let w = w.clone();
+            for (i, e) in expected.iter().enumerate() {
+                if let Some((e, source)) = e {
+                    let j = kperm[i];
+                    check_weight_dim(cx, spec, &kernel_layout, j, i, w[j], *e, source)?;
+                }
+            }
+            canonical(&w, &kperm)
+        }
+        (None, true) => {
+            // Backward inference: the weight is assigned from the attributes.
+            let full: Vec<Dim> = expected
+                .iter()
+                .map(|e| e.as_ref().expect("every axis is determined").0)
+                .collect();
+            let laid = lay_out(&full, &kperm);
+            let t = cx.mk_tensor(&laid, ddt);
+            cx.unify(1, t)?;
+            full
+        }
+        (None, false) => return Ok(Progress::NotYet),
+    };
+
+    let cout = match (spec.transpose, channels) {
+        (_, Some(c)) => konst(cx, c),
+        (false, None) => wcanon[0],
+        (true, None) => cx.tcx().dims.scale(wcanon[1], groups).map_err(arith)?,
+    };
+    let mut out = vec![batch, cout];
+    for i in 0..n {
+        let (h, k) = (d[2 + i], wcanon[2 + i]);
+        let km1 = plus(cx, k, -1)?;
+        let dk = cx.tcx().dims.scale(km1, dilation[i]).map_err(arith)?;
+        let dk = plus(cx, dk, 1)?;
+        let size = if spec.transpose {
+            let hm1 = plus(cx, h, -1)?;
+            let x = cx.tcx().dims.scale(hm1, strides[i]).map_err(arith)?;
+            let x = cx.tcx().dims.add(x, dk).map_err(arith)?;
+            let shift = output_padding[i]
+                .checked_sub(pads[i])
+                .ok_or_else(|| RelError::new("`output_padding` is too large"))?;
+            plus(cx, x, shift)?
+        } else {
+            let x = plus(cx, h, pads[i])?;
+            let x = cx.tcx().dims.sub(x, dk).map_err(arith)?;
+            let s = konst(cx, strides[i]);
+            let x = cx.tcx().dims.floordiv(x, s).map_err(arith)?;
+            plus(cx, x, 1)?
+        };
+        if let Some(c) = empty(cx, size) {
+            return Err(RelError::at(
+                0,
+                format!(
+                    "the output of `{op}` would be empty along {}: its size is {c} (data {}, padding {}, dilated kernel {}, stride {})",
+                    spatial_letter(n, i),
+                    cx.show_dim(h),
+                    pads[i],
+                    cx.show_dim(dk),
+                    strides[i]
+                ),
+            ));
+        }
+        out.push(size);
+    }
+    let laid = lay_out(&out, &operm);
+    let dtype = out_dtype.map(DTy::Known).unwrap_or(ddt);
+    let t = cx.mk_tensor(&laid, dtype);
+    let last = cx.len() - 1;
+    cx.unify(last, t)?;
+    Ok(Progress::Solved)
+}
+
+macro_rules! conv_relation {
+    ($($(#[$doc:meta])* $name:ident = $f:ident($op:literal, $n:literal, $t:literal);)*) => {$(
+        $(#[$doc])*
+        #[relation($name)]
+        pub fn $f(cx: &mut RelCx<'_>) -> RelResult {
+            conv(cx, &Spec { op: $op, n: $n, transpose: $t })
+        }
+    )*};
+}
+
+conv_relation! {
+    /// The relation of `nn.conv1d`.
+    Conv1D = conv1d_rel("nn.conv1d", 1, false);
+    /// The relation of `nn.conv2d`.
+    Conv2D = conv2d_rel("nn.conv2d", 2, false);
+    /// The relation of `nn.conv3d`.
+    Conv3D = conv3d_rel("nn.conv3d", 3, false);
+    /// The relation of `nn.conv1d_transpose`.
+    Conv1DTranspose = conv1d_transpose_rel("nn.conv1d_transpose", 1, true);
+    /// The relation of `nn.conv2d_transpose`.
+    Conv2DTranspose = conv2d_transpose_rel("nn.conv2d_transpose", 2, true);
+    /// The relation of `nn.conv3d_transpose`.
+    Conv3DTranspose = conv3d_transpose_rel("nn.conv3d_transpose", 3, true);
+}

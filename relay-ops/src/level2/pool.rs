@@ -1,0 +1,313 @@
+//! The relations of pooling, global pooling, upsampling and padding.
+//!
+//! Imperative: they locate spatial axes by the letters of a layout string (which may
+//! hold subordinate axes such as `NCHW16c`) and read list attributes of lists.
+
+use super::util::{
+    arith, boolean, empty, float, int_lists, ints, konst, padding, parse_layout, per_axis, plus,
+    spatial_letter, string, Axis,
+};
+use relay_core::{relation, Dim, Progress, RelCx, RelError, RelResult};
+
+/// A layout's axes and the positions of its spatial axes, and the positions of the
+/// layout's axes in the output layout (`out_layout`, the same layout when empty).
+struct Layouts {
+    axes: Vec<Axis>,
+    spatial: Vec<usize>,
+    /// For each axis of the output layout, its position in the input layout.
+    out: Vec<usize>,
+    name: String,
+}
+
+fn layouts(cx: &RelCx<'_>, op: &str, n: usize) -> Result<Layouts, RelError> {
+    let name = string(cx, "layout")?;
+    let axes = parse_layout("layout", &name)?;
+    let mut spatial = Vec::with_capacity(n);
+    for i in 0..n {
+        let l = spatial_letter(n, i);
+        let Some(p) = axes.iter().position(|a| *a == Axis::Primal(l)) else {
+            return Err(RelError::new(format!(
+                "`layout` \"{name}\" of `{op}` has no axis {l}"
+            )));
+        };
+        if axes
+            .iter()
+            .any(|a| matches!(a, Axis::Sub(_, c) if *c == l.to_ascii_lowercase()))
+        {
+            return Err(RelError::new(format!(
+                "`{op}` does not support a split {l} axis (`layout` \"{name}\")"
+            )));
+        }
+        spatial.push(p);
+    }
+    let out = match cx.attrs().get("out_layout") {
+        Some(_) => {
+            let out_name = string(cx, "out_layout")?;
+            if out_name.is_empty() || out_name == name {
+                (0..axes.len()).collect()
+            } else {
+                let out_axes = parse_layout("out_layout", &out_name)?;
+                let pos: Option<Vec<usize>> = out_axes
+                    .iter()
+                    .map(|a| axes.iter().position(|b| a == b))
+                    .collect();
+                match pos {
+                    Some(p) if out_axes.len() == axes.len() => p,
+                    _ => {
+                        return Err(RelError::new(format!(
+                            "`out_layout` \"{out_name}\" is not supported: it must order the axes of `layout` \"{name}\""
+                        )))
+                    }
+                }
+            }
+        }
+        None => (0..axes.len()).collect(),
+    };
+    Ok(Layouts {
+        axes,
+        spatial,
+        out,
+        name,
+    })
+}
+
+/// The data's dimensions, checked against the layout's rank; `None` while unknown.
+fn data_dims(
+    cx: &mut RelCx<'_>,
+    op: &str,
+    l: &Layouts,
+) -> Result<Option<(Vec<Dim>, relay_core::DTy)>, RelError> {
+    let Some((dims, dt)) = cx.tensor_dims(0)? else {
+        return Ok(None);
+    };
+    if dims.len() != l.axes.len() {
+        let t = cx.resolve(cx.arg(0));
+        return Err(RelError::at(
+            0,
+            format!(
+                "`{op}` expects data of rank {} (layout {}), found `{}`",
+                l.axes.len(),
+                l.name,
+                cx.show(t)
+            ),
+        ));
+    }
+    Ok(Some((dims, dt)))
+}
+
+/// Unifies the output with `dims` (in the input layout) laid out in the output layout.
+fn finish(cx: &mut RelCx<'_>, l: &Layouts, dims: &[Dim], dt: relay_core::DTy) -> RelResult {
+    let laid: Vec<Dim> = l.out.iter().map(|&p| dims[p]).collect();
+    let t = cx.mk_tensor(&laid, dt);
+    let last = cx.len() - 1;
+    cx.unify(last, t)?;
+    Ok(Progress::Solved)
+}
+
+fn pool(cx: &mut RelCx<'_>, op: &str, n: usize) -> RelResult {
+    let pool_size = per_axis("pool_size", ints(cx, "pool_size")?, n, 1)?;
+    let strides = per_axis("strides", ints(cx, "strides")?, n, 1)?;
+    let dilation = per_axis("dilation", ints(cx, "dilation")?, n, 1)?;
+    let pads = padding(&ints(cx, "padding")?, n)?;
+    let ceil_mode = boolean(cx, "ceil_mode")?;
+    let l = layouts(cx, op, n)?;
+    let Some((mut dims, dt)) = data_dims(cx, op, &l)? else {
+        return Ok(Progress::NotYet);
+    };
+    for i in 0..n {
+        let h = dims[l.spatial[i]];
+        let too_large = || RelError::new(format!("the attributes of `{op}` are too large"));
+        let window = (pool_size[i] - 1)
+            .checked_mul(dilation[i])
+            .and_then(|w| w.checked_add(1))
+            .ok_or_else(too_large)?;
+        let extra = if ceil_mode { strides[i] - 1 } else { 0 };
+        let shift = pads[i]
+            .checked_sub(window)
+            .and_then(|x| x.checked_add(extra))
+            .ok_or_else(too_large)?;
+        let x = plus(cx, h, shift)?;
+        let s = konst(cx, strides[i]);
+        let x = cx.tcx().dims.floordiv(x, s).map_err(arith)?;
+        let size = plus(cx, x, 1)?;
+        if let Some(c) = empty(cx, size) {
+            return Err(RelError::at(
+                0,
+                format!(
+                    "the output of `{op}` would be empty along {}: its size is {c} (data {}, padding {}, dilated window {window}, stride {})",
+                    spatial_letter(n, i),
+                    cx.show_dim(h),
+                    pads[i],
+                    strides[i]
+                ),
+            ));
+        }
+        dims[l.spatial[i]] = size;
+    }
+    finish(cx, &l, &dims, dt)
+}
+
+macro_rules! pool_relation {
+    ($($(#[$doc:meta])* $name:ident = $f:ident($op:literal, $n:literal);)*) => {$(
+        $(#[$doc])*
+        #[relation($name)]
+        pub fn $f(cx: &mut RelCx<'_>) -> RelResult {
+            pool(cx, $op, $n)
+        }
+    )*};
+}
+
+pool_relation! {
+    /// The relation of `nn.max_pool1d`.
+    MaxPool1D = max_pool1d_rel("nn.max_pool1d", 1);
+    /// The relation of `nn.max_pool2d`.
+    MaxPool2D = max_pool2d_rel("nn.max_pool2d", 2);
+    /// The relation of `nn.max_pool3d`.
+    MaxPool3D = max_pool3d_rel("nn.max_pool3d", 3);
+    /// The relation of `nn.avg_pool1d`.
+    AvgPool1D = avg_pool1d_rel("nn.avg_pool1d", 1);
+    /// The relation of `nn.avg_pool2d`.
+    AvgPool2D = avg_pool2d_rel("nn.avg_pool2d", 2);
+    /// The relation of `nn.avg_pool3d`.
+    AvgPool3D = avg_pool3d_rel("nn.avg_pool3d", 3);
+}
+
+fn global_pool2d(cx: &mut RelCx<'_>, op: &str) -> RelResult {
+    let l = layouts(cx, op, 2)?;
+    let Some((mut dims, dt)) = data_dims(cx, op, &l)? else {
+        return Ok(Progress::NotYet);
+    };
+    for &p in &l.spatial {
+        dims[p] = konst(cx, 1);
+    }
+    finish(cx, &l, &dims, dt)
+}
+
+/// The relation of `nn.global_avg_pool2d`: H and W become 1.
+#[relation(GlobalAvgPool2D)]
+pub fn global_avg_pool2d_rel(cx: &mut RelCx<'_>) -> RelResult {
+    global_pool2d(cx, "nn.global_avg_pool2d")
+}
+
+/// The relation of `nn.global_max_pool2d`: H and W become 1.
+#[relation(GlobalMaxPool2D)]
+pub fn global_max_pool2d_rel(cx: &mut RelCx<'_>) -> RelResult {
+    global_pool2d(cx, "nn.global_max_pool2d")
+}
+
+/// `scale` as an exact fraction `p / q` with `q` a power of two, if it is one.
+fn dyadic(scale: f64) -> Option<(i64, i64)> {
+    let mut q: i64 = 1;
+    for _ in 0..=30 {
+        let p = scale * q as f64;
+        if p.fract() == 0.0 && p.abs() < (1i64 << 52) as f64 {
+            return Some((p as i64, q));
+        }
+        q *= 2;
+    }
+    None
+}
+
+/// `round(h * scale)` (half away from zero, as TVM rounds): exact for a scale that is a
+/// dyadic fraction `p / q` (`floordiv(p*h + q/2, q)`), `?` for another scale unless `h`
+/// is a constant.
+fn scaled(cx: &mut RelCx<'_>, h: Dim, scale: f64, attr: &str) -> Result<Dim, RelError> {
+    if !(scale.is_finite() && scale > 0.0) {
+        return Err(RelError::new(format!(
+            "`{attr}` must be positive, found {scale:?}"
+        )));
+    }
+    if let Some(c) = cx.tcx_ref().dims.as_const(h) {
+        return Ok(konst(cx, (c as f64 * scale).round() as i64));
+    }
+    let Some((p, q)) = dyadic(scale) else {
+        return Ok(relay_core::Dims::ANY);
+    };
+    let x = cx.tcx().dims.scale(h, p).map_err(arith)?;
+    if q == 1 {
+        return Ok(x);
+    }
+    // `q` is an even power of two: `floor(h * p / q + 1/2)` is `floordiv(p*h + q/2, q)`.
+    let x = plus(cx, x, q / 2)?;
+    let d = konst(cx, q);
+    cx.tcx().dims.floordiv(x, d).map_err(arith)
+}
+
+/// The relation of `nn.upsampling`: H and W scaled by `scale_h` and `scale_w`.
+#[relation(UpSampling)]
+pub fn upsampling_rel(cx: &mut RelCx<'_>) -> RelResult {
+    let op = "nn.upsampling";
+    let scales = [float(cx, "scale_h")?, float(cx, "scale_w")?];
+    let method = string(cx, "method")?;
+    if !["nearest_neighbor", "bilinear", "bicubic"].contains(&method.as_str()) {
+        return Err(RelError::new(format!(
+            "`method` of `{op}` must be \"nearest_neighbor\", \"bilinear\" or \"bicubic\", found \"{method}\""
+        )));
+    }
+    let l = layouts(cx, op, 2)?;
+    let Some((mut dims, dt)) = data_dims(cx, op, &l)? else {
+        return Ok(Progress::NotYet);
+    };
+    for (i, attr) in ["scale_h", "scale_w"].iter().enumerate() {
+        let p = l.spatial[i];
+        dims[p] = scaled(cx, dims[p], scales[i], attr)?;
+    }
+    finish(cx, &l, &dims, dt)
+}
+
+/// The relation of `nn.pad`: each dimension grows by its `(before, after)` pair of
+/// `pad_width`; the pad value must be a scalar.
+#[relation(Pad)]
+pub fn pad_rel(cx: &mut RelCx<'_>) -> RelResult {
+    let widths = int_lists(cx, "pad_width")?;
+    let mode = string(cx, "pad_mode")?;
+    if !["constant", "edge", "reflect"].contains(&mode.as_str()) {
+        return Err(RelError::new(format!(
+            "`pad_mode` must be \"constant\", \"edge\" or \"reflect\", found \"{mode}\""
+        )));
+    }
+    for (i, w) in widths.iter().enumerate() {
+        if w.len() != 2 {
+            return Err(RelError::new(format!(
+                "`pad_width[{i}]` must be a (before, after) pair, it has {} values",
+                w.len()
+            )));
+        }
+        if let Some(bad) = w.iter().find(|&&x| x < 0) {
+            return Err(RelError::new(format!(
+                "`pad_width[{i}]` must not be negative, found {bad}"
+            )));
+        }
+    }
+    if let Some((pv, _)) = cx.tensor_dims(1)? {
+        if !pv.is_empty() {
+            let t = cx.resolve(cx.arg(1));
+            return Err(RelError::at(
+                1,
+                format!("the pad value must be a scalar, found `{}`", cx.show(t)),
+            ));
+        }
+    }
+    let Some((dims, dt)) = cx.tensor_dims(0)? else {
+        return Ok(Progress::NotYet);
+    };
+    if widths.len() != dims.len() {
+        let t = cx.resolve(cx.arg(0));
+        return Err(RelError::at(
+            0,
+            format!(
+                "`pad_width` has {} pairs but the data `{}` has rank {}",
+                widths.len(),
+                cx.show(t),
+                dims.len()
+            ),
+        ));
+    }
+    let mut out = Vec::with_capacity(dims.len());
+    for (&d, w) in dims.iter().zip(&widths) {
+        out.push(plus(cx, d, w[0] + w[1])?);
+    }
+    let t = cx.mk_tensor(&out, dt);
+    cx.unify(2, t)?;
+    Ok(Progress::Solved)
+}

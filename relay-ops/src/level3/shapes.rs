@@ -1,0 +1,573 @@
+//! The imperative level-3 relations: those that read lists of axes, build tuples, or
+//! produce `?` (which the clause notation cannot write).
+
+use super::util::{arith, attr_int, attr_ints, exact_quotient, norm_axis, shown};
+use relay_core::dim::Dims;
+use relay_core::{
+    relation, AttrValue, DTy, DType, Dim, Progress, RelCx, RelError, RelResult, TyData,
+};
+
+/// TVM's `transpose`: the dimensions permuted by `axes` (`None`: reversed).
+#[relation(Transpose)]
+pub fn transpose(cx: &mut RelCx<'_>) -> RelResult {
+    let Some((dims, dt)) = cx.tensor_dims(0)? else {
+        return Ok(Progress::NotYet);
+    };
+    let rank = dims.len();
+    let out: Vec<Dim> = match attr_ints(cx, "axes")? {
+        None => dims.iter().rev().copied().collect(),
+        Some(axes) => {
+            if axes.len() != rank {
+                let t = shown(cx, 0);
+                return Err(RelError::at(
+                    0,
+                    format!(
+                        "`axes` has {} entries but `{t}` has rank {rank}",
+                        axes.len()
+                    ),
+                ));
+            }
+            let mut seen = vec![false; rank];
+            let mut out = Vec::with_capacity(rank);
+            for &a in &axes {
+                let k = norm_axis(cx, 0, "axes", a, rank)?;
+                if std::mem::replace(&mut seen[k], true) {
+                    return Err(RelError::at(
+                        0,
+                        format!("`axes` names axis {k} twice, it must be a permutation"),
+                    ));
+                }
+                out.push(dims[k]);
+            }
+            out
+        }
+    };
+    let t = cx.mk_tensor(&out, dt);
+    cx.unify(1, t)?;
+    Ok(Progress::Solved)
+}
+
+/// TVM's `squeeze`, sound with unknown dimensions: without `axis`, the dimensions known
+/// to be 1 are dropped, an unknown one waits, and `?` or a symbol (which might be 1 at
+/// run time) is an error asking for `axis`; listed axes must be 1 (a constant other than
+/// 1 is an error, an unknown is solved to 1, `?` and symbols are checked at run time).
+#[relation(Squeeze)]
+pub fn squeeze(cx: &mut RelCx<'_>) -> RelResult {
+    let Some((dims, dt)) = cx.tensor_dims(0)? else {
+        return Ok(Progress::NotYet);
+    };
+    let rank = dims.len();
+    let mut keep = vec![true; rank];
+    match attr_ints(cx, "axis")? {
+        None => {
+            for (i, &d) in dims.iter().enumerate() {
+                let dd = &cx.tcx_ref().dims;
+                match dd.as_const(d) {
+                    Some(1) => keep[i] = false,
+                    Some(_) => {}
+                    None if dd.has_vars(d) => return Ok(Progress::NotYet),
+                    None => {
+                        let t = shown(cx, 0);
+                        let s = cx.show_dim(d);
+                        return Err(RelError::at(
+                            0,
+                            format!(
+                                "cannot squeeze `{t}` without `axis`: dimension {i} (`{s}`) may be 1 at run time; give `axis`"
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        Some(axes) => {
+            for a in axes {
+                let k = norm_axis(cx, 0, "axis", a, rank)?;
+                let d = dims[k];
+                match cx.tcx_ref().dims.as_const(d) {
+                    Some(1) => {}
+                    Some(c) => {
+                        let t = shown(cx, 0);
+                        return Err(RelError::at(
+                            0,
+                            format!(
+                                "cannot squeeze axis {k} of `{t}`: its dimension is {c}, not 1"
+                            ),
+                        ));
+                    }
+                    None if cx.tcx_ref().dims.has_vars(d) => {
+                        let one = cx.tcx().dims.konst(1);
+                        cx.unify_dim(d, one, 0)?;
+                    }
+                    None => {}
+                }
+                keep[k] = false;
+            }
+        }
+    }
+    let out: Vec<Dim> = dims
+        .iter()
+        .zip(&keep)
+        .filter(|(_, &k)| k)
+        .map(|(&d, _)| d)
+        .collect();
+    let t = cx.mk_tensor(&out, dt);
+    cx.unify(1, t)?;
+    Ok(Progress::Solved)
+}
+
+/// TVM's `split`: `indices_or_sections` an integer `N` (N equal parts, `floordiv(d, N)`
+/// each; a constant `d` must be divisible) or a list of increasing indices; a tuple.
+#[relation(Split)]
+pub fn split(cx: &mut RelCx<'_>) -> RelResult {
+    let Some((dims, dt)) = cx.tensor_dims(0)? else {
+        return Ok(Progress::NotYet);
+    };
+    let axis = attr_int(cx, "axis", Some(0))?.unwrap_or(0);
+    let k = norm_axis(cx, 0, "axis", axis, dims.len())?;
+    let d = dims[k];
+    let parts: Vec<Dim> = match cx.attrs().get("indices_or_sections").cloned() {
+        Some(AttrValue::Int(n)) => {
+            if n <= 0 {
+                return Err(RelError::new(format!(
+                    "`indices_or_sections` must be a positive number of sections, found {n}"
+                )));
+            }
+            let nd = cx.tcx().dims.konst(n);
+            let part = if d == Dims::ANY {
+                Dims::ANY
+            } else if let Some(c) = cx.tcx_ref().dims.as_const(d) {
+                if c % n != 0 {
+                    let t = shown(cx, 0);
+                    return Err(RelError::at(
+                        0,
+                        format!("cannot split axis {k} of `{t}` ({c}) into {n} equal sections"),
+                    ));
+                }
+                cx.tcx().dims.konst(c / n)
+            } else {
+                match exact_quotient(&mut cx.tcx().dims, &[d], &[nd]) {
+                    Some(q) => q,
+                    None => cx.tcx().dims.floordiv(d, nd).map_err(arith(0))?,
+                }
+            };
+            vec![part; n as usize]
+        }
+        Some(AttrValue::List(items)) => {
+            let mut idx = Vec::with_capacity(items.len());
+            for v in &items {
+                match v {
+                    AttrValue::Int(i) => idx.push(*i),
+                    _ => {
+                        return Err(RelError::new(format!(
+                            "`indices_or_sections` must be an integer or a list of integers, found `{v}`"
+                        )))
+                    }
+                }
+            }
+            let limit = cx.tcx_ref().dims.as_const(d);
+            let mut prev = 0i64;
+            let mut parts = Vec::with_capacity(idx.len() + 1);
+            for &i in &idx {
+                if i < prev || limit.is_some_and(|c| i > c) {
+                    let t = shown(cx, 0);
+                    let list = super::util::show_ints(&idx);
+                    return Err(RelError::at(
+                        0,
+                        format!("split indices {list} must increase within axis {k} of `{t}`"),
+                    ));
+                }
+                parts.push(cx.tcx().dims.konst(i - prev));
+                prev = i;
+            }
+            let p = cx.tcx().dims.konst(prev);
+            parts.push(cx.tcx().dims.sub(d, p).map_err(arith(0))?);
+            parts
+        }
+        other => {
+            return Err(RelError::new(format!(
+                "`indices_or_sections` must be an integer or a list of integers, found `{}`",
+                other.map_or("nothing".to_string(), |v| v.to_string())
+            )))
+        }
+    };
+    let mut fields = Vec::with_capacity(parts.len());
+    for p in parts {
+        let mut ds = dims.clone();
+        ds[k] = p;
+        fields.push(cx.mk_tensor(&ds, dt));
+    }
+    let t = cx.tcx().tuple(&fields);
+    cx.unify(1, t)?;
+    Ok(Progress::Solved)
+}
+
+/// Fails unless `dt` is an integer type (waits while unknown).
+fn int_indices(cx: &mut RelCx<'_>, dt: DTy, arg: usize) -> Result<bool, RelError> {
+    match cx.resolve_dtype(dt) {
+        DTy::Known(d) if d.is_int() || d.code() == relay_core::DTypeCode::UInt => Ok(true),
+        DTy::Known(_) => {
+            let t = shown(cx, arg);
+            Err(RelError::at(
+                arg,
+                format!("indices must be integers, found `{t}`"),
+            ))
+        }
+        _ => Ok(false),
+    }
+}
+
+/// TVM's `take`: `axis` None → the shape of `indices` (over the flattened data); else
+/// `data[:axis] ++ indices[batch_dims:] ++ data[axis+1:]`, the first `batch_dims`
+/// dimensions of data and indices agreeing.
+#[relation(Take)]
+pub fn take(cx: &mut RelCx<'_>) -> RelResult {
+    let (Some((data, dt)), Some((idx, it))) = (cx.tensor_dims(0)?, cx.tensor_dims(1)?) else {
+        return Ok(Progress::NotYet);
+    };
+    if let Some(AttrValue::Str(m)) = cx.attrs().get("mode") {
+        if !matches!(&**m, "clip" | "wrap" | "fast") {
+            return Err(RelError::new(format!(
+                "`mode` must be \"clip\", \"wrap\" or \"fast\", found \"{m}\""
+            )));
+        }
+    }
+    if !int_indices(cx, it, 1)? {
+        return Ok(Progress::NotYet);
+    }
+    let out = match attr_int(cx, "axis", None)? {
+        None => idx.clone(),
+        Some(axis) => {
+            let axis = norm_axis(cx, 0, "axis", axis, data.len())?;
+            let b = attr_int(cx, "batch_dims", Some(0))?.unwrap_or(0);
+            let nb = if b < 0 { b + idx.len() as i64 } else { b };
+            if nb < 0 || nb as usize > idx.len() || nb as usize > axis {
+                return Err(RelError::new(format!(
+                    "`batch_dims` {b} must be at most `axis` ({axis}) and the rank of the indices ({})",
+                    idx.len()
+                )));
+            }
+            let nb = nb as usize;
+            for i in 0..nb {
+                let (x, y) = (data[i], idx[i]);
+                if x != Dims::ANY && y != Dims::ANY && x != y {
+                    cx.unify_dim(x, y, 1)?;
+                }
+            }
+            let mut out = data[..axis].to_vec();
+            out.extend_from_slice(&idx[nb..]);
+            out.extend_from_slice(&data[axis + 1..]);
+            out
+        }
+    };
+    let t = cx.mk_tensor(&out, dt);
+    cx.unify(2, t)?;
+    Ok(Progress::Solved)
+}
+
+/// TVM's `stack`: a tuple of tensors of one shape and dtype, stacked along a new `axis`
+/// (in `[-rank-1, rank]`). Dimensions other than `?` must agree; the first known one is
+/// kept.
+#[relation(Stack)]
+pub fn stack(cx: &mut RelCx<'_>) -> RelResult {
+    let t = cx.arg(0);
+    let t = cx.resolve(t);
+    let fields: Vec<_> = match cx.data(t) {
+        TyData::Tuple(f) => f.to_vec(),
+        TyData::Var(_) => return Ok(Progress::NotYet),
+        _ => {
+            let s = cx.show(t);
+            return Err(RelError::at(
+                0,
+                format!("`stack` expects a tuple of tensors, found `{s}`"),
+            ));
+        }
+    };
+    if fields.is_empty() {
+        return Err(RelError::at(0, "`stack` needs at least one tensor"));
+    }
+    let mut known = Vec::with_capacity(fields.len());
+    for &f in &fields {
+        let f = cx.resolve(f);
+        match cx.data(f).clone() {
+            TyData::Tensor(s, dt) => match cx.tcx_ref().shape_dims(s) {
+                Some(d) => known.push((d.to_vec(), dt)),
+                None => return Ok(Progress::NotYet),
+            },
+            TyData::Var(_) => return Ok(Progress::NotYet),
+            _ => {
+                let s = cx.show(f);
+                return Err(RelError::at(
+                    0,
+                    format!("`stack` expects tensors, found `{s}`"),
+                ));
+            }
+        }
+    }
+    let (first, dt) = known[0].clone();
+    let rank = first.len();
+    let mut out = first.clone();
+    for (j, (dims, fdt)) in known.iter().enumerate().skip(1) {
+        if dims.len() != rank {
+            let t = cx.show(t);
+            return Err(RelError::at(
+                0,
+                format!(
+                    "cannot stack `{t}`: field {j} has rank {}, field 0 has rank {rank}",
+                    dims.len()
+                ),
+            ));
+        }
+        cx.unify_dtype(dt, *fdt, 0)?;
+        for (i, &d) in dims.iter().enumerate() {
+            if d == Dims::ANY {
+                continue;
+            }
+            if out[i] == Dims::ANY {
+                out[i] = d;
+            } else if out[i] != d {
+                let dd = &cx.tcx_ref().dims;
+                if dd.has_vars(out[i]) || dd.has_vars(d) {
+                    cx.unify_dim(out[i], d, 0)?;
+                } else {
+                    let t = cx.show(t);
+                    let (a, b) = (cx.show_dim(out[i]), cx.show_dim(d));
+                    return Err(RelError::at(
+                        0,
+                        format!("cannot stack `{t}`: dimension {i} is {a} in one field and {b} in field {j}"),
+                    ));
+                }
+            }
+        }
+    }
+    let axis = attr_int(cx, "axis", Some(0))?.unwrap_or(0);
+    let r = rank as i64;
+    if axis < -r - 1 || axis > r {
+        let t = cx.show(t);
+        return Err(RelError::at(
+            0,
+            format!(
+                "`axis` {axis} is out of range for stacking `{t}` (from {} to {r})",
+                -r - 1
+            ),
+        ));
+    }
+    let at = if axis < 0 { axis + r + 1 } else { axis } as usize;
+    let n = cx.tcx().dims.konst(fields.len() as i64);
+    out.insert(at, n);
+    let o = cx.mk_tensor(&out, dt);
+    cx.unify(1, o)?;
+    Ok(Progress::Solved)
+}
+
+/// TVM's `tile`: the shorter of the data's shape and `reps` is padded with leading 1s,
+/// and each dimension multiplied by its repetition.
+#[relation(Tile)]
+pub fn tile(cx: &mut RelCx<'_>) -> RelResult {
+    let Some((dims, dt)) = cx.tensor_dims(0)? else {
+        return Ok(Progress::NotYet);
+    };
+    let reps = attr_ints(cx, "reps")?.unwrap_or_default();
+    if let Some(&r) = reps.iter().find(|&&r| r < 0) {
+        return Err(RelError::new(format!(
+            "`reps` must not be negative, found {r}"
+        )));
+    }
+    let n = dims.len().max(reps.len());
+    let one = cx.tcx().dims.konst(1);
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        let d = if i + dims.len() >= n {
+            dims[i + dims.len() - n]
+        } else {
+            one
+        };
+        let r = if i + reps.len() >= n {
+            reps[i + reps.len() - n]
+        } else {
+            1
+        };
+        out.push(cx.tcx().dims.scale(d, r).map_err(arith(0))?);
+    }
+    let t = cx.mk_tensor(&out, dt);
+    cx.unify(1, t)?;
+    Ok(Progress::Solved)
+}
+
+/// TVM's `gather_nd`: `indices` of shape `(M, Y...)` index the first `M` dimensions
+/// after `batch_dims`; the result is `Y... ++ data[batch_dims + M:]`. `M` is
+/// `index_rank` if given (it must agree with a constant first dimension), else the
+/// constant first dimension of `indices`.
+#[relation(GatherNd)]
+pub fn gather_nd(cx: &mut RelCx<'_>) -> RelResult {
+    let (Some((data, dt)), Some((idx, it))) = (cx.tensor_dims(0)?, cx.tensor_dims(1)?) else {
+        return Ok(Progress::NotYet);
+    };
+    if !int_indices(cx, it, 1)? {
+        return Ok(Progress::NotYet);
+    }
+    if idx.is_empty() {
+        return Err(RelError::at(
+            1,
+            "the indices of `gather_nd` must have rank at least 1",
+        ));
+    }
+    let b = attr_int(cx, "batch_dims", Some(0))?.unwrap_or(0);
+    let first = cx.tcx_ref().dims.as_const(idx[0]);
+    let m = match (attr_int(cx, "index_rank", None)?, first) {
+        (Some(r), Some(c)) if r != c => {
+            let t = shown(cx, 1);
+            return Err(RelError::at(
+                1,
+                format!("`index_rank` is {r} but the indices `{t}` index {c} dimensions"),
+            ));
+        }
+        (Some(r), _) => r,
+        (None, Some(c)) => c,
+        (None, None) if cx.tcx_ref().dims.has_vars(idx[0]) => return Ok(Progress::NotYet),
+        (None, None) => {
+            let t = shown(cx, 1);
+            return Err(RelError::at(
+                1,
+                format!("`gather_nd` needs `index_rank` when the first dimension of the indices `{t}` is not a constant"),
+            ));
+        }
+    };
+    if b < 0 || m < 0 || (b + m) as usize > data.len() {
+        let t = shown(cx, 0);
+        return Err(RelError::at(
+            0,
+            format!("`gather_nd` indexes {m} dimensions after {b} batch dimensions of `{t}`, which has rank {}", data.len()),
+        ));
+    }
+    let mut out = idx[1..].to_vec();
+    out.extend_from_slice(&data[(b + m) as usize..]);
+    let t = cx.mk_tensor(&out, dt);
+    cx.unify(2, t)?;
+    Ok(Progress::Solved)
+}
+
+/// TVM's `arange`: `start`, `stop` and `step` are scalars of `dtype`; the length is
+/// not known statically: `Tensor[(?), dtype]`.
+#[relation(Arange)]
+pub fn arange(cx: &mut RelCx<'_>) -> RelResult {
+    let dtype = match cx.attrs().get("dtype") {
+        Some(AttrValue::DType(d)) => *d,
+        None | Some(AttrValue::None) => DType::FLOAT32,
+        Some(v) => {
+            return Err(RelError::new(format!(
+                "`dtype` must be a dtype, found `{v}`"
+            )))
+        }
+    };
+    let dt = DTy::Known(dtype);
+    let scalar = cx.mk_tensor(&[], dt);
+    for (i, name) in ["start", "stop", "step"].into_iter().enumerate() {
+        let t = cx.arg(i);
+        let t = cx.resolve(t);
+        if let TyData::Tensor(s, d) = cx.data(t).clone() {
+            let rank0 = cx.tcx_ref().shape_dims(s).is_none_or(|d| d.is_empty());
+            let dt_ok = !matches!(cx.resolve_dtype(d), DTy::Known(k) if k != dtype);
+            if !rank0 || !dt_ok {
+                let s = cx.show(t);
+                return Err(RelError::at(
+                    i,
+                    format!("`{name}` of `arange` must be a scalar of {dtype}, found `{s}`"),
+                ));
+            }
+        }
+        cx.unify(i, scalar)?;
+    }
+    let t = cx.mk_tensor(&[Dims::ANY], dt);
+    cx.unify(3, t)?;
+    Ok(Progress::Solved)
+}
+
+/// TVM's `full`: a scalar `fill_value`; the result has `shape` and `dtype` (`None`:
+/// the fill value's dtype).
+#[relation(Full)]
+pub fn full(cx: &mut RelCx<'_>) -> RelResult {
+    let shape = attr_ints(cx, "shape")?.unwrap_or_default();
+    let dims: Vec<Dim> = shape.iter().map(|&c| cx.tcx().dims.konst(c)).collect();
+    if let Some(&c) = shape.iter().find(|&&c| c < 0) {
+        return Err(RelError::new(format!(
+            "`shape` must not be negative, found {c}"
+        )));
+    }
+    let fill_dt = match cx.tensor_dims(0)? {
+        Some((d, dt)) if d.is_empty() => Some(dt),
+        Some(_) => {
+            let t = shown(cx, 0);
+            return Err(RelError::at(
+                0,
+                format!("the fill value must be a scalar, found `{t}`"),
+            ));
+        }
+        None => None,
+    };
+    let dt = match cx.attrs().get("dtype") {
+        Some(AttrValue::DType(d)) => DTy::Known(*d),
+        _ => match fill_dt {
+            Some(dt) => dt,
+            None => return Ok(Progress::NotYet),
+        },
+    };
+    let t = cx.mk_tensor(&dims, dt);
+    cx.unify(1, t)?;
+    if fill_dt.is_none() {
+        return Ok(Progress::NotYet);
+    }
+    Ok(Progress::Solved)
+}
+
+/// TVM's `cumsum`/`cumprod`: `axis` None flattens; `dtype` None keeps the data's.
+#[relation(Scanop)]
+pub fn scanop(cx: &mut RelCx<'_>) -> RelResult {
+    let Some((dims, dt)) = cx.tensor_dims(0)? else {
+        return Ok(Progress::NotYet);
+    };
+    let dt = match cx.attrs().get("dtype") {
+        Some(AttrValue::DType(d)) => DTy::Known(*d),
+        _ => dt,
+    };
+    let out = match attr_int(cx, "axis", None)? {
+        None => vec![cx.tcx().dims.product(&dims).map_err(arith(0))?],
+        Some(a) => {
+            norm_axis(cx, 0, "axis", a, dims.len())?;
+            dims
+        }
+    };
+    let t = cx.mk_tensor(&out, dt);
+    cx.unify(1, t)?;
+    Ok(Progress::Solved)
+}
+
+/// TVM's `reinterpret`: the same shape with `dtype`, whose bits (times lanes) must
+/// equal the data's.
+#[relation(Reinterpret)]
+pub fn reinterpret(cx: &mut RelCx<'_>) -> RelResult {
+    let to = match cx.attrs().get("dtype") {
+        Some(AttrValue::DType(d)) => *d,
+        _ => return Err(RelError::new("the attribute `dtype` is missing")),
+    };
+    let Some((s, dt)) = cx.tensor(0)? else {
+        return Ok(Progress::NotYet);
+    };
+    let DTy::Known(from) = cx.resolve_dtype(dt) else {
+        return Ok(Progress::NotYet);
+    };
+    let bits = |d: DType| u32::from(d.bits()) * u32::from(d.lanes());
+    if bits(from) != bits(to) {
+        let t = shown(cx, 0);
+        return Err(RelError::at(
+            0,
+            format!(
+                "cannot reinterpret `{t}` as {to}: {} bits are not {}",
+                bits(from),
+                bits(to)
+            ),
+        ));
+    }
+    let t = cx.tcx().tensor(s, DTy::Known(to));
+    cx.unify(1, t)?;
+    Ok(Progress::Solved)
+}

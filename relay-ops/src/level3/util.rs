@@ -1,0 +1,134 @@
+//! Helpers shared by the imperative level-3 relations: attributes, axes, exact division.
+
+use relay_core::dim::{DimData, Dims};
+use relay_core::{AttrValue, Dim, DimError, RelCx, RelError, Ty};
+
+/// A dimension-arithmetic error as a relation error blaming argument `arg`.
+pub(crate) fn arith(arg: usize) -> impl Fn(DimError) -> RelError {
+    move |e| RelError::at(arg, e.to_string())
+}
+
+/// Integer attribute `name`: `default` when absent or `None`.
+pub(crate) fn attr_int(
+    cx: &RelCx<'_>,
+    name: &str,
+    default: Option<i64>,
+) -> Result<Option<i64>, RelError> {
+    match cx.attrs().get(name) {
+        None | Some(AttrValue::None) => Ok(default),
+        Some(AttrValue::Int(i)) => Ok(Some(*i)),
+        Some(v) => Err(RelError::new(format!(
+            "the attribute `{name}` must be an integer, found `{v}`"
+        ))),
+    }
+}
+
+/// Integer-list attribute `name`; `None` when absent or `None`.
+pub(crate) fn attr_ints(cx: &RelCx<'_>, name: &str) -> Result<Option<Vec<i64>>, RelError> {
+    match cx.attrs().get(name) {
+        None | Some(AttrValue::None) => Ok(None),
+        Some(AttrValue::List(items)) => items
+            .iter()
+            .map(|v| match v {
+                AttrValue::Int(i) => Ok(*i),
+                _ => Err(RelError::new(format!(
+                    "the attribute `{name}` must be a list of integers, found `{v}`"
+                ))),
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(Some),
+        Some(v) => Err(RelError::new(format!(
+            "the attribute `{name}` must be a list of integers, found `{v}`"
+        ))),
+    }
+}
+
+/// Argument `arg` shown in the text syntax, resolved as far as known.
+pub(crate) fn shown(cx: &mut RelCx<'_>, arg: usize) -> String {
+    let t: Ty = cx.arg(arg);
+    let t = cx.resolve(t);
+    cx.show(t)
+}
+
+/// `axis` normalized against `rank` (`-rank <= axis < rank`), or an error naming the
+/// attribute and the tensor.
+pub(crate) fn norm_axis(
+    cx: &mut RelCx<'_>,
+    arg: usize,
+    attr: &str,
+    axis: i64,
+    rank: usize,
+) -> Result<usize, RelError> {
+    let r = rank as i64;
+    if axis < -r || axis >= r {
+        let t = shown(cx, arg);
+        return Err(RelError::at(
+            arg,
+            format!("`{attr}` {axis} is out of range for `{t}` (rank {rank})"),
+        ));
+    }
+    Ok(if axis < 0 { axis + r } else { axis } as usize)
+}
+
+/// A list of integers shown as an attribute: `[2, -1]`.
+pub(crate) fn show_ints(v: &[i64]) -> String {
+    let parts: Vec<String> = v.iter().map(|i| i.to_string()).collect();
+    format!("[{}]", parts.join(", "))
+}
+
+/// The terms of `d` in normal form: `(atoms, coefficient)`.
+fn terms(dims: &Dims, d: Dim) -> Vec<(Vec<Dim>, i64)> {
+    match dims.data(d) {
+        DimData::Const(0) => Vec::new(),
+        DimData::Const(c) => vec![(Vec::new(), *c)],
+        DimData::Sum(ts) => ts.iter().map(|t| (t.atoms.to_vec(), t.coeff)).collect(),
+        _ => vec![(vec![d], 1)],
+    }
+}
+
+/// `num / den` when it is exact in normal form: common factors of the two products
+/// cancel, and what remains of `den` must be one monomial dividing every term of the
+/// remaining numerator. `None` when that cannot be shown (or `?` is involved).
+pub(crate) fn exact_quotient(dims: &mut Dims, num: &[Dim], den: &[Dim]) -> Option<Dim> {
+    let mut num: Vec<Dim> = num.to_vec();
+    let mut rest: Vec<Dim> = Vec::new();
+    for &d in den {
+        match num.iter().position(|&n| n == d) {
+            Some(i) => {
+                num.swap_remove(i);
+            }
+            None => rest.push(d),
+        }
+    }
+    if num.contains(&Dims::ANY) || rest.contains(&Dims::ANY) {
+        return None;
+    }
+    let n = dims.product(&num).ok()?;
+    let d = dims.product(&rest).ok()?;
+    let dt = terms(dims, d);
+    let [(datoms, dc)] = dt.as_slice() else {
+        return None;
+    };
+    if *dc == 0 {
+        return None;
+    }
+    let mut out = dims.konst(0);
+    for (mut atoms, c) in terms(dims, n) {
+        for a in datoms {
+            let i = atoms.iter().position(|x| x == a)?;
+            atoms.remove(i);
+        }
+        if c % dc != 0 {
+            return None;
+        }
+        let p = dims.product(&atoms).ok()?;
+        let t = dims.scale(p, c / dc).ok()?;
+        out = dims.add(out, t).ok()?;
+    }
+    Some(out)
+}
+
+/// Whether any of `ds` mentions a flexible variable (an unknown still to be solved).
+pub(crate) fn any_vars(dims: &Dims, ds: &[Dim]) -> bool {
+    ds.iter().any(|&d| dims.has_vars(d))
+}

@@ -1,0 +1,161 @@
+//! `BatchMatmul`, `TopK` and `OneHot`: imperative, because their shapes depend on
+//! attributes in ways the clause notation cannot branch on (transposes, the result kind of
+//! `ret_type`, an axis that may be `-1` for "append").
+
+use super::util;
+use relay_core::shape::broadcast;
+use relay_core::{relation, DTy, DType, Progress, RelCx, RelError, RelResult};
+
+/// `BatchMatmul(x, y, out)`: `x` is `(b, i, k)` (`(b, k, i)` with `transpose_a`), `y` is
+/// `(b', j, k)` with `transpose_b` (the default) or `(b', k, j)`; the result is
+/// `(broadcast(b, b'), i, j)` of `out_dtype` (default: the dtype of `x`). The contraction
+/// dimensions must agree (a mismatch names both), the batch dimensions must be equal or
+/// one of them `1`, and the dtypes of `x` and `y` must agree.
+#[relation(BatchMatmul)]
+pub fn batch_matmul(cx: &mut RelCx<'_>) -> RelResult {
+    let Some((x, xdt)) = cx.tensor_dims(0)? else {
+        return Ok(Progress::NotYet);
+    };
+    let Some((y, ydt)) = cx.tensor_dims(1)? else {
+        return Ok(Progress::NotYet);
+    };
+    for (arg, name, d) in [(0, "x", &x), (1, "y", &y)] {
+        if d.len() != 3 {
+            return Err(RelError::at(
+                arg,
+                format!(
+                    "`nn.batch_matmul` needs 3-D tensors, `{name}` has rank {}",
+                    d.len()
+                ),
+            ));
+        }
+    }
+    cx.unify_dtype(ydt, xdt, 1)?;
+    let ta = util::boolean(cx, "transpose_a", false)?;
+    let tb = util::boolean(cx, "transpose_b", true)?;
+    let (i, kx) = if ta { (x[2], x[1]) } else { (x[1], x[2]) };
+    let (j, ky) = if tb { (y[1], y[2]) } else { (y[2], y[1]) };
+    let (kx, ky) = (cx.resolve_dim(kx), cx.resolve_dim(ky));
+    let ds = &cx.tcx_ref().dims;
+    if kx != ky && !ds.is_any(kx) && !ds.is_any(ky) {
+        let msg = format!(
+            "the contraction dimensions of `nn.batch_matmul` differ: {} in `x` and {} in `y`",
+            cx.show_dim(kx),
+            cx.show_dim(ky)
+        );
+        if !ds.has_vars(kx) && !ds.has_vars(ky) {
+            return Err(RelError::at(1, msg));
+        }
+        cx.unify_dim(kx, ky, 1).map_err(|_| RelError::at(1, msg))?;
+    }
+    let (bx, by) = (cx.resolve_dim(x[0]), cx.resolve_dim(y[0]));
+    let b = match broadcast(&cx.tcx_ref().dims, &[bx], &[by]) {
+        Ok(Some(b)) => b[0],
+        Ok(None) => return Ok(Progress::NotYet),
+        Err(_) => {
+            return Err(RelError::at(
+                1,
+                format!(
+                    "the batch dimensions of `nn.batch_matmul` differ: {} in `x` and {} in `y`",
+                    cx.show_dim(bx),
+                    cx.show_dim(by)
+                ),
+            ))
+        }
+    };
+    let dt = match util::dtype(cx, "out_dtype")? {
+        Some(d) => DTy::Known(d),
+        None => xdt,
+    };
+    let t = cx.mk_tensor(&[b, i, j], dt);
+    cx.unify(2, t)?;
+    Ok(Progress::Solved)
+}
+
+/// `TopK(data, out)`: the `k` largest (or smallest) along `axis`: values of the data's
+/// dtype and indices of `dtype`, each of the data's shape with `k` at `axis` (the whole
+/// axis when `k < 1`). `ret_type` `"both"` gives the pair `(values, indices)`, `"values"`
+/// and `"indices"` one of them. A constant `k` beyond a constant axis is an error.
+#[relation(TopK)]
+pub fn topk(cx: &mut RelCx<'_>) -> RelResult {
+    let Some((dims, dt)) = cx.tensor_dims(0)? else {
+        return Ok(Progress::NotYet);
+    };
+    let k = util::int(cx, "k", 1)?;
+    let axis = util::axis("axis", util::int(cx, "axis", -1)?, dims.len())?;
+    let ret_type = util::string(cx, "ret_type", "both")?;
+    let idt = util::dtype(cx, "dtype")?.unwrap_or(DType::INT32);
+    let mut out = dims.clone();
+    if k >= 1 {
+        let ds = &mut cx.tcx().dims;
+        if let Some(n) = ds.as_const(dims[axis]) {
+            if k > n {
+                return Err(RelError::at(
+                    0,
+                    format!("`k` is {k}, but axis {axis} has only {n} elements"),
+                ));
+            }
+        }
+        out[axis] = ds.konst(k);
+    }
+    let values = cx.mk_tensor(&out, dt);
+    let indices = cx.mk_tensor(&out, DTy::Known(idt));
+    let t = match ret_type.as_str() {
+        "both" => cx.tcx().tuple(&[values, indices]),
+        "values" => values,
+        "indices" => indices,
+        _ => {
+            return Err(RelError::new(format!(
+                "`ret_type` must be \"both\", \"values\" or \"indices\", found {ret_type:?}"
+            )))
+        }
+    };
+    cx.unify(1, t)?;
+    Ok(Progress::Solved)
+}
+
+/// `OneHot(indices, on_value, off_value, out)`: the indices' shape with `depth` inserted
+/// at `axis` (`-1`: appended), of `dtype`; `on_value` and `off_value` are scalars of
+/// `dtype` (assigned when unknown); the indices must be integers.
+#[relation(OneHot)]
+pub fn one_hot(cx: &mut RelCx<'_>) -> RelResult {
+    let Some(dt) = util::dtype(cx, "dtype")? else {
+        return Err(RelError::new("`one_hot` needs attribute `dtype`"));
+    };
+    let scalar = cx.tcx().scalar(dt);
+    cx.unify(1, scalar)?;
+    cx.unify(2, scalar)?;
+    let Some((dims, idt)) = cx.tensor_dims(0)? else {
+        return Ok(Progress::NotYet);
+    };
+    if let DTy::Known(d) = cx.resolve_dtype(idt) {
+        if !d.is_int() {
+            return Err(RelError::at(
+                0,
+                format!("`one_hot` needs integer indices, found {d}"),
+            ));
+        }
+    }
+    let depth = util::int(cx, "depth", 1)?;
+    if depth < 0 {
+        return Err(RelError::new(format!("`depth` is negative: {depth}")));
+    }
+    let rank = dims.len() as i64;
+    let axis = util::int(cx, "axis", -1)?;
+    if axis < -rank - 1 || axis > rank {
+        return Err(RelError::at(
+            0,
+            format!(
+                "`axis` {axis} is out of range for one-hot indices of rank {rank} (from {} to {rank})",
+                -rank - 1
+            ),
+        ));
+    }
+    let pos = if axis < 0 { axis + rank + 1 } else { axis } as usize;
+    let mut out = dims.clone();
+    let depth = cx.tcx().dims.konst(depth);
+    out.insert(pos, depth);
+    let t = cx.mk_tensor(&out, DTy::Known(dt));
+    cx.unify(3, t)?;
+    Ok(Progress::Solved)
+}

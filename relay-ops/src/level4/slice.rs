@@ -1,0 +1,292 @@
+//! `StridedSlice` and `SliceLike`.
+//!
+//! Imperative: per-axis index arithmetic with defaults that depend on the stride's sign,
+//! clamping, two slice modes and an optional list of axes — the clause notation has no
+//! conditionals and no loops over attribute lists.
+
+use super::util;
+use relay_core::{relation, Dim, Progress, RelCx, RelError, RelResult};
+
+/// An `end` at or beyond this means "to the end" (TVM's convention for open slices).
+const OPEN: i64 = i32::MAX as i64;
+
+/// One sliced axis: begin and end as given (`None`: open), the stride.
+struct AxisSlice {
+    axis: usize,
+    begin: Option<i64>,
+    end: Option<i64>,
+    stride: i64,
+}
+
+/// The size of `extent[begin:end:stride]`.
+///
+/// A constant extent gives the exact size with TVM's clamping (negatives count from the
+/// end; clamped to `[0, extent]`, or `[-1, extent - 1]` for a negative stride). `?` gives
+/// `?`. A symbolic extent `n` gives the size in terms of `n`, taking the indices to be in
+/// bounds (`[0:-1]` is `n - 1`, `[2:]` is `n - 2`, `[-3:-1]` is `2`, `[::2]` is
+/// `floordiv(n + 1, 2)`), except when the far end of the slice is an absolute position
+/// (`[1:3]`, `[:10000]`), which may lie beyond `n`: then `?`.
+/// Begin and end in the wrong order for the stride's sign is an error.
+fn slice_size(cx: &mut RelCx<'_>, extent: Dim, s: &AxisSlice) -> Result<Dim, RelError> {
+    let AxisSlice {
+        axis,
+        begin,
+        end,
+        stride,
+    } = *s;
+    if stride == 0 {
+        return Err(RelError::at(0, format!("`strides` is 0 at axis {axis}")));
+    }
+    let dims = &mut cx.tcx().dims;
+    if dims.is_any(extent) {
+        return Ok(extent);
+    }
+    let step = stride.abs();
+    if let Some(n) = dims.as_const(extent) {
+        let canon = |i: i64| {
+            let (lo, hi) = if stride < 0 { (-1, n - 1) } else { (0, n) };
+            let i = if i < 0 { i.saturating_add(n) } else { i };
+            i.clamp(lo, hi)
+        };
+        let b = begin.map_or(if stride < 0 { n - 1 } else { 0 }, canon);
+        let e = end.map_or(if stride < 0 { -1 } else { n }, canon);
+        let range = if stride < 0 { b - e } else { e - b };
+        if range < 0 {
+            return Err(order_error(axis, begin, end, stride));
+        }
+        return Ok(dims.konst((range + step - 1) / step));
+    }
+    // A symbolic extent `n`. Indices relative to the ends of the axis (a begin from the
+    // start, any negative index, an open end) are taken to be in bounds; a far end given
+    // as an absolute position (a non-negative `end` for a positive stride, a non-negative
+    // `begin` for a negative one) gives `?`.
+    let index = |dims: &mut relay_core::Dims, i: i64| -> Result<Dim, RelError> {
+        if i >= 0 {
+            Ok(dims.konst(i))
+        } else {
+            let k = dims.konst(i);
+            dims.add(extent, k).map_err(util::arith)
+        }
+    };
+    let one = dims.konst(1);
+    let last = dims.sub(extent, one).map_err(util::arith)?;
+    let b = match begin {
+        None => {
+            if stride < 0 {
+                last
+            } else {
+                dims.konst(0)
+            }
+        }
+        Some(i) if stride < 0 && i >= OPEN => last,
+        // The far end as an absolute position: it may lie beyond `n` (often a sentinel
+        // such as 10000 for "to the end"), so the size is not known.
+        Some(i) if stride < 0 && i >= 0 => return Ok(relay_core::Dims::ANY),
+        Some(i) => index(dims, i)?,
+    };
+    let e = match end {
+        None => {
+            if stride < 0 {
+                dims.konst(-1)
+            } else {
+                extent
+            }
+        }
+        Some(i) if stride > 0 && i >= OPEN => extent,
+        Some(i) if stride > 0 && i >= 0 => return Ok(relay_core::Dims::ANY),
+        Some(i) if stride < 0 && i <= -OPEN => dims.konst(-1),
+        Some(i) => index(dims, i)?,
+    };
+    let range = if stride < 0 {
+        dims.sub(b, e)
+    } else {
+        dims.sub(e, b)
+    }
+    .map_err(util::arith)?;
+    if dims.as_const(range).is_some_and(|r| r < 0) {
+        return Err(order_error(axis, begin, end, stride));
+    }
+    if step == 1 {
+        return Ok(range);
+    }
+    let k = dims.konst(step - 1);
+    let up = dims.add(range, k).map_err(util::arith)?;
+    let step = dims.konst(step);
+    dims.floordiv(up, step).map_err(util::arith)
+}
+
+fn order_error(axis: usize, begin: Option<i64>, end: Option<i64>, stride: i64) -> RelError {
+    let show = |i: Option<i64>| i.map_or("none".to_string(), |i| i.to_string());
+    RelError::at(
+        0,
+        format!(
+            "`strided_slice` at axis {axis}: begin {} and end {} are in the wrong order for stride {stride}",
+            show(begin),
+            show(end)
+        ),
+    )
+}
+
+/// `StridedSlice(data, out)`, with TVM's attributes `begin`, `end`, `strides`, `axes`,
+/// `slice_mode` (`"end"` or `"size"`). Without `axes`, the lists cover the leading axes
+/// (stride 1 and an open slice for the rest); with `axes`, they give one entry per listed
+/// axis (`strides` may have one entry for all). In `"size"` mode, `end` is a size from the
+/// (normalized) begin, negative meaning "to the end", and strides are ignored.
+#[relation(StridedSlice)]
+pub fn strided_slice(cx: &mut RelCx<'_>) -> RelResult {
+    let Some((dims, dt)) = cx.tensor_dims(0)? else {
+        return Ok(Progress::NotYet);
+    };
+    let rank = dims.len();
+    let begin = util::ints(cx, "begin")?.unwrap_or_default();
+    let end = util::ints(cx, "end")?.unwrap_or_default();
+    let strides = util::ints(cx, "strides")?.unwrap_or_default();
+    let axes = util::ints(cx, "axes")?;
+    let mode = util::string(cx, "slice_mode", "end")?;
+    let size_mode = match mode.as_str() {
+        "end" => false,
+        "size" => true,
+        _ => {
+            return Err(RelError::new(format!(
+                "`slice_mode` must be \"end\" or \"size\", found {mode:?}"
+            )))
+        }
+    };
+    let mut slices = Vec::new();
+    match axes {
+        Some(axes) => {
+            for (name, len) in [("begin", begin.len()), ("end", end.len())] {
+                if len != axes.len() {
+                    return Err(RelError::new(format!(
+                        "`{name}` has {len} entries, `axes` has {}",
+                        axes.len()
+                    )));
+                }
+            }
+            if strides.len() > 1 && strides.len() != axes.len() {
+                return Err(RelError::new(format!(
+                    "`strides` has {} entries, `axes` has {}",
+                    strides.len(),
+                    axes.len()
+                )));
+            }
+            let mut seen = vec![false; rank];
+            for (k, &a) in axes.iter().enumerate() {
+                let axis = util::axis("axes", a, rank)?;
+                if std::mem::replace(&mut seen[axis], true) {
+                    return Err(RelError::at(0, format!("`axes` lists axis {axis} twice")));
+                }
+                let stride = match strides.len() {
+                    0 => 1,
+                    1 => strides[0],
+                    _ => strides[k],
+                };
+                slices.push(AxisSlice {
+                    axis,
+                    begin: Some(begin[k]),
+                    end: Some(end[k]),
+                    stride,
+                });
+            }
+        }
+        None => {
+            for (name, len) in [
+                ("begin", begin.len()),
+                ("end", end.len()),
+                ("strides", strides.len()),
+            ] {
+                if len > rank {
+                    return Err(RelError::at(
+                        0,
+                        format!("`{name}` has {len} entries, the data has rank {rank}"),
+                    ));
+                }
+            }
+            for axis in 0..rank {
+                slices.push(AxisSlice {
+                    axis,
+                    begin: begin.get(axis).copied(),
+                    end: end.get(axis).copied(),
+                    stride: strides.get(axis).copied().unwrap_or(1),
+                });
+            }
+        }
+    }
+    let mut out = dims.clone();
+    for mut s in slices {
+        if size_mode {
+            // `end` is a size: from the begin, or to the end when negative.
+            let b = s.begin.unwrap_or(0);
+            s.stride = 1;
+            match s.end {
+                Some(size) if size >= 0 => {
+                    let extent = dims[s.axis];
+                    let ds = &mut cx.tcx().dims;
+                    out[s.axis] = match ds.as_const(extent) {
+                        Some(n) => {
+                            let b = if b < 0 { b + n } else { b }.clamp(0, n);
+                            ds.konst(size.min(n - b))
+                        }
+                        None if ds.is_any(extent) => extent,
+                        None => ds.konst(size),
+                    };
+                    continue;
+                }
+                _ => s.end = None,
+            }
+        }
+        out[s.axis] = slice_size(cx, dims[s.axis], &s)?;
+    }
+    let t = cx.mk_tensor(&out, dt);
+    cx.unify(1, t)?;
+    Ok(Progress::Solved)
+}
+
+/// `SliceLike(data, shape_like, out)`: `data` with the dimensions of `axes` (every axis
+/// `shape_like` has, when `None`) taken from `shape_like`; a constant dimension of
+/// `shape_like` larger than the data's is an error.
+#[relation(SliceLike)]
+pub fn slice_like(cx: &mut RelCx<'_>) -> RelResult {
+    let Some((dims, dt)) = cx.tensor_dims(0)? else {
+        return Ok(Progress::NotYet);
+    };
+    let Some((like, _)) = cx.tensor_dims(1)? else {
+        return Ok(Progress::NotYet);
+    };
+    let axes: Vec<usize> = match util::ints(cx, "axes")? {
+        None => (0..dims.len().min(like.len())).collect(),
+        Some(axes) => {
+            let mut out = Vec::new();
+            for a in axes {
+                let i = util::axis("axes", a, dims.len())?;
+                if i >= like.len() {
+                    return Err(RelError::at(
+                        1,
+                        format!(
+                            "`axes` names axis {i}, `shape_like` has rank {}",
+                            like.len()
+                        ),
+                    ));
+                }
+                out.push(i);
+            }
+            out
+        }
+    };
+    let mut out = dims.clone();
+    for i in axes {
+        let ds = &cx.tcx_ref().dims;
+        if let (Some(t), Some(s)) = (ds.as_const(like[i]), ds.as_const(dims[i])) {
+            if t > s {
+                return Err(RelError::at(
+                    1,
+                    format!("axis {i} of `shape_like` is {t}, larger than the data's {s}"),
+                ));
+            }
+        }
+        out[i] = like[i];
+    }
+    let t = cx.mk_tensor(&out, dt);
+    cx.unify(2, t)?;
+    Ok(Progress::Solved)
+}

@@ -1,0 +1,1287 @@
+//! Levels 4, 6 and 10: exact result types and errors, table-driven per relation.
+//!
+//! Each table gives, per case, the operator, the argument types (`_` unknown), the
+//! attributes, and the printed result type or the first error's message.
+
+mod common;
+use common::{boolean, infer, int, ints, string};
+use relay_core::AttrValue;
+
+type Case<'a> = (
+    &'a str,
+    &'a [&'a str],
+    Vec<(&'a str, AttrValue)>,
+    Result<&'a str, &'a str>,
+);
+
+fn check(cases: Vec<Case<'_>>) {
+    let mut failures = Vec::new();
+    for (op, args, attrs, want) in &cases {
+        let got = infer(op, args, attrs);
+        let want = want.map(str::to_string).map_err(str::to_string);
+        if got != want {
+            failures.push(format!(
+                "{op}{args:?} {attrs:?}\n   got {got:?}\n  want {want:?}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+fn none() -> AttrValue {
+    AttrValue::None
+}
+
+#[test]
+fn comparisons_broadcast_to_bool() {
+    let mut cases: Vec<Case> = Vec::new();
+    for op in [
+        "equal",
+        "not_equal",
+        "less",
+        "less_equal",
+        "greater",
+        "greater_equal",
+    ] {
+        cases.extend([
+            (
+                op,
+                &["Tensor[(2, 1), float32]", "Tensor[(3), float32]"][..],
+                vec![],
+                Ok("Tensor[(2, 3), bool]"),
+            ),
+            (
+                op,
+                &["Tensor[(n, 1), int32]", "Tensor[(4), int32]"][..],
+                vec![],
+                Ok("Tensor[(n, 4), bool]"),
+            ),
+            (
+                op,
+                &["Tensor[(?, 3), float32]", "Tensor[(1, 3), float32]"][..],
+                vec![],
+                Ok("Tensor[(?, 3), bool]"),
+            ),
+            (
+                op,
+                &["Tensor[(2, 3), float32]", "Tensor[(4), float32]"][..],
+                vec![],
+                Err("`Tensor[(2, 3), float32]` and `Tensor[(4), float32]` do not broadcast: dimension 1 of the first is 3 and dimension 0 of the second is 4"),
+            ),
+        ]);
+    }
+    check(cases);
+}
+
+#[test]
+fn comparisons_need_one_dtype() {
+    check(vec![(
+        "equal",
+        &["Tensor[(2), float32]", "Tensor[(2), int32]"],
+        vec![],
+        Err("dtype: float32 vs int32"),
+    )]);
+}
+
+#[test]
+fn binary_ops_broadcast() {
+    let mut cases: Vec<Case> = Vec::new();
+    for op in [
+        "maximum",
+        "minimum",
+        "power",
+        "left_shift",
+        "right_shift",
+        "bitwise_and",
+        "bitwise_or",
+        "bitwise_xor",
+        "logical_and",
+        "logical_or",
+        "logical_xor",
+    ] {
+        cases.extend([
+            (
+                op,
+                &["Tensor[(2, 1), int32]", "Tensor[(3), int32]"][..],
+                vec![],
+                Ok("Tensor[(2, 3), int32]"),
+            ),
+            (
+                op,
+                &["Tensor[(n, 1), int32]", "Tensor[(4), int32]"][..],
+                vec![],
+                Ok("Tensor[(n, 4), int32]"),
+            ),
+            (
+                op,
+                &["Tensor[(?), int32]", "Tensor[(5), int32]"][..],
+                vec![],
+                Ok("Tensor[(5), int32]"),
+            ),
+            (
+                op,
+                &["Tensor[(n), int32]", "Tensor[(m), int32]"][..],
+                vec![],
+                Err("`Tensor[(n), int32]` and `Tensor[(m), int32]` do not broadcast: dimension 0 of the first is n and dimension 0 of the second is m"),
+            ),
+        ]);
+    }
+    check(cases);
+}
+
+#[test]
+fn unary_ops_are_identity() {
+    let mut cases: Vec<Case> = Vec::new();
+    for op in ["logical_not", "bitwise_not"] {
+        cases.extend([
+            (
+                op,
+                &["Tensor[(2, 3), bool]"][..],
+                vec![],
+                Ok("Tensor[(2, 3), bool]"),
+            ),
+            (
+                op,
+                &["Tensor[(n, 3), int32]"][..],
+                vec![],
+                Ok("Tensor[(n, 3), int32]"),
+            ),
+            (
+                op,
+                &["Tensor[(?), int8]"][..],
+                vec![],
+                Ok("Tensor[(?), int8]"),
+            ),
+            (
+                op,
+                &["(Tensor[(2), bool],)"][..],
+                vec![],
+                Ok("(Tensor[(2), bool],)"),
+            ),
+        ]);
+    }
+    check(cases);
+}
+
+#[test]
+fn reductions() {
+    let mut cases: Vec<Case> = Vec::new();
+    for op in ["sum", "mean", "max", "min", "prod", "all", "any"] {
+        cases.extend([
+            // Static: one axis, all axes, keepdims, exclude, negative axes.
+            (
+                op,
+                &["Tensor[(4, 5, 6), float32]"][..],
+                vec![("axis", ints(&[1]))],
+                Ok("Tensor[(4, 6), float32]"),
+            ),
+            (
+                op,
+                &["Tensor[(4, 5, 6), float32]"][..],
+                vec![],
+                Ok("float32"),
+            ),
+            (
+                op,
+                &["Tensor[(4, 5, 6), float32]"][..],
+                vec![("axis", none())],
+                Ok("float32"),
+            ),
+            (
+                op,
+                &["Tensor[(4, 5, 6), float32]"][..],
+                vec![("axis", ints(&[]))],
+                Ok("float32"),
+            ),
+            (
+                op,
+                &["Tensor[(4, 5, 6), float32]"][..],
+                vec![("keepdims", boolean(true))],
+                Ok("Tensor[(1, 1, 1), float32]"),
+            ),
+            (
+                op,
+                &["Tensor[(4, 5, 6), float32]"][..],
+                vec![("axis", ints(&[-1, 0])), ("keepdims", boolean(true))],
+                Ok("Tensor[(1, 5, 1), float32]"),
+            ),
+            (
+                op,
+                &["Tensor[(4, 5, 6), float32]"][..],
+                vec![("axis", ints(&[1])), ("exclude", boolean(true))],
+                Ok("Tensor[(5), float32]"),
+            ),
+            (
+                op,
+                &["Tensor[(4, 5, 6), float32]"][..],
+                vec![("axis", ints(&[0, 1, 2])), ("exclude", boolean(true))],
+                Ok("Tensor[(4, 5, 6), float32]"),
+            ),
+            (
+                op,
+                &["Tensor[(4, 5, 6), float32]"][..],
+                vec![("exclude", boolean(true))],
+                Ok("float32"),
+            ),
+            // Symbolic and `?`.
+            (
+                op,
+                &["Tensor[(n, m, 3), float32]"][..],
+                vec![("axis", ints(&[2]))],
+                Ok("Tensor[(n, m), float32]"),
+            ),
+            (
+                op,
+                &["Tensor[(n, m, 3), float32]"][..],
+                vec![("axis", ints(&[0])), ("keepdims", boolean(true))],
+                Ok("Tensor[(1, m, 3), float32]"),
+            ),
+            (
+                op,
+                &["Tensor[(?, 3), bool]"][..],
+                vec![("axis", ints(&[1]))],
+                Ok("Tensor[(?), bool]"),
+            ),
+            // Errors.
+            (
+                op,
+                &["Tensor[(4, 5), float32]"][..],
+                vec![("axis", ints(&[2]))],
+                Err("`axis` 2 is out of range for a tensor of rank 2"),
+            ),
+            (
+                op,
+                &["Tensor[(4, 5), float32]"][..],
+                vec![("axis", ints(&[-3]))],
+                Err("`axis` -3 is out of range for a tensor of rank 2"),
+            ),
+            (
+                op,
+                &["Tensor[(4, 5), float32]"][..],
+                vec![("axis", ints(&[1, -1]))],
+                Err("`axis` lists axis 1 twice"),
+            ),
+            (
+                op,
+                &["(Tensor[(4), float32],)"][..],
+                vec![],
+                Err("expected a tensor, found `(Tensor[(4), float32],)`"),
+            ),
+        ]);
+    }
+    check(cases);
+}
+
+#[test]
+fn reductions_wait_for_the_rank() {
+    check(vec![("sum", &["_"], vec![], Err("waiting: Reduce"))]);
+}
+
+#[test]
+fn variance_and_std() {
+    let mut cases: Vec<Case> = Vec::new();
+    for op in ["variance", "std"] {
+        cases.extend([
+            (
+                op,
+                &["Tensor[(4, 5), float32]", "Tensor[(4, 1), float32]"][..],
+                vec![("axis", ints(&[1]))],
+                Ok("Tensor[(4), float32]"),
+            ),
+            (
+                op,
+                &["Tensor[(4, 5), float32]", "Tensor[(1, 1), float32]"][..],
+                vec![("unbiased", boolean(true))],
+                Ok("float32"),
+            ),
+            (
+                op,
+                &["Tensor[(4, 5), float32]", "Tensor[(1, 5), float32]"][..],
+                vec![("axis", ints(&[0])), ("keepdims", boolean(true))],
+                Ok("Tensor[(1, 5), float32]"),
+            ),
+            (
+                op,
+                &["Tensor[(n, 5), float32]", "Tensor[(n, 1), float32]"][..],
+                vec![("axis", ints(&[1]))],
+                Ok("Tensor[(n), float32]"),
+            ),
+            (
+                op,
+                &["Tensor[(?, 5), float32]", "Tensor[(?, 1), float32]"][..],
+                vec![("axis", ints(&[1]))],
+                Ok("Tensor[(?), float32]"),
+            ),
+            (
+                op,
+                &["Tensor[(4, 5), float32]", "Tensor[(4), float32]"][..],
+                vec![("axis", ints(&[1]))],
+                Err("`mean` has rank 1, the data has rank 2"),
+            ),
+            (
+                op,
+                &["Tensor[(4, 5), float32]", "Tensor[(3, 1), float32]"][..],
+                vec![("axis", ints(&[1]))],
+                Err("axis 0 of `mean` is 3, expected 1 or the data's 4"),
+            ),
+            (
+                op,
+                &["Tensor[(4, 5), float32]", "Tensor[(4, 1), float16]"][..],
+                vec![("axis", ints(&[1]))],
+                Err("dtype: float16 vs float32"),
+            ),
+            (
+                op,
+                &["Tensor[(4, 5), float32]", "Tensor[(4, 1), float32]"][..],
+                vec![("axis", ints(&[5]))],
+                Err("`axis` 5 is out of range for a tensor of rank 2"),
+            ),
+        ]);
+    }
+    check(cases);
+}
+
+#[test]
+fn variance_gives_its_output_before_the_mean_is_known() {
+    // The mean's check waits; the output is already known (no failure on an unknown input).
+    check(vec![(
+        "variance",
+        &["Tensor[(4, 5), float32]", "_"],
+        vec![],
+        Err("waiting: Variance"),
+    )]);
+}
+
+#[test]
+fn arg_reductions() {
+    let mut cases: Vec<Case> = Vec::new();
+    for op in ["argmax", "argmin"] {
+        cases.extend([
+            (
+                op,
+                &["Tensor[(4, 5), float32]"][..],
+                vec![("axis", ints(&[1]))],
+                Ok("Tensor[(4), int32]"),
+            ),
+            (op, &["Tensor[(4, 5), float32]"][..], vec![], Ok("int32")),
+            (
+                op,
+                &["Tensor[(4, 5), float32]"][..],
+                vec![
+                    ("axis", ints(&[0])),
+                    ("keepdims", boolean(true)),
+                    ("select_last_index", boolean(true)),
+                ],
+                Ok("Tensor[(1, 5), int32]"),
+            ),
+            (
+                op,
+                &["Tensor[(4, 5, 6), float32]"][..],
+                vec![("axis", ints(&[0])), ("exclude", boolean(true))],
+                Ok("Tensor[(4), int32]"),
+            ),
+            (
+                op,
+                &["Tensor[(n, m), float16]"][..],
+                vec![("axis", ints(&[-1]))],
+                Ok("Tensor[(n), int32]"),
+            ),
+            (
+                op,
+                &["Tensor[(?, 7), float32]"][..],
+                vec![("axis", ints(&[1]))],
+                Ok("Tensor[(?), int32]"),
+            ),
+            (
+                op,
+                &["Tensor[(4, 5), float32]"][..],
+                vec![("axis", ints(&[2]))],
+                Err("`axis` 2 is out of range for a tensor of rank 2"),
+            ),
+        ]);
+    }
+    check(cases);
+}
+
+fn ss<'a>(begin: &[i64], end: &[i64], strides: Option<&[i64]>) -> Vec<(&'a str, AttrValue)> {
+    let mut v = vec![("begin", ints(begin)), ("end", ints(end))];
+    if let Some(s) = strides {
+        v.push(("strides", ints(s)));
+    }
+    v
+}
+
+#[test]
+fn strided_slice_constant_extents() {
+    const OP: &str = "strided_slice";
+    const X: &[&str] = &["Tensor[(10, 6), float32]"];
+    let with = |mut v: Vec<(&'static str, AttrValue)>, k: &'static str, a: AttrValue| {
+        v.push((k, a));
+        v
+    };
+    check(vec![
+        (
+            OP,
+            X,
+            ss(&[2, 0], &[8, 6], None),
+            Ok("Tensor[(6, 6), float32]"),
+        ),
+        (
+            OP,
+            X,
+            ss(&[2, 0], &[8, 6], Some(&[3, 2])),
+            Ok("Tensor[(2, 3), float32]"),
+        ),
+        // Padding: the missing axes are whole.
+        (OP, X, ss(&[1], &[4], None), Ok("Tensor[(3, 6), float32]")),
+        // Negatives count from the end; ends beyond are clamped.
+        (
+            OP,
+            X,
+            ss(&[-3, 1], &[100, -1], None),
+            Ok("Tensor[(3, 4), float32]"),
+        ),
+        (
+            OP,
+            X,
+            ss(&[-100], &[3], None),
+            Ok("Tensor[(3, 6), float32]"),
+        ),
+        // Negative strides: begin/end clamp to [-1, extent - 1].
+        (
+            OP,
+            X,
+            ss(&[9], &[-11], Some(&[-1])),
+            Ok("Tensor[(10, 6), float32]"),
+        ),
+        (
+            OP,
+            X,
+            ss(&[8, 5], &[2, 0], Some(&[-2, -2])),
+            Ok("Tensor[(3, 3), float32]"),
+        ),
+        // Empty slices.
+        (OP, X, ss(&[4], &[4], None), Ok("Tensor[(0, 6), float32]")),
+        (OP, X, ss(&[20], &[30], None), Ok("Tensor[(0, 6), float32]")),
+        // `axes`.
+        (
+            OP,
+            X,
+            with(ss(&[1], &[3], None), "axes", ints(&[1])),
+            Ok("Tensor[(10, 2), float32]"),
+        ),
+        (
+            OP,
+            X,
+            with(ss(&[1, 0], &[3, 9], Some(&[2])), "axes", ints(&[-1, 0])),
+            Ok("Tensor[(5, 1), float32]"),
+        ),
+        // `slice_mode="size"`: sizes, `-1` to the end, strides ignored.
+        (
+            OP,
+            X,
+            with(
+                ss(&[2, 1], &[3, -1], Some(&[5, 5])),
+                "slice_mode",
+                string("size"),
+            ),
+            Ok("Tensor[(3, 5), float32]"),
+        ),
+        (
+            OP,
+            X,
+            with(ss(&[8], &[5], None), "slice_mode", string("size")),
+            Ok("Tensor[(2, 6), float32]"),
+        ),
+        (
+            OP,
+            X,
+            with(ss(&[-2], &[2], None), "slice_mode", string("size")),
+            Ok("Tensor[(2, 6), float32]"),
+        ),
+        // Errors.
+        (
+            OP,
+            X,
+            ss(&[5], &[2], None),
+            Err("`strided_slice` at axis 0: begin 5 and end 2 are in the wrong order for stride 1"),
+        ),
+        (
+            OP,
+            X,
+            ss(&[2], &[5], Some(&[-1])),
+            Err(
+                "`strided_slice` at axis 0: begin 2 and end 5 are in the wrong order for stride -1",
+            ),
+        ),
+        (
+            OP,
+            X,
+            ss(&[0], &[5], Some(&[0])),
+            Err("`strides` is 0 at axis 0"),
+        ),
+        (
+            OP,
+            X,
+            ss(&[0, 0, 0], &[1, 1, 1], None),
+            Err("`begin` has 3 entries, the data has rank 2"),
+        ),
+        (
+            OP,
+            X,
+            with(ss(&[0], &[1], None), "axes", ints(&[2])),
+            Err("`axes` 2 is out of range for a tensor of rank 2"),
+        ),
+        (
+            OP,
+            X,
+            with(ss(&[0], &[1, 2], None), "axes", ints(&[0])),
+            Err("`end` has 2 entries, `axes` has 1"),
+        ),
+        (
+            OP,
+            X,
+            with(ss(&[0], &[1], None), "slice_mode", string("stop")),
+            Err("`slice_mode` must be \"end\" or \"size\", found \"stop\""),
+        ),
+    ]);
+}
+
+#[test]
+fn strided_slice_symbolic_and_any_extents() {
+    const OP: &str = "strided_slice";
+    check(vec![
+        // The brief's case: begin 0, end -1 on `n` is `n - 1`.
+        (OP, &["Tensor[(n), float32]"], ss(&[0], &[-1], None), Ok("Tensor[(n - 1), float32]")),
+        (OP, &["Tensor[(n, 4), float32]"], ss(&[2, 1], &[2147483647, 3], None), Ok("Tensor[(n - 2, 2), float32]")),
+        (OP, &["Tensor[(n), float32]"], ss(&[-3], &[-1], None), Ok("Tensor[(2), float32]")),
+        (OP, &["Tensor[(n), float32]"], ss(&[0], &[2147483647], Some(&[2])), Ok("Tensor[(floordiv(n + 1, 2)), float32]")),
+        (OP, &["Tensor[(n), float32]"], ss(&[-1], &[-2147483648], Some(&[-1])), Ok("Tensor[(n), float32]")),
+        (OP, &["Tensor[(2 * n), float32]"], ss(&[0], &[2147483647], Some(&[2])), Ok("Tensor[(n), float32]")),
+        // An untouched symbolic axis is kept as it is.
+        (OP, &["Tensor[(n, m), float32]"], ss(&[0, 1], &[-1], None), Ok("Tensor[(n - 1, m - 1), float32]")),
+        // A far end given as an absolute position may lie beyond `n`: `?`, not a guess.
+        (OP, &["Tensor[(n, m), float32]"], ss(&[1], &[3], None), Ok("Tensor[(?, m), float32]")),
+        (OP, &["Tensor[(n), float32]"], ss(&[0], &[10000], None), Ok("Tensor[(?), float32]")),
+        (OP, &["Tensor[(n), float32]"], ss(&[5], &[0], Some(&[-1])), Ok("Tensor[(?), float32]")),
+        (OP, &["Tensor[(n), float32]"], ss(&[-1], &[0], Some(&[-1])), Ok("Tensor[(n - 1), float32]")),
+        (OP, &["Tensor[(n), float32]"], vec![("begin", ints(&[1])), ("end", ints(&[4])), ("slice_mode", string("size"))], Ok("Tensor[(4), float32]")),
+        // `?` gives `?`; its neighbours stay exact.
+        (OP, &["Tensor[(?, 10), float32]"], ss(&[1, 1], &[3, 3], None), Ok("Tensor[(?, 2), float32]")),
+        // Errors: a constant negative size.
+        (OP, &["Tensor[(n), float32]"], ss(&[-1], &[-3], None), Err("`strided_slice` at axis 0: begin -1 and end -3 are in the wrong order for stride 1")),
+        (OP, &["Tensor[(n), float32]"], ss(&[], &[], Some(&[0])), Err("`strides` is 0 at axis 0")),
+        // Waits for the data.
+        (OP, &["_"], ss(&[0], &[1], None), Err("waiting: StridedSlice")),
+    ]);
+}
+
+#[test]
+fn broadcast_to_and_collapse_sum_to() {
+    check(vec![
+        ("broadcast_to", &["Tensor[(3, 1), float32]"], vec![("shape", ints(&[2, 3, 4]))], Ok("Tensor[(2, 3, 4), float32]")),
+        ("broadcast_to", &["Tensor[(?, 1), float32]"], vec![("shape", ints(&[3, 4]))], Ok("Tensor[(3, 4), float32]")),
+        ("broadcast_to", &["Tensor[(1), int8]"], vec![("shape", ints(&[]))], Err("the data does not broadcast to `shape`")),
+        ("broadcast_to", &["Tensor[(3), float32]"], vec![("shape", ints(&[1]))], Err("the data does not broadcast to `shape`")),
+        ("broadcast_to", &["Tensor[(n), float32]"], vec![("shape", ints(&[4]))], Err("`Tensor[(n), float32]` and `(4)` do not broadcast: dimension 0 of the first is n and dimension 0 of the second is 4")),
+        ("collapse_sum_to", &["Tensor[(2, 3, 4), float32]"], vec![("shape", ints(&[3, 1]))], Ok("Tensor[(3, 1), float32]")),
+        ("collapse_sum_to", &["Tensor[(n, 3), float32]"], vec![("shape", ints(&[3]))], Ok("Tensor[(3), float32]")),
+        ("collapse_sum_to", &["Tensor[(?, 3), float32]"], vec![("shape", ints(&[1, 3]))], Ok("Tensor[(1, 3), float32]")),
+        ("collapse_sum_to", &["Tensor[(2, 3), float32]"], vec![("shape", ints(&[2, 2, 3]))], Err("`shape` does not broadcast to the data's shape")),
+        ("collapse_sum_to", &["Tensor[(2, 3), float32]"], vec![("shape", ints(&[4]))], Err("`(4)` and `Tensor[(2, 3), float32]` do not broadcast: dimension 0 of the first is 4 and dimension 1 of the second is 3")),
+    ]);
+}
+
+#[test]
+fn where_broadcasts_three_ways() {
+    check(vec![
+        ("where", &["Tensor[(2, 1), bool]", "Tensor[(3), float32]", "float32"], vec![], Ok("Tensor[(2, 3), float32]")),
+        ("where", &["Tensor[(n, 1), bool]", "Tensor[(n, 4), float32]", "Tensor[(4), float32]"], vec![], Ok("Tensor[(n, 4), float32]")),
+        ("where", &["Tensor[(?), int32]", "Tensor[(1), float32]", "Tensor[(1), float32]"], vec![], Ok("Tensor[(?), float32]")),
+        ("where", &["Tensor[(2), bool]", "Tensor[(2), float32]", "Tensor[(2), int32]"], vec![], Err("dtype: float32 vs int32")),
+        ("where", &["Tensor[(3), bool]", "Tensor[(2), float32]", "Tensor[(2), float32]"], vec![], Err("`Tensor[(3), bool]` and `(2)` do not broadcast: dimension 0 of the first is 3 and dimension 0 of the second is 2")),
+    ]);
+}
+
+#[test]
+fn topk() {
+    const X: &[&str] = &["Tensor[(4, 10), float32]"];
+    check(vec![
+        (
+            "topk",
+            X,
+            vec![],
+            Ok("(Tensor[(4, 1), float32], Tensor[(4, 1), int32])"),
+        ),
+        (
+            "topk",
+            X,
+            vec![
+                ("k", int(3)),
+                ("axis", int(0)),
+                ("is_ascend", boolean(true)),
+            ],
+            Ok("(Tensor[(3, 10), float32], Tensor[(3, 10), int32])"),
+        ),
+        (
+            "topk",
+            X,
+            vec![("k", int(3)), ("ret_type", string("values"))],
+            Ok("Tensor[(4, 3), float32]"),
+        ),
+        (
+            "topk",
+            X,
+            vec![
+                ("k", int(3)),
+                ("ret_type", string("indices")),
+                ("dtype", string("int64")),
+            ],
+            Ok("Tensor[(4, 3), int64]"),
+        ),
+        (
+            "topk",
+            X,
+            vec![("k", int(0)), ("ret_type", string("values"))],
+            Ok("Tensor[(4, 10), float32]"),
+        ),
+        (
+            "topk",
+            &["Tensor[(n, m), float32]"],
+            vec![("k", int(5)), ("ret_type", string("values"))],
+            Ok("Tensor[(n, 5), float32]"),
+        ),
+        (
+            "topk",
+            &["Tensor[(n, m), float32]"],
+            vec![("k", int(-1)), ("ret_type", string("indices"))],
+            Ok("Tensor[(n, m), int32]"),
+        ),
+        (
+            "topk",
+            &["Tensor[(?, ?), float32]"],
+            vec![("k", int(2))],
+            Ok("(Tensor[(?, 2), float32], Tensor[(?, 2), int32])"),
+        ),
+        (
+            "topk",
+            X,
+            vec![("k", int(11))],
+            Err("`k` is 11, but axis 1 has only 10 elements"),
+        ),
+        (
+            "topk",
+            X,
+            vec![("axis", int(2))],
+            Err("`axis` 2 is out of range for a tensor of rank 2"),
+        ),
+        (
+            "topk",
+            X,
+            vec![("ret_type", string("all"))],
+            Err("`ret_type` must be \"both\", \"values\" or \"indices\", found \"all\""),
+        ),
+    ]);
+}
+
+#[test]
+fn argsort_and_sort() {
+    check(vec![
+        (
+            "argsort",
+            &["Tensor[(4, 10), float32]"],
+            vec![],
+            Ok("Tensor[(4, 10), int32]"),
+        ),
+        (
+            "argsort",
+            &["Tensor[(4, 10), float32]"],
+            vec![
+                ("axis", int(0)),
+                ("is_ascend", boolean(false)),
+                ("dtype", string("int64")),
+            ],
+            Ok("Tensor[(4, 10), int64]"),
+        ),
+        (
+            "argsort",
+            &["Tensor[(n), float32]"],
+            vec![],
+            Ok("Tensor[(n), int32]"),
+        ),
+        (
+            "argsort",
+            &["Tensor[(?, 3), float32]"],
+            vec![("axis", int(-2))],
+            Ok("Tensor[(?, 3), int32]"),
+        ),
+        (
+            "argsort",
+            &["Tensor[(4, 10), float32]"],
+            vec![("axis", int(2))],
+            Err("`axis` is out of range"),
+        ),
+        (
+            "argsort",
+            &["Tensor[(4, 10), float32]"],
+            vec![("axis", int(-3))],
+            Err("`axis` is out of range"),
+        ),
+        (
+            "sort",
+            &["Tensor[(4, 10), float32]"],
+            vec![],
+            Ok("Tensor[(4, 10), float32]"),
+        ),
+        (
+            "sort",
+            &["Tensor[(n, m), int8]"],
+            vec![("axis", int(0)), ("is_ascend", boolean(false))],
+            Ok("Tensor[(n, m), int8]"),
+        ),
+        (
+            "sort",
+            &["Tensor[(?), float32]"],
+            vec![],
+            Ok("Tensor[(?), float32]"),
+        ),
+        ("sort", &["float32"], vec![], Err("`axis` is out of range")),
+    ]);
+}
+
+#[test]
+fn batch_matmul() {
+    const OP: &str = "nn.batch_matmul";
+    check(vec![
+        // transpose_b defaults to true, as in TVM's Python API.
+        (
+            OP,
+            &[
+                "Tensor[(8, 4, 64), float32]",
+                "Tensor[(8, 32, 64), float32]",
+            ],
+            vec![],
+            Ok("Tensor[(8, 4, 32), float32]"),
+        ),
+        (
+            OP,
+            &[
+                "Tensor[(8, 4, 64), float32]",
+                "Tensor[(1, 64, 32), float32]",
+            ],
+            vec![("transpose_b", boolean(false))],
+            Ok("Tensor[(8, 4, 32), float32]"),
+        ),
+        (
+            OP,
+            &[
+                "Tensor[(1, 64, 4), float32]",
+                "Tensor[(8, 32, 64), float32]",
+            ],
+            vec![("transpose_a", boolean(true))],
+            Ok("Tensor[(8, 4, 32), float32]"),
+        ),
+        (
+            OP,
+            &["Tensor[(8, 4, 64), int8]", "Tensor[(8, 32, 64), int8]"],
+            vec![("out_dtype", string("int32"))],
+            Ok("Tensor[(8, 4, 32), int32]"),
+        ),
+        // Symbolic: equal by normal form.
+        (
+            OP,
+            &[
+                "Tensor[(b, n, 2 * k), float32]",
+                "Tensor[(b, m, k + k), float32]",
+            ],
+            vec![],
+            Ok("Tensor[(b, n, m), float32]"),
+        ),
+        (
+            OP,
+            &["Tensor[(b, n, k), float32]", "Tensor[(1, m, k), float32]"],
+            vec![],
+            Ok("Tensor[(b, n, m), float32]"),
+        ),
+        // `?`: a batch `?` against a constant takes the constant, against 1 stays `?`.
+        (
+            OP,
+            &["Tensor[(?, 4, ?), float32]", "Tensor[(8, 32, 64), float32]"],
+            vec![],
+            Ok("Tensor[(8, 4, 32), float32]"),
+        ),
+        (
+            OP,
+            &[
+                "Tensor[(?, 4, 64), float32]",
+                "Tensor[(1, 32, 64), float32]",
+            ],
+            vec![],
+            Ok("Tensor[(?, 4, 32), float32]"),
+        ),
+        // Errors.
+        (
+            OP,
+            &[
+                "Tensor[(8, 4, 64), float32]",
+                "Tensor[(8, 32, 63), float32]",
+            ],
+            vec![],
+            Err("the contraction dimensions of `nn.batch_matmul` differ: 64 in `x` and 63 in `y`"),
+        ),
+        (
+            OP,
+            &[
+                "Tensor[(8, 4, 64), float32]",
+                "Tensor[(8, 64, 32), float32]",
+            ],
+            vec![],
+            Err("the contraction dimensions of `nn.batch_matmul` differ: 64 in `x` and 32 in `y`"),
+        ),
+        (
+            OP,
+            &["Tensor[(b, n, k), float32]", "Tensor[(b, m, j), float32]"],
+            vec![],
+            Err("the contraction dimensions of `nn.batch_matmul` differ: k in `x` and j in `y`"),
+        ),
+        (
+            OP,
+            &[
+                "Tensor[(8, 4, 64), float32]",
+                "Tensor[(3, 32, 64), float32]",
+            ],
+            vec![],
+            Err("the batch dimensions of `nn.batch_matmul` differ: 8 in `x` and 3 in `y`"),
+        ),
+        (
+            OP,
+            &["Tensor[(4, 64), float32]", "Tensor[(8, 32, 64), float32]"],
+            vec![],
+            Err("`nn.batch_matmul` needs 3-D tensors, `x` has rank 2"),
+        ),
+        (
+            OP,
+            &[
+                "Tensor[(8, 4, 64), float32]",
+                "Tensor[(8, 32, 64), float16]",
+            ],
+            vec![],
+            Err("dtype: float16 vs float32"),
+        ),
+        // Waits for `y` instead of failing.
+        (
+            OP,
+            &["Tensor[(8, 4, 64), float32]", "_"],
+            vec![],
+            Err("waiting: BatchMatmul"),
+        ),
+    ]);
+}
+
+#[test]
+fn like_ops() {
+    check(vec![
+        (
+            "broadcast_to_like",
+            &["Tensor[(3, 1), float32]", "Tensor[(2, 3, 4), int8]"],
+            vec![],
+            Ok("Tensor[(2, 3, 4), float32]"),
+        ),
+        (
+            "broadcast_to_like",
+            &["Tensor[(n, 1), float32]", "Tensor[(n, 4), int8]"],
+            vec![],
+            Ok("Tensor[(n, 4), float32]"),
+        ),
+        (
+            "broadcast_to_like",
+            &["Tensor[(?, 1), float32]", "Tensor[(3, ?), int8]"],
+            vec![],
+            Ok("Tensor[(3, ?), float32]"),
+        ),
+        (
+            "broadcast_to_like",
+            &["Tensor[(3, 4), float32]", "Tensor[(1, 4), int8]"],
+            vec![],
+            Err("the data does not broadcast to the shape of `broadcast_type`"),
+        ),
+        (
+            "collapse_sum_like",
+            &["Tensor[(2, 3, 4), float32]", "Tensor[(3, 1), int8]"],
+            vec![],
+            Ok("Tensor[(3, 1), float32]"),
+        ),
+        (
+            "collapse_sum_like",
+            &["Tensor[(n, 4), float32]", "Tensor[(4), int8]"],
+            vec![],
+            Ok("Tensor[(4), float32]"),
+        ),
+        (
+            "collapse_sum_like",
+            &["Tensor[(?, 4), float32]", "Tensor[(1, 4), int8]"],
+            vec![],
+            Ok("Tensor[(1, 4), float32]"),
+        ),
+        (
+            "collapse_sum_like",
+            &["Tensor[(3), float32]", "Tensor[(2, 3), int8]"],
+            vec![],
+            Err("the shape of `collapse_type` does not broadcast to the data's shape"),
+        ),
+    ]);
+}
+
+#[test]
+fn slice_like() {
+    check(vec![
+        (
+            "slice_like",
+            &["Tensor[(8, 8, 3), float32]", "Tensor[(4, 5), float32]"],
+            vec![],
+            Ok("Tensor[(4, 5, 3), float32]"),
+        ),
+        (
+            "slice_like",
+            &["Tensor[(8, 8, 3), float32]", "Tensor[(4, 5, 2), float32]"],
+            vec![("axes", ints(&[1, -1]))],
+            Ok("Tensor[(8, 5, 2), float32]"),
+        ),
+        (
+            "slice_like",
+            &["Tensor[(n, 8), float32]", "Tensor[(m, 4), float32]"],
+            vec![],
+            Ok("Tensor[(m, 4), float32]"),
+        ),
+        (
+            "slice_like",
+            &["Tensor[(?, 8), float32]", "Tensor[(3, ?), float32]"],
+            vec![],
+            Ok("Tensor[(3, ?), float32]"),
+        ),
+        (
+            "slice_like",
+            &["Tensor[(8, 8), float32]", "Tensor[(9, 4), float32]"],
+            vec![],
+            Err("axis 0 of `shape_like` is 9, larger than the data's 8"),
+        ),
+        (
+            "slice_like",
+            &["Tensor[(8, 8, 3), float32]", "Tensor[(4, 5), float32]"],
+            vec![("axes", ints(&[2]))],
+            Err("`axes` names axis 2, `shape_like` has rank 2"),
+        ),
+        (
+            "slice_like",
+            &["Tensor[(8, 8), float32]", "Tensor[(4, 5), float32]"],
+            vec![("axes", ints(&[3]))],
+            Err("`axes` 3 is out of range for a tensor of rank 2"),
+        ),
+    ]);
+}
+
+#[test]
+fn shape_of_and_ndarray_size() {
+    check(vec![
+        (
+            "shape_of",
+            &["Tensor[(2, 3, 4), float32]"],
+            vec![],
+            Ok("Tensor[(3), int32]"),
+        ),
+        (
+            "shape_of",
+            &["Tensor[(n, 3), float32]"],
+            vec![("dtype", string("int64"))],
+            Ok("Tensor[(2), int64]"),
+        ),
+        (
+            "shape_of",
+            &["Tensor[(?, ?), float32]"],
+            vec![],
+            Ok("Tensor[(2), int32]"),
+        ),
+        ("shape_of", &["float32"], vec![], Ok("Tensor[(0), int32]")),
+        (
+            "shape_of",
+            &["(float32, float32)"],
+            vec![],
+            Err("expected a tensor, found `(float32, float32)`"),
+        ),
+        ("shape_of", &["_"], vec![], Err("waiting: ShapeOf")),
+        (
+            "ndarray_size",
+            &["Tensor[(2, 3, 4), float32]"],
+            vec![],
+            Ok("int32"),
+        ),
+        (
+            "ndarray_size",
+            &["Tensor[(n, 3), float32]"],
+            vec![("dtype", string("int64"))],
+            Ok("int64"),
+        ),
+        (
+            "ndarray_size",
+            &["Tensor[(?), float32]"],
+            vec![],
+            Ok("int32"),
+        ),
+        (
+            "ndarray_size",
+            &["(float32,)"],
+            vec![],
+            Err("expected a tensor, found `(float32,)`"),
+        ),
+    ]);
+}
+
+#[test]
+fn one_hot() {
+    let attrs = |depth: i64, axis: Option<i64>| {
+        let mut v = vec![("depth", int(depth)), ("dtype", string("float32"))];
+        if let Some(a) = axis {
+            v.push(("axis", int(a)));
+        }
+        v
+    };
+    const F: &str = "float32";
+    check(vec![
+        (
+            "one_hot",
+            &["Tensor[(2, 3), int32]", F, F],
+            attrs(10, None),
+            Ok("Tensor[(2, 3, 10), float32]"),
+        ),
+        (
+            "one_hot",
+            &["Tensor[(2, 3), int32]", F, F],
+            attrs(10, Some(0)),
+            Ok("Tensor[(10, 2, 3), float32]"),
+        ),
+        (
+            "one_hot",
+            &["Tensor[(2, 3), int64]", F, F],
+            attrs(10, Some(-2)),
+            Ok("Tensor[(2, 10, 3), float32]"),
+        ),
+        (
+            "one_hot",
+            &["Tensor[(n), int32]", F, F],
+            attrs(4, None),
+            Ok("Tensor[(n, 4), float32]"),
+        ),
+        (
+            "one_hot",
+            &["Tensor[(?), uint8]", F, F],
+            attrs(4, Some(1)),
+            Ok("Tensor[(?, 4), float32]"),
+        ),
+        // The scalar values are inferred from `dtype`.
+        (
+            "one_hot",
+            &["Tensor[(3), int32]", "_", "_"],
+            attrs(4, None),
+            Ok("Tensor[(3, 4), float32]"),
+        ),
+        (
+            "one_hot",
+            &["Tensor[(3), float32]", F, F],
+            attrs(4, None),
+            Err("`one_hot` needs integer indices, found float32"),
+        ),
+        (
+            "one_hot",
+            &["Tensor[(3), int32]", F, F],
+            attrs(4, Some(2)),
+            Err("`axis` 2 is out of range for one-hot indices of rank 1 (from -2 to 1)"),
+        ),
+        (
+            "one_hot",
+            &["Tensor[(3), int32]", "Tensor[(1), float32]", F],
+            attrs(4, None),
+            Err("rank 1 `(1)` vs rank 0 `()`"),
+        ),
+        (
+            "one_hot",
+            &["Tensor[(3), int32]", F, "int32"],
+            attrs(4, None),
+            Err("dtype: int32 vs float32"),
+        ),
+        (
+            "one_hot",
+            &["Tensor[(3), int32]", F, F],
+            vec![("dtype", string("float32"))],
+            Err("`one_hot` needs attribute `depth` of type `int`"),
+        ),
+    ]);
+}
+
+/// Every operator of this file: registered at its TVM level, documented with an example
+/// in Relay text that calls it.
+#[test]
+fn operators_are_registered_with_level_and_example() {
+    let reg = relay_core::registry::global().unwrap();
+    let ops: &[(&str, u8)] = &[
+        ("equal", 4),
+        ("not_equal", 4),
+        ("less", 4),
+        ("less_equal", 4),
+        ("greater", 4),
+        ("greater_equal", 4),
+        ("maximum", 4),
+        ("minimum", 4),
+        ("power", 4),
+        ("left_shift", 4),
+        ("right_shift", 4),
+        ("bitwise_and", 4),
+        ("bitwise_or", 4),
+        ("bitwise_xor", 4),
+        ("logical_and", 4),
+        ("logical_or", 4),
+        ("logical_xor", 4),
+        ("logical_not", 4),
+        ("bitwise_not", 4),
+        ("sum", 4),
+        ("mean", 4),
+        ("max", 4),
+        ("min", 4),
+        ("prod", 4),
+        ("all", 4),
+        ("any", 4),
+        ("variance", 4),
+        ("std", 4),
+        ("argmax", 4),
+        ("argmin", 4),
+        ("strided_slice", 4),
+        ("broadcast_to", 4),
+        ("collapse_sum_to", 4),
+        ("where", 4),
+        ("topk", 6),
+        ("argsort", 6),
+        ("sort", 6),
+        ("nn.batch_matmul", 10),
+        ("broadcast_to_like", 10),
+        ("collapse_sum_like", 10),
+        ("slice_like", 10),
+        ("shape_of", 10),
+        ("ndarray_size", 10),
+        ("one_hot", 10),
+    ];
+    for &(name, level) in ops {
+        let op = reg
+            .op(name)
+            .unwrap_or_else(|| panic!("`{name}` is not registered"));
+        assert_eq!(op.level, level, "{name}");
+        assert!(op.file.ends_with("level4.rs"), "{name}: {}", op.file);
+        let example = op.doc.split("```text").nth(1).unwrap_or_default();
+        assert!(example.contains(&format!("{name}(")), "{name}: {}", op.doc);
+    }
+}
+
+/// TVM's Python defaults, as the call sees them.
+#[test]
+fn attribute_defaults_are_tvms() {
+    let reg = relay_core::registry::global().unwrap();
+    let shown = |name: &str| -> Vec<String> {
+        let op = reg.op(name).unwrap();
+        let attrs = op.attrs_for_call(&relay_core::Attrs::EMPTY);
+        match attrs {
+            Ok(a) => a.iter().map(|(k, v)| format!("{k}={v}")).collect(),
+            Err(e) => vec![e.to_string()],
+        }
+    };
+    assert_eq!(
+        shown("sum"),
+        ["axis=None", "keepdims=False", "exclude=False"]
+    );
+    assert_eq!(
+        shown("variance"),
+        [
+            "axis=None",
+            "keepdims=False",
+            "exclude=False",
+            "unbiased=False"
+        ]
+    );
+    assert_eq!(
+        shown("argmax"),
+        [
+            "axis=None",
+            "keepdims=False",
+            "exclude=False",
+            "select_last_index=False"
+        ]
+    );
+    assert_eq!(
+        shown("topk"),
+        [
+            "k=1",
+            "axis=-1",
+            "ret_type=\"both\"",
+            "is_ascend=False",
+            "dtype=\"int32\""
+        ]
+    );
+    assert_eq!(
+        shown("argsort"),
+        ["axis=-1", "is_ascend=True", "dtype=\"int32\""]
+    );
+    assert_eq!(shown("sort"), ["axis=-1", "is_ascend=True"]);
+    assert_eq!(
+        shown("nn.batch_matmul"),
+        ["out_dtype=None", "transpose_a=False", "transpose_b=True"]
+    );
+    assert_eq!(shown("shape_of"), ["dtype=\"int32\""]);
+    assert_eq!(shown("ndarray_size"), ["dtype=\"int32\""]);
+    assert_eq!(shown("slice_like"), ["axes=None"]);
+    assert_eq!(
+        shown("strided_slice"),
+        ["`strided_slice` needs attribute `begin` of type `[int]`"]
+    );
+    assert_eq!(
+        shown("one_hot"),
+        ["`one_hot` needs attribute `depth` of type `int`"]
+    );
+}
+
+/// Identity (logical_not, bitwise_not) cannot fail through `infer` (the output is
+/// fresh): solve it against a known, different output, and backward from the output.
+#[test]
+fn identity_ops_relate_both_ways() {
+    use relay_core::text::{parse_type, TypeScope};
+    use relay_core::{Outcome, Solver, TyCtx};
+    let run = |op: &str, arg: &str, out: &str| -> Result<String, String> {
+        let def = relay_core::registry::global().unwrap().op(op).unwrap();
+        let mut tcx = TyCtx::new();
+        let f = def.ty(&mut tcx);
+        let mut s = Solver::new(tcx);
+        let (params, ret, cs) = s.instantiate(f).unwrap();
+        let mut scope = TypeScope::new();
+        for (t, src) in [(params[0], arg), (ret, out)] {
+            if src != "_" {
+                let ty = parse_type(&mut s.tcx, &mut scope, src).unwrap();
+                s.unify(t, ty).unwrap();
+            }
+        }
+        s.add_constraints(&cs, None, 0);
+        match s.solve() {
+            Outcome::Solved => {
+                let a = s.resolve(params[0]);
+                Ok(s.tcx.show(a))
+            }
+            Outcome::Failed(e) => Err(e[0].message.clone()),
+            other => Err(format!("{other:?}")),
+        }
+    };
+    for op in ["logical_not", "bitwise_not"] {
+        assert_eq!(
+            run(op, "_", "Tensor[(n, 3), int32]"),
+            Ok("Tensor[(n, 3), int32]".into())
+        );
+        assert_eq!(
+            run(op, "Tensor[(2), bool]", "Tensor[(3), bool]"),
+            Err("dimension 0: 2 vs 3".into())
+        );
+    }
+}

@@ -1,0 +1,194 @@
+//! The operator library registers exactly TVM's operators of the library's issue, by
+//! their TVM names, sorted.
+
+use relay_core::registry;
+use relay_ops as _;
+
+#[test]
+fn the_registry_holds_exactly_the_operator_library() {
+    let names: Vec<&str> = registry::global()
+        .unwrap()
+        .ops()
+        .iter()
+        .map(|o| o.name)
+        .collect();
+    let expected = [
+        "abs",
+        "acos",
+        "acosh",
+        "add",
+        "all",
+        "any",
+        "arange",
+        "argmax",
+        "argmin",
+        "argsort",
+        "asin",
+        "asinh",
+        "atan",
+        "atanh",
+        "bitwise_and",
+        "bitwise_not",
+        "bitwise_or",
+        "bitwise_xor",
+        "broadcast_to",
+        "broadcast_to_like",
+        "cast",
+        "cast_like",
+        "ceil",
+        "clip",
+        "collapse_sum_like",
+        "collapse_sum_to",
+        "concatenate",
+        "copy",
+        "cos",
+        "cosh",
+        "cumprod",
+        "cumsum",
+        "divide",
+        "equal",
+        "erf",
+        "exp",
+        "expand_dims",
+        "floor",
+        "floor_divide",
+        "floor_mod",
+        "full",
+        "full_like",
+        "gather",
+        "gather_nd",
+        "greater",
+        "greater_equal",
+        "isfinite",
+        "isinf",
+        "isnan",
+        "left_shift",
+        "less",
+        "less_equal",
+        "log",
+        "log10",
+        "log2",
+        "logical_and",
+        "logical_not",
+        "logical_or",
+        "logical_xor",
+        "max",
+        "maximum",
+        "mean",
+        "min",
+        "minimum",
+        "mod",
+        "multiply",
+        "ndarray_size",
+        "negative",
+        "nn.avg_pool1d",
+        "nn.avg_pool2d",
+        "nn.avg_pool3d",
+        "nn.batch_flatten",
+        "nn.batch_matmul",
+        "nn.batch_norm",
+        "nn.bias_add",
+        "nn.conv1d",
+        "nn.conv1d_transpose",
+        "nn.conv2d",
+        "nn.conv2d_transpose",
+        "nn.conv3d",
+        "nn.conv3d_transpose",
+        "nn.dense",
+        "nn.dropout",
+        "nn.global_avg_pool2d",
+        "nn.global_max_pool2d",
+        "nn.group_norm",
+        "nn.instance_norm",
+        "nn.l2_normalize",
+        "nn.layer_norm",
+        "nn.leaky_relu",
+        "nn.log_softmax",
+        "nn.lrn",
+        "nn.matmul",
+        "nn.max_pool1d",
+        "nn.max_pool2d",
+        "nn.max_pool3d",
+        "nn.pad",
+        "nn.prelu",
+        "nn.relu",
+        "nn.softmax",
+        "nn.upsampling",
+        "not_equal",
+        "one_hot",
+        "ones",
+        "ones_like",
+        "power",
+        "prod",
+        "reinterpret",
+        "repeat",
+        "reshape",
+        "reshape_like",
+        "reverse",
+        "reverse_reshape",
+        "right_shift",
+        "round",
+        "rsqrt",
+        "shape_of",
+        "sigmoid",
+        "sign",
+        "sin",
+        "sinh",
+        "slice_like",
+        "sort",
+        "split",
+        "sqrt",
+        "squeeze",
+        "stack",
+        "std",
+        "strided_slice",
+        "subtract",
+        "sum",
+        "take",
+        "tan",
+        "tanh",
+        "tile",
+        "topk",
+        "transpose",
+        "trunc",
+        "trunc_divide",
+        "trunc_mod",
+        "variance",
+        "where",
+        "zeros",
+        "zeros_like",
+    ];
+    assert_eq!(names, expected);
+    assert_eq!(names.len(), 144);
+}
+
+#[test]
+fn every_operator_has_a_support_level_and_documentation() {
+    for op in registry::global().unwrap().ops() {
+        assert!(
+            (1..=10).contains(&op.level),
+            "`{}` has level {}",
+            op.name,
+            op.level
+        );
+        assert!(
+            !op.doc.trim().is_empty(),
+            "`{}` has no documentation",
+            op.name
+        );
+        assert!(op.relation.is_some(), "`{}` has no relation", op.name);
+    }
+}
+
+#[test]
+fn builders_are_found_at_the_crate_root() {
+    let conv = relay_ops::nn::conv2d("x", "w")
+        .strides([2, 2])
+        .channels(8)
+        .build();
+    assert_eq!(conv.op.name, "nn.conv2d");
+    assert_eq!(conv.args, ["x", "w"]);
+    assert_eq!(conv.attrs.get("strides").unwrap().to_string(), "[2, 2]");
+    let add = relay_ops::add("x", "y").build();
+    assert!(std::ptr::eq(add.op, &relay_ops::ADD));
+}
