@@ -118,8 +118,9 @@ pub use relay_macros::relay_data;
 ///         level 3;
 ///
 ///     /// A dotted name puts the builder in a module (`image::crop`). Attributes have a
-///     /// type (`int`, `float`, `bool`, `str`, `dtype`, `[T]`, `Option<T>`) and a
-///     /// default; one without a default is required and becomes a builder argument.
+///     /// type (`int`, `float`, `bool`, `str`, `dtype`, `[T]`, `Option<T>`, and `T | U`
+///     /// for either, as TVM's `indices_or_sections: int | [int]`) and a default; one
+///     /// without a default is required and becomes a builder argument.
 ///     image.crop : fn<t, u>(data: t) -> u where Same,
 ///         attrs {
 ///             size: [int],

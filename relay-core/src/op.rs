@@ -34,6 +34,8 @@ pub enum AttrType {
     List(&'static AttrType),
     /// `Option<T>`: a value or `None`.
     Option(&'static AttrType),
+    /// `T | U`: a value of either type (`indices_or_sections: int | [int]`).
+    Either(&'static AttrType, &'static AttrType),
 }
 
 impl fmt::Display for AttrType {
@@ -46,6 +48,7 @@ impl fmt::Display for AttrType {
             AttrType::DType => f.write_str("dtype"),
             AttrType::List(t) => write!(f, "[{t}]"),
             AttrType::Option(t) => write!(f, "Option<{t}>"),
+            AttrType::Either(a, b) => write!(f, "{a} | {b}"),
         }
     }
 }
@@ -294,6 +297,7 @@ fn coerce(ty: AttrType, value: &AttrValue) -> Option<AttrValue> {
                 .collect::<Option<Vec<_>>>()?,
         ),
         (AttrType::Option(t), v) => coerce(*t, v)?,
+        (AttrType::Either(a, b), v) => coerce(*a, v).or_else(|| coerce(*b, v))?,
         _ => return None,
     })
 }
@@ -328,6 +332,8 @@ pub mod marker {
     pub struct List<T>(PhantomData<T>);
     /// `Option<T>`.
     pub struct Opt<T>(PhantomData<T>);
+    /// `T | U`.
+    pub struct Either<T, U>(PhantomData<(T, U)>);
 }
 
 /// A Rust value that can be given to a builder's setter of an attribute of type `T` (one
@@ -392,6 +398,37 @@ where
 impl<T, X: AttrArg<T>> AttrArg<marker::Opt<T>> for X {
     fn into_attr(self) -> AttrValue {
         self.into_attr()
+    }
+}
+
+/// An `int | …` attribute given an integer.
+impl<U> AttrArg<marker::Either<marker::Int, U>> for i64 {
+    fn into_attr(self) -> AttrValue {
+        AttrValue::Int(self)
+    }
+}
+
+/// A `… | [int]` attribute given an array of integers.
+impl<T, X: AttrArg<marker::Int>, const N: usize>
+    AttrArg<marker::Either<T, marker::List<marker::Int>>> for [X; N]
+{
+    fn into_attr(self) -> AttrValue {
+        AttrValue::List(self.into_iter().map(AttrArg::into_attr).collect())
+    }
+}
+
+/// A `… | [int]` attribute given a vector of integers.
+impl<T, X: AttrArg<marker::Int>> AttrArg<marker::Either<T, marker::List<marker::Int>>> for Vec<X> {
+    fn into_attr(self) -> AttrValue {
+        AttrValue::List(self.into_iter().map(AttrArg::into_attr).collect())
+    }
+}
+
+/// Any `T | U` attribute given an [`AttrValue`] (checked against the schema when the call
+/// is typed).
+impl<T, U> AttrArg<marker::Either<T, U>> for AttrValue {
+    fn into_attr(self) -> AttrValue {
+        self
     }
 }
 

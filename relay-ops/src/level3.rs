@@ -167,7 +167,7 @@ relay_op! {
     /// // (Tensor[(2, 4), float32], Tensor[(2, 4), float32], Tensor[(2, 4), float32])
     /// ```
     split : fn<t1, t2>(data: t1) -> t2 where Split,
-        attrs { indices_or_sections: int, axis: int = 0 },
+        attrs { indices_or_sections: int | [int], axis: int = 0 },
         level 3;
 
     /// Takes elements of `data` at `indices` along `axis` (`None`: of the flattened data).

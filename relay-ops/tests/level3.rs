@@ -227,29 +227,12 @@ fn split_into_sections() {
 /// `indices_or_sections` as a list of indices. The operator's attribute schema has no
 /// `int | [int]` type, so the relation is run directly with a list.
 fn split_indices(data: &str, indices: &[i64], axis: i64) -> Result<String, String> {
-    use relay_core::text::{parse_type, TypeScope};
-    let mut s = Solver::new(TyCtx::new());
-    let mut scope = TypeScope::new();
-    let x = parse_type(&mut s.tcx, &mut scope, data).unwrap();
-    let o = s.fresh_ty();
-    let attrs = Attrs::new(vec![
-        ("indices_or_sections".into(), ints(indices)),
-        ("axis".into(), int(axis)),
-    ]);
-    s.add_relation(
-        relay_ops::level3::Split::REF,
-        &[x, o],
-        Some(Arc::new(attrs)),
-        0,
-    );
-    match s.solve() {
-        Outcome::Solved => {
-            let o = s.resolve(o);
-            Ok(s.tcx.show(o))
-        }
-        Outcome::Failed(e) => Err(e[0].message.clone()),
-        Outcome::UnderConstrained(_) => Err("waiting".into()),
-    }
+    // Through the operator's attribute schema (`indices_or_sections: int | [int]`).
+    infer(
+        "split",
+        &[data],
+        &[("indices_or_sections", ints(indices)), ("axis", int(axis))],
+    )
 }
 
 #[test]

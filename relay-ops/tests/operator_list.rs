@@ -192,3 +192,34 @@ fn builders_are_found_at_the_crate_root() {
     let add = relay_ops::add("x", "y").build();
     assert!(std::ptr::eq(add.op, &relay_ops::ADD));
 }
+
+#[test]
+fn an_either_attribute_takes_both_forms() {
+    let sections = relay_ops::split("x", 3).build();
+    assert_eq!(
+        sections
+            .attrs
+            .get("indices_or_sections")
+            .unwrap()
+            .to_string(),
+        "3"
+    );
+    let indices = relay_ops::split("x", [2, 5]).build();
+    assert_eq!(
+        indices
+            .attrs
+            .get("indices_or_sections")
+            .unwrap()
+            .to_string(),
+        "[2, 5]"
+    );
+    let def = relay_core::registry::global().unwrap().op("split").unwrap();
+    let bad = relay_core::Attrs::new(vec![(
+        "indices_or_sections".into(),
+        relay_core::AttrValue::Str("all".into()),
+    )]);
+    assert_eq!(
+        def.attrs_for_call(&bad).unwrap_err().to_string(),
+        "attribute `indices_or_sections` of `split` expects `int | [int]`, found `\"all\"`"
+    );
+}

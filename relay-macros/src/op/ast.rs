@@ -54,6 +54,8 @@ pub enum AttrTy {
     Named(Ident),
     List(Box<AttrTy>),
     Option(Box<AttrTy>),
+    /// `T | U`.
+    Either(Box<AttrTy>, Box<AttrTy>),
 }
 
 /// A default value as written.
@@ -246,6 +248,19 @@ impl Parse for AttrDecl {
 
 impl Parse for AttrTy {
     fn parse(input: ParseStream) -> syn::Result<Self> {
+        let first = AttrTy::parse_one(input)?;
+        if input.peek(Token![|]) {
+            input.parse::<Token![|]>()?;
+            let second = AttrTy::parse_one(input)?;
+            return Ok(AttrTy::Either(Box::new(first), Box::new(second)));
+        }
+        Ok(first)
+    }
+}
+
+impl AttrTy {
+    /// One alternative of an attribute type (`int`, `[T]`, `Option<T>`).
+    fn parse_one(input: ParseStream) -> syn::Result<Self> {
         if input.peek(syn::token::Bracket) {
             let content;
             bracketed!(content in input);

@@ -20,6 +20,7 @@ pub enum ATy {
     DType,
     List(Box<ATy>),
     Option(Box<ATy>),
+    Either(Box<ATy>, Box<ATy>),
 }
 
 impl ATy {
@@ -32,6 +33,7 @@ impl ATy {
             ATy::DType => "dtype".into(),
             ATy::List(t) => format!("[{}]", t.text()),
             ATy::Option(t) => format!("Option<{}>", t.text()),
+            ATy::Either(a, b) => format!("{} | {}", a.text(), b.text()),
         }
     }
 }
@@ -171,6 +173,7 @@ fn resolve(cx: &mut Ctxt, t: &AttrTy) -> ATy {
     match t {
         AttrTy::List(t) => ATy::List(Box::new(resolve(cx, t))),
         AttrTy::Option(t) => ATy::Option(Box::new(resolve(cx, t))),
+        AttrTy::Either(a, b) => ATy::Either(Box::new(resolve(cx, a)), Box::new(resolve(cx, b))),
         AttrTy::Named(n) => match n.to_string().as_str() {
             "int" => ATy::Int,
             "float" => ATy::Float,
@@ -211,6 +214,14 @@ fn const_of(cx: &mut Ctxt, ty: &ATy, v: &Value) -> Option<TokenStream> {
         (ATy::Option(_), Value::Ident(i)) if i == "None" => Some(quote!(#c::None)),
         (ATy::Option(t), Value::Some(_, inner)) => const_of(cx, t, inner),
         (ATy::Option(t), _) => const_of(cx, t, v),
+        // The alternatives of `T | U` differ in list-ness: a list default is of the list one.
+        (ATy::Either(a, b), _) => {
+            if matches!(v, Value::List(..)) == matches!(**a, ATy::List(_)) {
+                const_of(cx, a, v)
+            } else {
+                const_of(cx, b, v)
+            }
+        }
         (_, Value::Ident(i)) if i == "None" => {
             mismatch(cx, ty, v, " (only an `Option<T>` attribute can default to `None`)")
         }

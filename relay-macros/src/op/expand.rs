@@ -71,6 +71,10 @@ fn marker(t: &ATy) -> TokenStream {
             let t = marker(t);
             quote!(#m::Opt<#t>)
         }
+        ATy::Either(a, b) => {
+            let (a, b) = (marker(a), marker(b));
+            quote!(#m::Either<#a, #b>)
+        }
     }
 }
 
@@ -89,6 +93,10 @@ fn attr_type(t: &ATy) -> TokenStream {
         ATy::Option(t) => {
             let t = attr_type(t);
             quote!(#a::Option(&#t))
+        }
+        ATy::Either(x, y) => {
+            let (x, y) = (attr_type(x), attr_type(y));
+            quote!(#a::Either(&#x, &#y))
         }
     }
 }

@@ -16,6 +16,7 @@ relay_op! {
             center: bool = true,
             dtype: dtype = float32,
             axes: Option<[int]> = Some([0, -1]),
+            sections: int | [int] = [1, 2],
         },
         level 2;
     /// Clauses in any order; a required attribute; no relation.
@@ -25,8 +26,8 @@ relay_op! {
 }
 
 fn main() {
-    let call = nn::conv2d(1, 2).strides([2, 2]).channels(64).center(false).build();
-    assert_eq!(call.attrs.iter().count(), 9);
+    let call = nn::conv2d(1, 2).strides([2, 2]).channels(64).center(false).sections(3).build();
+    assert_eq!(call.attrs.iter().count(), 10);
     let _ = nn::reshape(1, [0, -1]).build();
     let _ = add2(1, 2).build();
     let _ = cast(1, 2).build();
