@@ -4,8 +4,7 @@
 
 mod common;
 use common::{boolean, infer, infer_all, int, ints, string};
-use relay_core::{AttrValue, Attrs, Outcome, Relation, Solver, TyCtx};
-use std::sync::Arc;
+use relay_core::AttrValue;
 
 type Case<'a> = (
     &'a [&'a str],
