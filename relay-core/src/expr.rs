@@ -386,6 +386,25 @@ impl Module {
         })))
     }
 
+    /// The call an operator builder made (`relay_ops::nn::dense(x, w).units(64).build()`):
+    /// the operator, its arguments and its attributes, defaults filled.
+    pub fn op_call(&mut self, call: crate::op::OpCall<ExprId>) -> ExprId {
+        let callee = self.op(call.op);
+        self.call_full(callee, &call.args, Some(Arc::new(call.attrs)), &[])
+    }
+
+    /// The constructor call a data type's builder made (`List::cons(h, t)`), with the
+    /// constructors loaded in `adts`; `None` if its data type is not loaded there.
+    pub fn ctor_call(
+        &mut self,
+        adts: &crate::adt::AdtTable,
+        call: crate::adt::CtorCall<ExprId>,
+    ) -> Option<ExprId> {
+        let c = adts.ctor(call.name())?;
+        let callee = self.ctor(c);
+        Some(self.call(callee, &call.args))
+    }
+
     /// `if (c) { t } else { e }`.
     pub fn if_(&mut self, c: ExprId, t: ExprId, e: ExprId) -> ExprId {
         self.push(ExprKind::If(c, t, e))

@@ -447,3 +447,22 @@ fn a_call_nested_a_hundred_thousand_deep_on_a_small_stack() {
         );
     });
 }
+
+#[test]
+fn generated_builders_build_expressions() {
+    let mut p = P::new();
+    let xt = p.ty("Tensor[(n, 4), float32]");
+    let x = p.m.var("x", Some(xt));
+    let (x1, x2) = (p.m.var_ref(x), p.m.var_ref(x));
+    let sum = p.m.op_call(t::add(x1, x2).build());
+    let nil = p.m.ctor_call(&p.adts, List::nil()).unwrap();
+    let list = p.m.ctor_call(&p.adts, List::cons(sum, nil)).unwrap();
+    let f = p.m.func(&[], &[x], None, list);
+    p.m.define("f", f).unwrap();
+    let (typed, m) = p.run();
+    assert_eq!(messages(&typed), Vec::<String>::new());
+    assert_eq!(
+        global_ty(&typed, &m, "f"),
+        "fn (Tensor[(n, 4), float32]) -> List[Tensor[(n, 4), float32]]"
+    );
+}
