@@ -44,9 +44,15 @@ pub struct Typed {
     var_tys: Vec<Ty>,
     global_tys: Vec<Ty>,
     errors: Vec<TypeError>,
+    warnings: Vec<TypeError>,
 }
 
 impl Typed {
+    /// The warnings (unreachable arms), in the order found.
+    pub fn warnings(&self) -> &[TypeError] {
+        &self.warnings
+    }
+
     /// The type errors, in the order found (empty when the module is well typed).
     pub fn errors(&self) -> &[TypeError] {
         &self.errors
@@ -92,6 +98,7 @@ struct Infer<'m> {
     op_tys: FxHashMap<*const OpDef, Ty>,
     match_scrutinee: FxHashMap<ExprId, Ty>,
     errors: Vec<TypeError>,
+    warnings: Vec<TypeError>,
     bool_ty: Ty,
     unset: Ty,
 }
@@ -114,6 +121,7 @@ pub fn infer(tcx: TyCtx, adts: &AdtTable, m: &Module) -> Typed {
         op_tys: FxHashMap::default(),
         match_scrutinee: FxHashMap::default(),
         errors: Vec::new(),
+        warnings: Vec::new(),
         bool_ty,
         unset,
     };
@@ -322,6 +330,47 @@ impl Infer<'_> {
         }
     }
 
+    /// Exhaustiveness of a complete `match` (an error listing the missing cases) and
+    /// reachability of every arm (a warning).
+    fn check_arms(&mut self, e: ExprId, arms: &[crate::expr::Arm], complete: bool) {
+        let pats: Vec<PatId> = arms.iter().map(|a| a.pattern).collect();
+        let report = crate::exhaust::analyse(&self.s.tcx, self.m, &pats);
+        let span = self.span(e);
+        if complete && !report.missing.is_empty() {
+            let cases: Vec<String> = report.missing.iter().map(|c| format!("`{c}`")).collect();
+            self.errors.push(TypeError {
+                span,
+                expr: Some(e),
+                message: format!("non-exhaustive match: {} not covered", cases.join(", ")),
+                notes: vec![
+                    "add arms for these cases, or use `match?` for a partial match".to_string(),
+                ],
+            });
+        }
+        if report.too_deep {
+            self.warnings.push(TypeError {
+                span,
+                expr: Some(e),
+                message: format!(
+                    "patterns nested deeper than {} levels are not checked for exhaustiveness",
+                    crate::exhaust::MAX_PATTERN_DEPTH
+                ),
+                notes: Vec::new(),
+            });
+        }
+        for i in report.unreachable {
+            let body = arms[i].body;
+            self.warnings.push(TypeError {
+                span: self.span(body),
+                expr: Some(body),
+                message: format!(
+                    "unreachable arm: the arms before it match every value it matches (arm {i})"
+                ),
+                notes: Vec::new(),
+            });
+        }
+    }
+
     fn op_ty(&mut self, def: &'static OpDef) -> Ty {
         let key = def as *const OpDef;
         if let Some(&t) = self.op_tys.get(&key) {
@@ -387,8 +436,11 @@ impl Infer<'_> {
                 tt
             }
             ExprKind::Match {
-                scrutinee, arms, ..
+                scrutinee,
+                arms,
+                complete,
             } => {
+                self.check_arms(e, arms, *complete);
                 let st = self.match_scrutinee[&e];
                 let sty = self.expr_tys[scrutinee.index()];
                 let sspan = self.span(*scrutinee);
@@ -603,6 +655,7 @@ impl Infer<'_> {
             mut var_tys,
             mut global_tys,
             errors,
+            warnings,
             m,
             ..
         } = self;
@@ -638,6 +691,7 @@ impl Infer<'_> {
             var_tys,
             global_tys,
             errors,
+            warnings,
         }
     }
 }

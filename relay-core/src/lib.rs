@@ -20,6 +20,7 @@ pub mod attrs;
 pub mod clause;
 pub mod dim;
 pub mod dtype;
+pub mod exhaust;
 pub mod expr;
 mod fold;
 pub mod infer;

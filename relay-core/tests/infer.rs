@@ -466,3 +466,92 @@ fn generated_builders_build_expressions() {
         "fn (Tensor[(n, 4), float32]) -> List[Tensor[(n, 4), float32]]"
     );
 }
+
+/// Patterns for the tests: `_`, a constructor with sub-patterns, a tuple.
+enum Pt {
+    W,
+    C(&'static str, Vec<Pt>),
+    T(Vec<Pt>),
+}
+
+fn pat(p: &mut P, pt: &Pt) -> relay_core::expr::PatId {
+    let pattern = match pt {
+        Pt::W => Pattern::Wildcard,
+        Pt::C(name, subs) => {
+            let c = p.adts.ctor(name).unwrap();
+            let subs: Vec<_> = subs.iter().map(|s| pat(p, s)).collect();
+            Pattern::Ctor(c, subs.into())
+        }
+        Pt::T(subs) => {
+            let subs: Vec<_> = subs.iter().map(|s| pat(p, s)).collect();
+            Pattern::Tuple(subs.into())
+        }
+    };
+    p.m.pat(pattern)
+}
+
+/// Types `match (%x: ty) { arms => 0 }` (or `match?`) and gives the errors and warnings.
+fn check_match(ty: &str, arms: &[Pt], complete: bool) -> (Vec<String>, Vec<String>) {
+    let mut p = P::new();
+    let t = p.ty(ty);
+    let x = p.m.var("x", Some(t));
+    let arms: Vec<Arm> = arms
+        .iter()
+        .map(|a| {
+            let pattern = pat(&mut p, a);
+            let body = p.konst("int32");
+            Arm { pattern, body }
+        })
+        .collect();
+    let xr = p.m.var_ref(x);
+    let body = p.m.match_(xr, &arms, complete);
+    let f = p.m.func(&[], &[x], None, body);
+    p.m.define("f", f).unwrap();
+    let (typed, _) = p.run();
+    let warnings = typed.warnings().iter().map(|w| w.message.clone()).collect();
+    (messages(&typed), warnings)
+}
+
+#[test]
+fn a_complete_match_lists_the_missing_cases() {
+    use Pt::*;
+    let (errors, _) = check_match("List[int32]", &[C("Cons", vec![W, C("Nil", vec![])])], true);
+    assert_eq!(
+        errors,
+        vec!["non-exhaustive match: `Nil`, `Cons(_, Cons(_, _))` not covered".to_string()]
+    );
+    let (errors, _) = check_match("Numbers", &[C("Empty", vec![])], true);
+    assert_eq!(
+        errors,
+        vec!["non-exhaustive match: `Single(_)` not covered".to_string()]
+    );
+    let (errors, _) = check_match(
+        "(List[int32], List[int32])",
+        &[T(vec![C("Nil", vec![]), W]), T(vec![W, C("Nil", vec![])])],
+        true,
+    );
+    assert_eq!(
+        errors,
+        vec!["non-exhaustive match: `(Cons(_, _), Cons(_, _))` not covered".to_string()]
+    );
+}
+
+#[test]
+fn covering_matches_partial_matches_and_unreachable_arms() {
+    use Pt::*;
+    let full = [C("Nil", vec![]), C("Cons", vec![W, W])];
+    assert_eq!(check_match("List[int32]", &full, true), (vec![], vec![]));
+    // `match?` is partial: not checked.
+    assert_eq!(
+        check_match("List[int32]", &[C("Nil", vec![])], false),
+        (vec![], vec![])
+    );
+    let (errors, warnings) = check_match("List[int32]", &[W, C("Nil", vec![])], true);
+    assert_eq!(errors, Vec::<String>::new());
+    assert_eq!(
+        warnings,
+        vec![
+            "unreachable arm: the arms before it match every value it matches (arm 1)".to_string()
+        ]
+    );
+}
