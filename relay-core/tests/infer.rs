@@ -555,3 +555,114 @@ fn covering_matches_partial_matches_and_unreachable_arms() {
         ]
     );
 }
+
+fn define_id(p: &mut P) -> relay_core::expr::GlobalId {
+    let a = p.tcx.param("A", Kind::Type);
+    let at = p.tcx.param_ty(a).unwrap();
+    let x = p.m.var("x", Some(at));
+    let xr = p.m.var_ref(x);
+    let id = p.m.func(&[a], &[x], Some(at), xr);
+    p.m.define("id", id).unwrap()
+}
+
+#[test]
+fn a_polymorphic_global_passed_as_a_monomorphic_function() {
+    let mut p = P::new();
+    let gid = define_id(&mut p);
+    let ft = p.ty("fn (int32) -> int32");
+    let it = p.ty("int32");
+    let (f, x) = (p.m.var("f", Some(ft)), p.m.var("x", Some(it)));
+    let (fr, xr) = (p.m.var_ref(f), p.m.var_ref(x));
+    let body = p.m.call(fr, &[xr]);
+    let apply = p.m.func(&[], &[f, x], Some(it), body);
+    let gapply = p.m.define("apply", apply).unwrap();
+    let (callee, idv, one) = (
+        p.m.global_ref(gapply),
+        p.m.global_ref(gid),
+        p.konst("int32"),
+    );
+    let call = p.m.call(callee, &[idv, one]);
+    let main = p.m.func(&[], &[], None, call);
+    p.m.define("main", main).unwrap();
+    let (typed, m) = p.run();
+    assert_eq!(messages(&typed), Vec::<String>::new());
+    assert_eq!(global_ty(&typed, &m, "main"), "fn () -> int32");
+    // Used as a value, the global keeps its polymorphic type.
+    assert_eq!(typed.show(typed.expr_ty(idv)), "fn [A](A) -> A");
+}
+
+#[test]
+fn nil_takes_the_type_its_context_gives() {
+    let mut p = P::new();
+    let lt = p.ty("List[float32]");
+    let l = p.m.var("l", Some(lt));
+    let nil = p.ctor("Nil");
+    let value = p.m.call(nil, &[]);
+    let lr = p.m.var_ref(l);
+    let body = p.m.let_(l, value, lr);
+    let f = p.m.func(&[], &[], None, body);
+    p.m.define("f", f).unwrap();
+    let (typed, _) = p.run();
+    assert_eq!(messages(&typed), Vec::<String>::new());
+    assert_eq!(typed.show(typed.expr_ty(value)), "List[float32]");
+}
+
+#[test]
+fn the_spec_second_ill_typed_list() {
+    // Cons(Cons(1, Cons(2, Nil())), Cons(Cons((1, 1), Cons((2, 2), Nil())), Nil()))
+    let mut p = P::new();
+    let mut cons = |p: &mut P, h: ExprId, t: ExprId| {
+        let c = p.ctor("Cons");
+        p.m.call(c, &[h, t])
+    };
+    let nil = |p: &mut P| {
+        let c = p.ctor("Nil");
+        p.m.call(c, &[])
+    };
+    let (one, two) = (p.konst("int32"), p.konst("int32"));
+    let n1 = nil(&mut p);
+    let t2 = cons(&mut p, two, n1);
+    let ints = cons(&mut p, one, t2);
+    let pair = |p: &mut P| {
+        let (a, b) = (p.konst("int32"), p.konst("int32"));
+        p.m.tuple(&[a, b])
+    };
+    let (p1, p2) = (pair(&mut p), pair(&mut p));
+    let n2 = nil(&mut p);
+    let tp = cons(&mut p, p2, n2);
+    let pairs = cons(&mut p, p1, tp);
+    let n3 = nil(&mut p);
+    let rest = cons(&mut p, pairs, n3);
+    let bad = cons(&mut p, ints, rest);
+    let f = p.m.func(&[], &[], None, bad);
+    p.m.define("bad", f).unwrap();
+    let (typed, _) = p.run();
+    assert_eq!(
+        messages(&typed),
+        vec![
+            "argument 1 of `Cons`: type argument 0, type argument 0: `int32` vs `(int32, int32)`"
+                .to_string()
+        ]
+    );
+}
+
+#[test]
+fn a_type_argument_of_the_wrong_kind_is_an_error() {
+    let mut p = P::new();
+    let gid = define_id(&mut p);
+    let callee = p.m.global_ref(gid);
+    let one = p.konst("int32");
+    let ten = p.ty("Tensor[(10), float32]");
+    let relay_core::TyData::Tensor(shape, _) = *p.tcx.data(ten) else {
+        unreachable!()
+    };
+    let call =
+        p.m.call_full(callee, &[one], None, &[ParamValue::Shape(shape)]);
+    let main = p.m.func(&[], &[], None, call);
+    p.m.define("main", main).unwrap();
+    let (typed, _) = p.run();
+    assert_eq!(
+        messages(&typed),
+        vec!["`@id`: type argument 0 is a `Shape` but the parameter `A` is a `Type`".to_string()]
+    );
+}

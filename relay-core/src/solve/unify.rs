@@ -160,6 +160,20 @@ impl Solver {
                         work.push((p, q, s));
                     }
                 }
+                (TyData::Func(f), TyData::Func(g))
+                    if f.params.is_empty() != g.params.is_empty()
+                        && f.constraints.is_empty()
+                        && g.constraints.is_empty() =>
+                {
+                    // A polymorphic function used where a monomorphic one is expected
+                    // (`@map(@size, %trees)`): instantiate it there, as a use does.
+                    let (poly, mono) = if f.params.is_empty() { (b, a) } else { (a, b) };
+                    let (args, ret, _) = self
+                        .instantiate(poly)
+                        .map_err(|_| fail(&paths, at, UnifyErrorKind::Types(a, b)))?;
+                    let inst = self.tcx.func(&[], &args, ret, Vec::new());
+                    work.push((mono, inst, at));
+                }
                 (TyData::Func(f), TyData::Func(g)) => {
                     if f.params.len() != g.params.len() {
                         let kind = UnifyErrorKind::Arity {
