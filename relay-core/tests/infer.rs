@@ -611,7 +611,7 @@ fn nil_takes_the_type_its_context_gives() {
 fn the_spec_second_ill_typed_list() {
     // Cons(Cons(1, Cons(2, Nil())), Cons(Cons((1, 1), Cons((2, 2), Nil())), Nil()))
     let mut p = P::new();
-    let mut cons = |p: &mut P, h: ExprId, t: ExprId| {
+    let cons = |p: &mut P, h: ExprId, t: ExprId| {
         let c = p.ctor("Cons");
         p.m.call(c, &[h, t])
     };
