@@ -142,6 +142,9 @@ pub struct RelCx<'s> {
     pub(crate) solver: &'s mut Solver,
     pub(crate) args: &'s [Ty],
     pub(crate) attrs: &'s Attrs,
+    /// The solver's count of bindings when the run began: while it is unchanged, the
+    /// arguments resolved for the run are current.
+    pub(crate) binds_at_start: u64,
 }
 
 impl RelCx<'_> {
@@ -244,7 +247,11 @@ impl RelCx<'_> {
     /// The shape and dtype of argument `arg` if it is known to be a tensor, `None` while
     /// it is unknown, an error if it is something else.
     pub fn tensor(&mut self, arg: usize) -> Result<Option<(Shape, DTy)>, RelError> {
-        let t = self.solver.resolve(self.args[arg]);
+        let t = if self.solver.binds == self.binds_at_start {
+            self.args[arg]
+        } else {
+            self.solver.resolve(self.args[arg])
+        };
         match self.solver.tcx.data(t) {
             TyData::Tensor(s, dt) => Ok(Some((*s, *dt))),
             TyData::Var(_) => Ok(None),

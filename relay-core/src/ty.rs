@@ -191,6 +191,7 @@ pub struct TyCtx {
     adts: Vec<AdtInfo>,
     var_tys: Vec<Ty>,
     var_shapes: Vec<Shape>,
+    tensor_cache: [Option<(Shape, DTy, Ty)>; TENSOR_CACHE],
     /// The dimension table and its arithmetic.
     pub dims: Dims,
 }
@@ -213,6 +214,7 @@ impl TyCtx {
             adts: Vec::new(),
             var_tys: Vec::new(),
             var_shapes: Vec::new(),
+            tensor_cache: [None; TENSOR_CACHE],
             dims: Dims::new(),
         }
     }
@@ -427,7 +429,17 @@ impl TyCtx {
 
     /// `Tensor[shape, dtype]`.
     pub fn tensor(&mut self, shape: Shape, dtype: DTy) -> Ty {
-        self.mk(TyData::Tensor(shape, dtype))
+        // Programs use few distinct tensor types many times: a small direct-mapped cache
+        // in front of the hash table answers most lookups without hashing.
+        let slot = (shape.0 as usize ^ dty_key(dtype)) % TENSOR_CACHE;
+        if let Some((s, d, t)) = self.tensor_cache[slot] {
+            if s == shape && d == dtype {
+                return t;
+            }
+        }
+        let t = self.mk(TyData::Tensor(shape, dtype));
+        self.tensor_cache[slot] = Some((shape, dtype, t));
+        t
     }
 
     /// `Tensor[(dims...), dtype]` for a known data type.
@@ -593,6 +605,18 @@ impl TyCtx {
     /// `shape` printed in the text syntax.
     pub fn show_shape(&self, shape: Shape) -> String {
         crate::print::shape_to_string(self, shape)
+    }
+}
+
+/// The number of slots of [`TyCtx::tensor`]'s cache.
+const TENSOR_CACHE: usize = 64;
+
+/// A cheap key of an element type, to pick a cache slot.
+fn dty_key(dt: DTy) -> usize {
+    match dt {
+        DTy::Known(d) => ((d.bits() as usize) << 3) ^ (d.lanes() as usize) ^ (d.code() as usize),
+        DTy::Var(v) => v.index() as usize * 7,
+        DTy::Param(p) => p.index() as usize * 13,
     }
 }
 

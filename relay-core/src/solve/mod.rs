@@ -194,7 +194,7 @@ pub struct Solver {
     scratch: Vec<Ty>,
     scratch_vars: Vec<VarRef>,
     /// Bindings and merges so far (to tell whether a run changed anything).
-    binds: u64,
+    pub(crate) binds: u64,
 }
 
 impl Solver {
@@ -483,6 +483,7 @@ impl Solver {
                         solver: self,
                         args: &args,
                         attrs: attrs.as_deref().unwrap_or(&NO_ATTRS),
+                        binds_at_start: binds_before,
                     };
                     (relation.0.solve)(&mut cx)
                 };
