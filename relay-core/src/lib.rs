@@ -38,7 +38,7 @@ pub mod ty;
 pub mod var;
 
 pub use adt::{AdtTable, CtorCall, DataDef};
-pub use attrs::{AttrValue, Attrs};
+pub use attrs::{AttrTypeError, AttrValue, Attrs};
 pub use dim::{Dim, DimData, DimError, DimOp, Dims};
 pub use dtype::{DType, DTypeCode};
 pub use fold::ParamValue;

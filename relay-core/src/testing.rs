@@ -284,3 +284,24 @@ impl TestSolver {
         }
     }
 }
+
+/// Runs `f` on a thread with a 2 MiB stack and waits for it, so that a test shows that
+/// no recursion depth follows the size of its input.
+///
+/// # Panics
+/// If the thread cannot be spawned, or `f` panics (a stack overflow aborts the process).
+///
+/// ```
+/// relay_core::testing::on_small_stack(|| {
+///     let v: Vec<u32> = (0..100_000).collect();
+///     assert_eq!(v.len(), 100_000);
+/// });
+/// ```
+pub fn on_small_stack(f: impl FnOnce() + Send + 'static) {
+    std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(f)
+        .expect("spawn a thread")
+        .join()
+        .expect("the work finishes on a 2 MiB stack");
+}

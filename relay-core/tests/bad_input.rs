@@ -27,16 +27,6 @@ fn a_relation_given_the_wrong_number_of_arguments_is_an_error() {
 
 // ----- helpers -----
 
-/// Runs `f` on a thread with a 2 MiB stack, as the project rule asks of everything.
-fn on_small_stack(f: impl FnOnce() + Send + 'static) {
-    std::thread::Builder::new()
-        .stack_size(2 << 20)
-        .spawn(f)
-        .expect("spawn a thread")
-        .join()
-        .expect("the work finishes on a 2 MiB stack");
-}
-
 /// Parses `src` in a fresh context and scope.
 fn parse(src: &str) -> Result<String, TypeParseError> {
     let mut tcx = TyCtx::new();
@@ -52,7 +42,7 @@ fn parse_err(src: &str) -> (usize, String) {
     }
 }
 
-use relay_core::testing::TestSolver as T;
+use relay_core::testing::{on_small_stack, TestSolver as T};
 
 fn failed(outcome: Outcome) -> Vec<SolveError> {
     match outcome {

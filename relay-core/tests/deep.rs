@@ -1,18 +1,10 @@
 //! No algorithm's recursion depth follows the size of its input: types and dimensions
 //! nested 100,000 deep are built, unified, resolved and printed on a 2 MiB stack.
 
+use relay_core::testing::on_small_stack;
 use relay_core::{DType, DimOp, Outcome, Solver, TyCtx};
 
 const DEPTH: usize = 100_000;
-
-fn on_small_stack(f: impl FnOnce() + Send + 'static) {
-    std::thread::Builder::new()
-        .stack_size(2 << 20)
-        .spawn(f)
-        .expect("spawn a thread")
-        .join()
-        .expect("the work finishes on a 2 MiB stack");
-}
 
 #[test]
 fn deep_tuple_types_unify_resolve_and_print() {

@@ -4,6 +4,7 @@
 use relay_core::adt::{self, AdtTable};
 use relay_core::expr::{Arm, ExprId, Module, Pattern};
 use relay_core::infer::{infer, Typed};
+use relay_core::testing::on_small_stack;
 use relay_core::text::{parse_type, TypeScope};
 use relay_core::{registry, relation, relay_data, relay_op, Kind, ParamValue, Ty, TyCtx};
 
@@ -384,15 +385,6 @@ fn an_unconstrained_binding_is_reported() {
         messages(&typed),
         vec!["the type of this expression is not determined: `'t1`".to_string()]
     );
-}
-
-fn on_small_stack(f: impl FnOnce() + Send + 'static) {
-    std::thread::Builder::new()
-        .stack_size(2 << 20)
-        .spawn(f)
-        .expect("spawn a thread")
-        .join()
-        .expect("the work finishes on a 2 MiB stack");
 }
 
 #[test]

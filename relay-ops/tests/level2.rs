@@ -4,53 +4,8 @@
 //! conv2d's output size against the direct formula on every small parameter combination.
 
 mod common;
-use common::{boolean, infer, infer_all, int, ints, string};
+use common::{boolean, check, check_args, infer, int, ints, string};
 use relay_core::AttrValue;
-
-/// One call: operator, argument types (`_` unknown), attributes, expected result.
-type Case<'a> = (
-    &'a str,
-    &'a [&'a str],
-    &'a [(&'a str, AttrValue)],
-    Result<&'a str, &'a str>,
-);
-
-/// Runs every case and reports all mismatches at once.
-fn check(cases: &[Case<'_>]) {
-    let mut wrong = Vec::new();
-    for (op, args, attrs, want) in cases {
-        let got = infer(op, args, attrs);
-        let want = want.map(str::to_string).map_err(str::to_string);
-        if got != want {
-            wrong.push(format!("{op}{args:?}: got {got:?}, want {want:?}"));
-        }
-    }
-    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-}
-
-/// One call checked with its solved argument types too (backward inference).
-type ArgsCase<'a> = (
-    &'a str,
-    &'a [&'a str],
-    &'a [(&'a str, AttrValue)],
-    &'a str,
-    &'a [&'a str],
-);
-
-fn check_args(cases: &[ArgsCase<'_>]) {
-    let mut wrong = Vec::new();
-    for (op, args, attrs, out, solved) in cases {
-        let got = infer_all(op, args, attrs);
-        let want = Ok((
-            out.to_string(),
-            solved.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
-        ));
-        if got != want {
-            wrong.push(format!("{op}{args:?}: got {got:?}, want {want:?}"));
-        }
-    }
-    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-}
 
 fn f(v: f64) -> AttrValue {
     AttrValue::Float(v)

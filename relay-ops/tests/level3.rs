@@ -3,66 +3,51 @@
 //! count on generated special-value patterns.
 
 mod common;
-use common::{boolean, infer, infer_all, int, ints, string};
+use common::{boolean, check_op, infer, infer_all, int, ints, string};
 use relay_core::AttrValue;
-
-type Case<'a> = (
-    &'a [&'a str],
-    Vec<(&'a str, AttrValue)>,
-    Result<&'a str, &'a str>,
-);
-
-/// Runs each case of `op` and compares the result type or the error message.
-fn table(op: &str, cases: Vec<Case<'_>>) {
-    for (args, attrs, want) in cases {
-        let got = infer(op, args, &attrs);
-        let want = want.map(String::from).map_err(String::from);
-        assert_eq!(got, want, "{op} on {args:?} with {attrs:?}");
-    }
-}
 
 #[test]
 fn reshape_special_values() {
-    table(
+    check_op(
         "reshape",
-        vec![
+        &[
             // Static: every special value.
-            (&["Tensor[(2, 3, 4), float32]"], vec![("newshape", ints(&[6, 4]))], Ok("Tensor[(6, 4), float32]")),
-            (&["Tensor[(2, 3, 4), float32]"], vec![("newshape", ints(&[0, -1]))], Ok("Tensor[(2, 12), float32]")),
-            (&["Tensor[(2, 3, 4), float32]"], vec![("newshape", ints(&[-1]))], Ok("Tensor[(24), float32]")),
-            (&["Tensor[(2, 3, 4), float32]"], vec![("newshape", ints(&[-2]))], Ok("Tensor[(2, 3, 4), float32]")),
-            (&["Tensor[(2, 3, 4), float32]"], vec![("newshape", ints(&[2, -2]))], Ok("Tensor[(2, 3, 4), float32]")),
-            (&["Tensor[(2, 3, 4), float32]"], vec![("newshape", ints(&[-3, 4]))], Ok("Tensor[(6, 4), float32]")),
-            (&["Tensor[(2, 3, 4), float32]"], vec![("newshape", ints(&[0, -3]))], Ok("Tensor[(2, 12), float32]")),
-            (&["Tensor[(6, 4), float32]"], vec![("newshape", ints(&[-4, 2, 3, 4]))], Ok("Tensor[(2, 3, 4), float32]")),
-            (&["Tensor[(6, 4), float32]"], vec![("newshape", ints(&[-4, -1, 3, -2]))], Ok("Tensor[(2, 3, 4), float32]")),
-            (&["Tensor[(6, 4), float32]"], vec![("newshape", ints(&[-4, 2, -1, 0]))], Ok("Tensor[(2, 3, 4), float32]")),
-            (&["Tensor[(2, 3, 4), float32]"], vec![("newshape", ints(&[-1, 0]))], Ok("Tensor[(8, 3), float32]")),
-            (&["Tensor[(2, 0), float32]"], vec![("newshape", ints(&[0, 0])), ("allowzero", boolean(true))], Ok("Tensor[(0, 0), float32]")),
+            (&["Tensor[(2, 3, 4), float32]"], &[("newshape", ints(&[6, 4]))], Ok("Tensor[(6, 4), float32]")),
+            (&["Tensor[(2, 3, 4), float32]"], &[("newshape", ints(&[0, -1]))], Ok("Tensor[(2, 12), float32]")),
+            (&["Tensor[(2, 3, 4), float32]"], &[("newshape", ints(&[-1]))], Ok("Tensor[(24), float32]")),
+            (&["Tensor[(2, 3, 4), float32]"], &[("newshape", ints(&[-2]))], Ok("Tensor[(2, 3, 4), float32]")),
+            (&["Tensor[(2, 3, 4), float32]"], &[("newshape", ints(&[2, -2]))], Ok("Tensor[(2, 3, 4), float32]")),
+            (&["Tensor[(2, 3, 4), float32]"], &[("newshape", ints(&[-3, 4]))], Ok("Tensor[(6, 4), float32]")),
+            (&["Tensor[(2, 3, 4), float32]"], &[("newshape", ints(&[0, -3]))], Ok("Tensor[(2, 12), float32]")),
+            (&["Tensor[(6, 4), float32]"], &[("newshape", ints(&[-4, 2, 3, 4]))], Ok("Tensor[(2, 3, 4), float32]")),
+            (&["Tensor[(6, 4), float32]"], &[("newshape", ints(&[-4, -1, 3, -2]))], Ok("Tensor[(2, 3, 4), float32]")),
+            (&["Tensor[(6, 4), float32]"], &[("newshape", ints(&[-4, 2, -1, 0]))], Ok("Tensor[(2, 3, 4), float32]")),
+            (&["Tensor[(2, 3, 4), float32]"], &[("newshape", ints(&[-1, 0]))], Ok("Tensor[(8, 3), float32]")),
+            (&["Tensor[(2, 0), float32]"], &[("newshape", ints(&[0, 0])), ("allowzero", boolean(true))], Ok("Tensor[(0, 0), float32]")),
             // Symbolic: -1 by exact division in normal form.
-            (&["Tensor[(n, 6), float32]"], vec![("newshape", ints(&[-1, 3]))], Ok("Tensor[(2*n, 3), float32]")),
-            (&["Tensor[(n, m), float32]"], vec![("newshape", ints(&[-1]))], Ok("Tensor[(m*n), float32]")),
-            (&["Tensor[(n, m, 4), float32]"], vec![("newshape", ints(&[0, -1, 2]))], Ok("Tensor[(n, 2*m, 2), float32]")),
-            (&["Tensor[(n, m), float32]"], vec![("newshape", ints(&[-3]))], Ok("Tensor[(m*n), float32]")),
-            (&["Tensor[(2*n, 3), float32]"], vec![("newshape", ints(&[-4, 2, -1, 0]))], Ok("Tensor[(2, n, 3), float32]")),
+            (&["Tensor[(n, 6), float32]"], &[("newshape", ints(&[-1, 3]))], Ok("Tensor[(2*n, 3), float32]")),
+            (&["Tensor[(n, m), float32]"], &[("newshape", ints(&[-1]))], Ok("Tensor[(m*n), float32]")),
+            (&["Tensor[(n, m, 4), float32]"], &[("newshape", ints(&[0, -1, 2]))], Ok("Tensor[(n, 2*m, 2), float32]")),
+            (&["Tensor[(n, m), float32]"], &[("newshape", ints(&[-3]))], Ok("Tensor[(m*n), float32]")),
+            (&["Tensor[(2*n, 3), float32]"], &[("newshape", ints(&[-4, 2, -1, 0]))], Ok("Tensor[(2, n, 3), float32]")),
             // `?`: the -1 is `?`, other dims stay.
-            (&["Tensor[(?, 6), float32]"], vec![("newshape", ints(&[-1, 3]))], Ok("Tensor[(?, 3), float32]")),
-            (&["Tensor[(?, 6), float32]"], vec![("newshape", ints(&[0, 2, 3]))], Ok("Tensor[(?, 2, 3), float32]")),
-            (&["Tensor[(?, 6), float32]"], vec![("newshape", ints(&[-3]))], Ok("Tensor[(?), float32]")),
-            (&["Tensor[(?, 6), float32]"], vec![("newshape", ints(&[7]))], Ok("Tensor[(7), float32]")),
+            (&["Tensor[(?, 6), float32]"], &[("newshape", ints(&[-1, 3]))], Ok("Tensor[(?, 3), float32]")),
+            (&["Tensor[(?, 6), float32]"], &[("newshape", ints(&[0, 2, 3]))], Ok("Tensor[(?, 2, 3), float32]")),
+            (&["Tensor[(?, 6), float32]"], &[("newshape", ints(&[-3]))], Ok("Tensor[(?), float32]")),
+            (&["Tensor[(?, 6), float32]"], &[("newshape", ints(&[7]))], Ok("Tensor[(7), float32]")),
             // Errors.
-            (&["Tensor[(2, 3), float32]"], vec![("newshape", ints(&[7]))], Err("cannot reshape `Tensor[(2, 3), float32]` (6 elements) to `Tensor[(7), float32]` (7 elements)")),
-            (&["Tensor[(n, 3), float32]"], vec![("newshape", ints(&[3, 2]))], Err("cannot reshape `Tensor[(n, 3), float32]` (3*n elements) to `Tensor[(3, 2), float32]` (6 elements)")),
-            (&["Tensor[(2, 3), float32]"], vec![("newshape", ints(&[-1, -1]))], Err("cannot reshape `Tensor[(2, 3), float32]` with newshape [-1, -1]: only one `-1` can be inferred")),
-            (&["Tensor[(2, 3), float32]"], vec![("newshape", ints(&[4, -1]))], Err("cannot reshape `Tensor[(2, 3), float32]` with newshape [4, -1]: the `-1` cannot be inferred: 6 elements are not divisible by 4")),
-            (&["Tensor[(n, 3), float32]"], vec![("newshape", ints(&[2, -1]))], Err("cannot reshape `Tensor[(n, 3), float32]` with newshape [2, -1]: the `-1` cannot be inferred: 3*n elements are not divisible by 2")),
-            (&["Tensor[(2, 3), float32]"], vec![("newshape", ints(&[0, 0, 0]))], Err("cannot reshape `Tensor[(2, 3), float32]` with newshape [0, 0, 0]: `0` has no input dimension left to use (the input has rank 2)")),
-            (&["Tensor[(2, 3), float32]"], vec![("newshape", ints(&[-3, -3]))], Err("cannot reshape `Tensor[(2, 3), float32]` with newshape [-3, -3]: `-3` has no input dimension left to use (the input has rank 2)")),
-            (&["Tensor[(6), float32]"], vec![("newshape", ints(&[-4, 2]))], Err("cannot reshape `Tensor[(6), float32]` with newshape [-4, 2]: `-4` needs two values after it")),
-            (&["Tensor[(6), float32]"], vec![("newshape", ints(&[-4, -1, -1]))], Err("cannot reshape `Tensor[(6), float32]` with newshape [-4, -1, -1]: `-4` splits into at most one `-1`, found two")),
-            (&["Tensor[(6), float32]"], vec![("newshape", ints(&[-4, 4, -1]))], Err("cannot reshape `Tensor[(6), float32]` with newshape [-4, 4, -1]: `-4` cannot split dimension 6 into 4 and -1: it is not divisible by 4")),
-            (&["Tensor[(6), float32]"], vec![("newshape", ints(&[-4, 2, 2]))], Err("cannot reshape `Tensor[(6), float32]` with newshape [-4, 2, 2]: `-4` cannot split dimension 6 into 2 and 2")),
-            (&["Tensor[(6), float32]"], vec![("newshape", ints(&[-5]))], Err("cannot reshape `Tensor[(6), float32]` with newshape [-5]: -5 is not a valid value")),
+            (&["Tensor[(2, 3), float32]"], &[("newshape", ints(&[7]))], Err("cannot reshape `Tensor[(2, 3), float32]` (6 elements) to `Tensor[(7), float32]` (7 elements)")),
+            (&["Tensor[(n, 3), float32]"], &[("newshape", ints(&[3, 2]))], Err("cannot reshape `Tensor[(n, 3), float32]` (3*n elements) to `Tensor[(3, 2), float32]` (6 elements)")),
+            (&["Tensor[(2, 3), float32]"], &[("newshape", ints(&[-1, -1]))], Err("cannot reshape `Tensor[(2, 3), float32]` with newshape [-1, -1]: only one `-1` can be inferred")),
+            (&["Tensor[(2, 3), float32]"], &[("newshape", ints(&[4, -1]))], Err("cannot reshape `Tensor[(2, 3), float32]` with newshape [4, -1]: the `-1` cannot be inferred: 6 elements are not divisible by 4")),
+            (&["Tensor[(n, 3), float32]"], &[("newshape", ints(&[2, -1]))], Err("cannot reshape `Tensor[(n, 3), float32]` with newshape [2, -1]: the `-1` cannot be inferred: 3*n elements are not divisible by 2")),
+            (&["Tensor[(2, 3), float32]"], &[("newshape", ints(&[0, 0, 0]))], Err("cannot reshape `Tensor[(2, 3), float32]` with newshape [0, 0, 0]: `0` has no input dimension left to use (the input has rank 2)")),
+            (&["Tensor[(2, 3), float32]"], &[("newshape", ints(&[-3, -3]))], Err("cannot reshape `Tensor[(2, 3), float32]` with newshape [-3, -3]: `-3` has no input dimension left to use (the input has rank 2)")),
+            (&["Tensor[(6), float32]"], &[("newshape", ints(&[-4, 2]))], Err("cannot reshape `Tensor[(6), float32]` with newshape [-4, 2]: `-4` needs two values after it")),
+            (&["Tensor[(6), float32]"], &[("newshape", ints(&[-4, -1, -1]))], Err("cannot reshape `Tensor[(6), float32]` with newshape [-4, -1, -1]: `-4` splits into at most one `-1`, found two")),
+            (&["Tensor[(6), float32]"], &[("newshape", ints(&[-4, 4, -1]))], Err("cannot reshape `Tensor[(6), float32]` with newshape [-4, 4, -1]: `-4` cannot split dimension 6 into 4 and -1: it is not divisible by 4")),
+            (&["Tensor[(6), float32]"], &[("newshape", ints(&[-4, 2, 2]))], Err("cannot reshape `Tensor[(6), float32]` with newshape [-4, 2, 2]: `-4` cannot split dimension 6 into 2 and 2")),
+            (&["Tensor[(6), float32]"], &[("newshape", ints(&[-5]))], Err("cannot reshape `Tensor[(6), float32]` with newshape [-5]: -5 is not a valid value")),
         ],
     );
 }
@@ -77,73 +62,73 @@ fn reshape_with_unknown_data_waits() {
 
 #[test]
 fn reverse_reshape_applies_from_the_right() {
-    table(
+    check_op(
         "reverse_reshape",
-        vec![
-            (&["Tensor[(10, 5, 4), float32]"], vec![("newshape", ints(&[-1, 0]))], Ok("Tensor[(50, 4), float32]")),
-            (&["Tensor[(10, 5, 4), float32]"], vec![("newshape", ints(&[0, -1]))], Ok("Tensor[(5, 40), float32]")),
-            (&["Tensor[(6, 4), float32]"], vec![("newshape", ints(&[0, -4, 2, -1]))], Ok("Tensor[(6, 2, 2), float32]")),
-            (&["Tensor[(n, 5, 4), float32]"], vec![("newshape", ints(&[-1, 0]))], Ok("Tensor[(5*n, 4), float32]")),
-            (&["Tensor[(?, 5, 4), float32]"], vec![("newshape", ints(&[-1, 0]))], Ok("Tensor[(?, 4), float32]")),
-            (&["Tensor[(10, 5, 4), float32]"], vec![("newshape", ints(&[3, 0]))], Err("cannot reshape `Tensor[(10, 5, 4), float32]` (200 elements) to `Tensor[(3, 4), float32]` (12 elements)")),
+        &[
+            (&["Tensor[(10, 5, 4), float32]"], &[("newshape", ints(&[-1, 0]))], Ok("Tensor[(50, 4), float32]")),
+            (&["Tensor[(10, 5, 4), float32]"], &[("newshape", ints(&[0, -1]))], Ok("Tensor[(5, 40), float32]")),
+            (&["Tensor[(6, 4), float32]"], &[("newshape", ints(&[0, -4, 2, -1]))], Ok("Tensor[(6, 2, 2), float32]")),
+            (&["Tensor[(n, 5, 4), float32]"], &[("newshape", ints(&[-1, 0]))], Ok("Tensor[(5*n, 4), float32]")),
+            (&["Tensor[(?, 5, 4), float32]"], &[("newshape", ints(&[-1, 0]))], Ok("Tensor[(?, 4), float32]")),
+            (&["Tensor[(10, 5, 4), float32]"], &[("newshape", ints(&[3, 0]))], Err("cannot reshape `Tensor[(10, 5, 4), float32]` (200 elements) to `Tensor[(3, 4), float32]` (12 elements)")),
         ],
     );
 }
 
 #[test]
 fn reshape_like_takes_a_range_of_the_other_shape() {
-    table(
+    check_op(
         "reshape_like",
-        vec![
-            (&["Tensor[(2, 3, 4), float32]", "Tensor[(6, 2), int8]"], vec![("lhs_end", int(2)), ("rhs_end", int(1))], Ok("Tensor[(6, 4), float32]")),
-            (&["Tensor[(2, 3, 4), float32]", "Tensor[(24), int8]"], vec![], Ok("Tensor[(24), float32]")),
-            (&["Tensor[(2, 3, 4), float32]", "Tensor[(4, 12), int8]"], vec![("lhs_begin", int(-2)), ("rhs_begin", int(1))], Ok("Tensor[(2, 12), float32]")),
-            (&["Tensor[(n, 6), float32]", "Tensor[(n, 2, 3), int8]"], vec![], Ok("Tensor[(n, 2, 3), float32]")),
-            (&["Tensor[(?, 6), float32]", "Tensor[(5, 2, 3), int8]"], vec![], Ok("Tensor[(5, 2, 3), float32]")),
-            (&["Tensor[(2, 3), float32]", "Tensor[(7), int8]"], vec![], Err("cannot reshape `Tensor[(2, 3), float32]` (6 elements) to `Tensor[(7), float32]` (7 elements)")),
-            (&["Tensor[(2, 3), float32]", "Tensor[(6), int8]"], vec![("lhs_begin", int(3))], Err("`lhs_begin` 3 and `lhs_end` 2 are not a range of the dimensions of `Tensor[(2, 3), float32]`")),
+        &[
+            (&["Tensor[(2, 3, 4), float32]", "Tensor[(6, 2), int8]"], &[("lhs_end", int(2)), ("rhs_end", int(1))], Ok("Tensor[(6, 4), float32]")),
+            (&["Tensor[(2, 3, 4), float32]", "Tensor[(24), int8]"], &[], Ok("Tensor[(24), float32]")),
+            (&["Tensor[(2, 3, 4), float32]", "Tensor[(4, 12), int8]"], &[("lhs_begin", int(-2)), ("rhs_begin", int(1))], Ok("Tensor[(2, 12), float32]")),
+            (&["Tensor[(n, 6), float32]", "Tensor[(n, 2, 3), int8]"], &[], Ok("Tensor[(n, 2, 3), float32]")),
+            (&["Tensor[(?, 6), float32]", "Tensor[(5, 2, 3), int8]"], &[], Ok("Tensor[(5, 2, 3), float32]")),
+            (&["Tensor[(2, 3), float32]", "Tensor[(7), int8]"], &[], Err("cannot reshape `Tensor[(2, 3), float32]` (6 elements) to `Tensor[(7), float32]` (7 elements)")),
+            (&["Tensor[(2, 3), float32]", "Tensor[(6), int8]"], &[("lhs_begin", int(3))], Err("`lhs_begin` 3 and `lhs_end` 2 are not a range of the dimensions of `Tensor[(2, 3), float32]`")),
         ],
     );
 }
 
 #[test]
 fn transpose_permutes() {
-    table(
+    check_op(
         "transpose",
-        vec![
+        &[
             (
                 &["Tensor[(2, 3, 4), float32]"],
-                vec![],
+                &[],
                 Ok("Tensor[(4, 3, 2), float32]"),
             ),
             (
                 &["Tensor[(2, 3, 4), float32]"],
-                vec![("axes", ints(&[1, 0, 2]))],
+                &[("axes", ints(&[1, 0, 2]))],
                 Ok("Tensor[(3, 2, 4), float32]"),
             ),
             (
                 &["Tensor[(n, m, 4), float32]"],
-                vec![("axes", ints(&[-1, 0, 1]))],
+                &[("axes", ints(&[-1, 0, 1]))],
                 Ok("Tensor[(4, n, m), float32]"),
             ),
             (
                 &["Tensor[(?, 3), float32]"],
-                vec![],
+                &[],
                 Ok("Tensor[(3, ?), float32]"),
             ),
             (
                 &["Tensor[(2, 3), float32]"],
-                vec![("axes", ints(&[0]))],
+                &[("axes", ints(&[0]))],
                 Err("`axes` has 1 entries but `Tensor[(2, 3), float32]` has rank 2"),
             ),
             (
                 &["Tensor[(2, 3), float32]"],
-                vec![("axes", ints(&[1, 1]))],
+                &[("axes", ints(&[1, 1]))],
                 Err("`axes` names axis 1 twice, it must be a permutation"),
             ),
             (
                 &["Tensor[(2, 3), float32]"],
-                vec![("axes", ints(&[0, 2]))],
+                &[("axes", ints(&[0, 2]))],
                 Err("`axes` 2 is out of range for `Tensor[(2, 3), float32]` (rank 2)"),
             ),
         ],
@@ -152,60 +137,60 @@ fn transpose_permutes() {
 
 #[test]
 fn squeeze_drops_ones() {
-    table(
+    check_op(
         "squeeze",
-        vec![
-            (&["Tensor[(1, 3, 1), float32]"], vec![], Ok("Tensor[(3), float32]")),
-            (&["Tensor[(1, 3, 1), float32]"], vec![("axis", ints(&[-1]))], Ok("Tensor[(1, 3), float32]")),
-            (&["Tensor[(n, 1), float32]"], vec![("axis", ints(&[1]))], Ok("Tensor[(n), float32]")),
-            (&["Tensor[(n, 1), float32]"], vec![("axis", ints(&[0]))], Ok("Tensor[(1), float32]")),
-            (&["Tensor[(?, 1), float32]"], vec![("axis", ints(&[0, 1]))], Ok("float32")),
-            (&["Tensor[(?, 1), float32]"], vec![], Err("cannot squeeze `Tensor[(?, 1), float32]` without `axis`: dimension 0 (`?`) may be 1 at run time; give `axis`")),
-            (&["Tensor[(n, 1), float32]"], vec![], Err("cannot squeeze `Tensor[(n, 1), float32]` without `axis`: dimension 0 (`n`) may be 1 at run time; give `axis`")),
-            (&["Tensor[(1, 3), float32]"], vec![("axis", ints(&[1]))], Err("cannot squeeze axis 1 of `Tensor[(1, 3), float32]`: its dimension is 3, not 1")),
-            (&["Tensor[(1, 3), float32]"], vec![("axis", ints(&[2]))], Err("`axis` 2 is out of range for `Tensor[(1, 3), float32]` (rank 2)")),
+        &[
+            (&["Tensor[(1, 3, 1), float32]"], &[], Ok("Tensor[(3), float32]")),
+            (&["Tensor[(1, 3, 1), float32]"], &[("axis", ints(&[-1]))], Ok("Tensor[(1, 3), float32]")),
+            (&["Tensor[(n, 1), float32]"], &[("axis", ints(&[1]))], Ok("Tensor[(n), float32]")),
+            (&["Tensor[(n, 1), float32]"], &[("axis", ints(&[0]))], Ok("Tensor[(1), float32]")),
+            (&["Tensor[(?, 1), float32]"], &[("axis", ints(&[0, 1]))], Ok("float32")),
+            (&["Tensor[(?, 1), float32]"], &[], Err("cannot squeeze `Tensor[(?, 1), float32]` without `axis`: dimension 0 (`?`) may be 1 at run time; give `axis`")),
+            (&["Tensor[(n, 1), float32]"], &[], Err("cannot squeeze `Tensor[(n, 1), float32]` without `axis`: dimension 0 (`n`) may be 1 at run time; give `axis`")),
+            (&["Tensor[(1, 3), float32]"], &[("axis", ints(&[1]))], Err("cannot squeeze axis 1 of `Tensor[(1, 3), float32]`: its dimension is 3, not 1")),
+            (&["Tensor[(1, 3), float32]"], &[("axis", ints(&[2]))], Err("`axis` 2 is out of range for `Tensor[(1, 3), float32]` (rank 2)")),
         ],
     );
 }
 
 #[test]
 fn split_into_sections() {
-    table(
+    check_op(
         "split",
-        vec![
+        &[
             (
                 &["Tensor[(6, 4), float32]"],
-                vec![("indices_or_sections", int(3))],
+                &[("indices_or_sections", int(3))],
                 Ok("(Tensor[(2, 4), float32], Tensor[(2, 4), float32], Tensor[(2, 4), float32])"),
             ),
             (
                 &["Tensor[(6, 4), float32]"],
-                vec![("indices_or_sections", int(2)), ("axis", int(-1))],
+                &[("indices_or_sections", int(2)), ("axis", int(-1))],
                 Ok("(Tensor[(6, 2), float32], Tensor[(6, 2), float32])"),
             ),
             (
                 &["Tensor[(2*n, 4), float32]"],
-                vec![("indices_or_sections", int(2))],
+                &[("indices_or_sections", int(2))],
                 Ok("(Tensor[(n, 4), float32], Tensor[(n, 4), float32])"),
             ),
             (
                 &["Tensor[(?, 4), float32]"],
-                vec![("indices_or_sections", int(2))],
+                &[("indices_or_sections", int(2))],
                 Ok("(Tensor[(?, 4), float32], Tensor[(?, 4), float32])"),
             ),
             (
                 &["Tensor[(5, 4), float32]"],
-                vec![("indices_or_sections", int(2))],
+                &[("indices_or_sections", int(2))],
                 Err("cannot split axis 0 of `Tensor[(5, 4), float32]` (5) into 2 equal sections"),
             ),
             (
                 &["Tensor[(6, 4), float32]"],
-                vec![("indices_or_sections", int(0))],
+                &[("indices_or_sections", int(0))],
                 Err("`indices_or_sections` must be a positive number of sections, found 0"),
             ),
             (
                 &["Tensor[(6, 4), float32]"],
-                vec![("indices_or_sections", int(2)), ("axis", int(2))],
+                &[("indices_or_sections", int(2)), ("axis", int(2))],
                 Err("`axis` 2 is out of range for `Tensor[(6, 4), float32]` (rank 2)"),
             ),
         ],
@@ -270,52 +255,52 @@ fn split_at_indices() {
 
 #[test]
 fn take_along_an_axis() {
-    table(
+    check_op(
         "take",
-        vec![
+        &[
             (
                 &["Tensor[(5, 4), float32]", "Tensor[(2, 3), int32]"],
-                vec![("axis", int(0))],
+                &[("axis", int(0))],
                 Ok("Tensor[(2, 3, 4), float32]"),
             ),
             (
                 &["Tensor[(5, 4), float32]", "Tensor[(2, 3), int32]"],
-                vec![],
+                &[],
                 Ok("Tensor[(2, 3), float32]"),
             ),
             (
                 &["Tensor[(5, 4), float32]", "Tensor[(2), int64]"],
-                vec![("axis", int(-1)), ("mode", string("wrap"))],
+                &[("axis", int(-1)), ("mode", string("wrap"))],
                 Ok("Tensor[(5, 2), float32]"),
             ),
             (
                 &["Tensor[(n, 4, 7), float32]", "Tensor[(n, m), int32]"],
-                vec![("axis", int(1)), ("batch_dims", int(1))],
+                &[("axis", int(1)), ("batch_dims", int(1))],
                 Ok("Tensor[(n, m, 7), float32]"),
             ),
             (
                 &["Tensor[(?, 4), float32]", "Tensor[(k), int32]"],
-                vec![("axis", int(1))],
+                &[("axis", int(1))],
                 Ok("Tensor[(?, k), float32]"),
             ),
             (
                 &["Tensor[(5, 4), float32]", "Tensor[(2), float32]"],
-                vec![("axis", int(0))],
+                &[("axis", int(0))],
                 Err("indices must be integers, found `Tensor[(2), float32]`"),
             ),
             (
                 &["Tensor[(5, 4), float32]", "Tensor[(2), int32]"],
-                vec![("axis", int(2))],
+                &[("axis", int(2))],
                 Err("`axis` 2 is out of range for `Tensor[(5, 4), float32]` (rank 2)"),
             ),
             (
                 &["Tensor[(5, 4), float32]", "Tensor[(2), int32]"],
-                vec![("axis", int(0)), ("mode", string("nearest"))],
+                &[("axis", int(0)), ("mode", string("nearest"))],
                 Err("`mode` must be \"clip\", \"wrap\" or \"fast\", found \"nearest\""),
             ),
             (
                 &["Tensor[(5, 4), float32]", "Tensor[(5, 2), int32]"],
-                vec![("axis", int(0)), ("batch_dims", int(1))],
+                &[("axis", int(0)), ("batch_dims", int(1))],
                 Err("`batch_dims` 1 must be at most `axis` (0) and the rank of the indices (2)"),
             ),
         ],
@@ -324,99 +309,99 @@ fn take_along_an_axis() {
 
 #[test]
 fn stack_tuples() {
-    table(
+    check_op(
         "stack",
-        vec![
-            (&["(Tensor[(3), float32], Tensor[(3), float32])"], vec![("axis", int(1))], Ok("Tensor[(3, 2), float32]")),
-            (&["(Tensor[(2, 3), float32], Tensor[(2, 3), float32], Tensor[(2, 3), float32])"], vec![], Ok("Tensor[(3, 2, 3), float32]")),
-            (&["(Tensor[(n, 3), float32], Tensor[(n, 3), float32])"], vec![("axis", int(-1))], Ok("Tensor[(n, 3, 2), float32]")),
-            (&["(Tensor[(?, 3), float32], Tensor[(4, ?), float32])"], vec![], Ok("Tensor[(2, 4, 3), float32]")),
-            (&["(Tensor[(2), float32], Tensor[(3), float32])"], vec![], Err("cannot stack `(Tensor[(2), float32], Tensor[(3), float32])`: dimension 0 is 2 in one field and 3 in field 1")),
-            (&["(Tensor[(2), float32], Tensor[(2, 1), float32])"], vec![], Err("cannot stack `(Tensor[(2), float32], Tensor[(2, 1), float32])`: field 1 has rank 2, field 0 has rank 1")),
-            (&["(Tensor[(2), float32],)"], vec![("axis", int(2))], Err("`axis` 2 is out of range for stacking `(Tensor[(2), float32],)` (from -2 to 1)")),
-            (&["Tensor[(2), float32]"], vec![], Err("`stack` expects a tuple of tensors, found `Tensor[(2), float32]`")),
+        &[
+            (&["(Tensor[(3), float32], Tensor[(3), float32])"], &[("axis", int(1))], Ok("Tensor[(3, 2), float32]")),
+            (&["(Tensor[(2, 3), float32], Tensor[(2, 3), float32], Tensor[(2, 3), float32])"], &[], Ok("Tensor[(3, 2, 3), float32]")),
+            (&["(Tensor[(n, 3), float32], Tensor[(n, 3), float32])"], &[("axis", int(-1))], Ok("Tensor[(n, 3, 2), float32]")),
+            (&["(Tensor[(?, 3), float32], Tensor[(4, ?), float32])"], &[], Ok("Tensor[(2, 4, 3), float32]")),
+            (&["(Tensor[(2), float32], Tensor[(3), float32])"], &[], Err("cannot stack `(Tensor[(2), float32], Tensor[(3), float32])`: dimension 0 is 2 in one field and 3 in field 1")),
+            (&["(Tensor[(2), float32], Tensor[(2, 1), float32])"], &[], Err("cannot stack `(Tensor[(2), float32], Tensor[(2, 1), float32])`: field 1 has rank 2, field 0 has rank 1")),
+            (&["(Tensor[(2), float32],)"], &[("axis", int(2))], Err("`axis` 2 is out of range for stacking `(Tensor[(2), float32],)` (from -2 to 1)")),
+            (&["Tensor[(2), float32]"], &[], Err("`stack` expects a tuple of tensors, found `Tensor[(2), float32]`")),
         ],
     );
 }
 
 #[test]
 fn casts() {
-    table(
+    check_op(
         "cast",
-        vec![
+        &[
             (
                 &["Tensor[(2, 3), float32]"],
-                vec![("dtype", string("int8"))],
+                &[("dtype", string("int8"))],
                 Ok("Tensor[(2, 3), int8]"),
             ),
             (
                 &["Tensor[(n), float32]"],
-                vec![("dtype", string("float16"))],
+                &[("dtype", string("float16"))],
                 Ok("Tensor[(n), float16]"),
             ),
             (
                 &["Tensor[(?), float32]"],
-                vec![("dtype", string("bool"))],
+                &[("dtype", string("bool"))],
                 Ok("Tensor[(?), bool]"),
             ),
             (
                 &["Tensor[(2), float32]"],
-                vec![("dtype", string("float13"))],
+                &[("dtype", string("float13"))],
                 Err("attribute `dtype` of `cast` expects `dtype`, found `\"float13\"`"),
             ),
             (
                 &["(Tensor[(2), float32],)"],
-                vec![("dtype", string("int8"))],
+                &[("dtype", string("int8"))],
                 Err("expected a tensor, found `(Tensor[(2), float32],)`"),
             ),
         ],
     );
-    table(
+    check_op(
         "cast_like",
-        vec![
+        &[
             (
                 &["Tensor[(2, 3), float32]", "Tensor[(7), int8]"],
-                vec![],
+                &[],
                 Ok("Tensor[(2, 3), int8]"),
             ),
             (
                 &["Tensor[(n), float32]", "Tensor[(m), int8]"],
-                vec![],
+                &[],
                 Ok("Tensor[(n), int8]"),
             ),
             (
                 &["Tensor[(?), float32]", "Tensor[(?), int8]"],
-                vec![],
+                &[],
                 Ok("Tensor[(?), int8]"),
             ),
             (
                 &["Tensor[(2), float32]", "(int8,)"],
-                vec![],
+                &[],
                 Err("expected a tensor, found `(int8,)`"),
             ),
         ],
     );
-    table(
+    check_op(
         "reinterpret",
-        vec![
+        &[
             (
                 &["Tensor[(2, 3), float32]"],
-                vec![("dtype", string("int32"))],
+                &[("dtype", string("int32"))],
                 Ok("Tensor[(2, 3), int32]"),
             ),
             (
                 &["Tensor[(n), int16]"],
-                vec![("dtype", string("float16"))],
+                &[("dtype", string("float16"))],
                 Ok("Tensor[(n), float16]"),
             ),
             (
                 &["Tensor[(?), uint8]"],
-                vec![("dtype", string("int8"))],
+                &[("dtype", string("int8"))],
                 Ok("Tensor[(?), int8]"),
             ),
             (
                 &["Tensor[(2), float32]"],
-                vec![("dtype", string("int8"))],
+                &[("dtype", string("int8"))],
                 Err("cannot reinterpret `Tensor[(2), float32]` as int8: 32 bits are not 8"),
             ),
         ],
@@ -426,17 +411,17 @@ fn casts() {
 #[test]
 fn initializers() {
     for op in ["zeros", "ones"] {
-        table(
+        check_op(
             op,
-            vec![
+            &[
                 (
                     &[],
-                    vec![("shape", ints(&[2, 3])), ("dtype", string("float32"))],
+                    &[("shape", ints(&[2, 3])), ("dtype", string("float32"))],
                     Ok("Tensor[(2, 3), float32]"),
                 ),
                 (
                     &[],
-                    vec![("shape", ints(&[])), ("dtype", string("int8"))],
+                    &[("shape", ints(&[])), ("dtype", string("int8"))],
                     Ok("int8"),
                 ),
             ],
@@ -446,72 +431,68 @@ fn initializers() {
         infer("zeros", &[], &[("shape", ints(&[2]))]),
         Err("`zeros` needs attribute `dtype` of type `dtype`".to_string())
     );
-    table(
+    check_op(
         "full",
-        vec![
+        &[
             (
                 &["float32"],
-                vec![("shape", ints(&[2, 3]))],
+                &[("shape", ints(&[2, 3]))],
                 Ok("Tensor[(2, 3), float32]"),
             ),
             (
                 &["float32"],
-                vec![("shape", ints(&[4])), ("dtype", string("int8"))],
+                &[("shape", ints(&[4])), ("dtype", string("int8"))],
                 Ok("Tensor[(4), int8]"),
             ),
             (
                 &["Tensor[(1), float32]"],
-                vec![("shape", ints(&[4]))],
+                &[("shape", ints(&[4]))],
                 Err("the fill value must be a scalar, found `Tensor[(1), float32]`"),
             ),
             (
                 &["Tensor[(n), float32]"],
-                vec![("shape", ints(&[4]))],
+                &[("shape", ints(&[4]))],
                 Err("the fill value must be a scalar, found `Tensor[(n), float32]`"),
             ),
             (
                 &["Tensor[(?), float32]"],
-                vec![("shape", ints(&[4]))],
+                &[("shape", ints(&[4]))],
                 Err("the fill value must be a scalar, found `Tensor[(?), float32]`"),
             ),
-            (&["_"], vec![("shape", ints(&[4]))], Err("waiting: Full")),
+            (&["_"], &[("shape", ints(&[4]))], Err("waiting: Full")),
         ],
     );
     // With `dtype`, the result is known before the fill value; the relation still waits.
-    table(
+    check_op(
         "full_like",
-        vec![
+        &[
             (
                 &["Tensor[(2, 3), float32]", "float32"],
-                vec![],
+                &[],
                 Ok("Tensor[(2, 3), float32]"),
             ),
             (
                 &["Tensor[(n, ?), int8]", "int8"],
-                vec![],
+                &[],
                 Ok("Tensor[(n, ?), int8]"),
             ),
             (
                 &["Tensor[(2), float32]", "Tensor[(2), float32]"],
-                vec![],
+                &[],
                 Err("the fill value must be a scalar"),
             ),
         ],
     );
     for op in ["zeros_like", "ones_like"] {
-        table(
+        check_op(
             op,
-            vec![
+            &[
                 (
                     &["Tensor[(2, 3), float32]"],
-                    vec![],
+                    &[],
                     Ok("Tensor[(2, 3), float32]"),
                 ),
-                (
-                    &["Tensor[(n, ?), int8]"],
-                    vec![],
-                    Ok("Tensor[(n, ?), int8]"),
-                ),
+                (&["Tensor[(n, ?), int8]"], &[], Ok("Tensor[(n, ?), int8]")),
             ],
         );
     }
@@ -519,30 +500,30 @@ fn initializers() {
 
 #[test]
 fn arange_has_an_unknown_length() {
-    table(
+    check_op(
         "arange",
-        vec![
+        &[
             (
                 &["int32", "int32", "int32"],
-                vec![("dtype", string("int32"))],
+                &[("dtype", string("int32"))],
                 Ok("Tensor[(?), int32]"),
             ),
-            (&["_", "_", "_"], vec![], Ok("Tensor[(?), float32]")),
+            (&["_", "_", "_"], &[], Ok("Tensor[(?), float32]")),
             (
                 &["float32", "_", "float32"],
-                vec![],
+                &[],
                 Ok("Tensor[(?), float32]"),
             ),
             (
                 &["Tensor[(n), float32]", "float32", "float32"],
-                vec![],
+                &[],
                 Err(
                     "`start` of `arange` must be a scalar of float32, found `Tensor[(n), float32]`",
                 ),
             ),
             (
                 &["float32", "int8", "float32"],
-                vec![],
+                &[],
                 Err("`stop` of `arange` must be a scalar of float32, found `int8`"),
             ),
         ],
@@ -553,87 +534,87 @@ fn arange_has_an_unknown_length() {
 
 #[test]
 fn repeat_tile_reverse() {
-    table(
+    check_op(
         "repeat",
-        vec![
+        &[
             (
                 &["Tensor[(2, 3), float32]"],
-                vec![("repeats", int(2)), ("axis", int(1))],
+                &[("repeats", int(2)), ("axis", int(1))],
                 Ok("Tensor[(2, 6), float32]"),
             ),
             (
                 &["Tensor[(n, 3), float32]"],
-                vec![("repeats", int(3)), ("axis", int(-2))],
+                &[("repeats", int(3)), ("axis", int(-2))],
                 Ok("Tensor[(3*n, 3), float32]"),
             ),
             (
                 &["Tensor[(?, 3), float32]"],
-                vec![("repeats", int(2)), ("axis", int(0))],
+                &[("repeats", int(2)), ("axis", int(0))],
                 Ok("Tensor[(?, 3), float32]"),
             ),
             (
                 &["Tensor[(2, 3), float32]"],
-                vec![("repeats", int(2)), ("axis", int(2))],
+                &[("repeats", int(2)), ("axis", int(2))],
                 Err("`axis` is out of range"),
             ),
             (
                 &["Tensor[(2, 3), float32]"],
-                vec![("repeats", int(0)), ("axis", int(0))],
+                &[("repeats", int(0)), ("axis", int(0))],
                 Err("`repeats` must be at least 1"),
             ),
         ],
     );
-    table(
+    check_op(
         "tile",
-        vec![
+        &[
             (
                 &["Tensor[(2, 3), float32]"],
-                vec![("reps", ints(&[2, 1, 2]))],
+                &[("reps", ints(&[2, 1, 2]))],
                 Ok("Tensor[(2, 2, 6), float32]"),
             ),
             (
                 &["Tensor[(2, 3, 4), float32]"],
-                vec![("reps", ints(&[2]))],
+                &[("reps", ints(&[2]))],
                 Ok("Tensor[(2, 3, 8), float32]"),
             ),
             (
                 &["Tensor[(n, 3), float32]"],
-                vec![("reps", ints(&[2, 2]))],
+                &[("reps", ints(&[2, 2]))],
                 Ok("Tensor[(2*n, 6), float32]"),
             ),
             (
                 &["Tensor[(?, 3), float32]"],
-                vec![("reps", ints(&[2, 2]))],
+                &[("reps", ints(&[2, 2]))],
                 Ok("Tensor[(?, 6), float32]"),
             ),
             (
                 &["Tensor[(2, 3), float32]"],
-                vec![("reps", ints(&[-1]))],
+                &[("reps", ints(&[-1]))],
                 Err("`reps` must not be negative, found -1"),
             ),
         ],
     );
-    table(
+    check_op(
         "reverse",
-        vec![
+        &[
             (
                 &["Tensor[(2, 3), float32]"],
-                vec![("axis", int(1))],
+                &[("axis", int(1))],
                 Ok("Tensor[(2, 3), float32]"),
             ),
             (
                 &["Tensor[(n, 3), float32]"],
-                vec![("axis", int(-2))],
+                &[("axis", int(-2))],
                 Ok("Tensor[(n, 3), float32]"),
             ),
             (
                 &["Tensor[(?, 3), float32]"],
-                vec![("axis", int(0))],
+                &[("axis", int(0))],
                 Ok("Tensor[(?, 3), float32]"),
             ),
             (
                 &["Tensor[(2, 3), float32]"],
-                vec![("axis", int(-3))],
+                &[("axis", int(-3))],
                 Err("`axis` is out of range"),
             ),
         ],
@@ -642,47 +623,47 @@ fn repeat_tile_reverse() {
 
 #[test]
 fn gathers() {
-    table(
+    check_op(
         "gather",
-        vec![
+        &[
             (
                 &["Tensor[(3, 4), float32]", "Tensor[(3, 2), int32]"],
-                vec![("axis", int(1))],
+                &[("axis", int(1))],
                 Ok("Tensor[(3, 2), float32]"),
             ),
             (
                 &["Tensor[(n, 4), float32]", "Tensor[(n, k), int32]"],
-                vec![("axis", int(-1))],
+                &[("axis", int(-1))],
                 Ok("Tensor[(n, k), float32]"),
             ),
             (
                 &["Tensor[(?, 4), float32]", "Tensor[(?, 1), int64]"],
-                vec![("axis", int(0))],
+                &[("axis", int(0))],
                 Ok("Tensor[(?, 1), float32]"),
             ),
             (
                 &["Tensor[(3, 4), float32]", "Tensor[(3), int32]"],
-                vec![("axis", int(0))],
+                &[("axis", int(0))],
                 Err("the data and the indices must have the same rank"),
             ),
             (
                 &["Tensor[(3, 4), float32]", "Tensor[(3, 1), int32]"],
-                vec![("axis", int(2))],
+                &[("axis", int(2))],
                 Err("`axis` is out of range"),
             ),
         ],
     );
-    table(
+    check_op(
         "gather_nd",
-        vec![
-            (&["Tensor[(3, 4, 5), float32]", "Tensor[(2, 6), int32]"], vec![], Ok("Tensor[(6, 5), float32]")),
-            (&["Tensor[(3, 4, 5), float32]", "Tensor[(1, 2, 6), int32]"], vec![("batch_dims", int(1))], Ok("Tensor[(2, 6, 5), float32]")),
-            (&["Tensor[(n, m), float32]", "Tensor[(1, k), int32]"], vec![], Ok("Tensor[(k, m), float32]")),
-            (&["Tensor[(?, 4), float32]", "Tensor[(?, ?), int32]"], vec![("index_rank", int(2))], Ok("Tensor[(?), float32]")),
-            (&["Tensor[(3, 4), float32]", "Tensor[(?, 5), int32]"], vec![], Err("`gather_nd` needs `index_rank` when the first dimension of the indices `Tensor[(?, 5), int32]` is not a constant")),
-            (&["Tensor[(3, 4), float32]", "Tensor[(2, 5), int32]"], vec![("index_rank", int(1))], Err("`index_rank` is 1 but the indices `Tensor[(2, 5), int32]` index 2 dimensions")),
-            (&["Tensor[(3, 4), float32]", "Tensor[(3, 5), int32]"], vec![], Err("`gather_nd` indexes 3 dimensions after 0 batch dimensions of `Tensor[(3, 4), float32]`, which has rank 2")),
-            (&["Tensor[(3, 4), float32]", "Tensor[(1, 5), float32]"], vec![], Err("indices must be integers, found `Tensor[(1, 5), float32]`")),
+        &[
+            (&["Tensor[(3, 4, 5), float32]", "Tensor[(2, 6), int32]"], &[], Ok("Tensor[(6, 5), float32]")),
+            (&["Tensor[(3, 4, 5), float32]", "Tensor[(1, 2, 6), int32]"], &[("batch_dims", int(1))], Ok("Tensor[(2, 6, 5), float32]")),
+            (&["Tensor[(n, m), float32]", "Tensor[(1, k), int32]"], &[], Ok("Tensor[(k, m), float32]")),
+            (&["Tensor[(?, 4), float32]", "Tensor[(?, ?), int32]"], &[("index_rank", int(2))], Ok("Tensor[(?), float32]")),
+            (&["Tensor[(3, 4), float32]", "Tensor[(?, 5), int32]"], &[], Err("`gather_nd` needs `index_rank` when the first dimension of the indices `Tensor[(?, 5), int32]` is not a constant")),
+            (&["Tensor[(3, 4), float32]", "Tensor[(2, 5), int32]"], &[("index_rank", int(1))], Err("`index_rank` is 1 but the indices `Tensor[(2, 5), int32]` index 2 dimensions")),
+            (&["Tensor[(3, 4), float32]", "Tensor[(3, 5), int32]"], &[], Err("`gather_nd` indexes 3 dimensions after 0 batch dimensions of `Tensor[(3, 4), float32]`, which has rank 2")),
+            (&["Tensor[(3, 4), float32]", "Tensor[(1, 5), float32]"], &[], Err("indices must be integers, found `Tensor[(1, 5), float32]`")),
         ],
     );
 }
@@ -702,38 +683,34 @@ fn element_wise_identities() {
         "ones_like",
     ];
     for op in ops {
-        table(
+        check_op(
             op,
-            vec![
+            &[
                 (
                     &["Tensor[(2, 3), float32]"],
-                    vec![],
+                    &[],
                     Ok("Tensor[(2, 3), float32]"),
                 ),
-                (
-                    &["Tensor[(n, 3), int8]"],
-                    vec![],
-                    Ok("Tensor[(n, 3), int8]"),
-                ),
+                (&["Tensor[(n, 3), int8]"], &[], Ok("Tensor[(n, 3), int8]")),
                 (
                     &["Tensor[(?, 3), float16]"],
-                    vec![],
+                    &[],
                     Ok("Tensor[(?, 3), float16]"),
                 ),
                 (
                     &["Tensor[(2), float32]"],
-                    vec![("axis", int(0))],
+                    &[("axis", int(0))],
                     Err(&format!("`{op}` has no attribute `axis` (it takes none)")),
                 ),
             ],
         );
     }
-    table(
+    check_op(
         "clip",
-        vec![
+        &[
             (
                 &["Tensor[(2, 3), float32]"],
-                vec![
+                &[
                     ("a_min", AttrValue::Float(0.0)),
                     ("a_max", AttrValue::Float(6.0)),
                 ],
@@ -741,42 +718,38 @@ fn element_wise_identities() {
             ),
             (
                 &["Tensor[(n), float32]"],
-                vec![("a_min", int(-1)), ("a_max", int(1))],
+                &[("a_min", int(-1)), ("a_max", int(1))],
                 Ok("Tensor[(n), float32]"),
             ),
             (
                 &["Tensor[(?), int32]"],
-                vec![("a_min", int(0)), ("a_max", int(1))],
+                &[("a_min", int(0)), ("a_max", int(1))],
                 Ok("Tensor[(?), int32]"),
             ),
             (
                 &["Tensor[(2), float32]"],
-                vec![("a_min", int(0))],
+                &[("a_min", int(0))],
                 Err("`clip` needs attribute `a_max` of type `float`"),
             ),
         ],
     );
-    table(
+    check_op(
         "nn.leaky_relu",
-        vec![
+        &[
             (
                 &["Tensor[(2, 3), float32]"],
-                vec![],
+                &[],
                 Ok("Tensor[(2, 3), float32]"),
             ),
             (
                 &["Tensor[(n), float32]"],
-                vec![("alpha", AttrValue::Float(0.1))],
+                &[("alpha", AttrValue::Float(0.1))],
                 Ok("Tensor[(n), float32]"),
             ),
-            (
-                &["Tensor[(?), float32]"],
-                vec![],
-                Ok("Tensor[(?), float32]"),
-            ),
+            (&["Tensor[(?), float32]"], &[], Ok("Tensor[(?), float32]")),
             (
                 &["Tensor[(2), float32]"],
-                vec![("alpha", string("big"))],
+                &[("alpha", string("big"))],
                 Err("attribute `alpha` of `nn.leaky_relu` expects `float`, found `\"big\"`"),
             ),
         ],
@@ -834,23 +807,23 @@ fn prelu_infers_alpha() {
 #[test]
 fn nan_and_infinity_tests_are_bool() {
     for op in ["isnan", "isinf", "isfinite"] {
-        table(
+        check_op(
             op,
-            vec![
+            &[
                 (
                     &["Tensor[(2, 3), float32]"],
-                    vec![],
+                    &[],
                     Ok("Tensor[(2, 3), bool]"),
                 ),
-                (&["Tensor[(n), float16]"], vec![], Ok("Tensor[(n), bool]")),
+                (&["Tensor[(n), float16]"], &[], Ok("Tensor[(n), bool]")),
                 (
                     &["Tensor[(?, 2), float64]"],
-                    vec![],
+                    &[],
                     Ok("Tensor[(?, 2), bool]"),
                 ),
                 (
                     &["(float32,)"],
-                    vec![],
+                    &[],
                     Err("expected a tensor, found `(float32,)`"),
                 ),
             ],
@@ -861,38 +834,38 @@ fn nan_and_infinity_tests_are_bool() {
 #[test]
 fn scans() {
     for op in ["cumsum", "cumprod"] {
-        table(
+        check_op(
             op,
-            vec![
-                (&["Tensor[(2, 3), int32]"], vec![], Ok("Tensor[(6), int32]")),
+            &[
+                (&["Tensor[(2, 3), int32]"], &[], Ok("Tensor[(6), int32]")),
                 (
                     &["Tensor[(2, 3), int32]"],
-                    vec![("axis", int(1)), ("exclusive", boolean(true))],
+                    &[("axis", int(1)), ("exclusive", boolean(true))],
                     Ok("Tensor[(2, 3), int32]"),
                 ),
                 (
                     &["Tensor[(2, 3), int8]"],
-                    vec![("axis", int(0)), ("dtype", string("int64"))],
+                    &[("axis", int(0)), ("dtype", string("int64"))],
                     Ok("Tensor[(2, 3), int64]"),
                 ),
                 (
                     &["Tensor[(n, 3), float32]"],
-                    vec![],
+                    &[],
                     Ok("Tensor[(3*n), float32]"),
                 ),
                 (
                     &["Tensor[(?, 3), float32]"],
-                    vec![("axis", int(-1))],
+                    &[("axis", int(-1))],
                     Ok("Tensor[(?, 3), float32]"),
                 ),
                 (
                     &["Tensor[(?, 3), float32]"],
-                    vec![],
+                    &[],
                     Ok("Tensor[(?), float32]"),
                 ),
                 (
                     &["Tensor[(2, 3), float32]"],
-                    vec![("axis", int(2))],
+                    &[("axis", int(2))],
                     Err("`axis` 2 is out of range for `Tensor[(2, 3), float32]` (rank 2)"),
                 ),
             ],

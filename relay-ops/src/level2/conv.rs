@@ -5,10 +5,10 @@
 //! grouping), and every mismatch is reported naming the weight's axis.
 
 use super::util::{
-    arith, canonical, empty, int, ints, konst, lay_out, opt_dtype, opt_int, opt_ints, padding,
-    per_axis, permutation, plus, spatial_letter, string,
+    arith, canonical, empty, konst, lay_out, need, padding, per_axis, permutation, plus,
+    spatial_letter,
 };
-use relay_core::{relation, DTy, Dim, Progress, RelCx, RelError, RelResult};
+use relay_core::{relation, Attrs, DTy, Dim, Progress, RelCx, RelError, RelResult};
 
 /// What distinguishes one convolution from another.
 struct Spec {
@@ -75,32 +75,39 @@ fn check_weight_dim(
 
 fn conv(cx: &mut RelCx<'_>, spec: &Spec) -> RelResult {
     let (op, n) = (spec.op, spec.n);
-    let strides = per_axis("strides", ints(cx, "strides")?, n, 1)?;
-    let dilation = per_axis("dilation", ints(cx, "dilation")?, n, 1)?;
-    let pads = padding(&ints(cx, "padding")?, n)?;
+    let strides = per_axis("strides", need(cx, "strides", Attrs::int_or_ints)?, n, 1)?;
+    let dilation = per_axis("dilation", need(cx, "dilation", Attrs::int_or_ints)?, n, 1)?;
+    let pads = padding(&need(cx, "padding", Attrs::int_or_ints)?, n)?;
     let output_padding = if spec.transpose {
-        per_axis("output_padding", ints(cx, "output_padding")?, n, 0)?
+        per_axis(
+            "output_padding",
+            need(cx, "output_padding", Attrs::int_or_ints)?,
+            n,
+            0,
+        )?
     } else {
         vec![0; n]
     };
-    let groups = int(cx, "groups")?;
+    let groups = need(cx, "groups", Attrs::int)?;
     if groups < 1 {
         return Err(RelError::new(format!(
             "`groups` must be at least 1, found {groups}"
         )));
     }
-    let channels = opt_int(cx, "channels")?;
+    let channels = cx.attrs().int("channels")?;
     if let Some(c) = channels.filter(|&c| c < 1) {
         return Err(RelError::new(format!(
             "`channels` must be at least 1, found {c}"
         )));
     }
-    let kernel_size = opt_ints(cx, "kernel_size")?
+    let kernel_size = cx
+        .attrs()
+        .int_or_ints("kernel_size")?
         .map(|k| per_axis("kernel_size", k, n, 1))
         .transpose()?;
-    let data_layout = string(cx, "data_layout")?;
-    let kernel_layout = string(cx, "kernel_layout")?;
-    let out_layout = match string(cx, "out_layout")? {
+    let data_layout = need(cx, "data_layout", Attrs::str)?.to_owned();
+    let kernel_layout = need(cx, "kernel_layout", Attrs::str)?.to_owned();
+    let out_layout = match need(cx, "out_layout", Attrs::str)?.to_owned() {
         s if s.is_empty() => data_layout.clone(),
         s => s,
     };
@@ -112,7 +119,7 @@ fn conv(cx: &mut RelCx<'_>, spec: &Spec) -> RelResult {
         kernel_canonical(n, spec.transpose),
     )?;
     let operm = permutation("out_layout", &out_layout, dcanon)?;
-    let out_dtype = opt_dtype(cx, "out_dtype")?;
+    let out_dtype = cx.attrs().dtype("out_dtype")?;
 
     let Some((data, ddt)) = cx.tensor_dims(0)? else {
         return Ok(Progress::NotYet);

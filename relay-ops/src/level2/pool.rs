@@ -4,10 +4,9 @@
 //! hold subordinate axes such as `NCHW16c`) and read list attributes of lists.
 
 use super::util::{
-    arith, boolean, empty, float, int_lists, ints, konst, padding, parse_layout, per_axis, plus,
-    spatial_letter, string, Axis,
+    arith, empty, konst, need, padding, parse_layout, per_axis, plus, spatial_letter, Axis,
 };
-use relay_core::{relation, Dim, Progress, RelCx, RelError, RelResult};
+use relay_core::{relation, Attrs, Dim, Progress, RelCx, RelError, RelResult};
 
 /// A layout's axes and the positions of its spatial axes, and the positions of the
 /// layout's axes in the output layout (`out_layout`, the same layout when empty).
@@ -20,7 +19,7 @@ struct Layouts {
 }
 
 fn layouts(cx: &RelCx<'_>, op: &str, n: usize) -> Result<Layouts, RelError> {
-    let name = string(cx, "layout")?;
+    let name = need(cx, "layout", Attrs::str)?.to_owned();
     let axes = parse_layout("layout", &name)?;
     let mut spatial = Vec::with_capacity(n);
     for i in 0..n {
@@ -42,7 +41,7 @@ fn layouts(cx: &RelCx<'_>, op: &str, n: usize) -> Result<Layouts, RelError> {
     }
     let out = match cx.attrs().get("out_layout") {
         Some(_) => {
-            let out_name = string(cx, "out_layout")?;
+            let out_name = need(cx, "out_layout", Attrs::str)?.to_owned();
             if out_name.is_empty() || out_name == name {
                 (0..axes.len()).collect()
             } else {
@@ -105,11 +104,16 @@ fn finish(cx: &mut RelCx<'_>, l: &Layouts, dims: &[Dim], dt: relay_core::DTy) ->
 }
 
 fn pool(cx: &mut RelCx<'_>, op: &str, n: usize) -> RelResult {
-    let pool_size = per_axis("pool_size", ints(cx, "pool_size")?, n, 1)?;
-    let strides = per_axis("strides", ints(cx, "strides")?, n, 1)?;
-    let dilation = per_axis("dilation", ints(cx, "dilation")?, n, 1)?;
-    let pads = padding(&ints(cx, "padding")?, n)?;
-    let ceil_mode = boolean(cx, "ceil_mode")?;
+    let pool_size = per_axis(
+        "pool_size",
+        need(cx, "pool_size", Attrs::int_or_ints)?,
+        n,
+        1,
+    )?;
+    let strides = per_axis("strides", need(cx, "strides", Attrs::int_or_ints)?, n, 1)?;
+    let dilation = per_axis("dilation", need(cx, "dilation", Attrs::int_or_ints)?, n, 1)?;
+    let pads = padding(&need(cx, "padding", Attrs::int_or_ints)?, n)?;
+    let ceil_mode = need(cx, "ceil_mode", Attrs::bool)?;
     let l = layouts(cx, op, n)?;
     let Some((mut dims, dt)) = data_dims(cx, op, &l)? else {
         return Ok(Progress::NotYet);
@@ -237,8 +241,11 @@ fn scaled(cx: &mut RelCx<'_>, h: Dim, scale: f64, attr: &str) -> Result<Dim, Rel
 #[relation(UpSampling)]
 pub fn upsampling_rel(cx: &mut RelCx<'_>) -> RelResult {
     let op = "nn.upsampling";
-    let scales = [float(cx, "scale_h")?, float(cx, "scale_w")?];
-    let method = string(cx, "method")?;
+    let scales = [
+        need(cx, "scale_h", Attrs::float)?,
+        need(cx, "scale_w", Attrs::float)?,
+    ];
+    let method = need(cx, "method", Attrs::str)?.to_owned();
     if !["nearest_neighbor", "bilinear", "bicubic"].contains(&method.as_str()) {
         return Err(RelError::new(format!(
             "`method` of `{op}` must be \"nearest_neighbor\", \"bilinear\" or \"bicubic\", found \"{method}\""
@@ -259,8 +266,8 @@ pub fn upsampling_rel(cx: &mut RelCx<'_>) -> RelResult {
 /// `pad_width`; the pad value must be a scalar.
 #[relation(Pad)]
 pub fn pad_rel(cx: &mut RelCx<'_>) -> RelResult {
-    let widths = int_lists(cx, "pad_width")?;
-    let mode = string(cx, "pad_mode")?;
+    let widths = need(cx, "pad_width", Attrs::int_lists)?;
+    let mode = need(cx, "pad_mode", Attrs::str)?.to_owned();
     if !["constant", "edge", "reflect"].contains(&mode.as_str()) {
         return Err(RelError::new(format!(
             "`pad_mode` must be \"constant\", \"edge\" or \"reflect\", found \"{mode}\""

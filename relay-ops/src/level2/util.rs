@@ -1,109 +1,23 @@
 //! What the level-2 relations share: reading attributes, layouts, dimension arithmetic
 //! and error messages that name dimensions.
 
-use relay_core::{AttrValue, DType, Dim, DimError, RelCx, RelError};
+use relay_core::attrs::AttrTypeError;
+use relay_core::{Attrs, Dim, DimError, RelCx, RelError};
 
 /// An arithmetic failure of the dimension algebra, as a relation error.
 pub(super) fn arith(e: DimError) -> RelError {
     RelError::new(e.to_string())
 }
 
-fn attr<'a>(cx: &'a RelCx<'_>, name: &str) -> Result<&'a AttrValue, RelError> {
-    cx.attrs()
-        .get(name)
-        .ok_or_else(|| RelError::new(format!("attribute `{name}` is missing")))
-}
-
-fn wrong(name: &str, what: &str, v: &AttrValue) -> RelError {
-    RelError::new(format!("attribute `{name}` must be {what}, found `{v}`"))
-}
-
-/// Attribute `name`, an integer.
-pub(super) fn int(cx: &RelCx<'_>, name: &str) -> Result<i64, RelError> {
-    match attr(cx, name)? {
-        AttrValue::Int(i) => Ok(*i),
-        v => Err(wrong(name, "an integer", v)),
-    }
-}
-
-/// Attribute `name`, an integer or `None`.
-pub(super) fn opt_int(cx: &RelCx<'_>, name: &str) -> Result<Option<i64>, RelError> {
-    match attr(cx, name)? {
-        AttrValue::None => Ok(None),
-        AttrValue::Int(i) => Ok(Some(*i)),
-        v => Err(wrong(name, "an integer", v)),
-    }
-}
-
-/// Attribute `name`, a float (an integer is accepted).
-pub(super) fn float(cx: &RelCx<'_>, name: &str) -> Result<f64, RelError> {
-    match attr(cx, name)? {
-        AttrValue::Float(x) => Ok(*x),
-        AttrValue::Int(i) => Ok(*i as f64),
-        v => Err(wrong(name, "a number", v)),
-    }
-}
-
-/// Attribute `name`, a boolean.
-pub(super) fn boolean(cx: &RelCx<'_>, name: &str) -> Result<bool, RelError> {
-    match attr(cx, name)? {
-        AttrValue::Bool(b) => Ok(*b),
-        v => Err(wrong(name, "a boolean", v)),
-    }
-}
-
-/// Attribute `name`, a string.
-pub(super) fn string(cx: &RelCx<'_>, name: &str) -> Result<String, RelError> {
-    match attr(cx, name)? {
-        AttrValue::Str(s) => Ok(s.to_string()),
-        v => Err(wrong(name, "a string", v)),
-    }
-}
-
-/// Attribute `name`, a data type or `None`.
-pub(super) fn opt_dtype(cx: &RelCx<'_>, name: &str) -> Result<Option<DType>, RelError> {
-    match attr(cx, name)? {
-        AttrValue::None => Ok(None),
-        AttrValue::DType(d) => Ok(Some(*d)),
-        AttrValue::Str(s) if s.is_empty() => Ok(None),
-        v @ AttrValue::Str(s) => s.parse().map(Some).map_err(|_| wrong(name, "a dtype", v)),
-        v => Err(wrong(name, "a dtype", v)),
-    }
-}
-
-fn list_of_ints(name: &str, v: &AttrValue) -> Result<Vec<i64>, RelError> {
-    match v {
-        AttrValue::List(items) => items
-            .iter()
-            .map(|x| match x {
-                AttrValue::Int(i) => Ok(*i),
-                _ => Err(wrong(name, "a list of integers", v)),
-            })
-            .collect(),
-        AttrValue::Int(i) => Ok(vec![*i]),
-        _ => Err(wrong(name, "a list of integers", v)),
-    }
-}
-
-/// Attribute `name`, a list of integers (a single integer is a list of one).
-pub(super) fn ints(cx: &RelCx<'_>, name: &str) -> Result<Vec<i64>, RelError> {
-    list_of_ints(name, attr(cx, name)?)
-}
-
-/// Attribute `name`, a list of integers or `None`.
-pub(super) fn opt_ints(cx: &RelCx<'_>, name: &str) -> Result<Option<Vec<i64>>, RelError> {
-    match attr(cx, name)? {
-        AttrValue::None => Ok(None),
-        v => list_of_ints(name, v).map(Some),
-    }
-}
-
-/// Attribute `name`, a list of lists of integers.
-pub(super) fn int_lists(cx: &RelCx<'_>, name: &str) -> Result<Vec<Vec<i64>>, RelError> {
-    match attr(cx, name)? {
-        AttrValue::List(items) => items.iter().map(|x| list_of_ints(name, x)).collect(),
-        v => Err(wrong(name, "a list of lists of integers", v)),
-    }
+/// Attribute `name` as `read` (one of the typed readers of [`Attrs`], such as
+/// [`Attrs::int`]) gives it. The level-2 relations need every attribute they read (their
+/// operators' schemas give each a default), so an absent one, or `None`, is an error.
+pub(super) fn need<'a, T>(
+    cx: &'a RelCx<'_>,
+    name: &str,
+    read: impl FnOnce(&'a Attrs, &str) -> Result<Option<T>, AttrTypeError>,
+) -> Result<T, RelError> {
+    read(cx.attrs(), name)?.ok_or_else(|| RelError::new(format!("attribute `{name}` is missing")))
 }
 
 /// A per-spatial-axis attribute (`strides`, `dilation`, `kernel_size`, ...): `n` values

@@ -1,7 +1,7 @@
 //! `Reshape`, `ReverseReshape` and `ReshapeLike`: imperative, because `newshape`'s special
 //! values are a small program over a cursor into the input shape (see `reshape_dims`).
 
-use super::util::{any_vars, arith, attr_int, attr_ints, exact_quotient, show_ints, shown};
+use super::util::{any_vars, arith, exact_quotient, show_ints, shown};
 use relay_core::dim::Dims;
 use relay_core::{relation, AttrValue, DTy, Dim, Progress, RelCx, RelError, RelResult};
 
@@ -272,7 +272,9 @@ pub(crate) fn check_size(
 }
 
 fn reshape_common(cx: &mut RelCx<'_>, reverse: bool) -> RelResult {
-    let newshape = attr_ints(cx, "newshape")?
+    let newshape = cx
+        .attrs()
+        .ints("newshape")?
         .ok_or_else(|| RelError::new("the attribute `newshape` is missing"))?;
     let allowzero = match cx.attrs().get("allowzero") {
         Some(AttrValue::Bool(b)) => *b,
@@ -340,8 +342,8 @@ pub fn reshape_like(cx: &mut RelCx<'_>) -> RelResult {
     };
     let range = |cx: &mut RelCx<'_>, arg: usize, b: &str, e: &str, rank: usize| {
         let r = rank as i64;
-        let begin = attr_int(cx, b, Some(0))?.unwrap_or(0);
-        let end = attr_int(cx, e, None)?.unwrap_or(r);
+        let begin = cx.attrs().int(b)?.unwrap_or(0);
+        let end = cx.attrs().int(e)?.unwrap_or(r);
         let nb = if begin < 0 { begin + r } else { begin };
         let ne = if end < 0 { end + r } else { end };
         if nb < 0 || ne > r || nb > ne {

@@ -1,7 +1,7 @@
 //! The imperative level-3 relations: those that read lists of axes, build tuples, or
 //! produce `?` (which the clause notation cannot write).
 
-use super::util::{arith, attr_int, attr_ints, exact_quotient, norm_axis, shown};
+use super::util::{arith, exact_quotient, norm_axis, shown};
 use relay_core::dim::Dims;
 use relay_core::{
     relation, AttrValue, DTy, DType, Dim, Progress, RelCx, RelError, RelResult, TyData,
@@ -14,7 +14,7 @@ pub fn transpose(cx: &mut RelCx<'_>) -> RelResult {
         return Ok(Progress::NotYet);
     };
     let rank = dims.len();
-    let out: Vec<Dim> = match attr_ints(cx, "axes")? {
+    let out: Vec<Dim> = match cx.attrs().ints("axes")? {
         None => dims.iter().rev().copied().collect(),
         Some(axes) => {
             if axes.len() != rank {
@@ -58,7 +58,7 @@ pub fn squeeze(cx: &mut RelCx<'_>) -> RelResult {
     };
     let rank = dims.len();
     let mut keep = vec![true; rank];
-    match attr_ints(cx, "axis")? {
+    match cx.attrs().ints("axis")? {
         None => {
             for (i, &d) in dims.iter().enumerate() {
                 let dd = &cx.tcx_ref().dims;
@@ -122,7 +122,7 @@ pub fn split(cx: &mut RelCx<'_>) -> RelResult {
     let Some((dims, dt)) = cx.tensor_dims(0)? else {
         return Ok(Progress::NotYet);
     };
-    let axis = attr_int(cx, "axis", Some(0))?.unwrap_or(0);
+    let axis = cx.attrs().int("axis")?.unwrap_or(0);
     let k = norm_axis(cx, 0, "axis", axis, dims.len())?;
     let d = dims[k];
     let parts: Vec<Dim> = match cx.attrs().get("indices_or_sections").cloned() {
@@ -234,11 +234,11 @@ pub fn take(cx: &mut RelCx<'_>) -> RelResult {
     if !int_indices(cx, it, 1)? {
         return Ok(Progress::NotYet);
     }
-    let out = match attr_int(cx, "axis", None)? {
+    let out = match cx.attrs().int("axis")? {
         None => idx.clone(),
         Some(axis) => {
             let axis = norm_axis(cx, 0, "axis", axis, data.len())?;
-            let b = attr_int(cx, "batch_dims", Some(0))?.unwrap_or(0);
+            let b = cx.attrs().int("batch_dims")?.unwrap_or(0);
             let nb = if b < 0 { b + idx.len() as i64 } else { b };
             if nb < 0 || nb as usize > idx.len() || nb as usize > axis {
                 return Err(RelError::new(format!(
@@ -339,7 +339,7 @@ pub fn stack(cx: &mut RelCx<'_>) -> RelResult {
             }
         }
     }
-    let axis = attr_int(cx, "axis", Some(0))?.unwrap_or(0);
+    let axis = cx.attrs().int("axis")?.unwrap_or(0);
     let r = rank as i64;
     if axis < -r - 1 || axis > r {
         let t = cx.show(t);
@@ -366,7 +366,7 @@ pub fn tile(cx: &mut RelCx<'_>) -> RelResult {
     let Some((dims, dt)) = cx.tensor_dims(0)? else {
         return Ok(Progress::NotYet);
     };
-    let reps = attr_ints(cx, "reps")?.unwrap_or_default();
+    let reps = cx.attrs().ints("reps")?.unwrap_or_default();
     if let Some(&r) = reps.iter().find(|&&r| r < 0) {
         return Err(RelError::new(format!(
             "`reps` must not be negative, found {r}"
@@ -411,9 +411,9 @@ pub fn gather_nd(cx: &mut RelCx<'_>) -> RelResult {
             "the indices of `gather_nd` must have rank at least 1",
         ));
     }
-    let b = attr_int(cx, "batch_dims", Some(0))?.unwrap_or(0);
+    let b = cx.attrs().int("batch_dims")?.unwrap_or(0);
     let first = cx.tcx_ref().dims.as_const(idx[0]);
-    let m = match (attr_int(cx, "index_rank", None)?, first) {
+    let m = match (cx.attrs().int("index_rank")?, first) {
         (Some(r), Some(c)) if r != c => {
             let t = shown(cx, 1);
             return Err(RelError::at(
@@ -486,7 +486,7 @@ pub fn arange(cx: &mut RelCx<'_>) -> RelResult {
 /// the fill value's dtype).
 #[relation(Full)]
 pub fn full(cx: &mut RelCx<'_>) -> RelResult {
-    let shape = attr_ints(cx, "shape")?.unwrap_or_default();
+    let shape = cx.attrs().ints("shape")?.unwrap_or_default();
     let dims: Vec<Dim> = shape.iter().map(|&c| cx.tcx().dims.konst(c)).collect();
     if let Some(&c) = shape.iter().find(|&&c| c < 0) {
         return Err(RelError::new(format!(
@@ -529,7 +529,7 @@ pub fn scanop(cx: &mut RelCx<'_>) -> RelResult {
         Some(AttrValue::DType(d)) => DTy::Known(*d),
         _ => dt,
     };
-    let out = match attr_int(cx, "axis", None)? {
+    let out = match cx.attrs().int("axis")? {
         None => vec![cx.tcx().dims.product(&dims).map_err(arith(0))?],
         Some(a) => {
             norm_axis(cx, 0, "axis", a, dims.len())?;

@@ -1,46 +1,12 @@
-//! Helpers shared by the imperative level-3 relations: attributes, axes, exact division.
+//! Helpers shared by the imperative level-3 relations: axes, exact division. (Attributes
+//! are read with the typed readers of [`relay_core::Attrs`].)
 
 use relay_core::dim::{DimData, Dims};
-use relay_core::{AttrValue, Dim, DimError, RelCx, RelError, Ty};
+use relay_core::{Dim, DimError, RelCx, RelError, Ty};
 
 /// A dimension-arithmetic error as a relation error blaming argument `arg`.
 pub(crate) fn arith(arg: usize) -> impl Fn(DimError) -> RelError {
     move |e| RelError::at(arg, e.to_string())
-}
-
-/// Integer attribute `name`: `default` when absent or `None`.
-pub(crate) fn attr_int(
-    cx: &RelCx<'_>,
-    name: &str,
-    default: Option<i64>,
-) -> Result<Option<i64>, RelError> {
-    match cx.attrs().get(name) {
-        None | Some(AttrValue::None) => Ok(default),
-        Some(AttrValue::Int(i)) => Ok(Some(*i)),
-        Some(v) => Err(RelError::new(format!(
-            "the attribute `{name}` must be an integer, found `{v}`"
-        ))),
-    }
-}
-
-/// Integer-list attribute `name`; `None` when absent or `None`.
-pub(crate) fn attr_ints(cx: &RelCx<'_>, name: &str) -> Result<Option<Vec<i64>>, RelError> {
-    match cx.attrs().get(name) {
-        None | Some(AttrValue::None) => Ok(None),
-        Some(AttrValue::List(items)) => items
-            .iter()
-            .map(|v| match v {
-                AttrValue::Int(i) => Ok(*i),
-                _ => Err(RelError::new(format!(
-                    "the attribute `{name}` must be a list of integers, found `{v}`"
-                ))),
-            })
-            .collect::<Result<Vec<_>, _>>()
-            .map(Some),
-        Some(v) => Err(RelError::new(format!(
-            "the attribute `{name}` must be a list of integers, found `{v}`"
-        ))),
-    }
 }
 
 /// Argument `arg` shown in the text syntax, resolved as far as known.

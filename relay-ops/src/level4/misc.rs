@@ -31,8 +31,8 @@ pub fn batch_matmul(cx: &mut RelCx<'_>) -> RelResult {
         }
     }
     cx.unify_dtype(ydt, xdt, 1)?;
-    let ta = util::boolean(cx, "transpose_a", false)?;
-    let tb = util::boolean(cx, "transpose_b", true)?;
+    let ta = cx.attrs().bool("transpose_a")?.unwrap_or(false);
+    let tb = cx.attrs().bool("transpose_b")?.unwrap_or(true);
     let (i, kx) = if ta { (x[2], x[1]) } else { (x[1], x[2]) };
     let (j, ky) = if tb { (y[1], y[2]) } else { (y[2], y[1]) };
     let (kx, ky) = (cx.resolve_dim(kx), cx.resolve_dim(ky));
@@ -63,7 +63,7 @@ pub fn batch_matmul(cx: &mut RelCx<'_>) -> RelResult {
             ))
         }
     };
-    let dt = match util::dtype(cx, "out_dtype")? {
+    let dt = match cx.attrs().dtype("out_dtype")? {
         Some(d) => DTy::Known(d),
         None => xdt,
     };
@@ -81,10 +81,10 @@ pub fn topk(cx: &mut RelCx<'_>) -> RelResult {
     let Some((dims, dt)) = cx.tensor_dims(0)? else {
         return Ok(Progress::NotYet);
     };
-    let k = util::int(cx, "k", 1)?;
-    let axis = util::axis("axis", util::int(cx, "axis", -1)?, dims.len())?;
-    let ret_type = util::string(cx, "ret_type", "both")?;
-    let idt = util::dtype(cx, "dtype")?.unwrap_or(DType::INT32);
+    let k = cx.attrs().int("k")?.unwrap_or(1);
+    let axis = util::axis("axis", cx.attrs().int("axis")?.unwrap_or(-1), dims.len())?;
+    let ret_type = cx.attrs().str("ret_type")?.unwrap_or("both").to_owned();
+    let idt = cx.attrs().dtype("dtype")?.unwrap_or(DType::INT32);
     let mut out = dims.clone();
     if k >= 1 {
         let ds = &mut cx.tcx().dims;
@@ -119,7 +119,7 @@ pub fn topk(cx: &mut RelCx<'_>) -> RelResult {
 /// `dtype` (assigned when unknown); the indices must be integers.
 #[relation(OneHot)]
 pub fn one_hot(cx: &mut RelCx<'_>) -> RelResult {
-    let Some(dt) = util::dtype(cx, "dtype")? else {
+    let Some(dt) = cx.attrs().dtype("dtype")? else {
         return Err(RelError::new("`one_hot` needs attribute `dtype`"));
     };
     let scalar = cx.tcx().scalar(dt);
@@ -136,12 +136,12 @@ pub fn one_hot(cx: &mut RelCx<'_>) -> RelResult {
             ));
         }
     }
-    let depth = util::int(cx, "depth", 1)?;
+    let depth = cx.attrs().int("depth")?.unwrap_or(1);
     if depth < 0 {
         return Err(RelError::new(format!("`depth` is negative: {depth}")));
     }
     let rank = dims.len() as i64;
-    let axis = util::int(cx, "axis", -1)?;
+    let axis = cx.attrs().int("axis")?.unwrap_or(-1);
     if axis < -rank - 1 || axis > rank {
         return Err(RelError::at(
             0,

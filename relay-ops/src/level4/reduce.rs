@@ -9,8 +9,8 @@ use relay_core::{relation, DTy, DType, Dim, Progress, RelCx, RelError, RelResult
 /// Which axes of a tensor of rank `rank` are reduced, per TVM: `axis` None or empty →
 /// every axis (even with `exclude`); negatives normalized; `exclude` takes the complement.
 fn reduced_axes(cx: &RelCx<'_>, rank: usize) -> Result<Vec<bool>, RelError> {
-    let exclude = util::boolean(cx, "exclude", false)?;
-    let axes = util::ints(cx, "axis")?.unwrap_or_default();
+    let exclude = cx.attrs().bool("exclude")?.unwrap_or(false);
+    let axes = cx.attrs().int_or_ints("axis")?.unwrap_or_default();
     if axes.is_empty() {
         return Ok(vec![true; rank]);
     }
@@ -32,7 +32,7 @@ fn reduced_axes(cx: &RelCx<'_>, rank: usize) -> Result<Vec<bool>, RelError> {
 /// are dropped otherwise.
 fn reduced_dims(cx: &mut RelCx<'_>, dims: &[Dim]) -> Result<Vec<Dim>, RelError> {
     let reduced = reduced_axes(cx, dims.len())?;
-    let keepdims = util::boolean(cx, "keepdims", false)?;
+    let keepdims = cx.attrs().bool("keepdims")?.unwrap_or(false);
     let one = cx.tcx().dims.konst(1);
     Ok(dims
         .iter()

@@ -138,11 +138,11 @@ pub fn strided_slice(cx: &mut RelCx<'_>) -> RelResult {
         return Ok(Progress::NotYet);
     };
     let rank = dims.len();
-    let begin = util::ints(cx, "begin")?.unwrap_or_default();
-    let end = util::ints(cx, "end")?.unwrap_or_default();
-    let strides = util::ints(cx, "strides")?.unwrap_or_default();
-    let axes = util::ints(cx, "axes")?;
-    let mode = util::string(cx, "slice_mode", "end")?;
+    let begin = cx.attrs().int_or_ints("begin")?.unwrap_or_default();
+    let end = cx.attrs().int_or_ints("end")?.unwrap_or_default();
+    let strides = cx.attrs().int_or_ints("strides")?.unwrap_or_default();
+    let axes = cx.attrs().int_or_ints("axes")?;
+    let mode = cx.attrs().str("slice_mode")?.unwrap_or("end").to_owned();
     let size_mode = match mode.as_str() {
         "end" => false,
         "size" => true,
@@ -253,7 +253,7 @@ pub fn slice_like(cx: &mut RelCx<'_>) -> RelResult {
     let Some((like, _)) = cx.tensor_dims(1)? else {
         return Ok(Progress::NotYet);
     };
-    let axes: Vec<usize> = match util::ints(cx, "axes")? {
+    let axes: Vec<usize> = match cx.attrs().int_or_ints("axes")? {
         None => (0..dims.len().min(like.len())).collect(),
         Some(axes) => {
             let mut out = Vec::new();

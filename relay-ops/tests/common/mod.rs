@@ -100,3 +100,69 @@ pub fn string(v: &str) -> AttrValue {
 pub fn boolean(v: bool) -> AttrValue {
     AttrValue::Bool(v)
 }
+
+/// One call: operator, argument types (`_` unknown), attributes, expected result (the
+/// printed result type or the first error's message).
+pub type Case<'a> = (
+    &'a str,
+    &'a [&'a str],
+    &'a [(&'a str, AttrValue)],
+    Result<&'a str, &'a str>,
+);
+
+/// Runs every case and reports all mismatches at once.
+pub fn check(cases: &[Case<'_>]) {
+    let mut wrong = Vec::new();
+    for (op, args, attrs, want) in cases {
+        let got = infer(op, args, attrs);
+        let want = want.map(str::to_string).map_err(str::to_string);
+        if got != want {
+            wrong.push(format!(
+                "{op}{args:?} {attrs:?}\n   got {got:?}\n  want {want:?}"
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+}
+
+/// One call of a given operator: argument types, attributes, expected result.
+pub type OpCase<'a> = (
+    &'a [&'a str],
+    &'a [(&'a str, AttrValue)],
+    Result<&'a str, &'a str>,
+);
+
+/// [`check`] on calls of the one operator `op`.
+pub fn check_op(op: &str, cases: &[OpCase<'_>]) {
+    let cases: Vec<Case<'_>> = cases
+        .iter()
+        .map(|(args, attrs, want)| (op, *args, *attrs, *want))
+        .collect();
+    check(&cases);
+}
+
+/// One call checked with its solved argument types too (backward inference): operator,
+/// argument types, attributes, the printed result type, the printed solved arguments.
+pub type ArgsCase<'a> = (
+    &'a str,
+    &'a [&'a str],
+    &'a [(&'a str, AttrValue)],
+    &'a str,
+    &'a [&'a str],
+);
+
+/// Runs every case (each must succeed) and reports all mismatches at once.
+pub fn check_args(cases: &[ArgsCase<'_>]) {
+    let mut wrong = Vec::new();
+    for (op, args, attrs, out, solved) in cases {
+        let got = infer_all(op, args, attrs);
+        let want = Ok((
+            out.to_string(),
+            solved.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+        ));
+        if got != want {
+            wrong.push(format!("{op}{args:?}: got {got:?}, want {want:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
