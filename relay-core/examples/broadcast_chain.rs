@@ -1,8 +1,10 @@
-//! Times the solver on a chain of `Broadcast` relations (see `benches/solver.rs`).
-//! `cargo run --release -p relay-core --example broadcast_chain -- 1000000 reverse`
+//! Times the solver on a chain of `Broadcast` relations (the workload of
+//! `benches/solver.rs`, see `relay_core::testing::broadcast_chain`).
+//!
+//! `cargo run --release -p relay-core --example broadcast_chain -- 1000000 [reverse]`
 
-use relay_core::testing::BROADCAST;
-use relay_core::{DType, Kind, Outcome, Solver, TyCtx};
+use relay_core::testing::broadcast_chain;
+use relay_core::Outcome;
 use std::time::Instant;
 
 fn main() {
@@ -13,42 +15,19 @@ fn main() {
         .unwrap_or(1_000_000);
     let reverse = args.next().as_deref() == Some("reverse");
     let start = Instant::now();
-    let mut s = Solver::new(TyCtx::new());
-    if std::env::var_os("NO_RESERVE").is_none() {
-        s.reserve(len, len, 3);
-    }
-    let n = s.tcx.param("n", Kind::ShapeVar);
-    let n = s.tcx.dim_param(n).expect("n is a ShapeVar");
-    let c = s.tcx.dims.konst(768);
-    let one = s.tcx.dims.konst(1);
-    let y = s.tcx.tensor_of(&[n, c], DType::FLOAT32);
-    let x0 = s.tcx.tensor_of(&[n, one], DType::FLOAT32);
-    let mut xs = Vec::with_capacity(len + 1);
-    xs.push(x0);
-    for _ in 0..len {
-        xs.push(s.fresh_ty());
-    }
-    let vars_done = start.elapsed();
-    let order: Box<dyn Iterator<Item = usize>> = if reverse {
-        Box::new((0..len).rev())
-    } else {
-        Box::new(0..len)
-    };
-    for i in order {
-        s.add_relation(BROADCAST, &[xs[i], y, xs[i + 1]], None, i as u32);
-    }
+    let mut chain = broadcast_chain(len, reverse);
     let built = start.elapsed();
-    assert_eq!(s.solve(), Outcome::Solved);
+    assert_eq!(chain.solver.solve(), Outcome::Solved);
     let total = start.elapsed();
-    assert_eq!(s.resolve(xs[len]), y);
+    assert_eq!(chain.solver.resolve(chain.last), chain.expected);
+    let per = |d: std::time::Duration| d.as_nanos() as f64 / len as f64;
     println!(
-        "{len} relations ({}): fresh variables {:?}, build {:?}, solve {:?}, total {:?} = {:.1} ns/relation; {:?}",
+        "{len} relations ({}): build {:?} ({:.1} ns/relation), solve {:?} ({:.1} ns/relation); {:?}",
         if reverse { "reverse order" } else { "program order" },
-        vars_done,
         built,
+        per(built),
         total - built,
-        total,
-        total.as_nanos() as f64 / len as f64,
-        s.stats()
+        per(total - built),
+        chain.solver.stats()
     );
 }

@@ -305,3 +305,53 @@ pub fn on_small_stack(f: impl FnOnce() + Send + 'static) {
         .join()
         .expect("the work finishes on a 2 MiB stack");
 }
+
+/// The solver benchmark's workload: `x[i+1] = Broadcast(x[i], y)` for `i < len`, with
+/// `y: Tensor[(n, 768), float32]`, `x[0]: Tensor[(n, 1), float32]` and every other `x[i]`
+/// an unknown, added in program order or last-first.
+pub struct BroadcastChain {
+    /// The solver, with the relations added and not solved yet.
+    pub solver: Solver,
+    /// `x[len]`.
+    pub last: Ty,
+    /// The type `x[len]` must resolve to.
+    pub expected: Ty,
+}
+
+/// Builds a [`BroadcastChain`] of `len` relations.
+///
+/// ```
+/// use relay_core::testing::broadcast_chain;
+/// use relay_core::Outcome;
+/// let mut chain = broadcast_chain(1000, true);
+/// assert_eq!(chain.solver.solve(), Outcome::Solved);
+/// assert_eq!(chain.solver.resolve(chain.last), chain.expected);
+/// assert_eq!(chain.solver.stats().runs, 1999);
+/// ```
+pub fn broadcast_chain(len: usize, reverse: bool) -> BroadcastChain {
+    let mut s = Solver::new(TyCtx::new());
+    let n = s.tcx.param("n", crate::Kind::ShapeVar);
+    let n = s.tcx.dim_param(n).expect("n is a ShapeVar");
+    let c = s.tcx.dims.konst(768);
+    let one = s.tcx.dims.konst(1);
+    let y = s.tcx.tensor_of(&[n, c], crate::DType::FLOAT32);
+    let x0 = s.tcx.tensor_of(&[n, one], crate::DType::FLOAT32);
+    let mut xs = Vec::with_capacity(len + 1);
+    xs.push(x0);
+    for _ in 0..len {
+        xs.push(s.fresh_ty());
+    }
+    let add = |s: &mut Solver, i: usize| {
+        s.add_relation(BROADCAST, &[xs[i], y, xs[i + 1]], None, i as u32);
+    };
+    if reverse {
+        (0..len).rev().for_each(|i| add(&mut s, i));
+    } else {
+        (0..len).for_each(|i| add(&mut s, i));
+    }
+    BroadcastChain {
+        solver: s,
+        last: xs[len],
+        expected: y,
+    }
+}

@@ -442,15 +442,7 @@ impl Solver {
                 Ok(DimStep::Done) => self.set_state(id, RelState::Solved),
                 Ok(DimStep::Deferred(a, b)) => {
                     self.set_state(id, RelState::Waiting);
-                    for v in self
-                        .tcx
-                        .dims
-                        .vars(a)
-                        .into_iter()
-                        .chain(self.tcx.dims.vars(b))
-                    {
-                        self.watch(VarRef::Dim(v), id);
-                    }
+                    self.watch_equation(id, a, b);
                 }
                 Err(e) => {
                     let message = e.describe(&self.tcx);
@@ -566,6 +558,19 @@ impl Solver {
         self.watch_nodes.push((id, head));
         *self.watch_head(v) = node;
         self.log(Undo::WatchHead(v, head));
+    }
+
+    /// Registers the deferred dimension equation `id` (`a = b`) on its unknowns.
+    fn watch_equation(&mut self, id: RelId, a: Dim, b: Dim) {
+        for v in self
+            .tcx
+            .dims
+            .vars(a)
+            .into_iter()
+            .chain(self.tcx.dims.vars(b))
+        {
+            self.watch(VarRef::Dim(v), id);
+        }
     }
 
     /// Puts every relation registered on `v` (a root, about to change) back on the queue.

@@ -23,8 +23,8 @@ impl Solver {
         self.resolve_slow(ty)
     }
 
-    #[inline(never)]
-    pub(super) fn resolve_slow(&mut self, ty: Ty) -> Ty {
+    /// Runs `f` with the type context and a folder that replaces solved variables.
+    fn with_resolver<R>(&mut self, f: impl FnOnce(&mut TyCtx, &mut Resolver<'_>) -> R) -> R {
         let Solver {
             tcx,
             tys,
@@ -39,7 +39,12 @@ impl Solver {
             dims,
             dtypes,
         };
-        let folded = fold_ty(tcx, &mut r, ty);
+        f(tcx, &mut r)
+    }
+
+    #[inline(never)]
+    pub(super) fn resolve_slow(&mut self, ty: Ty) -> Ty {
+        let folded = self.with_resolver(|tcx, r| fold_ty(tcx, r, ty));
         match folded {
             Ok(t) => t,
             Err(e) => {
@@ -78,21 +83,7 @@ impl Solver {
     /// `shape` with every solved variable replaced by its value (a failure is reported
     /// as by [`Solver::resolve_dim`]).
     pub fn resolve_shape(&mut self, shape: Shape) -> Shape {
-        let Solver {
-            tcx,
-            tys,
-            shapes,
-            dims,
-            dtypes,
-            ..
-        } = self;
-        let mut r = Resolver {
-            tys,
-            shapes,
-            dims,
-            dtypes,
-        };
-        match crate::fold::fold_shape(tcx, &mut r, shape) {
+        match self.with_resolver(|tcx, r| crate::fold::fold_shape(tcx, r, shape)) {
             Ok(s) => s,
             Err(e) => {
                 self.resolve_failed(e);

@@ -336,15 +336,7 @@ impl Solver {
             DimStep::Done => Ok(()),
             DimStep::Deferred(a, b) => {
                 let id = self.push_rel(RelKind::DimEq(a, b), u32::MAX, RelState::Waiting);
-                for v in self
-                    .tcx
-                    .dims
-                    .vars(a)
-                    .into_iter()
-                    .chain(self.tcx.dims.vars(b))
-                {
-                    self.watch(VarRef::Dim(v), id);
-                }
+                self.watch_equation(id, a, b);
                 Ok(())
             }
         }
