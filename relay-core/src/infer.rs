@@ -727,6 +727,7 @@ fn tuple_get_item(cx: &mut crate::RelCx<'_>) -> crate::RelResult {
 static TUPLE_GET_ITEM_DEF: crate::RelationDef = crate::RelationDef {
     name: "TupleGetItem",
     arity: Some(2),
+    needs: &[0],
     solve: tuple_get_item,
 };
 

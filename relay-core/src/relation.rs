@@ -20,7 +20,7 @@
 //!     cx.unify(1, a)?;
 //!     Ok(Progress::Solved)
 //! }
-//! static SAME: RelationDef = RelationDef { name: "Same", arity: Some(2), solve: same };
+//! static SAME: RelationDef = RelationDef { name: "Same", arity: Some(2), needs: &[], solve: same };
 //! let _ = RelationRef(&SAME);
 //! ```
 
@@ -92,6 +92,10 @@ pub struct RelationDef {
     pub name: &'static str,
     /// The number of arguments it takes, if fixed.
     pub arity: Option<usize>,
+    /// The arguments it cannot make any progress without: while one of them is still an
+    /// unknown type, the solver does not run it but waits on that unknown (so a relation
+    /// added before its inputs exist costs a registration, not a run). Empty: always run.
+    pub needs: &'static [usize],
     /// The solver of one instance.
     pub solve: fn(&mut RelCx<'_>) -> RelResult,
 }

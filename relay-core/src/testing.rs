@@ -31,6 +31,7 @@ fn identity(cx: &mut RelCx<'_>) -> RelResult {
 static IDENTITY_DEF: RelationDef = RelationDef {
     name: "Identity",
     arity: None,
+    needs: &[],
     solve: identity,
 };
 
@@ -114,6 +115,7 @@ fn shape_param_error(cx: &mut RelCx<'_>, blame: usize, p: Param) -> RelError {
 static BROADCAST_DEF: RelationDef = RelationDef {
     name: "Broadcast",
     arity: Some(3),
+    needs: &[0, 1],
     solve: broadcast_rel,
 };
 

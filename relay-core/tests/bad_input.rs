@@ -989,6 +989,7 @@ fn never(_: &mut RelCx<'_>) -> RelResult {
 static NEVER: RelationDef = RelationDef {
     name: "Never",
     arity: None,
+    needs: &[],
     solve: never,
 };
 

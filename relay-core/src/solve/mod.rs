@@ -469,6 +469,22 @@ impl Solver {
                     let r = self.resolve(t);
                     args.push(r);
                 }
+                // An input the relation declares it needs is still unknown: wait on it
+                // without running the relation.
+                let missing = relation
+                    .0
+                    .needs
+                    .iter()
+                    .find_map(|&i| match self.tcx.data(args[i]) {
+                        TyData::Var(v) => Some(*v),
+                        _ => None,
+                    });
+                if let Some(v) = missing {
+                    self.set_state(id, RelState::Waiting);
+                    self.watch(VarRef::Ty(v), id);
+                    self.scratch = args;
+                    return;
+                }
                 let binds_before = self.binds;
                 let result = {
                     let mut cx = RelCx {

@@ -26,6 +26,7 @@ pub fn registration(
             static __RELAY_DEF: ::relay_core::RelationDef = ::relay_core::RelationDef {
                 name: #name,
                 arity: #arity,
+                needs: &[],
                 solve: #solve,
             };
             impl ::relay_core::Relation for #ty {

@@ -492,6 +492,7 @@ mod tests {
     static ROTATE_DEF: RelationDef = RelationDef {
         name: "Rotate",
         arity: Some(2),
+        needs: &[],
         solve: |cx| run_clause(&ROTATE, cx),
     };
 
