@@ -424,14 +424,6 @@ impl<T, X: AttrArg<marker::Int>> AttrArg<marker::Either<T, marker::List<marker::
     }
 }
 
-/// Any `T | U` attribute given an [`AttrValue`] (checked against the schema when the call
-/// is typed).
-impl<T, U> AttrArg<marker::Either<T, U>> for AttrValue {
-    fn into_attr(self) -> AttrValue {
-        self
-    }
-}
-
 /// The state of a generated builder: the operator, the arguments and the attributes set
 /// so far. The generated builder wraps it and adds one typed setter per attribute.
 #[derive(Clone, Debug)]
