@@ -607,21 +607,32 @@ impl Infer<'_> {
         }
     }
 
-    fn finish(mut self) -> Typed {
-        let span_of = |m: &Module, origin: u32| {
-            if (origin as usize) < m.sizes().0 {
-                (Some(ExprId(origin)), m.expr(ExprId(origin)).span)
-            } else {
-                (None, Span::default())
-            }
+    /// The expression and span a relation instance blames: its call, or the argument
+    /// `arg` of its call when the relation names one (the last is the result: the call);
+    /// and the operator it comes from, for the note.
+    fn blame(&self, origin: u32, arg: Option<usize>) -> (Option<ExprId>, Span, String) {
+        if origin as usize >= self.m.sizes().0 {
+            return (None, Span::default(), String::new());
+        }
+        let call = ExprId(origin);
+        let ExprKind::Call { callee, args, .. } = &self.m.expr(call).kind else {
+            return (Some(call), self.span(call), String::new());
         };
+        let what = format!(" of {}", self.callee_name(*callee));
+        match arg.and_then(|i| args.get(i)) {
+            Some(&a) => (Some(a), self.span(a), what),
+            None => (Some(call), self.span(call), what),
+        }
+    }
+
+    fn finish(mut self) -> Typed {
         match self.s.solve() {
             Outcome::Solved => {}
             Outcome::Failed(errors) => {
                 for err in errors {
-                    let (expr, span) = span_of(self.m, err.origin);
+                    let (expr, span, what) = self.blame(err.origin, err.arg);
                     let mut notes = err.notes;
-                    notes.push(format!("from the relation `{}`", err.relation));
+                    notes.push(format!("from the relation `{}`{what}", err.relation));
                     self.errors.push(TypeError {
                         span,
                         expr,
@@ -632,14 +643,14 @@ impl Infer<'_> {
             }
             Outcome::UnderConstrained(waiting) => {
                 for w in waiting {
-                    let (expr, span) = span_of(self.m, w.origin);
+                    let (expr, span, what) = self.blame(w.origin, None);
                     let unknowns: Vec<String> =
                         w.unknowns.iter().map(|u| format!("`{u}`")).collect();
                     self.errors.push(TypeError {
                         span,
                         expr,
                         message: format!(
-                            "cannot infer the types here: the relation `{}` over ({}) waits on {}",
+                            "cannot infer the types here: the relation `{}`{what} over ({}) waits on {}",
                             w.relation,
                             w.args.join(", "),
                             unknowns.join(", ")
@@ -668,7 +679,25 @@ impl Infer<'_> {
         }
         let mut errors = errors;
         if errors.is_empty() {
-            // A binding nothing constrains (no let-generalization): report the first.
+            // Bindings nothing constrains (no let-generalization), by name.
+            for (i, &t) in var_tys.iter().enumerate() {
+                if solver.tcx.has_vars(t) && errors.len() < MAX_UNDETERMINED {
+                    let decl = m.var_decl(VarId(i as u32));
+                    errors.push(TypeError {
+                        span: decl.span,
+                        expr: None,
+                        message: format!(
+                            "the type of `%{}` is not determined: `{}`",
+                            decl.name,
+                            solver.tcx.show(t)
+                        ),
+                        notes: vec!["annotate a type to fix it".to_string()],
+                    });
+                }
+            }
+        }
+        if errors.is_empty() {
+            // Otherwise the first expression whose type is not determined.
             for (i, &t) in expr_tys.iter().enumerate() {
                 if solver.tcx.has_vars(t) {
                     let e = ExprId(i as u32);
@@ -695,6 +724,9 @@ impl Infer<'_> {
         }
     }
 }
+
+/// At most this many undetermined bindings are reported.
+const MAX_UNDETERMINED: usize = 8;
 
 fn tuple_get_item(cx: &mut crate::RelCx<'_>) -> crate::RelResult {
     let t = cx.arg(0);

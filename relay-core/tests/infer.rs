@@ -383,7 +383,7 @@ fn an_unconstrained_binding_is_reported() {
     let (typed, _) = p.run();
     assert_eq!(
         messages(&typed),
-        vec!["the type of this expression is not determined: `'t1`".to_string()]
+        vec!["the type of `%x` is not determined: `'t1`".to_string()]
     );
 }
 
@@ -656,5 +656,41 @@ fn a_type_argument_of_the_wrong_kind_is_an_error() {
     assert_eq!(
         messages(&typed),
         vec!["`@id`: type argument 0 is a `Shape` but the parameter `A` is a `Type`".to_string()]
+    );
+}
+
+#[test]
+fn a_relation_failure_points_at_the_argument_it_blames() {
+    use relay_core::expr::Span;
+    let mut p = P::new();
+    let (at, bt) = (
+        p.ty("Tensor[(2, 3), float32]"),
+        p.ty("Tensor[(4, 5), float32]"),
+    );
+    p.m.at(Span { lo: 10, hi: 12 });
+    let a = p.m.var("a", Some(at));
+    let b = p.m.var("b", Some(bt));
+    let add = p.op("t.add");
+    p.m.at(Span { lo: 20, hi: 22 });
+    let ar = p.m.var_ref(a);
+    p.m.at(Span { lo: 24, hi: 26 });
+    let br = p.m.var_ref(b);
+    p.m.at(Span { lo: 14, hi: 27 });
+    let call = p.m.call(add, &[ar, br]);
+    let f = p.m.func(&[], &[a, b], None, call);
+    p.m.define("f", f).unwrap();
+    let (typed, _) = p.run();
+    let [err] = typed.errors() else {
+        panic!("one error: {:?}", typed.errors())
+    };
+    assert_eq!(
+        err.message,
+        "`Tensor[(2, 3), float32]` and `Tensor[(4, 5), float32]` do not broadcast: dimension 0 of the first is 2 and dimension 0 of the second is 4"
+    );
+    assert_eq!(err.span, Span { lo: 24, hi: 26 });
+    assert_eq!(err.expr, Some(br));
+    assert_eq!(
+        err.notes,
+        vec!["from the relation `Bcast` of `t.add`".to_string()]
     );
 }
