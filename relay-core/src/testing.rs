@@ -320,7 +320,8 @@ pub struct BroadcastChain {
     pub expected: Ty,
 }
 
-/// Builds a [`BroadcastChain`] of `len` relations.
+/// Builds a [`BroadcastChain`] of `len` relations of this module's hand-written
+/// [`BROADCAST`].
 ///
 /// ```
 /// use relay_core::testing::broadcast_chain;
@@ -331,6 +332,12 @@ pub struct BroadcastChain {
 /// assert_eq!(chain.solver.stats().runs, 1999);
 /// ```
 pub fn broadcast_chain(len: usize, reverse: bool) -> BroadcastChain {
+    broadcast_chain_of(BROADCAST, len, reverse)
+}
+
+/// Builds a [`BroadcastChain`] of `len` instances of `relation` (any relation with
+/// `Broadcast`'s meaning: to compare implementations, such as a `#[relation]` clause).
+pub fn broadcast_chain_of(relation: RelationRef, len: usize, reverse: bool) -> BroadcastChain {
     let mut s = Solver::new(TyCtx::new());
     let n = s.tcx.param("n", crate::Kind::ShapeVar);
     let n = s.tcx.dim_param(n).expect("n is a ShapeVar");
@@ -344,7 +351,7 @@ pub fn broadcast_chain(len: usize, reverse: bool) -> BroadcastChain {
         xs.push(s.fresh_ty());
     }
     let add = |s: &mut Solver, i: usize| {
-        s.add_relation(BROADCAST, &[xs[i], y, xs[i + 1]], None, i as u32);
+        s.add_relation(relation, &[xs[i], y, xs[i + 1]], None, i as u32);
     };
     if reverse {
         (0..len).rev().for_each(|i| add(&mut s, i));
