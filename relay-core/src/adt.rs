@@ -11,10 +11,10 @@
 //! text format): two data types declaring a constructor of the same name are rejected
 //! when the registry is built.
 
-use crate::kind::Kind;
+use crate::kind::{Kind, KindError, Param};
 use crate::registry::{self, RegistryError};
 use crate::text::{parse_type, Binding, TypeParseError, TypeScope};
-use crate::ty::{Adt, AdtCtor, TyCtx};
+use crate::ty::{Adt, AdtCtor, Ty, TyCtx};
 use rustc_hash::FxHashMap;
 use std::fmt;
 
@@ -112,6 +112,60 @@ impl AdtTable {
         &self.order
     }
 
+    /// Declares data type `name` over the type parameters `params` (all of kind `Type`)
+    /// in `tcx` and in this table, without constructors yet (see
+    /// [`AdtTable::define_ctors`]): how a parser declares the data types of its source.
+    pub fn declare(
+        &mut self,
+        tcx: &mut TyCtx,
+        name: &str,
+        params: &[Param],
+    ) -> Result<Adt, KindError> {
+        let adt = tcx.adt(name, params)?;
+        self.adts.insert(name.into(), adt);
+        let at = self
+            .order
+            .partition_point(|&a| *tcx.adt_info(a).name < *name);
+        self.order.insert(at, adt);
+        Ok(adt)
+    }
+
+    /// Gives the declared data type `adt` its constructors, each a name and its field
+    /// types (over the data type's parameters), and records each constructor's function
+    /// type. Returns the name of a constructor already known (none is recorded then).
+    pub fn define_ctors(
+        &mut self,
+        tcx: &mut TyCtx,
+        adt: Adt,
+        ctors: Vec<(Box<str>, Vec<Ty>)>,
+    ) -> Result<(), Box<str>> {
+        for (i, (name, _)) in ctors.iter().enumerate() {
+            if self.ctors.contains_key(name) || ctors[..i].iter().any(|(n, _)| n == name) {
+                return Err(name.clone());
+            }
+        }
+        let ps = tcx.adt_info(adt).params.clone();
+        let args: Vec<_> = ps
+            .iter()
+            .map(|&p| tcx.param_ty(p).expect("kind `Type`"))
+            .collect();
+        let result = tcx
+            .type_call(adt, &args)
+            .expect("one argument per parameter");
+        let mut infos = Vec::with_capacity(ctors.len());
+        for (index, (name, fields)) in ctors.into_iter().enumerate() {
+            let ty = tcx.func(&ps, &fields, result, Vec::new());
+            self.ctors.insert(name.clone(), CtorRef { adt, index });
+            infos.push(AdtCtor {
+                name,
+                fields: fields.into(),
+                ty,
+            });
+        }
+        tcx.set_adt_ctors(adt, infos);
+        Ok(())
+    }
+
     /// A scope binding every loaded data type's name to its handle (to parse types that
     /// mention them).
     pub fn scope(&self) -> TypeScope {
@@ -200,15 +254,8 @@ pub fn load_defs(
         for (name, &p) in d.params.iter().zip(ps) {
             scope.bind(name, Binding::Param(p));
         }
-        let args: Vec<_> = ps
-            .iter()
-            .map(|&p| tcx.param_ty(p).expect("kind `Type`"))
-            .collect();
-        let result = tcx
-            .type_call(adt, &args)
-            .expect("one argument per parameter");
         let mut ctors = Vec::with_capacity(d.ctors.len());
-        for (index, c) in d.ctors.iter().enumerate() {
+        for c in d.ctors {
             let mut fields = Vec::with_capacity(c.fields.len());
             for (field, src) in c.fields.iter().enumerate() {
                 let t = parse_type(tcx, &mut scope, src).map_err(|error| AdtError::Field {
@@ -219,15 +266,11 @@ pub fn load_defs(
                 })?;
                 fields.push(t);
             }
-            let ty = tcx.func(ps, &fields, result, Vec::new());
-            ctors.push(AdtCtor {
-                name: c.name.into(),
-                fields: fields.into(),
-                ty,
-            });
-            table.ctors.insert(c.name.into(), CtorRef { adt, index });
+            ctors.push((c.name.into(), fields));
         }
-        tcx.set_adt_ctors(adt, ctors);
+        table
+            .define_ctors(tcx, adt, ctors)
+            .expect("the registry rejects constructors declared twice");
     }
     Ok(table)
 }

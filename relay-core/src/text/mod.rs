@@ -1,4 +1,5 @@
-//! Relay's text syntax. For now: types.
+//! Relay's text syntax: [`parse_module`] reads modules (TVM's text format 0.0.5 with
+//! the extensions of `DESIGN.md`), [`parse_type`] reads types.
 //!
 //! [`parse_type`] reads the type syntax that [`crate::TyCtx::show`] prints, with the
 //! extensions of our text format: named symbolic dimensions and arithmetic in shapes
@@ -21,6 +22,11 @@
 //! assert_eq!(err.message, "`t` has kind `Type` but is used where a `Shape` is expected");
 //! ```
 
+mod lexer;
+mod parser;
 mod ty_parser;
+
+pub use lexer::{LexError, Lexer, Tok, Token};
+pub use parser::{parse_module, ParseError};
 
 pub use ty_parser::{parse_type, Binding, TypeParseError, TypeScope, MAX_NESTING};

@@ -52,7 +52,8 @@ impl TypeScope {
         self.names.get(name).copied()
     }
 
-    fn unbind(&mut self, name: &str, previous: Option<Binding>) {
+    /// Undoes a [`TypeScope::bind`]: gives `name` back the binding `previous` it returned.
+    pub fn unbind(&mut self, name: &str, previous: Option<Binding>) {
         match previous {
             Some(b) => {
                 self.names.insert(name.into(), b);
@@ -86,29 +87,66 @@ impl std::error::Error for TypeParseError {}
 /// On an error the scope is left as it was: neither the symbols the text introduced
 /// before the error nor the parameters of a function type it was reading stay bound.
 pub fn parse_type(tcx: &mut TyCtx, scope: &mut TypeScope, src: &str) -> Result<Ty, TypeParseError> {
-    let mut p = Parser {
-        src: src.as_bytes(),
-        pos: 0,
-        tcx,
-        scope,
-        depth: 0,
-        journal: Vec::new(),
-    };
-    let result = p.ty().and_then(|t| {
+    run(tcx, scope, src, 0, |p| {
+        let t = p.ty()?;
         p.skip_ws();
         if p.pos != p.src.len() {
             let found = p.describe_next();
             return Err(p.error(format!("expected the end of the type, found {found}")));
         }
         Ok(t)
-    });
-    if result.is_err() {
-        // Undo every change to the scope, latest first.
-        while let Some((name, previous)) = p.journal.pop() {
-            p.scope.unbind(&name, previous);
+    })
+    .map(|(t, _)| t)
+}
+
+/// Parses the type that starts at byte `pos` of `src` and returns it with the offset
+/// just past it (for the expression parser, which reads types inside a larger text).
+pub(crate) fn parse_type_at(
+    tcx: &mut TyCtx,
+    scope: &mut TypeScope,
+    src: &str,
+    pos: usize,
+) -> Result<(Ty, usize), TypeParseError> {
+    run(tcx, scope, src, pos, |p| p.ty())
+}
+
+/// Parses the shape (`(10, n)` or a shape parameter's name) that starts at byte `pos`.
+pub(crate) fn parse_shape_at(
+    tcx: &mut TyCtx,
+    scope: &mut TypeScope,
+    src: &str,
+    pos: usize,
+) -> Result<(Shape, usize), TypeParseError> {
+    run(tcx, scope, src, pos, |p| p.shape())
+}
+
+/// Runs `f` on a parser at `pos`; on an error, undoes every change to the scope.
+fn run<T>(
+    tcx: &mut TyCtx,
+    scope: &mut TypeScope,
+    src: &str,
+    pos: usize,
+    f: impl FnOnce(&mut Parser<'_>) -> PResult<T>,
+) -> PResult<(T, usize)> {
+    let mut p = Parser {
+        src: src.as_bytes(),
+        pos,
+        tcx,
+        scope,
+        depth: 0,
+        journal: Vec::new(),
+    };
+    let result = f(&mut p);
+    match result {
+        Ok(t) => Ok((t, p.pos)),
+        Err(e) => {
+            // Undo every change to the scope, latest first.
+            while let Some((name, previous)) = p.journal.pop() {
+                p.scope.unbind(&name, previous);
+            }
+            Err(e)
         }
     }
-    result
 }
 
 struct Parser<'a> {

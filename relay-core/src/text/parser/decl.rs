@@ -1,0 +1,205 @@
+//! Top-level items: definitions, data types, and the headers of functions.
+
+use super::expr::{Frame, Mode};
+use super::{FnState, Item, ItemKind, PResult, ParseError, Parser};
+use crate::expr::Span;
+use crate::kind::Param;
+use crate::text::lexer::Tok;
+use crate::text::Binding;
+use crate::ty::Adt;
+use crate::ty::Ty;
+
+/// A data type declared by the source, between the two steps of declaring it.
+struct DataDecl {
+    adt: Adt,
+    name: Box<str>,
+    params: Vec<(Box<str>, Param)>,
+    /// Where its `{` is.
+    body: usize,
+}
+
+impl Parser<'_, '_> {
+    /// `def @name[params](%x: T, ...) -> R { body }`. Returns `true` (the item was read
+    /// to its end).
+    pub(super) fn def(&mut self) -> PResult<bool> {
+        let kw = self.bump()?;
+        let name = self.expect(Tok::Global, "a global's name after `def`")?;
+        let g = self.m.global(&self.text(name)[1..]);
+        self.fn_header()?;
+        self.frames.push(Frame::Done);
+        self.frames.push(Frame::Fn {
+            lo: kw.lo,
+            top: true,
+        });
+        self.expect(Tok::LBrace, "`{`")?;
+        let f = self.run(Mode::Seq)?;
+        // A second definition of a name was reported by the first pass: its body is read
+        // (for its errors) and dropped.
+        if let Some(g) = g.filter(|&g| self.m.global_def(g).span == name.span()) {
+            self.m.set_body(g, f);
+        }
+        Ok(true)
+    }
+
+    /// `[A, s: Shape](%x: T, %y) -> R` of a definition or function literal: binds its
+    /// type parameters and parameters, and pushes its state for [`Frame::Fn`].
+    pub(super) fn fn_header(&mut self) -> PResult<()> {
+        let (type_params, type_restore) = self.type_params()?;
+        let mark = self.shadow.len();
+        let mut params = Vec::new();
+        let mut names = Vec::new();
+        self.expect(Tok::LParen, "`(`")?;
+        while !self.eat(Tok::RParen)? {
+            let t = self.expect(Tok::Local, "a parameter `%name`")?;
+            let ann = if self.eat(Tok::Colon)? {
+                Some(self.ty()?)
+            } else {
+                None
+            };
+            params.push(self.new_local(t, ann));
+            names.push(&self.text(t)[1..]);
+            if !self.eat(Tok::Comma)? && !self.is(Tok::RParen) {
+                return Err(self.expected("`,` or `)`"));
+            }
+        }
+        let ret = if self.eat(Tok::Arrow)? {
+            Some(self.ty()?)
+        } else {
+            None
+        };
+        for (&v, n) in params.iter().zip(names) {
+            self.bind_local(n, v);
+        }
+        self.fns.push(FnState {
+            type_params,
+            params,
+            ret,
+            mark,
+            type_restore,
+        });
+        Ok(())
+    }
+
+    /// The second pass: declares the data types of the source (all names first, so that
+    /// they may mention each other), then their constructors.
+    pub(super) fn declare_data(&mut self, items: &[Item]) {
+        let mut decls = Vec::new();
+        for it in items.iter().filter(|it| it.kind == ItemKind::Data) {
+            match self.data_header(it.lo as usize) {
+                Ok(Some(d)) => decls.push(d),
+                Ok(None) => {}
+                Err(e) => self.errors.push(e),
+            }
+        }
+        self.scope = self.adts.scope();
+        for d in decls {
+            let mut restore = Vec::new();
+            for (n, p) in &d.params {
+                restore.push((n.clone(), self.scope.bind(n, Binding::Param(*p))));
+            }
+            let ctors = self.data_body(&d);
+            self.restore_types(restore);
+            match ctors {
+                Ok((ctors, spans)) => {
+                    if let Err(dup) = self.adts.define_ctors(self.tcx, d.adt, ctors) {
+                        let at = spans
+                            .iter()
+                            .find(|(n, _)| **n == *dup)
+                            .map_or(Span::default(), |(_, s)| *s);
+                        self.error(at, format!("constructor `{dup}` is declared twice"));
+                    }
+                }
+                Err(e) => self.errors.push(e),
+            }
+        }
+        self.scope = self.adts.scope();
+    }
+
+    /// `type Name[A, B]` or `data Name<a>`: declares the data type unless one of that
+    /// name is loaded already (`None` then).
+    fn data_header(&mut self, pos: usize) -> PResult<Option<DataDecl>> {
+        self.seek(pos)?;
+        self.bump()?;
+        let name = self.expect(Tok::Ident, "a data type's name")?;
+        let n = self.text(name);
+        let saved = self.scope.clone();
+        let params = self.type_params();
+        self.scope = saved;
+        let (params, _) = params?;
+        if !self.is(Tok::LBrace) {
+            return Err(self.expected("`{`"));
+        }
+        if let Some(existing) = self.adts.adt(n) {
+            if self.declared_here.contains(&existing) {
+                return Err(ParseError {
+                    span: name.span(),
+                    message: format!("data type `{n}` is declared twice"),
+                });
+            }
+            return Ok(None);
+        }
+        let adt = self
+            .adts
+            .declare(self.tcx, n, &params)
+            .map_err(|e| ParseError {
+                span: name.span(),
+                message: e.to_string(),
+            })?;
+        self.declared_here.push(adt);
+        let params = params
+            .iter()
+            .map(|&p| (self.tcx.param_name(p).into(), p))
+            .collect();
+        Ok(Some(DataDecl {
+            adt,
+            name: n.into(),
+            params,
+            body: self.tok.lo as usize,
+        }))
+    }
+
+    /// `{ Cons(A, List[A]), Nil }` or `{ Nil : () -> List, Cons : (a, List[a]) -> List }`.
+    #[allow(clippy::type_complexity)]
+    fn data_body(
+        &mut self,
+        d: &DataDecl,
+    ) -> PResult<(Vec<(Box<str>, Vec<Ty>)>, Vec<(Box<str>, Span)>)> {
+        self.seek(d.body)?;
+        self.expect(Tok::LBrace, "`{`")?;
+        let mut ctors = Vec::new();
+        let mut spans = Vec::new();
+        while !self.eat(Tok::RBrace)? {
+            let c = self.expect(Tok::Ident, "a constructor's name or `}`")?;
+            let spec = self.eat(Tok::Colon)?;
+            let mut fields = Vec::new();
+            if spec || self.is(Tok::LParen) {
+                self.expect(Tok::LParen, "`(`")?;
+                while !self.eat(Tok::RParen)? {
+                    fields.push(self.ty()?);
+                    if !self.eat(Tok::Comma)? && !self.is(Tok::RParen) {
+                        return Err(self.expected("`,` or `)`"));
+                    }
+                }
+            }
+            if spec {
+                self.expect(Tok::Arrow, "`->`")?;
+                let r = self.expect(Tok::Ident, &format!("`{}`", d.name))?;
+                if self.text(r) != &*d.name {
+                    return Err(ParseError {
+                        span: r.span(),
+                        message: format!(
+                            "expected `{}` (the data type declared), found `{}`",
+                            d.name,
+                            self.text(r)
+                        ),
+                    });
+                }
+            }
+            let n: Box<str> = self.text(c).into();
+            spans.push((n.clone(), c.span()));
+            ctors.push((n, fields));
+            self.eat(Tok::Comma)?;
+        }
+        Ok((ctors, spans))
+    }
+}

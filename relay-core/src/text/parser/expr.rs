@@ -1,0 +1,601 @@
+//! Expressions, read by a loop over an explicit stack of frames.
+//!
+//! The loop is in one of four modes: at the start of a sequence of statements (`let`,
+//! `%0 = e;`, `e;`), before an operand, after an operand (postfix calls and projections,
+//! then infix operators by precedence), or delivering a finished expression to the frame
+//! that waits for it. Every construct that contains expressions (`f(..)`, `(..)`, `let`,
+//! `fn`, `if`, `match`, `ref`, `{..}`, an infix operator) is a frame on the stack, so a
+//! call nested a hundred thousand deep or a million `let`s take no native stack.
+
+use super::{PResult, Parser};
+use crate::expr::{Arm, ExprId, PatId, Span, VarId};
+use crate::text::lexer::{Tok, Token};
+
+/// A construct waiting for the expression being read.
+#[derive(Copy, Clone, Debug)]
+pub(super) enum Frame {
+    /// The bottom: the expression read is the result.
+    Done,
+    /// `lhs op _`.
+    Bin { lhs: ExprId, op: u8, lo: u32 },
+    /// `callee(args.., _`: the arguments so far are on the item stack from `start`, the
+    /// type arguments on the type-argument stack from `tstart`.
+    Call {
+        callee: ExprId,
+        start: u32,
+        tstart: u32,
+        lo: u32,
+    },
+    /// `(items.., _`.
+    Paren { start: u32, comma: bool, lo: u32 },
+    /// An expression statement: `_;` continues the sequence.
+    SeqExpr,
+    /// `let %x = _;`.
+    LetValue { var: VarId, name: Token, lo: u32 },
+    /// `let %x = value; _` (`mark`: the shadow log before `%x` was bound).
+    LetBody {
+        var: VarId,
+        value: ExprId,
+        mark: u32,
+        lo: u32,
+    },
+    /// The body of a function literal or definition (its state is on the `fns` stack).
+    Fn { lo: u32, top: bool },
+    /// `{ _ }`.
+    Block,
+    /// `if (_)`.
+    IfCond { lo: u32 },
+    /// `if (c) { _ }`.
+    IfThen { c: ExprId, lo: u32 },
+    /// `if (c) { t } else { _ }`.
+    IfElse { c: ExprId, t: ExprId, lo: u32 },
+    /// `match (_)`.
+    MatchScrut { lo: u32, complete: bool },
+    /// The arms of a match read so far are on the arm stack from `start`.
+    MatchArms {
+        scrut: ExprId,
+        start: u32,
+        lo: u32,
+        complete: bool,
+    },
+    /// `pattern => _` or `case pattern { _ }`.
+    MatchArm {
+        pattern: PatId,
+        mark: u32,
+        braced: bool,
+    },
+    /// `ref(_)`.
+    RefNew { lo: u32 },
+    /// `ref_read(_)`.
+    RefRead { lo: u32 },
+    /// `ref_write(_, ..)`.
+    RefWrite1 { lo: u32 },
+    /// `ref_write(r, _)`.
+    RefWrite2 { r: ExprId, lo: u32 },
+}
+
+/// What the loop does next.
+#[derive(Copy, Clone, Debug)]
+pub(super) enum Mode {
+    /// At the start of a sequence of statements.
+    Seq,
+    /// Before an operand.
+    Operand,
+    /// After an operand: postfix and infix operators may follow.
+    After(ExprId),
+    /// A finished expression for the frame on top.
+    Deliver(ExprId),
+}
+
+/// The infix operators: token, precedence, operator name.
+const BINOPS: [(Tok, u8, &str); 10] = [
+    (Tok::Star, 12, "multiply"),
+    (Tok::Slash, 12, "divide"),
+    (Tok::Plus, 10, "add"),
+    (Tok::Minus, 10, "subtract"),
+    (Tok::Lt, 8, "less"),
+    (Tok::Le, 8, "less_equal"),
+    (Tok::Gt, 8, "greater"),
+    (Tok::Ge, 8, "greater_equal"),
+    (Tok::EqEq, 7, "equal"),
+    (Tok::Ne, 7, "not_equal"),
+];
+
+impl Parser<'_, '_> {
+    /// Runs the loop from `mode` until the [`Frame::Done`] at the bottom of the stack
+    /// receives an expression.
+    pub(super) fn run(&mut self, mut mode: Mode) -> PResult<ExprId> {
+        loop {
+            mode = match mode {
+                Mode::Seq => self.seq_start()?,
+                Mode::Operand => self.operand()?,
+                Mode::After(e) => self.after(e)?,
+                Mode::Deliver(e) => match self.deliver(e)? {
+                    Some(m) => m,
+                    None => return Ok(e),
+                },
+            };
+        }
+    }
+
+    fn lo_of(&self, e: ExprId) -> u32 {
+        self.m.expr(e).span.lo
+    }
+
+    /// A statement: `let %x: T = e;`, `%0 = e;` or an expression.
+    fn seq_start(&mut self) -> PResult<Mode> {
+        let lo = self.tok.lo;
+        let graph = self.is(Tok::Local) && self.peek2()?.kind == Tok::Eq;
+        if !(graph || self.is_word("let")) {
+            self.frames.push(Frame::SeqExpr);
+            return Ok(Mode::Operand);
+        }
+        if !graph {
+            self.bump()?;
+        }
+        let name = self.expect(Tok::Local, "a variable `%name` after `let`")?;
+        let ann = if !graph && self.eat(Tok::Colon)? {
+            Some(self.ty()?)
+        } else {
+            None
+        };
+        self.expect(Tok::Eq, "`=`")?;
+        let var = self.new_local(name, ann);
+        self.frames.push(Frame::LetValue { var, name, lo });
+        Ok(Mode::Operand)
+    }
+
+    /// An operand: a name, a literal, or the start of a construct.
+    fn operand(&mut self) -> PResult<Mode> {
+        let t = self.tok;
+        match t.kind {
+            Tok::Local => {
+                self.bump()?;
+                let name = &self.text(t)[1..];
+                Ok(Mode::After(match self.locals.get(name) {
+                    Some(&v) => self.m.at(t.span()).var_ref(v),
+                    None => {
+                        self.error(t.span(), format!("unbound local variable `%{name}`"));
+                        self.placeholder(t.span())
+                    }
+                }))
+            }
+            Tok::Global => {
+                self.bump()?;
+                let name = &self.text(t)[1..];
+                let e = match self.m.global(name) {
+                    Some(g) => self.m.at(t.span()).global_ref(g),
+                    None => {
+                        self.error(t.span(), format!("unknown global `@{name}`"));
+                        self.placeholder(t.span())
+                    }
+                };
+                let adjacent = self.tok.lo == t.hi;
+                if adjacent && (self.is(Tok::Lt) || self.is(Tok::LBracket)) {
+                    return self.type_args_call(e);
+                }
+                Ok(Mode::After(e))
+            }
+            Tok::Num | Tok::Minus => {
+                let negative = self.eat(Tok::Minus)?;
+                if negative && !self.is(Tok::Num) {
+                    return Err(self.expected("a number after a unary `-`"));
+                }
+                let n = self.bump()?;
+                let num = self.number(n, negative, t.lo)?;
+                Ok(Mode::After(self.scalar(num.dtype(), t.lo)))
+            }
+            Tok::LParen => {
+                self.bump()?;
+                if self.eat(Tok::RParen)? {
+                    let span = self.span_from(t.lo);
+                    return Ok(Mode::After(self.m.at(span).tuple(&[])));
+                }
+                let start = self.items_stack.len() as u32;
+                self.frames.push(Frame::Paren {
+                    start,
+                    comma: false,
+                    lo: t.lo,
+                });
+                Ok(Mode::Operand)
+            }
+            Tok::LBrace => {
+                self.bump()?;
+                self.frames.push(Frame::Block);
+                Ok(Mode::Seq)
+            }
+            Tok::Ident => self.word(t),
+            _ => Err(self.expected("an expression")),
+        }
+    }
+
+    fn scalar(&mut self, dtype: crate::DType, lo: u32) -> ExprId {
+        let ty = self.tcx.scalar(dtype);
+        let span = self.span_from(lo);
+        self.m.at(span).constant(ty)
+    }
+
+    /// An operand that starts with a name: a keyword, a constructor or an operator.
+    fn word(&mut self, t: Token) -> PResult<Mode> {
+        let lo = t.lo;
+        let name = self.text(t);
+        self.bump()?;
+        let frame = match name {
+            "fn" => {
+                self.fn_header()?;
+                self.expect(Tok::LBrace, "`{`")?;
+                self.frames.push(Frame::Fn { lo, top: false });
+                return Ok(Mode::Seq);
+            }
+            "True" | "False" => {
+                return Ok(Mode::After(self.scalar(crate::DType::BOOL, lo)));
+            }
+            "if" => Frame::IfCond { lo },
+            "match" => {
+                let complete = !(self.is(Tok::Question) && self.tok.lo == t.hi);
+                if !complete {
+                    self.bump()?;
+                }
+                Frame::MatchScrut { lo, complete }
+            }
+            "ref" => Frame::RefNew { lo },
+            "ref_read" => Frame::RefRead { lo },
+            "ref_write" => Frame::RefWrite1 { lo },
+            "let" | "else" | "def" | "type" | "data" | "case" => {
+                return Err(crate::text::parser::ParseError {
+                    span: t.span(),
+                    message: format!("expected an expression, found `{name}`"),
+                })
+            }
+            _ => {
+                let e = if let Some(c) = self.adts.ctor(name) {
+                    self.m.at(t.span()).ctor(c)
+                } else if let Some(op) = crate::registry::global().ok().and_then(|r| r.op(name)) {
+                    self.m.at(t.span()).op(op)
+                } else {
+                    let what = if name.starts_with(|c: char| c.is_ascii_uppercase()) {
+                        "constructor"
+                    } else {
+                        "operator"
+                    };
+                    self.error(t.span(), format!("unknown {what} `{name}`"));
+                    self.placeholder(t.span())
+                };
+                return Ok(Mode::After(e));
+            }
+        };
+        self.expect(Tok::LParen, "`(`")?;
+        self.frames.push(frame);
+        Ok(Mode::Operand)
+    }
+
+    /// `<T, ..>(` or `[T, ..](` after a global, adjacent to its name.
+    fn type_args_call(&mut self, callee: ExprId) -> PResult<Mode> {
+        let close = if self.eat(Tok::Lt)? {
+            Tok::Gt
+        } else {
+            self.bump()?;
+            Tok::RBracket
+        };
+        let tstart = self.targs.len() as u32;
+        while !self.eat(close)? {
+            let a = self.type_arg()?;
+            self.targs.push(a);
+            if !self.eat(Tok::Comma)? && !self.is(close) {
+                let c = if close == Tok::Gt { "`>`" } else { "`]`" };
+                return Err(self.expected(&format!("`,` or {c}")));
+            }
+        }
+        self.expect(Tok::LParen, "`(` after the type arguments")?;
+        self.start_call(callee, tstart)
+    }
+
+    /// After `callee(`: pushes the call's frame and reads on.
+    fn start_call(&mut self, callee: ExprId, tstart: u32) -> PResult<Mode> {
+        let start = self.items_stack.len() as u32;
+        let lo = self.lo_of(callee);
+        self.frames.push(Frame::Call {
+            callee,
+            start,
+            tstart,
+            lo,
+        });
+        self.call_next()
+    }
+
+    /// In a call's argument list, before an argument, the attributes or the `)`.
+    fn call_next(&mut self) -> PResult<Mode> {
+        if self.is(Tok::RParen) {
+            return self.finish_call(None);
+        }
+        if self.at_attr()? {
+            let attrs = self.attrs()?;
+            return self.finish_call(attrs);
+        }
+        Ok(Mode::Operand)
+    }
+
+    fn finish_call(&mut self, attrs: Option<std::sync::Arc<crate::Attrs>>) -> PResult<Mode> {
+        self.expect(Tok::RParen, "`)`")?;
+        let Some(Frame::Call {
+            callee,
+            start,
+            tstart,
+            lo,
+        }) = self.frames.pop()
+        else {
+            unreachable!("a call's frame is on top")
+        };
+        let span = self.span_from(lo);
+        let args = self.items_stack.split_off(start as usize);
+        let targs = self.targs.split_off(tstart as usize);
+        Ok(Mode::After(
+            self.m.at(span).call_full(callee, &args, attrs, &targs),
+        ))
+    }
+
+    /// After an operand: calls, projections, then infix operators.
+    fn after(&mut self, e: ExprId) -> PResult<Mode> {
+        match self.tok.kind {
+            Tok::LParen => {
+                self.bump()?;
+                let tstart = self.targs.len() as u32;
+                return self.start_call(e, tstart);
+            }
+            Tok::Dot => {
+                self.bump()?;
+                let i = self.expect(Tok::Num, "a field index after `.`")?;
+                let index = self.text(i).parse::<u32>().map_err(|_| super::ParseError {
+                    span: i.span(),
+                    message: format!("expected a field index after `.`, found `{}`", self.text(i)),
+                })?;
+                let span = self.span_from(self.lo_of(e));
+                return Ok(Mode::After(self.m.at(span).proj(e, index)));
+            }
+            _ => {}
+        }
+        let op = BINOPS.iter().position(|&(k, _, _)| k == self.tok.kind);
+        let prec = op.map_or(0, |i| BINOPS[i].1);
+        let mut rhs = e;
+        while let Some(&Frame::Bin { lhs, op: o, lo }) = self.frames.last() {
+            if BINOPS[o as usize].1 < prec {
+                break;
+            }
+            self.frames.pop();
+            rhs = self.binary(o, lhs, rhs, lo);
+        }
+        match op {
+            Some(i) => {
+                let lo = self.lo_of(rhs);
+                self.bump()?;
+                self.frames.push(Frame::Bin {
+                    lhs: rhs,
+                    op: i as u8,
+                    lo,
+                });
+                Ok(Mode::Operand)
+            }
+            None => Ok(Mode::Deliver(rhs)),
+        }
+    }
+
+    /// `lhs op rhs` as a call of the operator it stands for.
+    fn binary(&mut self, op: u8, lhs: ExprId, rhs: ExprId, lo: u32) -> ExprId {
+        let span = Span {
+            lo,
+            hi: self.m.expr(rhs).span.hi,
+        };
+        let def = *self.binops[op as usize].get_or_insert_with(|| {
+            crate::registry::global()
+                .ok()
+                .and_then(|r| r.op(BINOPS[op as usize].2))
+        });
+        let callee = match def {
+            Some(def) => self.m.at(span).op(def),
+            None => {
+                let (_, _, name) = BINOPS[op as usize];
+                self.error(
+                    span,
+                    format!("unknown operator `{name}` (what an infix operator stands for)"),
+                );
+                self.placeholder(span)
+            }
+        };
+        self.m.at(span).call(callee, &[lhs, rhs])
+    }
+
+    /// Gives `e` to the frame on top; `None` when that is the bottom.
+    fn deliver(&mut self, e: ExprId) -> PResult<Option<Mode>> {
+        let frame = self
+            .frames
+            .pop()
+            .expect("the bottom frame is never delivered past");
+        let mode = match frame {
+            Frame::Done => return Ok(None),
+            Frame::Bin { .. } => unreachable!("infix frames are reduced before delivering"),
+            Frame::Call { .. } => {
+                self.frames.push(frame);
+                self.items_stack.push(e);
+                if self.eat(Tok::Comma)? {
+                    self.call_next()?
+                } else if self.is(Tok::RParen) {
+                    self.finish_call(None)?
+                } else {
+                    return Err(self.expected("`,` or `)`"));
+                }
+            }
+            Frame::Paren { start, comma, lo } => {
+                self.items_stack.push(e);
+                let mut comma = comma;
+                if self.eat(Tok::Comma)? {
+                    comma = true;
+                    if !self.is(Tok::RParen) {
+                        self.frames.push(Frame::Paren { start, comma, lo });
+                        return Ok(Some(Mode::Operand));
+                    }
+                }
+                self.expect(Tok::RParen, "`,` or `)`")?;
+                let items = self.items_stack.split_off(start as usize);
+                if items.len() == 1 && !comma {
+                    Mode::After(items[0])
+                } else {
+                    let span = self.span_from(lo);
+                    Mode::After(self.m.at(span).tuple(&items))
+                }
+            }
+            Frame::SeqExpr => {
+                if !self.eat(Tok::Semi)? || self.is(Tok::RBrace) || self.is(Tok::Eof) {
+                    Mode::Deliver(e)
+                } else {
+                    let span = self.m.expr(e).span;
+                    let var = self.m.at(span).var("_", None);
+                    self.frames.push(Frame::LetBody {
+                        var,
+                        value: e,
+                        mark: self.shadow.len() as u32,
+                        lo: span.lo,
+                    });
+                    Mode::Seq
+                }
+            }
+            Frame::LetValue { var, name, lo } => {
+                self.expect(Tok::Semi, "`;` after the bound value")?;
+                let mark = self.shadow.len() as u32;
+                self.bind_local(&self.text(name)[1..], var);
+                self.frames.push(Frame::LetBody {
+                    var,
+                    value: e,
+                    mark,
+                    lo,
+                });
+                Mode::Seq
+            }
+            Frame::LetBody {
+                var,
+                value,
+                mark,
+                lo,
+            } => {
+                self.unbind_locals(mark as usize);
+                let span = self.span_from(lo);
+                Mode::Deliver(self.m.at(span).let_(var, value, e))
+            }
+            Frame::Fn { lo, top } => {
+                self.expect(Tok::RBrace, "`}`")?;
+                let st = self.fns.pop().expect("a function's state");
+                self.unbind_locals(st.mark);
+                self.restore_types(st.type_restore);
+                let span = self.span_from(lo);
+                let f = self.m.at(span).func(&st.type_params, &st.params, st.ret, e);
+                if top {
+                    Mode::Deliver(f)
+                } else {
+                    Mode::After(f)
+                }
+            }
+            Frame::Block => {
+                self.expect(Tok::RBrace, "`}`")?;
+                Mode::After(e)
+            }
+            Frame::IfCond { lo } => {
+                self.expect(Tok::RParen, "`)`")?;
+                self.expect(Tok::LBrace, "`{`")?;
+                self.frames.push(Frame::IfThen { c: e, lo });
+                Mode::Seq
+            }
+            Frame::IfThen { c, lo } => {
+                self.expect(Tok::RBrace, "`}`")?;
+                self.expect_word("else")?;
+                self.expect(Tok::LBrace, "`{`")?;
+                self.frames.push(Frame::IfElse { c, t: e, lo });
+                Mode::Seq
+            }
+            Frame::IfElse { c, t, lo } => {
+                self.expect(Tok::RBrace, "`}`")?;
+                let span = self.span_from(lo);
+                Mode::After(self.m.at(span).if_(c, t, e))
+            }
+            Frame::MatchScrut { lo, complete } => {
+                self.expect(Tok::RParen, "`)`")?;
+                self.expect(Tok::LBrace, "`{`")?;
+                self.frames.push(Frame::MatchArms {
+                    scrut: e,
+                    start: self.arms.len() as u32,
+                    lo,
+                    complete,
+                });
+                self.arm_start()?
+            }
+            Frame::MatchArm {
+                pattern,
+                mark,
+                braced,
+            } => {
+                if braced {
+                    self.expect(Tok::RBrace, "`}`")?;
+                }
+                self.unbind_locals(mark as usize);
+                self.arms.push(Arm { pattern, body: e });
+                self.eat(Tok::Comma)?;
+                self.arm_start()?
+            }
+            Frame::MatchArms { .. } => unreachable!("arms are read by `arm_start`"),
+            Frame::RefNew { lo } | Frame::RefRead { lo } => {
+                self.expect(Tok::RParen, "`)`")?;
+                let span = self.span_from(lo);
+                Mode::After(if matches!(frame, Frame::RefNew { .. }) {
+                    self.m.at(span).ref_new(e)
+                } else {
+                    self.m.at(span).ref_read(e)
+                })
+            }
+            Frame::RefWrite1 { lo } => {
+                self.expect(Tok::Comma, "`,`")?;
+                self.frames.push(Frame::RefWrite2 { r: e, lo });
+                Mode::Operand
+            }
+            Frame::RefWrite2 { r, lo } => {
+                self.expect(Tok::RParen, "`)`")?;
+                let span = self.span_from(lo);
+                Mode::After(self.m.at(span).ref_write(r, e))
+            }
+        };
+        Ok(Some(mode))
+    }
+
+    /// In a match's arms: the next arm, or the `}` that ends the match.
+    fn arm_start(&mut self) -> PResult<Mode> {
+        if self.eat(Tok::RBrace)? {
+            let Some(Frame::MatchArms {
+                scrut,
+                start,
+                lo,
+                complete,
+            }) = self.frames.pop()
+            else {
+                unreachable!("the match's frame is on top")
+            };
+            let arms = self.arms.split_off(start as usize);
+            let span = self.span_from(lo);
+            return Ok(Mode::After(self.m.at(span).match_(scrut, &arms, complete)));
+        }
+        if self.is_word("case") {
+            self.bump()?;
+        }
+        let mark = self.shadow.len() as u32;
+        let pattern = self.pattern(0)?;
+        let braced = if self.eat(Tok::FatArrow)? {
+            false
+        } else if self.eat(Tok::LBrace)? {
+            true
+        } else {
+            return Err(self.expected("`=>` or `{` after the pattern"));
+        };
+        self.frames.push(Frame::MatchArm {
+            pattern,
+            mark,
+            braced,
+        });
+        Ok(Mode::Seq)
+    }
+}

@@ -1,0 +1,546 @@
+//! The parser of modules in the text format (TVM's Relay 0.0.5 with our extensions).
+//!
+//! It reads in three passes over the tokens, each linear: the first finds the top-level
+//! items (`def`, `type`, `data`) and declares every global, so that globals resolve in
+//! any order; the second declares the data types of the source and their constructors;
+//! the third reads the definitions. Expressions are read by a loop over an explicit stack
+//! of frames ([`expr`]), so that no recursion depth follows the nesting of the input.
+//! After a syntax error the parser skips to the next top-level item and goes on, so that
+//! independent errors are all reported.
+
+mod decl;
+mod expr;
+mod lit;
+
+use super::lexer::{LexError, Lexer, Tok, Token};
+use super::ty_parser::{parse_shape_at, parse_type_at};
+use super::{Binding, TypeParseError, TypeScope};
+use crate::adt::AdtTable;
+use crate::expr::{ExprId, Module, Span, VarId};
+use crate::fold::ParamValue;
+use crate::kind::{Kind, Param};
+use crate::ty::{Ty, TyCtx};
+use rustc_hash::FxHashMap;
+use std::fmt;
+
+/// A syntax or name-resolution error: where and what.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// The bytes it is about.
+    pub span: Span,
+    /// What is wrong, and what was expected.
+    pub message: String,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} (at bytes {}..{})",
+            self.message, self.span.lo, self.span.hi
+        )
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+impl From<LexError> for ParseError {
+    fn from(e: LexError) -> Self {
+        ParseError {
+            span: e.span,
+            message: e.message,
+        }
+    }
+}
+
+type PResult<T> = Result<T, ParseError>;
+
+/// Parses the module in `src`. Data types declared in the source (`type` or `data`) are
+/// added to `tcx` and `adts` unless `adts` already has one of that name (a registered
+/// data type, which the source may declare again as the spec's programs do).
+///
+/// ```
+/// use relay_core::text::parse_module;
+/// use relay_core::{adt::AdtTable, TyCtx};
+/// let mut tcx = TyCtx::new();
+/// let mut adts = AdtTable::default();
+/// let src = "#[version = \"0.0.5\"]\ndef @id[A](%x: A) -> A { %x }";
+/// let m = parse_module(src, &mut tcx, &mut adts).unwrap();
+/// assert_eq!(m.globals().len(), 1);
+/// let errs = parse_module("def @f() { @g() }", &mut tcx, &mut adts).unwrap_err();
+/// assert_eq!(errs[0].message, "unknown global `@g`");
+/// ```
+pub fn parse_module(
+    src: &str,
+    tcx: &mut TyCtx,
+    adts: &mut AdtTable,
+) -> Result<Module, Vec<ParseError>> {
+    let mut p = Parser::new(src, tcx, adts);
+    p.module();
+    if p.errors.is_empty() {
+        Ok(p.m)
+    } else {
+        Err(p.errors)
+    }
+}
+
+/// What a top-level item is.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum ItemKind {
+    Def,
+    Data,
+    Other,
+}
+
+/// A top-level item found by the first pass: its kind and its first byte.
+#[derive(Copy, Clone, Debug)]
+struct Item {
+    kind: ItemKind,
+    lo: u32,
+}
+
+/// The state of a function literal or definition being read.
+struct FnState {
+    type_params: Vec<Param>,
+    params: Vec<VarId>,
+    ret: Option<Ty>,
+    /// The length of the local shadow log before the parameters were bound.
+    mark: usize,
+    /// The type names the type parameters shadowed.
+    type_restore: Vec<(Box<str>, Option<Binding>)>,
+}
+
+struct Parser<'s, 'a> {
+    src: &'s str,
+    lex: Lexer<'s>,
+    /// The current token (not consumed yet).
+    tok: Token,
+    /// The end of the last consumed token.
+    prev_hi: u32,
+    tcx: &'a mut TyCtx,
+    adts: &'a mut AdtTable,
+    m: Module,
+    errors: Vec<ParseError>,
+    /// The names types may mention (data types, type parameters, symbols).
+    scope: TypeScope,
+    locals: FxHashMap<&'s str, VarId>,
+    /// Every local binding made, with what it shadowed, to undo them at scope ends.
+    shadow: Vec<(&'s str, Option<VarId>)>,
+    // The shared stacks of the expression machine.
+    frames: Vec<expr::Frame>,
+    items_stack: Vec<ExprId>,
+    targs: Vec<ParamValue>,
+    arms: Vec<crate::expr::Arm>,
+    fns: Vec<FnState>,
+    binops: [Option<Option<&'static crate::op::OpDef>>; 10],
+    /// The data types the source declared.
+    declared_here: Vec<crate::ty::Adt>,
+}
+
+/// The offset just past the name or the single byte at `offset`, for an error's span.
+fn word_end(src: &str, offset: usize) -> usize {
+    let b = src.as_bytes();
+    let mut end = offset;
+    while end < b.len() && (b[end].is_ascii_alphanumeric() || b[end] == b'_' || b[end] == b'.') {
+        end += 1;
+    }
+    if end == offset {
+        end = (offset + 1).min(b.len());
+    }
+    end
+}
+
+/// `line L, column C` of byte `offset` (both from 1).
+fn line_col(src: &str, offset: u32) -> String {
+    let before = &src.as_bytes()[..(offset as usize).min(src.len())];
+    let line = before.iter().filter(|&&c| c == b'\n').count() + 1;
+    let col = before.iter().rev().take_while(|&&c| c != b'\n').count() + 1;
+    format!("line {line}, column {col}")
+}
+
+impl<'s, 'a> Parser<'s, 'a> {
+    fn new(src: &'s str, tcx: &'a mut TyCtx, adts: &'a mut AdtTable) -> Self {
+        let scope = adts.scope();
+        Parser {
+            src,
+            lex: Lexer::new(src),
+            tok: Token {
+                kind: Tok::Eof,
+                lo: 0,
+                hi: 0,
+            },
+            prev_hi: 0,
+            tcx,
+            adts,
+            m: Module::new(),
+            errors: Vec::new(),
+            scope,
+            locals: FxHashMap::default(),
+            shadow: Vec::new(),
+            frames: Vec::new(),
+            items_stack: Vec::new(),
+            targs: Vec::new(),
+            arms: Vec::new(),
+            fns: Vec::new(),
+            binops: [None; 10],
+            declared_here: Vec::new(),
+        }
+    }
+
+    // ----- tokens -----
+
+    /// The text of token `t`.
+    fn text(&self, t: Token) -> &'s str {
+        &self.src[t.lo as usize..t.hi as usize]
+    }
+
+    /// Moves to byte `pos` and reads the token there.
+    fn seek(&mut self, pos: usize) -> PResult<()> {
+        self.lex.seek(pos);
+        self.tok = self.lex.next_token()?;
+        Ok(())
+    }
+
+    /// Consumes the current token and returns it.
+    fn bump(&mut self) -> PResult<Token> {
+        let t = self.tok;
+        self.prev_hi = t.hi;
+        self.tok = self.lex.next_token()?;
+        Ok(t)
+    }
+
+    /// The token after the current one.
+    fn peek2(&self) -> PResult<Token> {
+        let mut l = self.lex;
+        Ok(l.next_token()?)
+    }
+
+    fn is(&self, k: Tok) -> bool {
+        self.tok.kind == k
+    }
+
+    fn is_word(&self, w: &str) -> bool {
+        self.tok.kind == Tok::Ident && self.text(self.tok) == w
+    }
+
+    fn eat(&mut self, k: Tok) -> PResult<bool> {
+        if self.is(k) {
+            self.bump()?;
+            Ok(true)
+        } else {
+            Ok(false)
+        }
+    }
+
+    /// The current token as an error message names it.
+    fn found(&self) -> String {
+        match self.tok.kind {
+            Tok::Eof => "the end of the text".to_string(),
+            _ => {
+                let t = self.text(self.tok);
+                if t.len() > 24 {
+                    let cut = (0..=24).rev().find(|&i| t.is_char_boundary(i)).unwrap_or(0);
+                    format!("`{}...`", &t[..cut])
+                } else {
+                    format!("`{t}`")
+                }
+            }
+        }
+    }
+
+    /// An error at the current token: expected `what`, found it.
+    #[cold]
+    fn expected(&self, what: &str) -> ParseError {
+        ParseError {
+            span: self.tok.span(),
+            message: format!("expected {what}, found {}", self.found()),
+        }
+    }
+
+    fn expect(&mut self, k: Tok, what: &str) -> PResult<Token> {
+        if self.is(k) {
+            self.bump()
+        } else {
+            Err(self.expected(what))
+        }
+    }
+
+    fn expect_word(&mut self, w: &str) -> PResult<Token> {
+        if self.is_word(w) {
+            self.bump()
+        } else {
+            Err(self.expected(&format!("`{w}`")))
+        }
+    }
+
+    fn error(&mut self, span: Span, message: String) {
+        self.errors.push(ParseError { span, message });
+    }
+
+    fn span_from(&self, lo: u32) -> Span {
+        Span {
+            lo,
+            hi: self.prev_hi.max(lo),
+        }
+    }
+
+    // ----- types -----
+
+    fn type_error(&self, e: TypeParseError) -> ParseError {
+        let hi = word_end(self.src, e.offset);
+        ParseError {
+            span: Span {
+                lo: e.offset as u32,
+                hi: hi as u32,
+            },
+            message: e.message,
+        }
+    }
+
+    /// The type that starts at the current token.
+    fn ty(&mut self) -> PResult<Ty> {
+        if self.is(Tok::Eof) {
+            return Err(self.expected("a type"));
+        }
+        let (t, end) = parse_type_at(self.tcx, &mut self.scope, self.src, self.tok.lo as usize)
+            .map_err(|e| self.type_error(e))?;
+        self.prev_hi = end as u32;
+        self.seek(end)?;
+        Ok(t)
+    }
+
+    /// A type argument at a call: a shape (`(10, n)`, a shape parameter) or a type.
+    fn type_arg(&mut self) -> PResult<ParamValue> {
+        let at = self.tok.lo as usize;
+        if let Ok((s, end)) = parse_shape_at(self.tcx, &mut self.scope, self.src, at) {
+            self.prev_hi = end as u32;
+            self.seek(end)?;
+            return Ok(ParamValue::Shape(s));
+        }
+        Ok(ParamValue::Ty(self.ty()?))
+    }
+
+    /// Optional type parameters `[A, s: Shape]` (or the spec's `<a>`), bound in the type
+    /// scope; returns them and what their names shadowed.
+    #[allow(clippy::type_complexity)]
+    fn type_params(&mut self) -> PResult<(Vec<Param>, Vec<(Box<str>, Option<Binding>)>)> {
+        let mut params = Vec::new();
+        let mut restore = Vec::new();
+        let close = if self.eat(Tok::LBracket)? {
+            Tok::RBracket
+        } else if self.eat(Tok::Lt)? {
+            Tok::Gt
+        } else {
+            return Ok((params, restore));
+        };
+        let closer = if close == Tok::Gt { "`>`" } else { "`]`" };
+        while !self.eat(close)? {
+            let name = self.expect(Tok::Ident, "a type parameter")?;
+            let kind = if self.eat(Tok::Colon)? {
+                let k = self.expect(Tok::Ident, "a kind")?;
+                Kind::from_name(self.text(k)).ok_or_else(|| ParseError {
+                    span: k.span(),
+                    message: format!(
+                        "unknown kind `{}`: expected `Type`, `BaseType`, `Shape` or `ShapeVar`",
+                        self.text(k)
+                    ),
+                })?
+            } else {
+                Kind::Type
+            };
+            let n = self.text(name);
+            if restore.iter().any(|(r, _): &(Box<str>, _)| &**r == n) {
+                return Err(ParseError {
+                    span: name.span(),
+                    message: format!("type parameter `{n}` is declared twice"),
+                });
+            }
+            let p = self.tcx.param(n, kind);
+            params.push(p);
+            let prev = self.scope.bind(n, Binding::Param(p));
+            restore.push((n.into(), prev));
+            if !self.eat(Tok::Comma)? && !self.is(close) {
+                return Err(self.expected(&format!("`,` or {closer}")));
+            }
+        }
+        Ok((params, restore))
+    }
+
+    fn restore_types(&mut self, restore: Vec<(Box<str>, Option<Binding>)>) {
+        for (name, prev) in restore.into_iter().rev() {
+            self.scope.unbind(&name, prev);
+        }
+    }
+
+    // ----- locals -----
+
+    fn bind_local(&mut self, name: &'s str, v: VarId) {
+        let prev = self.locals.insert(name, v);
+        self.shadow.push((name, prev));
+    }
+
+    fn unbind_locals(&mut self, mark: usize) {
+        while self.shadow.len() > mark {
+            let (name, prev) = self.shadow.pop().expect("above the mark");
+            match prev {
+                Some(v) => {
+                    self.locals.insert(name, v);
+                }
+                None => {
+                    self.locals.remove(name);
+                }
+            }
+        }
+    }
+
+    /// A new local from a `%name` token.
+    fn new_local(&mut self, t: Token, ann: Option<Ty>) -> VarId {
+        let name = &self.text(t)[1..];
+        self.m.at(t.span()).var(name, ann)
+    }
+
+    /// An expression standing for one that could not be built (after a reported error).
+    fn placeholder(&mut self, span: Span) -> ExprId {
+        self.m.at(span).tuple(&[])
+    }
+
+    // ----- the module -----
+
+    fn module(&mut self) {
+        if let Err(e) = self.seek(0) {
+            self.errors.push(e);
+            return;
+        }
+        if self.is(Tok::Hash) {
+            if let Err(e) = self.header() {
+                self.errors.push(e);
+            }
+        }
+        let items = self.find_items();
+        self.declare_globals(&items);
+        let start = self.tok.lo as usize;
+        self.declare_data(&items);
+        if let Err(e) = self.seek(start) {
+            self.errors.push(e);
+            return;
+        }
+        let base = self.scope.clone();
+        while !self.is(Tok::Eof) {
+            let lo = self.tok.lo;
+            let here = items
+                .binary_search_by_key(&lo, |it| it.lo)
+                .ok()
+                .map(|i| items[i].kind);
+            let result = match here {
+                Some(ItemKind::Def) => {
+                    self.scope = base.clone();
+                    self.def()
+                }
+                // Read by the second pass: skip it.
+                Some(_) => Ok(false),
+                None => Err(self.expected("`def`, `type` or `data`")),
+            };
+            self.reset();
+            let resume = match result {
+                Ok(true) => continue,
+                Ok(false) => true,
+                Err(e) => {
+                    self.errors.push(e);
+                    true
+                }
+            };
+            if resume {
+                // Go on at the next item.
+                let next = items
+                    .iter()
+                    .find(|it| it.lo > lo)
+                    .map_or(self.src.len(), |it| it.lo as usize);
+                if let Err(e) = self.seek(next) {
+                    self.errors.push(e);
+                    return;
+                }
+            }
+        }
+    }
+
+    fn reset(&mut self) {
+        self.frames.clear();
+        self.items_stack.clear();
+        self.targs.clear();
+        self.arms.clear();
+        self.fns.clear();
+        self.locals.clear();
+        self.shadow.clear();
+    }
+
+    /// `#[version = "0.0.5"]`.
+    fn header(&mut self) -> PResult<()> {
+        self.bump()?;
+        self.expect(Tok::LBracket, "`[`")?;
+        self.expect_word("version")?;
+        self.expect(Tok::Eq, "`=`")?;
+        let v = self.expect(Tok::Str, "a version string")?;
+        if self.text(v) != "\"0.0.5\"" {
+            self.error(
+                v.span(),
+                format!("unsupported version {}: expected `\"0.0.5\"`", self.text(v)),
+            );
+        }
+        self.expect(Tok::RBracket, "`]`")?;
+        Ok(())
+    }
+
+    /// The first pass: every `def`, `type` and `data` outside braces.
+    fn find_items(&self) -> Vec<Item> {
+        let mut lex = self.lex;
+        let mut tok = self.tok;
+        let mut items = Vec::new();
+        let mut depth = 0usize;
+        loop {
+            match tok.kind {
+                Tok::Eof => break,
+                Tok::LBrace => depth += 1,
+                Tok::RBrace => depth = depth.saturating_sub(1),
+                Tok::Ident if depth == 0 => {
+                    let kind = match self.text(tok) {
+                        "def" => ItemKind::Def,
+                        "type" | "data" => ItemKind::Data,
+                        _ => ItemKind::Other,
+                    };
+                    if kind != ItemKind::Other {
+                        items.push(Item { kind, lo: tok.lo });
+                    }
+                }
+                _ => {}
+            }
+            match lex.next_token() {
+                Ok(t) => tok = t,
+                Err(_) => break,
+            }
+        }
+        items
+    }
+
+    /// Declares every `def @name` in source order; a second definition is an error.
+    fn declare_globals(&mut self, items: &[Item]) {
+        for it in items.iter().filter(|it| it.kind == ItemKind::Def) {
+            let mut lex = self.lex;
+            lex.seek(it.lo as usize);
+            let name = match (lex.next_token(), lex.next_token()) {
+                (Ok(_), Ok(t)) if t.kind == Tok::Global => t,
+                _ => continue,
+            };
+            let n = &self.text(name)[1..];
+            if let Err(dup) = self.m.at(name.span()).declare(n) {
+                self.error(
+                    name.span(),
+                    format!(
+                        "`@{n}` is defined twice: first at {}, again at {}",
+                        line_col(self.src, dup.first.lo),
+                        line_col(self.src, name.lo)
+                    ),
+                );
+            }
+        }
+    }
+}
