@@ -126,15 +126,91 @@ pub fn infer(tcx: TyCtx, adts: &AdtTable, m: &Module) -> Typed {
         unset,
     };
     cx.declare_globals();
-    for (i, g) in m.globals().iter().enumerate() {
+    // Function by function, callees first, each solved before its callers are typed: a
+    // caller instantiates a callee's type with its body's relations already solved (a
+    // generic `@plus` without a result annotation, called with explicit type arguments).
+    for i in callee_first_order(m) {
+        let g = &m.globals()[i];
         cx.infer_expr(g.func);
         let f = cx.expr_tys[g.func.index()];
         if !cx.declared[i] {
             let gt = cx.global_tys[i];
             cx.unify(gt, f, g.span, Some(g.func), "the global's type");
         }
+        if let Outcome::Failed(errors) = cx.s.solve() {
+            cx.report_failures(errors);
+        }
     }
     cx.finish()
+}
+
+/// The globals' indices, each after the globals its body mentions (globals that call each
+/// other in a cycle in definition order). Iterative, linear in the module's size.
+fn callee_first_order(m: &Module) -> Vec<usize> {
+    let n = m.globals().len();
+    let mut callees: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, g) in m.globals().iter().enumerate() {
+        let mut stack = vec![g.func];
+        while let Some(e) = stack.pop() {
+            if e.index() >= m.sizes().0 {
+                continue;
+            }
+            match &m.expr(e).kind {
+                ExprKind::Global(h) => callees[i].push(h.index()),
+                kind => push_children(kind, &mut stack),
+            }
+        }
+    }
+    let mut order = Vec::with_capacity(n);
+    let mut seen = vec![false; n];
+    for root in 0..n {
+        if seen[root] {
+            continue;
+        }
+        seen[root] = true;
+        let mut stack = vec![(root, 0usize)];
+        while let Some(top) = stack.last_mut() {
+            let (g, next) = *top;
+            if let Some(&c) = callees[g].get(next) {
+                top.1 += 1;
+                if !seen[c] {
+                    seen[c] = true;
+                    stack.push((c, 0));
+                }
+            } else {
+                order.push(g);
+                stack.pop();
+            }
+        }
+    }
+    order
+}
+
+/// The sub-expressions of an expression of kind `kind`.
+fn push_children(kind: &ExprKind, out: &mut Vec<ExprId>) {
+    match kind {
+        ExprKind::Tuple(fields) => out.extend_from_slice(fields),
+        ExprKind::Proj(t, _) | ExprKind::RefNew(t) | ExprKind::RefRead(t) => out.push(*t),
+        ExprKind::Let { value, body, .. } => out.extend([*value, *body]),
+        ExprKind::Call { callee, args, .. } => {
+            out.push(*callee);
+            out.extend_from_slice(args);
+        }
+        ExprKind::Func(f) => out.push(f.body),
+        ExprKind::If(c, t, f) => out.extend([*c, *t, *f]),
+        ExprKind::RefWrite(r, v) => out.extend([*r, *v]),
+        ExprKind::Match {
+            scrutinee, arms, ..
+        } => {
+            out.push(*scrutinee);
+            out.extend(arms.iter().map(|a| a.body));
+        }
+        ExprKind::Var(_)
+        | ExprKind::Global(_)
+        | ExprKind::Op(_)
+        | ExprKind::Ctor(_)
+        | ExprKind::Constant(_) => {}
+    }
 }
 
 impl Infer<'_> {
@@ -625,22 +701,25 @@ impl Infer<'_> {
         }
     }
 
+    /// Reports relations that do not hold, each at the argument it blames.
+    fn report_failures(&mut self, errors: Vec<crate::solve::SolveError>) {
+        for err in errors {
+            let (expr, span, what) = self.blame(err.origin, err.arg);
+            let mut notes = err.notes;
+            notes.push(format!("from the relation `{}`{what}", err.relation));
+            self.errors.push(TypeError {
+                span,
+                expr,
+                message: err.message,
+                notes,
+            });
+        }
+    }
+
     fn finish(mut self) -> Typed {
         match self.s.solve() {
             Outcome::Solved => {}
-            Outcome::Failed(errors) => {
-                for err in errors {
-                    let (expr, span, what) = self.blame(err.origin, err.arg);
-                    let mut notes = err.notes;
-                    notes.push(format!("from the relation `{}`{what}", err.relation));
-                    self.errors.push(TypeError {
-                        span,
-                        expr,
-                        message: err.message,
-                        notes,
-                    });
-                }
-            }
+            Outcome::Failed(errors) => self.report_failures(errors),
             Outcome::UnderConstrained(waiting) => {
                 for w in waiting {
                     let (expr, span, what) = self.blame(w.origin, None);

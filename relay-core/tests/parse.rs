@@ -130,8 +130,7 @@ def @f(%x: Tensor[(n, 3), float32], %y: Tensor[(3), float32]) {
 #[test]
 fn the_spec_plus_with_an_explicit_shape_argument() {
     // The spec's `@plus<s : Shape>` and its call `plus<(10, 10)>(%a, %b)`, in both the
-    // spec's angle brackets and TVM's square brackets. (The result type is written: left
-    // out, inference currently leaks the rigid `s` into `@main`'s type.)
+    // spec's angle brackets and TVM's square brackets.
     let src = r#"
 def @plus<s : Shape>(%t1 : Tensor[s, float32], %t2 : Tensor[s, float32]) -> Tensor[s, float32] {
   add(%t1, %t2)
@@ -145,6 +144,27 @@ def @main(%a: Tensor[(10, 10), float32], %b) {
         [
             "@plus: fn [s: Shape](Tensor[s, float32], Tensor[s, float32]) -> Tensor[s, float32]",
             "@main: fn (Tensor[(10, 10), float32], Tensor[(10, 10), float32]) -> (Tensor[(10, 10), float32], Tensor[(10, 10), float32])",
+        ]
+    );
+}
+
+#[test]
+fn the_spec_plus_exactly_as_written_without_a_result_type() {
+    // Callees are typed and solved before their callers, so the call instantiates `s`
+    // in a type whose result is already known.
+    let src = r#"
+def @main(%a: Tensor[(10, 10), float32], %b: Tensor[(10, 10), float32]) {
+  @plus<(10, 10)>(%a, %b)
+}
+def @plus<s : Shape>(%t1 : Tensor[s, float32], %t2 : Tensor[s, float32]) {
+  add(%t1, %t2)
+}
+"#;
+    assert_eq!(
+        check(src),
+        [
+            "@main: fn (Tensor[(10, 10), float32], Tensor[(10, 10), float32]) -> Tensor[(10, 10), float32]",
+            "@plus: fn [s: Shape](Tensor[s, float32], Tensor[s, float32]) -> Tensor[s, float32]",
         ]
     );
 }
