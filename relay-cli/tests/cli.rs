@@ -1,0 +1,70 @@
+//! The `relay` command's contract: output lines, exit codes, diagnostics.
+
+use std::process::Command;
+
+fn relay(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_relay"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .output()
+        .expect("run relay");
+    (
+        out.status.code().expect("an exit code, not a signal"),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+const MLP: &str = "@mlp: fn (Tensor[(n, 784), float32], Tensor[(128, 784), float32], Tensor[(128), float32], Tensor[(10, 128), float32], Tensor[(10), float32]) -> Tensor[(n, 10), float32]\n";
+
+#[test]
+fn check_prints_one_signature_per_global() {
+    assert_eq!(
+        relay(&["check", "examples/mlp.relay"]),
+        (0, MLP.to_string(), String::new())
+    );
+}
+
+#[test]
+fn check_with_bindings_prints_every_binding() {
+    let (code, out, err) = relay(&["check", "--bindings", "examples/mlp.relay"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let expected = format!(
+        "{MLP}%0: Tensor[(n, 128), float32]\n%1: Tensor[(n, 128), float32]\n%2: Tensor[(n, 128), float32]\n%3: Tensor[(n, 10), float32]\n%4: Tensor[(n, 10), float32]\n"
+    );
+    assert_eq!(out, expected);
+}
+
+#[test]
+fn a_type_error_exits_1_with_a_diagnostic_at_the_argument() {
+    let (code, out, err) = relay(&["check", "examples/broadcast_error.relay"]);
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert_eq!(
+        err,
+        "error: `Tensor[(2, 3), float32]` and `Tensor[(4, 5), float32]` do not broadcast: dimension 0 of the first is 2 and dimension 0 of the second is 4\n  ┌─ examples/broadcast_error.relay:3:11\n  │\n3 │   add(%a, %b)\n  │           ^^\n  │\n  = from the relation `Broadcast` of `add`\n\n"
+    );
+}
+
+#[test]
+fn usage_and_io_errors_exit_2() {
+    let (code, _, err) = relay(&["check", "examples/no_such_file.relay"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with("error: cannot read `examples/no_such_file.relay`"),
+        "{err}"
+    );
+    assert_eq!(relay(&[]).0, 2);
+    assert_eq!(relay(&["check"]).0, 2);
+    assert_eq!(relay(&["frobnicate"]).0, 2);
+}
+
+#[test]
+fn ops_lists_every_operator() {
+    let (code, out, _) = relay(&["ops"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("nn.conv2d: fn [t1, t2, t3](t1, t2) -> t3 where Conv2D\n"),
+        "{out}"
+    );
+    assert_eq!(out.lines().filter(|l| !l.starts_with(' ')).count(), 144);
+}
