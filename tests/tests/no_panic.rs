@@ -41,7 +41,7 @@ fn pseudo_random_bytes_and_token_soup() {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
-            if x % 3 == 0 {
+            if x.is_multiple_of(3) {
                 s.push(char::from((x >> 8) as u8 % 128));
             } else {
                 s.push_str(tokens[(x >> 16) as usize % tokens.len()]);
