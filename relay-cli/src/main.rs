@@ -2,7 +2,9 @@
 //!
 //! - `relay check [--bindings] FILE...`: type-check Relay programs. On success, exit 0 and
 //!   print one line `@name: TYPE` per global definition, in source order; with
-//!   `--bindings`, also one line `%name: TYPE` per `let` or graph binding inside it. On a
+//!   `--bindings`, also one line `%name: TYPE` per `let` or graph binding inside it. The
+//!   prelude (`relay_ops::prelude`: `@map`, `@foldl`, ...) is in scope and its globals are
+//!   not printed; defining a global of the same name is an error. On a
 //!   parse or type error, exit 1 with diagnostics on stderr. Exit 2 for usage and I/O
 //!   errors.
 //! - `relay ops`: every registered operator with its type, relation, attributes and level.
@@ -12,14 +14,10 @@ use codespan_reporting::diagnostic::{Diagnostic, Label};
 use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term::{self, termcolor};
 use relay_core::expr::{ExprId, ExprKind, Module, Span};
-use relay_core::infer::{infer, TypeError};
-use relay_core::text::parse_module;
-use relay_core::{adt, registry, TyCtx};
+use relay_core::{registry, TyCtx};
+use relay_ops::prelude::{Origin, Prelude, Problem, PRELUDE, PRELUDE_NAME};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
-
-// Link the operator library and the prelude's data types.
-use relay_ops as _;
 
 #[derive(Parser)]
 #[command(name = "relay", version, about = "Type-check Relay programs")]
@@ -99,6 +97,19 @@ fn check(
     files: &[std::path::PathBuf],
     bindings: bool,
 ) -> std::io::Result<ExitCode> {
+    // The prelude is in scope in every file; it is checked once, here.
+    let prelude = match Prelude::standard() {
+        Ok(p) => p,
+        Err(problems) => {
+            emit_problems(
+                None,
+                &[(PRELUDE_NAME, PRELUDE)],
+                &problems,
+                Diagnostic::error,
+            );
+            return Ok(ExitCode::from(1));
+        }
+    };
     let mut failed = false;
     for path in files {
         let src = match std::fs::read_to_string(path) {
@@ -109,7 +120,7 @@ fn check(
             }
         };
         let name = path.display().to_string();
-        if !check_one(out, &name, &src, bindings)? {
+        if !check_one(out, &prelude, &name, &src, bindings)? {
             failed = true;
         }
     }
@@ -120,61 +131,73 @@ fn check(
     })
 }
 
-/// Checks one file; prints its signatures, or its diagnostics. Whether it is well typed.
-fn check_one(out: &mut impl Write, name: &str, src: &str, bindings: bool) -> std::io::Result<bool> {
-    let file = SimpleFile::new(name, src);
-    let mut tcx = TyCtx::new();
-    let mut adts = match adt::load(&mut tcx) {
-        Ok(a) => a,
-        Err(e) => {
-            emit(&file, &[Diagnostic::error().with_message(e.to_string())]);
-            return Ok(false);
-        }
-    };
-    let module = match parse_module(src, &mut tcx, &mut adts) {
-        Ok(m) => m,
-        Err(errors) => {
-            let diags: Vec<_> = errors
-                .iter()
-                .map(|e| {
-                    Diagnostic::error()
-                        .with_message(&e.message)
-                        .with_labels(vec![label(e.span, src.len())])
-                })
-                .collect();
-            emit(&file, &diags);
-            return Ok(false);
-        }
-    };
-    let typed = infer(tcx, &adts, &module);
-    let warnings: Vec<_> = typed
-        .warnings()
-        .iter()
-        .map(|w| diagnostic(Diagnostic::warning(), w, src.len()))
-        .collect();
-    emit(&file, &warnings);
-    if !typed.errors().is_empty() {
-        let errors: Vec<_> = typed
-            .errors()
-            .iter()
-            .map(|e| diagnostic(Diagnostic::error(), e, src.len()))
-            .collect();
-        emit(&file, &errors);
+/// Checks one file with the prelude in scope; prints the signatures of its own globals
+/// (not the prelude's), or its diagnostics. Whether it is well typed.
+fn check_one(
+    out: &mut impl Write,
+    prelude: &Prelude,
+    name: &str,
+    src: &str,
+    bindings: bool,
+) -> std::io::Result<bool> {
+    let checked = prelude.check(src);
+    let sources: Vec<(&str, &str)> = prelude.sources().collect();
+    emit_problems(
+        Some((name, src)),
+        &sources,
+        &checked.warnings,
+        Diagnostic::warning,
+    );
+    if !checked.is_ok() {
+        emit_problems(
+            Some((name, src)),
+            &sources,
+            &checked.errors,
+            Diagnostic::error,
+        );
         return Ok(false);
     }
-    for g in module.globals() {
+    let Some((module, typed)) = &checked.typed else {
+        return Ok(false);
+    };
+    for g in checked.user_globals() {
         let Some(gid) = module.global(&g.name) else {
             continue;
         };
         writeln!(out, "@{}: {}", g.name, typed.show(typed.global_ty(gid)))?;
         if bindings {
-            for var in let_bindings(&module, g.func) {
+            for var in let_bindings(module, g.func) {
                 let decl = module.var_decl(var);
                 writeln!(out, "%{}: {}", decl.name, typed.show(typed.var_ty(var)))?;
             }
         }
     }
     Ok(true)
+}
+
+/// Renders `problems`, each against the source it is in: the user's file (`user`, as
+/// `(name, text)`) or one of the prelude's `sources`.
+fn emit_problems(
+    user: Option<(&str, &str)>,
+    sources: &[(&str, &str)],
+    problems: &[Problem],
+    severity: fn() -> Diagnostic<()>,
+) {
+    for p in problems {
+        let (name, text) = match &p.origin {
+            Origin::User => user.unwrap_or(("<input>", "")),
+            Origin::Prelude(n) => sources
+                .iter()
+                .copied()
+                .find(|(s, _)| s == n)
+                .unwrap_or((n.as_str(), "")),
+        };
+        let d = severity()
+            .with_message(&p.message)
+            .with_labels(vec![label(p.span, text.len())])
+            .with_notes(p.notes.clone());
+        emit(&SimpleFile::new(name, text), &[d]);
+    }
 }
 
 /// The variables bound by `let` (and graph bindings) inside `root`, in source order.
@@ -218,12 +241,6 @@ fn label(span: Span, len: usize) -> Label<()> {
     let lo = (span.lo as usize).min(len);
     let hi = (span.hi as usize).clamp(lo, len);
     Label::primary((), lo..hi)
-}
-
-fn diagnostic(d: Diagnostic<()>, e: &TypeError, len: usize) -> Diagnostic<()> {
-    d.with_message(&e.message)
-        .with_labels(vec![label(e.span, len)])
-        .with_notes(e.notes.clone())
 }
 
 fn emit(file: &SimpleFile<&str, &str>, diags: &[Diagnostic<()>]) {

@@ -68,3 +68,15 @@ fn ops_lists_every_operator() {
     );
     assert_eq!(out.lines().filter(|l| !l.starts_with(' ')).count(), 144);
 }
+
+#[test]
+fn check_has_the_prelude_in_scope_and_does_not_print_it() {
+    let (code, out, err) = relay(&["check", "--bindings", "examples/prelude_use.relay"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(
+        out,
+        "@lengths: fn (List[List[float32]]) -> List[int32]\n\
+         @count_doubled: fn (List[int32]) -> int32\n\
+         %ys: List[int32]\n"
+    );
+}

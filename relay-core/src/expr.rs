@@ -302,6 +302,20 @@ impl Module {
         Ok(g)
     }
 
+    /// Declares a global named `name` that shadows an existing one of that name: later
+    /// mentions of `name` resolve to the new global, while expressions already built keep
+    /// the old one (a program's own `@map` over the prelude's, which keeps using its own).
+    pub fn shadow(&mut self, name: &str) -> GlobalId {
+        let g = GlobalId(self.globals.len() as u32);
+        self.globals.push(GlobalDef {
+            name: name.into(),
+            func: ExprId(u32::MAX),
+            span: self.span,
+        });
+        self.by_name.insert(name.into(), g);
+        g
+    }
+
     /// Gives global `g` its function.
     pub fn set_body(&mut self, g: GlobalId, func: ExprId) {
         self.globals[g.0 as usize].func = func;

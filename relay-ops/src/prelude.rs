@@ -1,6 +1,12 @@
-//! The data types of Relay's prelude, in the spec's notation.
+//! Relay's prelude: its data types (`List`, `Optional`, `Tree`, `nat`) in the spec's
+//! notation, and its functions ([`PRELUDE`], TVM's `@map`, `@foldl`, ... in the text
+//! format) with [`Prelude`] to check programs with them in scope.
 
+use relay_core::expr::{GlobalDef, Module, Span};
+use relay_core::infer::{infer, Typed};
 use relay_core::relay_data;
+use relay_core::text::{parse_sources, ParseError};
+use relay_core::{adt, TyCtx};
 
 relay_data! {
     /// A list: empty, or a head and a tail.
@@ -24,5 +30,265 @@ relay_data! {
     data nat {
         zero
         succ(nat)
+    }
+}
+
+// ----- the prelude's functions -----
+
+/// The functions of TVM's prelude in the text format (`@id`, `@compose`, `@map`,
+/// `@foldl`, ..., `@iterate`), over the data types above.
+pub const PRELUDE: &str = include_str!("prelude.relay");
+
+/// The name [`PRELUDE`] goes by in diagnostics.
+pub const PRELUDE_NAME: &str = "the prelude";
+
+/// Where a [`Problem`] is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// In the program being checked: the span indexes into its text.
+    User,
+    /// In the prelude source of that name: the span indexes into its text.
+    Prelude(String),
+}
+
+/// An error or a warning, in the coordinates of the source it is in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// The source it is in.
+    pub origin: Origin,
+    /// The bytes it is about, in that source.
+    pub span: Span,
+    /// What is wrong.
+    pub message: String,
+    /// Further facts.
+    pub notes: Vec<String>,
+}
+
+/// A prelude ready to check programs against: [`PRELUDE`] and any texts a downstream
+/// crate puts on top of it, each able to use the globals of those before it. Every
+/// source is type-checked when the prelude is built.
+///
+/// The globals of the prelude are in scope in the programs it checks. A program that
+/// defines a global of the same name as a prelude function is an error, as in TVM (a
+/// module holds one definition per global): the message names both places, e.g.
+/// ``"`@map` is defined twice: first at line 58, column 5 of the prelude, again at line 1,
+/// column 5"``.
+///
+/// ```
+/// use relay_ops::prelude::Prelude;
+/// let prelude = Prelude::with(&[("mylib", "def @twice[A](%f: fn (A) -> A) -> fn (A) -> A { @compose(%f, %f) }")])
+///     .unwrap();
+/// let checked = prelude.check("def @f(%xs: List[int32]) { @length(%xs) }");
+/// assert!(checked.errors.is_empty());
+/// assert_eq!(checked.signatures(), ["@f: fn (List[int32]) -> int32"]);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Prelude {
+    /// `(name, text)` of every source, [`PRELUDE`] first.
+    sources: Vec<(String, String)>,
+}
+
+/// A program checked against a [`Prelude`].
+pub struct Checked {
+    /// The errors, parse or type errors, in source order of discovery; empty if well typed.
+    pub errors: Vec<Problem>,
+    /// The warnings (e.g. a `match?` that is not exhaustive).
+    pub warnings: Vec<Problem>,
+    /// The module (prelude and program) and its types, unless it did not parse. Spans
+    /// in it index into the prelude's sources and the program joined by newlines; the
+    /// program starts at [`Checked::offset`].
+    pub typed: Option<(Module, Typed)>,
+    /// The byte of the joined sources where the program starts.
+    pub offset: u32,
+    /// How many globals the prelude defines (they come first in the module).
+    prelude_globals: usize,
+}
+
+impl Checked {
+    /// Whether the program parsed and is well typed.
+    pub fn is_ok(&self) -> bool {
+        self.errors.is_empty() && self.typed.is_some()
+    }
+
+    /// The program's own global definitions, in source order (the prelude's excluded).
+    pub fn user_globals(&self) -> &[GlobalDef] {
+        match &self.typed {
+            Some((m, _)) => &m.globals()[self.prelude_globals.min(m.globals().len())..],
+            None => &[],
+        }
+    }
+
+    /// `@name: TYPE` for each of the program's globals, in source order.
+    pub fn signatures(&self) -> Vec<String> {
+        let Some((m, typed)) = &self.typed else {
+            return Vec::new();
+        };
+        self.user_globals()
+            .iter()
+            .filter_map(|g| {
+                let gid = m.global(&g.name)?;
+                Some(format!("@{}: {}", g.name, typed.show(typed.global_ty(gid))))
+            })
+            .collect()
+    }
+}
+
+impl Prelude {
+    /// [`PRELUDE`] alone, checked.
+    ///
+    /// # Errors
+    /// The prelude's own problems (none, unless the registry of data types is broken).
+    pub fn standard() -> Result<Self, Vec<Problem>> {
+        Self::with(&[])
+    }
+
+    /// [`PRELUDE`] and `extra` (`(name, text)` pairs, e.g. a downstream crate's
+    /// `include_str!` file) on top of it, in order; each source is checked with the ones
+    /// before it in scope.
+    ///
+    /// # Errors
+    /// The problems of the first source that does not check, in its own coordinates.
+    pub fn with(extra: &[(&str, &str)]) -> Result<Self, Vec<Problem>> {
+        let mut p = Prelude {
+            sources: vec![(PRELUDE_NAME.to_string(), PRELUDE.to_string())],
+        };
+        for &(name, text) in extra {
+            let checked = p.check(text);
+            if !checked.is_ok() {
+                let errors = checked.errors.into_iter().map(|mut e| {
+                    if e.origin == Origin::User {
+                        e.origin = Origin::Prelude(name.to_string());
+                    }
+                    e
+                });
+                return Err(errors.collect());
+            }
+            p.sources.push((name.to_string(), text.to_string()));
+        }
+        if p.sources.len() == 1 {
+            let checked = p.check("");
+            if !checked.is_ok() {
+                return Err(checked.errors);
+            }
+        }
+        Ok(p)
+    }
+
+    /// The `(name, text)` of each source, [`PRELUDE`] first.
+    pub fn sources(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.sources.iter().map(|(n, t)| (n.as_str(), t.as_str()))
+    }
+
+    /// Parses and type-checks `user_src` with the prelude's globals in scope. Problems in
+    /// the program are in its own coordinates ([`Origin::User`]); the prelude's warnings
+    /// are not repeated.
+    pub fn check(&self, user_src: &str) -> Checked {
+        let mut all: Vec<(&str, &str)> = self.sources().collect();
+        all.push(("the program", user_src));
+        // Where each source starts in the joined text.
+        let mut starts = Vec::with_capacity(all.len());
+        let mut at = 0u32;
+        for (_, text) in &all {
+            starts.push(at);
+            at += text.len() as u32 + 1;
+        }
+        let offset = *starts.last().expect("the program is a source");
+        let locate = |span: Span, message: String, notes: Vec<String>| {
+            let k = starts.iter().rposition(|&s| s <= span.lo).unwrap_or(0);
+            let origin = if k + 1 == all.len() {
+                Origin::User
+            } else {
+                Origin::Prelude(all[k].0.to_string())
+            };
+            Problem {
+                origin,
+                span: Span {
+                    lo: span.lo - starts[k],
+                    hi: span.hi.max(span.lo) - starts[k],
+                },
+                message,
+                notes,
+            }
+        };
+        let mut tcx = TyCtx::new();
+        let mut adts = match adt::load(&mut tcx) {
+            Ok(a) => a,
+            Err(e) => {
+                return Checked {
+                    errors: vec![locate(Span::default(), e.to_string(), Vec::new())],
+                    warnings: Vec::new(),
+                    typed: None,
+                    offset,
+                    prelude_globals: 0,
+                }
+            }
+        };
+        let module = match parse_sources(&all, &mut tcx, &mut adts) {
+            Ok(m) => m,
+            Err(errors) => {
+                return Checked {
+                    errors: errors
+                        .into_iter()
+                        .map(|ParseError { span, message }| locate(span, message, Vec::new()))
+                        .collect(),
+                    warnings: Vec::new(),
+                    typed: None,
+                    offset,
+                    prelude_globals: 0,
+                }
+            }
+        };
+        let prelude_globals = module
+            .globals()
+            .iter()
+            .take_while(|g| g.span.lo < offset)
+            .count();
+        let typed = infer(tcx, &adts, &module);
+        let problems = |list: &[relay_core::infer::TypeError]| -> Vec<Problem> {
+            list.iter()
+                .map(|e| locate(e.span, e.message.clone(), e.notes.clone()))
+                .collect()
+        };
+        let errors = problems(typed.errors());
+        let warnings = problems(typed.warnings())
+            .into_iter()
+            .filter(|w| w.origin == Origin::User)
+            .collect();
+        Checked {
+            errors,
+            warnings,
+            typed: Some((module, typed)),
+            offset,
+            prelude_globals,
+        }
+    }
+}
+
+/// Checks `user_src` with [`PRELUDE`] and `extra_preludes` (named `extra prelude 1`, ...)
+/// in scope. A shorthand for [`Prelude::with`] then [`Prelude::check`]; build a
+/// [`Prelude`] once to check many programs.
+///
+/// ```
+/// let checked = relay_ops::prelude::check_with_prelude("def @f() { @sum(Nil()) }", &[]);
+/// assert_eq!(checked.signatures(), ["@f: fn () -> int32"]);
+/// ```
+pub fn check_with_prelude(user_src: &str, extra_preludes: &[&str]) -> Checked {
+    let names: Vec<String> = (1..=extra_preludes.len())
+        .map(|i| format!("extra prelude {i}"))
+        .collect();
+    let extra: Vec<(&str, &str)> = names
+        .iter()
+        .map(String::as_str)
+        .zip(extra_preludes.iter().copied())
+        .collect();
+    match Prelude::with(&extra) {
+        Ok(p) => p.check(user_src),
+        Err(errors) => Checked {
+            errors,
+            warnings: Vec::new(),
+            typed: None,
+            offset: 0,
+            prelude_globals: 0,
+        },
     }
 }

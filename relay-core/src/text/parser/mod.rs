@@ -84,6 +84,59 @@ pub fn parse_module(
     }
 }
 
+/// Parses several sources, in order, into one module: a later source sees the globals
+/// and data types of the earlier ones (a prelude, then a program). Source `k` is read as
+/// if alone (its own version header), but its spans are offset so that every span indexes
+/// into `sources.join("\n")` (the texts only, joined by one newline): source `k` starts
+/// at byte `len_0 + 1 + ... + len_(k-1) + 1`. A global defined again by a later source
+/// shadows the earlier one for that source (the earlier sources keep their own); defined
+/// twice in one source, it is an error that names both places, the first with its source's
+/// name.
+///
+/// ```
+/// use relay_core::text::parse_sources;
+/// use relay_core::{adt::AdtTable, TyCtx};
+/// let mut tcx = TyCtx::new();
+/// let mut adts = AdtTable::default();
+/// let lib = "def @id[A](%x: A) -> A { %x }";
+/// let m = parse_sources(&[("lib", lib), ("main", "def @f() { @id(()) }")], &mut tcx, &mut adts)
+///     .unwrap();
+/// assert_eq!(m.globals().len(), 2);
+/// // `main`'s own `@id` shadows `lib`'s for `main`.
+/// let m = parse_sources(&[("lib", lib), ("main", "def @id() { () }")], &mut tcx, &mut adts)
+///     .unwrap();
+/// assert_eq!(m.globals().len(), 2);
+/// assert_eq!(m.global("id").unwrap().index(), 1);
+/// // Twice in one source is an error naming both places.
+/// let twice = "def @g() { () }\ndef @g() { () }";
+/// let errs = parse_sources(&[("lib", lib), ("main", twice)], &mut tcx, &mut adts).unwrap_err();
+/// assert_eq!(errs[0].message, "`@g` is defined twice: first at line 1, column 5, again at line 2, column 5");
+/// ```
+pub fn parse_sources(
+    sources: &[(&str, &str)],
+    tcx: &mut TyCtx,
+    adts: &mut AdtTable,
+) -> Result<Module, Vec<ParseError>> {
+    let texts: Vec<&str> = sources.iter().map(|s| s.1).collect();
+    let joined = texts.join("\n");
+    let mut p = Parser::new(&joined, tcx, adts);
+    let mut start = 0;
+    for &(name, text) in sources {
+        let end = start + text.len();
+        p.src = &joined[..end];
+        p.lex = Lexer::new(p.src);
+        p.start = start;
+        p.starts.push((start as u32, name));
+        p.module();
+        start = end + 1;
+    }
+    if p.errors.is_empty() {
+        Ok(p.m)
+    } else {
+        Err(p.errors)
+    }
+}
+
 /// What a top-level item is.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum ItemKind {
@@ -135,6 +188,10 @@ struct Parser<'s, 'a> {
     binops: [Option<Option<&'static crate::op::OpDef>>; 10],
     /// The data types the source declared.
     declared_here: Vec<crate::ty::Adt>,
+    /// The first byte of the source being read ([`parse_sources`]; 0 otherwise).
+    start: usize,
+    /// The first byte and the name of each source read so far ([`parse_sources`]).
+    starts: Vec<(u32, &'s str)>,
 }
 
 /// The offset just past the name or the single byte at `offset`, for an error's span.
@@ -184,6 +241,8 @@ impl<'s, 'a> Parser<'s, 'a> {
             fns: Vec::new(),
             binops: [None; 10],
             declared_here: Vec::new(),
+            start: 0,
+            starts: Vec::new(),
         }
     }
 
@@ -281,6 +340,20 @@ impl<'s, 'a> Parser<'s, 'a> {
         Span {
             lo,
             hi: self.prev_hi.max(lo),
+        }
+    }
+
+    /// `line L, column C` of byte `offset`, counted in its own source, followed by that
+    /// source's name if it is not the one being read.
+    fn place(&self, offset: u32) -> String {
+        let Some(&(lo, name)) = self.starts.iter().rev().find(|(lo, _)| *lo <= offset) else {
+            return line_col(self.src, offset);
+        };
+        let here = line_col(&self.src[lo as usize..], offset - lo);
+        if lo as usize == self.start {
+            here
+        } else {
+            format!("{here} of {name}")
         }
     }
 
@@ -407,7 +480,7 @@ impl<'s, 'a> Parser<'s, 'a> {
     // ----- the module -----
 
     fn module(&mut self) {
-        if let Err(e) = self.seek(0) {
+        if let Err(e) = self.seek(self.start) {
             self.errors.push(e);
             return;
         }
@@ -531,13 +604,20 @@ impl<'s, 'a> Parser<'s, 'a> {
                 _ => continue,
             };
             let n = &self.text(name)[1..];
+            // A global of an earlier source (the prelude) is shadowed for this one.
+            if let Some(g) = self.m.global(n) {
+                if (self.m.global_def(g).span.lo as usize) < self.start {
+                    self.m.at(name.span()).shadow(n);
+                    continue;
+                }
+            }
             if let Err(dup) = self.m.at(name.span()).declare(n) {
                 self.error(
                     name.span(),
                     format!(
                         "`@{n}` is defined twice: first at {}, again at {}",
-                        line_col(self.src, dup.first.lo),
-                        line_col(self.src, name.lo)
+                        self.place(dup.first.lo),
+                        self.place(name.lo)
                     ),
                 );
             }

@@ -1,0 +1,187 @@
+//! The prelude's functions: they load, their types are the reference's declared
+//! signatures, and programs (and downstream preludes) use them.
+
+use relay_ops::prelude::{check_with_prelude, Origin, Prelude, PRELUDE};
+
+/// Every function of the prelude with its declared signature, in source order.
+const SIGNATURES: &[&str] = &[
+    "@id: fn [A](A) -> A",
+    "@compose: fn [A, B, C](fn (B) -> C, fn (A) -> B) -> fn (A) -> C",
+    "@flip: fn [A, B, C](fn (A, B) -> C) -> fn (B, A) -> C",
+    "@hd: fn [A](List[A]) -> A",
+    "@tl: fn [A](List[A]) -> List[A]",
+    "@nth: fn [A](List[A], int32) -> A",
+    "@length: fn [A](List[A]) -> int32",
+    "@update: fn [A](List[A], int32, A) -> List[A]",
+    "@map: fn [A, B](fn (A) -> B, List[A]) -> List[B]",
+    "@foldl: fn [A, B](fn (A, B) -> A, A, List[B]) -> A",
+    "@foldr: fn [A, B](fn (A, B) -> B, B, List[A]) -> B",
+    "@foldr1: fn [A](fn (A, A) -> A, List[A]) -> A",
+    "@sum: fn (List[int32]) -> int32",
+    "@concat: fn [A](List[A], List[A]) -> List[A]",
+    "@filter: fn [A](fn (A) -> bool, List[A]) -> List[A]",
+    "@zip: fn [A, B](List[A], List[B]) -> List[(A, B)]",
+    "@rev: fn [A](List[A]) -> List[A]",
+    "@map_accumr: fn [A, B, C](fn (A, B) -> (A, C), A, List[B]) -> (A, List[C])",
+    "@map_accuml: fn [A, B, C](fn (A, B) -> (A, C), A, List[B]) -> (A, List[C])",
+    "@unfoldr: fn [A, B](fn (A) -> Optional[(A, B)], A) -> List[B]",
+    "@unfoldl: fn [A, B](fn (A) -> Optional[(A, B)], A) -> List[B]",
+    "@tmap: fn [A, B](fn (A) -> B, Tree[A]) -> Tree[B]",
+    "@size: fn [A](Tree[A]) -> int32",
+    "@iterate: fn [A](fn (A) -> A, int32) -> fn (A) -> A",
+];
+
+#[test]
+fn the_prelude_loads_and_every_function_has_its_declared_signature() {
+    let prelude = Prelude::standard().expect("the prelude checks");
+    assert_eq!(prelude.sources().count(), 1);
+    // Checked as a program of its own (no prelude under it), the prelude text prints
+    // every function with its declared signature.
+    let mut tcx = relay_core::TyCtx::new();
+    let mut adts = relay_core::adt::load(&mut tcx).expect("the data types load");
+    let module =
+        relay_core::text::parse_module(PRELUDE, &mut tcx, &mut adts).expect("the prelude parses");
+    let typed = relay_core::infer::infer(tcx, &adts, &module);
+    assert!(typed.errors().is_empty(), "{:?}", typed.errors());
+    let printed: Vec<String> = module
+        .globals()
+        .iter()
+        .map(|g| {
+            let gid = module.global(&g.name).expect("declared");
+            format!("@{}: {}", g.name, typed.show(typed.global_ty(gid)))
+        })
+        .collect();
+    assert_eq!(printed, SIGNATURES);
+}
+
+#[test]
+fn the_prelude_globals_are_not_the_programs() {
+    let checked = check_with_prelude("", &[]);
+    assert!(checked.is_ok(), "{:?}", checked.errors);
+    assert!(checked.warnings.is_empty(), "{:?}", checked.warnings);
+    assert!(checked.user_globals().is_empty());
+    assert_eq!(checked.signatures(), Vec::<String>::new());
+}
+
+#[test]
+fn a_program_uses_map_foldl_sum_and_concat() {
+    let src = r#"#[version = "0.0.5"]
+def @inc(%xs: List[int32]) { @map(fn (%x: int32) { %x + 1 }, %xs) }
+def @total(%xs: List[int32]) { @foldl(fn (%acc: int32, %x: int32) { %acc + %x }, 0, %xs) }
+def @both(%xs: List[int32], %ys: List[int32]) { @sum(@concat(%xs, %ys)) }
+def @joined(%xs: List[float32]) { @concat(%xs, @map(fn (%x: float32) { (%x, %x) }, %xs)) }
+def @lengths(%xss: List[List[int32]]) { @map(@length, %xss) }
+"#;
+    let checked = check_with_prelude(src, &[]);
+    let messages: Vec<&str> = checked.errors.iter().map(|e| e.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        ["argument 1 of `@concat`: type argument 0: `float32` vs `(float32, float32)`"]
+    );
+    let fixed = src.replace("(%x, %x)", "%x");
+    let checked = check_with_prelude(&fixed, &[]);
+    assert!(checked.is_ok(), "{:?}", checked.errors);
+    assert_eq!(
+        checked.signatures(),
+        [
+            "@inc: fn (List[int32]) -> List[int32]",
+            "@total: fn (List[int32]) -> int32",
+            "@both: fn (List[int32], List[int32]) -> int32",
+            "@joined: fn (List[float32]) -> List[float32]",
+            "@lengths: fn (List[List[int32]]) -> List[int32]",
+        ]
+    );
+}
+
+#[test]
+fn a_type_error_in_a_prelude_call_is_reported_in_the_programs_coordinates() {
+    let src =
+        "def @bad(%xs: List[float32]) {\n  @map(fn (%x: int32) -> int32 { %x + 1 }, %xs)\n}\n";
+    let checked = check_with_prelude(src, &[]);
+    assert_eq!(checked.errors.len(), 1, "{:?}", checked.errors);
+    let e = &checked.errors[0];
+    assert_eq!(
+        e.message,
+        "argument 1 of `@map`: type argument 0, dtype: int32 vs float32"
+    );
+    assert_eq!(e.origin, Origin::User);
+    assert_eq!(&src[e.span.lo as usize..e.span.hi as usize], "%xs");
+}
+
+#[test]
+fn a_program_s_own_definition_shadows_the_prelude_s() {
+    // The spec's programs define their own `@map` and `@sum`: they run as written. The
+    // prelude's functions keep using the prelude's own (`@concat` uses its `@foldr`).
+    let src = "def @map(%x: int32) -> int32 { %x }\n\
+               def @sum(%l: List[float32]) -> float32 { 0f }\n\
+               def @f(%xs: List[int32]) { (@map(1), @concat(%xs, %xs), @sum(Nil())) }\n";
+    let checked = check_with_prelude(src, &[]);
+    assert!(checked.errors.is_empty(), "{:?}", checked.errors);
+    assert_eq!(
+        checked.signatures(),
+        [
+            "@map: fn (int32) -> int32",
+            "@sum: fn (List[float32]) -> float32",
+            "@f: fn (List[int32]) -> (int32, List[int32], float32)",
+        ]
+    );
+}
+
+#[test]
+fn a_global_defined_twice_in_one_program_is_an_error() {
+    let src = "def @g() { () }\ndef @g() { () }\n";
+    let checked = check_with_prelude(src, &[]);
+    assert_eq!(checked.errors.len(), 1, "{:?}", checked.errors);
+    assert_eq!(
+        checked.errors[0].message,
+        "`@g` is defined twice: first at line 1, column 5, again at line 2, column 5"
+    );
+    assert_eq!(checked.errors[0].origin, Origin::User);
+}
+
+#[test]
+fn a_parse_error_keeps_the_programs_spans() {
+    let src = "def @f() { @nope() }";
+    let checked = check_with_prelude(src, &[]);
+    assert_eq!(checked.errors.len(), 1);
+    assert_eq!(checked.errors[0].message, "unknown global `@nope`");
+    assert_eq!(checked.errors[0].origin, Origin::User);
+    let s = checked.errors[0].span;
+    assert_eq!(&src[s.lo as usize..s.hi as usize], "@nope");
+}
+
+/// A downstream crate's prelude (it would `include_str!` its file).
+const DOWNSTREAM: &str = r#"#[version = "0.0.5"]
+// The product of a list of integers, over the prelude's @foldl.
+def @product(%xs: List[int32]) -> int32 {
+  @foldl(fn (%a: int32, %b: int32) -> int32 { %a * %b }, 1, %xs)
+}
+"#;
+
+#[test]
+fn a_downstream_prelude_adds_a_function_on_top() {
+    let prelude = Prelude::with(&[("downstream.relay", DOWNSTREAM)]).expect("it checks");
+    let checked = prelude
+        .check("def @f(%xs: List[int32]) { (@product(%xs), @sum(%xs)) }\ndef @g() { @product }");
+    assert!(checked.is_ok(), "{:?}", checked.errors);
+    assert_eq!(
+        checked.signatures(),
+        [
+            "@f: fn (List[int32]) -> (int32, int32)",
+            "@g: fn () -> fn (List[int32]) -> int32",
+        ]
+    );
+    // The same through the shorthand.
+    let checked = check_with_prelude("def @h() { @product(Nil()) }", &[DOWNSTREAM]);
+    assert_eq!(checked.signatures(), ["@h: fn () -> int32"]);
+}
+
+#[test]
+fn a_broken_downstream_prelude_is_reported_in_its_own_coordinates() {
+    let bad = "def @twice(%x: int32) -> float32 { %x }";
+    let errors = Prelude::with(&[("bad.relay", bad)]).unwrap_err();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(errors[0].origin, Origin::Prelude("bad.relay".to_string()));
+    let s = errors[0].span;
+    assert!(s.hi as usize <= bad.len(), "{errors:?}");
+}
