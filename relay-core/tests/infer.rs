@@ -694,3 +694,46 @@ fn a_relation_failure_points_at_the_argument_it_blames() {
         vec!["from the relation `Bcast` of `t.add`".to_string()]
     );
 }
+
+#[test]
+fn explicit_base_type_and_shape_var_arguments() {
+    use relay_core::{DTy, DType};
+    let mut p = P::new();
+    // def @keep[b: BaseType, k: ShapeVar](%x: Tensor[(k, 3), b]) -> Tensor[(k, 3), b] { %x }
+    let b = p.tcx.param("b", Kind::BaseType);
+    let k = p.tcx.param("k", Kind::ShapeVar);
+    p.scope.bind("b", relay_core::text::Binding::Param(b));
+    p.scope.bind("k", relay_core::text::Binding::Param(k));
+    let t = p.ty("Tensor[(k, 3), b]");
+    let x = p.m.var("x", Some(t));
+    let xr = p.m.var_ref(x);
+    let keep = p.m.func(&[b, k], &[x], Some(t), xr);
+    let g = p.m.define("keep", keep).unwrap();
+    let five = p.tcx.dims.konst(5);
+    let args = [
+        ParamValue::DType(DTy::Known(DType::FLOAT16)),
+        ParamValue::Dim(five),
+    ];
+    let (good, bad) = (
+        p.konst("Tensor[(5, 3), float16]"),
+        p.konst("Tensor[(4, 3), float16]"),
+    );
+    let (c1, c2) = (p.m.global_ref(g), p.m.global_ref(g));
+    let ok = p.m.call_full(c1, &[good], None, &args);
+    let wrong = p.m.call_full(c2, &[bad], None, &args);
+    let (f1, f2) = (
+        p.m.func(&[], &[], None, ok),
+        p.m.func(&[], &[], None, wrong),
+    );
+    p.m.define("ok", f1).unwrap();
+    p.m.define("wrong", f2).unwrap();
+    let (typed, m) = p.run();
+    assert_eq!(
+        global_ty(&typed, &m, "ok"),
+        "fn () -> Tensor[(5, 3), float16]"
+    );
+    assert_eq!(
+        messages(&typed),
+        vec!["argument 0 of `@keep`: dimension 0: 5 vs 4".to_string()]
+    );
+}
