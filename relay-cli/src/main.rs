@@ -204,35 +204,17 @@ fn emit_problems(
 fn let_bindings(m: &Module, root: ExprId) -> Vec<relay_core::expr::VarId> {
     let mut out = Vec::new();
     let mut stack = vec![root];
+    let mut kids = Vec::new();
     while let Some(e) = stack.pop() {
         if e.index() >= m.sizes().0 {
             continue;
         }
-        let kind = &m.expr(e).kind;
-        if let ExprKind::Let { var, .. } = kind {
-            out.push(*var);
+        if let ExprKind::Let { var, .. } = m.expr(e).kind {
+            out.push(var);
         }
-        let mut kids = Vec::new();
-        match kind {
-            ExprKind::Tuple(f) => kids.extend_from_slice(f),
-            ExprKind::Proj(t, _) | ExprKind::RefNew(t) | ExprKind::RefRead(t) => kids.push(*t),
-            ExprKind::Let { value, body, .. } => kids.extend([*value, *body]),
-            ExprKind::Call { callee, args, .. } => {
-                kids.push(*callee);
-                kids.extend_from_slice(args);
-            }
-            ExprKind::Func(f) => kids.push(f.body),
-            ExprKind::If(c, t, f) => kids.extend([*c, *t, *f]),
-            ExprKind::RefWrite(r, v) => kids.extend([*r, *v]),
-            ExprKind::Match {
-                scrutinee, arms, ..
-            } => {
-                kids.push(*scrutinee);
-                kids.extend(arms.iter().map(|a| a.body));
-            }
-            _ => {}
-        }
-        stack.extend(kids.into_iter().rev());
+        kids.clear();
+        m.children(e, &mut kids);
+        stack.extend(kids.iter().rev());
     }
     out
 }

@@ -245,6 +245,34 @@ impl Module {
         &self.pats[p.0 as usize]
     }
 
+    /// Pushes the sub-expressions of `e` onto `out`, in source order (a `match`'s arms
+    /// by their bodies; patterns are not expressions).
+    pub fn children(&self, e: ExprId, out: &mut Vec<ExprId>) {
+        match &self.expr(e).kind {
+            ExprKind::Tuple(fields) => out.extend_from_slice(fields),
+            ExprKind::Proj(t, _) | ExprKind::RefNew(t) | ExprKind::RefRead(t) => out.push(*t),
+            ExprKind::Let { value, body, .. } => out.extend([*value, *body]),
+            ExprKind::Call { callee, args, .. } => {
+                out.push(*callee);
+                out.extend_from_slice(args);
+            }
+            ExprKind::Func(f) => out.push(f.body),
+            ExprKind::If(c, t, f) => out.extend([*c, *t, *f]),
+            ExprKind::RefWrite(r, v) => out.extend([*r, *v]),
+            ExprKind::Match {
+                scrutinee, arms, ..
+            } => {
+                out.push(*scrutinee);
+                out.extend(arms.iter().map(|a| a.body));
+            }
+            ExprKind::Var(_)
+            | ExprKind::Global(_)
+            | ExprKind::Op(_)
+            | ExprKind::Ctor(_)
+            | ExprKind::Constant(_) => {}
+        }
+    }
+
     /// Every global, in definition order.
     pub fn globals(&self) -> &[GlobalDef] {
         &self.globals

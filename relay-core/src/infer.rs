@@ -157,7 +157,7 @@ fn callee_first_order(m: &Module) -> Vec<usize> {
             }
             match &m.expr(e).kind {
                 ExprKind::Global(h) => callees[i].push(h.index()),
-                kind => push_children(kind, &mut stack),
+                _ => m.children(e, &mut stack),
             }
         }
     }
@@ -184,33 +184,6 @@ fn callee_first_order(m: &Module) -> Vec<usize> {
         }
     }
     order
-}
-
-/// The sub-expressions of an expression of kind `kind`.
-fn push_children(kind: &ExprKind, out: &mut Vec<ExprId>) {
-    match kind {
-        ExprKind::Tuple(fields) => out.extend_from_slice(fields),
-        ExprKind::Proj(t, _) | ExprKind::RefNew(t) | ExprKind::RefRead(t) => out.push(*t),
-        ExprKind::Let { value, body, .. } => out.extend([*value, *body]),
-        ExprKind::Call { callee, args, .. } => {
-            out.push(*callee);
-            out.extend_from_slice(args);
-        }
-        ExprKind::Func(f) => out.push(f.body),
-        ExprKind::If(c, t, f) => out.extend([*c, *t, *f]),
-        ExprKind::RefWrite(r, v) => out.extend([*r, *v]),
-        ExprKind::Match {
-            scrutinee, arms, ..
-        } => {
-            out.push(*scrutinee);
-            out.extend(arms.iter().map(|a| a.body));
-        }
-        ExprKind::Var(_)
-        | ExprKind::Global(_)
-        | ExprKind::Op(_)
-        | ExprKind::Ctor(_)
-        | ExprKind::Constant(_) => {}
-    }
 }
 
 impl Infer<'_> {
