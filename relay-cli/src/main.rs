@@ -149,12 +149,10 @@ fn check_one(
         Diagnostic::warning,
     );
     if !checked.is_ok() {
-        emit_problems(
-            Some((name, src)),
-            &sources,
-            &checked.errors,
-            Diagnostic::error,
-        );
+        // In the order of the text, whichever phase found them.
+        let mut errors = checked.errors.clone();
+        errors.sort_by_key(|p| (p.origin != Origin::User, p.span.lo));
+        emit_problems(Some((name, src)), &sources, &errors, Diagnostic::error);
         return Ok(false);
     }
     let Some((module, typed)) = &checked.typed else {

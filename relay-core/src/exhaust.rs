@@ -152,7 +152,9 @@ impl Analysis<'_> {
             .filter_map(|r| {
                 let fields = match (&r[0], head) {
                     (Pat::Wild, _) => vec![Pat::Wild; n],
-                    (Pat::Ctor(c, fs), Head::Ctor(h, _)) if *c == h => fs.clone(),
+                    // A pattern with the wrong number of fields is a type error reported
+                    // elsewhere; it matches nothing here.
+                    (Pat::Ctor(c, fs), Head::Ctor(h, k)) if *c == h && fs.len() == k => fs.clone(),
                     (Pat::Tuple(fs), Head::Tuple(k)) if fs.len() == k => fs.clone(),
                     _ => return None,
                 };

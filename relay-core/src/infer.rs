@@ -364,6 +364,12 @@ impl Infer<'_> {
                             subs.len()
                         );
                         self.error(Some(at), span, message);
+                        // Its variables stay unknown, not wrongly typed, so the arm's
+                        // body gives no knock-on errors.
+                        for &sub in subs.iter() {
+                            let fresh = self.s.fresh_ty();
+                            stack.push((sub, fresh));
+                        }
                         continue;
                     }
                     self.unify(ty, ret, span, Some(at), &format!("the pattern `{name}`"));
@@ -379,10 +385,33 @@ impl Infer<'_> {
         }
     }
 
+    /// Whether every constructor pattern in `pats` has one sub-pattern per field.
+    fn patterns_well_formed(&self, pats: &[PatId]) -> bool {
+        let mut stack = pats.to_vec();
+        while let Some(p) = stack.pop() {
+            match self.m.pattern(p) {
+                Pattern::Ctor(c, subs) => {
+                    if self.adts.ctor_info(&self.s.tcx, *c).fields.len() != subs.len() {
+                        return false;
+                    }
+                    stack.extend_from_slice(subs);
+                }
+                Pattern::Tuple(subs) => stack.extend_from_slice(subs),
+                Pattern::Wildcard | Pattern::Var(_) => {}
+            }
+        }
+        true
+    }
+
     /// Exhaustiveness of a complete `match` (an error listing the missing cases) and
     /// reachability of every arm (a warning).
     fn check_arms(&mut self, e: ExprId, arms: &[crate::expr::Arm], complete: bool) {
         let pats: Vec<PatId> = arms.iter().map(|a| a.pattern).collect();
+        if !self.patterns_well_formed(&pats) {
+            // A constructor pattern with the wrong number of fields is already an error;
+            // exhaustiveness over it would only add knock-on errors.
+            return;
+        }
         let report = crate::exhaust::analyse(&self.s.tcx, self.m, &pats);
         let span = self.span(e);
         if complete && !report.missing.is_empty() {
@@ -610,9 +639,10 @@ impl Infer<'_> {
                 Some(e),
                 span,
                 format!(
-                    "{name} takes {n} argument{} but {} were given",
+                    "{name} takes {n} argument{} but {} {} given",
                     if n == 1 { "" } else { "s" },
-                    args.len()
+                    args.len(),
+                    if args.len() == 1 { "was" } else { "were" }
                 ),
             );
             return ret;
