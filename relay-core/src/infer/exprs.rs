@@ -1,0 +1,281 @@
+//! The type of each expression once its children are typed: calls with instantiation
+//! and relations, projections, functions, `if`, `match`, references.
+
+use super::*;
+
+impl Infer<'_> {
+    pub(super) fn op_ty(&mut self, def: &'static OpDef) -> Ty {
+        let key = def as *const OpDef;
+        if let Some(&t) = self.op_tys.get(&key) {
+            return t;
+        }
+        let t = def.ty(&mut self.s.tcx);
+        self.op_tys.insert(key, t);
+        t
+    }
+
+    /// The type of `e`, its children typed.
+    pub(super) fn exit(&mut self, e: ExprId) -> Ty {
+        let m = self.m;
+        let span = self.span(e);
+        match &m.expr(e).kind {
+            ExprKind::Var(v) => self.var_tys[v.index()],
+            ExprKind::Global(g) => self.global_tys[g.index()],
+            ExprKind::Op(def) => self.op_ty(def),
+            ExprKind::Ctor(c) => self.adts.ctor_info(&self.s.tcx, *c).ty,
+            ExprKind::Constant(t) => *t,
+            ExprKind::Tuple(fields) => {
+                let tys: Vec<Ty> = fields.iter().map(|f| self.expr_tys[f.index()]).collect();
+                self.s.tcx.tuple(&tys)
+            }
+            ExprKind::Proj(t, i) => self.proj(e, *t, *i),
+            ExprKind::Let { body, .. } => self.expr_tys[body.index()],
+            ExprKind::Call {
+                callee,
+                args,
+                attrs,
+                type_args,
+            } => self.call(e, *callee, args, attrs.as_ref(), type_args),
+            ExprKind::Func(f) => {
+                let body_ty = self.expr_tys[f.body.index()];
+                let ret = match f.ret {
+                    Some(r) => {
+                        let bspan = self.span(f.body);
+                        self.unify(r, body_ty, bspan, Some(f.body), "the function's body");
+                        r
+                    }
+                    None => body_ty,
+                };
+                let params: Vec<Ty> = f.params.iter().map(|v| self.var_tys[v.index()]).collect();
+                self.s.tcx.func(&f.type_params, &params, ret, Vec::new())
+            }
+            ExprKind::If(c, t, f) => {
+                let (ct, tt, ft) = (
+                    self.expr_tys[c.index()],
+                    self.expr_tys[t.index()],
+                    self.expr_tys[f.index()],
+                );
+                let cspan = self.span(*c);
+                let b = self.bool_ty;
+                self.unify(
+                    ct,
+                    b,
+                    cspan,
+                    Some(*c),
+                    "the condition must be a `bool` scalar",
+                );
+                let fspan = self.span(*f);
+                self.unify(tt, ft, fspan, Some(*f), "the branches of `if` differ");
+                tt
+            }
+            ExprKind::Match {
+                scrutinee,
+                arms,
+                complete,
+            } => {
+                self.check_arms(e, arms, *complete);
+                let st = self.match_scrutinee[&e];
+                let sty = self.expr_tys[scrutinee.index()];
+                let sspan = self.span(*scrutinee);
+                self.unify(st, sty, sspan, Some(*scrutinee), "the matched value");
+                let result = self.s.fresh_ty();
+                for arm in arms.iter() {
+                    let bt = self.expr_tys[arm.body.index()];
+                    let bspan = self.span(arm.body);
+                    self.unify(
+                        result,
+                        bt,
+                        bspan,
+                        Some(arm.body),
+                        "the arms of `match` differ",
+                    );
+                }
+                result
+            }
+            ExprKind::RefNew(x) => {
+                let xt = self.expr_tys[x.index()];
+                self.s.tcx.ref_ty(xt)
+            }
+            ExprKind::RefRead(r) => {
+                let v = self.s.fresh_ty();
+                let want = self.s.tcx.ref_ty(v);
+                let rt = self.expr_tys[r.index()];
+                self.unify(rt, want, span, Some(e), "`ref_read` needs a reference");
+                v
+            }
+            ExprKind::RefWrite(r, v) => {
+                let vt = self.expr_tys[v.index()];
+                let want = self.s.tcx.ref_ty(vt);
+                let rt = self.expr_tys[r.index()];
+                self.unify(
+                    rt,
+                    want,
+                    span,
+                    Some(e),
+                    "`ref_write` needs a reference to the value's type",
+                );
+                self.s.tcx.tuple(&[])
+            }
+        }
+    }
+
+    pub(super) fn proj(&mut self, e: ExprId, t: ExprId, i: u32) -> Ty {
+        let tt = self.expr_tys[t.index()];
+        let tt = self.s.resolve(tt);
+        match self.s.tcx.data(tt) {
+            TyData::Tuple(fields) => match fields.get(i as usize) {
+                Some(&f) => f,
+                None => {
+                    let n = fields.len();
+                    let shown = self.s.tcx.show(tt);
+                    self.error(
+                        Some(e),
+                        self.span(e),
+                        format!(
+                            "index {i} is out of range for `{shown}`, which has {n} field{}",
+                            if n == 1 { "" } else { "s" }
+                        ),
+                    );
+                    self.s.fresh_ty()
+                }
+            },
+            TyData::Var(_) => {
+                // Not known yet: a relation waits for the tuple.
+                let out = self.s.fresh_ty();
+                let attrs = Attrs::new(vec![("index".into(), crate::AttrValue::Int(i64::from(i)))]);
+                self.s
+                    .add_relation(TUPLE_GET_ITEM, &[tt, out], Some(Arc::new(attrs)), e.0);
+                out
+            }
+            _ => {
+                let shown = self.s.tcx.show(tt);
+                self.error(
+                    Some(e),
+                    self.span(e),
+                    format!("cannot project field {i} of `{shown}`, which is not a tuple"),
+                );
+                self.s.fresh_ty()
+            }
+        }
+    }
+
+    pub(super) fn call(
+        &mut self,
+        e: ExprId,
+        callee: ExprId,
+        args: &[ExprId],
+        attrs: Option<&Arc<Attrs>>,
+        type_args: &[ParamValue],
+    ) -> Ty {
+        let span = self.span(e);
+        let ct = self.expr_tys[callee.index()];
+        let ct = self.s.resolve(ct);
+        let arg_tys: Vec<Ty> = args.iter().map(|a| self.expr_tys[a.index()]).collect();
+        let name = self.callee_name(callee);
+        let TyData::Func(_) = self.s.tcx.data(ct) else {
+            if !type_args.is_empty() {
+                self.error(Some(e), span, format!("{name} takes no type arguments"));
+            }
+            let ret = self.s.fresh_ty();
+            let want = self.s.tcx.func(&[], &arg_tys, ret, Vec::new());
+            self.unify(ct, want, span, Some(e), &format!("cannot call {name}"));
+            return ret;
+        };
+        let (params, ret, constraints) = match self.s.instantiate_with(ct, type_args) {
+            Ok(x) => x,
+            Err(err) => {
+                self.error(Some(e), span, format!("{name}: {err}"));
+                return self.s.fresh_ty();
+            }
+        };
+        if params.len() != args.len() {
+            let n = params.len();
+            self.error(
+                Some(e),
+                span,
+                format!(
+                    "{name} takes {n} argument{} but {} {} given",
+                    if n == 1 { "" } else { "s" },
+                    args.len(),
+                    if args.len() == 1 { "was" } else { "were" }
+                ),
+            );
+            return ret;
+        }
+        for (k, (&p, &a)) in params.iter().zip(&arg_tys).enumerate() {
+            let aspan = self.span(args[k]);
+            self.unify(
+                p,
+                a,
+                aspan,
+                Some(args[k]),
+                &format!("argument {k} of {name}"),
+            );
+        }
+        if !constraints.is_empty() {
+            let attrs = match &self.m.expr(callee).kind {
+                ExprKind::Op(def) => {
+                    let given = attrs.map(|a| (**a).clone()).unwrap_or_default();
+                    match def.attrs_for_call(&given) {
+                        Ok(filled) => Some(Arc::new(filled)),
+                        Err(err) => {
+                            self.error(Some(e), span, err.to_string());
+                            return ret;
+                        }
+                    }
+                }
+                _ => attrs.cloned(),
+            };
+            self.s.add_constraints(&constraints, attrs, e.0);
+        }
+        ret
+    }
+
+    pub(super) fn callee_name(&self, callee: ExprId) -> String {
+        match &self.m.expr(callee).kind {
+            ExprKind::Op(def) => format!("`{}`", def.name),
+            ExprKind::Global(g) => format!("`@{}`", self.m.global_def(*g).name),
+            ExprKind::Var(v) => format!("`%{}`", self.m.var_decl(*v).name),
+            ExprKind::Ctor(c) => format!("`{}`", self.adts.ctor_info(&self.s.tcx, *c).name),
+            _ => "this function".to_string(),
+        }
+    }
+}
+
+fn tuple_get_item(cx: &mut crate::RelCx<'_>) -> crate::RelResult {
+    let t = cx.arg(0);
+    let index = match cx.attrs().get("index") {
+        Some(crate::AttrValue::Int(i)) => *i as usize,
+        _ => return Err(crate::RelError::new("`TupleGetItem` needs an `index`")),
+    };
+    match cx.data(t).clone() {
+        TyData::Var(_) => Ok(crate::Progress::NotYet),
+        TyData::Tuple(fields) => match fields.get(index) {
+            Some(&f) => {
+                cx.unify(1, f)?;
+                Ok(crate::Progress::Solved)
+            }
+            None => Err(crate::RelError::at(
+                0,
+                format!("index {index} is out of range for `{}`", cx.show(t)),
+            )),
+        },
+        _ => Err(crate::RelError::at(
+            0,
+            format!(
+                "cannot project a field of `{}`, which is not a tuple",
+                cx.show(t)
+            ),
+        )),
+    }
+}
+
+static TUPLE_GET_ITEM_DEF: crate::RelationDef = crate::RelationDef {
+    name: "TupleGetItem",
+    arity: Some(2),
+    needs: &[0],
+    solve: tuple_get_item,
+};
+
+/// The relation of a projection whose tuple is not known when it is typed.
+const TUPLE_GET_ITEM: crate::RelationRef = crate::RelationRef(&TUPLE_GET_ITEM_DEF);

@@ -1,0 +1,342 @@
+//! Type inference over a [`Module`]: generate types and relations, solve, resolve.
+//!
+//! The three steps of the Relay paper. The first walks every expression with an explicit
+//! stack (a million chained `let`s or a call nested a hundred thousand deep need no call
+//! stack), giving each a type and adding, at each call, the callee's relations
+//! instantiated with the call's attributes. The [`Solver`] then runs them to their
+//! fixpoint, and every expression's type is resolved.
+//!
+//! Decisions (as in TVM unless said): a global with a fully annotated signature has a
+//! polymorphic type, its type parameters and the symbolic dimensions of its signature
+//! instantiated afresh at every use; an unannotated global is monomorphic within the
+//! module; there is no let-generalization; an annotation is never overwritten.
+
+use crate::adt::AdtTable;
+use crate::attrs::Attrs;
+use crate::dtype::DType;
+use crate::expr::{ExprId, ExprKind, GlobalId, Module, PatId, Pattern, Span, VarId};
+use crate::fold::ParamValue;
+use crate::kind::Param;
+use crate::op::OpDef;
+use crate::solve::{Outcome, Solver};
+use crate::ty::{Ty, TyCtx, TyData};
+use rustc_hash::FxHashMap;
+use std::sync::Arc;
+
+/// A type error, at an expression.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TypeError {
+    /// Where.
+    pub span: Span,
+    /// The expression it is about, if one.
+    pub expr: Option<ExprId>,
+    /// What is wrong.
+    pub message: String,
+    /// Further facts.
+    pub notes: Vec<String>,
+}
+
+/// The types of a module after inference.
+pub struct Typed {
+    /// The solver, with the type context every type below lives in.
+    pub solver: Solver,
+    expr_tys: Vec<Ty>,
+    var_tys: Vec<Ty>,
+    global_tys: Vec<Ty>,
+    errors: Vec<TypeError>,
+    warnings: Vec<TypeError>,
+}
+
+impl Typed {
+    /// The warnings (unreachable arms), in the order found.
+    pub fn warnings(&self) -> &[TypeError] {
+        &self.warnings
+    }
+
+    /// The type errors, in the order found (empty when the module is well typed).
+    pub fn errors(&self) -> &[TypeError] {
+        &self.errors
+    }
+
+    /// The type of expression `e`.
+    pub fn expr_ty(&self, e: ExprId) -> Ty {
+        self.expr_tys[e.index()]
+    }
+
+    /// The type of local variable `v`.
+    pub fn var_ty(&self, v: VarId) -> Ty {
+        self.var_tys[v.index()]
+    }
+
+    /// The type of global `g`.
+    pub fn global_ty(&self, g: GlobalId) -> Ty {
+        self.global_tys[g.index()]
+    }
+
+    /// `ty` printed.
+    pub fn show(&self, ty: Ty) -> String {
+        self.solver.tcx.show(ty)
+    }
+}
+
+enum Frame {
+    Enter(ExprId),
+    Exit(ExprId),
+    /// A `let`'s value is typed: bind its variable, then type the body.
+    BindLet(ExprId),
+}
+
+struct Infer<'m> {
+    m: &'m Module,
+    adts: &'m AdtTable,
+    s: Solver,
+    expr_tys: Vec<Ty>,
+    var_tys: Vec<Ty>,
+    global_tys: Vec<Ty>,
+    /// Globals whose type is a scheme known before their bodies are typed.
+    declared: Vec<bool>,
+    op_tys: FxHashMap<*const OpDef, Ty>,
+    match_scrutinee: FxHashMap<ExprId, Ty>,
+    errors: Vec<TypeError>,
+    warnings: Vec<TypeError>,
+    bool_ty: Ty,
+    unset: Ty,
+}
+
+/// Infers the type of every expression, variable and global of `m`. Data types and
+/// constructors used by `m` must be loaded in `tcx` (see [`crate::adt::load`]).
+pub fn infer(tcx: TyCtx, adts: &AdtTable, m: &Module) -> Typed {
+    let (exprs, vars, _) = m.sizes();
+    let mut s = Solver::new(tcx);
+    let bool_ty = s.tcx.scalar(DType::BOOL);
+    let unset = s.tcx.tuple(&[]);
+    let mut cx = Infer {
+        m,
+        adts,
+        s,
+        expr_tys: vec![unset; exprs],
+        var_tys: vec![unset; vars],
+        global_tys: Vec::with_capacity(m.globals().len()),
+        declared: Vec::with_capacity(m.globals().len()),
+        op_tys: FxHashMap::default(),
+        match_scrutinee: FxHashMap::default(),
+        errors: Vec::new(),
+        warnings: Vec::new(),
+        bool_ty,
+        unset,
+    };
+    cx.declare_globals();
+    // Function by function, callees first, each solved before its callers are typed: a
+    // caller instantiates a callee's type with its body's relations already solved (a
+    // generic `@plus` without a result annotation, called with explicit type arguments).
+    for i in callee_first_order(m) {
+        let g = &m.globals()[i];
+        cx.infer_expr(g.func);
+        let f = cx.expr_tys[g.func.index()];
+        if !cx.declared[i] {
+            let gt = cx.global_tys[i];
+            cx.unify(gt, f, g.span, Some(g.func), "the global's type");
+        }
+        if let Outcome::Failed(errors) = cx.s.solve() {
+            cx.report_failures(errors);
+        }
+    }
+    cx.finish()
+}
+
+/// The globals' indices, each after the globals its body mentions (globals that call each
+/// other in a cycle in definition order). Iterative, linear in the module's size.
+fn callee_first_order(m: &Module) -> Vec<usize> {
+    let n = m.globals().len();
+    let mut callees: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, g) in m.globals().iter().enumerate() {
+        let mut stack = vec![g.func];
+        while let Some(e) = stack.pop() {
+            if e.index() >= m.sizes().0 {
+                continue;
+            }
+            match &m.expr(e).kind {
+                ExprKind::Global(h) => callees[i].push(h.index()),
+                _ => m.children(e, &mut stack),
+            }
+        }
+    }
+    let mut order = Vec::with_capacity(n);
+    let mut seen = vec![false; n];
+    for root in 0..n {
+        if seen[root] {
+            continue;
+        }
+        seen[root] = true;
+        let mut stack = vec![(root, 0usize)];
+        while let Some(top) = stack.last_mut() {
+            let (g, next) = *top;
+            if let Some(&c) = callees[g].get(next) {
+                top.1 += 1;
+                if !seen[c] {
+                    seen[c] = true;
+                    stack.push((c, 0));
+                }
+            } else {
+                order.push(g);
+                stack.pop();
+            }
+        }
+    }
+    order
+}
+
+impl Infer<'_> {
+    fn error(&mut self, e: Option<ExprId>, span: Span, message: String) {
+        self.errors.push(TypeError {
+            span,
+            expr: e,
+            message,
+            notes: Vec::new(),
+        });
+    }
+
+    fn span(&self, e: ExprId) -> Span {
+        self.m.expr(e).span
+    }
+
+    fn unify(&mut self, a: Ty, b: Ty, span: Span, e: Option<ExprId>, what: &str) {
+        if let Err(err) = self.s.unify(a, b) {
+            let message = format!("{what}: {}", err.describe(&self.s.tcx));
+            self.error(e, span, message);
+        }
+    }
+
+    /// The type of a variable at its binder: its annotation, or a fresh unknown.
+    fn bind_var(&mut self, v: VarId) -> Ty {
+        let t = match self.m.var_decl(v).ann {
+            Some(t) => t,
+            None => self.s.fresh_ty(),
+        };
+        self.var_tys[v.index()] = t;
+        t
+    }
+
+    /// A global whose parameters and result are all annotated has its type before its
+    /// body is typed; it is polymorphic over its type parameters and the symbolic
+    /// dimensions of its signature.
+    fn declare_globals(&mut self) {
+        for g in self.m.globals() {
+            let ExprKind::Func(f) = &self.m.expr(g.func).kind else {
+                self.global_tys.push(self.unset);
+                self.declared.push(true);
+                continue;
+            };
+            let anns: Option<Vec<Ty>> = f.params.iter().map(|&v| self.m.var_decl(v).ann).collect();
+            match (anns, f.ret) {
+                (Some(args), Some(ret)) => {
+                    let mut params: Vec<Param> = f.type_params.to_vec();
+                    for &t in args.iter().chain(std::iter::once(&ret)) {
+                        for p in self.s.tcx.free_params(t) {
+                            if !params.contains(&p) {
+                                params.push(p);
+                            }
+                        }
+                    }
+                    let t = self.s.tcx.func(&params, &args, ret, Vec::new());
+                    self.global_tys.push(t);
+                    self.declared.push(true);
+                }
+                _ => {
+                    let t = self.s.fresh_ty();
+                    self.global_tys.push(t);
+                    self.declared.push(false);
+                }
+            }
+        }
+    }
+
+    fn infer_expr(&mut self, root: ExprId) {
+        let mut stack = vec![Frame::Enter(root)];
+        while let Some(frame) = stack.pop() {
+            match frame {
+                Frame::Enter(e) => self.enter(e, &mut stack),
+                Frame::BindLet(e) => {
+                    let ExprKind::Let { var, value, body } = self.m.expr(e).kind else {
+                        unreachable!()
+                    };
+                    let vt = self.bind_var(var);
+                    let value_ty = self.expr_tys[value.index()];
+                    let span = self.span(value);
+                    self.unify(vt, value_ty, span, Some(value), "the bound value");
+                    stack.push(Frame::Exit(e));
+                    stack.push(Frame::Enter(body));
+                }
+                Frame::Exit(e) => {
+                    let t = self.exit(e);
+                    self.expr_tys[e.index()] = t;
+                }
+            }
+        }
+    }
+
+    /// Pushes the frames typing `e`'s children before its own exit.
+    fn enter(&mut self, e: ExprId, stack: &mut Vec<Frame>) {
+        let m = self.m;
+        match &m.expr(e).kind {
+            ExprKind::Let { value, .. } => {
+                stack.push(Frame::BindLet(e));
+                stack.push(Frame::Enter(*value));
+                return;
+            }
+            ExprKind::Func(f) => {
+                for &p in f.params.iter() {
+                    self.bind_var(p);
+                }
+            }
+            ExprKind::Match { arms, .. } => {
+                // The patterns bind their variables before the arms are typed, against
+                // a type the scrutinee's is unified with on exit.
+                let st = self.s.fresh_ty();
+                for arm in arms.iter() {
+                    self.bind_pattern(arm.pattern, st, e);
+                }
+                self.match_scrutinee.insert(e, st);
+            }
+            _ => {}
+        }
+        stack.push(Frame::Exit(e));
+        let mut push = |c: ExprId| stack.push(Frame::Enter(c));
+        match &m.expr(e).kind {
+            ExprKind::Tuple(fields) => fields.iter().rev().copied().for_each(&mut push),
+            ExprKind::Proj(t, _) | ExprKind::RefNew(t) | ExprKind::RefRead(t) => push(*t),
+            ExprKind::Call { callee, args, .. } => {
+                args.iter().rev().copied().for_each(&mut push);
+                push(*callee);
+            }
+            ExprKind::Func(f) => push(f.body),
+            ExprKind::If(c, t, f) => {
+                push(*f);
+                push(*t);
+                push(*c);
+            }
+            ExprKind::RefWrite(r, v) => {
+                push(*v);
+                push(*r);
+            }
+            ExprKind::Match {
+                scrutinee, arms, ..
+            } => {
+                for arm in arms.iter().rev() {
+                    push(arm.body);
+                }
+                push(*scrutinee);
+            }
+            ExprKind::Var(_)
+            | ExprKind::Global(_)
+            | ExprKind::Op(_)
+            | ExprKind::Ctor(_)
+            | ExprKind::Constant(_)
+            | ExprKind::Let { .. } => {}
+        }
+    }
+}
+
+mod exprs;
+mod patterns;
+mod report;
