@@ -164,7 +164,7 @@ fn check_one(
         };
         writeln!(out, "@{}: {}", g.name, typed.show(typed.global_ty(gid)))?;
         if bindings {
-            for var in let_bindings(module, g.func) {
+            for var in g.func.map_or_else(Vec::new, |f| let_bindings(module, f)) {
                 let decl = module.var_decl(var);
                 writeln!(out, "%{}: {}", decl.name, typed.show(typed.var_ty(var)))?;
             }
@@ -204,9 +204,6 @@ fn let_bindings(m: &Module, root: ExprId) -> Vec<relay_core::expr::VarId> {
     let mut stack = vec![root];
     let mut kids = Vec::new();
     while let Some(e) = stack.pop() {
-        if e.index() >= m.sizes().0 {
-            continue;
-        }
         if let ExprKind::Let { var, .. } = m.expr(e).kind {
             out.push(var);
         }

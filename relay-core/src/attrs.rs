@@ -61,6 +61,9 @@ pub struct Attrs {
     entries: Vec<(Box<str>, AttrValue)>,
 }
 
+/// No attributes, to borrow for `'static` (what a call without attributes reads).
+pub(crate) static NO_ATTRS: Attrs = Attrs::EMPTY;
+
 impl Attrs {
     /// No attributes.
     pub const EMPTY: Attrs = Attrs {

@@ -180,8 +180,9 @@ pub struct Expr {
 pub struct GlobalDef {
     /// The name, without `@`.
     pub name: Box<str>,
-    /// Its function (an [`ExprKind::Func`]).
-    pub func: ExprId,
+    /// Its function (an [`ExprKind::Func`]); `None` while only declared
+    /// ([`Module::declare`] before [`Module::set_body`]).
+    pub func: Option<ExprId>,
     /// Where it is defined.
     pub span: Span,
 }
@@ -323,7 +324,7 @@ impl Module {
         let g = GlobalId(self.globals.len() as u32);
         self.globals.push(GlobalDef {
             name: name.into(),
-            func: ExprId(u32::MAX),
+            func: None,
             span: self.span,
         });
         self.by_name.insert(name.into(), g);
@@ -337,7 +338,7 @@ impl Module {
         let g = GlobalId(self.globals.len() as u32);
         self.globals.push(GlobalDef {
             name: name.into(),
-            func: ExprId(u32::MAX),
+            func: None,
             span: self.span,
         });
         self.by_name.insert(name.into(), g);
@@ -346,7 +347,7 @@ impl Module {
 
     /// Gives global `g` its function.
     pub fn set_body(&mut self, g: GlobalId, func: ExprId) {
-        self.globals[g.0 as usize].func = func;
+        self.globals[g.0 as usize].func = Some(func);
     }
 
     /// Declares and defines a global in one step.

@@ -1125,3 +1125,17 @@ fn a_data_type_without_parameters_is_one_type() {
     assert_eq!(s.tcx.show(handle), "Unit");
     s.unify(handle, call).expect("`Unit` is `Unit`");
 }
+
+#[test]
+fn a_global_declared_but_never_defined_is_an_error() {
+    let tcx = TyCtx::new();
+    let mut m = relay_core::expr::Module::new();
+    let g = m.declare("later").unwrap();
+    let callee = m.global_ref(g);
+    let call = m.call(callee, &[]);
+    let f = m.func(&[], &[], None, call);
+    m.define("main", f).unwrap();
+    let typed = relay_core::infer::infer(tcx, &relay_core::adt::AdtTable::default(), &m);
+    let messages: Vec<&str> = typed.errors().iter().map(|e| e.message.as_str()).collect();
+    assert_eq!(messages, ["`@later` is declared but never defined"]);
+}

@@ -737,3 +737,14 @@ fn explicit_base_type_and_shape_var_arguments() {
         vec!["argument 0 of `@keep`: dimension 0: 5 vs 4".to_string()]
     );
 }
+
+#[test]
+fn a_global_whose_value_is_not_a_function_literal_has_its_value_s_type() {
+    let mut p = P::new();
+    let k = p.konst("Tensor[(3), int8]");
+    let pair = p.m.tuple(&[k]);
+    p.m.define("k", pair).unwrap();
+    let (typed, m) = p.run();
+    assert_eq!(messages(&typed), Vec::<String>::new());
+    assert_eq!(global_ty(&typed, &m, "k"), "(Tensor[(3), int8],)");
+}

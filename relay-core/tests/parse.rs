@@ -1,77 +1,14 @@
 //! The text-format parser: programs parsed and type-checked, exact parse errors, and deep
 //! nesting on a small stack.
 
-use relay_core::adt::{self, AdtTable};
-use relay_core::expr::{ExprKind, Module, Span};
+use relay_core::expr::{ExprKind, Span};
 use relay_core::infer::{infer, Typed};
 use relay_core::testing::on_small_stack;
 use relay_core::text::{parse_module, ParseError};
-use relay_core::{relation, relay_data, relay_op, AttrValue, TyCtx};
+use relay_core::AttrValue;
 
-#[relation(Same(I, I) :- true)]
-pub struct Same;
-
-#[relation(Bcast(Tensor(s1, bt), Tensor(s2, bt), O) :- O = Tensor(broadcast(s1, s2), bt))]
-pub struct Bcast;
-
-#[relation(Dense(Tensor(d, bt), Tensor(w, bt), O) :- O = Tensor([d[0], w[0]], bt))]
-pub struct Dense;
-
-#[relation(Cmp(Tensor(s1, bt), Tensor(s2, bt), O) :- O = Tensor(broadcast(s1, s2), bool))]
-pub struct Cmp;
-
-relay_op! {
-    /// Test addition.
-    add : fn<a, b, c>(lhs: a, rhs: b) -> c where Bcast;
-    /// Test subtraction.
-    subtract : fn<a, b, c>(lhs: a, rhs: b) -> c where Bcast;
-    /// Test multiplication.
-    multiply : fn<a, b, c>(lhs: a, rhs: b) -> c where Bcast;
-    /// Test equality.
-    equal : fn<a, b, c>(lhs: a, rhs: b) -> c where Cmp;
-    /// Test identity.
-    copy : fn<a, b>(x: a) -> b where Same;
-    /// Test dense layer.
-    nn.dense : fn<t1, t2, t3>(data: t1, weight: t2) -> t3 where Dense,
-        attrs { units: Option<int> = None };
-    /// Test relu.
-    nn.relu : fn<a, b>(x: a) -> b where Same;
-    /// An operator with many attributes (not type-checked here).
-    nn.conv2d : fn<a, b, c>(data: a, weight: b) -> c where Bcast,
-        attrs {
-            strides: [int] = [1, 1],
-            channels: Option<int> = None,
-            data_layout: str = "NCHW",
-            epsilon: float = 0.00001,
-            keepdims: bool = false,
-            axis: Option<int> = None,
-        };
-}
-
-relay_data! {
-    data List<a> {
-        Nil : () -> List,
-        Cons : (a, List[a]) -> List,
-    }
-    data Optional<a> {
-        None : () -> Optional,
-        Some : (a) -> Optional,
-    }
-}
-
-fn setup() -> (TyCtx, AdtTable) {
-    let mut tcx = TyCtx::new();
-    let adts = adt::load(&mut tcx).expect("the test's data types load");
-    (tcx, adts)
-}
-
-fn parse(src: &str) -> (Module, TyCtx, AdtTable) {
-    let (mut tcx, mut adts) = setup();
-    match parse_module(src, &mut tcx, &mut adts) {
-        Ok(m) => (m, tcx, adts),
-        Err(errs) => panic!("parse errors: {errs:#?}"),
-    }
-}
+mod text_common;
+use text_common::*;
 
 /// Parses and infers `src`; returns every global's printed type, in source order.
 fn check(src: &str) -> Vec<String> {
@@ -102,25 +39,13 @@ fn errors(src: &str) -> Vec<String> {
 
 #[test]
 fn identity_with_header_and_comments() {
-    let src = r#"#[version = "0.0.5"]
-// a comment
-/* a block
-   comment */
-def @id[A](%x: A) -> A { %x }
-"#;
+    let src = IDENTITY;
     assert_eq!(check(src), ["@id: fn [A](A) -> A"]);
 }
 
 #[test]
 fn let_chains_graph_bindings_and_infix() {
-    let src = r#"
-def @f(%x: Tensor[(n, 3), float32], %y: Tensor[(3), float32]) {
-  let %a: Tensor[(n, 3), float32] = %x + %y;
-  %0 = %a * %a - %x;
-  %1 = copy(%0);
-  %1
-}
-"#;
+    let src = LETS;
     assert_eq!(
         check(src),
         ["@f: fn (Tensor[(n, 3), float32], Tensor[(3), float32]) -> Tensor[(n, 3), float32]"]
@@ -131,14 +56,7 @@ def @f(%x: Tensor[(n, 3), float32], %y: Tensor[(3), float32]) {
 fn the_spec_plus_with_an_explicit_shape_argument() {
     // The spec's `@plus<s : Shape>` and its call `plus<(10, 10)>(%a, %b)`, in both the
     // spec's angle brackets and TVM's square brackets.
-    let src = r#"
-def @plus<s : Shape>(%t1 : Tensor[s, float32], %t2 : Tensor[s, float32]) -> Tensor[s, float32] {
-  add(%t1, %t2)
-}
-def @main(%a: Tensor[(10, 10), float32], %b) {
-  (@plus<(10, 10)>(%a, %b), @plus[(10, 10)](%a, %a))
-}
-"#;
+    let src = PLUS;
     assert_eq!(
         check(src),
         [
@@ -152,14 +70,7 @@ def @main(%a: Tensor[(10, 10), float32], %b) {
 fn the_spec_plus_exactly_as_written_without_a_result_type() {
     // Callees are typed and solved before their callers, so the call instantiates `s`
     // in a type whose result is already known.
-    let src = r#"
-def @main(%a: Tensor[(10, 10), float32], %b: Tensor[(10, 10), float32]) {
-  @plus<(10, 10)>(%a, %b)
-}
-def @plus<s : Shape>(%t1 : Tensor[s, float32], %t2 : Tensor[s, float32]) {
-  add(%t1, %t2)
-}
-"#;
+    let src = PLUS_NO_RESULT;
     assert_eq!(
         check(src),
         [
@@ -171,16 +82,7 @@ def @plus<s : Shape>(%t1 : Tensor[s, float32], %t2 : Tensor[s, float32]) {
 
 #[test]
 fn a_small_mlp_with_a_symbolic_batch() {
-    let src = r#"
-#[version = "0.0.5"]
-def @mlp(%x: Tensor[(n, 784), float32], %w1: Tensor[(128, 784), float32],
-         %b1: Tensor[(128), float32], %w2: Tensor[(10, 128), float32]) {
-  %0 = nn.dense(%x, %w1, units=128);
-  %1 = add(%0, %b1);
-  %2 = nn.relu(%1);
-  nn.dense(%2, %w2, units=10)
-}
-"#;
+    let src = MLP;
     assert_eq!(
         check(src),
         ["@mlp: fn (Tensor[(n, 784), float32], Tensor[(128, 784), float32], Tensor[(128), float32], Tensor[(10, 128), float32]) -> Tensor[(n, 10), float32]"]
@@ -190,35 +92,13 @@ def @mlp(%x: Tensor[(n, 784), float32], %w1: Tensor[(128, 784), float32],
 #[test]
 fn list_sum_in_the_spec_notation() {
     // The spec's `data` declaration of a registered type is accepted as written.
-    let src = r#"
-data List<a> {
-   Nil : () -> List
-   Cons : (a, List[a]) -> List
-}
-def @list_sum(%l : List[Tensor[(), int32]]) -> Tensor[(), int32] {
-  match(%l) {
-    case Nil() { 0 }
-    # add the head of the list to the sum of the tail
-    case Cons(%h, %t) { %h + @list_sum(%t) }
-  }
-}
-"#;
+    let src = LIST_SUM;
     assert_eq!(check(src), ["@list_sum: fn (List[int32]) -> int32"]);
 }
 
 #[test]
 fn map_in_tvm_notation() {
-    let src = r#"
-def @map[A, B](%f: fn (A) -> B, %xs: List[A]) -> List[B] {
-  match (%xs) {
-    Cons(%x, %rest) => Cons(%f(%x), @map(%f, %rest)),
-    Nil => Nil(),
-  }
-}
-def @double(%l: List[int32]) {
-  @map(fn (%i) { %i * 2 }, %l)
-}
-"#;
+    let src = MAP;
     assert_eq!(
         check(src),
         [
@@ -230,21 +110,7 @@ def @double(%l: List[int32]) {
 
 #[test]
 fn first_and_second_opt_with_nested_patterns() {
-    let src = r#"
-def @first<a>(%l : List[a]) -> Optional[a] {
-  match(%l) {
-    case Nil() { None() }
-    case Cons(%h, _) { Some(%h) } # list tail is unused and ignored
-  }
-}
-def @second_opt<a>(%ll : Optional[List[a]]) -> Optional[a] {
-  match(%ll) {
-    # we only need the second member of the list if there is one
-    case Some(Cons(_, Cons(%s, _))) { Some(%s) }
-    case _ { None() }
-  }
-}
-"#;
+    let src = NESTED_PATTERNS;
     assert_eq!(
         check(src),
         [
@@ -256,28 +122,7 @@ def @second_opt<a>(%ll : Optional[List[a]]) -> Optional[a] {
 
 #[test]
 fn numbers_and_numbers2_declared_in_the_source() {
-    let src = r#"
-data Numbers {
-  Empty : () -> Numbers
-  Single : (Tensor[(), int32]) -> Numbers
-  Pair : (Tensor[(), int32], Tensor[(), int32]) -> Numbers
-}
-type Numbers2 { Empty2, Single2(Tensor[(), int32]), Pair2(int32, int32), }
-def @sum(%n : Numbers[]) -> Tensor[(), int32] {
-  match(%n) {
-    case Empty() { 0 }
-    case Single(%x) { %x }
-    case Pair(%x, %y) { %x + %y }
-  }
-}
-def @sum2(%n: Numbers2) {
-  match? (%n) {
-    Pair2(%x, %y) => %x + %y,
-    Single2(%x) => %x,
-  }
-}
-def @main() { (@sum(Pair(5, 6)), @sum2(Empty2())) }
-"#;
+    let src = NUMBERS;
     assert_eq!(
         check(src),
         [
@@ -294,16 +139,7 @@ def @main() { (@sum(Pair(5, 6)), @sum2(Empty2())) }
 
 #[test]
 fn mutual_recursion_in_any_order_and_shadowing() {
-    let src = r#"
-def @even(%n: int32) -> bool { if (%n == 0) { True } else { @odd(%n - 1) } }
-def @odd(%n: int32) -> bool { if (%n == 0) { False } else { @even(%n - 1) } }
-def @shadow(%x: float32) {
-  let %x = (%x, 1i64);
-  let %y = %x.1;
-  { let %x = %x.0; %x };
-  %y
-}
-"#;
+    let src = SHADOWING;
     assert_eq!(
         check(src),
         [
@@ -316,17 +152,7 @@ def @shadow(%x: float32) {
 
 #[test]
 fn literals_tuples_closures_and_refs() {
-    let src = r#"
-def @lits() {
-  (1, 1i64, -42i16, 1.5f, 2f16, 1.0, True, 3u8, 1e-5f, 7f64, ())
-}
-def @refs(%v: Tensor[(4), float32]) {
-  let %r = ref(%v);
-  ref_write(%r, %v);
-  let %k = fn (%i: int32) -> Tensor[(4), float32] { ref_read(%r) };
-  (%k(0), (%v,))
-}
-"#;
+    let src = LITERALS_AND_REFS;
     assert_eq!(
         check(src),
         [
@@ -345,7 +171,10 @@ def @c(%x, %w) {
 }
 "#;
     let (m, _, _) = parse(src);
-    let f = m.global_def(m.global("c").unwrap()).func;
+    let f = m
+        .global_def(m.global("c").unwrap())
+        .func
+        .expect("`@c` is defined");
     let ExprKind::Func(func) = &m.expr(f).kind else {
         panic!("a function")
     };

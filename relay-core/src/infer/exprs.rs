@@ -215,8 +215,8 @@ impl Infer<'_> {
         if !constraints.is_empty() {
             let attrs = match &self.m.expr(callee).kind {
                 ExprKind::Op(def) => {
-                    let given = attrs.map(|a| (**a).clone()).unwrap_or_default();
-                    match def.attrs_for_call(&given) {
+                    let given = attrs.map_or(&crate::attrs::NO_ATTRS, |a| &**a);
+                    match def.attrs_for_call(given) {
                         Ok(filled) => Some(Arc::new(filled)),
                         Err(err) => {
                             self.error(Some(e), span, err.to_string());

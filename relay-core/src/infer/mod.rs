@@ -100,7 +100,6 @@ struct Infer<'m> {
     errors: Vec<TypeError>,
     warnings: Vec<TypeError>,
     bool_ty: Ty,
-    unset: Ty,
 }
 
 /// Infers the type of every expression, variable and global of `m`. Data types and
@@ -123,7 +122,6 @@ pub fn infer(tcx: TyCtx, adts: &AdtTable, m: &Module) -> Typed {
         errors: Vec::new(),
         warnings: Vec::new(),
         bool_ty,
-        unset,
     };
     cx.declare_globals();
     // Function by function, callees first, each solved before its callers are typed: a
@@ -131,11 +129,16 @@ pub fn infer(tcx: TyCtx, adts: &AdtTable, m: &Module) -> Typed {
     // generic `@plus` without a result annotation, called with explicit type arguments).
     for i in callee_first_order(m) {
         let g = &m.globals()[i];
-        cx.infer_expr(g.func);
-        let f = cx.expr_tys[g.func.index()];
+        let Some(func) = g.func else {
+            let message = format!("`@{}` is declared but never defined", g.name);
+            cx.error(None, g.span, message);
+            continue;
+        };
+        cx.infer_expr(func);
+        let f = cx.expr_tys[func.index()];
         if !cx.declared[i] {
             let gt = cx.global_tys[i];
-            cx.unify(gt, f, g.span, Some(g.func), "the global's type");
+            cx.unify(gt, f, g.span, Some(func), "the global's type");
         }
         if let Outcome::Failed(errors) = cx.s.solve() {
             cx.report_failures(errors);
@@ -150,11 +153,8 @@ fn callee_first_order(m: &Module) -> Vec<usize> {
     let n = m.globals().len();
     let mut callees: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (i, g) in m.globals().iter().enumerate() {
-        let mut stack = vec![g.func];
+        let mut stack: Vec<ExprId> = g.func.into_iter().collect();
         while let Some(e) = stack.pop() {
-            if e.index() >= m.sizes().0 {
-                continue;
-            }
             match &m.expr(e).kind {
                 ExprKind::Global(h) => callees[i].push(h.index()),
                 _ => m.children(e, &mut stack),
@@ -222,9 +222,12 @@ impl Infer<'_> {
     /// dimensions of its signature.
     fn declare_globals(&mut self) {
         for g in self.m.globals() {
-            let ExprKind::Func(f) = &self.m.expr(g.func).kind else {
-                self.global_tys.push(self.unset);
-                self.declared.push(true);
+            // No body (an error reported when it is typed), or a body that is not a
+            // function literal: its type is whatever the body's is.
+            let Some(ExprKind::Func(f)) = g.func.map(|e| &self.m.expr(e).kind) else {
+                let t = self.s.fresh_ty();
+                self.global_tys.push(t);
+                self.declared.push(false);
                 continue;
             };
             let anns: Option<Vec<Ty>> = f.params.iter().map(|&v| self.m.var_decl(v).ann).collect();

@@ -23,7 +23,7 @@
 //! assert_eq!(s.tcx.show(out), "Tensor[(3, 4), float32]");
 //! ```
 
-use crate::attrs::Attrs;
+use crate::attrs::{Attrs, NO_ATTRS};
 use crate::dim::{Dim, DimData, DimError, Dims, Equation};
 use crate::fold::{fold_ty, Folder, Leaf, ParamValue};
 use crate::kind::Kind;
@@ -35,9 +35,6 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::VecDeque;
 use std::fmt;
 use std::sync::Arc;
-
-/// The attributes of a relation instance given none.
-static NO_ATTRS: Attrs = Attrs::EMPTY;
 
 /// The end of a watch list.
 const NIL: u32 = u32::MAX;

@@ -130,21 +130,19 @@ pub fn print_module(m: &Module, tcx: &TyCtx, adts: &AdtTable) -> String {
     p.out.push_str("#[version = \"0.0.5\"]\n");
     p.data_types(adts);
     for g in m.globals() {
-        if g.func.0 == u32::MAX {
-            continue;
-        }
+        let Some(func) = g.func else { continue };
         p.live.clear();
         p.log.clear();
         p.next_suffix.clear();
         p.out.push_str("def @");
         p.out.push_str(&g.name);
-        match &m.expr(g.func).kind {
+        match &m.expr(func).kind {
             ExprKind::Func(f) => p.func(f),
             _ => {
                 // A global built in Rust whose value is not a function literal.
                 p.out.push_str("() ");
                 p.tasks.push(Task::Close);
-                p.tasks.push(Task::Expr(g.func, Ctx::Seq));
+                p.tasks.push(Task::Expr(func, Ctx::Seq));
                 p.tasks.push(Task::Open);
             }
         }
