@@ -8,6 +8,7 @@
 //!   parse or type error, exit 1 with diagnostics on stderr. Exit 2 for usage and I/O
 //!   errors.
 //! - `relay ops`: every registered operator with its type, relation, attributes and level.
+//! - `relay workload N`: the reference workload of the benchmarks with N operators.
 
 use clap::{Parser, Subcommand};
 use codespan_reporting::diagnostic::{Diagnostic, Label};
@@ -39,6 +40,12 @@ enum Command {
     },
     /// List every registered operator: type, relation, attributes, level.
     Ops,
+    /// Print the reference workload of the benchmarks: a transformer-like block of 18
+    /// operators repeated to OPS operators in one `let` chain of `@main`.
+    Workload {
+        /// The number of operators.
+        ops: usize,
+    },
 }
 
 fn main() -> ExitCode {
@@ -53,6 +60,9 @@ fn main() -> ExitCode {
     let code = match cli.command {
         Command::Check { bindings, files } => check(&mut out, &files, bindings),
         Command::Ops => ops(&mut out),
+        Command::Workload { ops } => out
+            .write_all(relay_ops::workload::transformer(ops).as_bytes())
+            .map(|()| ExitCode::SUCCESS),
     };
     // A closed pipe (`relay ops | head`) or a full disk ends the output, not the program.
     match code.and_then(|code| out.flush().map(|()| code)) {

@@ -18,6 +18,7 @@ pub mod level3;
 pub mod level4;
 pub mod prelude;
 pub mod relations;
+pub mod workload;
 
 // Every operator's builder and definition at the crate root (`relay_ops::add`,
 // `relay_ops::ADD`), and the dotted `nn.*` operators of every level under one `nn`.
