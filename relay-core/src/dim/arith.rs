@@ -191,8 +191,31 @@ impl Dims {
 
     /// The product of `dims` (`1` for none).
     pub fn product(&mut self, dims: &[Dim]) -> Result<Dim, DimError> {
-        dims.iter()
-            .try_fold(self.konst(1), |acc, &d| self.mul(acc, d))
+        if dims.contains(&Dims::ANY) {
+            return Ok(Dims::ANY);
+        }
+        // The constants multiply in `i64`; only the other factors go through polynomials.
+        let mut c: i64 = 1;
+        let mut rest: Option<Dim> = None;
+        for &d in dims {
+            match self.as_const(d) {
+                Some(k) => c = c.checked_mul(k).ok_or(DimError::Overflow)?,
+                None => {
+                    rest = Some(match rest {
+                        None => d,
+                        Some(r) => self.mul(r, d)?,
+                    })
+                }
+            }
+        }
+        match rest {
+            None => Ok(self.konst(c)),
+            Some(r) if c == 1 => Ok(r),
+            Some(r) => {
+                let k = self.konst(c);
+                self.mul(k, r)
+            }
+        }
     }
 
     /// Applies `floordiv` or `floormod`, normalizing so that equal values get equal ids.

@@ -5,13 +5,103 @@ use super::*;
 
 impl Infer<'_> {
     pub(super) fn op_ty(&mut self, def: &'static OpDef) -> Ty {
+        self.op_scheme(def).ty
+    }
+
+    /// The operator's type, and whether it is the common scheme `fn [t1, .., tk](t1, ..)
+    /// -> tk where R(t1, .., tk)` of distinct type parameters (most operators), computed
+    /// once per operator.
+    fn op_scheme(&mut self, def: &'static OpDef) -> OpScheme {
         let key = def as *const OpDef;
-        if let Some(&t) = self.op_tys.get(&key) {
-            return t;
+        if let Some(&scheme) = self.op_tys.get(&key) {
+            return scheme;
         }
-        let t = def.ty(&mut self.s.tcx);
-        self.op_tys.insert(key, t);
-        t
+        let ty = def.ty(&mut self.s.tcx);
+        let TyData::Func(f) = self.s.tcx.data(ty) else {
+            unreachable!("an operator's type is a function")
+        };
+        let mut seen = Vec::with_capacity(f.args.len() + 1);
+        let distinct_params = f
+            .args
+            .iter()
+            .chain([&f.ret])
+            .all(|&t| match self.s.tcx.data(t) {
+                TyData::Param(p) if !seen.contains(p) => {
+                    seen.push(*p);
+                    true
+                }
+                _ => false,
+            });
+        let relation = match &*f.constraints {
+            [c] if distinct_params && c.args.len() == f.args.len() + 1 => Some(c.relation),
+            _ => None,
+        };
+        let scheme = OpScheme {
+            ty,
+            relation,
+            arity: f.args.len(),
+        };
+        self.op_tys.insert(key, scheme);
+        scheme
+    }
+
+    /// A call of an operator of the common scheme (see [`Infer::op_scheme`]) with the
+    /// right number of arguments: the relation goes straight over the arguments' types and
+    /// a fresh result, without instantiating the scheme. `None` for any other call.
+    fn op_call(
+        &mut self,
+        e: ExprId,
+        def: &'static OpDef,
+        args: &[ExprId],
+        attrs: Option<&Arc<Attrs>>,
+    ) -> Option<Ty> {
+        let scheme = self.op_scheme(def);
+        let relation = scheme.relation.filter(|_| scheme.arity == args.len())?;
+        let ret = self.s.fresh_ty();
+        let Some(attrs) = self.call_attrs(e, def, attrs) else {
+            return Some(ret);
+        };
+        let mut buf = std::mem::take(&mut self.scratch);
+        buf.clear();
+        buf.extend(args.iter().map(|a| self.expr_tys[a.index()]));
+        buf.push(ret);
+        self.s.add_relation(relation, &buf, Some(attrs), e.0);
+        self.scratch = buf;
+        Some(ret)
+    }
+
+    /// The attributes of a call of `def` with its defaults filled, shared by every call
+    /// with the same given attributes (the parser shares equal attribute lists), or `None`
+    /// after reporting that they do not fit.
+    fn call_attrs(
+        &mut self,
+        e: ExprId,
+        def: &'static OpDef,
+        given: Option<&Arc<Attrs>>,
+    ) -> Option<Arc<Attrs>> {
+        let key = (
+            def as *const OpDef,
+            given.map_or(std::ptr::null(), Arc::as_ptr),
+        );
+        if let Some(filled) = self.attr_cache.get(&key) {
+            return Some(filled.clone());
+        }
+        let given_ref = given.map_or(&crate::attrs::NO_ATTRS, |a| &**a);
+        match def.attrs_for_call(given_ref) {
+            Ok(filled) => {
+                let filled = Arc::new(filled);
+                // Keyed by address: keep the given list alive as long as the key.
+                if let Some(g) = given {
+                    self.attrs_kept.push(g.clone());
+                }
+                self.attr_cache.insert(key, filled.clone());
+                Some(filled)
+            }
+            Err(err) => {
+                self.error(Some(e), self.span(e), err.to_string());
+                None
+            }
+        }
     }
 
     /// The type of `e`, its children typed.
@@ -167,6 +257,11 @@ impl Infer<'_> {
         attrs: Option<&Arc<Attrs>>,
         type_args: &[ParamValue],
     ) -> Ty {
+        if let (ExprKind::Op(def), []) = (&self.m.expr(callee).kind, type_args) {
+            if let Some(t) = self.op_call(e, def, args, attrs) {
+                return t;
+            }
+        }
         let span = self.span(e);
         let ct = self.expr_tys[callee.index()];
         let ct = self.s.resolve(ct);
@@ -214,16 +309,10 @@ impl Infer<'_> {
         }
         if !constraints.is_empty() {
             let attrs = match &self.m.expr(callee).kind {
-                ExprKind::Op(def) => {
-                    let given = attrs.map_or(&crate::attrs::NO_ATTRS, |a| &**a);
-                    match def.attrs_for_call(given) {
-                        Ok(filled) => Some(Arc::new(filled)),
-                        Err(err) => {
-                            self.error(Some(e), span, err.to_string());
-                            return ret;
-                        }
-                    }
-                }
+                ExprKind::Op(def) => match self.call_attrs(e, def, attrs) {
+                    Some(filled) => Some(filled),
+                    None => return ret,
+                },
                 _ => attrs.cloned(),
             };
             self.s.add_constraints(&constraints, attrs, e.0);

@@ -79,6 +79,15 @@ impl Typed {
     }
 }
 
+/// An operator's type, and its relation if the type is the common scheme of distinct
+/// type parameters related by one relation over all of them.
+#[derive(Clone, Copy)]
+struct OpScheme {
+    ty: Ty,
+    relation: Option<crate::relation::RelationRef>,
+    arity: usize,
+}
+
 enum Frame {
     Enter(ExprId),
     Exit(ExprId),
@@ -95,7 +104,13 @@ struct Infer<'m> {
     global_tys: Vec<Ty>,
     /// Globals whose type is a scheme known before their bodies are typed.
     declared: Vec<bool>,
-    op_tys: FxHashMap<*const OpDef, Ty>,
+    op_tys: FxHashMap<*const OpDef, OpScheme>,
+    /// Filled attributes by operator and given attribute list (by address).
+    attr_cache: FxHashMap<(*const OpDef, *const Attrs), Arc<Attrs>>,
+    /// The given attribute lists `attr_cache` is keyed by, alive as long as it.
+    attrs_kept: Vec<Arc<Attrs>>,
+    /// A buffer for a relation's arguments.
+    scratch: Vec<Ty>,
     match_scrutinee: FxHashMap<ExprId, Ty>,
     errors: Vec<TypeError>,
     warnings: Vec<TypeError>,
@@ -118,6 +133,9 @@ pub fn infer(tcx: TyCtx, adts: &AdtTable, m: &Module) -> Typed {
         global_tys: Vec::with_capacity(m.globals().len()),
         declared: Vec::with_capacity(m.globals().len()),
         op_tys: FxHashMap::default(),
+        attr_cache: FxHashMap::default(),
+        attrs_kept: Vec::new(),
+        scratch: Vec::new(),
         match_scrutinee: FxHashMap::default(),
         errors: Vec::new(),
         warnings: Vec::new(),
@@ -263,10 +281,16 @@ impl Infer<'_> {
                     let ExprKind::Let { var, value, body } = self.m.expr(e).kind else {
                         unreachable!()
                     };
-                    let vt = self.bind_var(var);
                     let value_ty = self.expr_tys[value.index()];
-                    let span = self.span(value);
-                    self.unify(vt, value_ty, span, Some(value), "the bound value");
+                    match self.m.var_decl(var).ann {
+                        // Unannotated: the variable has the value's type.
+                        None => self.var_tys[var.index()] = value_ty,
+                        Some(vt) => {
+                            self.var_tys[var.index()] = vt;
+                            let span = self.span(value);
+                            self.unify(vt, value_ty, span, Some(value), "the bound value");
+                        }
+                    }
                     stack.push(Frame::Exit(e));
                     stack.push(Frame::Enter(body));
                 }

@@ -34,6 +34,16 @@ pub enum Binding {
 #[derive(Clone, Debug, Default)]
 pub struct TypeScope {
     names: FxHashMap<Box<str>, Binding>,
+    /// Changes whenever the bindings do, to a value no other state of any scope has had:
+    /// what a type's text means is a function of the text and the version.
+    version: u64,
+}
+
+/// The source of [`TypeScope`] versions.
+static VERSIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+fn next_version() -> u64 {
+    VERSIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 impl TypeScope {
@@ -44,7 +54,13 @@ impl TypeScope {
 
     /// Binds `name`, shadowing any earlier binding; returns the earlier one.
     pub fn bind(&mut self, name: &str, b: Binding) -> Option<Binding> {
+        self.version = next_version();
         self.names.insert(name.into(), b)
+    }
+
+    /// The version of the bindings: equal versions mean equal bindings.
+    pub fn version(&self) -> u64 {
+        self.version
     }
 
     /// What `name` means, if bound.
@@ -54,6 +70,7 @@ impl TypeScope {
 
     /// Undoes a [`TypeScope::bind`]: gives `name` back the binding `previous` it returned.
     pub fn unbind(&mut self, name: &str, previous: Option<Binding>) {
+        self.version = next_version();
         match previous {
             Some(b) => {
                 self.names.insert(name.into(), b);

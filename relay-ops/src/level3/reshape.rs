@@ -284,8 +284,8 @@ fn reshape_common(cx: &mut RelCx<'_>, reverse: bool) -> RelResult {
     let Some((input, dt)) = cx.tensor_dims(0)? else {
         return Ok(Progress::NotYet);
     };
-    let what = show_ints(&newshape);
     let bad = |cx: &mut RelCx<'_>, m: String| {
+        let what = show_ints(&newshape);
         let from = shown(cx, 0);
         RelError::at(
             1,

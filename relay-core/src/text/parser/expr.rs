@@ -7,7 +7,7 @@
 //! `fn`, `if`, `match`, `ref`, `{..}`, an infix operator) is a frame on the stack, so a
 //! call nested a hundred thousand deep or a million `let`s take no native stack.
 
-use super::{PResult, Parser};
+use super::{PResult, Parser, Word};
 use crate::expr::{Arm, ExprId, PatId, Span, VarId};
 use crate::text::lexer::{Tok, Token};
 
@@ -248,9 +248,25 @@ impl Parser<'_, '_> {
                 })
             }
             _ => {
-                let e = if let Some(c) = self.adts.ctor(name) {
+                let word = match self.words.get(name) {
+                    Some(&w) => w,
+                    None => {
+                        let w = if let Some(c) = self.adts.ctor(name) {
+                            Word::Ctor(c)
+                        } else if let Some(op) =
+                            crate::registry::global().ok().and_then(|r| r.op(name))
+                        {
+                            Word::Op(op)
+                        } else {
+                            Word::Unknown
+                        };
+                        self.words.insert(name, w);
+                        w
+                    }
+                };
+                let e = if let Word::Ctor(c) = word {
                     self.m.at(t.span()).ctor(c)
-                } else if let Some(op) = crate::registry::global().ok().and_then(|r| r.op(name)) {
+                } else if let Word::Op(op) = word {
                     self.m.at(t.span()).op(op)
                 } else {
                     let what = if name.starts_with(|c: char| c.is_ascii_uppercase()) {

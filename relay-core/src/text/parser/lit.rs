@@ -136,6 +136,7 @@ impl Parser<'_, '_> {
 
     /// `name=value, ...` up to the `)` of a call (not consumed).
     pub(super) fn attrs(&mut self) -> PResult<Option<Arc<Attrs>>> {
+        let lo = self.tok.lo as usize;
         let mut entries = Vec::new();
         while !self.is(Tok::RParen) {
             if !self.at_attr()? {
@@ -156,7 +157,12 @@ impl Parser<'_, '_> {
                 return Err(self.expected("`,` or `)`"));
             }
         }
-        Ok(Some(Arc::new(Attrs::new(entries))))
+        let text = &self.src[lo..self.tok.lo as usize];
+        let attrs = self
+            .attr_lists
+            .entry(text)
+            .or_insert_with(|| Arc::new(Attrs::new(entries)));
+        Ok(Some(attrs.clone()))
     }
 
     fn attr_value(&mut self, depth: usize) -> PResult<AttrValue> {

@@ -22,6 +22,7 @@ use crate::kind::{Kind, Param};
 use crate::ty::{Ty, TyCtx};
 use rustc_hash::FxHashMap;
 use std::fmt;
+use std::sync::Arc;
 
 /// A syntax or name-resolution error: where and what.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -192,6 +193,44 @@ struct Parser<'s, 'a> {
     start: usize,
     /// The first byte and the name of each source read so far ([`parse_sources`]).
     starts: Vec<(u32, &'s str)>,
+    /// Attribute lists by their text: calls written alike share one list.
+    attr_lists: FxHashMap<&'s str, Arc<crate::Attrs>>,
+    /// Types by their text, valid while the type scope has version `type_cache_version`.
+    type_cache: FxHashMap<&'s str, Ty>,
+    type_cache_version: u64,
+    /// Operators and constructors by name, for this source.
+    words: FxHashMap<&'s str, Word>,
+}
+
+/// What a name in expression position is.
+#[derive(Copy, Clone)]
+enum Word {
+    Ctor(crate::adt::CtorRef),
+    Op(&'static crate::op::OpDef),
+    Unknown,
+}
+
+/// The text of the type starting at `lo`, as far as a quick scan can tell: up to a `,`,
+/// `)`, `]`, `{`, `;` or `=` outside brackets, trailing blanks excluded (and short of any
+/// comment). Only a key: the type parser decides where the type really ends.
+fn type_text(src: &str, lo: usize) -> &str {
+    let b = src.as_bytes();
+    let mut depth = 0usize;
+    let mut i = lo;
+    while i < b.len() {
+        match b[i] {
+            b'(' | b'[' => depth += 1,
+            b')' | b']' if depth > 0 => depth -= 1,
+            b')' | b']' | b',' | b'{' | b';' | b'=' | b'/' | b'#' if depth == 0 => break,
+            b'/' | b'#' | b'"' => break,
+            _ => {}
+        }
+        i += 1;
+    }
+    while i > lo && b[i - 1].is_ascii_whitespace() {
+        i -= 1;
+    }
+    &src[lo..i]
 }
 
 /// The offset just past the name or the single byte at `offset`, for an error's span.
@@ -243,6 +282,10 @@ impl<'s, 'a> Parser<'s, 'a> {
             declared_here: Vec::new(),
             start: 0,
             starts: Vec::new(),
+            attr_lists: FxHashMap::default(),
+            type_cache: FxHashMap::default(),
+            type_cache_version: 0,
+            words: FxHashMap::default(),
         }
     }
 
@@ -375,8 +418,25 @@ impl<'s, 'a> Parser<'s, 'a> {
         if self.is(Tok::Eof) {
             return Err(self.expected("a type"));
         }
-        let (t, end) = parse_type_at(self.tcx, &mut self.scope, self.src, self.tok.lo as usize)
+        let lo = self.tok.lo as usize;
+        // The same text in the same scope is the same type: parameters of one type (a
+        // model's weights) are read once.
+        let text = type_text(self.src, lo);
+        if self.type_cache_version != self.scope.version() {
+            self.type_cache.clear();
+            self.type_cache_version = self.scope.version();
+        }
+        if let Some(&t) = self.type_cache.get(text) {
+            let end = lo + text.len();
+            self.prev_hi = end as u32;
+            self.seek(end)?;
+            return Ok(t);
+        }
+        let (t, end) = parse_type_at(self.tcx, &mut self.scope, self.src, lo)
             .map_err(|e| self.type_error(e))?;
+        if end == lo + text.len() && self.scope.version() == self.type_cache_version {
+            self.type_cache.insert(text, t);
+        }
         self.prev_hi = end as u32;
         self.seek(end)?;
         Ok(t)
@@ -493,6 +553,7 @@ impl<'s, 'a> Parser<'s, 'a> {
         self.declare_globals(&items);
         let start = self.tok.lo as usize;
         self.declare_data(&items);
+        self.words.clear();
         if let Err(e) = self.seek(start) {
             self.errors.push(e);
             return;
