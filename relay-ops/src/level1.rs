@@ -333,6 +333,9 @@ pub fn concatenate_rel(cx: &mut RelCx<'_>) -> RelResult {
             continue;
         };
         for &(i, x) in &known[1..] {
+            if cx.resolve_dim(x) == cx.resolve_dim(d0) {
+                continue;
+            }
             let (a, b) = (cx.show(tensors[i0].0), cx.show(tensors[i].0));
             same_dim(cx, d0, x, 0, |x0, x1| {
                 format!(

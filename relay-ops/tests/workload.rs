@@ -1,0 +1,58 @@
+//! The reference workload of the benchmarks type-checks, and every binding has the type
+//! the block says.
+
+use relay_core::expr::ExprKind;
+use relay_ops::prelude::check_with_prelude;
+use relay_ops::workload::{expected_bindings, transformer, BLOCK, WEIGHTS};
+
+#[test]
+fn every_binding_of_the_workload_at_1000_operators_has_its_type() {
+    let ops = 1000;
+    let checked = check_with_prelude(&transformer(ops), &[]);
+    assert!(checked.errors.is_empty(), "{:?}", checked.errors);
+    let (module, typed) = checked.typed.as_ref().expect("typed");
+    let main = module.global("main").expect("@main");
+    // The let chain of `@main`, in order.
+    let func = module.global_def(main).func.expect("defined");
+    let ExprKind::Func(f) = &module.expr(func).kind else {
+        panic!("@main is a function")
+    };
+    let mut found = Vec::new();
+    let mut e = f.body;
+    while let ExprKind::Let { var, body, .. } = module.expr(e).kind {
+        let decl = module.var_decl(var);
+        found.push((decl.name.to_string(), typed.show(typed.var_ty(var))));
+        e = body;
+    }
+    let expected: Vec<(String, String)> = expected_bindings(ops)
+        .map(|(name, ty)| (name, ty.to_string()))
+        .collect();
+    assert_eq!(found.len(), ops);
+    assert_eq!(found, expected);
+    // The result is the last binding; the parameters are the input and every block's
+    // weights.
+    let blocks = ops.div_ceil(BLOCK.len());
+    let sig = typed.show(typed.global_ty(main));
+    let last = &expected.last().expect("bindings").1;
+    assert!(sig.ends_with(&format!(") -> {last}")), "{sig}");
+    let ExprKind::Func(f) = &module.expr(func).kind else {
+        unreachable!()
+    };
+    assert_eq!(f.params.len(), 1 + blocks * WEIGHTS.len());
+}
+
+#[test]
+fn a_workload_with_a_wrong_weight_points_at_it() {
+    let text = transformer(18).replace(
+        "%W1_0: Tensor[(3072, 768), float32]",
+        "%W1_0: Tensor[(3072, 767), float32]",
+    );
+    let checked = check_with_prelude(&text, &[]);
+    let messages: Vec<&str> = checked.errors.iter().map(|e| e.message.as_str()).collect();
+    assert_eq!(
+        messages[0],
+        "the contraction dimensions of `nn.dense` differ: dimension 1 of the data is 768 and dimension 1 of the weight is 767"
+    );
+    let at = checked.errors[0].span;
+    assert_eq!(&text[at.lo as usize..at.hi as usize], "%W1_0");
+}
