@@ -122,7 +122,8 @@ fn check(
     };
     let mut failed = false;
     for path in files {
-        let src = match std::fs::read_to_string(path) {
+        // Read straight after the prelude's text: the program is not copied again.
+        let buf = match read_after(prelude.buffer(0), path) {
             Ok(s) => s,
             Err(e) => {
                 eprintln!("error: cannot read `{}`: {e}", path.display());
@@ -130,8 +131,11 @@ fn check(
             }
         };
         let name = path.display().to_string();
-        if !check_one(out, &prelude, &name, &src, bindings)? {
+        if !check_one(out, &prelude, &name, &buf, bindings)? {
             failed = true;
+        }
+        if buf.len() > LARGE_PROGRAM {
+            std::mem::forget(buf);
         }
     }
     Ok(if failed {
@@ -141,16 +145,27 @@ fn check(
     })
 }
 
+/// `prefix` followed by the contents of the file at `path`, read into its spare room.
+fn read_after(mut prefix: String, path: &std::path::Path) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path)?;
+    let len = file.metadata().map_or(0, |m| m.len() as usize);
+    prefix.reserve_exact(len + 1);
+    file.read_to_string(&mut prefix)?;
+    Ok(prefix)
+}
+
 /// Checks one file with the prelude in scope; prints the signatures of its own globals
 /// (not the prelude's), or its diagnostics. Whether it is well typed.
 fn check_one(
     out: &mut impl Write,
     prelude: &Prelude,
     name: &str,
-    src: &str,
+    buf: &str,
     bindings: bool,
 ) -> std::io::Result<bool> {
-    let checked = prelude.check(src);
+    let checked = prelude.check_buffer(buf);
+    let src = &buf[checked.offset as usize..];
     let sources: Vec<(&str, &str)> = prelude.sources().collect();
     emit_problems(
         Some((name, src)),
@@ -180,8 +195,15 @@ fn check_one(
             }
         }
     }
+    if buf.len() > LARGE_PROGRAM {
+        std::mem::forget(checked);
+    }
     Ok(true)
 }
+
+/// The size of text above which a checked program's data is not freed: freeing it piece
+/// by piece takes time, and the process ends soon after (as rustc does).
+const LARGE_PROGRAM: usize = 1 << 20;
 
 /// Renders `problems`, each against the source it is in: the user's file (`user`, as
 /// `(name, text)`) or one of the prelude's `sources`.

@@ -13,7 +13,10 @@ fn main() {
         .and_then(|a| a.parse().ok())
         .unwrap_or(100_000);
     let src = relay_ops::workload::transformer(ops);
-    let reps = (1_000_000 / ops).clamp(1, 50);
+    let reps = std::env::var("REPS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or((1_000_000 / ops).clamp(1, 50));
     let mut best = [f64::MAX; 4];
     for _ in 0..reps {
         let t0 = Instant::now();

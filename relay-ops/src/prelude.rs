@@ -5,7 +5,7 @@
 use relay_core::expr::{GlobalDef, Module, Span};
 use relay_core::infer::{infer, Typed};
 use relay_core::relay_data;
-use relay_core::text::{parse_sources, ParseError};
+use relay_core::text::{parse_joined, ParseError};
 use relay_core::{adt, TyCtx};
 
 relay_data! {
@@ -183,6 +183,49 @@ impl Prelude {
     /// the program are in its own coordinates ([`Origin::User`]); the prelude's warnings
     /// are not repeated.
     pub fn check(&self, user_src: &str) -> Checked {
+        let mut buf = self.buffer(user_src.len());
+        buf.push_str(user_src);
+        self.check_buffer(&buf)
+    }
+
+    /// The prelude's sources joined by newlines and followed by one, with room for
+    /// `program_len` more bytes: append a program to it (read a file straight into it)
+    /// and pass it to [`Prelude::check_buffer`], which then needs no copy of the program.
+    ///
+    /// ```
+    /// use relay_ops::prelude::Prelude;
+    /// let prelude = Prelude::standard().unwrap();
+    /// let mut buf = prelude.buffer(16);
+    /// buf.push_str("def @f() { @id(1) }");
+    /// assert_eq!(prelude.check_buffer(&buf).signatures(), ["@f: fn () -> int32"]);
+    /// ```
+    pub fn buffer(&self, program_len: usize) -> String {
+        let len: usize = self.sources.iter().map(|(_, t)| t.len() + 1).sum();
+        let mut buf = String::with_capacity(len + program_len);
+        for (_, text) in &self.sources {
+            buf.push_str(text);
+            buf.push('\n');
+        }
+        buf
+    }
+
+    /// Checks the program that follows the prelude's text in `buf` (see
+    /// [`Prelude::buffer`]), as [`Prelude::check`] does.
+    ///
+    /// # Panics
+    /// If `buf` does not start with [`Prelude::buffer`]'s text.
+    pub fn check_buffer(&self, buf: &str) -> Checked {
+        let prefix: usize = self.sources.iter().map(|(_, t)| t.len() + 1).sum();
+        let mut at = 0;
+        for (_, text) in &self.sources {
+            let end = at + text.len() + 1;
+            assert!(
+                buf.get(at..end - 1) == Some(text.as_str()) && buf.get(end - 1..end) == Some("\n"),
+                "the buffer does not start with the prelude"
+            );
+            at = end;
+        }
+        let user_src = &buf[prefix..];
         let mut all: Vec<(&str, &str)> = self.sources().collect();
         all.push(("the program", user_src));
         // Where each source starts in the joined text.
@@ -223,7 +266,8 @@ impl Prelude {
                 }
             }
         };
-        let module = match parse_sources(&all, &mut tcx, &mut adts) {
+        let lens: Vec<(&str, usize)> = all.iter().map(|&(n, t)| (n, t.len())).collect();
+        let module = match parse_joined(buf, &lens, &mut tcx, &mut adts) {
             Ok(m) => m,
             Err(errors) => {
                 return Checked {

@@ -140,6 +140,8 @@ pub struct Stats {
     pub runs: u64,
     /// Relations put back on the queue by a wake-up.
     pub wakeups: u64,
+    /// Runs answered by a remembered result (counted in `runs` too).
+    pub remembered: u64,
 }
 
 #[derive(Debug)]
@@ -190,6 +192,8 @@ pub struct Solver {
     stats: Stats,
     scratch: Vec<Ty>,
     scratch_vars: Vec<VarRef>,
+    memo: memo::Memo,
+    remember: bool,
     /// Bindings and merges so far (to tell whether a run changed anything).
     pub(crate) binds: u64,
 }
@@ -217,6 +221,8 @@ impl Solver {
             stats: Stats::default(),
             scratch: Vec::new(),
             scratch_vars: Vec::new(),
+            memo: memo::Memo::default(),
+            remember: true,
             binds: 0,
         }
     }
@@ -241,6 +247,14 @@ impl Solver {
     /// The work done so far.
     pub fn stats(&self) -> Stats {
         self.stats
+    }
+
+    /// Whether a relation run on known inputs with an unknown result remembers the
+    /// result for later runs on the same inputs and attributes (on by default; see
+    /// `solve/memo.rs`). Off, every relation runs: for benchmarks and tests of the
+    /// relations themselves.
+    pub fn remember_results(&mut self, on: bool) {
+        self.remember = on;
     }
 
     // ----- fresh variables -----
@@ -482,6 +496,20 @@ impl Solver {
                     self.scratch = args;
                     return;
                 }
+                let key = if self.remember {
+                    memo::Memo::key(&self.tcx, relation, attrs.as_ref(), &args)
+                } else {
+                    None
+                };
+                if let Some(t) = key.as_ref().and_then(|k| self.memo.get(k)) {
+                    let out = args[args.len() - 1];
+                    if self.unify(out, t).is_ok() {
+                        self.stats.remembered += 1;
+                        self.set_state(id, RelState::Solved);
+                        self.scratch = args;
+                        return;
+                    }
+                }
                 let binds_before = self.binds;
                 let result = {
                     let mut cx = RelCx {
@@ -493,7 +521,16 @@ impl Solver {
                     (relation.0.solve)(&mut cx)
                 };
                 match result {
-                    Ok(Progress::Solved) => self.set_state(id, RelState::Solved),
+                    Ok(Progress::Solved) => {
+                        self.set_state(id, RelState::Solved);
+                        if let Some(key) = key {
+                            let out = self.rel_args[(start + len - 1) as usize];
+                            let out = self.resolve(out);
+                            if !self.tcx.has_vars(out) {
+                                self.memo.insert(key, attrs.as_ref(), out);
+                            }
+                        }
+                    }
                     Ok(Progress::NotYet) => {
                         self.set_state(id, RelState::Waiting);
                         let mut vars = std::mem::take(&mut self.scratch_vars);
@@ -762,6 +799,7 @@ where
 }
 
 mod error;
+mod memo;
 mod resolve;
 mod unify;
 

@@ -158,35 +158,37 @@ impl<'s> Lexer<'s> {
 
     fn skip_trivia(&mut self) -> Result<(), LexError> {
         loop {
-            let c = self.at(self.pos);
-            if c.is_ascii_whitespace() {
-                self.pos += 1;
-            } else if c == b'/' && self.at(self.pos + 1) == b'/'
-                || c == b'#' && self.at(self.pos + 1) != b'['
-            {
-                while self.pos < self.src.len() && self.src[self.pos] != b'\n' {
-                    self.pos += 1;
-                }
-            } else if c == b'/' && self.at(self.pos + 1) == b'*' {
-                let start = self.pos;
-                self.pos += 2;
-                loop {
-                    if self.pos >= self.src.len() {
-                        return Err(self.err(
-                            start,
-                            start + 2,
-                            "unterminated comment: expected `*/`, found the end of the text".into(),
-                        ));
+            match self.at(self.pos) {
+                b' ' | b'\n' | b'\t' | b'\r' | b'\x0c' => self.pos += 1,
+                b'/' if self.at(self.pos + 1) == b'/' => self.skip_line(),
+                b'#' if self.at(self.pos + 1) != b'[' => self.skip_line(),
+                b'/' if self.at(self.pos + 1) == b'*' => {
+                    let start = self.pos;
+                    self.pos += 2;
+                    loop {
+                        if self.pos >= self.src.len() {
+                            return Err(self.err(
+                                start,
+                                start + 2,
+                                "unterminated comment: expected `*/`, found the end of the text"
+                                    .into(),
+                            ));
+                        }
+                        if self.src[self.pos] == b'*' && self.at(self.pos + 1) == b'/' {
+                            self.pos += 2;
+                            break;
+                        }
+                        self.pos += 1;
                     }
-                    if self.src[self.pos] == b'*' && self.at(self.pos + 1) == b'/' {
-                        self.pos += 2;
-                        break;
-                    }
-                    self.pos += 1;
                 }
-            } else {
-                return Ok(());
+                _ => return Ok(()),
             }
+        }
+    }
+
+    fn skip_line(&mut self) {
+        while self.pos < self.src.len() && self.src[self.pos] != b'\n' {
+            self.pos += 1;
         }
     }
 
@@ -198,63 +200,56 @@ impl<'s> Lexer<'s> {
         let Some(&c) = self.src.get(lo) else {
             return Ok(self.tok(Tok::Eof, lo));
         };
-        let two = |a: u8, b: u8| c == a && self.at(lo + 1) == b;
-        let (kind, len) = if two(b'=', b'=') {
-            (Tok::EqEq, 2)
-        } else if two(b'!', b'=') {
-            (Tok::Ne, 2)
-        } else if two(b'<', b'=') {
-            (Tok::Le, 2)
-        } else if two(b'>', b'=') {
-            (Tok::Ge, 2)
-        } else if two(b'-', b'>') {
-            (Tok::Arrow, 2)
-        } else if two(b'=', b'>') {
-            (Tok::FatArrow, 2)
-        } else {
-            let k = match c {
-                b'(' => Tok::LParen,
-                b')' => Tok::RParen,
-                b'[' => Tok::LBracket,
-                b']' => Tok::RBracket,
-                b'{' => Tok::LBrace,
-                b'}' => Tok::RBrace,
-                b',' => Tok::Comma,
-                b';' => Tok::Semi,
-                b':' => Tok::Colon,
-                b'.' => Tok::Dot,
-                b'?' => Tok::Question,
-                b'#' => Tok::Hash,
-                b'=' => Tok::Eq,
-                b'<' => Tok::Lt,
-                b'>' => Tok::Gt,
-                b'+' => Tok::Plus,
-                b'-' => Tok::Minus,
-                b'*' => Tok::Star,
-                b'/' => Tok::Slash,
-                b'%' | b'@' => return self.sigil(lo, c),
-                b'"' => return self.string(lo),
-                c if c.is_ascii_digit() => return Ok(self.number(lo, after_dot)),
-                c if is_ident_start(c) => return Ok(self.ident(lo)),
-                _ => {
-                    let ch = std::str::from_utf8(&self.src[lo..])
-                        .ok()
-                        .and_then(|s| s.chars().next())
-                        .map_or_else(|| format!("byte 0x{c:02x}"), |ch| format!("`{ch}`"));
-                    let width = if c < 0x80 { 1 } else { ch.len().min(4) };
-                    return Err(self.err(
-                        lo,
-                        lo + width,
-                        format!("expected a token, found the character {ch}"),
-                    ));
-                }
-            };
-            (k, 1)
+        let next = self.at(lo + 1);
+        let (kind, len) = match c {
+            b'(' => (Tok::LParen, 1),
+            b')' => (Tok::RParen, 1),
+            b',' => (Tok::Comma, 1),
+            b'[' => (Tok::LBracket, 1),
+            b']' => (Tok::RBracket, 1),
+            b'{' => (Tok::LBrace, 1),
+            b'}' => (Tok::RBrace, 1),
+            b';' => (Tok::Semi, 1),
+            b':' => (Tok::Colon, 1),
+            b'?' => (Tok::Question, 1),
+            b'#' => (Tok::Hash, 1),
+            b'+' => (Tok::Plus, 1),
+            b'*' => (Tok::Star, 1),
+            b'/' => (Tok::Slash, 1),
+            b'.' => {
+                self.after_dot = true;
+                (Tok::Dot, 1)
+            }
+            b'=' => match next {
+                b'=' => (Tok::EqEq, 2),
+                b'>' => (Tok::FatArrow, 2),
+                _ => (Tok::Eq, 1),
+            },
+            b'!' if next == b'=' => (Tok::Ne, 2),
+            b'<' if next == b'=' => (Tok::Le, 2),
+            b'<' => (Tok::Lt, 1),
+            b'>' if next == b'=' => (Tok::Ge, 2),
+            b'>' => (Tok::Gt, 1),
+            b'-' if next == b'>' => (Tok::Arrow, 2),
+            b'-' => (Tok::Minus, 1),
+            b'%' | b'@' => return self.sigil(lo, c),
+            b'"' => return self.string(lo),
+            c if c.is_ascii_digit() => return Ok(self.number(lo, after_dot)),
+            c if is_ident_start(c) => return Ok(self.ident(lo)),
+            _ => {
+                let ch = std::str::from_utf8(&self.src[lo..])
+                    .ok()
+                    .and_then(|s| s.chars().next())
+                    .map_or_else(|| format!("byte 0x{c:02x}"), |ch| format!("`{ch}`"));
+                let width = if c < 0x80 { 1 } else { ch.len().min(4) };
+                return Err(self.err(
+                    lo,
+                    lo + width,
+                    format!("expected a token, found the character {ch}"),
+                ));
+            }
         };
         self.pos += len;
-        if kind == Tok::Dot {
-            self.after_dot = true;
-        }
         Ok(self.tok(kind, lo))
     }
 

@@ -1,7 +1,7 @@
 //! `Reshape`, `ReverseReshape` and `ReshapeLike`: imperative, because `newshape`'s special
 //! values are a small program over a cursor into the input shape (see `reshape_dims`).
 
-use super::util::{any_vars, arith, exact_quotient, show_ints, shown};
+use super::util::{any_vars, arith, cancel, const_product, exact_quotient, show_ints, shown};
 use relay_core::dim::Dims;
 use relay_core::{relation, AttrValue, DTy, Dim, Progress, RelCx, RelError, RelResult};
 
@@ -251,6 +251,14 @@ pub(crate) fn check_size(
 ) -> Result<(), RelError> {
     if input.contains(&Dims::ANY) || out.contains(&Dims::ANY) {
         return Ok(());
+    }
+    // Common factors cancel; constants alone compare as integers.
+    let (ri, ro) = cancel(input, out);
+    let dims = &cx.tcx_ref().dims;
+    if let (Some(a), Some(b)) = (const_product(dims, &ri), const_product(dims, &ro)) {
+        if a == b {
+            return Ok(());
+        }
     }
     let pi = cx.tcx().dims.product(input).map_err(arith(blame))?;
     let po = cx.tcx().dims.product(out).map_err(arith(blame))?;

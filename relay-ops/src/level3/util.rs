@@ -56,18 +56,13 @@ fn terms(dims: &Dims, d: Dim) -> Vec<(Vec<Dim>, i64)> {
 /// cancel, and what remains of `den` must be one monomial dividing every term of the
 /// remaining numerator. `None` when that cannot be shown (or `?` is involved).
 pub(crate) fn exact_quotient(dims: &mut Dims, num: &[Dim], den: &[Dim]) -> Option<Dim> {
-    let mut num: Vec<Dim> = num.to_vec();
-    let mut rest: Vec<Dim> = Vec::new();
-    for &d in den {
-        match num.iter().position(|&n| n == d) {
-            Some(i) => {
-                num.swap_remove(i);
-            }
-            None => rest.push(d),
-        }
-    }
+    let (num, rest) = cancel(num, den);
     if num.contains(&Dims::ANY) || rest.contains(&Dims::ANY) {
         return None;
+    }
+    // Constants alone (what is left of most shapes once the common symbols cancel).
+    if let (Some(n), Some(d)) = (const_product(dims, &num), const_product(dims, &rest)) {
+        return (d != 0 && n % d == 0).then(|| dims.konst(n / d));
     }
     let n = dims.product(&num).ok()?;
     let d = dims.product(&rest).ok()?;
@@ -92,6 +87,27 @@ pub(crate) fn exact_quotient(dims: &mut Dims, num: &[Dim], den: &[Dim]) -> Optio
         out = dims.add(out, t).ok()?;
     }
     Some(out)
+}
+
+/// `num` and `den` with their common factors (equal dimensions, pairwise) removed.
+pub(crate) fn cancel(num: &[Dim], den: &[Dim]) -> (Vec<Dim>, Vec<Dim>) {
+    let mut num: Vec<Dim> = num.to_vec();
+    let mut rest: Vec<Dim> = Vec::new();
+    for &d in den {
+        match num.iter().position(|&n| n == d) {
+            Some(i) => {
+                num.swap_remove(i);
+            }
+            None => rest.push(d),
+        }
+    }
+    (num, rest)
+}
+
+/// The product of `ds` if every one is a constant and it fits in `i64`.
+pub(crate) fn const_product(dims: &Dims, ds: &[Dim]) -> Option<i64> {
+    ds.iter()
+        .try_fold(1i64, |acc, &d| acc.checked_mul(dims.as_const(d)?))
 }
 
 /// Whether any of `ds` mentions a flexible variable (an unknown still to be solved).

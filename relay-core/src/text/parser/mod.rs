@@ -120,10 +120,44 @@ pub fn parse_sources(
 ) -> Result<Module, Vec<ParseError>> {
     let texts: Vec<&str> = sources.iter().map(|s| s.1).collect();
     let joined = texts.join("\n");
-    let mut p = Parser::new(&joined, tcx, adts);
+    let lens: Vec<(&str, usize)> = sources.iter().map(|&(n, t)| (n, t.len())).collect();
+    parse_joined(&joined, &lens, tcx, adts)
+}
+
+/// [`parse_sources`] over sources already joined by newlines in `joined`, given by name
+/// and length in `lens` (a caller that reads a large program straight after its
+/// prelude's text saves a copy of it).
+///
+/// ```
+/// use relay_core::text::parse_joined;
+/// use relay_core::{adt::AdtTable, TyCtx};
+/// let (mut tcx, mut adts) = (TyCtx::new(), AdtTable::default());
+/// let lib = "def @id[A](%x: A) -> A { %x }";
+/// let main = "def @f() { @id(()) }";
+/// let joined = format!("{lib}\n{main}");
+/// let m = parse_joined(&joined, &[("lib", lib.len()), ("main", main.len())], &mut tcx, &mut adts)
+///     .unwrap();
+/// assert_eq!(m.globals().len(), 2);
+/// ```
+///
+/// # Panics
+/// If the lengths do not fit in `joined` as described.
+pub fn parse_joined(
+    joined: &str,
+    lens: &[(&str, usize)],
+    tcx: &mut TyCtx,
+    adts: &mut AdtTable,
+) -> Result<Module, Vec<ParseError>> {
+    let total = lens.iter().map(|l| l.1).sum::<usize>() + lens.len().saturating_sub(1);
+    assert!(
+        total <= joined.len(),
+        "the sources are {total} bytes joined, the text {}",
+        joined.len()
+    );
+    let mut p = Parser::new(joined, tcx, adts);
     let mut start = 0;
-    for &(name, text) in sources {
-        let end = start + text.len();
+    for &(name, len) in lens {
+        let end = start + len;
         p.src = &joined[..end];
         p.lex = Lexer::new(p.src);
         p.start = start;
@@ -626,31 +660,71 @@ impl<'s, 'a> Parser<'s, 'a> {
 
     /// The first pass: every `def`, `type` and `data` outside braces.
     fn find_items(&self) -> Vec<Item> {
-        let mut lex = self.lex;
-        let mut tok = self.tok;
+        // A scan of the bytes, not of tokens: only braces, strings, comments and the
+        // words at depth 0 matter, and the bodies (most of a program) are skipped fast.
+        let b = self.src.as_bytes();
         let mut items = Vec::new();
         let mut depth = 0usize;
-        loop {
-            match tok.kind {
-                Tok::Eof => break,
-                Tok::LBrace => depth += 1,
-                Tok::RBrace => depth = depth.saturating_sub(1),
-                Tok::Ident if depth == 0 => {
-                    let kind = match self.text(tok) {
-                        "def" => ItemKind::Def,
-                        "type" | "data" => ItemKind::Data,
+        let mut i = self.tok.lo as usize;
+        while i < b.len() {
+            let c = b[i];
+            match c {
+                b'{' => depth += 1,
+                b'}' => depth = depth.saturating_sub(1),
+                b'"' => {
+                    // To the closing quote or the end of the line, as the lexer reads it.
+                    i += 1;
+                    while i < b.len() && b[i] != b'"' && b[i] != b'\n' {
+                        i += if b[i] == b'\\' { 2 } else { 1 };
+                    }
+                }
+                b'/' if b.get(i + 1) == Some(&b'/') => {
+                    while i < b.len() && b[i] != b'\n' {
+                        i += 1;
+                    }
+                }
+                b'#' if b.get(i + 1) != Some(&b'[') => {
+                    while i < b.len() && b[i] != b'\n' {
+                        i += 1;
+                    }
+                }
+                b'/' if b.get(i + 1) == Some(&b'*') => {
+                    i += 2;
+                    while i < b.len() && !(b[i] == b'*' && b.get(i + 1) == Some(&b'/')) {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                c if depth == 0 && (c.is_ascii_alphanumeric() || c == b'_') => {
+                    // A word, a number, or the name after `%`/`@`: to its end (dotted
+                    // names included); only a word of its own can start an item.
+                    let lo = i;
+                    let own = lo == 0 || !matches!(b[lo - 1], b'%' | b'@' | b'.');
+                    while i < b.len()
+                        && (b[i].is_ascii_alphanumeric()
+                            || b[i] == b'_'
+                            || b[i] == b'.'
+                                && b.get(i + 1)
+                                    .is_some_and(|&n| n.is_ascii_alphabetic() || n == b'_'))
+                    {
+                        i += 1;
+                    }
+                    let kind = match &b[lo..i] {
+                        b"def" => ItemKind::Def,
+                        b"type" | b"data" => ItemKind::Data,
                         _ => ItemKind::Other,
                     };
-                    if kind != ItemKind::Other {
-                        items.push(Item { kind, lo: tok.lo });
+                    if own && !c.is_ascii_digit() && kind != ItemKind::Other {
+                        items.push(Item {
+                            kind,
+                            lo: lo as u32,
+                        });
                     }
+                    continue;
                 }
                 _ => {}
             }
-            match lex.next_token() {
-                Ok(t) => tok = t,
-                Err(_) => break,
-            }
+            i += 1;
         }
         items
     }
