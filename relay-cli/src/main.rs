@@ -190,8 +190,8 @@ fn check_one(
         writeln!(out, "@{}: {}", g.name, typed.show(typed.global_ty(gid)))?;
         if bindings {
             for var in g.func.map_or_else(Vec::new, |f| let_bindings(module, f)) {
-                let decl = module.var_decl(var);
-                writeln!(out, "%{}: {}", decl.name, typed.show(typed.var_ty(var)))?;
+                let name = module.var_name(var);
+                writeln!(out, "%{name}: {}", typed.show(typed.var_ty(var)))?;
             }
         }
     }

@@ -74,8 +74,8 @@ id!(
 /// A local variable: its name and optional annotation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VarDecl {
-    /// The name, without `%`.
-    pub name: Box<str>,
+    /// The name, without `%`, in the module's text of names: [`Module::var_name`].
+    name: (u32, u32),
     /// The written type, if any.
     pub ann: Option<Ty>,
     /// Where it is bound.
@@ -131,7 +131,7 @@ pub enum ExprKind {
     /// A constant of the given type (a tensor literal: `1f`, `2i64`, `True`).
     Constant(Ty),
     /// `(a, b, ...)`.
-    Tuple(Box<[ExprId]>),
+    Tuple(ExprList),
     /// `e.i`.
     Proj(ExprId, u32),
     /// `let %x = value; body`.
@@ -140,13 +140,12 @@ pub enum ExprKind {
         value: ExprId,
         body: ExprId,
     },
-    /// `callee[type_args](args, attrs)`.
+    /// `callee[type_args](args, attrs)`; the explicit type arguments (`@plus<(10,
+    /// 10)>(..)`, rare) are kept aside: [`Module::type_args`].
     Call {
         callee: ExprId,
-        args: Box<[ExprId]>,
+        args: ExprList,
         attrs: Option<Arc<Attrs>>,
-        /// Explicit type arguments (`@plus<(10, 10)>(..)`), one per leading type parameter.
-        type_args: Box<[ParamValue]>,
     },
     /// `fn [..](..) -> R { .. }`.
     Func(Box<Function>),
@@ -196,10 +195,39 @@ pub struct DuplicateGlobal {
     pub first: Span,
 }
 
+// An expression is four words: a million-operator program's arena stays small.
+const _: () = assert!(std::mem::size_of::<Expr>() <= 32);
+
+/// A list of expressions (a call's arguments, a tuple's fields), stored in its module:
+/// read it with [`Module::list`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ExprList {
+    start: u32,
+    len: u32,
+}
+
+impl ExprList {
+    /// How many expressions it holds.
+    pub fn len(self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(self) -> bool {
+        self.len == 0
+    }
+}
+
 /// A module: global functions over one arena of expressions, variables and patterns.
 #[derive(Clone, Debug, Default)]
 pub struct Module {
     exprs: Vec<Expr>,
+    /// The names of the variables, one after the other.
+    names: String,
+    /// The expressions of every [`ExprList`], one after the other.
+    lists: Vec<ExprId>,
+    /// The explicit type arguments of the calls that have them.
+    type_args: FxHashMap<ExprId, Box<[ParamValue]>>,
     vars: Vec<VarDecl>,
     pats: Vec<Pattern>,
     globals: Vec<GlobalDef>,
@@ -219,6 +247,15 @@ impl Module {
         self
     }
 
+    fn new_list(&mut self, items: &[ExprId]) -> ExprList {
+        let start = u32::try_from(self.lists.len()).expect("more than 4 billion list items");
+        self.lists.extend_from_slice(items);
+        ExprList {
+            start,
+            len: items.len() as u32,
+        }
+    }
+
     fn push(&mut self, kind: ExprKind) -> ExprId {
         let id = ExprId(u32::try_from(self.exprs.len()).expect("more than 4 billion expressions"));
         self.exprs.push(Expr {
@@ -236,6 +273,33 @@ impl Module {
         &self.exprs[e.0 as usize]
     }
 
+    /// The expressions of `list`.
+    #[inline]
+    pub fn list(&self, list: ExprList) -> &[ExprId] {
+        &self.lists[list.start as usize..(list.start + list.len) as usize]
+    }
+
+    /// The explicit type arguments of call `e` (none for most calls).
+    pub fn type_args(&self, e: ExprId) -> &[ParamValue] {
+        self.type_args.get(&e).map_or(&[], |a| a)
+    }
+
+    /// Room for the nodes of a source text of `len` bytes (a guess: one expression per
+    /// 12 bytes, one variable per 48), so that building a large module does not copy it
+    /// as it grows.
+    pub fn reserve_for_source(&mut self, len: usize) {
+        self.exprs.reserve(len / 12);
+        self.lists.reserve(len / 24);
+        self.names.reserve(len / 16);
+        self.vars.reserve(len / 48);
+    }
+
+    /// The name of variable `v`, without `%`.
+    pub fn var_name(&self, v: VarId) -> &str {
+        let (start, len) = self.vars[v.0 as usize].name;
+        &self.names[start as usize..(start + len) as usize]
+    }
+
     /// The variable `v`.
     pub fn var_decl(&self, v: VarId) -> &VarDecl {
         &self.vars[v.0 as usize]
@@ -250,12 +314,12 @@ impl Module {
     /// by their bodies; patterns are not expressions).
     pub fn children(&self, e: ExprId, out: &mut Vec<ExprId>) {
         match &self.expr(e).kind {
-            ExprKind::Tuple(fields) => out.extend_from_slice(fields),
+            ExprKind::Tuple(fields) => out.extend_from_slice(self.list(*fields)),
             ExprKind::Proj(t, _) | ExprKind::RefNew(t) | ExprKind::RefRead(t) => out.push(*t),
             ExprKind::Let { value, body, .. } => out.extend([*value, *body]),
             ExprKind::Call { callee, args, .. } => {
                 out.push(*callee);
-                out.extend_from_slice(args);
+                out.extend_from_slice(self.list(*args));
             }
             ExprKind::Func(f) => out.push(f.body),
             ExprKind::If(c, t, f) => out.extend([*c, *t, *f]),
@@ -299,8 +363,10 @@ impl Module {
     /// A new local variable (a binder: use [`Module::var_ref`] to mention it).
     pub fn var(&mut self, name: &str, ann: Option<Ty>) -> VarId {
         let id = VarId(u32::try_from(self.vars.len()).expect("more than 4 billion variables"));
+        let start = u32::try_from(self.names.len()).expect("more than 4 GiB of names");
+        self.names.push_str(name);
         self.vars.push(VarDecl {
-            name: name.into(),
+            name: (start, name.len() as u32),
             ann,
             span: self.span,
         });
@@ -379,7 +445,8 @@ impl Module {
 
     /// A tuple.
     pub fn tuple(&mut self, fields: &[ExprId]) -> ExprId {
-        self.push(ExprKind::Tuple(fields.into()))
+        let fields = self.new_list(fields);
+        self.push(ExprKind::Tuple(fields))
     }
 
     /// The projection `e.index`.
@@ -405,12 +472,16 @@ impl Module {
         attrs: Option<Arc<Attrs>>,
         type_args: &[ParamValue],
     ) -> ExprId {
-        self.push(ExprKind::Call {
+        let args = self.new_list(args);
+        let e = self.push(ExprKind::Call {
             callee,
-            args: args.into(),
+            args,
             attrs,
-            type_args: type_args.into(),
-        })
+        });
+        if !type_args.is_empty() {
+            self.type_args.insert(e, type_args.into());
+        }
+        e
     }
 
     /// A function literal.

@@ -181,7 +181,7 @@ def @c(%x, %w) {
     let ExprKind::Call { attrs, args, .. } = &m.expr(func.body).kind else {
         panic!("a call")
     };
-    assert_eq!(args.len(), 2);
+    assert_eq!(m.list(*args).len(), 2);
     let shown: Vec<String> = attrs
         .as_ref()
         .unwrap()

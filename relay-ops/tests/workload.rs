@@ -20,8 +20,8 @@ fn every_binding_of_the_workload_at_1000_operators_has_its_type() {
     let mut found = Vec::new();
     let mut e = f.body;
     while let ExprKind::Let { var, body, .. } = module.expr(e).kind {
-        let decl = module.var_decl(var);
-        found.push((decl.name.to_string(), typed.show(typed.var_ty(var))));
+        let name = module.var_name(var);
+        found.push((name.to_string(), typed.show(typed.var_ty(var))));
         e = body;
     }
     let expected: Vec<(String, String)> = expected_bindings(ops)

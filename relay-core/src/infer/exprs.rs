@@ -115,7 +115,11 @@ impl Infer<'_> {
             ExprKind::Ctor(c) => self.adts.ctor_info(&self.s.tcx, *c).ty,
             ExprKind::Constant(t) => *t,
             ExprKind::Tuple(fields) => {
-                let tys: Vec<Ty> = fields.iter().map(|f| self.expr_tys[f.index()]).collect();
+                let tys: Vec<Ty> = m
+                    .list(*fields)
+                    .iter()
+                    .map(|f| self.expr_tys[f.index()])
+                    .collect();
                 self.s.tcx.tuple(&tys)
             }
             ExprKind::Proj(t, i) => self.proj(e, *t, *i),
@@ -124,8 +128,7 @@ impl Infer<'_> {
                 callee,
                 args,
                 attrs,
-                type_args,
-            } => self.call(e, *callee, args, attrs.as_ref(), type_args),
+            } => self.call(e, *callee, m.list(*args), attrs.as_ref(), m.type_args(e)),
             ExprKind::Func(f) => {
                 let body_ty = self.expr_tys[f.body.index()];
                 let ret = match f.ret {
@@ -324,7 +327,7 @@ impl Infer<'_> {
         match &self.m.expr(callee).kind {
             ExprKind::Op(def) => format!("`{}`", def.name),
             ExprKind::Global(g) => format!("`@{}`", self.m.global_def(*g).name),
-            ExprKind::Var(v) => format!("`%{}`", self.m.var_decl(*v).name),
+            ExprKind::Var(v) => format!("`%{}`", self.m.var_name(*v)),
             ExprKind::Ctor(c) => format!("`{}`", self.adts.ctor_info(&self.s.tcx, *c).name),
             _ => "this function".to_string(),
         }

@@ -330,10 +330,10 @@ impl Infer<'_> {
         stack.push(Frame::Exit(e));
         let mut push = |c: ExprId| stack.push(Frame::Enter(c));
         match &m.expr(e).kind {
-            ExprKind::Tuple(fields) => fields.iter().rev().copied().for_each(&mut push),
+            ExprKind::Tuple(fields) => m.list(*fields).iter().rev().copied().for_each(&mut push),
             ExprKind::Proj(t, _) | ExprKind::RefNew(t) | ExprKind::RefRead(t) => push(*t),
             ExprKind::Call { callee, args, .. } => {
-                args.iter().rev().copied().for_each(&mut push);
+                m.list(*args).iter().rev().copied().for_each(&mut push);
                 push(*callee);
             }
             ExprKind::Func(f) => push(f.body),

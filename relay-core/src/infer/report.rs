@@ -16,7 +16,7 @@ impl Infer<'_> {
             return (Some(call), self.span(call), String::new());
         };
         let what = format!(" of {}", self.callee_name(*callee));
-        match arg.and_then(|i| args.get(i)) {
+        match arg.and_then(|i| self.m.list(*args).get(i)) {
             Some(&a) => (Some(a), self.span(a), what),
             None => (Some(call), self.span(call), what),
         }
@@ -88,7 +88,7 @@ impl Infer<'_> {
                         expr: None,
                         message: format!(
                             "the type of `%{}` is not determined: `{}`",
-                            decl.name,
+                            m.var_name(VarId(i as u32)),
                             solver.tcx.show(t)
                         ),
                         notes: vec!["annotate a type to fix it".to_string()],

@@ -298,11 +298,11 @@ impl Printer<'_> {
     /// Chooses the printed name of binder `v` (not bound yet): its own name unless that
     /// is in scope.
     fn name(&mut self, v: VarId) -> Box<str> {
-        let raw = &self.m.var_decl(v).name;
+        let raw = self.m.var_name(v);
         let base: Box<str> = if raw.is_empty() {
             "v".into()
         } else if raw.bytes().all(is_ident_char) {
-            raw.clone()
+            raw.into()
         } else {
             raw.chars()
                 .map(|c| {
@@ -430,7 +430,7 @@ impl Printer<'_> {
                     return;
                 }
                 let d = m.var_decl(*var);
-                if &*d.name == "_" && d.ann.is_none() && !self.referenced[var.index()] {
+                if m.var_name(*var) == "_" && d.ann.is_none() && !self.referenced[var.index()] {
                     // `e; body`.
                     self.tasks.push(Task::Expr(*body, Ctx::Seq));
                     self.tasks.push(Task::Nl);
@@ -459,7 +459,7 @@ impl Printer<'_> {
                 match &self.names[v.index()] {
                     Some(n) => self.out.push_str(n),
                     // Not bound where it is mentioned (a module built in Rust).
-                    None => self.out.push_str(&m.var_decl(*v).name),
+                    None => self.out.push_str(m.var_name(*v)),
                 }
             }
             ExprKind::Global(g) => {
@@ -482,6 +482,7 @@ impl Printer<'_> {
                 }
             }
             ExprKind::Tuple(items) => {
+                let items = m.list(*items);
                 self.out.push('(');
                 self.tasks
                     .push(Task::Str(if items.len() == 1 { ",)" } else { ")" }));
@@ -495,8 +496,9 @@ impl Printer<'_> {
                 callee,
                 args,
                 attrs,
-                type_args,
             } => {
+                let args = m.list(*args);
+                let type_args = m.type_args(e);
                 self.tasks.push(Task::Str(")"));
                 if attrs.as_ref().is_some_and(|a| !a.is_empty()) {
                     self.tasks.push(Task::Attrs(e, !args.is_empty()));
@@ -600,9 +602,7 @@ impl Printer<'_> {
     }
 
     fn type_args(&mut self, e: ExprId) {
-        let ExprKind::Call { type_args, .. } = &self.m.expr(e).kind else {
-            return;
-        };
+        let type_args = self.m.type_args(e);
         self.out.push('[');
         for (i, a) in type_args.iter().enumerate() {
             if i > 0 {

@@ -343,11 +343,15 @@ impl Parser<'_, '_> {
             unreachable!("a call's frame is on top")
         };
         let span = self.span_from(lo);
-        let args = self.items_stack.split_off(start as usize);
-        let targs = self.targs.split_off(tstart as usize);
-        Ok(Mode::After(
-            self.m.at(span).call_full(callee, &args, attrs, &targs),
-        ))
+        let e = self.m.at(span).call_full(
+            callee,
+            &self.items_stack[start as usize..],
+            attrs,
+            &self.targs[tstart as usize..],
+        );
+        self.items_stack.truncate(start as usize);
+        self.targs.truncate(tstart as usize);
+        Ok(Mode::After(e))
     }
 
     /// After an operand: calls, projections, then infix operators.

@@ -137,6 +137,20 @@ impl Parser<'_, '_> {
     /// `name=value, ...` up to the `)` of a call (not consumed).
     pub(super) fn attrs(&mut self) -> PResult<Option<Arc<Attrs>>> {
         let lo = self.tok.lo as usize;
+        // A list written as an earlier one was (up to the `)`, outside strings) is that
+        // list: no need to read it again.
+        let end = self.src.as_bytes()[lo..]
+            .iter()
+            .position(|&c| c == b')' || c == b'"' || c == b'/' || c == b'#' || c == b'\n');
+        if let Some(k) = end.filter(|&k| self.src.as_bytes()[lo + k] == b')') {
+            let text = self.src[lo..lo + k].trim_end();
+            if let Some(attrs) = self.attr_lists.get(text) {
+                let attrs = attrs.clone();
+                self.seek(lo + text.len())?;
+                self.prev_hi = (lo + text.len()) as u32;
+                return Ok(Some(attrs));
+            }
+        }
         let mut entries = Vec::new();
         while !self.is(Tok::RParen) {
             if !self.at_attr()? {
@@ -157,7 +171,7 @@ impl Parser<'_, '_> {
                 return Err(self.expected("`,` or `)`"));
             }
         }
-        let text = &self.src[lo..self.tok.lo as usize];
+        let text = self.src[lo..self.tok.lo as usize].trim_end();
         let attrs = self
             .attr_lists
             .entry(text)

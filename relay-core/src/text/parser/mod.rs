@@ -77,6 +77,7 @@ pub fn parse_module(
     adts: &mut AdtTable,
 ) -> Result<Module, Vec<ParseError>> {
     let mut p = Parser::new(src, tcx, adts);
+    p.m.reserve_for_source(src.len());
     p.module();
     if p.errors.is_empty() {
         Ok(p.m)
@@ -155,6 +156,7 @@ pub fn parse_joined(
         joined.len()
     );
     let mut p = Parser::new(joined, tcx, adts);
+    p.m.reserve_for_source(joined.len());
     let mut start = 0;
     for &(name, len) in lens {
         let end = start + len;
@@ -235,6 +237,18 @@ struct Parser<'s, 'a> {
     /// Operators and constructors by name, for this source.
     words: FxHashMap<&'s str, Word>,
 }
+
+/// The bytes the scan for items stops at inside a body: braces, and what starts a string
+/// or a comment.
+static IN_BODY: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'{' as usize] = true;
+    t[b'}' as usize] = true;
+    t[b'"' as usize] = true;
+    t[b'/' as usize] = true;
+    t[b'#' as usize] = true;
+    t
+};
 
 /// What a name in expression position is.
 #[derive(Copy, Clone)]
@@ -547,6 +561,12 @@ impl<'s, 'a> Parser<'s, 'a> {
     }
 
     fn unbind_locals(&mut self, mark: usize) {
+        if mark == 0 {
+            // Every local goes: no need to undo them one by one.
+            self.locals.clear();
+            self.shadow.clear();
+            return;
+        }
         while self.shadow.len() > mark {
             let (name, prev) = self.shadow.pop().expect("above the mark");
             match prev {
@@ -667,6 +687,13 @@ impl<'s, 'a> Parser<'s, 'a> {
         let mut depth = 0usize;
         let mut i = self.tok.lo as usize;
         while i < b.len() {
+            if depth > 0 {
+                // Inside a body: on to the next byte that matters there.
+                match b[i..].iter().position(|&c| IN_BODY[c as usize]) {
+                    Some(k) => i += k,
+                    None => break,
+                }
+            }
             let c = b[i];
             match c {
                 b'{' => depth += 1,
