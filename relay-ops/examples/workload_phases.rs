@@ -1,8 +1,9 @@
 //! Times the phases of checking the reference workload: `cargo run --release -p relay-ops
-//! --example workload_phases -- 100000`.
+//! --example workload_phases -- 100000` (best of several runs; `REPS=k` runs k times,
+//! `REMEMBER=0` turns remembered relation results off).
 
 use relay_core::adt::{self, AdtTable};
-use relay_core::infer::infer;
+use relay_core::infer::{infer_with, Options};
 use relay_core::text::parse_module;
 use relay_core::TyCtx;
 use std::time::Instant;
@@ -12,6 +13,8 @@ fn main() {
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(100_000);
+    // `REMEMBER=0`: every relation runs (no remembered results).
+    let remember_results = std::env::var("REMEMBER").map_or(true, |v| v != "0");
     let src = relay_ops::workload::transformer(ops);
     let reps = std::env::var("REPS")
         .ok()
@@ -25,7 +28,7 @@ fn main() {
         let t1 = Instant::now();
         let m = parse_module(&src, &mut tcx, &mut adts).expect("parses");
         let t2 = Instant::now();
-        let typed = infer(tcx, &adts, &m);
+        let typed = infer_with(tcx, &adts, &m, Options { remember_results });
         let t3 = Instant::now();
         assert!(typed.errors().is_empty(), "{:?}", typed.errors());
         for (i, d) in [t1 - t0, t2 - t1, t3 - t2, t3 - t0].iter().enumerate() {

@@ -1,9 +1,50 @@
 //! The reference workload of the benchmarks type-checks, and every binding has the type
 //! the block says.
 
-use relay_core::expr::ExprKind;
+use relay_core::expr::{ExprKind, Module};
+use relay_core::infer::Typed;
 use relay_ops::prelude::check_with_prelude;
 use relay_ops::workload::{expected_bindings, transformer, BLOCK, WEIGHTS};
+
+/// The name and type of every binding of the let chain of `@main`, in order.
+fn bindings(m: &Module, typed: &Typed) -> Vec<(String, String)> {
+    let main = m.global("main").expect("@main");
+    let func = m.global_def(main).func.expect("defined");
+    let ExprKind::Func(f) = &m.expr(func).kind else {
+        panic!("@main is a function")
+    };
+    let mut found = Vec::new();
+    let mut e = f.body;
+    while let ExprKind::Let { var, body, .. } = m.expr(e).kind {
+        found.push((m.var_name(var).to_string(), typed.show(typed.var_ty(var))));
+        e = body;
+    }
+    found
+}
+
+#[test]
+fn without_remembered_results_the_types_are_the_same() {
+    use relay_core::adt::{self, AdtTable};
+    use relay_core::infer::{infer_with, Options};
+    use relay_core::text::parse_module;
+    use relay_core::TyCtx;
+    let src = transformer(100);
+    let mut shown = Vec::new();
+    for remember_results in [true, false] {
+        let mut tcx = TyCtx::new();
+        let mut adts: AdtTable = adt::load(&mut tcx).expect("data types");
+        let m = parse_module(&src, &mut tcx, &mut adts).expect("parses");
+        let typed = infer_with(tcx, &adts, &m, Options { remember_results });
+        assert!(typed.errors().is_empty(), "{:?}", typed.errors());
+        let mut tys = bindings(&m, &typed);
+        let main = m.global("main").expect("@main");
+        tys.push(("@main".into(), typed.show(typed.global_ty(main))));
+        let stats = typed.solver.stats();
+        shown.push((tys, stats.remembered > 0));
+    }
+    assert_eq!(shown[0].0, shown[1].0);
+    assert_eq!((shown[0].1, shown[1].1), (true, false));
+}
 
 #[test]
 fn every_binding_of_the_workload_at_1000_operators_has_its_type() {
@@ -12,18 +53,8 @@ fn every_binding_of_the_workload_at_1000_operators_has_its_type() {
     assert!(checked.errors.is_empty(), "{:?}", checked.errors);
     let (module, typed) = checked.typed.as_ref().expect("typed");
     let main = module.global("main").expect("@main");
-    // The let chain of `@main`, in order.
     let func = module.global_def(main).func.expect("defined");
-    let ExprKind::Func(f) = &module.expr(func).kind else {
-        panic!("@main is a function")
-    };
-    let mut found = Vec::new();
-    let mut e = f.body;
-    while let ExprKind::Let { var, body, .. } = module.expr(e).kind {
-        let name = module.var_name(var);
-        found.push((name.to_string(), typed.show(typed.var_ty(var))));
-        e = body;
-    }
+    let found = bindings(module, typed);
     let expected: Vec<(String, String)> = expected_bindings(ops)
         .map(|(name, ty)| (name, ty.to_string()))
         .collect();

@@ -57,16 +57,31 @@ impl Infer<'_> {
     ) -> Option<Ty> {
         let scheme = self.op_scheme(def);
         let relation = scheme.relation.filter(|_| scheme.arity == args.len())?;
-        let ret = self.s.fresh_ty();
         let Some(attrs) = self.call_attrs(e, def, attrs) else {
-            return Some(ret);
+            return Some(self.s.fresh_ty());
         };
         let mut buf = std::mem::take(&mut self.scratch);
         buf.clear();
         buf.extend(args.iter().map(|a| self.expr_tys[a.index()]));
+        // Every input known: the relation decides now (or has decided before, for the
+        // same inputs and attributes), and the call has its type at once.
+        let known = self.s.remembers_results() && buf.iter().all(|&t| !self.s.tcx.has_vars(t));
+        if known {
+            if let Some(t) = self.s.remembered(relation, Some(&attrs), &buf) {
+                self.scratch = buf;
+                return Some(t);
+            }
+        }
+        let ret = self.s.fresh_ty();
         buf.push(ret);
         self.s.add_relation(relation, &buf, Some(attrs), e.0);
         self.scratch = buf;
+        if known {
+            if let Outcome::Failed(errors) = self.s.solve() {
+                self.report_failures(errors);
+            }
+            return Some(self.s.resolve(ret));
+        }
         Some(ret)
     }
 

@@ -120,8 +120,32 @@ struct Infer<'m> {
 /// Infers the type of every expression, variable and global of `m`. Data types and
 /// constructors used by `m` must be loaded in `tcx` (see [`crate::adt::load`]).
 pub fn infer(tcx: TyCtx, adts: &AdtTable, m: &Module) -> Typed {
+    infer_with(tcx, adts, m, Options::default())
+}
+
+/// How [`infer_with`] works.
+#[derive(Copy, Clone, Debug)]
+pub struct Options {
+    /// Whether relation results are remembered by their known inputs
+    /// ([`Solver::remember_results`]): an operator call whose inputs are all known takes
+    /// the result of an earlier call with the same inputs and attributes. On by default;
+    /// the types are the same either way.
+    pub remember_results: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            remember_results: true,
+        }
+    }
+}
+
+/// [`infer`] with `options`.
+pub fn infer_with(tcx: TyCtx, adts: &AdtTable, m: &Module, options: Options) -> Typed {
     let (exprs, vars, _) = m.sizes();
     let mut s = Solver::new(tcx);
+    s.remember_results(options.remember_results);
     let bool_ty = s.tcx.scalar(DType::BOOL);
     let unset = s.tcx.tuple(&[]);
     let mut cx = Infer {

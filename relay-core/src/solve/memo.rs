@@ -39,10 +39,20 @@ impl Memo {
         args: &[Ty],
     ) -> Option<Key> {
         let (&out, inputs) = args.split_last()?;
-        if inputs.len() > MAX_INPUTS
-            || !matches!(tcx.data(out), TyData::Var(_))
-            || inputs.iter().any(|&t| tcx.has_vars(t))
-        {
+        if !matches!(tcx.data(out), TyData::Var(_)) {
+            return None;
+        }
+        Self::key_of_inputs(tcx, relation, attrs, inputs)
+    }
+
+    /// The key of `inputs` (the arguments but the result), if they are all known.
+    pub(super) fn key_of_inputs(
+        tcx: &TyCtx,
+        relation: RelationRef,
+        attrs: Option<&Arc<Attrs>>,
+        inputs: &[Ty],
+    ) -> Option<Key> {
+        if inputs.len() > MAX_INPUTS || inputs.iter().any(|&t| tcx.has_vars(t)) {
             return None;
         }
         let mut key = Key {

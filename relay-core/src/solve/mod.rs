@@ -257,6 +257,29 @@ impl Solver {
         self.remember = on;
     }
 
+    /// Whether results are remembered ([`Solver::remember_results`]).
+    pub fn remembers_results(&self) -> bool {
+        self.remember
+    }
+
+    /// The remembered result of `relation` on `inputs` (its arguments but the last, all
+    /// known) with `attrs`, if an earlier run solved it; counted as a run.
+    pub fn remembered(
+        &mut self,
+        relation: RelationRef,
+        attrs: Option<&Arc<Attrs>>,
+        inputs: &[Ty],
+    ) -> Option<Ty> {
+        if !self.remember {
+            return None;
+        }
+        let key = memo::Memo::key_of_inputs(&self.tcx, relation, attrs, inputs)?;
+        let t = self.memo.get(&key)?;
+        self.stats.runs += 1;
+        self.stats.remembered += 1;
+        Some(t)
+    }
+
     // ----- fresh variables -----
 
     /// A fresh incomplete type.
