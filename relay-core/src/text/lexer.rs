@@ -71,6 +71,9 @@ pub enum Tok {
     FatArrow,
     /// The end of the text.
     Eof,
+    /// Not a token: what [`Lexer::advance`] returns where [`Lexer::next_token`] fails (ask
+    /// [`Lexer::error_at`] why).
+    Error,
 }
 
 /// A token: its kind and where it is.
@@ -111,6 +114,39 @@ pub struct Lexer<'s> {
     /// Whether the last token was `.`, so that `%t.0.1` reads as two projections and
     /// not as `%t`, `.`, `0.1`.
     after_dot: bool,
+    /// Why the last [`Lexer::advance`] failed.
+    failed: Option<Fail>,
+}
+
+/// A lexing error, described only when asked ([`Lexer::describe`]): small enough to come
+/// back in registers.
+#[derive(Copy, Clone, Debug)]
+struct Fail {
+    kind: FailKind,
+    lo: u32,
+    hi: u32,
+}
+
+#[derive(Copy, Clone, Debug)]
+enum FailKind {
+    /// `/*` without `*/`.
+    Comment,
+    /// `"` without its closing quote on the line.
+    String,
+    /// `%` or `@` without a name.
+    Name,
+    /// A character no token starts with.
+    Char,
+}
+
+impl Fail {
+    fn new(kind: FailKind, lo: usize, hi: usize) -> Self {
+        Fail {
+            kind,
+            lo: lo as u32,
+            hi: hi as u32,
+        }
+    }
 }
 
 fn is_ident_start(c: u8) -> bool {
@@ -128,6 +164,7 @@ impl<'s> Lexer<'s> {
             src: src.as_bytes(),
             pos: 0,
             after_dot: false,
+            failed: None,
         }
     }
 
@@ -156,7 +193,69 @@ impl<'s> Lexer<'s> {
         }
     }
 
-    fn skip_trivia(&mut self) -> Result<(), LexError> {
+    /// The error `f` described.
+    #[cold]
+    fn describe(&self, f: Fail) -> LexError {
+        let (lo, hi) = (f.lo as usize, f.hi as usize);
+        let message = match f.kind {
+            FailKind::Comment => {
+                "unterminated comment: expected `*/`, found the end of the text".into()
+            }
+            FailKind::String => "unterminated string: expected `\"`".into(),
+            FailKind::Name => {
+                let c = self.src[lo];
+                let what = if c == b'%' {
+                    "a local variable's name"
+                } else {
+                    "a global's name"
+                };
+                format!("expected {what} after `{}`", c as char)
+            }
+            FailKind::Char => {
+                let c = self.src[lo];
+                let ch = std::str::from_utf8(&self.src[lo..])
+                    .ok()
+                    .and_then(|s| s.chars().next())
+                    .map_or_else(|| format!("byte 0x{c:02x}"), |ch| format!("`{ch}`"));
+                format!("expected a token, found the character {ch}")
+            }
+        };
+        self.err(lo, hi, message)
+    }
+
+    /// The next token, or a [`Tok::Error`] token spanning the problem where
+    /// [`Lexer::next_token`] fails ([`Lexer::error_at`] says why). Cheaper than
+    /// `next_token`: the token comes back in registers.
+    #[inline]
+    pub fn advance(&mut self) -> Token {
+        match self.scan() {
+            Ok(t) => t,
+            Err(f) => {
+                self.failed = Some(f);
+                Token {
+                    kind: Tok::Error,
+                    lo: f.lo,
+                    hi: f.hi,
+                }
+            }
+        }
+    }
+
+    /// Why the last [`Lexer::advance`] returned a [`Tok::Error`] token.
+    #[cold]
+    pub fn error(&self) -> LexError {
+        match self.failed {
+            Some(f) => self.describe(f),
+            None => self.err(self.pos, self.pos, "expected a token".into()),
+        }
+    }
+
+    /// The next token.
+    pub fn next_token(&mut self) -> Result<Token, LexError> {
+        self.scan().map_err(|f| self.describe(f))
+    }
+
+    fn skip_trivia(&mut self) -> Result<(), Fail> {
         loop {
             match self.at(self.pos) {
                 b' ' | b'\n' | b'\t' | b'\r' | b'\x0c' => self.pos += 1,
@@ -167,12 +266,7 @@ impl<'s> Lexer<'s> {
                     self.pos += 2;
                     loop {
                         if self.pos >= self.src.len() {
-                            return Err(self.err(
-                                start,
-                                start + 2,
-                                "unterminated comment: expected `*/`, found the end of the text"
-                                    .into(),
-                            ));
+                            return Err(Fail::new(FailKind::Comment, start, start + 2));
                         }
                         if self.src[self.pos] == b'*' && self.at(self.pos + 1) == b'/' {
                             self.pos += 2;
@@ -192,8 +286,7 @@ impl<'s> Lexer<'s> {
         }
     }
 
-    /// The next token.
-    pub fn next_token(&mut self) -> Result<Token, LexError> {
+    fn scan(&mut self) -> Result<Token, Fail> {
         self.skip_trivia()?;
         let after_dot = std::mem::replace(&mut self.after_dot, false);
         let lo = self.pos;
@@ -236,17 +329,14 @@ impl<'s> Lexer<'s> {
             b'"' => return self.string(lo),
             c if c.is_ascii_digit() => return Ok(self.number(lo, after_dot)),
             c if is_ident_start(c) => return Ok(self.ident(lo)),
+            // (A character outside ASCII is shown as `é` or `byte 0xNN`, which the
+            // span covers the first four bytes of.)
             _ => {
-                let ch = std::str::from_utf8(&self.src[lo..])
-                    .ok()
-                    .and_then(|s| s.chars().next())
-                    .map_or_else(|| format!("byte 0x{c:02x}"), |ch| format!("`{ch}`"));
-                let width = if c < 0x80 { 1 } else { ch.len().min(4) };
-                return Err(self.err(
+                return Err(Fail::new(
+                    FailKind::Char,
                     lo,
-                    lo + width,
-                    format!("expected a token, found the character {ch}"),
-                ));
+                    lo + if c < 0x80 { 1 } else { 4 },
+                ))
             }
         };
         self.pos += len;
@@ -279,7 +369,7 @@ impl<'s> Lexer<'s> {
     }
 
     /// `%name`, `%0`, `@name`.
-    fn sigil(&mut self, lo: usize, c: u8) -> Result<Token, LexError> {
+    fn sigil(&mut self, lo: usize, c: u8) -> Result<Token, Fail> {
         self.pos = lo + 1;
         while is_ident_char(self.at(self.pos)) {
             self.pos += 1;
@@ -294,12 +384,7 @@ impl<'s> Lexer<'s> {
             }
         }
         if self.pos == lo + 1 {
-            let what = if c == b'%' {
-                "a local variable's name"
-            } else {
-                "a global's name"
-            };
-            return Err(self.err(lo, lo + 1, format!("expected {what} after `{}`", c as char)));
+            return Err(Fail::new(FailKind::Name, lo, lo + 1));
         }
         Ok(self.tok(if c == b'%' { Tok::Local } else { Tok::Global }, lo))
     }
@@ -338,13 +423,11 @@ impl<'s> Lexer<'s> {
         self.tok(Tok::Num, lo)
     }
 
-    fn string(&mut self, lo: usize) -> Result<Token, LexError> {
+    fn string(&mut self, lo: usize) -> Result<Token, Fail> {
         self.pos = lo + 1;
         loop {
             match self.src.get(self.pos) {
-                None | Some(b'\n') => {
-                    return Err(self.err(lo, self.pos, "unterminated string: expected `\"`".into()))
-                }
+                None | Some(b'\n') => return Err(Fail::new(FailKind::String, lo, self.pos)),
                 Some(b'\\') => self.pos += 2,
                 Some(b'"') => {
                     self.pos += 1;

@@ -347,15 +347,25 @@ impl<'s, 'a> Parser<'s, 'a> {
     /// Moves to byte `pos` and reads the token there.
     fn seek(&mut self, pos: usize) -> PResult<()> {
         self.lex.seek(pos);
-        self.tok = self.lex.next_token()?;
+        self.tok = self.next_tok()?;
         Ok(())
+    }
+
+    /// The lexer's next token.
+    #[inline]
+    fn next_tok(&mut self) -> PResult<Token> {
+        let t = self.lex.advance();
+        if t.kind == Tok::Error {
+            return Err(self.lex.error().into());
+        }
+        Ok(t)
     }
 
     /// Consumes the current token and returns it.
     fn bump(&mut self) -> PResult<Token> {
         let t = self.tok;
         self.prev_hi = t.hi;
-        self.tok = self.lex.next_token()?;
+        self.tok = self.next_tok()?;
         Ok(t)
     }
 
