@@ -32,7 +32,7 @@ fn errors(src: &str) -> Vec<String> {
         Ok(_) => panic!("parsed without an error: {src}"),
         Err(errs) => errs
             .iter()
-            .map(|ParseError { span, message }| format!("{}..{}: {message}", span.lo, span.hi))
+            .map(|ParseError { span, message, .. }| format!("{}..{}: {message}", span.lo, span.hi))
             .collect(),
     }
 }

@@ -2,10 +2,11 @@
 //! notation, and its functions ([`PRELUDE`], TVM's `@map`, `@foldl`, ... in the text
 //! format) with [`Prelude`] to check programs with them in scope.
 
+use relay_core::diag::Label;
 use relay_core::expr::{GlobalDef, Module, Span};
 use relay_core::infer::{infer, Typed};
 use relay_core::relay_data;
-use relay_core::text::{parse_sources, ParseError};
+use relay_core::text::parse_sources;
 use relay_core::{adt, TyCtx};
 
 relay_data! {
@@ -62,6 +63,21 @@ pub struct Problem {
     pub message: String,
     /// Further facts.
     pub notes: Vec<String>,
+    /// Other places that explain it, each in the coordinates of its own source.
+    pub labels: Vec<ProblemLabel>,
+    /// How to fix it, where that is known.
+    pub help: Option<String>,
+}
+
+/// A secondary place of a [`Problem`]: where a clashing fact came from, a first definition.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProblemLabel {
+    /// The source it is in.
+    pub origin: Origin,
+    /// The bytes it points at, in that source.
+    pub span: Span,
+    /// What they have to do with the problem.
+    pub message: String,
 }
 
 /// A prelude ready to check programs against: [`PRELUDE`] and any texts a downstream
@@ -193,22 +209,45 @@ impl Prelude {
             at += text.len() as u32 + 1;
         }
         let offset = *starts.last().expect("the program is a source");
-        let locate = |span: Span, message: String, notes: Vec<String>| {
+        // The source a span of the joined text is in, and the span in its coordinates.
+        let place = |span: Span| {
             let k = starts.iter().rposition(|&s| s <= span.lo).unwrap_or(0);
             let origin = if k + 1 == all.len() {
                 Origin::User
             } else {
                 Origin::Prelude(all[k].0.to_string())
             };
+            let span = Span {
+                lo: span.lo - starts[k],
+                hi: span.hi.max(span.lo) - starts[k],
+            };
+            (origin, span)
+        };
+        let locate = |span: Span, message: String, notes: Vec<String>| {
+            let (origin, span) = place(span);
             Problem {
                 origin,
-                span: Span {
-                    lo: span.lo - starts[k],
-                    hi: span.hi.max(span.lo) - starts[k],
-                },
+                span,
                 message,
                 notes,
+                labels: Vec::new(),
+                help: None,
             }
+        };
+        let with_details = |mut p: Problem, labels: &[Label], help: &Option<String>| {
+            p.labels = labels
+                .iter()
+                .map(|l| {
+                    let (origin, span) = place(l.span);
+                    ProblemLabel {
+                        origin,
+                        span,
+                        message: l.message.clone(),
+                    }
+                })
+                .collect();
+            p.help.clone_from(help);
+            p
         };
         let mut tcx = TyCtx::new();
         let mut adts = match adt::load(&mut tcx) {
@@ -229,7 +268,10 @@ impl Prelude {
                 return Checked {
                     errors: errors
                         .into_iter()
-                        .map(|ParseError { span, message }| locate(span, message, Vec::new()))
+                        .map(|e| {
+                            let p = locate(e.span, e.message.clone(), Vec::new());
+                            with_details(p, &e.labels, &e.help)
+                        })
                         .collect(),
                     warnings: Vec::new(),
                     typed: None,
@@ -246,7 +288,10 @@ impl Prelude {
         let typed = infer(tcx, &adts, &module);
         let problems = |list: &[relay_core::infer::TypeError]| -> Vec<Problem> {
             list.iter()
-                .map(|e| locate(e.span, e.message.clone(), e.notes.clone()))
+                .map(|e| {
+                    let p = locate(e.span, e.message.clone(), e.notes.clone());
+                    with_details(p, &e.labels, &e.help)
+                })
                 .collect()
         };
         let errors = problems(typed.errors());

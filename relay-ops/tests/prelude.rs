@@ -76,7 +76,7 @@ def @lengths(%xss: List[List[int32]]) { @map(@length, %xss) }
     let messages: Vec<&str> = checked.errors.iter().map(|e| e.message.as_str()).collect();
     assert_eq!(
         messages,
-        ["argument 1 of `@concat`: type argument 0: `float32` vs `(float32, float32)`"]
+        ["argument 2 of `@concat`: type argument 1: `float32` vs `(float32, float32)`"]
     );
     let fixed = src.replace("(%x, %x)", "%x");
     let checked = check_with_prelude(&fixed, &[]);
@@ -102,7 +102,7 @@ fn a_type_error_in_a_prelude_call_is_reported_in_the_programs_coordinates() {
     let e = &checked.errors[0];
     assert_eq!(
         e.message,
-        "argument 1 of `@map`: type argument 0, dtype: int32 vs float32"
+        "argument 2 of `@map`: type argument 1, dtype: int32 vs float32"
     );
     assert_eq!(e.origin, Origin::User);
     assert_eq!(&src[e.span.lo as usize..e.span.hi as usize], "%xs");

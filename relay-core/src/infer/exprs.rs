@@ -200,17 +200,13 @@ impl Infer<'_> {
                     if args.len() == 1 { "was" } else { "were" }
                 ),
             );
+            self.label_callee(callee, n);
             return ret;
         }
         for (k, (&p, &a)) in params.iter().zip(&arg_tys).enumerate() {
-            let aspan = self.span(args[k]);
-            self.unify(
-                p,
-                a,
-                aspan,
-                Some(args[k]),
-                &format!("argument {k} of {name}"),
-            );
+            if let Err(err) = self.s.unify(p, a) {
+                self.argument_error(callee, args, k, &err);
+            }
         }
         if !constraints.is_empty() {
             let attrs = match &self.m.expr(callee).kind {
@@ -219,7 +215,8 @@ impl Infer<'_> {
                     match def.attrs_for_call(given) {
                         Ok(filled) => Some(Arc::new(filled)),
                         Err(err) => {
-                            self.error(Some(e), span, err.to_string());
+                            self.error(Some(e), span, err.message);
+                            self.errors.last_mut().expect("just pushed").help = err.help;
                             return ret;
                         }
                     }

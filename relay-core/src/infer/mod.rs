@@ -13,6 +13,7 @@
 
 use crate::adt::AdtTable;
 use crate::attrs::Attrs;
+use crate::diag::Label;
 use crate::dtype::DType;
 use crate::expr::{ExprId, ExprKind, GlobalId, Module, PatId, Pattern, Span, VarId};
 use crate::fold::ParamValue;
@@ -34,6 +35,10 @@ pub struct TypeError {
     pub message: String,
     /// Further facts.
     pub notes: Vec<String>,
+    /// Other places that explain it (where each clashing fact came from).
+    pub labels: Vec<Label>,
+    /// How to fix it, where that is known.
+    pub help: Option<String>,
 }
 
 /// The types of a module after inference.
@@ -193,6 +198,8 @@ impl Infer<'_> {
             expr: e,
             message,
             notes: Vec::new(),
+            labels: Vec::new(),
+            help: None,
         });
     }
 

@@ -88,6 +88,8 @@ impl Infer<'_> {
                 notes: vec![
                     "add arms for these cases, or use `match?` for a partial match".to_string(),
                 ],
+                labels: Vec::new(),
+                help: None,
             });
         }
         if report.too_deep {
@@ -99,6 +101,8 @@ impl Infer<'_> {
                     crate::exhaust::MAX_PATTERN_DEPTH
                 ),
                 notes: Vec::new(),
+                labels: Vec::new(),
+                help: None,
             });
         }
         for i in report.unreachable {
@@ -110,6 +114,8 @@ impl Infer<'_> {
                     "unreachable arm: the arms before it match every value it matches (arm {i})"
                 ),
                 notes: Vec::new(),
+                labels: Vec::new(),
+                help: None,
             });
         }
     }

@@ -22,18 +22,134 @@ impl Infer<'_> {
         }
     }
 
-    /// Reports relations that do not hold, each at the argument it blames.
+    /// Reports relations that do not hold, each at the argument it blames, with the type
+    /// of every argument of its call and where each came from.
     pub(super) fn report_failures(&mut self, errors: Vec<crate::solve::SolveError>) {
         for err in errors {
             let (expr, span, what) = self.blame(err.origin, err.arg);
             let mut notes = err.notes;
             notes.push(format!("from the relation `{}`{what}", err.relation));
+            let mut labels = Vec::new();
+            if (err.origin as usize) < self.m.sizes().0 {
+                if let ExprKind::Call { args, .. } = &self.m.expr(ExprId(err.origin)).kind {
+                    for (k, &a) in args.iter().enumerate() {
+                        let t = self.s.resolve(self.expr_tys[a.index()]);
+                        let shown = self.s.tcx.show(t);
+                        labels.push(Label::new(
+                            self.span(a),
+                            format!("argument {}: `{shown}`", k + 1),
+                        ));
+                        labels.extend(self.origin_label(a));
+                    }
+                }
+            }
             self.errors.push(TypeError {
                 span,
                 expr,
                 message: err.message,
                 notes,
+                labels,
+                help: None,
             });
+        }
+    }
+
+    /// Where the type of `e` comes from, when `e` is a variable: its annotation or its
+    /// binding.
+    pub(super) fn origin_label(&mut self, e: ExprId) -> Option<Label> {
+        let ExprKind::Var(v) = self.m.expr(e).kind else {
+            return None;
+        };
+        let decl = self.m.var_decl(v);
+        let message = match decl.ann {
+            Some(t) => format!(
+                "`%{}` is annotated `{}` here",
+                decl.name,
+                self.s.tcx.show(t)
+            ),
+            None => {
+                let t = self.s.resolve(self.var_tys[v.index()]);
+                format!("`%{}` is bound here to `{}`", decl.name, self.s.tcx.show(t))
+            }
+        };
+        Some(Label::new(decl.span, message))
+    }
+
+    /// Reports that argument `k` of a call of `callee` does not unify with its parameter,
+    /// with where the parameter's type and the argument's type come from.
+    #[cold]
+    pub(super) fn argument_error(
+        &mut self,
+        callee: ExprId,
+        args: &[ExprId],
+        k: usize,
+        err: &crate::solve::UnifyError,
+    ) {
+        let arg = args[k];
+        let name = self.callee_name(callee);
+        let message = format!(
+            "argument {} of {name}: {}",
+            k + 1,
+            err.describe(&self.s.tcx)
+        );
+        let mut labels = Vec::new();
+        if let Some(param) = self.callee_params(callee).and_then(|ps| ps.get(k).copied()) {
+            let decl = self.m.var_decl(param);
+            let message = match decl.ann {
+                Some(t) => format!(
+                    "parameter `%{}` is declared `{}` here",
+                    decl.name,
+                    self.s.tcx.show(t)
+                ),
+                None => format!("parameter `%{}` is declared here", decl.name),
+            };
+            labels.push(Label::new(decl.span, message));
+        }
+        labels.extend(self.origin_label(arg));
+        self.errors.push(TypeError {
+            span: self.span(arg),
+            expr: Some(arg),
+            message,
+            notes: Vec::new(),
+            labels,
+            help: None,
+        });
+    }
+
+    /// The parameters of the function `callee` names, when it is a global defined by a
+    /// function literal.
+    fn callee_params(&self, callee: ExprId) -> Option<&[VarId]> {
+        let ExprKind::Global(g) = self.m.expr(callee).kind else {
+            return None;
+        };
+        let func = self.m.global_def(g).func?;
+        match &self.m.expr(func).kind {
+            ExprKind::Func(f) => Some(&f.params),
+            _ => None,
+        }
+    }
+
+    /// Adds to the last error a label at the definition of `callee`, which takes `n`
+    /// arguments.
+    #[cold]
+    pub(super) fn label_callee(&mut self, callee: ExprId, n: usize) {
+        let plural = if n == 1 { "" } else { "s" };
+        let label = match self.m.expr(callee).kind {
+            ExprKind::Global(g) => {
+                let def = self.m.global_def(g);
+                Label::new(
+                    def.span,
+                    format!("`@{}` is defined here with {n} parameter{plural}", def.name),
+                )
+            }
+            ExprKind::Var(v) => {
+                let decl = self.m.var_decl(v);
+                Label::new(decl.span, format!("`%{}` is bound here", decl.name))
+            }
+            _ => return,
+        };
+        if let Some(last) = self.errors.last_mut() {
+            last.labels.push(label);
         }
     }
 
@@ -55,7 +171,7 @@ impl Infer<'_> {
                             w.args.join(", "),
                             unknowns.join(", ")
                         ),
-                        notes: vec!["annotate a type to fix it".to_string()],
+                        notes: vec!["annotate a type to fix it".to_string()], labels: Vec::new(), help: None, 
                     });
                 }
             }
@@ -66,7 +182,7 @@ impl Infer<'_> {
             mut var_tys,
             mut global_tys,
             errors,
-            warnings,
+            mut warnings,
             m,
             ..
         } = self;
@@ -92,6 +208,8 @@ impl Infer<'_> {
                             solver.tcx.show(t)
                         ),
                         notes: vec!["annotate a type to fix it".to_string()],
+                        labels: Vec::new(),
+                        help: None,
                     });
                 }
             }
@@ -109,10 +227,20 @@ impl Infer<'_> {
                             solver.tcx.show(t)
                         ),
                         notes: vec!["annotate a type to fix it".to_string()],
+                        labels: Vec::new(),
+                        help: None,
                     });
                     break;
                 }
             }
+        }
+        // The unknowns a message mentions get names that do not depend on what else was
+        // checked (`'a`, not `'t178`).
+        for e in errors.iter_mut().chain(warnings.iter_mut()) {
+            let mut texts: Vec<&mut String> = vec![&mut e.message];
+            texts.extend(e.notes.iter_mut());
+            texts.extend(e.labels.iter_mut().map(|l| &mut l.message));
+            crate::diag::stable_var_names(&mut texts);
         }
         Typed {
             solver,

@@ -155,7 +155,9 @@ impl Parser<'_, '_> {
                 Ok(Mode::After(match self.locals.get(name) {
                     Some(&v) => self.m.at(t.span()).var_ref(v),
                     None => {
-                        self.error(t.span(), format!("unbound local variable `%{name}`"));
+                        let message = format!("unbound local variable `%{name}`");
+                        let locals: Vec<&str> = self.locals.keys().copied().collect();
+                        self.unknown_name(t.span(), message, name, "%", locals);
                         self.placeholder(t.span())
                     }
                 }))
@@ -166,7 +168,15 @@ impl Parser<'_, '_> {
                 let e = match self.m.global(name) {
                     Some(g) => self.m.at(t.span()).global_ref(g),
                     None => {
-                        self.error(t.span(), format!("unknown global `@{name}`"));
+                        let message = format!("unknown global `@{name}`");
+                        let globals: Vec<String> = self
+                            .m
+                            .globals()
+                            .iter()
+                            .map(|g| g.name.to_string())
+                            .collect();
+                        let globals = globals.iter().map(String::as_str);
+                        self.unknown_name(t.span(), message, name, "@", globals);
                         self.placeholder(t.span())
                     }
                 };
@@ -245,6 +255,8 @@ impl Parser<'_, '_> {
                 return Err(crate::text::parser::ParseError {
                     span: t.span(),
                     message: format!("expected an expression, found `{name}`"),
+                    labels: Vec::new(),
+                    help: None,
                 })
             }
             _ => {
@@ -258,7 +270,12 @@ impl Parser<'_, '_> {
                     } else {
                         "operator"
                     };
-                    self.error(t.span(), format!("unknown {what} `{name}`"));
+                    let message = format!("unknown {what} `{name}`");
+                    let mut names: Vec<String> =
+                        self.adts.ctor_names().map(str::to_string).collect();
+                    names.extend(self.callable_names().iter().map(|n| n.to_string()));
+                    let names = names.iter().map(String::as_str);
+                    self.unknown_name(t.span(), message, name, "", names);
                     self.placeholder(t.span())
                 };
                 return Ok(Mode::After(e));
@@ -348,6 +365,8 @@ impl Parser<'_, '_> {
                 let index = self.text(i).parse::<u32>().map_err(|_| super::ParseError {
                     span: i.span(),
                     message: format!("expected a field index after `.`, found `{}`", self.text(i)),
+                    labels: Vec::new(),
+                    help: None,
                 })?;
                 let span = self.span_from(self.lo_of(e));
                 return Ok(Mode::After(self.m.at(span).proj(e, index)));

@@ -62,7 +62,12 @@ impl Parser<'_, '_> {
         let text = self.text(t);
         let (digits, float, suffix) = split_number(text);
         let span = Span { lo, hi: t.hi };
-        let err = |message: String| ParseError { span, message };
+        let err = |message: String| ParseError {
+            span,
+            message,
+            labels: Vec::new(),
+            help: None,
+        };
         let dtype = match suffix {
             "" => None,
             "f" => Some(DType::FLOAT32),
@@ -148,6 +153,8 @@ impl Parser<'_, '_> {
                 return Err(ParseError {
                     span: name.span(),
                     message: format!("attribute `{n}` is given twice"),
+                    labels: Vec::new(),
+                    help: None,
                 });
             }
             let v = self.attr_value(0)?;
@@ -243,7 +250,11 @@ impl Parser<'_, '_> {
                 match c {
                     Some(c) => Ok(self.m.pat(Pattern::Ctor(c, fields.into()))),
                     None => {
-                        self.error(t.span(), format!("unknown constructor `{name}`"));
+                        let message = format!("unknown constructor `{name}`");
+                        let ctors: Vec<String> =
+                            self.adts.ctor_names().map(str::to_string).collect();
+                        let ctors = ctors.iter().map(String::as_str);
+                        self.unknown_name(t.span(), message, name, "", ctors);
                         Ok(self.m.pat(Pattern::Wildcard))
                     }
                 }

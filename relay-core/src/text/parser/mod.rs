@@ -16,6 +16,7 @@ use super::lexer::{LexError, Lexer, Tok, Token};
 use super::ty_parser::{parse_shape_at, parse_type_at};
 use super::{Binding, TypeParseError, TypeScope};
 use crate::adt::AdtTable;
+use crate::diag::Label;
 use crate::expr::{ExprId, Module, Span, VarId};
 use crate::fold::ParamValue;
 use crate::kind::{Kind, Param};
@@ -30,6 +31,22 @@ pub struct ParseError {
     pub span: Span,
     /// What is wrong, and what was expected.
     pub message: String,
+    /// Other places that explain it (the first definition of a duplicate).
+    pub labels: Vec<Label>,
+    /// How to fix it, where that is known (a name it was probably meant to be).
+    pub help: Option<String>,
+}
+
+impl ParseError {
+    /// An error at `span`, without labels or help.
+    pub fn new(span: Span, message: String) -> Self {
+        ParseError {
+            span,
+            message,
+            labels: Vec::new(),
+            help: None,
+        }
+    }
 }
 
 impl fmt::Display for ParseError {
@@ -49,6 +66,8 @@ impl From<LexError> for ParseError {
         ParseError {
             span: e.span,
             message: e.message,
+            labels: Vec::new(),
+            help: None,
         }
     }
 }
@@ -313,6 +332,8 @@ impl<'s, 'a> Parser<'s, 'a> {
         ParseError {
             span: self.tok.span(),
             message: format!("expected {what}, found {}", self.found()),
+            labels: Vec::new(),
+            help: None,
         }
     }
 
@@ -333,7 +354,36 @@ impl<'s, 'a> Parser<'s, 'a> {
     }
 
     fn error(&mut self, span: Span, message: String) {
-        self.errors.push(ParseError { span, message });
+        self.errors.push(ParseError {
+            span,
+            message,
+            labels: Vec::new(),
+            help: None,
+        });
+    }
+
+    /// Reports `message` about the unknown name `name` at `span`, with the closest of
+    /// `candidates` (written with `sigil` before it) as help.
+    #[cold]
+    fn unknown_name<'c>(
+        &mut self,
+        span: Span,
+        message: String,
+        name: &str,
+        sigil: &str,
+        candidates: impl IntoIterator<Item = &'c str>,
+    ) {
+        let mut e = ParseError::new(span, message);
+        e.help = crate::diag::did_you_mean(name, candidates)
+            .map(|c| format!("did you mean `{sigil}{c}`?"));
+        self.errors.push(e);
+    }
+
+    /// The names of every operator and constructor, for "did you mean" help.
+    #[cold]
+    fn callable_names(&self) -> Vec<&'static str> {
+        let ops = crate::registry::global().map_or(&[][..], |r| r.ops());
+        ops.iter().map(|op| op.name).collect()
     }
 
     fn span_from(&self, lo: u32) -> Span {
@@ -367,6 +417,8 @@ impl<'s, 'a> Parser<'s, 'a> {
                 hi: hi as u32,
             },
             message: e.message,
+            labels: Vec::new(),
+            help: None,
         }
     }
 
@@ -417,6 +469,8 @@ impl<'s, 'a> Parser<'s, 'a> {
                         "unknown kind `{}`: expected `Type`, `BaseType`, `Shape` or `ShapeVar`",
                         self.text(k)
                     ),
+                    labels: Vec::new(),
+                    help: None,
                 })?
             } else {
                 Kind::Type
@@ -426,6 +480,8 @@ impl<'s, 'a> Parser<'s, 'a> {
                 return Err(ParseError {
                     span: name.span(),
                     message: format!("type parameter `{n}` is declared twice"),
+                    labels: Vec::new(),
+                    help: None,
                 });
             }
             let p = self.tcx.param(n, kind);
@@ -612,14 +668,16 @@ impl<'s, 'a> Parser<'s, 'a> {
                 }
             }
             if let Err(dup) = self.m.at(name.span()).declare(n) {
-                self.error(
-                    name.span(),
-                    format!(
-                        "`@{n}` is defined twice: first at {}, again at {}",
-                        self.place(dup.first.lo),
-                        self.place(name.lo)
-                    ),
+                let message = format!(
+                    "`@{n}` is defined twice: first at {}, again at {}",
+                    self.place(dup.first.lo),
+                    self.place(name.lo)
                 );
+                let mut e = ParseError::new(name.span(), message);
+                e.labels
+                    .push(Label::new(dup.first, format!("`@{n}` first defined here")));
+                e.help = Some(format!("rename one of the two definitions of `@{n}`"));
+                self.errors.push(e);
             }
         }
     }
