@@ -51,12 +51,16 @@ diagnostics! {
     // Syntax.
     parse_error,
     parse_error_expected_expression,
+    /// `free_var` and `meta[...]`, which TVM prints: clear errors, reading goes on.
+    unsupported_meta_and_free_var,
     // Names.
     unknown_operator,
     unknown_attribute,
     unbound_variable,
     several_unbound_variables,
     duplicate_definition,
+    /// "Did you mean" help for a global and a constructor.
+    misspelled_names,
     // Type relations of operators.
     broadcast_clash,
     dtype_clash,

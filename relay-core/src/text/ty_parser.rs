@@ -446,8 +446,16 @@ impl Parser<'_> {
     fn func_params(&mut self) -> PResult<(Vec<Param>, Vec<(String, Option<Binding>)>)> {
         let mut bound: Vec<(String, Option<Binding>)> = Vec::new();
         let mut params = Vec::new();
-        if self.eat("[") {
-            while !self.eat("]") {
+        // `fn [A](A) -> A`, or the spec's `fn<A>(A) -> A`.
+        let close = if self.eat("[") {
+            "]"
+        } else if self.eat("<") {
+            ">"
+        } else {
+            return Ok((params, bound));
+        };
+        {
+            while !self.eat(close) {
                 let Some((start, name)) = self.ident() else {
                     let found = self.describe_next();
                     return Err(self.error(format!("expected a type parameter, found {found}")));
@@ -481,7 +489,7 @@ impl Parser<'_> {
                 let previous = self.bind(&name, Binding::Param(p));
                 bound.push((name, previous));
                 if !self.eat(",") {
-                    self.expect("]")?;
+                    self.expect(close)?;
                     break;
                 }
             }

@@ -238,6 +238,13 @@ impl Parser<'_, '_> {
                 let t = self.bump()?;
                 let name = self.text(t);
                 let c = self.adts.ctor(name);
+                let lower = name.starts_with(|c: char| c.is_ascii_lowercase() || c == '_');
+                if c.is_none() && lower && !self.is(Tok::LParen) {
+                    // The spec's `case Single(x)`: a variable without `%`.
+                    let v = self.m.at(t.span()).var(name, None);
+                    self.bind_local(name, v);
+                    return Ok(self.m.pat(Pattern::Var(v)));
+                }
                 let mut fields = Vec::new();
                 if self.eat(Tok::LParen)? {
                     while !self.eat(Tok::RParen)? {

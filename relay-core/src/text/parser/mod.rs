@@ -379,6 +379,27 @@ impl<'s, 'a> Parser<'s, 'a> {
         self.errors.push(e);
     }
 
+    /// The error for a `free_var %x: T;` declaration (TVM prints one for each free
+    /// variable of an expression), which this format does not read: a module's variables
+    /// are the parameters of its definitions.
+    #[cold]
+    fn free_var(&self) -> ParseError {
+        let mut lex = self.lex;
+        let name = match lex.next_token() {
+            Ok(t) if t.kind == Tok::Local => format!(" `{}`", self.text(t)),
+            _ => String::new(),
+        };
+        let mut e = ParseError::new(
+            self.tok.span(),
+            format!("free variables are not supported: `free_var`{name} declares one"),
+        );
+        e.help = Some(format!(
+            "make{} a parameter of a `def` instead",
+            if name.is_empty() { " it" } else { &name }
+        ));
+        e
+    }
+
     /// The names of every operator and constructor, for "did you mean" help.
     #[cold]
     fn callable_names(&self) -> Vec<&'static str> {
@@ -567,6 +588,7 @@ impl<'s, 'a> Parser<'s, 'a> {
                 }
                 // Read by the second pass: skip it.
                 Some(_) => Ok(false),
+                None if self.is_word("free_var") => Err(self.free_var()),
                 None => Err(self.expected("`def`, `type` or `data`")),
             };
             self.reset();
