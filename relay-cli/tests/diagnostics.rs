@@ -75,6 +75,8 @@ diagnostics! {
     constructor_arity_pattern_too_few,
     // Matches and inference.
     non_exhaustive_match,
+    /// A pattern of another data type than the value matched: the label is the pattern.
+    pattern_type_clash,
     occurs_check,
     under_constrained,
     // Several independent type errors in one file: all are reported.

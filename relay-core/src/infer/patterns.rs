@@ -6,9 +6,10 @@ impl Infer<'_> {
     /// Types pattern `p` against `ty`, binding its variables (iteratively: patterns nest
     /// to any depth).
     pub(super) fn bind_pattern(&mut self, p: PatId, ty: Ty, at: ExprId) {
-        let span = self.span(at);
         let mut stack = vec![(p, ty)];
         while let Some((p, ty)) = stack.pop() {
+            // Errors go on the pattern itself, not the whole match.
+            let span = self.m.pat_span(p);
             match self.m.pattern(p) {
                 Pattern::Wildcard => {}
                 Pattern::Var(v) => {
@@ -80,6 +81,11 @@ impl Infer<'_> {
         let report = crate::exhaust::analyse(&self.s.tcx, self.m, &pats);
         let span = self.span(e);
         if complete && !report.missing.is_empty() {
+            // At the value matched, as rustc does.
+            let span = match &self.m.expr(e).kind {
+                ExprKind::Match { scrutinee, .. } => self.span(*scrutinee),
+                _ => span,
+            };
             let cases: Vec<String> = report.missing.iter().map(|c| format!("`{c}`")).collect();
             self.errors.push(TypeError {
                 span,

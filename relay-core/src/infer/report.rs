@@ -171,7 +171,9 @@ impl Infer<'_> {
                             w.args.join(", "),
                             unknowns.join(", ")
                         ),
-                        notes: vec!["annotate a type to fix it".to_string()], labels: Vec::new(), help: None, 
+                        notes: vec!["annotate a type to fix it".to_string()],
+                        labels: Vec::new(),
+                        help: None,
                     });
                 }
             }

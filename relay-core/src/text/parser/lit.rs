@@ -220,8 +220,8 @@ impl Parser<'_, '_> {
         }
         match self.tok.kind {
             Tok::Ident if self.is_word("_") => {
-                self.bump()?;
-                Ok(self.m.pat(Pattern::Wildcard))
+                let t = self.bump()?;
+                Ok(self.m.at(t.span()).pat(Pattern::Wildcard))
             }
             Tok::Local => {
                 let t = self.bump()?;
@@ -232,7 +232,8 @@ impl Parser<'_, '_> {
                 };
                 let v = self.new_local(t, ann);
                 self.bind_local(&self.text(t)[1..], v);
-                Ok(self.m.pat(Pattern::Var(v)))
+                let span = self.span_from(t.lo);
+                Ok(self.m.at(span).pat(Pattern::Var(v)))
             }
             Tok::Ident => {
                 let t = self.bump()?;
@@ -254,6 +255,8 @@ impl Parser<'_, '_> {
                         }
                     }
                 }
+                let span = self.span_from(t.lo);
+                self.m.at(span);
                 match c {
                     Some(c) => Ok(self.m.pat(Pattern::Ctor(c, fields.into()))),
                     None => {
@@ -267,7 +270,7 @@ impl Parser<'_, '_> {
                 }
             }
             Tok::LParen => {
-                self.bump()?;
+                let lo = self.bump()?.lo;
                 let mut fields = Vec::new();
                 let mut comma = false;
                 while !self.eat(Tok::RParen)? {
@@ -280,7 +283,8 @@ impl Parser<'_, '_> {
                 if fields.len() == 1 && !comma {
                     return Ok(fields[0]);
                 }
-                Ok(self.m.pat(Pattern::Tuple(fields.into())))
+                let span = self.span_from(lo);
+                Ok(self.m.at(span).pat(Pattern::Tuple(fields.into())))
             }
             _ => Err(self.expected("a pattern")),
         }
