@@ -56,6 +56,9 @@ diagnostics! {
     // Names.
     unknown_operator,
     unknown_attribute,
+    /// A value of the wrong type (the label is that attribute, not the nested call's of the
+    /// same name) and a missing required attribute (the label is the call).
+    attribute_errors,
     unbound_variable,
     several_unbound_variables,
     duplicate_definition,

@@ -6,7 +6,7 @@ use relay_core::diag::Label;
 use relay_core::expr::{GlobalDef, Module, Span};
 use relay_core::infer::{infer, Typed};
 use relay_core::relay_data;
-use relay_core::text::parse_sources;
+use relay_core::text::{attribute_span, parse_sources};
 use relay_core::{adt, TyCtx};
 
 relay_data! {
@@ -190,6 +190,14 @@ impl Prelude {
         Ok(p)
     }
 
+    /// The text of the source named `name` (empty if there is none).
+    fn text_of(&self, name: &str) -> &str {
+        self.sources
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or("", |(_, t)| t.as_str())
+    }
+
     /// The `(name, text)` of each source, [`PRELUDE`] first.
     pub fn sources(&self) -> impl Iterator<Item = (&str, &str)> {
         self.sources.iter().map(|(n, t)| (n.as_str(), t.as_str()))
@@ -289,7 +297,17 @@ impl Prelude {
         let problems = |list: &[relay_core::infer::TypeError]| -> Vec<Problem> {
             list.iter()
                 .map(|e| {
-                    let p = locate(e.span, e.message.clone(), e.notes.clone());
+                    let mut p = locate(e.span, e.message.clone(), e.notes.clone());
+                    // An error about an attribute points at it, not at the whole call.
+                    if let Some(attr) = &e.attr {
+                        let text = match &p.origin {
+                            Origin::User => user_src,
+                            Origin::Prelude(n) => self.text_of(n),
+                        };
+                        if let Some(span) = attribute_span(text, p.span, attr) {
+                            p.span = span;
+                        }
+                    }
                     with_details(p, &e.labels, &e.help)
                 })
                 .collect()

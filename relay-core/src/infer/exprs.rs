@@ -216,7 +216,9 @@ impl Infer<'_> {
                         Ok(filled) => Some(Arc::new(filled)),
                         Err(err) => {
                             self.error(Some(e), span, err.message);
-                            self.errors.last_mut().expect("just pushed").help = err.help;
+                            let last = self.errors.last_mut().expect("just pushed");
+                            last.help = err.help;
+                            last.attr = Some(err.attr);
                             return ret;
                         }
                     }

@@ -39,6 +39,9 @@ pub struct TypeError {
     pub labels: Vec<Label>,
     /// How to fix it, where that is known.
     pub help: Option<String>,
+    /// The attribute of the call at `span` it is about, if one: a renderer that has the
+    /// source narrows `span` to it with [`crate::text::attribute_span`].
+    pub attr: Option<Box<str>>,
 }
 
 /// The types of a module after inference.
@@ -200,6 +203,7 @@ impl Infer<'_> {
             notes: Vec::new(),
             labels: Vec::new(),
             help: None,
+            attr: None,
         });
     }
 

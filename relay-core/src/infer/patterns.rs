@@ -96,6 +96,7 @@ impl Infer<'_> {
                 ],
                 labels: Vec::new(),
                 help: None,
+                attr: None,
             });
         }
         if report.too_deep {
@@ -109,6 +110,7 @@ impl Infer<'_> {
                 notes: Vec::new(),
                 labels: Vec::new(),
                 help: None,
+                attr: None,
             });
         }
         for i in report.unreachable {
@@ -122,6 +124,7 @@ impl Infer<'_> {
                 notes: Vec::new(),
                 labels: Vec::new(),
                 help: None,
+                attr: None,
             });
         }
     }

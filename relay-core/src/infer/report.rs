@@ -50,6 +50,7 @@ impl Infer<'_> {
                 notes,
                 labels,
                 help: None,
+                attr: None,
             });
         }
     }
@@ -113,6 +114,7 @@ impl Infer<'_> {
             notes: Vec::new(),
             labels,
             help: None,
+            attr: None,
         });
     }
 
@@ -174,6 +176,7 @@ impl Infer<'_> {
                         notes: vec!["annotate a type to fix it".to_string()],
                         labels: Vec::new(),
                         help: None,
+                        attr: None,
                     });
                 }
             }
@@ -212,6 +215,7 @@ impl Infer<'_> {
                         notes: vec!["annotate a type to fix it".to_string()],
                         labels: Vec::new(),
                         help: None,
+                        attr: None,
                     });
                 }
             }
@@ -231,6 +235,7 @@ impl Infer<'_> {
                         notes: vec!["annotate a type to fix it".to_string()],
                         labels: Vec::new(),
                         help: None,
+                        attr: None,
                     });
                     break;
                 }
