@@ -84,4 +84,6 @@ diagnostics! {
     under_constrained,
     // Several independent type errors in one file: all are reported.
     several_errors,
+    /// A name error does not hide the type errors of definitions it does not touch.
+    name_and_type_errors,
 }

@@ -3,10 +3,10 @@
 //! format) with [`Prelude`] to check programs with them in scope.
 
 use relay_core::diag::Label;
-use relay_core::expr::{GlobalDef, Module, Span};
-use relay_core::infer::{infer, Typed};
+use relay_core::expr::{ExprKind, GlobalDef, Module, Span};
+use relay_core::infer::{infer, infer_skipping, Typed};
 use relay_core::relay_data;
-use relay_core::text::{attribute_span, parse_sources};
+use relay_core::text::{attribute_span, parse_sources_recovering, ParseError};
 use relay_core::{adt, TyCtx};
 
 relay_data! {
@@ -205,7 +205,9 @@ impl Prelude {
 
     /// Parses and type-checks `user_src` with the prelude's globals in scope. Problems in
     /// the program are in its own coordinates ([`Origin::User`]); the prelude's warnings
-    /// are not repeated.
+    /// are not repeated. When the program does not parse because of errors inside its
+    /// definitions (an unknown name, say), the definitions they do not touch, and do not
+    /// use one they touch, are type-checked all the same and their type errors follow.
     pub fn check(&self, user_src: &str) -> Checked {
         let mut all: Vec<(&str, &str)> = self.sources().collect();
         all.push(("the program", user_src));
@@ -270,30 +272,6 @@ impl Prelude {
                 }
             }
         };
-        let module = match parse_sources(&all, &mut tcx, &mut adts) {
-            Ok(m) => m,
-            Err(errors) => {
-                return Checked {
-                    errors: errors
-                        .into_iter()
-                        .map(|e| {
-                            let p = locate(e.span, e.message.clone(), Vec::new());
-                            with_details(p, &e.labels, &e.help)
-                        })
-                        .collect(),
-                    warnings: Vec::new(),
-                    typed: None,
-                    offset,
-                    prelude_globals: 0,
-                }
-            }
-        };
-        let prelude_globals = module
-            .globals()
-            .iter()
-            .take_while(|g| g.span.lo < offset)
-            .count();
-        let typed = infer(tcx, &adts, &module);
         let problems = |list: &[relay_core::infer::TypeError]| -> Vec<Problem> {
             list.iter()
                 .map(|e| {
@@ -312,6 +290,35 @@ impl Prelude {
                 })
                 .collect()
         };
+        let (module, parse_errors) = parse_sources_recovering(&all, &mut tcx, &mut adts);
+        if !parse_errors.is_empty() {
+            let mut errors: Vec<Problem> = parse_errors
+                .iter()
+                .map(|e| {
+                    let p = locate(e.span, e.message.clone(), Vec::new());
+                    with_details(p, &e.labels, &e.help)
+                })
+                .collect();
+            // The type errors of the definitions the errors do not touch, after them.
+            if let Some(skip) = untouched_by(&module, &parse_errors, offset) {
+                let typed = infer_skipping(tcx, &adts, &module, &skip);
+                let type_errors = problems(typed.errors());
+                errors.extend(type_errors.into_iter().filter(|p| p.origin == Origin::User));
+            }
+            return Checked {
+                errors,
+                warnings: Vec::new(),
+                typed: None,
+                offset,
+                prelude_globals: 0,
+            };
+        }
+        let prelude_globals = module
+            .globals()
+            .iter()
+            .take_while(|g| g.span.lo < offset)
+            .count();
+        let typed = infer(tcx, &adts, &module);
         let errors = problems(typed.errors());
         let warnings = problems(typed.warnings())
             .into_iter()
@@ -325,6 +332,52 @@ impl Prelude {
             prelude_globals,
         }
     }
+}
+
+/// The globals to skip when typing `m` despite the parse `errors`: those whose text holds
+/// an error, those without a body, and those that use a skipped one (transitively).
+/// `None` when an error is outside every definition of the program (at `offset` and
+/// after): in a data type, say, which any definition might use.
+fn untouched_by(m: &Module, errors: &[ParseError], offset: u32) -> Option<Vec<bool>> {
+    let globals = m.globals();
+    let mut skip: Vec<bool> = globals.iter().map(|g| g.func.is_none()).collect();
+    // The program's definitions by extent (`def` to `}`), in source order.
+    let extents: Vec<(u32, u32, usize)> = globals
+        .iter()
+        .enumerate()
+        .filter(|(_, g)| g.span.lo >= offset)
+        .filter_map(|(i, g)| g.func.map(|f| (m.expr(f).span.lo, m.expr(f).span.hi, i)))
+        .collect();
+    for e in errors {
+        let k = extents.partition_point(|&(lo, _, _)| lo <= e.span.lo);
+        let &(_, hi, i) = extents.get(k.checked_sub(1)?)?;
+        if e.span.hi > hi {
+            return None;
+        }
+        skip[i] = true;
+    }
+    // Who uses whom, then the users of skipped globals, transitively.
+    let mut users: Vec<Vec<usize>> = vec![Vec::new(); globals.len()];
+    let mut stack = Vec::new();
+    for (i, g) in globals.iter().enumerate() {
+        stack.extend(g.func);
+        while let Some(e) = stack.pop() {
+            match m.expr(e).kind {
+                ExprKind::Global(h) => users[h.index()].push(i),
+                _ => m.children(e, &mut stack),
+            }
+        }
+    }
+    let mut work: Vec<usize> = (0..globals.len()).filter(|&i| skip[i]).collect();
+    while let Some(g) = work.pop() {
+        for &u in &users[g] {
+            if !skip[u] {
+                skip[u] = true;
+                work.push(u);
+            }
+        }
+    }
+    Some(skip)
 }
 
 /// Checks `user_src` with [`PRELUDE`] and `extra_preludes` (named `extra prelude 1`, ...)

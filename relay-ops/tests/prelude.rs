@@ -185,3 +185,41 @@ fn a_broken_downstream_prelude_is_reported_in_its_own_coordinates() {
     let s = errors[0].span;
     assert!(s.hi as usize <= bad.len(), "{errors:?}");
 }
+
+/// The messages of `checked`'s errors, each with the text it points at.
+fn errors_at(src: &str) -> Vec<String> {
+    let checked = Prelude::standard().unwrap().check(src);
+    checked
+        .errors
+        .iter()
+        .map(|p| {
+            assert_eq!(p.origin, Origin::User);
+            format!(
+                "`{}`: {}",
+                &src[p.span.lo as usize..p.span.hi as usize],
+                p.message
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_name_error_does_not_hide_the_type_errors_of_other_definitions() {
+    let src =
+        "def @a(%x: int32) { %y }\ndef @b(%l: List[int32]) { @hd(%l) + 1f }\ndef @c() { @a(1f) }";
+    assert_eq!(
+        errors_at(src),
+        [
+            "`%y`: unbound local variable `%y`",
+            "`1f`: dtype: int32 vs float32",
+        ]
+    );
+    // An error outside every definition (here in a data type) may touch any of them:
+    // then only the parse errors are reported.
+    let src = "type T { A(Tensor[(2), floot32]) }\ndef @b() { 1 + 1f }";
+    assert_eq!(errors_at(src).len(), 1, "{:?}", errors_at(src));
+    // A syntax error leaves its definition without a body, and where its text ends is
+    // not known: only the parse errors are reported.
+    let src = "def @a() { (1 }\ndef @c() { 2 + 2f }";
+    assert_eq!(errors_at(src), ["`}`: expected `,` or `)`, found `}`"]);
+}

@@ -113,6 +113,13 @@ struct Infer<'m> {
 /// Infers the type of every expression, variable and global of `m`. Data types and
 /// constructors used by `m` must be loaded in `tcx` (see [`crate::adt::load`]).
 pub fn infer(tcx: TyCtx, adts: &AdtTable, m: &Module) -> Typed {
+    infer_skipping(tcx, adts, m, &[])
+}
+
+/// [`infer`], except for the globals `i` with `skip[i]` (e.g. those a name error
+/// touched): their bodies are not typed, so their expressions and variables keep the type
+/// `()`, and a global that uses one must be skipped too.
+pub fn infer_skipping(tcx: TyCtx, adts: &AdtTable, m: &Module, skip: &[bool]) -> Typed {
     let (exprs, vars, _) = m.sizes();
     let mut s = Solver::new(tcx);
     let bool_ty = s.tcx.scalar(DType::BOOL);
@@ -136,6 +143,9 @@ pub fn infer(tcx: TyCtx, adts: &AdtTable, m: &Module) -> Typed {
     // caller instantiates a callee's type with its body's relations already solved (a
     // generic `@plus` without a result annotation, called with explicit type arguments).
     for i in callee_first_order(m) {
+        if skip.get(i) == Some(&true) {
+            continue;
+        }
         let g = &m.globals()[i];
         let Some(func) = g.func else {
             let message = format!("`@{}` is declared but never defined", g.name);

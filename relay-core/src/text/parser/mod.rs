@@ -136,6 +136,34 @@ pub fn parse_sources(
     tcx: &mut TyCtx,
     adts: &mut AdtTable,
 ) -> Result<Module, Vec<ParseError>> {
+    let (m, errors) = parse_sources_recovering(sources, tcx, adts);
+    if errors.is_empty() {
+        Ok(m)
+    } else {
+        Err(errors)
+    }
+}
+
+/// [`parse_sources`], returning the module read even when there are errors, with them.
+/// After an error the module is what the parser could build: a name that does not resolve
+/// is an empty tuple, a definition with a syntax error has no body. A definition whose
+/// text holds no error is read exactly as without the others, so a checker may type the
+/// definitions the errors do not touch (and those that do not use them).
+///
+/// ```
+/// use relay_core::text::parse_sources_recovering;
+/// use relay_core::{adt::AdtTable, TyCtx};
+/// let (mut tcx, mut adts) = (TyCtx::new(), AdtTable::default());
+/// let src = "def @f() { %nope }\ndef @g() { () }";
+/// let (m, errors) = parse_sources_recovering(&[("main", src)], &mut tcx, &mut adts);
+/// assert_eq!(errors[0].message, "unbound local variable `%nope`");
+/// assert!(m.globals()[1].func.is_some());
+/// ```
+pub fn parse_sources_recovering(
+    sources: &[(&str, &str)],
+    tcx: &mut TyCtx,
+    adts: &mut AdtTable,
+) -> (Module, Vec<ParseError>) {
     let texts: Vec<&str> = sources.iter().map(|s| s.1).collect();
     let joined = texts.join("\n");
     let mut p = Parser::new(&joined, tcx, adts);
@@ -149,11 +177,7 @@ pub fn parse_sources(
         p.module();
         start = end + 1;
     }
-    if p.errors.is_empty() {
-        Ok(p.m)
-    } else {
-        Err(p.errors)
-    }
+    (p.m, p.errors)
 }
 
 /// What a top-level item is.
