@@ -72,6 +72,11 @@ diagnostics! {
     // Kinds, calls and constructors.
     kind_error,
     arity_error,
+    /// An argument that does not fit the callee's parameter: both declarations labelled.
+    argument_mismatch,
+    /// `if` branches, `match` arms and a `let` annotation that disagree: the other side
+    /// labelled with its type.
+    branches_differ,
     constructor_arity_call,
     constructor_arity_pattern,
     /// A pattern with fewer fields than its constructor (`Cons(%h)`) must be a diagnostic.

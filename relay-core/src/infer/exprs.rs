@@ -65,7 +65,9 @@ impl Infer<'_> {
                     "the condition must be a `bool` scalar",
                 );
                 let fspan = self.span(*f);
-                self.unify(tt, ft, fspan, Some(*f), "the branches of `if` differ");
+                if !self.unify(tt, ft, fspan, Some(*f), "the branches of `if` differ") {
+                    self.label_type(*t, "the other branch");
+                }
                 tt
             }
             ExprKind::Match {
@@ -82,13 +84,16 @@ impl Infer<'_> {
                 for arm in arms.iter() {
                     let bt = self.expr_tys[arm.body.index()];
                     let bspan = self.span(arm.body);
-                    self.unify(
+                    let same = self.unify(
                         result,
                         bt,
                         bspan,
                         Some(arm.body),
                         "the arms of `match` differ",
                     );
+                    if !same {
+                        self.label_type(arms[0].body, "the first arm");
+                    }
                 }
                 result
             }

@@ -221,11 +221,15 @@ impl Infer<'_> {
         self.m.expr(e).span
     }
 
-    fn unify(&mut self, a: Ty, b: Ty, span: Span, e: Option<ExprId>, what: &str) {
+    /// Unifies `a` with `b`; a failure is an error `what: why` at `span`. Whether they
+    /// unified.
+    fn unify(&mut self, a: Ty, b: Ty, span: Span, e: Option<ExprId>, what: &str) -> bool {
         if let Err(err) = self.s.unify(a, b) {
             let message = format!("{what}: {}", err.describe(&self.s.tcx));
             self.error(e, span, message);
+            return false;
         }
+        true
     }
 
     /// The type of a variable at its binder: its annotation, or a fresh unknown.
@@ -287,7 +291,16 @@ impl Infer<'_> {
                     let vt = self.bind_var(var);
                     let value_ty = self.expr_tys[value.index()];
                     let span = self.span(value);
-                    self.unify(vt, value_ty, span, Some(value), "the bound value");
+                    if !self.unify(vt, value_ty, span, Some(value), "the bound value") {
+                        self.label_var(var);
+                        if let Some(label) = self.origin_label(value) {
+                            self.errors
+                                .last_mut()
+                                .expect("just reported")
+                                .labels
+                                .push(label);
+                        }
+                    }
                     stack.push(Frame::Exit(e));
                     stack.push(Frame::Enter(body));
                 }

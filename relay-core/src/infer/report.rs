@@ -76,6 +76,37 @@ impl Infer<'_> {
         Some(Label::new(decl.span, message))
     }
 
+    /// Adds to the last error a label at `e`: `{what} is `T``, its type as far as known.
+    #[cold]
+    pub(super) fn label_type(&mut self, e: ExprId, what: &str) {
+        let t = self.s.resolve(self.expr_tys[e.index()]);
+        let label = Label::new(self.span(e), format!("{what} is `{}`", self.s.tcx.show(t)));
+        if let Some(last) = self.errors.last_mut() {
+            last.labels.push(label);
+        }
+    }
+
+    /// Adds to the last error a label at the binder of `v` if it is annotated: the
+    /// annotation is the other side of the clash.
+    #[cold]
+    pub(super) fn label_var(&mut self, v: VarId) {
+        let decl = self.m.var_decl(v);
+        let Some(t) = decl.ann else {
+            return;
+        };
+        let label = Label::new(
+            decl.span,
+            format!(
+                "`%{}` is annotated `{}` here",
+                decl.name,
+                self.s.tcx.show(t)
+            ),
+        );
+        if let Some(last) = self.errors.last_mut() {
+            last.labels.push(label);
+        }
+    }
+
     /// Reports that argument `k` of a call of `callee` does not unify with its parameter,
     /// with where the parameter's type and the argument's type come from.
     #[cold]
