@@ -72,6 +72,8 @@ diagnostics! {
     // Kinds, calls and constructors.
     kind_error,
     arity_error,
+    /// The callee is the prelude's: its definition is labelled in the prelude's text.
+    arity_error_prelude_callee,
     /// An argument that does not fit the callee's parameter: both declarations labelled.
     argument_mismatch,
     /// `if` branches, `match` arms and a `let` annotation that disagree: the other side
