@@ -429,4 +429,13 @@ fn free_var_and_meta_are_clear_errors() {
             "57..59: unbound local variable `%z`",
         ]
     );
+    // The metadata section TVM prints at the end of a module: one error, the definitions
+    // before it read.
+    assert_eq!(
+        errors("def @f() { %q }\n#[metadata]\n{\"root\": 1, \"nodes\": [{\"def\": 2}]}"),
+        [
+            "11..13: unbound local variable `%q`",
+            "16..27: a metadata section (`#[metadata]`) is not supported",
+        ]
+    );
 }

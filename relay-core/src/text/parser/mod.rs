@@ -613,6 +613,23 @@ impl<'s, 'a> Parser<'s, 'a> {
                 // Read by the second pass: skip it.
                 Some(_) => Ok(false),
                 None if self.is_word("free_var") => Err(self.free_var()),
+                None if self.is(Tok::Hash)
+                    && self.src[self.tok.hi as usize..].starts_with("[metadata]") =>
+                {
+                    // TVM's metadata section, the rest of the text: one error, then done.
+                    let span = self.tok.span();
+                    let mut e = ParseError::new(
+                        Span {
+                            lo: span.lo,
+                            hi: span.lo + "#[metadata]".len() as u32,
+                        },
+                        "a metadata section (`#[metadata]`) is not supported".to_string(),
+                    );
+                    e.help =
+                        Some("write the constants it holds as values or parameters".to_string());
+                    self.errors.push(e);
+                    return;
+                }
                 None => Err(self.expected("`def`, `type` or `data`")),
             };
             self.reset();
