@@ -62,7 +62,7 @@ diagnostics! {
     unbound_variable,
     several_unbound_variables,
     duplicate_definition,
-    /// "Did you mean" help for a global and a constructor.
+    /// "Did you mean" help for a global, a constructor and a type.
     misspelled_names,
     // Type relations of operators.
     broadcast_clash,

@@ -72,6 +72,8 @@ pub struct TypeParseError {
     pub offset: usize,
     /// What is wrong.
     pub message: String,
+    /// How to fix it, where that is known (the type name it was probably meant to be).
+    pub help: Option<String>,
 }
 
 impl fmt::Display for TypeParseError {
@@ -167,6 +169,7 @@ impl Parser<'_> {
         TypeParseError {
             offset: self.pos,
             message: message.into(),
+            help: None,
         }
     }
 
@@ -174,7 +177,24 @@ impl Parser<'_> {
         TypeParseError {
             offset,
             message: message.into(),
+            help: None,
         }
+    }
+
+    /// The error for the unknown type name `name` at `offset`, with the closest type name
+    /// in scope as help.
+    #[cold]
+    fn unknown_type(&self, offset: usize, name: &str) -> TypeParseError {
+        let types = self
+            .scope
+            .names
+            .iter()
+            .filter(|(_, b)| matches!(b, Binding::Adt(_) | Binding::Param(_) | Binding::Ty(_)))
+            .map(|(n, _)| &**n);
+        let mut e = self.error_at(offset, format!("unknown type `{name}`"));
+        e.help = crate::diag::did_you_mean(name, types.chain(["Tensor"]))
+            .map(|c| format!("did you mean `{c}`?"));
+        e
     }
 
     fn skip_ws(&mut self) {
@@ -368,7 +388,7 @@ impl Parser<'_> {
                 Ok(dt) => Ok(self.tcx.scalar(dt)),
                 // `float32x0`, `uint1`: say what is wrong with the data type.
                 Err(e) if looks_like_dtype(name) => Err(self.error_at(start, e.to_string())),
-                Err(_) => Err(self.error_at(start, format!("unknown type `{name}`"))),
+                Err(_) => Err(self.unknown_type(start, name)),
             },
         }
     }
@@ -733,5 +753,6 @@ fn arith(offset: usize, r: Result<Dim, crate::DimError>) -> PResult<Dim> {
     r.map_err(|e| TypeParseError {
         offset,
         message: e.to_string(),
+        help: None,
     })
 }

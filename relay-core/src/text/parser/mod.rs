@@ -463,7 +463,7 @@ impl<'s, 'a> Parser<'s, 'a> {
             },
             message: e.message,
             labels: Vec::new(),
-            help: None,
+            help: e.help,
         }
     }
 
