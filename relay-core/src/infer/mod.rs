@@ -292,14 +292,7 @@ impl Infer<'_> {
                     let value_ty = self.expr_tys[value.index()];
                     let span = self.span(value);
                     if !self.unify(vt, value_ty, span, Some(value), "the bound value") {
-                        self.label_var(var);
-                        if let Some(label) = self.origin_label(value) {
-                            self.errors
-                                .last_mut()
-                                .expect("just reported")
-                                .labels
-                                .push(label);
-                        }
+                        self.label_binding(var, value);
                     }
                     stack.push(Frame::Exit(e));
                     stack.push(Frame::Enter(body));

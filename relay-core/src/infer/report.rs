@@ -86,24 +86,26 @@ impl Infer<'_> {
         }
     }
 
-    /// Adds to the last error a label at the binder of `v` if it is annotated: the
-    /// annotation is the other side of the clash.
+    /// Adds to the last error (a `let` whose value does not fit its variable `v`) a
+    /// label at `v`'s annotation, the other side of the clash, and one at where `value`'s
+    /// type comes from.
     #[cold]
-    pub(super) fn label_var(&mut self, v: VarId) {
+    pub(super) fn label_binding(&mut self, v: VarId, value: ExprId) {
         let decl = self.m.var_decl(v);
-        let Some(t) = decl.ann else {
-            return;
-        };
-        let label = Label::new(
-            decl.span,
-            format!(
-                "`%{}` is annotated `{}` here",
-                decl.name,
-                self.s.tcx.show(t)
-            ),
-        );
+        let mut labels: Vec<Label> = decl
+            .ann
+            .map(|t| {
+                let shown = self.s.tcx.show(t);
+                Label::new(
+                    decl.span,
+                    format!("`%{}` is annotated `{shown}` here", decl.name),
+                )
+            })
+            .into_iter()
+            .collect();
+        labels.extend(self.origin_label(value));
         if let Some(last) = self.errors.last_mut() {
-            last.labels.push(label);
+            last.labels.append(&mut labels);
         }
     }
 

@@ -128,10 +128,10 @@ impl Parser<'_, '_> {
     fn seq_start(&mut self) -> PResult<Mode> {
         let lo = self.tok.lo;
         let graph = self.is(Tok::Local) && self.peek2()?.kind == Tok::Eq;
-        if self.is_word("free_var") {
-            return Err(self.free_var());
-        }
         if !(graph || self.is_word("let")) {
+            if self.is_word("free_var") {
+                return Err(self.free_var());
+            }
             self.frames.push(Frame::SeqExpr);
             return Ok(Mode::Operand);
         }
@@ -159,12 +159,7 @@ impl Parser<'_, '_> {
                 let name = &self.text(t)[1..];
                 Ok(Mode::After(match self.locals.get(name) {
                     Some(&v) => self.m.at(t.span()).var_ref(v),
-                    None => {
-                        let message = format!("unbound local variable `%{name}`");
-                        let locals: Vec<&str> = self.locals.keys().copied().collect();
-                        self.unknown_name(t.span(), message, name, "%", locals);
-                        self.placeholder(t.span())
-                    }
+                    None => self.unbound_local(t),
                 }))
             }
             Tok::Global => {
@@ -172,18 +167,7 @@ impl Parser<'_, '_> {
                 let name = &self.text(t)[1..];
                 let e = match self.m.global(name) {
                     Some(g) => self.m.at(t.span()).global_ref(g),
-                    None => {
-                        let message = format!("unknown global `@{name}`");
-                        let globals: Vec<String> = self
-                            .m
-                            .globals()
-                            .iter()
-                            .map(|g| g.name.to_string())
-                            .collect();
-                        let globals = globals.iter().map(String::as_str);
-                        self.unknown_name(t.span(), message, name, "@", globals);
-                        self.placeholder(t.span())
-                    }
+                    None => self.unknown_global(t),
                 };
                 let adjacent = self.tok.lo == t.hi;
                 if adjacent && (self.is(Tok::Lt) || self.is(Tok::LBracket)) {
@@ -280,18 +264,7 @@ impl Parser<'_, '_> {
                 } else if name == "meta" && self.is(Tok::LBracket) {
                     return self.meta_reference(lo);
                 } else {
-                    let what = if name.starts_with(|c: char| c.is_ascii_uppercase()) {
-                        "constructor"
-                    } else {
-                        "operator"
-                    };
-                    let message = format!("unknown {what} `{name}`");
-                    let mut names: Vec<String> =
-                        self.adts.ctor_names().map(str::to_string).collect();
-                    names.extend(self.callable_names().iter().map(|n| n.to_string()));
-                    let names = names.iter().map(String::as_str);
-                    self.unknown_name(t.span(), message, name, "", names);
-                    self.placeholder(t.span())
+                    self.unknown_word(t)
                 };
                 return Ok(Mode::After(e));
             }

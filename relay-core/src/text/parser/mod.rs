@@ -424,11 +424,59 @@ impl<'s, 'a> Parser<'s, 'a> {
         e
     }
 
-    /// The names of every operator and constructor, for "did you mean" help.
+    /// Reports the `%name` token `t` that no binding in scope names; a placeholder for it.
     #[cold]
-    fn callable_names(&self) -> Vec<&'static str> {
+    fn unbound_local(&mut self, t: Token) -> ExprId {
+        let name = &self.text(t)[1..];
+        let message = format!("unbound local variable `%{name}`");
+        let locals: Vec<&str> = self.locals.keys().copied().collect();
+        self.unknown_name(t.span(), message, name, "%", locals);
+        self.placeholder(t.span())
+    }
+
+    /// Reports the `@name` token `t` that no global names; a placeholder for it.
+    #[cold]
+    fn unknown_global(&mut self, t: Token) -> ExprId {
+        let name = &self.text(t)[1..];
+        let message = format!("unknown global `@{name}`");
+        let globals: Vec<String> = self
+            .m
+            .globals()
+            .iter()
+            .map(|g| g.name.to_string())
+            .collect();
+        self.unknown_name(
+            t.span(),
+            message,
+            name,
+            "@",
+            globals.iter().map(String::as_str),
+        );
+        self.placeholder(t.span())
+    }
+
+    /// Reports the bare name `t` that is no constructor, operator or variable; a
+    /// placeholder for it.
+    #[cold]
+    fn unknown_word(&mut self, t: Token) -> ExprId {
+        let name = self.text(t);
+        let what = if name.starts_with(|c: char| c.is_ascii_uppercase()) {
+            "constructor"
+        } else {
+            "operator"
+        };
+        let message = format!("unknown {what} `{name}`");
+        let mut names: Vec<String> = self.adts.ctor_names().map(str::to_string).collect();
         let ops = crate::registry::global().map_or(&[][..], |r| r.ops());
-        ops.iter().map(|op| op.name).collect()
+        names.extend(ops.iter().map(|op| op.name.to_string()));
+        self.unknown_name(
+            t.span(),
+            message,
+            name,
+            "",
+            names.iter().map(String::as_str),
+        );
+        self.placeholder(t.span())
     }
 
     fn span_from(&self, lo: u32) -> Span {
