@@ -12,7 +12,7 @@
 
 use clap::{Parser, Subcommand};
 use codespan_reporting::diagnostic::{Diagnostic, Label};
-use codespan_reporting::files::SimpleFile;
+use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term::{self, termcolor};
 use relay_core::expr::{ExprId, ExprKind, Module, Span};
 use relay_core::{registry, TyCtx};
@@ -206,28 +206,52 @@ fn check_one(
 const LARGE_PROGRAM: usize = 1 << 20;
 
 /// Renders `problems`, each against the source it is in: the user's file (`user`, as
-/// `(name, text)`) or one of the prelude's `sources`.
+/// `(name, text)`) or one of the prelude's `sources`; a secondary label may point into
+/// another source than its problem. A help line comes after the notes.
 fn emit_problems(
     user: Option<(&str, &str)>,
     sources: &[(&str, &str)],
     problems: &[Problem],
-    severity: fn() -> Diagnostic<()>,
+    severity: fn() -> Diagnostic<usize>,
 ) {
-    for p in problems {
-        let (name, text) = match &p.origin {
-            Origin::User => user.unwrap_or(("<input>", "")),
-            Origin::Prelude(n) => sources
-                .iter()
-                .copied()
-                .find(|(s, _)| s == n)
-                .unwrap_or((n.as_str(), "")),
-        };
-        let d = severity()
-            .with_message(&p.message)
-            .with_labels(vec![label(p.span, text.len())])
-            .with_notes(p.notes.clone());
-        emit(&SimpleFile::new(name, text), &[d]);
+    if problems.is_empty() {
+        return;
     }
+    // The user's file is file 0, the sources follow in order, then an empty stand-in for
+    // a source of another name (which `Prelude` never gives).
+    let mut files = SimpleFiles::new();
+    files.add(user.map_or("<input>", |u| u.0), user.map_or("", |u| u.1));
+    for &(name, text) in sources {
+        files.add(name, text);
+    }
+    let unknown = files.add("<unknown source>", "");
+    let file_of = |origin: &Origin| match origin {
+        Origin::User => 0,
+        Origin::Prelude(n) => sources
+            .iter()
+            .position(|(s, _)| s == n)
+            .map_or(unknown, |i| i + 1),
+    };
+    let mut diags = Vec::with_capacity(problems.len());
+    for p in problems {
+        let id = file_of(&p.origin);
+        let mut labels = vec![label(&files, id, p.span, true)];
+        for l in &p.labels {
+            let lid = file_of(&l.origin);
+            labels.push(label(&files, lid, l.span, false).with_message(&l.message));
+        }
+        let mut notes = p.notes.clone();
+        if let Some(help) = &p.help {
+            notes.push(format!("help: {help}"));
+        }
+        diags.push(
+            severity()
+                .with_message(&p.message)
+                .with_labels(labels)
+                .with_notes(notes),
+        );
+    }
+    emit(&files, &diags);
 }
 
 /// The variables bound by `let` (and graph bindings) inside `root`, in source order.
@@ -246,13 +270,19 @@ fn let_bindings(m: &Module, root: ExprId) -> Vec<relay_core::expr::VarId> {
     out
 }
 
-fn label(span: Span, len: usize) -> Label<()> {
+/// A label at `span` of file `id`, clamped to its text.
+fn label(files: &SimpleFiles<&str, &str>, id: usize, span: Span, primary: bool) -> Label<usize> {
+    let len = files.get(id).map_or(0, |f| f.source().len());
     let lo = (span.lo as usize).min(len);
     let hi = (span.hi as usize).clamp(lo, len);
-    Label::primary((), lo..hi)
+    if primary {
+        Label::primary(id, lo..hi)
+    } else {
+        Label::secondary(id, lo..hi)
+    }
 }
 
-fn emit(file: &SimpleFile<&str, &str>, diags: &[Diagnostic<()>]) {
+fn emit(files: &SimpleFiles<&str, &str>, diags: &[Diagnostic<usize>]) {
     if diags.is_empty() {
         return;
     }
@@ -264,6 +294,6 @@ fn emit(file: &SimpleFile<&str, &str>, diags: &[Diagnostic<()>]) {
     let writer = termcolor::StandardStream::stderr(choice);
     let config = term::Config::default();
     for d in diags {
-        let _ = term::emit_to_write_style(&mut writer.lock(), &config, file, d);
+        let _ = term::emit_to_write_style(&mut writer.lock(), &config, files, d);
     }
 }

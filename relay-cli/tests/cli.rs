@@ -41,7 +41,22 @@ fn a_type_error_exits_1_with_a_diagnostic_at_the_argument() {
     assert_eq!((code, out.as_str()), (1, ""));
     assert_eq!(
         err,
-        "error: `Tensor[(2, 3), float32]` and `Tensor[(4, 5), float32]` do not broadcast: dimension 0 of the first is 2 and dimension 0 of the second is 4\n  ┌─ examples/broadcast_error.relay:3:11\n  │\n3 │   add(%a, %b)\n  │           ^^\n  │\n  = from the relation `Broadcast` of `add`\n\n"
+        concat!(
+            "error: `Tensor[(2, 3), float32]` and `Tensor[(4, 5), float32]` do not broadcast: dimension 0 of the first is 2 and dimension 0 of the second is 4\n",
+            "  ┌─ examples/broadcast_error.relay:3:11\n",
+            "  │\n",
+            "2 │ def @main(%a: Tensor[(2, 3), float32], %b: Tensor[(4, 5), float32]) {\n",
+            "  │           --                           -- `%b` is annotated `Tensor[(4, 5), float32]` here\n",
+            "  │           │                             \n",
+            "  │           `%a` is annotated `Tensor[(2, 3), float32]` here\n",
+            "3 │   add(%a, %b)\n",
+            "  │       --  ^^\n",
+            "  │       │   │\n",
+            "  │       │   argument 2: `Tensor[(4, 5), float32]`\n",
+            "  │       argument 1: `Tensor[(2, 3), float32]`\n",
+            "  │\n",
+            "  = from the relation `Broadcast` of `add`\n\n"
+        )
     );
 }
 

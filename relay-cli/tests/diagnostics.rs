@@ -51,12 +51,19 @@ diagnostics! {
     // Syntax.
     parse_error,
     parse_error_expected_expression,
+    /// `free_var` and `meta[...]`, which TVM prints: clear errors, reading goes on.
+    unsupported_meta_and_free_var,
     // Names.
     unknown_operator,
     unknown_attribute,
+    /// A value of the wrong type (the label is that attribute, not the nested call's of the
+    /// same name) and a missing required attribute (the label is the call).
+    attribute_errors,
     unbound_variable,
     several_unbound_variables,
     duplicate_definition,
+    /// "Did you mean" help for a global, a constructor and a type.
+    misspelled_names,
     // Type relations of operators.
     broadcast_clash,
     dtype_clash,
@@ -65,14 +72,25 @@ diagnostics! {
     // Kinds, calls and constructors.
     kind_error,
     arity_error,
+    /// The callee is the prelude's: its definition is labelled in the prelude's text.
+    arity_error_prelude_callee,
+    /// An argument that does not fit the callee's parameter: both declarations labelled.
+    argument_mismatch,
+    /// `if` branches, `match` arms and a `let` annotation that disagree: the other side
+    /// labelled with its type.
+    branches_differ,
     constructor_arity_call,
     constructor_arity_pattern,
     /// A pattern with fewer fields than its constructor (`Cons(%h)`) must be a diagnostic.
     constructor_arity_pattern_too_few,
     // Matches and inference.
     non_exhaustive_match,
+    /// A pattern of another data type than the value matched: the label is the pattern.
+    pattern_type_clash,
     occurs_check,
     under_constrained,
     // Several independent type errors in one file: all are reported.
     several_errors,
+    /// A name error does not hide the type errors of definitions it does not touch.
+    name_and_type_errors,
 }

@@ -102,6 +102,11 @@ impl AdtTable {
         self.ctors.get(name).copied()
     }
 
+    /// The names of every constructor, in no particular order.
+    pub fn ctor_names(&self) -> impl Iterator<Item = &str> {
+        self.ctors.keys().map(|k| &**k)
+    }
+
     /// What `tcx` records of constructor `c`.
     pub fn ctor_info<'t>(&self, tcx: &'t TyCtx, c: CtorRef) -> &'t AdtCtor {
         &tcx.adt_info(c.adt).ctors[c.index]

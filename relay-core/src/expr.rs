@@ -230,6 +230,8 @@ pub struct Module {
     type_args: FxHashMap<ExprId, Box<[ParamValue]>>,
     vars: Vec<VarDecl>,
     pats: Vec<Pattern>,
+    /// Where each pattern is (the span current when it was built).
+    pat_spans: Vec<Span>,
     globals: Vec<GlobalDef>,
     by_name: FxHashMap<Box<str>, GlobalId>,
     span: Span,
@@ -308,6 +310,11 @@ impl Module {
     /// The pattern `p`.
     pub fn pattern(&self, p: PatId) -> &Pattern {
         &self.pats[p.0 as usize]
+    }
+
+    /// Where pattern `p` is.
+    pub fn pat_span(&self, p: PatId) -> Span {
+        self.pat_spans[p.0 as usize]
     }
 
     /// Pushes the sub-expressions of `e` onto `out`, in source order (a `match`'s arms
@@ -528,6 +535,7 @@ impl Module {
     pub fn pat(&mut self, p: Pattern) -> PatId {
         let id = PatId(u32::try_from(self.pats.len()).expect("more than 4 billion patterns"));
         self.pats.push(p);
+        self.pat_spans.push(self.span);
         id
     }
 

@@ -18,6 +18,7 @@ pub mod __private;
 pub mod adt;
 pub mod attrs;
 pub mod clause;
+pub mod diag;
 pub mod dim;
 pub mod dtype;
 pub mod exhaust;

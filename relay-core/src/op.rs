@@ -144,6 +144,8 @@ pub struct AttrError {
     pub attr: Box<str>,
     /// What is wrong, lowercase, without a trailing period.
     pub message: String,
+    /// How to fix it, where that is known (the attribute it was probably meant to be).
+    pub help: Option<String>,
 }
 
 impl fmt::Display for AttrError {
@@ -226,9 +228,12 @@ impl OpDef {
         let mut values: Vec<Option<AttrValue>> = vec![None; self.attrs.len()];
         for (name, value) in given.iter() {
             let Some(i) = self.attrs.iter().position(|a| a.name == name) else {
+                let known = self.attrs.iter().map(|a| a.name);
                 return Err(AttrError {
                     attr: name.into(),
                     message: self.unknown_attr(name),
+                    help: crate::diag::did_you_mean(name, known)
+                        .map(|a| format!("did you mean `{a}`?")),
                 });
             };
             let def = &self.attrs[i];
@@ -238,6 +243,7 @@ impl OpDef {
                     "attribute `{name}` of `{}` expects `{}`, found `{value}`",
                     self.name, def.ty
                 ),
+                help: None,
             })?;
             values[i] = Some(value);
         }
@@ -253,6 +259,7 @@ impl OpDef {
                             "`{}` needs attribute `{}` of type `{}`",
                             self.name, def.name, def.ty
                         ),
+                        help: Some(format!("add `{}=...` to the call", def.name)),
                     })
                 }
             };

@@ -308,7 +308,7 @@ fn adt_construction_and_the_spec_ill_typed_lists() {
     assert_eq!(global_ty(&typed, &m, "ints"), "fn () -> List[int32]");
     assert_eq!(
         messages(&typed),
-        vec!["argument 1 of `Cons`: type argument 0: `int32` vs `(int32, int32)`".to_string()]
+        vec!["argument 2 of `Cons`: type argument 1: `int32` vs `(int32, int32)`".to_string()]
     );
 }
 
@@ -329,7 +329,7 @@ fn adts_are_distinct_by_handle() {
     let (typed, _) = p.run();
     assert_eq!(
         messages(&typed),
-        vec!["argument 0 of `@f`: `Numbers` vs `Numbers2`".to_string()]
+        vec!["argument 1 of `@f`: `Numbers` vs `Numbers2`".to_string()]
     );
 }
 
@@ -383,7 +383,7 @@ fn an_unconstrained_binding_is_reported() {
     let (typed, _) = p.run();
     assert_eq!(
         messages(&typed),
-        vec!["the type of `%x` is not determined: `'t1`".to_string()]
+        vec!["the type of `%x` is not determined: `'a`".to_string()]
     );
 }
 
@@ -632,7 +632,7 @@ fn the_spec_second_ill_typed_list() {
     assert_eq!(
         messages(&typed),
         vec![
-            "argument 1 of `Cons`: type argument 0, type argument 0: `int32` vs `(int32, int32)`"
+            "argument 2 of `Cons`: type argument 1, type argument 1: `int32` vs `(int32, int32)`"
                 .to_string()
         ]
     );
@@ -655,7 +655,7 @@ fn a_type_argument_of_the_wrong_kind_is_an_error() {
     let (typed, _) = p.run();
     assert_eq!(
         messages(&typed),
-        vec!["`@id`: type argument 0 is a `Shape` but the parameter `A` is a `Type`".to_string()]
+        vec!["`@id`: type argument 1 is a `Shape` but the parameter `A` is a `Type`".to_string()]
     );
 }
 
@@ -734,7 +734,7 @@ fn explicit_base_type_and_shape_var_arguments() {
     );
     assert_eq!(
         messages(&typed),
-        vec!["argument 0 of `@keep`: dimension 0: 5 vs 4".to_string()]
+        vec!["argument 1 of `@keep`: dimension 0: 5 vs 4".to_string()]
     );
 }
 

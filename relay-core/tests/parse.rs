@@ -32,7 +32,7 @@ fn errors(src: &str) -> Vec<String> {
         Ok(_) => panic!("parsed without an error: {src}"),
         Err(errs) => errs
             .iter()
-            .map(|ParseError { span, message }| format!("{}..{}: {message}", span.lo, span.hi))
+            .map(|ParseError { span, message, .. }| format!("{}..{}: {message}", span.lo, span.hi))
             .collect(),
     }
 }
@@ -354,4 +354,88 @@ fn a_million_chained_lets_on_a_small_stack() {
         assert_eq!(vars, N);
         assert!(exprs > 3 * (N - 1), "{exprs}");
     });
+}
+
+// ----- TVM 0.0.5 forms the parser reads besides its own (issue 6) -----
+
+#[test]
+fn else_if_chains() {
+    let src = "def @pick(%a: bool, %b: bool, %c: bool) {\n  if (%a) { 1 } else if (%b) { 2 } else if (%c) { 3 } else { 4 }\n}";
+    assert_eq!(check(src), ["@pick: fn (bool, bool, bool) -> int32"]);
+    // The branches of every `if` in the chain must agree.
+    let (m, tcx, adts) =
+        parse("def @f(%a: bool, %b: bool) { if (%a) { 1 } else if (%b) { 2f } else { 3 } }");
+    let typed = infer(tcx, &adts, &m);
+    let errors: Vec<_> = typed.errors().iter().map(|e| e.message.as_str()).collect();
+    assert_eq!(
+        errors,
+        [
+            "the branches of `if` differ: dtype: float32 vs int32",
+            "the branches of `if` differ: dtype: int32 vs float32",
+        ]
+    );
+}
+
+#[test]
+fn spec_pattern_variables_without_a_sigil() {
+    // The spec's `@sum` over `Numbers` exactly as 002 writes it: `case Single(x) { x }`.
+    let src = "data Numbers {\n  Empty : () -> Numbers\n  Single : (Tensor[(), int32]) -> Numbers\n  Pair : (Tensor[(), int32], Tensor[(), int32]) -> Numbers\n}\ndef @sum(%n : Numbers[]) -> Tensor[(), int32] {\n  match(%n) {\n    case Empty() { 0 }\n    case Single(x) { x }\n    case Pair(x, y) { x + y }\n  }\n}";
+    assert_eq!(check(src), ["@sum: fn (Numbers) -> int32"]);
+    // The names are scoped to their arm.
+    let bad = src.replace("case Empty() { 0 }", "case Empty() { y }");
+    assert_eq!(errors(&bad)[0], "223..224: unknown operator `y`");
+}
+
+#[test]
+fn spec_angle_brackets_in_function_types() {
+    let src = "def @apply(%f: fn<a>(a) -> a, %x: int32) { %f(%x) }\ndef @k(%f: fn<t1 : Type, s: Shape>(Tensor[s, float32], t1) -> t1) { %f }";
+    assert_eq!(
+        check(src),
+        [
+            "@apply: fn (fn [a](a) -> a, int32) -> int32",
+            "@k: fn (fn [t1, s: Shape](Tensor[s, float32], t1) -> t1) -> fn [t1, s: Shape](Tensor[s, float32], t1) -> t1",
+        ]
+    );
+}
+
+#[test]
+fn match_on_a_bare_tuple_scrutinee() {
+    let src = "def @both(%a: Optional[int32], %b: Optional[int32]) {\n  match (%a, %b) {\n    (Some(%x), Some(%y)) => %x + %y,\n    _ => 0,\n  }\n}";
+    assert_eq!(
+        check(src),
+        ["@both: fn (Optional[int32], Optional[int32]) -> int32"]
+    );
+    // A parenthesized single scrutinee is still the value itself, not a tuple.
+    let one = "def @one(%a: Optional[int32]) { match ((%a)) { Some(%x) => %x, None => 0 } }";
+    assert_eq!(check(one), ["@one: fn (Optional[int32]) -> int32"]);
+}
+
+#[test]
+fn free_var_and_meta_are_clear_errors() {
+    assert_eq!(
+        errors("free_var %x: Tensor[(2), float32];\ndef @f() { () }"),
+        ["0..8: free variables are not supported: `free_var` `%x` declares one"]
+    );
+    assert_eq!(
+        errors("def @f() { free_var %y: int32; %y }"),
+        ["11..19: free variables are not supported: `free_var` `%y` declares one"]
+    );
+    // The reference is skipped: the rest of the definition is read (here, its other
+    // error is found too).
+    assert_eq!(
+        errors("def @f(%x: float32) { add(%x, meta[relay.Constant][0]) + %z }"),
+        [
+            "30..53: `meta[relay.Constant][0]` refers to a metadata section, which is not supported",
+            "57..59: unbound local variable `%z`",
+        ]
+    );
+    // The metadata section TVM prints at the end of a module: one error, the definitions
+    // before it read.
+    assert_eq!(
+        errors("def @f() { %q }\n#[metadata]\n{\"root\": 1, \"nodes\": [{\"def\": 2}]}"),
+        [
+            "11..13: unbound local variable `%q`",
+            "16..27: a metadata section (`#[metadata]`) is not supported",
+        ]
+    );
 }

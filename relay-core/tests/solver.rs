@@ -433,7 +433,7 @@ fn function_failures() {
     );
     assert_eq!(
         t.unify_err("fn [A, B](A, B) -> A", "fn [A, B](B, A) -> A"),
-        "function argument 0: `A` vs `B`"
+        "function argument 1: `A` vs `B`"
     );
     assert_eq!(
         t.unify_err(
@@ -447,7 +447,7 @@ fn function_failures() {
             "fn (Tensor[(2, 3), float32]) -> int32",
             "fn (Tensor[(2, 4), float32]) -> int32"
         ),
-        "function argument 0, dimension 1: 3 vs 4"
+        "function argument 1, dimension 1: 3 vs 4"
     );
     assert_eq!(
         t.unify_err("(fn () -> (int32, bool),)", "(fn () -> (int32, int8),)"),
@@ -561,11 +561,11 @@ fn adt_handles_are_distinct() {
     );
     assert_eq!(
         t.unify_err("List[int32]", "List[float32]"),
-        "type argument 0, dtype: int32 vs float32"
+        "type argument 1, dtype: int32 vs float32"
     );
     assert_eq!(
         t.unify_err("List[(int32,)]", "List[Tensor[(2), int32]]"),
-        "type argument 0: `(int32,)` vs `Tensor[(2), int32]`"
+        "type argument 1: `(int32,)` vs `Tensor[(2), int32]`"
     );
     t.unify("List[int32]", "List[int32]");
 }
@@ -1406,21 +1406,21 @@ fn parameters_of_other_kinds_are_rigid() {
             "fn [s: Shape](Tensor[s, float32]) -> int32",
             "fn [r: Shape](Tensor[(2), float32]) -> int32"
         ),
-        "function argument 0: shape `s` vs `(2)`"
+        "function argument 1: shape `s` vs `(2)`"
     );
     assert_eq!(
         t.unify_err(
             "fn [b: BaseType](Tensor[(2), b]) -> int32",
             "fn [c: BaseType](Tensor[(2), float32]) -> int32"
         ),
-        "function argument 0, dtype: b vs float32"
+        "function argument 1, dtype: b vs float32"
     );
     assert_eq!(
         t.unify_err(
             "fn [k: ShapeVar](Tensor[(k), float32]) -> int32",
             "fn [j: ShapeVar](Tensor[(3), float32]) -> int32"
         ),
-        "function argument 0, dimension 0: k vs 3"
+        "function argument 1, dimension 0: k vs 3"
     );
     assert_eq!(
         t.unify_err(

@@ -2,10 +2,11 @@
 //! notation, and its functions ([`PRELUDE`], TVM's `@map`, `@foldl`, ... in the text
 //! format) with [`Prelude`] to check programs with them in scope.
 
-use relay_core::expr::{GlobalDef, Module, Span};
-use relay_core::infer::{infer, Typed};
+use relay_core::diag::Label;
+use relay_core::expr::{ExprKind, GlobalDef, Module, Span};
+use relay_core::infer::{infer, infer_skipping, Typed};
 use relay_core::relay_data;
-use relay_core::text::{parse_joined, ParseError};
+use relay_core::text::{attribute_span, parse_joined_recovering, ParseError};
 use relay_core::{adt, TyCtx};
 
 relay_data! {
@@ -62,6 +63,21 @@ pub struct Problem {
     pub message: String,
     /// Further facts.
     pub notes: Vec<String>,
+    /// Other places that explain it, each in the coordinates of its own source.
+    pub labels: Vec<ProblemLabel>,
+    /// How to fix it, where that is known.
+    pub help: Option<String>,
+}
+
+/// A secondary place of a [`Problem`]: where a clashing fact came from, a first definition.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProblemLabel {
+    /// The source it is in.
+    pub origin: Origin,
+    /// The bytes it points at, in that source.
+    pub span: Span,
+    /// What they have to do with the problem.
+    pub message: String,
 }
 
 /// A prelude ready to check programs against: [`PRELUDE`] and any texts a downstream
@@ -174,6 +190,14 @@ impl Prelude {
         Ok(p)
     }
 
+    /// The text of the source named `name` (empty if there is none).
+    fn text_of(&self, name: &str) -> &str {
+        self.sources
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or("", |(_, t)| t.as_str())
+    }
+
     /// The `(name, text)` of each source, [`PRELUDE`] first.
     pub fn sources(&self) -> impl Iterator<Item = (&str, &str)> {
         self.sources.iter().map(|(n, t)| (n.as_str(), t.as_str()))
@@ -181,7 +205,9 @@ impl Prelude {
 
     /// Parses and type-checks `user_src` with the prelude's globals in scope. Problems in
     /// the program are in its own coordinates ([`Origin::User`]); the prelude's warnings
-    /// are not repeated.
+    /// are not repeated. When the program does not parse because of errors inside its
+    /// definitions (an unknown name, say), the definitions they do not touch, and do not
+    /// use one they touch, are type-checked all the same and their type errors follow.
     pub fn check(&self, user_src: &str) -> Checked {
         let mut buf = self.buffer(user_src.len());
         buf.push_str(user_src);
@@ -236,22 +262,45 @@ impl Prelude {
             at += text.len() as u32 + 1;
         }
         let offset = *starts.last().expect("the program is a source");
-        let locate = |span: Span, message: String, notes: Vec<String>| {
+        // The source a span of the joined text is in, and the span in its coordinates.
+        let place = |span: Span| {
             let k = starts.iter().rposition(|&s| s <= span.lo).unwrap_or(0);
             let origin = if k + 1 == all.len() {
                 Origin::User
             } else {
                 Origin::Prelude(all[k].0.to_string())
             };
+            let span = Span {
+                lo: span.lo - starts[k],
+                hi: span.hi.max(span.lo) - starts[k],
+            };
+            (origin, span)
+        };
+        let locate = |span: Span, message: String, notes: Vec<String>| {
+            let (origin, span) = place(span);
             Problem {
                 origin,
-                span: Span {
-                    lo: span.lo - starts[k],
-                    hi: span.hi.max(span.lo) - starts[k],
-                },
+                span,
                 message,
                 notes,
+                labels: Vec::new(),
+                help: None,
             }
+        };
+        let with_details = |mut p: Problem, labels: &[Label], help: &Option<String>| {
+            p.labels = labels
+                .iter()
+                .map(|l| {
+                    let (origin, span) = place(l.span);
+                    ProblemLabel {
+                        origin,
+                        span,
+                        message: l.message.clone(),
+                    }
+                })
+                .collect();
+            p.help.clone_from(help);
+            p
         };
         let mut tcx = TyCtx::new();
         let mut adts = match adt::load(&mut tcx) {
@@ -266,33 +315,54 @@ impl Prelude {
                 }
             }
         };
-        let lens: Vec<(&str, usize)> = all.iter().map(|&(n, t)| (n, t.len())).collect();
-        let module = match parse_joined(buf, &lens, &mut tcx, &mut adts) {
-            Ok(m) => m,
-            Err(errors) => {
-                return Checked {
-                    errors: errors
-                        .into_iter()
-                        .map(|ParseError { span, message }| locate(span, message, Vec::new()))
-                        .collect(),
-                    warnings: Vec::new(),
-                    typed: None,
-                    offset,
-                    prelude_globals: 0,
-                }
-            }
+        let problems = |list: &[relay_core::infer::TypeError]| -> Vec<Problem> {
+            list.iter()
+                .map(|e| {
+                    let mut p = locate(e.span, e.message.clone(), e.notes.clone());
+                    // An error about an attribute points at it, not at the whole call.
+                    if let Some(attr) = &e.attr {
+                        let text = match &p.origin {
+                            Origin::User => user_src,
+                            Origin::Prelude(n) => self.text_of(n),
+                        };
+                        if let Some(span) = attribute_span(text, p.span, attr) {
+                            p.span = span;
+                        }
+                    }
+                    with_details(p, &e.labels, &e.help)
+                })
+                .collect()
         };
+        let lens: Vec<(&str, usize)> = all.iter().map(|&(n, t)| (n, t.len())).collect();
+        let (module, parse_errors) = parse_joined_recovering(buf, &lens, &mut tcx, &mut adts);
+        if !parse_errors.is_empty() {
+            let mut errors: Vec<Problem> = parse_errors
+                .iter()
+                .map(|e| {
+                    let p = locate(e.span, e.message.clone(), Vec::new());
+                    with_details(p, &e.labels, &e.help)
+                })
+                .collect();
+            // The type errors of the definitions the errors do not touch, after them.
+            if let Some(skip) = untouched_by(&module, &parse_errors, offset) {
+                let typed = infer_skipping(tcx, &adts, &module, &skip);
+                let type_errors = problems(typed.errors());
+                errors.extend(type_errors.into_iter().filter(|p| p.origin == Origin::User));
+            }
+            return Checked {
+                errors,
+                warnings: Vec::new(),
+                typed: None,
+                offset,
+                prelude_globals: 0,
+            };
+        }
         let prelude_globals = module
             .globals()
             .iter()
             .take_while(|g| g.span.lo < offset)
             .count();
         let typed = infer(tcx, &adts, &module);
-        let problems = |list: &[relay_core::infer::TypeError]| -> Vec<Problem> {
-            list.iter()
-                .map(|e| locate(e.span, e.message.clone(), e.notes.clone()))
-                .collect()
-        };
         let errors = problems(typed.errors());
         let warnings = problems(typed.warnings())
             .into_iter()
@@ -306,6 +376,52 @@ impl Prelude {
             prelude_globals,
         }
     }
+}
+
+/// The globals to skip when typing `m` despite the parse `errors`: those whose text holds
+/// an error, those without a body, and those that use a skipped one (transitively).
+/// `None` when an error is outside every definition of the program (at `offset` and
+/// after): in a data type, say, which any definition might use.
+fn untouched_by(m: &Module, errors: &[ParseError], offset: u32) -> Option<Vec<bool>> {
+    let globals = m.globals();
+    let mut skip: Vec<bool> = globals.iter().map(|g| g.func.is_none()).collect();
+    // The program's definitions by extent (`def` to `}`), in source order.
+    let extents: Vec<(u32, u32, usize)> = globals
+        .iter()
+        .enumerate()
+        .filter(|(_, g)| g.span.lo >= offset)
+        .filter_map(|(i, g)| g.func.map(|f| (m.expr(f).span.lo, m.expr(f).span.hi, i)))
+        .collect();
+    for e in errors {
+        let k = extents.partition_point(|&(lo, _, _)| lo <= e.span.lo);
+        let &(_, hi, i) = extents.get(k.checked_sub(1)?)?;
+        if e.span.hi > hi {
+            return None;
+        }
+        skip[i] = true;
+    }
+    // Who uses whom, then the users of skipped globals, transitively.
+    let mut users: Vec<Vec<usize>> = vec![Vec::new(); globals.len()];
+    let mut stack = Vec::new();
+    for (i, g) in globals.iter().enumerate() {
+        stack.extend(g.func);
+        while let Some(e) = stack.pop() {
+            match m.expr(e).kind {
+                ExprKind::Global(h) => users[h.index()].push(i),
+                _ => m.children(e, &mut stack),
+            }
+        }
+    }
+    let mut work: Vec<usize> = (0..globals.len()).filter(|&i| skip[i]).collect();
+    while let Some(g) = work.pop() {
+        for &u in &users[g] {
+            if !skip[u] {
+                skip[u] = true;
+                work.push(u);
+            }
+        }
+    }
+    Some(skip)
 }
 
 /// Checks `user_src` with [`PRELUDE`] and `extra_preludes` (named `extra prelude 1`, ...)

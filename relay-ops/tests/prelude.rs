@@ -76,7 +76,7 @@ def @lengths(%xss: List[List[int32]]) { @map(@length, %xss) }
     let messages: Vec<&str> = checked.errors.iter().map(|e| e.message.as_str()).collect();
     assert_eq!(
         messages,
-        ["argument 1 of `@concat`: type argument 0: `float32` vs `(float32, float32)`"]
+        ["argument 2 of `@concat`: type argument 1: `float32` vs `(float32, float32)`"]
     );
     let fixed = src.replace("(%x, %x)", "%x");
     let checked = check_with_prelude(&fixed, &[]);
@@ -102,7 +102,7 @@ fn a_type_error_in_a_prelude_call_is_reported_in_the_programs_coordinates() {
     let e = &checked.errors[0];
     assert_eq!(
         e.message,
-        "argument 1 of `@map`: type argument 0, dtype: int32 vs float32"
+        "argument 2 of `@map`: type argument 1, dtype: int32 vs float32"
     );
     assert_eq!(e.origin, Origin::User);
     assert_eq!(&src[e.span.lo as usize..e.span.hi as usize], "%xs");
@@ -184,4 +184,42 @@ fn a_broken_downstream_prelude_is_reported_in_its_own_coordinates() {
     assert_eq!(errors[0].origin, Origin::Prelude("bad.relay".to_string()));
     let s = errors[0].span;
     assert!(s.hi as usize <= bad.len(), "{errors:?}");
+}
+
+/// The messages of `checked`'s errors, each with the text it points at.
+fn errors_at(src: &str) -> Vec<String> {
+    let checked = Prelude::standard().unwrap().check(src);
+    checked
+        .errors
+        .iter()
+        .map(|p| {
+            assert_eq!(p.origin, Origin::User);
+            format!(
+                "`{}`: {}",
+                &src[p.span.lo as usize..p.span.hi as usize],
+                p.message
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_name_error_does_not_hide_the_type_errors_of_other_definitions() {
+    let src =
+        "def @a(%x: int32) { %y }\ndef @b(%l: List[int32]) { @hd(%l) + 1f }\ndef @c() { @a(1f) }";
+    assert_eq!(
+        errors_at(src),
+        [
+            "`%y`: unbound local variable `%y`",
+            "`1f`: dtype: int32 vs float32",
+        ]
+    );
+    // An error outside every definition (here in a data type) may touch any of them:
+    // then only the parse errors are reported.
+    let src = "type T { A(Tensor[(2), floot32]) }\ndef @b() { 1 + 1f }";
+    assert_eq!(errors_at(src).len(), 1, "{:?}", errors_at(src));
+    // A syntax error leaves its definition without a body, and where its text ends is
+    // not known: only the parse errors are reported.
+    let src = "def @a() { (1 }\ndef @c() { 2 + 2f }";
+    assert_eq!(errors_at(src), ["`}`: expected `,` or `)`, found `}`"]);
 }

@@ -143,7 +143,7 @@ fn list_adt() {
 fn ill_typed_list_int_on_tuples() {
     ill_typed(
         include_str!("../../examples/spec/ill_typed_list_int_on_tuples.relay"),
-        "argument 1 of `Cons`: type argument 0: `int32` vs `(int32, int32)`",
+        "argument 2 of `Cons`: type argument 1: `int32` vs `(int32, int32)`",
     );
 }
 
@@ -151,7 +151,7 @@ fn ill_typed_list_int_on_tuples() {
 fn ill_typed_list_of_lists() {
     ill_typed(
         include_str!("../../examples/spec/ill_typed_list_of_lists.relay"),
-        "argument 1 of `Cons`: type argument 0, type argument 0: `int32` vs `(int32, int32)`",
+        "argument 2 of `Cons`: type argument 1, type argument 1: `int32` vs `(int32, int32)`",
     );
 }
 
@@ -183,7 +183,7 @@ fn adt_numbers2() {
 fn ill_typed_sum_empty2() {
     ill_typed(
         include_str!("../../examples/spec/ill_typed_sum_empty2.relay"),
-        "argument 0 of `@sum`: `Numbers` vs `Numbers2`",
+        "argument 1 of `@sum`: `Numbers` vs `Numbers2`",
     );
 }
 
@@ -202,7 +202,7 @@ fn optional_inc_scalar() {
 fn ill_typed_inc_scalar_big() {
     ill_typed(
         include_str!("../../examples/spec/ill_typed_inc_scalar_big.relay"),
-        "argument 0 of `@inc_scalar`: type argument 0, dtype: int32 vs float32",
+        "argument 1 of `@inc_scalar`: type argument 1, dtype: int32 vs float32",
     );
 }
 

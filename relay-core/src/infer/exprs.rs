@@ -113,7 +113,10 @@ impl Infer<'_> {
                 Some(filled)
             }
             Err(err) => {
-                self.error(Some(e), self.span(e), err.to_string());
+                self.error(Some(e), self.span(e), err.message);
+                let last = self.errors.last_mut().expect("just pushed");
+                last.help = err.help;
+                last.attr = Some(err.attr);
                 None
             }
         }
@@ -173,7 +176,9 @@ impl Infer<'_> {
                     "the condition must be a `bool` scalar",
                 );
                 let fspan = self.span(*f);
-                self.unify(tt, ft, fspan, Some(*f), "the branches of `if` differ");
+                if !self.unify(tt, ft, fspan, Some(*f), "the branches of `if` differ") {
+                    self.label_type(*t, "the other branch");
+                }
                 tt
             }
             ExprKind::Match {
@@ -190,13 +195,16 @@ impl Infer<'_> {
                 for arm in arms.iter() {
                     let bt = self.expr_tys[arm.body.index()];
                     let bspan = self.span(arm.body);
-                    self.unify(
+                    let same = self.unify(
                         result,
                         bt,
                         bspan,
                         Some(arm.body),
                         "the arms of `match` differ",
                     );
+                    if !same {
+                        self.label_type(arms[0].body, "the first arm");
+                    }
                 }
                 result
             }
@@ -313,17 +321,13 @@ impl Infer<'_> {
                     if args.len() == 1 { "was" } else { "were" }
                 ),
             );
+            self.label_callee(callee, n);
             return ret;
         }
         for (k, (&p, &a)) in params.iter().zip(&arg_tys).enumerate() {
-            let aspan = self.span(args[k]);
-            self.unify(
-                p,
-                a,
-                aspan,
-                Some(args[k]),
-                &format!("argument {k} of {name}"),
-            );
+            if let Err(err) = self.s.unify(p, a) {
+                self.argument_error(callee, args, k, &err);
+            }
         }
         if !constraints.is_empty() {
             let attrs = match &self.m.expr(callee).kind {

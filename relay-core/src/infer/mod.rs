@@ -13,6 +13,7 @@
 
 use crate::adt::AdtTable;
 use crate::attrs::Attrs;
+use crate::diag::Label;
 use crate::dtype::DType;
 use crate::expr::{ExprId, ExprKind, GlobalId, Module, PatId, Pattern, Span, VarId};
 use crate::fold::ParamValue;
@@ -34,6 +35,13 @@ pub struct TypeError {
     pub message: String,
     /// Further facts.
     pub notes: Vec<String>,
+    /// Other places that explain it (where each clashing fact came from).
+    pub labels: Vec<Label>,
+    /// How to fix it, where that is known.
+    pub help: Option<String>,
+    /// The attribute of the call at `span` it is about, if one: a renderer that has the
+    /// source narrows `span` to it with [`crate::text::attribute_span`].
+    pub attr: Option<Box<str>>,
 }
 
 /// The types of a module after inference.
@@ -143,6 +151,17 @@ impl Default for Options {
 
 /// [`infer`] with `options`.
 pub fn infer_with(tcx: TyCtx, adts: &AdtTable, m: &Module, options: Options) -> Typed {
+    infer_full(tcx, adts, m, &[], options)
+}
+
+/// [`infer`], except for the globals `i` with `skip[i]` (e.g. those a name error
+/// touched): their bodies are not typed, so their expressions and variables keep the type
+/// `()`, and a global that uses one must be skipped too.
+pub fn infer_skipping(tcx: TyCtx, adts: &AdtTable, m: &Module, skip: &[bool]) -> Typed {
+    infer_full(tcx, adts, m, skip, Options::default())
+}
+
+fn infer_full(tcx: TyCtx, adts: &AdtTable, m: &Module, skip: &[bool], options: Options) -> Typed {
     let (exprs, vars, _) = m.sizes();
     let mut s = Solver::new(tcx);
     s.remember_results(options.remember_results);
@@ -170,6 +189,9 @@ pub fn infer_with(tcx: TyCtx, adts: &AdtTable, m: &Module, options: Options) -> 
     // caller instantiates a callee's type with its body's relations already solved (a
     // generic `@plus` without a result annotation, called with explicit type arguments).
     for i in callee_first_order(m) {
+        if skip.get(i) == Some(&true) {
+            continue;
+        }
         let g = &m.globals()[i];
         let Some(func) = g.func else {
             let message = format!("`@{}` is declared but never defined", g.name);
@@ -235,6 +257,9 @@ impl Infer<'_> {
             expr: e,
             message,
             notes: Vec::new(),
+            labels: Vec::new(),
+            help: None,
+            attr: None,
         });
     }
 
@@ -242,11 +267,15 @@ impl Infer<'_> {
         self.m.expr(e).span
     }
 
-    fn unify(&mut self, a: Ty, b: Ty, span: Span, e: Option<ExprId>, what: &str) {
+    /// Unifies `a` with `b`; a failure is an error `what: why` at `span`. Whether they
+    /// unified.
+    fn unify(&mut self, a: Ty, b: Ty, span: Span, e: Option<ExprId>, what: &str) -> bool {
         if let Err(err) = self.s.unify(a, b) {
             let message = format!("{what}: {}", err.describe(&self.s.tcx));
             self.error(e, span, message);
+            return false;
         }
+        true
     }
 
     /// The type of a variable at its binder: its annotation, or a fresh unknown.
@@ -312,7 +341,9 @@ impl Infer<'_> {
                         Some(vt) => {
                             self.var_tys[var.index()] = vt;
                             let span = self.span(value);
-                            self.unify(vt, value_ty, span, Some(value), "the bound value");
+                            if !self.unify(vt, value_ty, span, Some(value), "the bound value") {
+                                self.label_binding(var, value);
+                            }
                         }
                     }
                     stack.push(Frame::Exit(e));

@@ -6,9 +6,10 @@ impl Infer<'_> {
     /// Types pattern `p` against `ty`, binding its variables (iteratively: patterns nest
     /// to any depth).
     pub(super) fn bind_pattern(&mut self, p: PatId, ty: Ty, at: ExprId) {
-        let span = self.span(at);
         let mut stack = vec![(p, ty)];
         while let Some((p, ty)) = stack.pop() {
+            // Errors go on the pattern itself, not the whole match.
+            let span = self.m.pat_span(p);
             match self.m.pattern(p) {
                 Pattern::Wildcard => {}
                 Pattern::Var(v) => {
@@ -80,6 +81,11 @@ impl Infer<'_> {
         let report = crate::exhaust::analyse(&self.s.tcx, self.m, &pats);
         let span = self.span(e);
         if complete && !report.missing.is_empty() {
+            // At the value matched, as rustc does.
+            let span = match &self.m.expr(e).kind {
+                ExprKind::Match { scrutinee, .. } => self.span(*scrutinee),
+                _ => span,
+            };
             let cases: Vec<String> = report.missing.iter().map(|c| format!("`{c}`")).collect();
             self.errors.push(TypeError {
                 span,
@@ -88,6 +94,9 @@ impl Infer<'_> {
                 notes: vec![
                     "add arms for these cases, or use `match?` for a partial match".to_string(),
                 ],
+                labels: Vec::new(),
+                help: None,
+                attr: None,
             });
         }
         if report.too_deep {
@@ -99,6 +108,9 @@ impl Infer<'_> {
                     crate::exhaust::MAX_PATTERN_DEPTH
                 ),
                 notes: Vec::new(),
+                labels: Vec::new(),
+                help: None,
+                attr: None,
             });
         }
         for i in report.unreachable {
@@ -110,6 +122,9 @@ impl Infer<'_> {
                     "unreachable arm: the arms before it match every value it matches (arm {i})"
                 ),
                 notes: Vec::new(),
+                labels: Vec::new(),
+                help: None,
+                attr: None,
             });
         }
     }

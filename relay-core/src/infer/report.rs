@@ -22,18 +22,176 @@ impl Infer<'_> {
         }
     }
 
-    /// Reports relations that do not hold, each at the argument it blames.
+    /// Reports relations that do not hold, each at the argument it blames, with the type
+    /// of every argument of its call and where each came from.
     pub(super) fn report_failures(&mut self, errors: Vec<crate::solve::SolveError>) {
         for err in errors {
             let (expr, span, what) = self.blame(err.origin, err.arg);
             let mut notes = err.notes;
             notes.push(format!("from the relation `{}`{what}", err.relation));
+            let mut labels = Vec::new();
+            if (err.origin as usize) < self.m.sizes().0 {
+                if let ExprKind::Call { args, .. } = &self.m.expr(ExprId(err.origin)).kind {
+                    for (k, &a) in self.m.list(*args).iter().enumerate() {
+                        let t = self.s.resolve(self.expr_tys[a.index()]);
+                        let shown = self.s.tcx.show(t);
+                        labels.push(Label::new(
+                            self.span(a),
+                            format!("argument {}: `{shown}`", k + 1),
+                        ));
+                        labels.extend(self.origin_label(a));
+                    }
+                }
+            }
             self.errors.push(TypeError {
                 span,
                 expr,
                 message: err.message,
                 notes,
+                labels,
+                help: None,
+                attr: None,
             });
+        }
+    }
+
+    /// Where the type of `e` comes from, when `e` is a variable: its annotation or its
+    /// binding.
+    pub(super) fn origin_label(&mut self, e: ExprId) -> Option<Label> {
+        let ExprKind::Var(v) = self.m.expr(e).kind else {
+            return None;
+        };
+        let decl = self.m.var_decl(v);
+        let message = match decl.ann {
+            Some(t) => format!(
+                "`%{}` is annotated `{}` here",
+                self.m.var_name(v),
+                self.s.tcx.show(t)
+            ),
+            None => {
+                let t = self.s.resolve(self.var_tys[v.index()]);
+                format!(
+                    "`%{}` is bound here to `{}`",
+                    self.m.var_name(v),
+                    self.s.tcx.show(t)
+                )
+            }
+        };
+        Some(Label::new(decl.span, message))
+    }
+
+    /// Adds to the last error a label at `e`: `{what} is `T``, its type as far as known.
+    #[cold]
+    pub(super) fn label_type(&mut self, e: ExprId, what: &str) {
+        let t = self.s.resolve(self.expr_tys[e.index()]);
+        let label = Label::new(self.span(e), format!("{what} is `{}`", self.s.tcx.show(t)));
+        if let Some(last) = self.errors.last_mut() {
+            last.labels.push(label);
+        }
+    }
+
+    /// Adds to the last error (a `let` whose value does not fit its variable `v`) a
+    /// label at `v`'s annotation, the other side of the clash, and one at where `value`'s
+    /// type comes from.
+    #[cold]
+    pub(super) fn label_binding(&mut self, v: VarId, value: ExprId) {
+        let decl = self.m.var_decl(v);
+        let mut labels: Vec<Label> = decl
+            .ann
+            .map(|t| {
+                let shown = self.s.tcx.show(t);
+                Label::new(
+                    decl.span,
+                    format!("`%{}` is annotated `{shown}` here", self.m.var_name(v)),
+                )
+            })
+            .into_iter()
+            .collect();
+        labels.extend(self.origin_label(value));
+        if let Some(last) = self.errors.last_mut() {
+            last.labels.append(&mut labels);
+        }
+    }
+
+    /// Reports that argument `k` of a call of `callee` does not unify with its parameter,
+    /// with where the parameter's type and the argument's type come from.
+    #[cold]
+    pub(super) fn argument_error(
+        &mut self,
+        callee: ExprId,
+        args: &[ExprId],
+        k: usize,
+        err: &crate::solve::UnifyError,
+    ) {
+        let arg = args[k];
+        let name = self.callee_name(callee);
+        let message = format!(
+            "argument {} of {name}: {}",
+            k + 1,
+            err.describe(&self.s.tcx)
+        );
+        let mut labels = Vec::new();
+        if let Some(param) = self.callee_params(callee).and_then(|ps| ps.get(k).copied()) {
+            let decl = self.m.var_decl(param);
+            let message = match decl.ann {
+                Some(t) => format!(
+                    "parameter `%{}` is declared `{}` here",
+                    self.m.var_name(param),
+                    self.s.tcx.show(t)
+                ),
+                None => format!("parameter `%{}` is declared here", self.m.var_name(param)),
+            };
+            labels.push(Label::new(decl.span, message));
+        }
+        labels.extend(self.origin_label(arg));
+        self.errors.push(TypeError {
+            span: self.span(arg),
+            expr: Some(arg),
+            message,
+            notes: Vec::new(),
+            labels,
+            help: None,
+            attr: None,
+        });
+    }
+
+    /// The parameters of the function `callee` names, when it is a global defined by a
+    /// function literal.
+    fn callee_params(&self, callee: ExprId) -> Option<&[VarId]> {
+        let ExprKind::Global(g) = self.m.expr(callee).kind else {
+            return None;
+        };
+        let func = self.m.global_def(g).func?;
+        match &self.m.expr(func).kind {
+            ExprKind::Func(f) => Some(&f.params),
+            _ => None,
+        }
+    }
+
+    /// Adds to the last error a label at the definition of `callee`, which takes `n`
+    /// arguments.
+    #[cold]
+    pub(super) fn label_callee(&mut self, callee: ExprId, n: usize) {
+        let plural = if n == 1 { "" } else { "s" };
+        let label = match self.m.expr(callee).kind {
+            ExprKind::Global(g) => {
+                let def = self.m.global_def(g);
+                Label::new(
+                    def.span,
+                    format!("`@{}` is defined here with {n} parameter{plural}", def.name),
+                )
+            }
+            ExprKind::Var(v) => {
+                let decl = self.m.var_decl(v);
+                Label::new(
+                    decl.span,
+                    format!("`%{}` is bound here", self.m.var_name(v)),
+                )
+            }
+            _ => return,
+        };
+        if let Some(last) = self.errors.last_mut() {
+            last.labels.push(label);
         }
     }
 
@@ -56,6 +214,9 @@ impl Infer<'_> {
                             unknowns.join(", ")
                         ),
                         notes: vec!["annotate a type to fix it".to_string()],
+                        labels: Vec::new(),
+                        help: None,
+                        attr: None,
                     });
                 }
             }
@@ -66,7 +227,7 @@ impl Infer<'_> {
             mut var_tys,
             mut global_tys,
             errors,
-            warnings,
+            mut warnings,
             m,
             ..
         } = self;
@@ -92,6 +253,9 @@ impl Infer<'_> {
                             solver.tcx.show(t)
                         ),
                         notes: vec!["annotate a type to fix it".to_string()],
+                        labels: Vec::new(),
+                        help: None,
+                        attr: None,
                     });
                 }
             }
@@ -109,10 +273,21 @@ impl Infer<'_> {
                             solver.tcx.show(t)
                         ),
                         notes: vec!["annotate a type to fix it".to_string()],
+                        labels: Vec::new(),
+                        help: None,
+                        attr: None,
                     });
                     break;
                 }
             }
+        }
+        // The unknowns a message mentions get names that do not depend on what else was
+        // checked (`'a`, not `'t178`).
+        for e in errors.iter_mut().chain(warnings.iter_mut()) {
+            let mut texts: Vec<&mut String> = vec![&mut e.message];
+            texts.extend(e.notes.iter_mut());
+            texts.extend(e.labels.iter_mut().map(|l| &mut l.message));
+            crate::diag::stable_var_names(&mut texts);
         }
         Typed {
             solver,

@@ -76,13 +76,13 @@ impl UnifyError {
         for step in &self.path {
             let s = match step {
                 Step::Field(i) => format!("tuple field {i}"),
-                Step::Arg(i) => format!("function argument {i}"),
+                Step::Arg(i) => format!("function argument {}", i + 1),
                 Step::Ret => "function result".to_string(),
-                Step::TypeArg(i) => format!("type argument {i}"),
+                Step::TypeArg(i) => format!("type argument {}", i + 1),
                 Step::RefInner => "reference contents".to_string(),
                 Step::Dim(i) => format!("dimension {i}"),
                 Step::DType => "dtype".to_string(),
-                Step::ConstraintArg(i, j) => format!("constraint {i} argument {j}"),
+                Step::ConstraintArg(i, j) => format!("constraint {} argument {}", i + 1, j + 1),
             };
             if !out.is_empty() {
                 out.push_str(", ");
@@ -221,7 +221,8 @@ impl fmt::Display for InstantiateError {
                 found,
             } => write!(
                 f,
-                "type argument {index} is a `{found}` but the parameter `{param}` is a `{expected}`"
+                "type argument {} is a `{found}` but the parameter `{param}` is a `{expected}`",
+                index + 1
             ),
         }
     }

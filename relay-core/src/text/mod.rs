@@ -28,7 +28,67 @@ mod printer;
 mod ty_parser;
 
 pub use lexer::{LexError, Lexer, Tok, Token};
-pub use parser::{parse_joined, parse_module, parse_sources, ParseError};
+pub use parser::{
+    parse_joined, parse_joined_recovering, parse_module, parse_sources, parse_sources_recovering,
+    ParseError,
+};
 pub use printer::print_module;
 
 pub use ty_parser::{parse_type, Binding, TypeParseError, TypeScope, MAX_NESTING};
+
+/// The span of attribute `name = value` among the attributes of the call at `call` in
+/// `src`, if it is written there: how a diagnostic about an attribute
+/// ([`crate::infer::TypeError::attr`]) is narrowed from the whole call to the attribute.
+/// The attributes of the call itself are the ones directly inside its outermost
+/// parentheses, so an attribute of the same name in a nested call is not taken.
+///
+/// ```
+/// use relay_core::expr::Span;
+/// use relay_core::text::attribute_span;
+/// let src = "f(g(%x, axis=1), axis=[2, 3])";
+/// let call = Span { lo: 0, hi: src.len() as u32 };
+/// let s = attribute_span(src, call, "axis").unwrap();
+/// assert_eq!(&src[s.lo as usize..s.hi as usize], "axis=[2, 3]");
+/// assert_eq!(attribute_span(src, call, "axes"), None);
+/// ```
+pub fn attribute_span(src: &str, call: crate::expr::Span, name: &str) -> Option<crate::expr::Span> {
+    let end = (call.hi as usize).min(src.len());
+    let mut lex = Lexer::new(&src[..end]);
+    lex.seek((call.lo as usize).min(end));
+    let mut depth = 0usize;
+    let mut found = None;
+    // The previous token, and the start of the attribute whose value is being read.
+    let mut prev: Option<Token> = None;
+    let mut open: Option<(u32, usize)> = None;
+    loop {
+        let t = lex.next_token().ok()?;
+        match t.kind {
+            Tok::Eof => break,
+            Tok::LParen | Tok::LBracket | Tok::LBrace => depth += 1,
+            Tok::RParen | Tok::RBracket | Tok::RBrace => depth = depth.saturating_sub(1),
+            Tok::Eq => {
+                if let Some(p) = prev.filter(|p| {
+                    depth == 1 && p.kind == Tok::Ident && &src[p.lo as usize..p.hi as usize] == name
+                }) {
+                    open = Some((p.lo, depth));
+                }
+            }
+            _ => {}
+        }
+        // The value ends before a `,` or `)` at the call's own depth.
+        if let Some((lo, d)) = open {
+            let closes = match t.kind {
+                Tok::Comma => depth == d,
+                Tok::RParen => depth < d,
+                _ => false,
+            };
+            if closes {
+                let hi = prev.map_or(lo, |p| p.hi);
+                found = Some(crate::expr::Span { lo, hi });
+                open = None;
+            }
+        }
+        prev = Some(t);
+    }
+    found
+}

@@ -89,6 +89,8 @@ pub struct TypeParseError {
     pub offset: usize,
     /// What is wrong.
     pub message: String,
+    /// How to fix it, where that is known (the type name it was probably meant to be).
+    pub help: Option<String>,
 }
 
 impl fmt::Display for TypeParseError {
@@ -184,6 +186,7 @@ impl Parser<'_> {
         TypeParseError {
             offset: self.pos,
             message: message.into(),
+            help: None,
         }
     }
 
@@ -191,7 +194,24 @@ impl Parser<'_> {
         TypeParseError {
             offset,
             message: message.into(),
+            help: None,
         }
+    }
+
+    /// The error for the unknown type name `name` at `offset`, with the closest type name
+    /// in scope as help.
+    #[cold]
+    fn unknown_type(&self, offset: usize, name: &str) -> TypeParseError {
+        let types = self
+            .scope
+            .names
+            .iter()
+            .filter(|(_, b)| matches!(b, Binding::Adt(_) | Binding::Param(_) | Binding::Ty(_)))
+            .map(|(n, _)| &**n);
+        let mut e = self.error_at(offset, format!("unknown type `{name}`"));
+        e.help = crate::diag::did_you_mean(name, types.chain(["Tensor"]))
+            .map(|c| format!("did you mean `{c}`?"));
+        e
     }
 
     fn skip_ws(&mut self) {
@@ -385,7 +405,7 @@ impl Parser<'_> {
                 Ok(dt) => Ok(self.tcx.scalar(dt)),
                 // `float32x0`, `uint1`: say what is wrong with the data type.
                 Err(e) if looks_like_dtype(name) => Err(self.error_at(start, e.to_string())),
-                Err(_) => Err(self.error_at(start, format!("unknown type `{name}`"))),
+                Err(_) => Err(self.unknown_type(start, name)),
             },
         }
     }
@@ -463,8 +483,16 @@ impl Parser<'_> {
     fn func_params(&mut self) -> PResult<(Vec<Param>, Vec<(String, Option<Binding>)>)> {
         let mut bound: Vec<(String, Option<Binding>)> = Vec::new();
         let mut params = Vec::new();
-        if self.eat("[") {
-            while !self.eat("]") {
+        // `fn [A](A) -> A`, or the spec's `fn<A>(A) -> A`.
+        let close = if self.eat("[") {
+            "]"
+        } else if self.eat("<") {
+            ">"
+        } else {
+            return Ok((params, bound));
+        };
+        {
+            while !self.eat(close) {
                 let Some((start, name)) = self.ident() else {
                     let found = self.describe_next();
                     return Err(self.error(format!("expected a type parameter, found {found}")));
@@ -498,7 +526,7 @@ impl Parser<'_> {
                 let previous = self.bind(&name, Binding::Param(p));
                 bound.push((name, previous));
                 if !self.eat(",") {
-                    self.expect("]")?;
+                    self.expect(close)?;
                     break;
                 }
             }
@@ -742,5 +770,6 @@ fn arith(offset: usize, r: Result<Dim, crate::DimError>) -> PResult<Dim> {
     r.map_err(|e| TypeParseError {
         offset,
         message: e.to_string(),
+        help: None,
     })
 }

@@ -134,6 +134,8 @@ impl Parser<'_, '_> {
                 return Err(ParseError {
                     span: name.span(),
                     message: format!("data type `{n}` is declared twice"),
+                    labels: Vec::new(),
+                    help: None,
                 });
             }
             return Ok(None);
@@ -144,6 +146,8 @@ impl Parser<'_, '_> {
             .map_err(|e| ParseError {
                 span: name.span(),
                 message: e.to_string(),
+                labels: Vec::new(),
+                help: None,
             })?;
         self.declared_here.push(adt);
         let params = params
@@ -192,6 +196,8 @@ impl Parser<'_, '_> {
                             d.name,
                             self.text(r)
                         ),
+                        labels: Vec::new(),
+                        help: None,
                     });
                 }
             }

@@ -49,6 +49,8 @@ pub(super) enum Frame {
     IfThen { c: ExprId, lo: u32 },
     /// `if (c) { t } else { _ }`.
     IfElse { c: ExprId, t: ExprId, lo: u32 },
+    /// `if (c) { t } else _`, where `_` is another `if`.
+    IfElseIf { c: ExprId, t: ExprId, lo: u32 },
     /// `match (_)`.
     MatchScrut { lo: u32, complete: bool },
     /// The arms of a match read so far are on the arm stack from `start`.
@@ -127,6 +129,9 @@ impl Parser<'_, '_> {
         let lo = self.tok.lo;
         let graph = self.is(Tok::Local) && self.peek2()?.kind == Tok::Eq;
         if !(graph || self.is_word("let")) {
+            if self.is_word("free_var") {
+                return Err(self.free_var());
+            }
             self.frames.push(Frame::SeqExpr);
             return Ok(Mode::Operand);
         }
@@ -154,10 +159,7 @@ impl Parser<'_, '_> {
                 let name = &self.text(t)[1..];
                 Ok(Mode::After(match self.locals.get(name) {
                     Some(&v) => self.m.at(t.span()).var_ref(v),
-                    None => {
-                        self.error(t.span(), format!("unbound local variable `%{name}`"));
-                        self.placeholder(t.span())
-                    }
+                    None => self.unbound_local(t),
                 }))
             }
             Tok::Global => {
@@ -165,10 +167,7 @@ impl Parser<'_, '_> {
                 let name = &self.text(t)[1..];
                 let e = match self.m.global(name) {
                     Some(g) => self.m.at(t.span()).global_ref(g),
-                    None => {
-                        self.error(t.span(), format!("unknown global `@{name}`"));
-                        self.placeholder(t.span())
-                    }
+                    None => self.unknown_global(t),
                 };
                 let adjacent = self.tok.lo == t.hi;
                 if adjacent && (self.is(Tok::Lt) || self.is(Tok::LBracket)) {
@@ -236,7 +235,12 @@ impl Parser<'_, '_> {
                 if !complete {
                     self.bump()?;
                 }
-                Frame::MatchScrut { lo, complete }
+                // The scrutinee reads its own parentheses: `match (%a, %b)` is a tuple.
+                if !self.is(Tok::LParen) {
+                    return Err(self.expected("`(`"));
+                }
+                self.frames.push(Frame::MatchScrut { lo, complete });
+                return Ok(Mode::Operand);
             }
             "ref" => Frame::RefNew { lo },
             "ref_read" => Frame::RefRead { lo },
@@ -245,6 +249,8 @@ impl Parser<'_, '_> {
                 return Err(crate::text::parser::ParseError {
                     span: t.span(),
                     message: format!("expected an expression, found `{name}`"),
+                    labels: Vec::new(),
+                    help: None,
                 })
             }
             _ => {
@@ -268,14 +274,13 @@ impl Parser<'_, '_> {
                     self.m.at(t.span()).ctor(c)
                 } else if let Word::Op(op) = word {
                     self.m.at(t.span()).op(op)
+                } else if let Some(&v) = self.locals.get(name) {
+                    // A variable bound without `%` by a pattern (the spec's `case Single(x)`).
+                    self.m.at(t.span()).var_ref(v)
+                } else if name == "meta" && self.is(Tok::LBracket) {
+                    return self.meta_reference(lo);
                 } else {
-                    let what = if name.starts_with(|c: char| c.is_ascii_uppercase()) {
-                        "constructor"
-                    } else {
-                        "operator"
-                    };
-                    self.error(t.span(), format!("unknown {what} `{name}`"));
-                    self.placeholder(t.span())
+                    self.unknown_word(t)
                 };
                 return Ok(Mode::After(e));
             }
@@ -283,6 +288,29 @@ impl Parser<'_, '_> {
         self.expect(Tok::LParen, "`(`")?;
         self.frames.push(frame);
         Ok(Mode::Operand)
+    }
+
+    /// `meta[relay.Constant][0]`: a reference into a metadata section, which this format
+    /// does not read. An error; the reference is skipped so that reading goes on.
+    #[cold]
+    fn meta_reference(&mut self, lo: u32) -> PResult<Mode> {
+        while self.eat(Tok::LBracket)? {
+            while !self.eat(Tok::RBracket)? {
+                if self.is(Tok::Eof) {
+                    return Err(self.expected("`]`"));
+                }
+                self.bump()?;
+            }
+        }
+        let span = self.span_from(lo);
+        let text = &self.src[span.lo as usize..span.hi as usize];
+        let mut e = super::ParseError::new(
+            span,
+            format!("`{text}` refers to a metadata section, which is not supported"),
+        );
+        e.help = Some("write the constant's value or make it a parameter".to_string());
+        self.errors.push(e);
+        Ok(Mode::After(self.placeholder(span)))
     }
 
     /// `<T, ..>(` or `[T, ..](` after a global, adjacent to its name.
@@ -368,6 +396,8 @@ impl Parser<'_, '_> {
                 let index = self.text(i).parse::<u32>().map_err(|_| super::ParseError {
                     span: i.span(),
                     message: format!("expected a field index after `.`, found `{}`", self.text(i)),
+                    labels: Vec::new(),
+                    help: None,
                 })?;
                 let span = self.span_from(self.lo_of(e));
                 return Ok(Mode::After(self.m.at(span).proj(e, index)));
@@ -526,9 +556,17 @@ impl Parser<'_, '_> {
             Frame::IfThen { c, lo } => {
                 self.expect(Tok::RBrace, "`}`")?;
                 self.expect_word("else")?;
+                if self.is_word("if") {
+                    self.frames.push(Frame::IfElseIf { c, t: e, lo });
+                    return Ok(Some(Mode::Operand));
+                }
                 self.expect(Tok::LBrace, "`{`")?;
                 self.frames.push(Frame::IfElse { c, t: e, lo });
                 Mode::Seq
+            }
+            Frame::IfElseIf { c, t, lo } => {
+                let span = self.span_from(lo);
+                Mode::Deliver(self.m.at(span).if_(c, t, e))
             }
             Frame::IfElse { c, t, lo } => {
                 self.expect(Tok::RBrace, "`}`")?;
@@ -536,7 +574,6 @@ impl Parser<'_, '_> {
                 Mode::After(self.m.at(span).if_(c, t, e))
             }
             Frame::MatchScrut { lo, complete } => {
-                self.expect(Tok::RParen, "`)`")?;
                 self.expect(Tok::LBrace, "`{`")?;
                 self.frames.push(Frame::MatchArms {
                     scrut: e,

@@ -62,7 +62,12 @@ impl Parser<'_, '_> {
         let text = self.text(t);
         let (digits, float, suffix) = split_number(text);
         let span = Span { lo, hi: t.hi };
-        let err = |message: String| ParseError { span, message };
+        let err = |message: String| ParseError {
+            span,
+            message,
+            labels: Vec::new(),
+            help: None,
+        };
         let dtype = match suffix {
             "" => None,
             "f" => Some(DType::FLOAT32),
@@ -163,6 +168,8 @@ impl Parser<'_, '_> {
                 return Err(ParseError {
                     span: name.span(),
                     message: format!("attribute `{n}` is given twice"),
+                    labels: Vec::new(),
+                    help: None,
                 });
             }
             let v = self.attr_value(0)?;
@@ -233,8 +240,8 @@ impl Parser<'_, '_> {
         }
         match self.tok.kind {
             Tok::Ident if self.is_word("_") => {
-                self.bump()?;
-                Ok(self.m.pat(Pattern::Wildcard))
+                let t = self.bump()?;
+                Ok(self.m.at(t.span()).pat(Pattern::Wildcard))
             }
             Tok::Local => {
                 let t = self.bump()?;
@@ -245,12 +252,20 @@ impl Parser<'_, '_> {
                 };
                 let v = self.new_local(t, ann);
                 self.bind_local(&self.text(t)[1..], v);
-                Ok(self.m.pat(Pattern::Var(v)))
+                let span = self.span_from(t.lo);
+                Ok(self.m.at(span).pat(Pattern::Var(v)))
             }
             Tok::Ident => {
                 let t = self.bump()?;
                 let name = self.text(t);
                 let c = self.adts.ctor(name);
+                let lower = name.starts_with(|c: char| c.is_ascii_lowercase() || c == '_');
+                if c.is_none() && lower && !self.is(Tok::LParen) {
+                    // The spec's `case Single(x)`: a variable without `%`.
+                    let v = self.m.at(t.span()).var(name, None);
+                    self.bind_local(name, v);
+                    return Ok(self.m.pat(Pattern::Var(v)));
+                }
                 let mut fields = Vec::new();
                 if self.eat(Tok::LParen)? {
                     while !self.eat(Tok::RParen)? {
@@ -260,16 +275,22 @@ impl Parser<'_, '_> {
                         }
                     }
                 }
+                let span = self.span_from(t.lo);
+                self.m.at(span);
                 match c {
                     Some(c) => Ok(self.m.pat(Pattern::Ctor(c, fields.into()))),
                     None => {
-                        self.error(t.span(), format!("unknown constructor `{name}`"));
+                        let message = format!("unknown constructor `{name}`");
+                        let ctors: Vec<String> =
+                            self.adts.ctor_names().map(str::to_string).collect();
+                        let ctors = ctors.iter().map(String::as_str);
+                        self.unknown_name(t.span(), message, name, "", ctors);
                         Ok(self.m.pat(Pattern::Wildcard))
                     }
                 }
             }
             Tok::LParen => {
-                self.bump()?;
+                let lo = self.bump()?.lo;
                 let mut fields = Vec::new();
                 let mut comma = false;
                 while !self.eat(Tok::RParen)? {
@@ -282,7 +303,8 @@ impl Parser<'_, '_> {
                 if fields.len() == 1 && !comma {
                     return Ok(fields[0]);
                 }
-                Ok(self.m.pat(Pattern::Tuple(fields.into())))
+                let span = self.span_from(lo);
+                Ok(self.m.at(span).pat(Pattern::Tuple(fields.into())))
             }
             _ => Err(self.expected("a pattern")),
         }

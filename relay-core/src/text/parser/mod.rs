@@ -16,6 +16,7 @@ use super::lexer::{LexError, Lexer, Tok, Token};
 use super::ty_parser::{parse_shape_at, parse_type_at};
 use super::{Binding, TypeParseError, TypeScope};
 use crate::adt::AdtTable;
+use crate::diag::Label;
 use crate::expr::{ExprId, Module, Span, VarId};
 use crate::fold::ParamValue;
 use crate::kind::{Kind, Param};
@@ -31,6 +32,22 @@ pub struct ParseError {
     pub span: Span,
     /// What is wrong, and what was expected.
     pub message: String,
+    /// Other places that explain it (the first definition of a duplicate).
+    pub labels: Vec<Label>,
+    /// How to fix it, where that is known (a name it was probably meant to be).
+    pub help: Option<String>,
+}
+
+impl ParseError {
+    /// An error at `span`, without labels or help.
+    pub fn new(span: Span, message: String) -> Self {
+        ParseError {
+            span,
+            message,
+            labels: Vec::new(),
+            help: None,
+        }
+    }
 }
 
 impl fmt::Display for ParseError {
@@ -50,6 +67,8 @@ impl From<LexError> for ParseError {
         ParseError {
             span: e.span,
             message: e.message,
+            labels: Vec::new(),
+            help: None,
         }
     }
 }
@@ -119,10 +138,38 @@ pub fn parse_sources(
     tcx: &mut TyCtx,
     adts: &mut AdtTable,
 ) -> Result<Module, Vec<ParseError>> {
+    let (m, errors) = parse_sources_recovering(sources, tcx, adts);
+    if errors.is_empty() {
+        Ok(m)
+    } else {
+        Err(errors)
+    }
+}
+
+/// [`parse_sources`], returning the module read even when there are errors, with them.
+/// After an error the module is what the parser could build: a name that does not resolve
+/// is an empty tuple, a definition with a syntax error has no body. A definition whose
+/// text holds no error is read exactly as without the others, so a checker may type the
+/// definitions the errors do not touch (and those that do not use them).
+///
+/// ```
+/// use relay_core::text::parse_sources_recovering;
+/// use relay_core::{adt::AdtTable, TyCtx};
+/// let (mut tcx, mut adts) = (TyCtx::new(), AdtTable::default());
+/// let src = "def @f() { %nope }\ndef @g() { () }";
+/// let (m, errors) = parse_sources_recovering(&[("main", src)], &mut tcx, &mut adts);
+/// assert_eq!(errors[0].message, "unbound local variable `%nope`");
+/// assert!(m.globals()[1].func.is_some());
+/// ```
+pub fn parse_sources_recovering(
+    sources: &[(&str, &str)],
+    tcx: &mut TyCtx,
+    adts: &mut AdtTable,
+) -> (Module, Vec<ParseError>) {
     let texts: Vec<&str> = sources.iter().map(|s| s.1).collect();
     let joined = texts.join("\n");
     let lens: Vec<(&str, usize)> = sources.iter().map(|&(n, t)| (n, t.len())).collect();
-    parse_joined(&joined, &lens, tcx, adts)
+    parse_joined_recovering(&joined, &lens, tcx, adts)
 }
 
 /// [`parse_sources`] over sources already joined by newlines in `joined`, given by name
@@ -149,6 +196,25 @@ pub fn parse_joined(
     tcx: &mut TyCtx,
     adts: &mut AdtTable,
 ) -> Result<Module, Vec<ParseError>> {
+    let (m, errors) = parse_joined_recovering(joined, lens, tcx, adts);
+    if errors.is_empty() {
+        Ok(m)
+    } else {
+        Err(errors)
+    }
+}
+
+/// [`parse_joined`], returning the module read even when there are errors, with them
+/// (see [`parse_sources_recovering`]).
+///
+/// # Panics
+/// If the lengths do not fit in `joined` as described.
+pub fn parse_joined_recovering(
+    joined: &str,
+    lens: &[(&str, usize)],
+    tcx: &mut TyCtx,
+    adts: &mut AdtTable,
+) -> (Module, Vec<ParseError>) {
     let total = lens.iter().map(|l| l.1).sum::<usize>() + lens.len().saturating_sub(1);
     assert!(
         total <= joined.len(),
@@ -167,11 +233,7 @@ pub fn parse_joined(
         p.module();
         start = end + 1;
     }
-    if p.errors.is_empty() {
-        Ok(p.m)
-    } else {
-        Err(p.errors)
-    }
+    (p.m, p.errors)
 }
 
 /// What a top-level item is.
@@ -414,6 +476,8 @@ impl<'s, 'a> Parser<'s, 'a> {
         ParseError {
             span: self.tok.span(),
             message: format!("expected {what}, found {}", self.found()),
+            labels: Vec::new(),
+            help: None,
         }
     }
 
@@ -434,7 +498,105 @@ impl<'s, 'a> Parser<'s, 'a> {
     }
 
     fn error(&mut self, span: Span, message: String) {
-        self.errors.push(ParseError { span, message });
+        self.errors.push(ParseError {
+            span,
+            message,
+            labels: Vec::new(),
+            help: None,
+        });
+    }
+
+    /// Reports `message` about the unknown name `name` at `span`, with the closest of
+    /// `candidates` (written with `sigil` before it) as help.
+    #[cold]
+    fn unknown_name<'c>(
+        &mut self,
+        span: Span,
+        message: String,
+        name: &str,
+        sigil: &str,
+        candidates: impl IntoIterator<Item = &'c str>,
+    ) {
+        let mut e = ParseError::new(span, message);
+        e.help = crate::diag::did_you_mean(name, candidates)
+            .map(|c| format!("did you mean `{sigil}{c}`?"));
+        self.errors.push(e);
+    }
+
+    /// The error for a `free_var %x: T;` declaration (TVM prints one for each free
+    /// variable of an expression), which this format does not read: a module's variables
+    /// are the parameters of its definitions.
+    #[cold]
+    fn free_var(&self) -> ParseError {
+        let mut lex = self.lex;
+        let name = match lex.next_token() {
+            Ok(t) if t.kind == Tok::Local => format!(" `{}`", self.text(t)),
+            _ => String::new(),
+        };
+        let mut e = ParseError::new(
+            self.tok.span(),
+            format!("free variables are not supported: `free_var`{name} declares one"),
+        );
+        e.help = Some(format!(
+            "make{} a parameter of a `def` instead",
+            if name.is_empty() { " it" } else { &name }
+        ));
+        e
+    }
+
+    /// Reports the `%name` token `t` that no binding in scope names; a placeholder for it.
+    #[cold]
+    fn unbound_local(&mut self, t: Token) -> ExprId {
+        let name = &self.text(t)[1..];
+        let message = format!("unbound local variable `%{name}`");
+        let locals: Vec<&str> = self.locals.keys().copied().collect();
+        self.unknown_name(t.span(), message, name, "%", locals);
+        self.placeholder(t.span())
+    }
+
+    /// Reports the `@name` token `t` that no global names; a placeholder for it.
+    #[cold]
+    fn unknown_global(&mut self, t: Token) -> ExprId {
+        let name = &self.text(t)[1..];
+        let message = format!("unknown global `@{name}`");
+        let globals: Vec<String> = self
+            .m
+            .globals()
+            .iter()
+            .map(|g| g.name.to_string())
+            .collect();
+        self.unknown_name(
+            t.span(),
+            message,
+            name,
+            "@",
+            globals.iter().map(String::as_str),
+        );
+        self.placeholder(t.span())
+    }
+
+    /// Reports the bare name `t` that is no constructor, operator or variable; a
+    /// placeholder for it.
+    #[cold]
+    fn unknown_word(&mut self, t: Token) -> ExprId {
+        let name = self.text(t);
+        let what = if name.starts_with(|c: char| c.is_ascii_uppercase()) {
+            "constructor"
+        } else {
+            "operator"
+        };
+        let message = format!("unknown {what} `{name}`");
+        let mut names: Vec<String> = self.adts.ctor_names().map(str::to_string).collect();
+        let ops = crate::registry::global().map_or(&[][..], |r| r.ops());
+        names.extend(ops.iter().map(|op| op.name.to_string()));
+        self.unknown_name(
+            t.span(),
+            message,
+            name,
+            "",
+            names.iter().map(String::as_str),
+        );
+        self.placeholder(t.span())
     }
 
     fn span_from(&self, lo: u32) -> Span {
@@ -468,6 +630,8 @@ impl<'s, 'a> Parser<'s, 'a> {
                 hi: hi as u32,
             },
             message: e.message,
+            labels: Vec::new(),
+            help: e.help,
         }
     }
 
@@ -535,6 +699,8 @@ impl<'s, 'a> Parser<'s, 'a> {
                         "unknown kind `{}`: expected `Type`, `BaseType`, `Shape` or `ShapeVar`",
                         self.text(k)
                     ),
+                    labels: Vec::new(),
+                    help: None,
                 })?
             } else {
                 Kind::Type
@@ -544,6 +710,8 @@ impl<'s, 'a> Parser<'s, 'a> {
                 return Err(ParseError {
                     span: name.span(),
                     message: format!("type parameter `{n}` is declared twice"),
+                    labels: Vec::new(),
+                    help: None,
                 });
             }
             let p = self.tcx.param(n, kind);
@@ -636,6 +804,24 @@ impl<'s, 'a> Parser<'s, 'a> {
                 }
                 // Read by the second pass: skip it.
                 Some(_) => Ok(false),
+                None if self.is_word("free_var") => Err(self.free_var()),
+                None if self.is(Tok::Hash)
+                    && self.src[self.tok.hi as usize..].starts_with("[metadata]") =>
+                {
+                    // TVM's metadata section, the rest of the text: one error, then done.
+                    let span = self.tok.span();
+                    let mut e = ParseError::new(
+                        Span {
+                            lo: span.lo,
+                            hi: span.lo + "#[metadata]".len() as u32,
+                        },
+                        "a metadata section (`#[metadata]`) is not supported".to_string(),
+                    );
+                    e.help =
+                        Some("write the constants it holds as values or parameters".to_string());
+                    self.errors.push(e);
+                    return;
+                }
                 None => Err(self.expected("`def`, `type` or `data`")),
             };
             self.reset();
@@ -784,14 +970,16 @@ impl<'s, 'a> Parser<'s, 'a> {
                 }
             }
             if let Err(dup) = self.m.at(name.span()).declare(n) {
-                self.error(
-                    name.span(),
-                    format!(
-                        "`@{n}` is defined twice: first at {}, again at {}",
-                        self.place(dup.first.lo),
-                        self.place(name.lo)
-                    ),
+                let message = format!(
+                    "`@{n}` is defined twice: first at {}, again at {}",
+                    self.place(dup.first.lo),
+                    self.place(name.lo)
                 );
+                let mut e = ParseError::new(name.span(), message);
+                e.labels
+                    .push(Label::new(dup.first, format!("`@{n}` first defined here")));
+                e.help = Some(format!("rename one of the two definitions of `@{n}`"));
+                self.errors.push(e);
             }
         }
     }
