@@ -4,7 +4,7 @@
 //! Everything is `'static` data built in a `static` initializer: nested terms are
 //! references to promoted constants, Rust functions are function pointers.
 
-use super::Value;
+use super::{PlanCell, Value};
 use crate::dtype::{DType, DTypeCode};
 use crate::relation::{RelCx, RelError};
 
@@ -29,6 +29,8 @@ pub struct Clause {
     pub body: &'static [Goal],
     /// The attributes the body reads; [`Term::Attr`] indexes this table.
     pub attrs: &'static [AttrDecl],
+    /// The clause's fast path, compiled at its first run (`PlanCell::new()`).
+    pub plan: PlanCell,
 }
 
 /// One goal of a clause body.

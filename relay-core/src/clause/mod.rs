@@ -142,7 +142,15 @@
 //!
 //! # How a clause runs
 //!
-//! [`run_clause`] interprets the compiled clause each time the solver runs the relation:
+//! [`run_clause`] interprets the compiled clause each time the solver runs the relation.
+//! Most runs take a *fast path*: at its first run the clause is compiled into a linear
+//! list of register instructions for the case where every step succeeds in source order
+//! (inputs known, outputs computed); the general interpreter below runs only when that
+//! path gives up (an unknown input, a goal that must wait, an error, whose message only
+//! the general interpreter composes). The solver does not run the clause at all while an
+//! argument it *needs* is an unknown: one whose head pattern takes it apart and that no
+//! equation can rebuild from the other arguments (`Broadcast` needs its two inputs;
+//! `Identity` needs nothing). The general interpreter:
 //!
 //! 1. Each argument is matched against its head pattern. A variable seen for the first
 //!    time is bound; seen again, its two values are unified (so `Identity(I, I)` refines
@@ -197,15 +205,16 @@
 //! # Runtime
 //!
 //! The macro compiles a clause into static data ([`Clause`]: patterns, goals and terms,
-//! with function pointers for the Rust functions it calls); one generic interpreter,
-//! [`run_clause`], runs it against a [`RelCx`](crate::RelCx). The expansion is that data,
-//! a [`RelationDef`](crate::RelationDef) whose `solve` calls `run_clause`, the
-//! `Relation` impl and one `inventory::submit!`.
+//! with function pointers for the Rust functions it calls, and an empty [`PlanCell`] for
+//! its fast path); one generic interpreter, [`run_clause`], runs it against a
+//! [`RelCx`](crate::RelCx). The expansion is that data, a
+//! [`RelationDef`](crate::RelationDef) whose `solve` calls `run_clause` and whose `needs`
+//! the macro computed, the `Relation` impl and one `inventory::submit!`.
 
 mod ir;
 mod run;
 mod value;
 
 pub use ir::{Arith, AttrDecl, AttrType, Clause, Cmp, Goal, Item, RustFn, Term};
-pub use run::run_clause;
+pub use run::{run_clause, PlanCell};
 pub use value::Value;

@@ -8,10 +8,12 @@ use quote::{quote, quote_spanned};
 use syn::Ident;
 
 /// The definition, impl and registration of relation `ty` solved by `solve` (a path or
-/// a non-capturing closure), with `statics` defined before them.
+/// a non-capturing closure), needing the arguments `needs`, with `statics` defined
+/// before them.
 pub fn registration(
     ty: &Ident,
     arity: Option<usize>,
+    needs: &[usize],
     solve: TokenStream,
     statics: TokenStream,
 ) -> TokenStream {
@@ -26,7 +28,7 @@ pub fn registration(
             static __RELAY_DEF: ::relay_core::RelationDef = ::relay_core::RelationDef {
                 name: #name,
                 arity: #arity,
-                needs: &[],
+                needs: &[#(#needs),*],
                 solve: #solve,
             };
             impl ::relay_core::Relation for #ty {
@@ -89,10 +91,12 @@ pub fn clause(item: &syn::ItemStruct, clause: &Clause, checked: &Checked) -> Tok
             head: &[#(#head),*],
             body: &[#(#body),*],
             attrs: &[#(#attrs),*],
+            plan: #p::PlanCell::new(),
         };
     };
     let solve = quote!(|cx| #p::run_clause(&__RELAY_CLAUSE, cx));
-    let reg = registration(&item.ident, Some(clause.head.len()), solve, statics);
+    let needs = super::needs::needs(clause);
+    let reg = registration(&item.ident, Some(clause.head.len()), &needs, solve, statics);
     quote!(#item #reg)
 }
 
@@ -216,7 +220,7 @@ pub fn imperative(name: &Ident, f: &syn::ItemFn) -> TokenStream {
     let doc = format!("The relation `{name}`, solved by [`{fn_name}`].");
     let span = syn::spanned::Spanned::span(&f.sig.output);
     let solve = quote_spanned!(span=> { const __RELAY_SOLVE: fn(&mut ::relay_core::RelCx<'_>) -> ::relay_core::RelResult = #fn_name; __RELAY_SOLVE });
-    let reg = registration(name, None, solve, TokenStream::new());
+    let reg = registration(name, None, &[], solve, TokenStream::new());
     quote! {
         #f
         #[doc = #doc]

@@ -5,6 +5,7 @@
 mod ast;
 mod check;
 mod expand;
+mod needs;
 
 use proc_macro2::TokenStream;
 use quote::quote;

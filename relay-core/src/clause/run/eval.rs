@@ -3,17 +3,22 @@
 use super::*;
 
 impl Machine<'_, '_> {
-    /// The dimensions of `s` once its rank is known; an error for a shape parameter
-    /// (its rank is never known).
+    /// The dimensions of `s` once its rank is known, pushed on the dimension stack (the
+    /// caller pops them: truncates the stack to the range's start); an error for a shape
+    /// parameter (its rank is never known).
     pub(super) fn dims_of(
         &mut self,
         s: Shape,
         blame: Option<usize>,
-    ) -> Result<Option<Vec<Dim>>, RelError> {
+    ) -> Result<Option<Range<usize>>, RelError> {
         let s = self.resolve_shape(s);
         let tcx = self.cx.tcx_ref();
         match tcx.shape_data(s) {
-            ShapeData::Dims(d) => Ok(Some(d.to_vec())),
+            ShapeData::Dims(d) => {
+                let base = self.scratch.dims.len();
+                self.scratch.dims.extend_from_slice(d);
+                Ok(Some(base..self.scratch.dims.len()))
+            }
             ShapeData::Var(_) => Ok(None),
             ShapeData::Param(p) => Err(err(
                 blame,
@@ -29,7 +34,7 @@ impl Machine<'_, '_> {
         &mut self,
         t: &'static Term,
         blame: Option<usize>,
-    ) -> Result<Option<Vec<Dim>>, RelError> {
+    ) -> Result<Option<Range<usize>>, RelError> {
         match self.eval(t, blame)? {
             Some(Value::Shape(s)) => self.dims_of(s, blame),
             Some(v) => Err(self.kind_clash("a shape", v, blame)),
@@ -75,8 +80,29 @@ impl Machine<'_, '_> {
         Value::Shape(self.cx.tcx().shape(dims))
     }
 
-    /// The value of `t`, or `None` while it depends on something unknown.
+    /// The shape of the dimensions on the stack from `base` up.
+    pub(super) fn mk_shape_from(&mut self, base: usize) -> Value {
+        Value::Shape(self.cx.solver.tcx.shape(&self.scratch.dims[base..]))
+    }
+
+    /// The value of `t`, or `None` while it depends on something unknown. The dimension
+    /// stack is left as it was.
+    #[inline]
     pub(super) fn eval(&mut self, t: &'static Term, blame: Option<usize>) -> Eval {
+        // Variables, the most frequent terms, without a call.
+        match t {
+            Term::Var(i) => return Ok(self.scratch.slots[*i as usize].val),
+            Term::Wild => return Ok(None),
+            _ => {}
+        }
+        let base = self.scratch.dims.len();
+        let v = self.eval_term(t, blame);
+        self.scratch.dims.truncate(base);
+        v
+    }
+
+    #[inline(never)]
+    fn eval_term(&mut self, t: &'static Term, blame: Option<usize>) -> Eval {
         Ok(Some(match t {
             Term::Var(i) => return Ok(self.scratch.slots[*i as usize].val),
             Term::Wild => return Ok(None),
@@ -109,44 +135,45 @@ impl Machine<'_, '_> {
                 Value::Ty(self.cx.tcx().tuple(&tys))
             }
             Term::List(items) => {
-                let mut dims = Vec::with_capacity(items.len());
+                let base = self.scratch.dims.len();
                 for item in items.iter() {
                     match item {
                         Item::Dim(d) => match self.eval_dim(d, blame)? {
-                            Some(d) => dims.push(d),
+                            Some(d) => self.scratch.dims.push(d),
                             None => return Ok(None),
                         },
-                        Item::Splice(s) => match self.eval_dims(s, blame)? {
-                            Some(ds) => dims.extend(ds),
-                            None => return Ok(None),
-                        },
+                        // The splice's dimensions are pushed where they belong.
+                        Item::Splice(s) => {
+                            if self.eval_dims(s, blame)?.is_none() {
+                                return Ok(None);
+                            }
+                        }
                     }
                 }
-                self.mk_shape(&dims)
+                self.mk_shape_from(base)
             }
             Term::Index(s, i) => {
                 let (Some(dims), Some(i)) = (self.eval_dims(s, blame)?, self.eval_int(i, blame)?)
                 else {
                     return Ok(None);
                 };
+                let rank = dims.len();
                 let blame = self.blame_of(s).or(blame);
-                let k = if i < 0 { i + dims.len() as i64 } else { i };
-                if k < 0 || k >= dims.len() as i64 {
+                let k = if i < 0 { i + rank as i64 } else { i };
+                if k < 0 || k >= rank as i64 {
                     return Err(err(
                         blame,
-                        format!(
-                            "index {i} is out of range for a shape of rank {}",
-                            dims.len()
-                        ),
+                        format!("index {i} is out of range for a shape of rank {rank}"),
                     ));
                 }
-                Value::Dim(dims[k as usize])
+                Value::Dim(self.scratch.dims[dims.start + k as usize])
             }
             Term::Slice(s, a, b) => {
                 let Some(dims) = self.eval_dims(s, blame)? else {
                     return Ok(None);
                 };
                 let n = dims.len() as i64;
+                let start = dims.start;
                 let bound = |m: &mut Self, t: Option<&'static Term>, dflt: i64| {
                     Ok::<_, RelError>(match t {
                         None => Some(dflt),
@@ -161,11 +188,11 @@ impl Machine<'_, '_> {
                     return Ok(None);
                 };
                 let part = if lo < hi {
-                    &dims[lo as usize..hi as usize]
+                    start + lo as usize..start + hi as usize
                 } else {
-                    &[][..]
+                    start..start
                 };
-                self.mk_shape(part)
+                Value::Shape(self.cx.solver.tcx.shape(&self.scratch.dims[part]))
             }
             Term::Arith(op, a, b) => {
                 let (Some(x), Some(y)) = (self.eval_dim(a, blame)?, self.eval_dim(b, blame)?)
@@ -204,7 +231,7 @@ impl Machine<'_, '_> {
                 let Some(dims) = self.eval_dims(s, blame)? else {
                     return Ok(None);
                 };
-                let r = self.cx.solver.tcx.dims.product(&dims);
+                let r = self.cx.solver.tcx.dims.product(&self.scratch.dims[dims]);
                 Value::Dim(r.map_err(|e| arith_err(blame, e))?)
             }
             Term::Sum(s) => {
@@ -213,7 +240,7 @@ impl Machine<'_, '_> {
                 };
                 let dims = &mut self.cx.solver.tcx.dims;
                 let mut acc = dims.konst(0);
-                for d in ds {
+                for &d in &self.scratch.dims[ds] {
                     acc = dims.add(acc, d).map_err(|e| arith_err(blame, e))?;
                 }
                 Value::Dim(acc)

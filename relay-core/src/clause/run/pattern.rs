@@ -5,7 +5,7 @@ use super::*;
 
 impl Machine<'_, '_> {
     /// `value = pattern` where the pattern cannot be computed: bind, destructure or wait.
-    pub(super) fn matches(
+    pub(super) fn destructure(
         &mut self,
         value: Value,
         pattern: &'static Term,
@@ -13,15 +13,11 @@ impl Machine<'_, '_> {
     ) -> Result<Step, RelError> {
         match pattern {
             Term::Var(i) => {
-                let i = *i as usize;
-                let slot = &mut self.scratch.slots[i];
-                match slot.val {
-                    Some(old) => self.unify(old, value, blame)?,
-                    None => {
-                        slot.val = Some(value);
-                        slot.origin = blame;
-                    }
-                }
+                let slot = &mut self.scratch.slots[*i as usize];
+                // Not bound: `eval` would have computed it.
+                slot.val = Some(value);
+                slot.origin = blame;
+                self.bound += 1;
                 Ok(Step::Done)
             }
             Term::Wild => Ok(Step::Done),
@@ -38,10 +34,9 @@ impl Machine<'_, '_> {
                                 slot.tensor = Some(t);
                             }
                         }
-                        Ok(self.split([
-                            sub(Value::Shape(shape), s, blame),
-                            sub(Value::DType(dtype), d, blame),
-                        ]))
+                        let a = self.match_value(Value::Shape(shape), s, blame, None)?;
+                        let b = self.match_value(Value::DType(dtype), d, blame, None)?;
+                        Ok(a.and(b))
                     }
                     TyData::Var(_) => Ok(Step::Wait),
                     _ => Err(err(
@@ -57,12 +52,15 @@ impl Machine<'_, '_> {
                 let t = self.cx.resolve(t);
                 match self.cx.data(t) {
                     TyData::Tuple(tys) if tys.len() == fields.len() => {
-                        let base = self.scratch.stack.len();
-                        for (&ty, f) in tys.iter().zip(fields.iter()) {
-                            self.scratch.stack.push(sub(Value::Ty(ty), f, blame));
+                        let mut step = Step::Done;
+                        for (k, f) in fields.iter().enumerate() {
+                            let TyData::Tuple(tys) = self.cx.data(t) else {
+                                unreachable!("checked above")
+                            };
+                            let ty = tys[k];
+                            step = step.and(self.match_value(Value::Ty(ty), f, blame, None)?);
                         }
-                        self.scratch.stack[base..].reverse();
-                        Ok(Step::Split)
+                        Ok(step)
                     }
                     TyData::Var(_) => Ok(Step::Wait),
                     _ => Err(err(
@@ -83,25 +81,36 @@ impl Machine<'_, '_> {
                 let Some(dims) = self.dims_of(s, blame)? else {
                     return Ok(Step::Wait);
                 };
-                self.match_list(s, &dims, items, blame)
+                let step = self.match_list(s, dims.clone(), items, blame);
+                self.scratch.dims.truncate(dims.start);
+                step
             }
             // A computation whose inputs are unknown, or a literal: wait.
             _ => Ok(Step::Wait),
         }
     }
 
-    /// The dimensions `dims` of shape `s` against the list pattern `items`.
+    /// The dimensions `dims` (on the dimension stack) of shape `s` against the list
+    /// pattern `items`.
     pub(super) fn match_list(
         &mut self,
         s: Shape,
-        dims: &[Dim],
+        dims: Range<usize>,
         items: &'static [Item],
         blame: Option<usize>,
     ) -> Result<Step, RelError> {
-        let splices: Vec<usize> = (0..items.len())
-            .filter(|&i| matches!(items[i], Item::Splice(_)))
-            .collect();
-        let fixed = items.len() - splices.len();
+        let mut splice = None;
+        for (k, item) in items.iter().enumerate() {
+            if let Item::Splice(_) = item {
+                if splice.is_some() {
+                    // Several unknown splices: their lengths are not determined.
+                    return Ok(Step::Wait);
+                }
+                splice = Some(k);
+            }
+        }
+        let rank = dims.len();
+        let fixed = items.len() - usize::from(splice.is_some());
         let wrong_rank = |m: &Self, at_least: bool| {
             err(
                 blame,
@@ -112,42 +121,41 @@ impl Machine<'_, '_> {
                 ),
             )
         };
-        match splices.as_slice() {
-            [] => {
-                if dims.len() != fixed {
+        let base = dims.start;
+        let mut step = Step::Done;
+        match splice {
+            None => {
+                if rank != fixed {
                     return Err(wrong_rank(self, false));
                 }
-                Ok(self.split(
-                    dims.iter()
-                        .zip(items.iter())
-                        .enumerate()
-                        .map(|(k, (&d, item))| match item {
-                            Item::Dim(t) | Item::Splice(t) => dim_sub(d, k, t, blame),
-                        }),
-                ))
+                for (k, item) in items.iter().enumerate() {
+                    let (Item::Dim(t) | Item::Splice(t)) = item;
+                    let d = Value::Dim(self.scratch.dims[base + k]);
+                    step = step.and(self.match_value(d, t, blame, Some(k))?);
+                }
             }
-            [at] => {
-                if dims.len() < fixed {
+            Some(at) => {
+                if rank < fixed {
                     return Err(wrong_rank(self, true));
                 }
-                let at = *at;
                 let after = items.len() - at - 1;
-                let middle = &dims[at..dims.len() - after];
-                let middle = self.cx.tcx().shape(middle);
-                Ok(
-                    self.split(items.iter().enumerate().map(|(k, item)| match item {
-                        Item::Splice(t) => sub(Value::Shape(middle), t, blame),
-                        Item::Dim(t) if k < at => dim_sub(dims[k], k, t, blame),
-                        Item::Dim(t) => {
-                            let j = dims.len() - (items.len() - k);
-                            dim_sub(dims[j], j, t, blame)
+                for (k, item) in items.iter().enumerate() {
+                    step = step.and(match item {
+                        Item::Splice(t) => {
+                            let middle = &self.scratch.dims[base + at..base + rank - after];
+                            let middle = self.cx.tcx().shape(middle);
+                            self.match_value(Value::Shape(middle), t, blame, None)?
                         }
-                    })),
-                )
+                        Item::Dim(t) => {
+                            let j = if k < at { k } else { rank - (items.len() - k) };
+                            let d = Value::Dim(self.scratch.dims[base + j]);
+                            self.match_value(d, t, blame, Some(j))?
+                        }
+                    });
+                }
             }
-            // Several unknown splices: their lengths are not determined.
-            _ => Ok(Step::Wait),
         }
+        Ok(step)
     }
 
     pub(super) fn kind_clash(

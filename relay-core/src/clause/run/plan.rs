@@ -1,0 +1,431 @@
+//! The fast path: a clause compiled (at its first run) into a linear list of
+//! instructions over registers, for the common run where every step succeeds on the
+//! first try in source order (the inputs are known, the outputs are computed).
+//!
+//! The instructions are exactly what the general interpreter's first pass does when no
+//! step waits: the same bindings, the same unifications, in the same order, with
+//! every decision that depends only on the clause (is this pattern computable here? is
+//! this side of the equation the known one?) taken once, at compile time. Anything
+//! else (an unknown argument, a goal that cannot be decided yet, an error) *aborts*
+//! the fast path, and the general interpreter runs the clause from the start: what the
+//! fast path did before is what the general interpreter does first too (unifications
+//! are idempotent), and it reports the same errors with the same blame, as only it
+//! keeps track of where values come from. A clause whose single in-order pass cannot
+//! succeed (a goal that uses a variable a later goal defines, two splices in one list
+//! pattern) has no plan and always runs in the general interpreter.
+
+use super::*;
+use std::sync::OnceLock;
+
+/// The compiled fast path of a clause, computed at its first run. Part of every
+/// [`Clause`] (its `plan` field): `PlanCell::new()`.
+pub struct PlanCell(OnceLock<Option<Plan>>);
+
+impl PlanCell {
+    /// An empty cell, for a clause's static initializer.
+    pub const fn new() -> Self {
+        PlanCell(OnceLock::new())
+    }
+
+    pub(super) fn get(&self, clause: &'static Clause) -> Option<&Plan> {
+        self.0.get_or_init(|| Plan::compile(clause)).as_ref()
+    }
+}
+
+impl Default for PlanCell {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl std::fmt::Debug for PlanCell {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0.get() {
+            Some(Some(p)) => write!(f, "PlanCell({} ops)", p.ops.len()),
+            Some(None) => f.write_str("PlanCell(none)"),
+            None => f.write_str("PlanCell(not compiled)"),
+        }
+    }
+}
+
+/// A register: the plan's registers are the arguments, then the clause's variables,
+/// then temporaries.
+pub(super) type Reg = u16;
+
+#[derive(Copy, Clone, Debug)]
+pub(super) enum Op {
+    /// Binds variable `var` (its register is `dst`, not bound yet) to the value in
+    /// `src`.
+    Bind { src: Reg, var: u16, dst: Reg },
+    /// Unifies the values in `a` and `b` (`a` the pattern's, computed, side first).
+    Same { a: Reg, b: Reg },
+    /// Computes `term` (every variable in it is bound) into `dst`.
+    Eval { term: &'static Term, dst: Reg },
+    /// Builds the tensor type of the shape in `shape` and the dtype in `dtype`.
+    MkTensor { shape: Reg, dtype: Reg, dst: Reg },
+    /// Takes the tensor type in `src` apart into `shape` and `dtype`.
+    Tensor { src: Reg, shape: Reg, dtype: Reg },
+    /// Takes the tuple type in `src` (of `len` fields) apart into `first..first + len`.
+    Tuple { src: Reg, first: Reg, len: u16 },
+    /// Takes the shape in `src` apart: `before` dimensions, then (with `splice`) the
+    /// shape of the middle, then `after` dimensions, into registers from `first`.
+    List {
+        src: Reg,
+        first: Reg,
+        before: u16,
+        after: u16,
+        splice: bool,
+    },
+    /// A condition that must hold now.
+    Check(&'static Goal),
+}
+
+/// A clause's fast path.
+pub(super) struct Plan {
+    pub(super) ops: Vec<Op>,
+    /// The number of registers.
+    pub(super) regs: usize,
+}
+
+struct Compiler {
+    ops: Vec<Op>,
+    /// The next free register.
+    next: u16,
+    /// The register of variable 0.
+    vars: u16,
+    bound: Vec<bool>,
+}
+
+/// Whether `t` can be computed once the variables in `bound` are: it has no `_` and
+/// every variable in it is bound (what `eval` answers at run time).
+fn computable(t: &'static Term, bound: &[bool]) -> bool {
+    let mut ok = !has_wild(t);
+    visit_vars(t, &mut |v| ok &= bound[v as usize]);
+    ok
+}
+
+fn has_wild(t: &'static Term) -> bool {
+    match t {
+        Term::Wild => true,
+        Term::Var(_) | Term::Int(_) | Term::Bool(_) | Term::DType(..) | Term::Attr(_) => false,
+        Term::Tensor(a, b)
+        | Term::Index(a, b)
+        | Term::Arith(_, a, b)
+        | Term::Cmp(_, a, b)
+        | Term::Broadcast(a, b) => has_wild(a) || has_wild(b),
+        Term::Tuple(ts) | Term::Rust(_, ts) => ts.iter().any(has_wild),
+        Term::List(items) => items.iter().any(|i| match i {
+            Item::Dim(t) | Item::Splice(t) => has_wild(t),
+        }),
+        Term::Slice(s, a, b) => has_wild(s) || a.is_some_and(has_wild) || b.is_some_and(has_wild),
+        Term::Neg(a) | Term::Prod(a) | Term::Sum(a) | Term::Len(a) => has_wild(a),
+    }
+}
+
+impl Plan {
+    fn compile(clause: &'static Clause) -> Option<Plan> {
+        let (args, vars) = (clause.head.len() as u16, clause.vars.len() as u16);
+        let mut c = Compiler {
+            ops: Vec::new(),
+            next: args + vars,
+            vars: args,
+            bound: vec![false; clause.vars.len()],
+        };
+        for (i, pattern) in clause.head.iter().enumerate() {
+            c.pattern(i as u16, pattern)?;
+        }
+        for goal in clause.body {
+            match goal {
+                Goal::Eq(l, r) => {
+                    let (lc, rc) = (computable(l, &c.bound), computable(r, &c.bound));
+                    match (lc, rc) {
+                        (true, true) => {
+                            let (a, b) = (c.value(l), c.value(r));
+                            c.ops.push(Op::Same { a, b });
+                        }
+                        (true, false) => {
+                            let a = c.value(l);
+                            c.destructure(a, r)?;
+                        }
+                        (false, true) => {
+                            let b = c.value(r);
+                            c.destructure(b, l)?;
+                        }
+                        (false, false) => return None,
+                    }
+                }
+                Goal::Check { cond, .. } => {
+                    if !computable(cond, &c.bound) {
+                        return None;
+                    }
+                    c.ops.push(Op::Check(goal));
+                }
+            }
+        }
+        Some(Plan {
+            ops: c.ops,
+            regs: c.next as usize,
+        })
+    }
+}
+
+impl Compiler {
+    fn temp(&mut self) -> Reg {
+        self.temps(1)
+    }
+
+    fn temps(&mut self, n: usize) -> Reg {
+        self.next += n as u16;
+        self.next - n as u16
+    }
+
+    /// Where the value of the computable term `t` will be.
+    fn value(&mut self, t: &'static Term) -> Reg {
+        match t {
+            Term::Var(v) => self.vars + v,
+            Term::Tensor(s, d) => {
+                let (shape, dtype) = (self.value(s), self.value(d));
+                let dst = self.temp();
+                self.ops.push(Op::MkTensor { shape, dtype, dst });
+                dst
+            }
+            _ => {
+                let dst = self.temp();
+                self.ops.push(Op::Eval { term: t, dst });
+                dst
+            }
+        }
+    }
+
+    /// Where to take a part matched by `pattern` apart into: the register of a variable
+    /// not bound yet (then matching it is nothing more), else a temporary.
+    fn target(&mut self, pattern: &'static Term) -> Reg {
+        match pattern {
+            Term::Var(v) if !self.bound[*v as usize] => self.vars + v,
+            _ => self.temp(),
+        }
+    }
+
+    /// `match_value(src, pattern)`: unify when computable, else take apart.
+    fn pattern(&mut self, src: Reg, pattern: &'static Term) -> Option<()> {
+        if let Term::Var(v) = pattern {
+            if src == self.vars + v {
+                // Taken apart into its own register: bound there.
+                self.ops.push(Op::Bind {
+                    src,
+                    var: *v,
+                    dst: src,
+                });
+                self.bound[*v as usize] = true;
+                return Some(());
+            }
+        }
+        if computable(pattern, &self.bound) {
+            let a = self.value(pattern);
+            self.ops.push(Op::Same { a, b: src });
+            return Some(());
+        }
+        self.destructure(src, pattern)
+    }
+
+    /// `destructure(src, pattern)`, the pattern not computable.
+    fn destructure(&mut self, src: Reg, pattern: &'static Term) -> Option<()> {
+        match pattern {
+            Term::Var(v) => {
+                let dst = self.vars + v;
+                self.ops.push(Op::Bind { src, var: *v, dst });
+                self.bound[*v as usize] = true;
+            }
+            Term::Wild => {}
+            Term::Tensor(s, d) => {
+                // A part that is a variable seen for the first time is taken apart
+                // straight into the variable's register.
+                let (shape, dtype) = (self.target(s), self.target(d));
+                self.ops.push(Op::Tensor { src, shape, dtype });
+                self.pattern(shape, s)?;
+                self.pattern(dtype, d)?;
+            }
+            Term::Tuple(fields) => {
+                let first = self.temps(fields.len());
+                self.ops.push(Op::Tuple {
+                    src,
+                    first,
+                    len: fields.len() as u16,
+                });
+                for (k, f) in fields.iter().enumerate() {
+                    self.pattern(first + k as u16, f)?;
+                }
+            }
+            Term::List(items) => {
+                let splices = items
+                    .iter()
+                    .filter(|i| matches!(i, Item::Splice(_)))
+                    .count();
+                if splices > 1 {
+                    return None;
+                }
+                let at = items.iter().position(|i| matches!(i, Item::Splice(_)));
+                let before = at.unwrap_or(items.len()) as u16;
+                let after = at.map_or(0, |a| items.len() - a - 1) as u16;
+                let first = self.temps(items.len());
+                self.ops.push(Op::List {
+                    src,
+                    first,
+                    before,
+                    after,
+                    splice: at.is_some(),
+                });
+                for (k, item) in items.iter().enumerate() {
+                    let (Item::Dim(t) | Item::Splice(t)) = item;
+                    self.pattern(first + k as u16, t)?;
+                }
+            }
+            // A computation with an unknown input: the general interpreter waits.
+            _ => return None,
+        }
+        Some(())
+    }
+}
+
+impl Machine<'_, '_> {
+    /// Runs `plan`: `true` when every instruction succeeded (the clause is solved),
+    /// `false` when the general interpreter must run the clause.
+    pub(super) fn run_plan(&mut self, plan: &Plan) -> bool {
+        let regs = &mut self.scratch.regs;
+        if regs.len() < plan.regs {
+            regs.resize(plan.regs, Value::Bool(false));
+        }
+        for (r, &arg) in regs.iter_mut().zip(self.cx.args.iter()) {
+            *r = Value::Ty(arg);
+        }
+        for op in &plan.ops {
+            let ok = match *op {
+                Op::Bind { src, var, dst } => {
+                    let v = self.scratch.regs[src as usize];
+                    self.scratch.regs[dst as usize] = v;
+                    self.scratch.slots[var as usize].val = Some(v);
+                    true
+                }
+                Op::Same { a, b } => {
+                    let (x, y) = (self.scratch.regs[a as usize], self.scratch.regs[b as usize]);
+                    x == y
+                        || match (x, y) {
+                            (Value::Ty(x), Value::Ty(y)) => self.cx.solver.unify(x, y).is_ok(),
+                            _ => self.unify(x, y, None).is_ok(),
+                        }
+                }
+                Op::Eval { term, dst } => match self.eval(term, None) {
+                    Ok(Some(v)) => {
+                        self.scratch.regs[dst as usize] = v;
+                        true
+                    }
+                    _ => false,
+                },
+                Op::MkTensor { shape, dtype, dst } => {
+                    let regs = &mut self.scratch.regs;
+                    match (regs[shape as usize], regs[dtype as usize]) {
+                        (Value::Shape(s), Value::DType(d)) => {
+                            regs[dst as usize] = Value::Ty(self.cx.solver.tcx.tensor(s, d));
+                            true
+                        }
+                        _ => false,
+                    }
+                }
+                Op::Tensor { src, shape, dtype } => {
+                    let Value::Ty(t) = self.scratch.regs[src as usize] else {
+                        return false;
+                    };
+                    let t = self.cx.resolve(t);
+                    match *self.cx.data(t) {
+                        TyData::Tensor(s, d) => {
+                            self.scratch.regs[shape as usize] = Value::Shape(s);
+                            self.scratch.regs[dtype as usize] = Value::DType(d);
+                            true
+                        }
+                        _ => false,
+                    }
+                }
+                Op::Tuple { src, first, len } => {
+                    let Value::Ty(t) = self.scratch.regs[src as usize] else {
+                        return false;
+                    };
+                    let t = self.cx.resolve(t);
+                    match self.cx.solver.tcx.data(t) {
+                        TyData::Tuple(tys) if tys.len() == len as usize => {
+                            let regs = &mut self.scratch.regs[first as usize..];
+                            for (r, &ty) in regs.iter_mut().zip(tys.iter()) {
+                                *r = Value::Ty(ty);
+                            }
+                            true
+                        }
+                        _ => false,
+                    }
+                }
+                Op::List {
+                    src,
+                    first,
+                    before,
+                    after,
+                    splice,
+                } => self.plan_list(src, first, before as usize, after as usize, splice),
+                Op::Check(Goal::Check {
+                    cond,
+                    text,
+                    message,
+                }) => matches!(self.check(cond, text, *message), Ok(Step::Done)),
+                Op::Check(Goal::Eq(..)) => false,
+            };
+            if !ok {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn plan_list(
+        &mut self,
+        src: Reg,
+        first: u16,
+        before: usize,
+        after: usize,
+        splice: bool,
+    ) -> bool {
+        let Value::Shape(s) = self.scratch.regs[src as usize] else {
+            return false;
+        };
+        let s = self.resolve_shape(s);
+        let tcx = &mut self.cx.solver.tcx;
+        let ShapeData::Dims(dims) = tcx.shape_data(s) else {
+            return false;
+        };
+        let rank = dims.len();
+        let first = first as usize;
+        let temps = &mut self.scratch.regs;
+        if splice {
+            if rank < before + after {
+                return false;
+            }
+            for k in 0..before {
+                temps[first + k] = Value::Dim(dims[k]);
+            }
+            for k in 0..after {
+                temps[first + before + 1 + k] = Value::Dim(dims[rank - after + k]);
+            }
+            let base = self.scratch.dims.len();
+            self.scratch
+                .dims
+                .extend_from_slice(&dims[before..rank - after]);
+            let middle = tcx.shape(&self.scratch.dims[base..]);
+            self.scratch.dims.truncate(base);
+            self.scratch.regs[first + before] = Value::Shape(middle);
+        } else {
+            if rank != before {
+                return false;
+            }
+            for (k, &d) in dims.iter().enumerate() {
+                temps[first + k] = Value::Dim(d);
+            }
+        }
+        true
+    }
+}

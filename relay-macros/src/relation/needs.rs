@@ -1,0 +1,196 @@
+//! The arguments a clause needs ([`RelationDef::needs`] of relay-core): those it must
+//! take apart before it can compute anything, so that the solver does not run the
+//! relation while one of them is an unknown.
+//!
+//! Argument `i` is needed when its head pattern takes it apart (`Tensor(..)`, a tuple,
+//! a list) and the clause cannot rebuild it from the other arguments: some variable of
+//! the pattern is bound by no other head pattern and by no equation whose other side can
+//! be computed without argument `i` (equations are followed to a fixpoint, and a side
+//! binds only the variables it reaches through constructors: `Tensor`, tuples, lists).
+//! Until such an argument is known the clause could only wait, or at most pass on a
+//! fact that is not its result (a dtype shared by two other arguments); that is left to
+//! the run that follows.
+//!
+//! `Broadcast(Tensor(s1, bt), Tensor(s2, bt), O) :- O = Tensor(broadcast(s1, s2), bt)`
+//! needs its two inputs (nothing gives `s1` or `s2` back); `Identity(I, I)` needs
+//! nothing; `Rotate(Tensor([a, ..r], d), O) :- O = Tensor([..r, a], d)` needs nothing
+//! either (its input is rebuilt from its output).
+//!
+//! [`RelationDef::needs`]: https://docs.rs/relay-core
+
+use super::ast::{Clause, Goal, ListItem, Term};
+use super::check::dtype_literal;
+use std::collections::HashSet;
+
+/// The indices of the arguments `clause` needs, in order.
+pub fn needs(clause: &Clause) -> Vec<usize> {
+    (0..clause.head.len())
+        .filter(|&i| needed(clause, i))
+        .collect()
+}
+
+fn needed(clause: &Clause, i: usize) -> bool {
+    let pattern = &clause.head[i];
+    let structural = matches!(pattern, Term::Tuple(..) | Term::List(..))
+        || matches!(pattern, Term::Call { name, .. } if name == "Tensor" || name == "Tuple");
+    if !structural {
+        return false;
+    }
+    let mut mine = HashSet::new();
+    vars(pattern, &mut mine);
+    if mine.is_empty() {
+        return false;
+    }
+    let mut known = HashSet::new();
+    for (j, p) in clause.head.iter().enumerate() {
+        if j != i {
+            vars(p, &mut known);
+        }
+    }
+    loop {
+        let before = known.len();
+        for goal in &clause.body {
+            if let Goal::Eq(l, r) = goal {
+                for (from, to) in [(l, r), (r, l)] {
+                    if computable(from, &known) {
+                        reachable(to, &mut known);
+                    }
+                }
+            }
+        }
+        if known.len() == before {
+            break;
+        }
+    }
+    !mine.is_subset(&known)
+}
+
+fn is_var(id: &syn::Ident) -> bool {
+    dtype_literal(&id.to_string()).is_none()
+}
+
+/// Every variable of `t`.
+fn vars(t: &Term, out: &mut HashSet<String>) {
+    match t {
+        Term::Name(id) if is_var(id) => {
+            out.insert(id.to_string());
+        }
+        Term::Name(_) | Term::Wild(_) | Term::Int(..) | Term::Bool(..) | Term::Attr(..) => {}
+        Term::Call { args, .. } | Term::Tuple(_, args) | Term::Rust { args, .. } => {
+            args.iter().for_each(|a| vars(a, out))
+        }
+        Term::List(_, items) => items.iter().for_each(|i| match i {
+            ListItem::Dim(t) | ListItem::Splice(_, t) => vars(t, out),
+        }),
+        Term::Index(a, _, b) | Term::Binary(_, _, a, b) | Term::Cmp(_, _, a, b) => {
+            vars(a, out);
+            vars(b, out);
+        }
+        Term::Slice(s, _, lo, hi) => {
+            vars(s, out);
+            lo.iter().chain(hi.iter()).for_each(|t| vars(t, out));
+        }
+        Term::Neg(_, a) => vars(a, out),
+    }
+}
+
+/// Whether `t` can be computed from the variables in `known`.
+fn computable(t: &Term, known: &HashSet<String>) -> bool {
+    let mut all = HashSet::new();
+    vars(t, &mut all);
+    !has_wild(t) && all.is_subset(known)
+}
+
+fn has_wild(t: &Term) -> bool {
+    match t {
+        Term::Wild(_) => true,
+        Term::Name(_) | Term::Int(..) | Term::Bool(..) | Term::Attr(..) => false,
+        Term::Call { args, .. } | Term::Tuple(_, args) | Term::Rust { args, .. } => {
+            args.iter().any(has_wild)
+        }
+        Term::List(_, items) => items.iter().any(|i| match i {
+            ListItem::Dim(t) | ListItem::Splice(_, t) => has_wild(t),
+        }),
+        Term::Index(a, _, b) | Term::Binary(_, _, a, b) | Term::Cmp(_, _, a, b) => {
+            has_wild(a) || has_wild(b)
+        }
+        Term::Slice(s, _, lo, hi) => has_wild(s) || lo.iter().chain(hi.iter()).any(|t| has_wild(t)),
+        Term::Neg(_, a) => has_wild(a),
+    }
+}
+
+/// The variables a known value binds when taken apart along `t`: those reached through
+/// constructors only.
+fn reachable(t: &Term, out: &mut HashSet<String>) {
+    match t {
+        Term::Name(id) if is_var(id) => {
+            out.insert(id.to_string());
+        }
+        Term::Call { name, args } if name == "Tensor" || name == "Tuple" => {
+            args.iter().for_each(|a| reachable(a, out))
+        }
+        Term::Tuple(_, args) => args.iter().for_each(|a| reachable(a, out)),
+        Term::List(_, items) => {
+            let splices = items
+                .iter()
+                .filter(|i| matches!(i, ListItem::Splice(..)))
+                .count();
+            if splices <= 1 {
+                items.iter().for_each(|i| match i {
+                    ListItem::Dim(t) | ListItem::Splice(_, t) => reachable(t, out),
+                });
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::ast::Decl;
+    use super::needs;
+
+    fn of(src: &str) -> Vec<usize> {
+        match syn::parse_str::<Decl>(src).expect("parses") {
+            Decl::Clause(c) => needs(&c),
+            Decl::Bare(_) => panic!("expected a clause"),
+        }
+    }
+
+    #[test]
+    fn inputs_that_cannot_be_rebuilt() {
+        assert_eq!(
+            of("Broadcast(Tensor(s1, bt), Tensor(s2, bt), O) :- O = Tensor(broadcast(s1, s2), bt)"),
+            [0, 1]
+        );
+        assert_eq!(
+            of("Flatten(Tensor(sh, bt), O) :- O = Tensor([sh[0], prod(sh[1..])], bt)"),
+            [0]
+        );
+    }
+
+    #[test]
+    fn arguments_rebuilt_from_others() {
+        assert_eq!(of("Identity(I, I) :- true"), Vec::<usize>::new());
+        assert_eq!(
+            of("Rotate(Tensor([a, ..r], d), O) :- O = Tensor([..r, a], d)"),
+            Vec::<usize>::new()
+        );
+        // A pattern without variables only checks.
+        assert_eq!(
+            of("Any(Tensor(_, _), O) :- O = Tensor([], bool)"),
+            Vec::<usize>::new()
+        );
+        // Either input is rebuilt from the other and the output.
+        assert_eq!(
+            of("Dense(Tensor([..b, k], bt), Tensor([u, k], bt), O) :- O = Tensor([..b, u], bt)"),
+            Vec::<usize>::new()
+        );
+        // Two splices in an equation: their lengths are not determined, `a` and `b` are
+        // not given back.
+        assert_eq!(
+            of("Cat(Tensor(s, d), O) :- s = [..a, ..b], len(a) == 1, O = Tensor([..b, ..a], d)"),
+            [0]
+        );
+    }
+}
