@@ -31,6 +31,8 @@ enum Piece {
     DType(DTy),
     Int(u64),
     Text(&'static str),
+    /// The end of tensor type `Ty`, begun at this byte of the output.
+    EndTensor(Ty, usize),
 }
 
 struct Printer<'a> {
@@ -38,6 +40,9 @@ struct Printer<'a> {
     out: String,
     stack: Vec<Piece>,
     sums: SumOrders,
+    /// The tensor types printed so far: a signature of many parameters of a few types
+    /// prints each type once.
+    tensors: FxHashMap<Ty, Box<str>>,
 }
 
 impl<'a> Printer<'a> {
@@ -47,6 +52,7 @@ impl<'a> Printer<'a> {
             out: String::new(),
             stack: vec![first],
             sums: SumOrders::default(),
+            tensors: FxHashMap::default(),
         };
         while let Some(piece) = p.stack.pop() {
             match piece {
@@ -58,6 +64,9 @@ impl<'a> Printer<'a> {
                         p.sums.ensure(tcx, d);
                     }
                     expand_dim(tcx, &p.sums, piece, &mut p.out, &mut p.stack);
+                }
+                Piece::EndTensor(t, start) => {
+                    p.tensors.insert(t, p.out[start..].into());
                 }
                 Piece::FloorMod(..) | Piece::Int(_) | Piece::Text(_) => {
                     expand_dim(tcx, &p.sums, piece, &mut p.out, &mut p.stack);
@@ -99,6 +108,11 @@ impl<'a> Printer<'a> {
                     self.dtype(*dt);
                     return;
                 }
+                if let Some(done) = self.tensors.get(&t) {
+                    self.out.push_str(done);
+                    return;
+                }
+                self.stack.push(Piece::EndTensor(t, self.out.len()));
                 self.out.push_str("Tensor[");
                 self.stack.push(Piece::Text("]"));
                 self.stack.push(Piece::DType(*dt));
@@ -213,7 +227,7 @@ fn expand_dim(
             let _ = write!(out, "{k}");
         }
         Piece::Text(s) => out.push_str(s),
-        Piece::Ty(_) | Piece::Shape(_) | Piece::DType(_) => {
+        Piece::Ty(_) | Piece::Shape(_) | Piece::DType(_) | Piece::EndTensor(..) => {
             unreachable!("not a dimension piece")
         }
     }

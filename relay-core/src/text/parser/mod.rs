@@ -96,7 +96,7 @@ pub fn parse_module(
     adts: &mut AdtTable,
 ) -> Result<Module, Vec<ParseError>> {
     let mut p = Parser::new(src, tcx, adts);
-    p.m.reserve_for_source(src.len());
+    p.reserve_for_source(src.len());
     p.module();
     if p.errors.is_empty() {
         Ok(p.m)
@@ -222,7 +222,7 @@ pub fn parse_joined_recovering(
         joined.len()
     );
     let mut p = Parser::new(joined, tcx, adts);
-    p.m.reserve_for_source(joined.len());
+    p.reserve_for_source(joined.len());
     let mut start = 0;
     for &(name, len) in lens {
         let end = start + len;
@@ -411,6 +411,13 @@ impl<'s, 'a> Parser<'s, 'a> {
         self.lex.seek(pos);
         self.tok = self.next_tok()?;
         Ok(())
+    }
+
+    /// Room for the nodes and names of a source text of `len` bytes.
+    fn reserve_for_source(&mut self, len: usize) {
+        self.m.reserve_for_source(len);
+        self.locals.reserve(len / 64);
+        self.shadow.reserve(len / 64);
     }
 
     /// The lexer's next token.
