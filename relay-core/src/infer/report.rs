@@ -199,6 +199,9 @@ impl Infer<'_> {
         match self.s.solve() {
             Outcome::Solved => {}
             Outcome::Failed(errors) => self.report_failures(errors),
+            // After an error, relations waiting on what a failed one never produced are
+            // its echoes, not new problems (rustc, too, stays quiet about them).
+            Outcome::UnderConstrained(_) if !self.errors.is_empty() => {}
             Outcome::UnderConstrained(waiting) => {
                 for w in waiting {
                     let (expr, span, what) = self.blame(w.origin, None);
