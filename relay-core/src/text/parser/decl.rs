@@ -45,9 +45,8 @@ impl Parser<'_, '_> {
     /// type parameters and parameters, and pushes its state for [`Frame::Fn`].
     pub(super) fn fn_header(&mut self) -> PResult<()> {
         let (type_params, type_restore) = self.type_params()?;
-        let mark = self.shadow.len();
+        let mark = self.locals.mark();
         let mut params = Vec::new();
-        let mut names = Vec::new();
         self.expect(Tok::LParen, "`(`")?;
         while !self.eat(Tok::RParen)? {
             let t = self.expect(Tok::Local, "a parameter `%name`")?;
@@ -57,7 +56,6 @@ impl Parser<'_, '_> {
                 None
             };
             params.push(self.new_local(t, ann));
-            names.push(&self.text(t)[1..]);
             if !self.eat(Tok::Comma)? && !self.is(Tok::RParen) {
                 return Err(self.expected("`,` or `)`"));
             }
@@ -67,8 +65,8 @@ impl Parser<'_, '_> {
         } else {
             None
         };
-        for (&v, n) in params.iter().zip(names) {
-            self.bind_local(n, v);
+        for &v in &params {
+            self.bind_local(v);
         }
         self.fns.push(FnState {
             type_params,

@@ -31,7 +31,7 @@ pub(super) enum Frame {
     /// An expression statement: `_;` continues the sequence.
     SeqExpr,
     /// `let %x = _;`.
-    LetValue { var: VarId, name: Token, lo: u32 },
+    LetValue { var: VarId, lo: u32 },
     /// `let %x = value; _` (`mark`: the shadow log before `%x` was bound).
     LetBody {
         var: VarId,
@@ -146,7 +146,7 @@ impl Parser<'_, '_> {
         };
         self.expect(Tok::Eq, "`=`")?;
         let var = self.new_local(name, ann);
-        self.frames.push(Frame::LetValue { var, name, lo });
+        self.frames.push(Frame::LetValue { var, lo });
         Ok(Mode::Operand)
     }
 
@@ -157,8 +157,8 @@ impl Parser<'_, '_> {
             Tok::Local => {
                 self.bump()?;
                 let name = &self.text(t)[1..];
-                Ok(Mode::After(match self.locals.get(name) {
-                    Some(&v) => self.m.at(t.span()).var_ref(v),
+                Ok(Mode::After(match self.locals.get(&self.m, name) {
+                    Some(v) => self.m.at(t.span()).var_ref(v),
                     None => self.unbound_local(t),
                 }))
             }
@@ -274,7 +274,7 @@ impl Parser<'_, '_> {
                     self.m.at(t.span()).ctor(c)
                 } else if let Word::Op(op) = word {
                     self.m.at(t.span()).op(op)
-                } else if let Some(&v) = self.locals.get(name) {
+                } else if let Some(v) = self.locals.get(&self.m, name) {
                     // A variable bound without `%` by a pattern (the spec's `case Single(x)`).
                     self.m.at(t.span()).var_ref(v)
                 } else if name == "meta" && self.is(Tok::LBracket) {
@@ -502,16 +502,16 @@ impl Parser<'_, '_> {
                     self.frames.push(Frame::LetBody {
                         var,
                         value: e,
-                        mark: self.shadow.len() as u32,
+                        mark: self.locals.mark() as u32,
                         lo: span.lo,
                     });
                     Mode::Seq
                 }
             }
-            Frame::LetValue { var, name, lo } => {
+            Frame::LetValue { var, lo } => {
                 self.expect(Tok::Semi, "`;` after the bound value")?;
-                let mark = self.shadow.len() as u32;
-                self.bind_local(&self.text(name)[1..], var);
+                let mark = self.locals.mark() as u32;
+                self.bind_local(var);
                 self.frames.push(Frame::LetBody {
                     var,
                     value: e,
@@ -639,7 +639,7 @@ impl Parser<'_, '_> {
         if self.is_word("case") {
             self.bump()?;
         }
-        let mark = self.shadow.len() as u32;
+        let mark = self.locals.mark() as u32;
         let pattern = self.pattern(0)?;
         let braced = if self.eat(Tok::FatArrow)? {
             false

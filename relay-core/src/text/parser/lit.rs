@@ -251,7 +251,7 @@ impl Parser<'_, '_> {
                     None
                 };
                 let v = self.new_local(t, ann);
-                self.bind_local(&self.text(t)[1..], v);
+                self.bind_local(v);
                 let span = self.span_from(t.lo);
                 Ok(self.m.at(span).pat(Pattern::Var(v)))
             }
@@ -263,7 +263,7 @@ impl Parser<'_, '_> {
                 if c.is_none() && lower && !self.is(Tok::LParen) {
                     // The spec's `case Single(x)`: a variable without `%`.
                     let v = self.m.at(t.span()).var(name, None);
-                    self.bind_local(name, v);
+                    self.bind_local(v);
                     return Ok(self.m.pat(Pattern::Var(v)));
                 }
                 let mut fields = Vec::new();

@@ -11,6 +11,7 @@
 mod decl;
 mod expr;
 mod lit;
+mod locals;
 
 use super::lexer::{LexError, Lexer, Tok, Token};
 use super::ty_parser::{parse_shape_at, parse_type_at};
@@ -275,9 +276,7 @@ struct Parser<'s, 'a> {
     errors: Vec<ParseError>,
     /// The names types may mention (data types, type parameters, symbols).
     scope: TypeScope,
-    locals: FxHashMap<&'s str, VarId>,
-    /// Every local binding made, with what it shadowed, to undo them at scope ends.
-    shadow: Vec<(&'s str, Option<VarId>)>,
+    locals: locals::Locals,
     // The shared stacks of the expression machine.
     frames: Vec<expr::Frame>,
     items_stack: Vec<ExprId>,
@@ -381,8 +380,7 @@ impl<'s, 'a> Parser<'s, 'a> {
             m: Module::new(),
             errors: Vec::new(),
             scope,
-            locals: FxHashMap::default(),
-            shadow: Vec::new(),
+            locals: locals::Locals::default(),
             frames: Vec::new(),
             items_stack: Vec::new(),
             targs: Vec::new(),
@@ -416,8 +414,7 @@ impl<'s, 'a> Parser<'s, 'a> {
     /// Room for the nodes and names of a source text of `len` bytes.
     fn reserve_for_source(&mut self, len: usize) {
         self.m.reserve_for_source(len);
-        self.locals.reserve(len / 64);
-        self.shadow.reserve(len / 64);
+        self.locals.reserve(&self.m, len / 64);
     }
 
     /// The lexer's next token.
@@ -556,7 +553,9 @@ impl<'s, 'a> Parser<'s, 'a> {
     fn unbound_local(&mut self, t: Token) -> ExprId {
         let name = &self.text(t)[1..];
         let message = format!("unbound local variable `%{name}`");
-        let locals: Vec<&str> = self.locals.keys().copied().collect();
+        let names = self.locals.names(&self.m);
+        let locals: Vec<String> = names.into_iter().map(str::to_string).collect();
+        let locals: Vec<&str> = locals.iter().map(String::as_str).collect();
         self.unknown_name(t.span(), message, name, "%", locals);
         self.placeholder(t.span())
     }
@@ -740,29 +739,13 @@ impl<'s, 'a> Parser<'s, 'a> {
 
     // ----- locals -----
 
-    fn bind_local(&mut self, name: &'s str, v: VarId) {
-        let prev = self.locals.insert(name, v);
-        self.shadow.push((name, prev));
+    /// Binds local `v` under its own name.
+    fn bind_local(&mut self, v: VarId) {
+        self.locals.bind(&self.m, v);
     }
 
     fn unbind_locals(&mut self, mark: usize) {
-        if mark == 0 {
-            // Every local goes: no need to undo them one by one.
-            self.locals.clear();
-            self.shadow.clear();
-            return;
-        }
-        while self.shadow.len() > mark {
-            let (name, prev) = self.shadow.pop().expect("above the mark");
-            match prev {
-                Some(v) => {
-                    self.locals.insert(name, v);
-                }
-                None => {
-                    self.locals.remove(name);
-                }
-            }
-        }
+        self.locals.unbind_to(&self.m, mark);
     }
 
     /// A new local from a `%name` token.
@@ -861,7 +844,6 @@ impl<'s, 'a> Parser<'s, 'a> {
         self.arms.clear();
         self.fns.clear();
         self.locals.clear();
-        self.shadow.clear();
     }
 
     /// `#[version = "0.0.5"]`.
