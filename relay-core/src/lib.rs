@@ -6,7 +6,7 @@
 //!   them.
 //! - [`solve`]: the [`Solver`]: union-find tables, relations, the dependency graph, the
 //!   FIFO worklist and the three outcomes of solving.
-//! - [`relation`]: what a relation receives ([`RelCx`]) and answers ([`Progress`]).
+//! - [`relation`](mod@relation): what a relation receives ([`RelCx`]) and answers ([`Progress`]).
 //! - [`text`]: the parser of the text syntax of types.
 //! - [`op`], [`adt`], [`registry`]: operators and data types as the declaration macros
 //!   declare them, and the registry that finds them at run time.

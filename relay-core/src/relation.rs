@@ -87,6 +87,12 @@ impl fmt::Display for RelError {
 pub type RelResult = Result<Progress, RelError>;
 
 /// A type relation: a name and the function that solves it.
+///
+/// The solve function must be a function of what [`RelCx`] gives it (the arguments and the
+/// call's attributes), as every generated and hand-written relation is: the solver
+/// remembers the result of a run on known inputs and gives it to the next call with the
+/// same inputs and attributes without running the relation again
+/// ([`crate::solve::Solver::remember_results`]).
 pub struct RelationDef {
     /// The relation's name (`Broadcast`).
     pub name: &'static str,

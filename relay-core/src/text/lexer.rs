@@ -72,7 +72,7 @@ pub enum Tok {
     /// The end of the text.
     Eof,
     /// Not a token: what [`Lexer::advance`] returns where [`Lexer::next_token`] fails (ask
-    /// [`Lexer::error_at`] why).
+    /// [`Lexer::error`] why).
     Error,
 }
 
@@ -224,7 +224,7 @@ impl<'s> Lexer<'s> {
     }
 
     /// The next token, or a [`Tok::Error`] token spanning the problem where
-    /// [`Lexer::next_token`] fails ([`Lexer::error_at`] says why). Cheaper than
+    /// [`Lexer::next_token`] fails ([`Lexer::error`] says why). Cheaper than
     /// `next_token`: the token comes back in registers.
     #[inline]
     pub fn advance(&mut self) -> Token {
