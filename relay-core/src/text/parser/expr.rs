@@ -526,7 +526,15 @@ impl Parser<'_, '_> {
                 mark,
                 lo,
             } => {
-                self.unbind_locals(mark as usize);
+                // A `let` chain ends all at once: when the frame below is another `let`'s
+                // body or the function's, it unbinds further back before anything else is
+                // read, so the locals need not be undone one `let` at a time here.
+                if !matches!(
+                    self.frames.last(),
+                    Some(Frame::LetBody { .. } | Frame::Fn { .. })
+                ) {
+                    self.unbind_locals(mark as usize);
+                }
                 let span = self.span_from(lo);
                 Mode::Deliver(self.m.at(span).let_(var, value, e))
             }
