@@ -543,7 +543,7 @@ fn covering_matches_partial_matches_and_unreachable_arms() {
     assert_eq!(
         warnings,
         vec![
-            "unreachable arm: the arms before it match every value it matches (arm 1)".to_string()
+            "unreachable arm: the arms before it match every value it matches (arm 2)".to_string()
         ]
     );
 }

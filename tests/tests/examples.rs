@@ -232,8 +232,8 @@ fn match_order_beware() {
         include_str!("../../examples/spec/match_order_beware.relay"),
         &["@match_order_beware: fn [a](List[a]) -> List[a]"],
         &[
-            "unreachable arm: the arms before it match every value it matches (arm 1)",
             "unreachable arm: the arms before it match every value it matches (arm 2)",
+            "unreachable arm: the arms before it match every value it matches (arm 3)",
         ],
     );
 }

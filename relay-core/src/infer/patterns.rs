@@ -116,10 +116,12 @@ impl Infer<'_> {
         for i in report.unreachable {
             let body = arms[i].body;
             self.warnings.push(TypeError {
-                span: self.span(body),
+                // At the pattern, which is what never matches.
+                span: self.m.pat_span(arms[i].pattern),
                 expr: Some(body),
                 message: format!(
-                    "unreachable arm: the arms before it match every value it matches (arm {i})"
+                    "unreachable arm: the arms before it match every value it matches (arm {})",
+                    i + 1
                 ),
                 notes: Vec::new(),
                 labels: Vec::new(),
