@@ -30,6 +30,12 @@ impl Infer<'_> {
                             subs.len()
                         );
                         self.error(Some(at), span, message);
+                        let note = format!("`{name}` has type `{}`", self.s.tcx.show(cty));
+                        self.errors
+                            .last_mut()
+                            .expect("just reported")
+                            .notes
+                            .push(note);
                         // Its variables stay unknown, not wrongly typed, so the arm's
                         // body gives no knock-on errors.
                         for &sub in subs.iter() {

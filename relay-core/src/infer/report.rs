@@ -165,9 +165,10 @@ impl Infer<'_> {
     }
 
     /// Adds to the last error a label at the definition of `callee`, which takes `n`
-    /// arguments.
+    /// arguments; or, where it has none in the source (an operator, a constructor), a
+    /// note with its type `ct`.
     #[cold]
-    pub(super) fn label_callee(&mut self, callee: ExprId, n: usize) {
+    pub(super) fn label_callee(&mut self, callee: ExprId, ct: Ty, n: usize) {
         let plural = if n == 1 { "" } else { "s" };
         let label = match self.m.expr(callee).kind {
             ExprKind::Global(g) => {
@@ -181,7 +182,17 @@ impl Infer<'_> {
                 let decl = self.m.var_decl(v);
                 Label::new(decl.span, format!("`%{}` is bound here", decl.name))
             }
-            _ => return,
+            _ => {
+                let note = format!(
+                    "{} has type `{}`",
+                    self.callee_name(callee),
+                    self.s.tcx.show(ct)
+                );
+                if let Some(last) = self.errors.last_mut() {
+                    last.notes.push(note);
+                }
+                return;
+            }
         };
         if let Some(last) = self.errors.last_mut() {
             last.labels.push(label);
