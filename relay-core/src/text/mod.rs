@@ -28,7 +28,7 @@ mod printer;
 mod ty_parser;
 
 pub use lexer::{LexError, Lexer, Tok, Token};
-pub use parser::{parse_module, parse_sources, parse_sources_recovering, ParseError};
+pub use parser::{parse_module, parse_sources, parse_sources_recovering, ParseError, Recovered};
 pub use printer::print_module;
 
 pub use ty_parser::{parse_type, Binding, TypeParseError, TypeScope, MAX_NESTING};

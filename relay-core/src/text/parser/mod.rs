@@ -136,34 +136,49 @@ pub fn parse_sources(
     tcx: &mut TyCtx,
     adts: &mut AdtTable,
 ) -> Result<Module, Vec<ParseError>> {
-    let (m, errors) = parse_sources_recovering(sources, tcx, adts);
-    if errors.is_empty() {
-        Ok(m)
+    let r = parse_sources_recovering(sources, tcx, adts);
+    if r.errors.is_empty() {
+        Ok(r.module)
     } else {
-        Err(errors)
+        Err(r.errors)
     }
 }
 
-/// [`parse_sources`], returning the module read even when there are errors, with them.
-/// After an error the module is what the parser could build: a name that does not resolve
-/// is an empty tuple, a definition with a syntax error has no body. A definition whose
-/// text holds no error is read exactly as without the others, so a checker may type the
-/// definitions the errors do not touch (and those that do not use them).
+/// What [`parse_sources_recovering`] read.
+#[derive(Debug)]
+pub struct Recovered {
+    /// The module, as far as it could be built: a name that does not resolve is an empty
+    /// tuple, a definition with a syntax error has no body.
+    pub module: Module,
+    /// The errors (none if the sources parsed).
+    pub errors: Vec<ParseError>,
+    /// When there are errors, the bytes of every `def` item: from its `def` to the next
+    /// top-level item or the end of its source, in source order. An error in one of them
+    /// is that definition's; an error in none is in a data type or between items.
+    pub defs: Vec<Span>,
+}
+
+/// [`parse_sources`], returning the module read even when there are errors, with them
+/// and where each definition is. A definition whose text holds no error is read exactly
+/// as without the others, so a checker may type the definitions the errors do not touch
+/// (and those that do not use them).
 ///
 /// ```
 /// use relay_core::text::parse_sources_recovering;
 /// use relay_core::{adt::AdtTable, TyCtx};
 /// let (mut tcx, mut adts) = (TyCtx::new(), AdtTable::default());
 /// let src = "def @f() { %nope }\ndef @g() { () }";
-/// let (m, errors) = parse_sources_recovering(&[("main", src)], &mut tcx, &mut adts);
-/// assert_eq!(errors[0].message, "unbound local variable `%nope`");
-/// assert!(m.globals()[1].func.is_some());
+/// let r = parse_sources_recovering(&[("main", src)], &mut tcx, &mut adts);
+/// assert_eq!(r.errors[0].message, "unbound local variable `%nope`");
+/// assert!(r.module.globals()[1].func.is_some());
+/// let defs: Vec<&str> = r.defs.iter().map(|s| &src[s.lo as usize..s.hi as usize]).collect();
+/// assert_eq!(defs, ["def @f() { %nope }\n", "def @g() { () }"]);
 /// ```
 pub fn parse_sources_recovering(
     sources: &[(&str, &str)],
     tcx: &mut TyCtx,
     adts: &mut AdtTable,
-) -> (Module, Vec<ParseError>) {
+) -> Recovered {
     let texts: Vec<&str> = sources.iter().map(|s| s.1).collect();
     let joined = texts.join("\n");
     let mut p = Parser::new(&joined, tcx, adts);
@@ -177,7 +192,31 @@ pub fn parse_sources_recovering(
         p.module();
         start = end + 1;
     }
-    (p.m, p.errors)
+    let mut defs = Vec::new();
+    if !p.errors.is_empty() {
+        // The items again (a pass over the tokens, only when there are errors).
+        let mut start = 0;
+        for &(_, text) in sources {
+            let end = start + text.len();
+            p.src = &joined[..end];
+            p.lex = Lexer::new(p.src);
+            if p.seek(start).is_ok() {
+                let items = p.find_items();
+                for (k, it) in items.iter().enumerate() {
+                    if it.kind == ItemKind::Def {
+                        let hi = items.get(k + 1).map_or(end as u32, |next| next.lo);
+                        defs.push(Span { lo: it.lo, hi });
+                    }
+                }
+            }
+            start = end + 1;
+        }
+    }
+    Recovered {
+        module: p.m,
+        errors: p.errors,
+        defs,
+    }
 }
 
 /// What a top-level item is.
