@@ -206,8 +206,9 @@ impl Prelude {
     /// Parses and type-checks `user_src` with the prelude's globals in scope. Problems in
     /// the program are in its own coordinates ([`Origin::User`]); the prelude's warnings
     /// are not repeated. When the program does not parse because of errors inside its
-    /// definitions (an unknown name or a syntax error, say), the definitions they do not touch, and do not
-    /// use one they touch, are type-checked all the same and their type errors follow.
+    /// definitions (an unknown name or a syntax error, say), the definitions they do not
+    /// touch, and that do not use one they touch, are type-checked all the same and their
+    /// type errors follow.
     pub fn check(&self, user_src: &str) -> Checked {
         let mut all: Vec<(&str, &str)> = self.sources().collect();
         all.push(("the program", user_src));

@@ -39,7 +39,12 @@ impl Infer<'_> {
                             self.span(a),
                             format!("argument {}: `{shown}`", k + 1),
                         ));
-                        labels.extend(self.origin_label(a));
+                        // A variable passed twice is labelled once.
+                        if let Some(origin) = self.origin_label(a) {
+                            if !labels.contains(&origin) {
+                                labels.push(origin);
+                            }
+                        }
                     }
                 }
             }
