@@ -329,7 +329,7 @@ fn adts_are_distinct_by_handle() {
     let (typed, _) = p.run();
     assert_eq!(
         messages(&typed),
-        vec!["argument 1 of `@f`: `Numbers` vs `Numbers2`".to_string()]
+        vec!["argument 1 of `@f`: `Numbers` from the parameter `%n` vs `Numbers2`".to_string()]
     );
 }
 

@@ -102,7 +102,7 @@ fn a_type_error_in_a_prelude_call_is_reported_in_the_programs_coordinates() {
     let e = &checked.errors[0];
     assert_eq!(
         e.message,
-        "argument 2 of `@map`: type argument 1, dtype: int32 vs float32"
+        "argument 2 of `@map`: type argument 1, dtype: int32 vs float32 from `%xs`"
     );
     assert_eq!(e.origin, Origin::User);
     assert_eq!(&src[e.span.lo as usize..e.span.hi as usize], "%xs");

@@ -183,7 +183,7 @@ fn adt_numbers2() {
 fn ill_typed_sum_empty2() {
     ill_typed(
         include_str!("../../examples/spec/ill_typed_sum_empty2.relay"),
-        "argument 1 of `@sum`: `Numbers` vs `Numbers2`",
+        "argument 1 of `@sum`: `Numbers` from the parameter `%n` vs `Numbers2`",
     );
 }
 
@@ -202,7 +202,7 @@ fn optional_inc_scalar() {
 fn ill_typed_inc_scalar_big() {
     ill_typed(
         include_str!("../../examples/spec/ill_typed_inc_scalar_big.relay"),
-        "argument 1 of `@inc_scalar`: type argument 1, dtype: int32 vs float32",
+        "argument 1 of `@inc_scalar`: type argument 1, dtype: int32 from the parameter `%opt` vs float32 from `%big`",
     );
 }
 

@@ -290,9 +290,8 @@ impl Infer<'_> {
                     };
                     let vt = self.bind_var(var);
                     let value_ty = self.expr_tys[value.index()];
-                    let span = self.span(value);
-                    if !self.unify(vt, value_ty, span, Some(value), "the bound value") {
-                        self.label_binding(var, value);
+                    if let Err(err) = self.s.unify(vt, value_ty) {
+                        self.binding_error(var, value, &err);
                     }
                     stack.push(Frame::Exit(e));
                     stack.push(Frame::Enter(body));

@@ -91,12 +91,23 @@ impl Infer<'_> {
         }
     }
 
-    /// Adds to the last error (a `let` whose value does not fit its variable `v`) a
-    /// label at `v`'s annotation, the other side of the clash, and one at where `value`'s
-    /// type comes from.
+    /// Reports that the value of a `let` does not fit its variable `v` (which must be
+    /// annotated: an unannotated one takes any type), with the annotation, the other side
+    /// of the clash, labelled, and where `value`'s type comes from.
     #[cold]
-    pub(super) fn label_binding(&mut self, v: VarId, value: ExprId) {
+    pub(super) fn binding_error(
+        &mut self,
+        v: VarId,
+        value: ExprId,
+        err: &crate::solve::UnifyError,
+    ) {
         let decl = self.m.var_decl(v);
+        let left = format!("the annotation of `%{}`", decl.name);
+        let right = match self.m.expr(value).kind {
+            ExprKind::Var(w) => Some(format!("`%{}`", self.m.var_decl(w).name)),
+            _ => None,
+        };
+        let why = err.describe_sides(&self.s.tcx, (Some(&left), right.as_deref()));
         let mut labels: Vec<Label> = decl
             .ann
             .map(|t| {
@@ -109,9 +120,15 @@ impl Infer<'_> {
             .into_iter()
             .collect();
         labels.extend(self.origin_label(value));
-        if let Some(last) = self.errors.last_mut() {
-            last.labels.append(&mut labels);
-        }
+        self.errors.push(TypeError {
+            span: self.span(value),
+            expr: Some(value),
+            message: format!("the bound value: {why}"),
+            notes: Vec::new(),
+            labels,
+            help: None,
+            attr: None,
+        });
     }
 
     /// Reports that argument `k` of a call of `callee` does not unify with its parameter,
@@ -126,13 +143,27 @@ impl Infer<'_> {
     ) {
         let arg = args[k];
         let name = self.callee_name(callee);
+        let param = self.callee_params(callee).and_then(|ps| ps.get(k).copied());
+        // Where each side comes from (design: "3 from `%a` vs 5 from `%b`"): the
+        // parameter's annotation only when it is ground (a type parameter or a symbol of
+        // it is instantiated by the other arguments), the argument when it is a variable.
+        let left = param.and_then(|p| {
+            let decl = self.m.var_decl(p);
+            let t = decl.ann?;
+            let ground = !self.s.tcx.has_vars(t) && !self.s.tcx.has_params(t);
+            ground.then(|| format!("the parameter `%{}`", decl.name))
+        });
+        let right = match self.m.expr(arg).kind {
+            ExprKind::Var(v) => Some(format!("`%{}`", self.m.var_decl(v).name)),
+            _ => None,
+        };
         let message = format!(
             "argument {} of {name}: {}",
             k + 1,
-            err.describe(&self.s.tcx)
+            err.describe_sides(&self.s.tcx, (left.as_deref(), right.as_deref()))
         );
         let mut labels = Vec::new();
-        if let Some(param) = self.callee_params(callee).and_then(|ps| ps.get(k).copied()) {
+        if let Some(param) = param {
             let decl = self.m.var_decl(param);
             let message = match decl.ann {
                 Some(t) => format!(
