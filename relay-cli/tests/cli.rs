@@ -95,3 +95,29 @@ fn check_has_the_prelude_in_scope_and_does_not_print_it() {
          %ys: List[int32]\n"
     );
 }
+
+#[test]
+fn warnings_go_to_stderr_at_the_pattern_and_the_check_succeeds() {
+    let (code, out, err) = relay(&["check", "examples/spec/match_order_beware.relay"]);
+    assert_eq!(
+        (code, out.as_str()),
+        (0, "@match_order_beware: fn [a](List[a]) -> List[a]\n")
+    );
+    assert_eq!(
+        err,
+        concat!(
+            "warning: unreachable arm: the arms before it match every value it matches (arm 2)\n",
+            "  ┌─ examples/spec/match_order_beware.relay:8:10\n",
+            "  │\n",
+            "8 │     case Cons(%h, %t) { Cons(%h, @match_order_beware(%t)) }\n",
+            "  │          ^^^^^^^^^^^^\n",
+            "\n",
+            "warning: unreachable arm: the arms before it match every value it matches (arm 3)\n",
+            "  ┌─ examples/spec/match_order_beware.relay:9:10\n",
+            "  │\n",
+            "9 │     case Nil() { Nil() }\n",
+            "  │          ^^^^^\n",
+            "\n",
+        )
+    );
+}

@@ -93,4 +93,6 @@ diagnostics! {
     several_errors,
     /// A name error does not hide the type errors of definitions it does not touch.
     name_and_type_errors,
+    /// Nor does a syntax error; the users of the broken definition are not typed.
+    syntax_and_type_errors,
 }

@@ -10,6 +10,8 @@
 //! - [`text`]: the parser of the text syntax of types.
 //! - [`op`], [`adt`], [`registry`]: operators and data types as the declaration macros
 //!   declare them, and the registry that finds them at run time.
+//! - [`diag`]: what diagnostics carry besides their message: secondary labels, "did you
+//!   mean" help, stable names for the unknowns they mention.
 
 extern crate self as relay_core;
 

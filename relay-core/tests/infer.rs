@@ -329,7 +329,7 @@ fn adts_are_distinct_by_handle() {
     let (typed, _) = p.run();
     assert_eq!(
         messages(&typed),
-        vec!["argument 1 of `@f`: `Numbers` vs `Numbers2`".to_string()]
+        vec!["argument 1 of `@f`: `Numbers` from the parameter `%n` vs `Numbers2`".to_string()]
     );
 }
 
@@ -543,7 +543,7 @@ fn covering_matches_partial_matches_and_unreachable_arms() {
     assert_eq!(
         warnings,
         vec![
-            "unreachable arm: the arms before it match every value it matches (arm 1)".to_string()
+            "unreachable arm: the arms before it match every value it matches (arm 2)".to_string()
         ]
     );
 }

@@ -6,7 +6,7 @@ use relay_core::diag::Label;
 use relay_core::expr::{ExprKind, GlobalDef, Module, Span};
 use relay_core::infer::{infer, infer_skipping, Typed};
 use relay_core::relay_data;
-use relay_core::text::{attribute_span, parse_joined_recovering, ParseError};
+use relay_core::text::{attribute_span, parse_joined_recovering, ParseError, Recovered};
 use relay_core::{adt, TyCtx};
 
 relay_data! {
@@ -206,8 +206,9 @@ impl Prelude {
     /// Parses and type-checks `user_src` with the prelude's globals in scope. Problems in
     /// the program are in its own coordinates ([`Origin::User`]); the prelude's warnings
     /// are not repeated. When the program does not parse because of errors inside its
-    /// definitions (an unknown name, say), the definitions they do not touch, and do not
-    /// use one they touch, are type-checked all the same and their type errors follow.
+    /// definitions (an unknown name or a syntax error, say), the definitions they do not
+    /// touch, and that do not use one they touch, are type-checked all the same and their
+    /// type errors follow.
     pub fn check(&self, user_src: &str) -> Checked {
         let mut buf = self.buffer(user_src.len());
         buf.push_str(user_src);
@@ -334,7 +335,11 @@ impl Prelude {
                 .collect()
         };
         let lens: Vec<(&str, usize)> = all.iter().map(|&(n, t)| (n, t.len())).collect();
-        let (module, parse_errors) = parse_joined_recovering(buf, &lens, &mut tcx, &mut adts);
+        let Recovered {
+            module,
+            errors: parse_errors,
+            defs,
+        } = parse_joined_recovering(buf, &lens, &mut tcx, &mut adts);
         if !parse_errors.is_empty() {
             let mut errors: Vec<Problem> = parse_errors
                 .iter()
@@ -344,7 +349,7 @@ impl Prelude {
                 })
                 .collect();
             // The type errors of the definitions the errors do not touch, after them.
-            if let Some(skip) = untouched_by(&module, &parse_errors, offset) {
+            if let Some(skip) = untouched_by(&module, &parse_errors, &defs) {
                 let typed = infer_skipping(tcx, &adts, &module, &skip);
                 let type_errors = problems(typed.errors());
                 errors.extend(type_errors.into_iter().filter(|p| p.origin == Origin::User));
@@ -378,27 +383,34 @@ impl Prelude {
     }
 }
 
-/// The globals to skip when typing `m` despite the parse `errors`: those whose text holds
-/// an error, those without a body, and those that use a skipped one (transitively).
-/// `None` when an error is outside every definition of the program (at `offset` and
-/// after): in a data type, say, which any definition might use.
-fn untouched_by(m: &Module, errors: &[ParseError], offset: u32) -> Option<Vec<bool>> {
+/// The globals to skip when typing `m` despite the parse `errors`: those whose text (in
+/// `defs`, the extent of every `def` item) holds an error, those without a body, and those
+/// that use a skipped one (transitively). `None` when an error is outside every
+/// definition: in a data type, say, which any definition might use.
+fn untouched_by(m: &Module, errors: &[ParseError], defs: &[Span]) -> Option<Vec<bool>> {
     let globals = m.globals();
     let mut skip: Vec<bool> = globals.iter().map(|g| g.func.is_none()).collect();
-    // The program's definitions by extent (`def` to `}`), in source order.
-    let extents: Vec<(u32, u32, usize)> = globals
+    // The globals by where their names are (all defined in source order).
+    let mut by_place: Vec<(u32, usize)> = globals
         .iter()
         .enumerate()
-        .filter(|(_, g)| g.span.lo >= offset)
-        .filter_map(|(i, g)| g.func.map(|f| (m.expr(f).span.lo, m.expr(f).span.hi, i)))
+        .map(|(i, g)| (g.span.lo, i))
         .collect();
+    by_place.sort_unstable();
     for e in errors {
-        let k = extents.partition_point(|&(lo, _, _)| lo <= e.span.lo);
-        let &(_, hi, i) = extents.get(k.checked_sub(1)?)?;
-        if e.span.hi > hi {
+        let k = defs.partition_point(|d| d.lo <= e.span.lo);
+        let def = defs.get(k.checked_sub(1)?)?;
+        if e.span.hi > def.hi {
             return None;
         }
-        skip[i] = true;
+        // The global this `def` defines, if it defines one (a second definition of a
+        // name defines none: its body is dropped).
+        let j = by_place.partition_point(|&(lo, _)| lo < def.lo);
+        if let Some(&(lo, i)) = by_place.get(j) {
+            if lo < def.hi {
+                skip[i] = true;
+            }
+        }
     }
     // Who uses whom, then the users of skipped globals, transitively.
     let mut users: Vec<Vec<usize>> = vec![Vec::new(); globals.len()];

@@ -102,7 +102,7 @@ fn a_type_error_in_a_prelude_call_is_reported_in_the_programs_coordinates() {
     let e = &checked.errors[0];
     assert_eq!(
         e.message,
-        "argument 2 of `@map`: type argument 1, dtype: int32 vs float32"
+        "argument 2 of `@map`: type argument 1, dtype: int32 vs float32 from `%xs`"
     );
     assert_eq!(e.origin, Origin::User);
     assert_eq!(&src[e.span.lo as usize..e.span.hi as usize], "%xs");
@@ -218,8 +218,26 @@ fn a_name_error_does_not_hide_the_type_errors_of_other_definitions() {
     // then only the parse errors are reported.
     let src = "type T { A(Tensor[(2), floot32]) }\ndef @b() { 1 + 1f }";
     assert_eq!(errors_at(src).len(), 1, "{:?}", errors_at(src));
-    // A syntax error leaves its definition without a body, and where its text ends is
-    // not known: only the parse errors are reported.
-    let src = "def @a() { (1 }\ndef @c() { 2 + 2f }";
-    assert_eq!(errors_at(src), ["`}`: expected `,` or `)`, found `}`"]);
+    // A syntax error leaves its definition without a body: it and its users are not
+    // typed, the others are.
+    let src = "def @a() { (1 }\ndef @b() { @a() + 1f }\ndef @c() { 2 + 2f }";
+    assert_eq!(
+        errors_at(src),
+        [
+            "`}`: expected `,` or `)`, found `}`",
+            "`2f`: dtype: int32 vs float32",
+        ]
+    );
+    // So does an unknown type in a signature; a second definition of a name is dropped.
+    // (Duplicates are found first, before the definitions are read.)
+    let src =
+        "def @a(%x: Lst[int32]) { %x }\ndef @d() { () }\ndef @d() { 3 + 3f }\ndef @c() { 2 + 2f }";
+    assert_eq!(
+        errors_at(src),
+        [
+            "`@d`: `@d` is defined twice: first at line 2, column 5, again at line 3, column 5",
+            "`Lst`: unknown type `Lst`",
+            "`2f`: dtype: int32 vs float32",
+        ]
+    );
 }

@@ -183,7 +183,7 @@ fn adt_numbers2() {
 fn ill_typed_sum_empty2() {
     ill_typed(
         include_str!("../../examples/spec/ill_typed_sum_empty2.relay"),
-        "argument 1 of `@sum`: `Numbers` vs `Numbers2`",
+        "argument 1 of `@sum`: `Numbers` from the parameter `%n` vs `Numbers2`",
     );
 }
 
@@ -202,7 +202,7 @@ fn optional_inc_scalar() {
 fn ill_typed_inc_scalar_big() {
     ill_typed(
         include_str!("../../examples/spec/ill_typed_inc_scalar_big.relay"),
-        "argument 1 of `@inc_scalar`: type argument 1, dtype: int32 vs float32",
+        "argument 1 of `@inc_scalar`: type argument 1, dtype: int32 from the parameter `%opt` vs float32 from `%big`",
     );
 }
 
@@ -232,8 +232,8 @@ fn match_order_beware() {
         include_str!("../../examples/spec/match_order_beware.relay"),
         &["@match_order_beware: fn [a](List[a]) -> List[a]"],
         &[
-            "unreachable arm: the arms before it match every value it matches (arm 1)",
             "unreachable arm: the arms before it match every value it matches (arm 2)",
+            "unreachable arm: the arms before it match every value it matches (arm 3)",
         ],
     );
 }

@@ -321,7 +321,7 @@ impl Infer<'_> {
                     if args.len() == 1 { "was" } else { "were" }
                 ),
             );
-            self.label_callee(callee, n);
+            self.label_callee(callee, ct, n);
             return ret;
         }
         for (k, (&p, &a)) in params.iter().zip(&arg_tys).enumerate() {

@@ -340,9 +340,8 @@ impl Infer<'_> {
                         None => self.var_tys[var.index()] = value_ty,
                         Some(vt) => {
                             self.var_tys[var.index()] = vt;
-                            let span = self.span(value);
-                            if !self.unify(vt, value_ty, span, Some(value), "the bound value") {
-                                self.label_binding(var, value);
+                            if let Err(err) = self.s.unify(vt, value_ty) {
+                                self.binding_error(var, value, &err);
                             }
                         }
                     }

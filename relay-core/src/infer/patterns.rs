@@ -30,6 +30,12 @@ impl Infer<'_> {
                             subs.len()
                         );
                         self.error(Some(at), span, message);
+                        let note = format!("`{name}` has type `{}`", self.s.tcx.show(cty));
+                        self.errors
+                            .last_mut()
+                            .expect("just reported")
+                            .notes
+                            .push(note);
                         // Its variables stay unknown, not wrongly typed, so the arm's
                         // body gives no knock-on errors.
                         for &sub in subs.iter() {
@@ -116,10 +122,12 @@ impl Infer<'_> {
         for i in report.unreachable {
             let body = arms[i].body;
             self.warnings.push(TypeError {
-                span: self.span(body),
+                // At the pattern, which is what never matches.
+                span: self.m.pat_span(arms[i].pattern),
                 expr: Some(body),
                 message: format!(
-                    "unreachable arm: the arms before it match every value it matches (arm {i})"
+                    "unreachable arm: the arms before it match every value it matches (arm {})",
+                    i + 1
                 ),
                 notes: Vec::new(),
                 labels: Vec::new(),

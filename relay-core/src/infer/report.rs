@@ -39,7 +39,12 @@ impl Infer<'_> {
                             self.span(a),
                             format!("argument {}: `{shown}`", k + 1),
                         ));
-                        labels.extend(self.origin_label(a));
+                        // A variable passed twice is labelled once.
+                        if let Some(origin) = self.origin_label(a) {
+                            if !labels.contains(&origin) {
+                                labels.push(origin);
+                            }
+                        }
                     }
                 }
             }
@@ -90,12 +95,23 @@ impl Infer<'_> {
         }
     }
 
-    /// Adds to the last error (a `let` whose value does not fit its variable `v`) a
-    /// label at `v`'s annotation, the other side of the clash, and one at where `value`'s
-    /// type comes from.
+    /// Reports that the value of a `let` does not fit its variable `v` (which must be
+    /// annotated: an unannotated one takes any type), with the annotation, the other side
+    /// of the clash, labelled, and where `value`'s type comes from.
     #[cold]
-    pub(super) fn label_binding(&mut self, v: VarId, value: ExprId) {
+    pub(super) fn binding_error(
+        &mut self,
+        v: VarId,
+        value: ExprId,
+        err: &crate::solve::UnifyError,
+    ) {
         let decl = self.m.var_decl(v);
+        let left = format!("the annotation of `%{}`", self.m.var_name(v));
+        let right = match self.m.expr(value).kind {
+            ExprKind::Var(w) => Some(format!("`%{}`", self.m.var_name(w))),
+            _ => None,
+        };
+        let why = err.describe_sides(&self.s.tcx, (Some(&left), right.as_deref()));
         let mut labels: Vec<Label> = decl
             .ann
             .map(|t| {
@@ -108,9 +124,15 @@ impl Infer<'_> {
             .into_iter()
             .collect();
         labels.extend(self.origin_label(value));
-        if let Some(last) = self.errors.last_mut() {
-            last.labels.append(&mut labels);
-        }
+        self.errors.push(TypeError {
+            span: self.span(value),
+            expr: Some(value),
+            message: format!("the bound value: {why}"),
+            notes: Vec::new(),
+            labels,
+            help: None,
+            attr: None,
+        });
     }
 
     /// Reports that argument `k` of a call of `callee` does not unify with its parameter,
@@ -125,13 +147,27 @@ impl Infer<'_> {
     ) {
         let arg = args[k];
         let name = self.callee_name(callee);
+        let param = self.callee_params(callee).and_then(|ps| ps.get(k).copied());
+        // Where each side comes from (design: "3 from `%a` vs 5 from `%b`"): the
+        // parameter's annotation only when it is ground (a type parameter or a symbol of
+        // it is instantiated by the other arguments), the argument when it is a variable.
+        let left = param.and_then(|p| {
+            let decl = self.m.var_decl(p);
+            let t = decl.ann?;
+            let ground = !self.s.tcx.has_vars(t) && !self.s.tcx.has_params(t);
+            ground.then(|| format!("the parameter `%{}`", self.m.var_name(p)))
+        });
+        let right = match self.m.expr(arg).kind {
+            ExprKind::Var(v) => Some(format!("`%{}`", self.m.var_name(v))),
+            _ => None,
+        };
         let message = format!(
             "argument {} of {name}: {}",
             k + 1,
-            err.describe(&self.s.tcx)
+            err.describe_sides(&self.s.tcx, (left.as_deref(), right.as_deref()))
         );
         let mut labels = Vec::new();
-        if let Some(param) = self.callee_params(callee).and_then(|ps| ps.get(k).copied()) {
+        if let Some(param) = param {
             let decl = self.m.var_decl(param);
             let message = match decl.ann {
                 Some(t) => format!(
@@ -169,9 +205,10 @@ impl Infer<'_> {
     }
 
     /// Adds to the last error a label at the definition of `callee`, which takes `n`
-    /// arguments.
+    /// arguments; or, where it has none in the source (an operator, a constructor), a
+    /// note with its type `ct`.
     #[cold]
-    pub(super) fn label_callee(&mut self, callee: ExprId, n: usize) {
+    pub(super) fn label_callee(&mut self, callee: ExprId, ct: Ty, n: usize) {
         let plural = if n == 1 { "" } else { "s" };
         let label = match self.m.expr(callee).kind {
             ExprKind::Global(g) => {
@@ -188,7 +225,17 @@ impl Infer<'_> {
                     format!("`%{}` is bound here", self.m.var_name(v)),
                 )
             }
-            _ => return,
+            _ => {
+                let note = format!(
+                    "{} has type `{}`",
+                    self.callee_name(callee),
+                    self.s.tcx.show(ct)
+                );
+                if let Some(last) = self.errors.last_mut() {
+                    last.notes.push(note);
+                }
+                return;
+            }
         };
         if let Some(last) = self.errors.last_mut() {
             last.labels.push(label);

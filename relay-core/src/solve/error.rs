@@ -72,6 +72,13 @@ impl UnifyError {
 
     /// A one-line description, for example `dimension 1: 3 vs 5`.
     pub fn describe(&self, tcx: &TyCtx) -> String {
+        self.describe_sides(tcx, (None, None))
+    }
+
+    /// [`UnifyError::describe`], saying where each side of a clash of two values came
+    /// from where `sides` names it (the first unified type's, then the second's), for
+    /// example `dimension 1: 3 from `%a` vs 5 from `%b``.
+    pub fn describe_sides(&self, tcx: &TyCtx, sides: (Option<&str>, Option<&str>)) -> String {
         let mut out = String::new();
         for step in &self.path {
             let s = match step {
@@ -92,12 +99,16 @@ impl UnifyError {
         if !out.is_empty() {
             out.push_str(": ");
         }
+        let from = |side: Option<&str>| side.map_or(String::new(), |s| format!(" from {s}"));
+        let (l, r) = (from(sides.0), from(sides.1));
         let detail = match &self.kind {
-            UnifyErrorKind::Types(a, b) => format!("`{}` vs `{}`", tcx.show(*a), tcx.show(*b)),
+            UnifyErrorKind::Types(a, b) => {
+                format!("`{}`{l} vs `{}`{r}", tcx.show(*a), tcx.show(*b))
+            }
             UnifyErrorKind::Rank(a, b) => {
                 let rank = |s: &Shape| tcx.shape_dims(*s).map_or(0, |d| d.len());
                 format!(
-                    "rank {} `{}` vs rank {} `{}`",
+                    "rank {} `{}`{l} vs rank {} `{}`{r}",
                     rank(a),
                     tcx.show_shape(*a),
                     rank(b),
@@ -105,16 +116,22 @@ impl UnifyError {
                 )
             }
             UnifyErrorKind::Shapes(a, b) => {
-                format!("shape `{}` vs `{}`", tcx.show_shape(*a), tcx.show_shape(*b))
+                format!(
+                    "shape `{}`{l} vs `{}`{r}",
+                    tcx.show_shape(*a),
+                    tcx.show_shape(*b)
+                )
             }
-            UnifyErrorKind::Dims(a, b) => format!("{} vs {}", tcx.show_dim(*a), tcx.show_dim(*b)),
+            UnifyErrorKind::Dims(a, b) => {
+                format!("{}{l} vs {}{r}", tcx.show_dim(*a), tcx.show_dim(*b))
+            }
             UnifyErrorKind::NoIntegerSolution(a, b) => format!(
                 "`{} = {}` has no integer solution",
                 tcx.show_dim(*a),
                 tcx.show_dim(*b)
             ),
             UnifyErrorKind::DTypes(a, b) => {
-                format!("{} vs {}", tcx.show_dtype(*a), tcx.show_dtype(*b))
+                format!("{}{l} vs {}{r}", tcx.show_dtype(*a), tcx.show_dtype(*b))
             }
             UnifyErrorKind::Occurs(v, t) => format!(
                 "`{}` would have to contain itself in `{}` (an infinite type)",

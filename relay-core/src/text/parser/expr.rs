@@ -290,29 +290,6 @@ impl Parser<'_, '_> {
         Ok(Mode::Operand)
     }
 
-    /// `meta[relay.Constant][0]`: a reference into a metadata section, which this format
-    /// does not read. An error; the reference is skipped so that reading goes on.
-    #[cold]
-    fn meta_reference(&mut self, lo: u32) -> PResult<Mode> {
-        while self.eat(Tok::LBracket)? {
-            while !self.eat(Tok::RBracket)? {
-                if self.is(Tok::Eof) {
-                    return Err(self.expected("`]`"));
-                }
-                self.bump()?;
-            }
-        }
-        let span = self.span_from(lo);
-        let text = &self.src[span.lo as usize..span.hi as usize];
-        let mut e = super::ParseError::new(
-            span,
-            format!("`{text}` refers to a metadata section, which is not supported"),
-        );
-        e.help = Some("write the constant's value or make it a parameter".to_string());
-        self.errors.push(e);
-        Ok(Mode::After(self.placeholder(span)))
-    }
-
     /// `<T, ..>(` or `[T, ..](` after a global, adjacent to its name.
     fn type_args_call(&mut self, callee: ExprId) -> PResult<Mode> {
         let close = if self.eat(Tok::Lt)? {

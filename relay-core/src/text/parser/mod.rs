@@ -9,6 +9,7 @@
 //! independent errors are all reported.
 
 mod decl;
+mod errors;
 mod expr;
 mod lit;
 mod locals;
@@ -139,34 +140,49 @@ pub fn parse_sources(
     tcx: &mut TyCtx,
     adts: &mut AdtTable,
 ) -> Result<Module, Vec<ParseError>> {
-    let (m, errors) = parse_sources_recovering(sources, tcx, adts);
-    if errors.is_empty() {
-        Ok(m)
+    let r = parse_sources_recovering(sources, tcx, adts);
+    if r.errors.is_empty() {
+        Ok(r.module)
     } else {
-        Err(errors)
+        Err(r.errors)
     }
 }
 
-/// [`parse_sources`], returning the module read even when there are errors, with them.
-/// After an error the module is what the parser could build: a name that does not resolve
-/// is an empty tuple, a definition with a syntax error has no body. A definition whose
-/// text holds no error is read exactly as without the others, so a checker may type the
-/// definitions the errors do not touch (and those that do not use them).
+/// What [`parse_sources_recovering`] read.
+#[derive(Debug)]
+pub struct Recovered {
+    /// The module, as far as it could be built: a name that does not resolve is an empty
+    /// tuple, a definition with a syntax error has no body.
+    pub module: Module,
+    /// The errors (none if the sources parsed).
+    pub errors: Vec<ParseError>,
+    /// When there are errors, the bytes of every `def` item: from its `def` to the next
+    /// top-level item or the end of its source, in source order. An error in one of them
+    /// is that definition's; an error in none is in a data type or between items.
+    pub defs: Vec<Span>,
+}
+
+/// [`parse_sources`], returning the module read even when there are errors, with them
+/// and where each definition is. A definition whose text holds no error is read exactly
+/// as without the others, so a checker may type the definitions the errors do not touch
+/// (and those that do not use them).
 ///
 /// ```
 /// use relay_core::text::parse_sources_recovering;
 /// use relay_core::{adt::AdtTable, TyCtx};
 /// let (mut tcx, mut adts) = (TyCtx::new(), AdtTable::default());
 /// let src = "def @f() { %nope }\ndef @g() { () }";
-/// let (m, errors) = parse_sources_recovering(&[("main", src)], &mut tcx, &mut adts);
-/// assert_eq!(errors[0].message, "unbound local variable `%nope`");
-/// assert!(m.globals()[1].func.is_some());
+/// let r = parse_sources_recovering(&[("main", src)], &mut tcx, &mut adts);
+/// assert_eq!(r.errors[0].message, "unbound local variable `%nope`");
+/// assert!(r.module.globals()[1].func.is_some());
+/// let defs: Vec<&str> = r.defs.iter().map(|s| &src[s.lo as usize..s.hi as usize]).collect();
+/// assert_eq!(defs, ["def @f() { %nope }\n", "def @g() { () }"]);
 /// ```
 pub fn parse_sources_recovering(
     sources: &[(&str, &str)],
     tcx: &mut TyCtx,
     adts: &mut AdtTable,
-) -> (Module, Vec<ParseError>) {
+) -> Recovered {
     let texts: Vec<&str> = sources.iter().map(|s| s.1).collect();
     let joined = texts.join("\n");
     let lens: Vec<(&str, usize)> = sources.iter().map(|&(n, t)| (n, t.len())).collect();
@@ -197,11 +213,11 @@ pub fn parse_joined(
     tcx: &mut TyCtx,
     adts: &mut AdtTable,
 ) -> Result<Module, Vec<ParseError>> {
-    let (m, errors) = parse_joined_recovering(joined, lens, tcx, adts);
-    if errors.is_empty() {
-        Ok(m)
+    let r = parse_joined_recovering(joined, lens, tcx, adts);
+    if r.errors.is_empty() {
+        Ok(r.module)
     } else {
-        Err(errors)
+        Err(r.errors)
     }
 }
 
@@ -215,7 +231,7 @@ pub fn parse_joined_recovering(
     lens: &[(&str, usize)],
     tcx: &mut TyCtx,
     adts: &mut AdtTable,
-) -> (Module, Vec<ParseError>) {
+) -> Recovered {
     let total = lens.iter().map(|l| l.1).sum::<usize>() + lens.len().saturating_sub(1);
     assert!(
         total <= joined.len(),
@@ -234,7 +250,31 @@ pub fn parse_joined_recovering(
         p.module();
         start = end + 1;
     }
-    (p.m, p.errors)
+    let mut defs = Vec::new();
+    if !p.errors.is_empty() {
+        // The items again (a pass over the tokens, only when there are errors).
+        let mut start = 0;
+        for &(_, len) in lens {
+            let end = start + len;
+            p.src = &joined[..end];
+            p.lex = Lexer::new(p.src);
+            if p.seek(start).is_ok() {
+                let items = p.find_items();
+                for (k, it) in items.iter().enumerate() {
+                    if it.kind == ItemKind::Def {
+                        let hi = items.get(k + 1).map_or(end as u32, |next| next.lo);
+                        defs.push(Span { lo: it.lo, hi });
+                    }
+                }
+            }
+            start = end + 1;
+        }
+    }
+    Recovered {
+        module: p.m,
+        errors: p.errors,
+        defs,
+    }
 }
 
 /// What a top-level item is.
@@ -508,101 +548,6 @@ impl<'s, 'a> Parser<'s, 'a> {
             labels: Vec::new(),
             help: None,
         });
-    }
-
-    /// Reports `message` about the unknown name `name` at `span`, with the closest of
-    /// `candidates` (written with `sigil` before it) as help.
-    #[cold]
-    fn unknown_name<'c>(
-        &mut self,
-        span: Span,
-        message: String,
-        name: &str,
-        sigil: &str,
-        candidates: impl IntoIterator<Item = &'c str>,
-    ) {
-        let mut e = ParseError::new(span, message);
-        e.help = crate::diag::did_you_mean(name, candidates)
-            .map(|c| format!("did you mean `{sigil}{c}`?"));
-        self.errors.push(e);
-    }
-
-    /// The error for a `free_var %x: T;` declaration (TVM prints one for each free
-    /// variable of an expression), which this format does not read: a module's variables
-    /// are the parameters of its definitions.
-    #[cold]
-    fn free_var(&self) -> ParseError {
-        let mut lex = self.lex;
-        let name = match lex.next_token() {
-            Ok(t) if t.kind == Tok::Local => format!(" `{}`", self.text(t)),
-            _ => String::new(),
-        };
-        let mut e = ParseError::new(
-            self.tok.span(),
-            format!("free variables are not supported: `free_var`{name} declares one"),
-        );
-        e.help = Some(format!(
-            "make{} a parameter of a `def` instead",
-            if name.is_empty() { " it" } else { &name }
-        ));
-        e
-    }
-
-    /// Reports the `%name` token `t` that no binding in scope names; a placeholder for it.
-    #[cold]
-    fn unbound_local(&mut self, t: Token) -> ExprId {
-        let name = &self.text(t)[1..];
-        let message = format!("unbound local variable `%{name}`");
-        let names = self.locals.names(&self.m);
-        let locals: Vec<String> = names.into_iter().map(str::to_string).collect();
-        let locals: Vec<&str> = locals.iter().map(String::as_str).collect();
-        self.unknown_name(t.span(), message, name, "%", locals);
-        self.placeholder(t.span())
-    }
-
-    /// Reports the `@name` token `t` that no global names; a placeholder for it.
-    #[cold]
-    fn unknown_global(&mut self, t: Token) -> ExprId {
-        let name = &self.text(t)[1..];
-        let message = format!("unknown global `@{name}`");
-        let globals: Vec<String> = self
-            .m
-            .globals()
-            .iter()
-            .map(|g| g.name.to_string())
-            .collect();
-        self.unknown_name(
-            t.span(),
-            message,
-            name,
-            "@",
-            globals.iter().map(String::as_str),
-        );
-        self.placeholder(t.span())
-    }
-
-    /// Reports the bare name `t` that is no constructor, operator or variable; a
-    /// placeholder for it.
-    #[cold]
-    fn unknown_word(&mut self, t: Token) -> ExprId {
-        let name = self.text(t);
-        let what = if name.starts_with(|c: char| c.is_ascii_uppercase()) {
-            "constructor"
-        } else {
-            "operator"
-        };
-        let message = format!("unknown {what} `{name}`");
-        let mut names: Vec<String> = self.adts.ctor_names().map(str::to_string).collect();
-        let ops = crate::registry::global().map_or(&[][..], |r| r.ops());
-        names.extend(ops.iter().map(|op| op.name.to_string()));
-        self.unknown_name(
-            t.span(),
-            message,
-            name,
-            "",
-            names.iter().map(String::as_str),
-        );
-        self.placeholder(t.span())
     }
 
     fn span_from(&self, lo: u32) -> Span {

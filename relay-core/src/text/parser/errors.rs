@@ -1,0 +1,137 @@
+//! The errors of names the parser cannot resolve (with "did you mean" help) and of the
+//! forms of TVM's text it does not read (`free_var`, `meta[...]`), kept out of the paths
+//! that read well-formed text.
+
+use super::expr::Mode;
+use super::{PResult, ParseError, Parser};
+use crate::expr::{ExprId, Span};
+use crate::text::lexer::{Tok, Token};
+
+impl Parser<'_, '_> {
+    /// Reports `message` about the unknown name `name` at `span`, with the closest of
+    /// `candidates` (written with `sigil` before it) as help.
+    #[cold]
+    pub(super) fn unknown_name<'c>(
+        &mut self,
+        span: Span,
+        message: String,
+        name: &str,
+        sigil: &str,
+        candidates: impl IntoIterator<Item = &'c str>,
+    ) {
+        let mut e = ParseError::new(span, message);
+        e.help = crate::diag::did_you_mean(name, candidates)
+            .map(|c| format!("did you mean `{sigil}{c}`?"));
+        self.errors.push(e);
+    }
+
+    /// The error for a `free_var %x: T;` declaration (TVM prints one for each free
+    /// variable of an expression), which this format does not read: a module's variables
+    /// are the parameters of its definitions.
+    #[cold]
+    pub(super) fn free_var(&self) -> ParseError {
+        let mut lex = self.lex;
+        let name = match lex.next_token() {
+            Ok(t) if t.kind == Tok::Local => format!(" `{}`", self.text(t)),
+            _ => String::new(),
+        };
+        let mut e = ParseError::new(
+            self.tok.span(),
+            format!("free variables are not supported: `free_var`{name} declares one"),
+        );
+        e.help = Some(format!(
+            "make{} a parameter of a `def` instead",
+            if name.is_empty() { " it" } else { &name }
+        ));
+        e
+    }
+
+    /// Reports the `%name` token `t` that no binding in scope names; a placeholder for it.
+    #[cold]
+    pub(super) fn unbound_local(&mut self, t: Token) -> ExprId {
+        let name = &self.text(t)[1..];
+        let message = format!("unbound local variable `%{name}`");
+        let names: Vec<String> = self
+            .locals
+            .names(&self.m)
+            .into_iter()
+            .map(str::to_string)
+            .collect();
+        self.unknown_name(
+            t.span(),
+            message,
+            name,
+            "%",
+            names.iter().map(String::as_str),
+        );
+        self.placeholder(t.span())
+    }
+
+    /// Reports the `@name` token `t` that no global names; a placeholder for it.
+    #[cold]
+    pub(super) fn unknown_global(&mut self, t: Token) -> ExprId {
+        let name = &self.text(t)[1..];
+        let message = format!("unknown global `@{name}`");
+        let globals: Vec<String> = self
+            .m
+            .globals()
+            .iter()
+            .map(|g| g.name.to_string())
+            .collect();
+        self.unknown_name(
+            t.span(),
+            message,
+            name,
+            "@",
+            globals.iter().map(String::as_str),
+        );
+        self.placeholder(t.span())
+    }
+
+    /// Reports the bare name `t` that is no constructor, operator or variable; a
+    /// placeholder for it.
+    #[cold]
+    pub(super) fn unknown_word(&mut self, t: Token) -> ExprId {
+        let name = self.text(t);
+        let what = if name.starts_with(|c: char| c.is_ascii_uppercase()) {
+            "constructor"
+        } else {
+            "operator"
+        };
+        let message = format!("unknown {what} `{name}`");
+        let mut names: Vec<String> = self.adts.ctor_names().map(str::to_string).collect();
+        let ops = crate::registry::global().map_or(&[][..], |r| r.ops());
+        names.extend(ops.iter().map(|op| op.name.to_string()));
+        self.unknown_name(
+            t.span(),
+            message,
+            name,
+            "",
+            names.iter().map(String::as_str),
+        );
+        self.placeholder(t.span())
+    }
+
+    /// `meta[relay.Constant][0]`: a reference into a metadata section, which this format
+    /// does not read. An error; the reference is skipped so that reading goes on.
+    #[cold]
+    pub(super) fn meta_reference(&mut self, lo: u32) -> PResult<Mode> {
+        while self.eat(Tok::LBracket)? {
+            while !self.eat(Tok::RBracket)? {
+                if self.is(Tok::Eof) {
+                    return Err(self.expected("`]`"));
+                }
+                self.bump()?;
+            }
+        }
+        let span = self.span_from(lo);
+        let text = &self.src[span.lo as usize..span.hi as usize];
+        let mut e = ParseError::new(
+            span,
+            format!("`{text}` refers to a metadata section, which is not supported"),
+        );
+        e.help = Some("write the constant's value or make it a parameter".to_string());
+        self.errors.push(e);
+        Ok(Mode::After(self.placeholder(span)))
+    }
+}
