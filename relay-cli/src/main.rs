@@ -4,7 +4,7 @@
 //!   print one line `@name: TYPE` per global definition, in source order; with
 //!   `--bindings`, also one line `%name: TYPE` per `let` or graph binding inside it. The
 //!   prelude (`relay_ops::prelude`: `@map`, `@foldl`, ...) is in scope and its globals are
-//!   not printed; defining a global of the same name is an error. On a
+//!   not printed; a program's own global of the same name shadows the prelude's. On a
 //!   parse or type error, exit 1 with diagnostics on stderr. Exit 2 for usage and I/O
 //!   errors.
 //! - `relay ops`: every registered operator with its type, relation, attributes and level.

@@ -84,11 +84,11 @@ pub struct ProblemLabel {
 /// crate puts on top of it, each able to use the globals of those before it. Every
 /// source is type-checked when the prelude is built.
 ///
-/// The globals of the prelude are in scope in the programs it checks. A program that
-/// defines a global of the same name as a prelude function is an error, as in TVM (a
-/// module holds one definition per global): the message names both places, e.g.
-/// ``"`@map` is defined twice: first at line 58, column 5 of the prelude, again at line 1,
-/// column 5"``.
+/// The globals of the prelude are in scope in the programs it checks. A program may
+/// define a global of the same name as a prelude function (the spec's programs define
+/// their own `@map`, `@sum`, ...): its own definition shadows the prelude's for the
+/// program, while the prelude keeps using its own. Defining one name twice in the
+/// program is an error that names both places.
 ///
 /// ```
 /// use relay_ops::prelude::Prelude;
