@@ -149,12 +149,52 @@ impl Fail {
     }
 }
 
+/// What each byte can be: [`IDENT`] (in a name), [`START`] (starts one).
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        if b.is_ascii_alphanumeric() || b == b'_' {
+            t[c] |= IDENT;
+        }
+        if b.is_ascii_alphabetic() || b == b'_' {
+            t[c] |= START;
+        }
+        c += 1;
+    }
+    t
+};
+const IDENT: u8 = 1;
+const START: u8 = 2;
+
+#[inline]
 fn is_ident_start(c: u8) -> bool {
-    c.is_ascii_alphabetic() || c == b'_'
+    CLASS[c as usize] & START != 0
 }
 
+#[inline]
 fn is_ident_char(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_'
+    CLASS[c as usize] & IDENT != 0
+}
+
+/// The end of the run of name bytes in `s` from `i`.
+#[inline]
+fn name_end(s: &[u8], mut i: usize) -> usize {
+    while i < s.len() && is_ident_char(s[i]) {
+        i += 1;
+    }
+    i
+}
+
+/// The end of a name from `i` with `.` inside where a letter follows it (`nn.conv2d`).
+#[inline]
+fn dotted_end(s: &[u8], i: usize) -> usize {
+    let mut i = name_end(s, i);
+    while i + 1 < s.len() && s[i] == b'.' && is_ident_start(s[i + 1]) {
+        i = name_end(s, i + 1);
+    }
+    i
 }
 
 impl<'s> Lexer<'s> {
@@ -257,8 +297,14 @@ impl<'s> Lexer<'s> {
 
     fn skip_trivia(&mut self) -> Result<(), Fail> {
         loop {
-            match self.at(self.pos) {
-                b' ' | b'\n' | b'\t' | b'\r' | b'\x0c' => self.pos += 1,
+            let mut i = self.pos;
+            while i < self.src.len()
+                && matches!(self.src[i], b' ' | b'\n' | b'\t' | b'\r' | b'\x0c')
+            {
+                i += 1;
+            }
+            self.pos = i;
+            match self.at(i) {
                 b'/' if self.at(self.pos + 1) == b'/' => self.skip_line(),
                 b'#' if self.at(self.pos + 1) != b'[' => self.skip_line(),
                 b'/' if self.at(self.pos + 1) == b'*' => {
@@ -354,35 +400,18 @@ impl<'s> Lexer<'s> {
     /// A name: letters, digits and `_`, with `.` inside when a letter follows it
     /// (`nn.conv2d`).
     fn ident(&mut self, lo: usize) -> Token {
-        self.pos = lo;
-        loop {
-            while is_ident_char(self.at(self.pos)) {
-                self.pos += 1;
-            }
-            if self.at(self.pos) == b'.' && is_ident_start(self.at(self.pos + 1)) {
-                self.pos += 1;
-            } else {
-                break;
-            }
-        }
+        self.pos = dotted_end(self.src, lo);
         self.tok(Tok::Ident, lo)
     }
 
     /// `%name`, `%0`, `@name`.
     fn sigil(&mut self, lo: usize, c: u8) -> Result<Token, Fail> {
-        self.pos = lo + 1;
-        while is_ident_char(self.at(self.pos)) {
-            self.pos += 1;
-        }
-        if c == b'@' {
-            // Global names may be dotted like operator names.
-            while self.at(self.pos) == b'.' && is_ident_start(self.at(self.pos + 1)) {
-                self.pos += 1;
-                while is_ident_char(self.at(self.pos)) {
-                    self.pos += 1;
-                }
-            }
-        }
+        // Global names may be dotted like operator names.
+        self.pos = if c == b'@' {
+            dotted_end(self.src, lo + 1)
+        } else {
+            name_end(self.src, lo + 1)
+        };
         if self.pos == lo + 1 {
             return Err(Fail::new(FailKind::Name, lo, lo + 1));
         }
