@@ -439,3 +439,19 @@ fn free_var_and_meta_are_clear_errors() {
         ]
     );
 }
+
+#[test]
+fn item_words_inside_names_and_bodies_are_not_items() {
+    // `def`, `type` and `data` as names, after `%`, `@` and `.`, inside longer words, in
+    // strings and comments: only the real items start definitions.
+    let src = "def @data(%def: int32, %type: int32, %xdata: int32) -> int32 { %def }\n\
+               /* def @nope() { () } */ // type T { }\n\
+               def @typed(%t: int32) -> int32 {\n  let %data = @data(%t, %t, %t);\n  %data\n}";
+    assert_eq!(
+        check(src),
+        [
+            "@data: fn (int32, int32, int32) -> int32",
+            "@typed: fn (int32) -> int32"
+        ]
+    );
+}

@@ -339,27 +339,21 @@ struct Parser<'s, 'a> {
     words: FxHashMap<&'s str, Word>,
 }
 
-/// The bytes the scan for items stops at inside a body: braces, and what starts a string
-/// or a comment.
-static IN_BODY: [bool; 256] = {
-    let mut t = [false; 256];
-    t[b'{' as usize] = true;
-    t[b'}' as usize] = true;
-    t[b'"' as usize] = true;
-    t[b'/' as usize] = true;
-    t[b'#' as usize] = true;
-    t
-};
+/// The bytes that matter inside a body: braces, and what starts a string or a comment.
+const IN_BODY_BYTES: &[u8] = b"{}\"/#";
+/// The bytes that matter outside bodies: those, and the first letters of `def`, `data`
+/// and `type`.
+const AT_TOP_BYTES: &[u8] = b"{}\"/#dt";
 
-/// The first byte at or after `i` that matters inside a body ([`IN_BODY`]), eight bytes
-/// at a time: a word has one where `x ^ c` has a zero byte for one of the five `c`.
-fn next_in_body(b: &[u8], mut i: usize) -> Option<usize> {
+/// The first byte at or after `i` that is one of `set`, eight bytes at a time: a word
+/// has one where `w ^ c` has a zero byte for one of the `c` of `set`.
+fn next_of(b: &[u8], mut i: usize, set: &[u8]) -> Option<usize> {
     const LO: u64 = 0x0101_0101_0101_0101;
     const HI: u64 = 0x8080_8080_8080_8080;
     let zero_byte = |x: u64| x.wrapping_sub(LO) & !x & HI;
     while i + 8 <= b.len() {
         let w = u64::from_le_bytes(b[i..i + 8].try_into().expect("eight bytes"));
-        let hit = [b'{', b'}', b'"', b'/', b'#']
+        let hit = set
             .iter()
             .fold(0, |acc, &c| acc | zero_byte(w ^ (LO * u64::from(c))));
         if hit != 0 {
@@ -369,10 +363,21 @@ fn next_in_body(b: &[u8], mut i: usize) -> Option<usize> {
         }
         i += 8;
     }
-    b[i..]
-        .iter()
-        .position(|&c| IN_BODY[c as usize])
-        .map(|k| i + k)
+    b[i..].iter().position(|c| set.contains(c)).map(|k| i + k)
+}
+
+/// The end of the name starting at `i`, with `.` inside where a letter follows it.
+fn dotted_name_end(b: &[u8], mut i: usize) -> usize {
+    loop {
+        while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+            i += 1;
+        }
+        if i + 1 < b.len() && b[i] == b'.' && (b[i + 1].is_ascii_alphabetic() || b[i + 1] == b'_') {
+            i += 1;
+        } else {
+            return i;
+        }
+    }
 }
 
 /// What a name in expression position is.
@@ -841,12 +846,16 @@ impl<'s, 'a> Parser<'s, 'a> {
         let mut depth = 0usize;
         let mut i = self.tok.lo as usize;
         while i < b.len() {
-            if depth > 0 {
-                // Inside a body: on to the next byte that matters there.
-                match next_in_body(b, i) {
-                    Some(k) => i = k,
-                    None => break,
-                }
+            // On to the next byte that matters: inside a body, braces and what starts a
+            // string or a comment; outside, also the first letters of the item words.
+            let next = if depth > 0 {
+                next_of(b, i, IN_BODY_BYTES)
+            } else {
+                next_of(b, i, AT_TOP_BYTES)
+            };
+            match next {
+                Some(k) => i = k,
+                None => break,
             }
             let c = b[i];
             match c {
@@ -876,26 +885,20 @@ impl<'s, 'a> Parser<'s, 'a> {
                     }
                     i += 1;
                 }
-                c if depth == 0 && (c.is_ascii_alphanumeric() || c == b'_') => {
-                    // A word, a number, or the name after `%`/`@`: to its end (dotted
-                    // names included); only a word of its own can start an item.
+                b'd' | b't' if depth == 0 => {
+                    // A word of its own (not inside a name, a number, or the name after
+                    // `%`, `@` or `.`), to its end, dotted names included.
                     let lo = i;
-                    let own = lo == 0 || !matches!(b[lo - 1], b'%' | b'@' | b'.');
-                    while i < b.len()
-                        && (b[i].is_ascii_alphanumeric()
-                            || b[i] == b'_'
-                            || b[i] == b'.'
-                                && b.get(i + 1)
-                                    .is_some_and(|&n| n.is_ascii_alphabetic() || n == b'_'))
-                    {
-                        i += 1;
-                    }
+                    let own = lo == 0
+                        || !(b[lo - 1].is_ascii_alphanumeric()
+                            || matches!(b[lo - 1], b'_' | b'%' | b'@' | b'.'));
+                    i = dotted_name_end(b, lo);
                     let kind = match &b[lo..i] {
                         b"def" => ItemKind::Def,
                         b"type" | b"data" => ItemKind::Data,
                         _ => ItemKind::Other,
                     };
-                    if own && !c.is_ascii_digit() && kind != ItemKind::Other {
+                    if own && kind != ItemKind::Other {
                         items.push(Item {
                             kind,
                             lo: lo as u32,
@@ -945,14 +948,14 @@ impl<'s, 'a> Parser<'s, 'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::{next_in_body, IN_BODY};
+    use super::{next_of, AT_TOP_BYTES, IN_BODY_BYTES};
 
     /// The word-at-a-time scan finds what a byte-at-a-time one does, wherever the bytes
     /// that matter fall (inside a word, at its edges, in the tail, next to bytes one
     /// above or below them, which a subtraction's borrow could confuse).
     #[test]
     fn the_word_scan_agrees_with_the_byte_scan() {
-        let alphabet = b"{}\"/#|z.0 \n\x7f\x80\xff-[]az";
+        let alphabet = b"{}\"/#|z.0 \n\x7f\x80\xff-[]azdtecus";
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         for len in 0..40 {
             for _ in 0..200 {
@@ -965,11 +968,13 @@ mod tests {
                     })
                     .collect();
                 for start in 0..=len {
-                    let naive = text[start..]
-                        .iter()
-                        .position(|&c| IN_BODY[c as usize])
-                        .map(|k| start + k);
-                    assert_eq!(next_in_body(&text, start), naive, "{text:?} from {start}");
+                    for set in [IN_BODY_BYTES, AT_TOP_BYTES] {
+                        let naive = text[start..]
+                            .iter()
+                            .position(|c| set.contains(c))
+                            .map(|k| start + k);
+                        assert_eq!(next_of(&text, start, set), naive, "{text:?} from {start}");
+                    }
                 }
             }
         }
