@@ -92,6 +92,8 @@ pub const BUILTINS: &[(&str, &[Kind], Kind)] = &[
     ("max", &[Kind::Dim, Kind::Dim], Kind::Dim),
     ("floordiv", &[Kind::Dim, Kind::Dim], Kind::Dim),
     ("floormod", &[Kind::Dim, Kind::Dim], Kind::Dim),
+    ("reverse", &[Kind::Shape], Kind::Shape),
+    ("distinct", &[Kind::Shape], Kind::Bool),
     ("Tensor", &[Kind::Shape, Kind::DType], Kind::Type),
 ];
 
@@ -100,6 +102,7 @@ const ATTR_TYPES: &[(&str, Kind)] = &[
     ("bool", Kind::Bool),
     ("dtype", Kind::DType),
     ("shape", Kind::Shape),
+    ("[int]", Kind::Shape),
 ];
 
 struct VarInfo {
@@ -116,6 +119,9 @@ pub struct Checked {
     pub vars: Vec<String>,
     /// Declared attributes in order.
     pub attrs: Vec<(String, String)>,
+    /// The variables and attributes that are shapes (an index `s[i]` of a shape `i` is
+    /// a gather).
+    pub shapes: Vec<String>,
 }
 
 impl Checked {
@@ -124,6 +130,18 @@ impl Checked {
             .iter()
             .position(|v| v == name)
             .expect("checked variable") as u16
+    }
+
+    /// Whether the index term `i` is a shape (`s[attrs.axes]`, `s[p]`).
+    pub fn shape_index(&self, i: &Term) -> bool {
+        match i {
+            Term::Name(id) => self.shapes.contains(&id.to_string()),
+            Term::Attr(_, name) => self.shapes.contains(&format!("attrs.{name}")),
+            Term::List(..) | Term::Slice(..) | Term::Repeat(..) => true,
+            Term::Call { name, .. } => name == "reverse",
+            Term::Index(_, _, i) => self.shape_index(i),
+            _ => false,
+        }
     }
 
     pub fn attr(&self, name: &str) -> u16 {
@@ -139,6 +157,8 @@ struct Checker {
     vars: HashMap<String, VarInfo>,
     order: Vec<String>,
     attrs: Vec<(String, Kind)>,
+    /// The declared attributes that are `Option<..>`.
+    optional: Vec<String>,
 }
 
 /// Checks `clause`, returning every error found.
@@ -148,6 +168,7 @@ pub fn check(clause: &Clause) -> Result<Checked, Vec<syn::Error>> {
         vars: HashMap::new(),
         order: Vec::new(),
         attrs: Vec::new(),
+        optional: Vec::new(),
     };
     if clause.head.is_empty() {
         c.error(
@@ -180,19 +201,24 @@ pub fn check(clause: &Clause) -> Result<Checked, Vec<syn::Error>> {
             );
             continue;
         }
-        let ty = d.ty.to_string();
+        let ty = d.ty.base.clone();
+        if d.ty.optional {
+            c.optional.push(name.clone());
+        }
         let Some(&(_, kind)) = ATTR_TYPES.iter().find(|(t, _)| *t == ty) else {
             c.error(
-                d.ty.span(),
+                d.ty.span,
                 format!(
-                    "unknown attribute type `{ty}`, expected one of `int`, `bool`, `dtype`, `shape`"
+                    "unknown attribute type `{ty}`, expected one of `int`, `bool`, `dtype`, `shape`, `[int]`, optionally in `Option<..>`"
                 ),
             );
             c.attrs.push((name, Kind::Bool));
             continue;
         };
-        if let Some(default) = &d.default {
-            c.check_default(default, kind, &ty, &name);
+        match &d.default {
+            Some(Term::Name(n)) if n == "None" && d.ty.optional => {}
+            Some(default) => c.check_default(default, kind, &ty, &name),
+            None => {}
         }
         c.attrs.push((name, kind));
     }
@@ -201,33 +227,7 @@ pub fn check(clause: &Clause) -> Result<Checked, Vec<syn::Error>> {
     }
     let mut deferred: Vec<(&Term, &Term)> = Vec::new();
     for goal in &clause.body {
-        match goal {
-            Goal::Eq(l, r) => {
-                if !c.equation(l, r) {
-                    deferred.push((l, r));
-                }
-            }
-            Goal::Check(t) => match c.peek(t) {
-                Some(k) if k != Kind::Bool => c.error(
-                    t.span(),
-                    format!(
-                        "expected a goal (an equation `a = b`, a comparison or `assert(..)`), found `{}`, a {}",
-                        show(t),
-                        k.name()
-                    ),
-                ),
-                _ => c.term(t, Kind::Bool, false),
-            },
-            Goal::Assert { cond, message } => {
-                c.term(cond, Kind::Bool, false);
-                if message.value().is_empty() {
-                    c.error(
-                        message.span(),
-                        "expected a message, found an empty string".into(),
-                    );
-                }
-            }
-        }
+        c.goal(goal, &mut deferred);
     }
     // Equations between terms of unknown kind: try again as long as kinds are learnt.
     loop {
@@ -263,11 +263,24 @@ pub fn check(clause: &Clause) -> Result<Checked, Vec<syn::Error>> {
         }
     }
     if c.errors.is_empty() {
+        let mut shapes: Vec<String> = c
+            .vars
+            .iter()
+            .filter(|(_, v)| v.kind == Some(Kind::Shape))
+            .map(|(n, _)| n.clone())
+            .collect();
+        shapes.extend(
+            c.attrs
+                .iter()
+                .filter(|a| a.1 == Kind::Shape)
+                .map(|a| format!("attrs.{}", a.0)),
+        );
         Ok(Checked {
+            shapes,
             vars: c.order,
             attrs: decls
                 .iter()
-                .map(|d| (d.name.to_string(), d.ty.to_string()))
+                .map(|d| (d.name.to_string(), d.ty.base.clone()))
                 .collect(),
         })
     } else {
@@ -276,6 +289,102 @@ pub fn check(clause: &Clause) -> Result<Checked, Vec<syn::Error>> {
 }
 
 impl Checker {
+    fn goal<'a>(&mut self, goal: &'a Goal, deferred: &mut Vec<(&'a Term, &'a Term)>) {
+        match goal {
+            Goal::Eq(l, r) => {
+                if !self.equation(l, r) {
+                    deferred.push((l, r));
+                }
+            }
+            Goal::Check(t) => match self.peek(t) {
+                Some(k) if k != Kind::Bool => self.error(
+                    t.span(),
+                    format!(
+                        "expected a goal (an equation `a = b`, a comparison or `assert(..)`), found `{}`, a {}",
+                        show(t),
+                        k.name()
+                    ),
+                ),
+                _ => self.term(t, Kind::Bool, false),
+            },
+            Goal::Assert {
+                cond,
+                message,
+                args,
+            } => {
+                self.term(cond, Kind::Bool, false);
+                self.message(message, args);
+            }
+            Goal::AssertEq {
+                lhs,
+                rhs,
+                message,
+                args,
+            } => {
+                if !self.equation(lhs, rhs) {
+                    deferred.push((lhs, rhs));
+                }
+                self.message(message, args);
+            }
+            Goal::If { cond, then, els } => {
+                self.term(cond, Kind::Bool, false);
+                for g in then.iter().chain(els) {
+                    self.goal(g, deferred);
+                }
+            }
+            Goal::Default { kw, var, value } => {
+                let Term::Name(id) = var else {
+                    self.error(
+                        *kw,
+                        format!(
+                            "expected a variable as the first argument of `default`, found `{}`",
+                            show(var)
+                        ),
+                    );
+                    return;
+                };
+                if dtype_literal(&id.to_string()).is_some() {
+                    self.error(id.span(), format!("expected a variable, found the dtype `{id}`"));
+                    return;
+                }
+                if !self.equation(var, value) {
+                    deferred.push((var, value));
+                }
+            }
+        }
+    }
+
+    /// The message of an `assert` and the values it shows: one per `{}`.
+    fn message(&mut self, message: &syn::LitStr, args: &[Term]) {
+        let text = message.value();
+        if text.is_empty() {
+            self.error(
+                message.span(),
+                "expected a message, found an empty string".into(),
+            );
+        }
+        let holes = placeholders(&text);
+        if holes != args.len() {
+            self.error(
+                message.span(),
+                format!(
+                    "expected {holes} value{} after the message (one per `{{}}`), found {}",
+                    if holes == 1 { "" } else { "s" },
+                    args.len()
+                ),
+            );
+        }
+        for a in args {
+            match self.peek(a) {
+                Some(k) => self.term(a, k, false),
+                None => match a {
+                    Term::Name(id) => self.var(id, None, false),
+                    other => self.term(other, Kind::Dim, false),
+                },
+            }
+        }
+    }
+
     fn error(&mut self, span: Span, message: String) {
         self.errors.push(syn::Error::new(span, message));
     }
@@ -284,6 +393,7 @@ impl Checker {
         fn mentions(t: &Term, name: &str) -> bool {
             match t {
                 Term::Name(i) => i == name,
+                Term::As(i, p) => i == name || mentions(p, name),
                 Term::Call { args, .. } | Term::Tuple(_, args) => {
                     args.iter().any(|a| mentions(a, name))
                 }
@@ -336,6 +446,11 @@ impl Checker {
     fn pattern(&mut self, t: &Term, kind: Kind) {
         let ok = match (t, kind) {
             (Term::Wild(_), _) => true,
+            (Term::As(id, p), _) => {
+                self.var(id, Some(kind), true);
+                self.pattern(p, kind);
+                return;
+            }
             (Term::Name(id), _) => match dtype_literal(&id.to_string()) {
                 Some(_) if kind == Kind::DType => {
                     self.term(t, kind, true);
@@ -453,7 +568,9 @@ impl Checker {
                 return BUILTINS.iter().find(|b| b.0 == name).map(|b| b.2);
             }
             Term::Tuple(..) => Kind::Type,
-            Term::List(..) | Term::Slice(..) => Kind::Shape,
+            Term::List(..) | Term::Slice(..) | Term::Repeat(..) => Kind::Shape,
+            Term::As(_, p) => return self.peek(p),
+            Term::Index(_, _, i) if self.peek(i) == Some(Kind::Shape) => Kind::Shape,
             Term::Index(..) | Term::Binary(..) | Term::Neg(..) => Kind::Dim,
             Term::Attr(_, name) => {
                 let name = name.to_string();
@@ -477,6 +594,10 @@ impl Checker {
     fn term(&mut self, t: &Term, want: Kind, bind: bool) {
         let found = |k: Kind| format!("a {}", k.name());
         match t {
+            Term::Name(id) if id == "None" => self.error(
+                id.span(),
+                "expected `None` only in `attrs.name == None` or `attrs.name != None`".into(),
+            ),
             Term::Name(id) => {
                 let name = id.to_string();
                 match dtype_literal(&name) {
@@ -515,7 +636,7 @@ impl Checker {
                     self.error(
                         name.span(),
                         format!(
-                            "unknown builtin `{n}`, expected one of `Tensor`, `Tuple`, `prod`, `sum`, `len`, `broadcast`, `min`, `max`, `floordiv`, `floormod` (call a Rust function with `rust(path)(args)`)"
+                            "unknown builtin `{n}`, expected one of `Tensor`, `Tuple`, `prod`, `sum`, `len`, `broadcast`, `min`, `max`, `floordiv`, `floormod`, `reverse`, `distinct` (call a Rust function with `rust(path)(args)`)"
                         ),
                     );
                     return;
@@ -557,12 +678,30 @@ impl Checker {
                     }
                 }
             }
+            Term::Index(base, span, index) if self.peek(index) == Some(Kind::Shape) => {
+                if want != Kind::Shape {
+                    self.mismatch(*span, want, "a shape `s[list]`".into());
+                }
+                self.term(base, Kind::Shape, false);
+                self.term(index, Kind::Shape, false);
+            }
             Term::Index(base, span, index) => {
                 if want != Kind::Dim {
                     self.mismatch(*span, want, "a dimension `s[i]`".into());
                 }
                 self.term(base, Kind::Shape, false);
                 self.term(index, Kind::Dim, false);
+            }
+            Term::Repeat(span, d, n) => {
+                if want != Kind::Shape {
+                    self.mismatch(*span, want, "a shape `[d; n]`".into());
+                }
+                self.term(d, Kind::Dim, false);
+                self.term(n, Kind::Dim, false);
+            }
+            Term::As(id, p) => {
+                self.var(id, Some(want), bind);
+                self.term(p, want, bind);
             }
             Term::Slice(base, span, lo, hi) => {
                 if want != Kind::Shape {
@@ -589,6 +728,33 @@ impl Checker {
                     self.mismatch(*span, want, "a dimension (a negation)".into());
                 }
                 self.term(a, Kind::Dim, false);
+            }
+            Term::Cmp(op, span, a, b) if is_none(a) || is_none(b) => {
+                if want != Kind::Bool {
+                    self.mismatch(*span, want, format!("a comparison `{}`", op.symbol()));
+                }
+                let (attr, none) = if is_none(b) { (a, b) } else { (b, a) };
+                let ok_op = matches!(op, super::ast::CmpOp::Eq | super::ast::CmpOp::Ne);
+                match &**attr {
+                    Term::Attr(_, name) if ok_op => {
+                        let n = name.to_string();
+                        if self.attrs.iter().all(|a| a.0 != n) {
+                            self.term(attr, Kind::Dim, false);
+                        } else if !self.optional.contains(&n) {
+                            self.error(
+                                name.span(),
+                                format!(
+                                    "the attribute `{n}` is not optional, so it is never `None` (declare it `{n}: Option<..>`)"
+                                ),
+                            );
+                        }
+                    }
+                    _ => self.error(
+                        none.span(),
+                        "expected `None` only in `attrs.name == None` or `attrs.name != None`"
+                            .into(),
+                    ),
+                }
             }
             Term::Cmp(op, span, a, b) => {
                 if want != Kind::Bool {
@@ -642,6 +808,30 @@ impl Checker {
     }
 }
 
+/// Whether `t` is `None`.
+pub fn is_none(t: &Term) -> bool {
+    matches!(t, Term::Name(id) if id == "None")
+}
+
+/// The number of `{}` in an `assert` message (`{{` and `}}` are braces).
+pub fn placeholders(text: &str) -> usize {
+    let mut n = 0;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, chars.peek()) {
+            ('{', Some('{')) | ('}', Some('}')) => {
+                chars.next();
+            }
+            ('{', Some('}')) => {
+                chars.next();
+                n += 1;
+            }
+            _ => {}
+        }
+    }
+    n
+}
+
 /// `t` printed back in the clause syntax (for messages and the text of conditions).
 pub fn show(t: &Term) -> String {
     let list = |ts: &[Term]| ts.iter().map(show).collect::<Vec<_>>().join(", ");
@@ -665,6 +855,8 @@ pub fn show(t: &Term) -> String {
                 .join(", ")
         ),
         Term::Index(b, _, i) => format!("{}[{}]", show(b), show(i)),
+        Term::Repeat(_, d, n) => format!("[{}; {}]", show(d), show(n)),
+        Term::As(id, p) => format!("{id} @ {}", show(p)),
         Term::Slice(b, _, lo, hi) => format!(
             "{}[{}..{}]",
             show(b),

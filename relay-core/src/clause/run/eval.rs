@@ -54,12 +54,87 @@ impl Machine<'_, '_> {
         }
     }
 
+    /// Whether `t` is an integer that [`Machine::eval_int`] computes natively, without
+    /// interning dimensions: a literal, a rank, an integer attribute, and `+ - *` and
+    /// negation of those.
+    pub(super) fn is_int_term(&self, t: &'static Term) -> bool {
+        match t {
+            Term::Int(_) | Term::Len(_) => true,
+            Term::Attr(i) => self.clause.attrs[*i as usize].ty == AttrType::Int,
+            Term::Arith(Arith::Add | Arith::Sub | Arith::Mul | Arith::Min | Arith::Max, a, b) => {
+                self.is_int_term(a) && self.is_int_term(b)
+            }
+            Term::Neg(a) => self.is_int_term(a),
+            _ => false,
+        }
+    }
+
+    /// The rank of the shape `s`, `None` while unknown.
+    fn rank(&mut self, s: &'static Term, blame: Option<usize>) -> Result<Option<i64>, RelError> {
+        let shape = match self.eval(s, blame)? {
+            Some(Value::Shape(shape)) => self.resolve_shape(shape),
+            Some(v) => return Err(self.kind_clash("a shape", v, blame)),
+            None => return Ok(None),
+        };
+        let tcx = self.cx.tcx_ref();
+        match tcx.shape_data(shape) {
+            ShapeData::Dims(d) => Ok(Some(d.len() as i64)),
+            ShapeData::Var(_) => Ok(None),
+            ShapeData::Param(p) => Err(err(
+                blame,
+                format!(
+                    "the shape parameter `{}` has no known rank",
+                    tcx.param_name(*p)
+                ),
+            )),
+        }
+    }
+
     /// An integer: a dimension that is a constant (`None` while it has unknowns).
     pub(super) fn eval_int(
         &mut self,
         t: &'static Term,
         blame: Option<usize>,
     ) -> Result<Option<i64>, RelError> {
+        // Integers without dimensions, when no overflow makes the general path report it.
+        match t {
+            Term::Int(c) => return Ok(Some(*c)),
+            Term::Len(s) => return self.rank(s, blame),
+            Term::Attr(i) => {
+                let decl = &self.clause.attrs[*i as usize];
+                if let (AttrType::Int, Some(AttrValue::Int(c))) =
+                    (decl.ty, self.cx.attrs().get(decl.name))
+                {
+                    return Ok(Some(*c));
+                }
+            }
+            Term::Arith(op, a, b) if self.is_int_term(t) => {
+                let (Some(x), Some(y)) = (self.eval_int(a, blame)?, self.eval_int(b, blame)?)
+                else {
+                    return Ok(None);
+                };
+                let r = match op {
+                    Arith::Add => x.checked_add(y),
+                    Arith::Sub => x.checked_sub(y),
+                    Arith::Mul => x.checked_mul(y),
+                    Arith::Min => Some(x.min(y)),
+                    Arith::Max => Some(x.max(y)),
+                    Arith::FloorDiv | Arith::FloorMod => None,
+                };
+                if r.is_some() {
+                    return Ok(r);
+                }
+            }
+            Term::Neg(a) if self.is_int_term(a) => {
+                let Some(x) = self.eval_int(a, blame)? else {
+                    return Ok(None);
+                };
+                if let Some(r) = x.checked_neg() {
+                    return Ok(Some(r));
+                }
+            }
+            _ => {}
+        }
         let Some(d) = self.eval_dim(t, blame)? else {
             return Ok(None);
         };
@@ -153,20 +228,30 @@ impl Machine<'_, '_> {
                 self.mk_shape_from(base)
             }
             Term::Index(s, i) => {
-                let (Some(dims), Some(i)) = (self.eval_dims(s, blame)?, self.eval_int(i, blame)?)
-                else {
+                let shape = match self.eval(s, blame)? {
+                    Some(Value::Shape(shape)) => self.resolve_shape(shape),
+                    Some(v) => return Err(self.kind_clash("a shape", v, blame)),
+                    None => return Ok(None),
+                };
+                let rank = match self.cx.tcx_ref().shape_data(shape) {
+                    ShapeData::Dims(d) => d.len(),
+                    _ => return self.index_slow(s, i, blame),
+                };
+                let Some(i) = self.eval_int(i, blame)? else {
                     return Ok(None);
                 };
-                let rank = dims.len();
-                let blame = self.blame_of(s).or(blame);
                 let k = if i < 0 { i + rank as i64 } else { i };
                 if k < 0 || k >= rank as i64 {
+                    let blame = self.blame_of(s).or(blame);
                     return Err(err(
                         blame,
                         format!("index {i} is out of range for a shape of rank {rank}"),
                     ));
                 }
-                Value::Dim(self.scratch.dims[dims.start + k as usize])
+                match self.cx.tcx_ref().shape_data(shape) {
+                    ShapeData::Dims(d) => Value::Dim(d[k as usize]),
+                    _ => return Ok(None),
+                }
             }
             Term::Slice(s, a, b) => {
                 let Some(dims) = self.eval_dims(s, blame)? else {
@@ -200,6 +285,21 @@ impl Machine<'_, '_> {
                     return Ok(None);
                 };
                 let dims = &mut self.cx.solver.tcx.dims;
+                // Constants without the normal form's machinery (an overflow takes the
+                // general path, which reports it).
+                if let (Some(a), Some(b)) = (dims.as_const(x), dims.as_const(y)) {
+                    let r = match op {
+                        Arith::Add => a.checked_add(b),
+                        Arith::Sub => a.checked_sub(b),
+                        Arith::Mul => a.checked_mul(b),
+                        Arith::Min => Some(a.min(b)),
+                        Arith::Max => Some(a.max(b)),
+                        Arith::FloorDiv | Arith::FloorMod => None,
+                    };
+                    if let Some(r) = r {
+                        return Ok(Some(Value::Dim(dims.konst(r))));
+                    }
+                }
                 let r = match op {
                     Arith::Add => dims.add(x, y),
                     Arith::Sub => dims.sub(x, y),
@@ -217,6 +317,13 @@ impl Machine<'_, '_> {
                 };
                 let r = self.cx.solver.tcx.dims.neg(x);
                 Value::Dim(r.map_err(|e| arith_err(blame, e))?)
+            }
+            Term::Cmp(op, a, b) if self.is_int_term(a) && self.is_int_term(b) => {
+                let (Some(x), Some(y)) = (self.eval_int(a, blame)?, self.eval_int(b, blame)?)
+                else {
+                    return Ok(None);
+                };
+                Value::Bool(op.holds(x, y))
             }
             Term::Cmp(op, a, b) => {
                 let (Some(x), Some(y)) = (self.eval(a, blame)?, self.eval(b, blame)?) else {
@@ -246,12 +353,66 @@ impl Machine<'_, '_> {
                 Value::Dim(acc)
             }
             Term::Len(s) => {
+                let Some(rank) = self.rank(s, blame)? else {
+                    return Ok(None);
+                };
+                Value::Dim(self.cx.tcx().dims.konst(rank))
+            }
+            Term::Broadcast(a, b) => return self.broadcast(a, b, blame),
+            Term::As(v, p) => match self.eval(v, blame)? {
+                Some(v) => v,
+                None => return self.eval(p, blame),
+            },
+            Term::IsNone(i) => {
+                let decl = &self.clause.attrs[*i as usize];
+                Value::Bool(match self.cx.attrs().get(decl.name) {
+                    None => decl.default.is_none(),
+                    Some(v) => matches!(v, AttrValue::None),
+                })
+            }
+            Term::Reverse(s) => {
                 let Some(dims) = self.eval_dims(s, blame)? else {
                     return Ok(None);
                 };
-                Value::Dim(self.cx.tcx().dims.konst(dims.len() as i64))
+                self.scratch.dims[dims.clone()].reverse();
+                self.mk_shape_from(dims.start)
             }
-            Term::Broadcast(a, b) => return self.broadcast(a, b, blame),
+            Term::Gather(s, list) => return self.gather(s, list, blame),
+            Term::Distinct(list) => {
+                let Some(dims) = self.eval_dims(list, blame)? else {
+                    return Ok(None);
+                };
+                let mut undecided = false;
+                for i in dims.clone() {
+                    for j in i + 1..dims.end {
+                        let (a, b) = (self.scratch.dims[i], self.scratch.dims[j]);
+                        match self.compare(Cmp::Eq, Value::Dim(a), Value::Dim(b), "==", blame)? {
+                            Some(true) => return Ok(Some(Value::Bool(false))),
+                            Some(false) => {}
+                            None => undecided = true,
+                        }
+                    }
+                }
+                if undecided {
+                    return Ok(None);
+                }
+                Value::Bool(true)
+            }
+            Term::Repeat(d, n) => {
+                let (Some(d), Some(n)) = (self.eval_dim(d, blame)?, self.eval_int(n, blame)?)
+                else {
+                    return Ok(None);
+                };
+                if n < 0 {
+                    return Err(err(
+                        blame,
+                        format!("`[d; n]` repeats a dimension {n} times"),
+                    ));
+                }
+                let base = self.scratch.dims.len();
+                self.scratch.dims.extend(std::iter::repeat_n(d, n as usize));
+                self.mk_shape_from(base)
+            }
             Term::Attr(i) => self.attr(*i as usize, blame)?,
             Term::Rust(f, args) => {
                 let mut vals = Vec::with_capacity(args.len());
@@ -349,6 +510,58 @@ impl Machine<'_, '_> {
         }
     }
 
+    /// `s[i]` on a shape whose rank is not known: waits, or fails for a shape parameter.
+    fn index_slow(&mut self, s: &'static Term, i: &'static Term, blame: Option<usize>) -> Eval {
+        if self.eval_dims(s, blame)?.is_none() {
+            return Ok(None);
+        }
+        self.eval_int(i, blame)?;
+        Ok(None)
+    }
+
+    /// `s[list]`: the dimensions of `s` at the indices in `list`. An index out of range
+    /// names the attribute it comes from and the tensor `s` is the shape of, when known.
+    fn gather(&mut self, s: &'static Term, list: &'static Term, blame: Option<usize>) -> Eval {
+        let Some(dims) = self.eval_dims(s, blame)? else {
+            return Ok(None);
+        };
+        let Some(idx) = self.eval_dims(list, blame)? else {
+            return Ok(None);
+        };
+        let rank = dims.len() as i64;
+        let out = self.scratch.dims.len();
+        for j in idx {
+            let d = self.scratch.dims[j];
+            let Some(i) = self.cx.tcx_ref().dims.as_const(d) else {
+                let shown = self.cx.show_dim(d);
+                return Err(err(
+                    blame,
+                    format!("expected an integer index, found `{shown}`"),
+                ));
+            };
+            let k = if i < 0 { i + rank } else { i };
+            if k < 0 || k >= rank {
+                let blame = self.blame_of(s).or(blame);
+                let what = match list {
+                    Term::Attr(a) => format!("`{}` {i}", self.clause.attrs[*a as usize].name),
+                    _ => format!("index {i}"),
+                };
+                let shape = self.scratch.dims[dims.clone()].to_vec();
+                let shape = self.cx.tcx().shape(&shape);
+                let of = match s {
+                    Term::Var(v) if self.scratch.slots[*v as usize].tensor.is_some() => {
+                        format!("`{}` (rank {rank})", self.operand(s, shape))
+                    }
+                    _ => format!("a shape of rank {rank}"),
+                };
+                return Err(err(blame, format!("{what} is out of range for {of}")));
+            }
+            let d = self.scratch.dims[dims.start + k as usize];
+            self.scratch.dims.push(d);
+        }
+        Ok(Some(self.mk_shape_from(out)))
+    }
+
     /// An operand of `broadcast` as messages show it: the tensor type it is the shape
     /// of, when it is one, else the shape.
     pub(super) fn operand(&mut self, t: &'static Term, s: Shape) -> String {
@@ -377,6 +590,10 @@ impl Machine<'_, '_> {
                         format!("the attribute `{}` has no value", decl.name),
                     )),
                 },
+                None if decl.optional => Err(err(
+                    None,
+                    format!("the attribute `{}` has no value (it is `None`)", decl.name),
+                )),
                 None => Err(err(
                     None,
                     format!("the attribute `{}` is missing", decl.name),
@@ -388,7 +605,7 @@ impl Machine<'_, '_> {
                 AttrType::Int => "an integer",
                 AttrType::Bool => "a bool",
                 AttrType::DType => "a dtype",
-                AttrType::Shape => "a list of integers",
+                AttrType::Shape | AttrType::Ints => "a list of integers",
             };
             err(
                 None,
@@ -403,7 +620,11 @@ impl Machine<'_, '_> {
                 Ok(d) => Value::DType(DTy::Known(d)),
                 Err(_) => return Err(wrong()),
             },
-            (AttrType::Shape, AttrValue::List(items)) => {
+            (AttrType::Ints, AttrValue::Int(c)) => {
+                let d = self.cx.tcx().dims.konst(*c);
+                self.mk_shape(&[d])
+            }
+            (AttrType::Shape | AttrType::Ints, AttrValue::List(items)) => {
                 let mut dims = Vec::with_capacity(items.len());
                 for item in items {
                     match item {

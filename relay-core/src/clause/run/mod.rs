@@ -19,7 +19,7 @@
 //! are computed by the macro ([`crate::RelationDef::needs`]), so that the solver does not
 //! even run the clause while one of them is an unknown.
 
-use super::ir::{dtype_of, Arith, AttrType, Clause, Cmp, Goal, Item, Term};
+use super::ir::{dtype_of, Arith, AttrType, Clause, Cmp, Goal, Item, Message, Term};
 use super::Value;
 use crate::attrs::AttrValue;
 use crate::dim::{Dim, DimError, DimOp};
@@ -104,6 +104,26 @@ struct Slot {
     tensor: Option<Ty>,
 }
 
+/// What one pass over the steps saw.
+#[derive(Default)]
+struct Pass {
+    /// A step was done, or learnt something.
+    progress: bool,
+    /// A step waits.
+    waiting: bool,
+}
+
+/// The number of steps of `goals`: one per goal, and an `if`'s branches.
+fn steps(goals: &[Goal]) -> usize {
+    goals
+        .iter()
+        .map(|g| match g {
+            Goal::If { then, els, .. } => 1 + steps(then) + steps(els),
+            _ => 1,
+        })
+        .sum()
+}
+
 #[derive(Copy, Clone, PartialEq, Eq)]
 enum Step {
     Done,
@@ -150,7 +170,7 @@ impl Machine<'_, '_> {
         s.slots.clear();
         s.slots.resize(clause.vars.len(), Slot::default());
         s.done.clear();
-        s.done.resize(clause.head.len() + clause.body.len(), false);
+        s.done.resize(clause.head.len() + steps(clause.body), false);
         s.dims.clear();
         self.bound = 0;
     }
@@ -160,61 +180,205 @@ impl Machine<'_, '_> {
     fn run(&mut self) -> RelResult {
         let clause = self.clause;
         let heads = clause.head.len();
-        let steps = heads + clause.body.len();
         loop {
-            let mut progress = false;
-            let mut waiting = false;
-            for k in 0..steps {
+            let mut pass = Pass::default();
+            for k in 0..heads {
                 if self.scratch.done[k] {
                     continue;
                 }
                 let before = (self.bound, self.cx.solver.binds);
-                let step = if k < heads {
-                    let arg = Value::Ty(self.cx.arg(k));
-                    self.match_value(arg, &clause.head[k], Some(k), None)?
-                } else {
-                    self.goal(&clause.body[k - heads])?
-                };
-                match step {
-                    Step::Done => {
-                        self.scratch.done[k] = true;
-                        progress = true;
-                    }
-                    Step::Wait => {
-                        waiting = true;
-                        progress |= before != (self.bound, self.cx.solver.binds);
-                    }
-                }
+                let arg = Value::Ty(self.cx.arg(k));
+                let step = self.match_value(arg, &clause.head[k], Some(k), None)?;
+                self.record(k, step, before, &mut pass);
             }
-            if !waiting {
+            let mut k = heads;
+            self.goals(clause.body, &mut k, &mut pass)?;
+            if !pass.waiting {
                 return Ok(Progress::Solved);
             }
-            if !progress {
+            if !pass.progress && !self.apply_default(clause.body)? {
                 return Ok(Progress::NotYet);
             }
         }
     }
 
+    /// Marks step `k` done, or notes that it waits (and whether it learnt something).
+    fn record(&mut self, k: usize, step: Step, before: (u32, u64), pass: &mut Pass) {
+        match step {
+            Step::Done => {
+                self.scratch.done[k] = true;
+                pass.progress = true;
+            }
+            Step::Wait => {
+                pass.waiting = true;
+                pass.progress |= before != (self.bound, self.cx.solver.binds);
+            }
+        }
+    }
+
+    /// Runs the goals not done yet, numbered from `*k` in pre-order (an `if` is one
+    /// step, then its branches); whether all of them are done.
+    fn goals(
+        &mut self,
+        goals: &'static [Goal],
+        k: &mut usize,
+        pass: &mut Pass,
+    ) -> Result<bool, RelError> {
+        let mut all = true;
+        for goal in goals {
+            let me = *k;
+            *k += 1;
+            if let Goal::If { cond, then, els } = goal {
+                let (nt, ne) = (steps(then), steps(els));
+                if self.scratch.done[me] {
+                    *k += nt + ne;
+                    continue;
+                }
+                let done = match self.decide(cond)? {
+                    None => {
+                        pass.waiting = true;
+                        *k += nt + ne;
+                        false
+                    }
+                    Some(true) => {
+                        let done = self.goals(then, k, pass)?;
+                        *k += ne;
+                        done
+                    }
+                    Some(false) => {
+                        *k += nt;
+                        self.goals(els, k, pass)?
+                    }
+                };
+                if done {
+                    self.scratch.done[me] = true;
+                } else {
+                    all = false;
+                }
+                continue;
+            }
+            if self.scratch.done[me] {
+                continue;
+            }
+            let before = (self.bound, self.cx.solver.binds);
+            let step = self.goal(goal)?;
+            all &= step == Step::Done;
+            self.record(me, step, before, pass);
+        }
+        Ok(all)
+    }
+
+    /// The first `default(x, term)` (in a branch taken) whose `x` is unknown and whose
+    /// `term` can be computed: binds `x`, and says so.
+    fn apply_default(&mut self, goals: &'static [Goal]) -> Result<bool, RelError> {
+        for goal in goals {
+            match goal {
+                Goal::If { cond, then, els } => {
+                    let branch = match self.decide(cond)? {
+                        Some(true) => then,
+                        Some(false) => els,
+                        None => continue,
+                    };
+                    if self.apply_default(branch)? {
+                        return Ok(true);
+                    }
+                }
+                Goal::Default(v, t) if self.scratch.slots[*v as usize].val.is_none() => {
+                    let blame = self.blame_of(t);
+                    if let Some(value) = self.eval(t, blame)? {
+                        let slot = &mut self.scratch.slots[*v as usize];
+                        slot.val = Some(value);
+                        slot.origin = blame;
+                        self.bound += 1;
+                        return Ok(true);
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(false)
+    }
+
+    /// The truth of `cond`, `None` while undecided.
+    fn decide(&mut self, cond: &'static Term) -> Result<Option<bool>, RelError> {
+        let blame = self.blame_of(cond);
+        match self.eval(cond, blame)? {
+            None => Ok(None),
+            Some(Value::Bool(b)) => Ok(Some(b)),
+            Some(v) => Err(self.kind_clash("a bool", v, blame)),
+        }
+    }
+
     fn goal(&mut self, goal: &'static Goal) -> Result<Step, RelError> {
         match goal {
-            Goal::Eq(l, r) => {
-                let blame = self.blame_of(l).or_else(|| self.blame_of(r));
-                match (self.eval(l, blame)?, self.eval(r, blame)?) {
-                    (Some(a), Some(b)) => {
-                        self.unify(a, b, blame)?;
-                        Ok(Step::Done)
-                    }
-                    (Some(a), None) => self.destructure(a, r, blame),
-                    (None, Some(b)) => self.destructure(b, l, blame),
-                    (None, None) => Ok(Step::Wait),
-                }
-            }
+            Goal::Eq(l, r) => self.equation(l, r, None),
+            Goal::Unify { lhs, rhs, message } => self.equation(lhs, rhs, Some(message)),
             Goal::Check {
                 cond,
                 text,
                 message,
-            } => self.check(cond, text, *message),
+            } => self.check(cond, text, message.as_ref()),
+            Goal::Default(v, _) => Ok(if self.scratch.slots[*v as usize].val.is_some() {
+                Step::Done
+            } else {
+                Step::Wait
+            }),
+            Goal::If { .. } => unreachable!("`goals` runs the branches"),
         }
+    }
+
+    /// `l = r`; a failure to unify is reported with `message` when there is one.
+    fn equation(
+        &mut self,
+        l: &'static Term,
+        r: &'static Term,
+        message: Option<&'static Message>,
+    ) -> Result<Step, RelError> {
+        let blame = self.blame_of(l).or_else(|| self.blame_of(r));
+        match (self.eval(l, blame)?, self.eval(r, blame)?) {
+            (Some(a), Some(b)) => {
+                if let Err(e) = self.unify(a, b, blame) {
+                    return Err(match message {
+                        Some(m) => err(blame, self.format(m, blame)?),
+                        None => e,
+                    });
+                }
+                Ok(Step::Done)
+            }
+            (Some(a), None) => self.destructure(a, r, blame),
+            (None, Some(b)) => self.destructure(b, l, blame),
+            (None, None) => Ok(Step::Wait),
+        }
+    }
+
+    /// The text of `m` with its arguments shown (`_` for one still unknown).
+    fn format(&mut self, m: &'static Message, blame: Option<usize>) -> Result<String, RelError> {
+        let mut out = String::with_capacity(m.text.len() + 16);
+        let mut args = m.args.iter();
+        let mut chars = m.text.chars().peekable();
+        while let Some(c) = chars.next() {
+            match (c, chars.peek()) {
+                ('{', Some('{')) | ('}', Some('}')) => {
+                    chars.next();
+                    out.push(c);
+                }
+                ('{', Some('}')) => {
+                    chars.next();
+                    match args.next() {
+                        Some(a) => match self.eval(a, blame)? {
+                            Some(v) => {
+                                let v = self.resolve(v);
+                                out.push_str(&v.show(self.cx.tcx_ref()));
+                            }
+                            None => out.push('_'),
+                        },
+                        None => out.push_str("{}"),
+                    }
+                }
+                _ => out.push(c),
+            }
+        }
+        Ok(out)
     }
 
     /// `value = pattern`: unify when the pattern can be computed, else destructure.
@@ -226,6 +390,10 @@ impl Machine<'_, '_> {
         blame: Option<usize>,
         at: Option<usize>,
     ) -> Result<Step, RelError> {
+        if let Term::As(v, p) = pattern {
+            let a = self.match_value(value, v, blame, at)?;
+            return Ok(a.and(self.match_value(value, p, blame, at)?));
+        }
         match self.eval(pattern, blame)? {
             Some(p) => {
                 // The pattern's earlier facts first.
@@ -246,19 +414,29 @@ impl Machine<'_, '_> {
         &mut self,
         cond: &'static Term,
         text: &str,
-        message: Option<&str>,
+        message: Option<&'static Message>,
     ) -> Result<Step, RelError> {
         let blame = self.blame_of(cond);
-        let fail = |detail: String| {
-            err(
-                blame,
-                match message {
-                    Some(m) => m.to_string(),
-                    None => format!("`{text}` does not hold{detail}"),
+        let fail = |m: &mut Self, detail: String| -> RelError {
+            match message {
+                Some(msg) => match m.format(msg, blame) {
+                    Ok(text) => err(blame, text),
+                    Err(e) => e,
                 },
-            )
+                None => err(blame, format!("`{text}` does not hold{detail}")),
+            }
         };
         if let Term::Cmp(op, a, b) = cond {
+            if self.is_int_term(a) && self.is_int_term(b) {
+                let (Some(x), Some(y)) = (self.eval_int(a, blame)?, self.eval_int(b, blame)?)
+                else {
+                    return Ok(Step::Wait);
+                };
+                if op.holds(x, y) {
+                    return Ok(Step::Done);
+                }
+                return Err(fail(self, format!(": it is `{x} {} {y}`", op.symbol())));
+            }
             let (Some(x), Some(y)) = (self.eval(a, blame)?, self.eval(b, blame)?) else {
                 return Ok(Step::Wait);
             };
@@ -269,14 +447,14 @@ impl Machine<'_, '_> {
                     let tcx = self.cx.tcx_ref();
                     let detail =
                         format!(": it is `{} {} {}`", x.show(tcx), op.symbol(), y.show(tcx));
-                    Err(fail(detail))
+                    Err(fail(self, detail))
                 }
             };
         }
         match self.eval(cond, blame)? {
             None => Ok(Step::Wait),
             Some(Value::Bool(true)) => Ok(Step::Done),
-            Some(Value::Bool(false)) => Err(fail(String::new())),
+            Some(Value::Bool(false)) => Err(fail(self, String::new())),
             Some(v) => Err(err(
                 blame,
                 format!("expected a bool in `{text}`, found {}", v.kind_name()),
@@ -322,6 +500,16 @@ impl Machine<'_, '_> {
         blame: Option<usize>,
     ) -> Result<Option<bool>, RelError> {
         let (Value::Dim(x), Value::Dim(y)) = (a, b) else {
+            if let (Value::Bool(x), Value::Bool(y)) = (a, b) {
+                return match op {
+                    Cmp::Eq => Ok(Some(x == y)),
+                    Cmp::Ne => Ok(Some(x != y)),
+                    _ => Err(err(
+                        blame,
+                        format!("`{text}` compares a bool with `{}`", op.symbol()),
+                    )),
+                };
+            }
             let (a, b) = (self.resolve(a), self.resolve(b));
             if a == b {
                 return Ok(Some(op == Cmp::Eq || op == Cmp::Le || op == Cmp::Ge));
@@ -343,6 +531,9 @@ impl Machine<'_, '_> {
         let dims = &mut self.cx.solver.tcx.dims;
         if x == y {
             return Ok(Some(matches!(op, Cmp::Eq | Cmp::Le | Cmp::Ge)));
+        }
+        if let (Some(a), Some(b)) = (dims.as_const(x), dims.as_const(y)) {
+            return Ok(Some(op.holds(a, b)));
         }
         // `?` is checked at run time: it satisfies every comparison.
         if dims.is_any(x) || dims.is_any(y) {
@@ -441,7 +632,21 @@ fn visit_vars(t: &'static Term, f: &mut dyn FnMut(u16)) {
             visit_vars(s, f);
             a.iter().chain(b.iter()).for_each(|t| visit_vars(t, f));
         }
-        Term::Neg(a) | Term::Prod(a) | Term::Sum(a) | Term::Len(a) => visit_vars(a, f),
+        Term::Neg(a)
+        | Term::Prod(a)
+        | Term::Sum(a)
+        | Term::Len(a)
+        | Term::Reverse(a)
+        | Term::Distinct(a) => visit_vars(a, f),
+        Term::Gather(a, b) | Term::Repeat(a, b) => {
+            visit_vars(a, f);
+            visit_vars(b, f);
+        }
+        Term::As(v, p) => {
+            visit_vars(v, f);
+            visit_vars(p, f);
+        }
+        Term::IsNone(_) => {}
     }
 }
 

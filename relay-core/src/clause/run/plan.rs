@@ -78,6 +78,10 @@ pub(super) enum Op {
     },
     /// A condition that must hold now.
     Check(&'static Goal),
+    /// Goes on when `cond` holds, to instruction `to` when it does not.
+    Branch { cond: &'static Term, to: u16 },
+    /// Goes to instruction `to`.
+    Jump(u16),
 }
 
 /// A clause's fast path.
@@ -93,21 +97,35 @@ struct Compiler {
     next: u16,
     /// The register of variable 0.
     vars: u16,
-    bound: Vec<bool>,
+    bound: Vec<Bound>,
+}
+
+/// Whether a variable is bound at a point of the plan.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Bound {
+    No,
+    Yes,
+    /// In one branch of an `if` only: the plan cannot use it.
+    Maybe,
 }
 
 /// Whether `t` can be computed once the variables in `bound` are: it has no `_` and
 /// every variable in it is bound (what `eval` answers at run time).
-fn computable(t: &'static Term, bound: &[bool]) -> bool {
+fn computable(t: &'static Term, bound: &[Bound]) -> bool {
     let mut ok = !has_wild(t);
-    visit_vars(t, &mut |v| ok &= bound[v as usize]);
+    visit_vars(t, &mut |v| ok &= bound[v as usize] == Bound::Yes);
     ok
 }
 
 fn has_wild(t: &'static Term) -> bool {
     match t {
         Term::Wild => true,
-        Term::Var(_) | Term::Int(_) | Term::Bool(_) | Term::DType(..) | Term::Attr(_) => false,
+        Term::Var(_)
+        | Term::Int(_)
+        | Term::Bool(_)
+        | Term::DType(..)
+        | Term::Attr(_)
+        | Term::IsNone(_) => false,
         Term::Tensor(a, b)
         | Term::Index(a, b)
         | Term::Arith(_, a, b)
@@ -118,7 +136,13 @@ fn has_wild(t: &'static Term) -> bool {
             Item::Dim(t) | Item::Splice(t) => has_wild(t),
         }),
         Term::Slice(s, a, b) => has_wild(s) || a.is_some_and(has_wild) || b.is_some_and(has_wild),
-        Term::Neg(a) | Term::Prod(a) | Term::Sum(a) | Term::Len(a) => has_wild(a),
+        Term::Neg(a)
+        | Term::Prod(a)
+        | Term::Sum(a)
+        | Term::Len(a)
+        | Term::Reverse(a)
+        | Term::Distinct(a) => has_wild(a),
+        Term::Gather(a, b) | Term::Repeat(a, b) | Term::As(a, b) => has_wild(a) || has_wild(b),
     }
 }
 
@@ -129,39 +153,12 @@ impl Plan {
             ops: Vec::new(),
             next: args + vars,
             vars: args,
-            bound: vec![false; clause.vars.len()],
+            bound: vec![Bound::No; clause.vars.len()],
         };
         for (i, pattern) in clause.head.iter().enumerate() {
             c.pattern(i as u16, pattern)?;
         }
-        for goal in clause.body {
-            match goal {
-                Goal::Eq(l, r) => {
-                    let (lc, rc) = (computable(l, &c.bound), computable(r, &c.bound));
-                    match (lc, rc) {
-                        (true, true) => {
-                            let (a, b) = (c.value(l), c.value(r));
-                            c.ops.push(Op::Same { a, b });
-                        }
-                        (true, false) => {
-                            let a = c.value(l);
-                            c.destructure(a, r)?;
-                        }
-                        (false, true) => {
-                            let b = c.value(r);
-                            c.destructure(b, l)?;
-                        }
-                        (false, false) => return None,
-                    }
-                }
-                Goal::Check { cond, .. } => {
-                    if !computable(cond, &c.bound) {
-                        return None;
-                    }
-                    c.ops.push(Op::Check(goal));
-                }
-            }
-        }
+        c.goals(clause.body)?;
         Some(Plan {
             ops: c.ops,
             regs: c.next as usize,
@@ -170,6 +167,67 @@ impl Plan {
 }
 
 impl Compiler {
+    fn goals(&mut self, goals: &'static [Goal]) -> Option<()> {
+        for goal in goals {
+            match goal {
+                Goal::Eq(l, r) | Goal::Unify { lhs: l, rhs: r, .. } => {
+                    let (lc, rc) = (computable(l, &self.bound), computable(r, &self.bound));
+                    match (lc, rc) {
+                        (true, true) => {
+                            let (a, b) = (self.value(l), self.value(r));
+                            self.ops.push(Op::Same { a, b });
+                        }
+                        (true, false) => {
+                            let a = self.value(l);
+                            self.destructure(a, r)?;
+                        }
+                        (false, true) => {
+                            let b = self.value(r);
+                            self.destructure(b, l)?;
+                        }
+                        (false, false) => return None,
+                    }
+                }
+                Goal::Check { cond, .. } => {
+                    if !computable(cond, &self.bound) {
+                        return None;
+                    }
+                    self.ops.push(Op::Check(goal));
+                }
+                Goal::If { cond, then, els } => {
+                    if !computable(cond, &self.bound) {
+                        return None;
+                    }
+                    let branch = self.ops.len();
+                    self.ops.push(Op::Branch { cond, to: 0 });
+                    let before = self.bound.clone();
+                    self.goals(then)?;
+                    let after_then = std::mem::replace(&mut self.bound, before);
+                    let jump = self.ops.len();
+                    self.ops.push(Op::Jump(0));
+                    let else_at = self.ops.len() as u16;
+                    self.goals(els)?;
+                    let end = self.ops.len() as u16;
+                    self.ops[branch] = Op::Branch { cond, to: else_at };
+                    self.ops[jump] = Op::Jump(end);
+                    for (b, t) in self.bound.iter_mut().zip(after_then) {
+                        if *b != t {
+                            *b = Bound::Maybe;
+                        }
+                    }
+                }
+                // A default applies only once nothing else can be learnt: the plan
+                // skips it when its variable is bound here, and gives up otherwise.
+                Goal::Default(v, _) => {
+                    if self.bound[*v as usize] != Bound::Yes {
+                        return None;
+                    }
+                }
+            }
+        }
+        Some(())
+    }
+
     fn temp(&mut self) -> Reg {
         self.temps(1)
     }
@@ -201,13 +259,17 @@ impl Compiler {
     /// not bound yet (then matching it is nothing more), else a temporary.
     fn target(&mut self, pattern: &'static Term) -> Reg {
         match pattern {
-            Term::Var(v) if !self.bound[*v as usize] => self.vars + v,
+            Term::Var(v) if self.bound[*v as usize] == Bound::No => self.vars + v,
             _ => self.temp(),
         }
     }
 
     /// `match_value(src, pattern)`: unify when computable, else take apart.
     fn pattern(&mut self, src: Reg, pattern: &'static Term) -> Option<()> {
+        if let Term::As(v, p) = pattern {
+            self.pattern(src, v)?;
+            return self.pattern(src, p);
+        }
         if let Term::Var(v) = pattern {
             if src == self.vars + v {
                 // Taken apart into its own register: bound there.
@@ -216,7 +278,7 @@ impl Compiler {
                     var: *v,
                     dst: src,
                 });
-                self.bound[*v as usize] = true;
+                self.bound[*v as usize] = Bound::Yes;
                 return Some(());
             }
         }
@@ -232,11 +294,18 @@ impl Compiler {
     fn destructure(&mut self, src: Reg, pattern: &'static Term) -> Option<()> {
         match pattern {
             Term::Var(v) => {
+                if self.bound[*v as usize] == Bound::Maybe {
+                    return None;
+                }
                 let dst = self.vars + v;
                 self.ops.push(Op::Bind { src, var: *v, dst });
-                self.bound[*v as usize] = true;
+                self.bound[*v as usize] = Bound::Yes;
             }
             Term::Wild => {}
+            Term::As(v, p) => {
+                self.pattern(src, v)?;
+                self.pattern(src, p)?;
+            }
             Term::Tensor(s, d) => {
                 // A part that is a variable seen for the first time is taken apart
                 // straight into the variable's register.
@@ -298,8 +367,22 @@ impl Machine<'_, '_> {
         for (r, &arg) in regs.iter_mut().zip(self.cx.args.iter()) {
             *r = Value::Ty(arg);
         }
-        for op in &plan.ops {
-            let ok = match *op {
+        let mut pc = 0;
+        while let Some(&op) = plan.ops.get(pc) {
+            pc += 1;
+            let ok = match op {
+                Op::Branch { cond, to } => match self.eval(cond, None) {
+                    Ok(Some(Value::Bool(true))) => true,
+                    Ok(Some(Value::Bool(false))) => {
+                        pc = to as usize;
+                        true
+                    }
+                    _ => false,
+                },
+                Op::Jump(to) => {
+                    pc = to as usize;
+                    true
+                }
                 Op::Bind { src, var, dst } => {
                     let v = self.scratch.regs[src as usize];
                     self.scratch.regs[dst as usize] = v;
@@ -368,18 +451,32 @@ impl Machine<'_, '_> {
                     after,
                     splice,
                 } => self.plan_list(src, first, before as usize, after as usize, splice),
-                Op::Check(Goal::Check {
-                    cond,
-                    text,
-                    message,
-                }) => matches!(self.check(cond, text, *message), Ok(Step::Done)),
-                Op::Check(Goal::Eq(..)) => false,
+                Op::Check(Goal::Check { cond, .. }) => self.holds(cond),
+                Op::Check(_) => false,
             };
             if !ok {
                 return false;
             }
         }
         true
+    }
+
+    /// Whether the condition `cond` holds now (`false` when it does not, is undecided
+    /// or fails: the general interpreter tells which, with the message).
+    fn holds(&mut self, cond: &'static Term) -> bool {
+        if let Term::Cmp(op, a, b) = cond {
+            if self.is_int_term(a) && self.is_int_term(b) {
+                return matches!(
+                    (self.eval_int(a, None), self.eval_int(b, None)),
+                    (Ok(Some(x)), Ok(Some(y))) if op.holds(x, y)
+                );
+            }
+            let (Ok(Some(x)), Ok(Some(y))) = (self.eval(a, None), self.eval(b, None)) else {
+                return false;
+            };
+            return matches!(self.compare(*op, x, y, "", None), Ok(Some(true)));
+        }
+        matches!(self.eval(cond, None), Ok(Some(Value::Bool(true))))
     }
 
     fn plan_list(
