@@ -155,6 +155,41 @@ impl Machine<'_, '_> {
         Value::Shape(self.cx.tcx().shape(dims))
     }
 
+    /// Pushes the dimensions of `s[a..b]` on the stack (Python's bounds: negative from the
+    /// end, clamped); `false` while they are unknown.
+    fn push_slice(
+        &mut self,
+        s: &'static Term,
+        a: Option<&'static Term>,
+        b: Option<&'static Term>,
+        blame: Option<usize>,
+    ) -> Result<bool, RelError> {
+        let Some(dims) = self.eval_dims(s, blame)? else {
+            return Ok(false);
+        };
+        let n = dims.len() as i64;
+        let bound = |m: &mut Self, t: Option<&'static Term>, dflt: i64| {
+            Ok::<_, RelError>(match t {
+                None => Some(dflt),
+                Some(t) => m.eval_int(t, blame)?.map(|i| {
+                    let i = if i < 0 { i + n } else { i };
+                    i.clamp(0, n)
+                }),
+            })
+        };
+        let (Some(lo), Some(hi)) = (bound(self, a, 0)?, bound(self, b, n)?) else {
+            return Ok(false);
+        };
+        // Keep `dims[lo..hi]` where `dims` begins: the dimensions above it are dropped.
+        let start = dims.start;
+        let hi = hi.max(lo);
+        self.scratch
+            .dims
+            .copy_within(start + lo as usize..start + hi as usize, start);
+        self.scratch.dims.truncate(start + (hi - lo) as usize);
+        Ok(true)
+    }
+
     /// The shape of the dimensions on the stack from `base` up.
     pub(super) fn mk_shape_from(&mut self, base: usize) -> Value {
         Value::Shape(self.cx.solver.tcx.shape(&self.scratch.dims[base..]))
@@ -217,6 +252,12 @@ impl Machine<'_, '_> {
                             Some(d) => self.scratch.dims.push(d),
                             None => return Ok(None),
                         },
+                        // A slice spliced in: its dimensions, without the shape.
+                        Item::Splice(Term::Slice(s, a, b)) => {
+                            if !self.push_slice(s, *a, *b, blame)? {
+                                return Ok(None);
+                            }
+                        }
                         // The splice's dimensions are pushed where they belong.
                         Item::Splice(s) => {
                             if self.eval_dims(s, blame)?.is_none() {
@@ -254,30 +295,11 @@ impl Machine<'_, '_> {
                 }
             }
             Term::Slice(s, a, b) => {
-                let Some(dims) = self.eval_dims(s, blame)? else {
+                let base = self.scratch.dims.len();
+                if !self.push_slice(s, *a, *b, blame)? {
                     return Ok(None);
-                };
-                let n = dims.len() as i64;
-                let start = dims.start;
-                let bound = |m: &mut Self, t: Option<&'static Term>, dflt: i64| {
-                    Ok::<_, RelError>(match t {
-                        None => Some(dflt),
-                        Some(t) => m.eval_int(t, blame)?.map(|i| {
-                            // Python's slice bounds: negative from the end, clamped.
-                            let i = if i < 0 { i + n } else { i };
-                            i.clamp(0, n)
-                        }),
-                    })
-                };
-                let (Some(lo), Some(hi)) = (bound(self, *a, 0)?, bound(self, *b, n)?) else {
-                    return Ok(None);
-                };
-                let part = if lo < hi {
-                    start + lo as usize..start + hi as usize
-                } else {
-                    start..start
-                };
-                Value::Shape(self.cx.solver.tcx.shape(&self.scratch.dims[part]))
+                }
+                self.mk_shape_from(base)
             }
             Term::Arith(op, a, b) => {
                 let (Some(x), Some(y)) = (self.eval_dim(a, blame)?, self.eval_dim(b, blame)?)

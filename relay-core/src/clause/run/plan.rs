@@ -82,6 +82,10 @@ pub(super) enum Op {
     Branch { cond: &'static Term, to: u16 },
     /// Goes to instruction `to`.
     Jump(u16),
+    /// Dimension `index` (negative from the end) of the shape in `shape`: `s[1]`.
+    DimAt { shape: Reg, index: i32, dst: Reg },
+    /// The condition `len(s) op k` on the shape in `shape`.
+    CheckRank { shape: Reg, op: Cmp, k: i64 },
 }
 
 /// A clause's fast path.
@@ -192,7 +196,28 @@ impl Compiler {
                     if !computable(cond, &self.bound) {
                         return None;
                     }
-                    self.ops.push(Op::Check(goal));
+                    match cond {
+                        Term::Cmp(op, Term::Len(s), Term::Int(k)) => {
+                            let shape = self.value(s);
+                            self.ops.push(Op::CheckRank {
+                                shape,
+                                op: *op,
+                                k: *k,
+                            });
+                        }
+                        Term::Cmp(op, Term::Int(k), Term::Len(s)) => {
+                            let shape = self.value(s);
+                            let op = match op {
+                                Cmp::Lt => Cmp::Gt,
+                                Cmp::Le => Cmp::Ge,
+                                Cmp::Gt => Cmp::Lt,
+                                Cmp::Ge => Cmp::Le,
+                                other => *other,
+                            };
+                            self.ops.push(Op::CheckRank { shape, op, k: *k });
+                        }
+                        _ => self.ops.push(Op::Check(goal)),
+                    }
                 }
                 Goal::If { cond, then, els } => {
                     if !computable(cond, &self.bound) {
@@ -241,6 +266,16 @@ impl Compiler {
     fn value(&mut self, t: &'static Term) -> Reg {
         match t {
             Term::Var(v) => self.vars + v,
+            Term::Index(s, Term::Int(i)) if i32::try_from(*i).is_ok() => {
+                let shape = self.value(s);
+                let dst = self.temp();
+                self.ops.push(Op::DimAt {
+                    shape,
+                    index: *i as i32,
+                    dst,
+                });
+                dst
+            }
             Term::Tensor(s, d) => {
                 let (shape, dtype) = (self.value(s), self.value(d));
                 let dst = self.temp();
@@ -383,6 +418,28 @@ impl Machine<'_, '_> {
                     pc = to as usize;
                     true
                 }
+                Op::DimAt { shape, index, dst } => match self.plan_dims(shape) {
+                    Some(dims) => {
+                        let rank = dims.len() as i64;
+                        let k = if index < 0 {
+                            index as i64 + rank
+                        } else {
+                            index as i64
+                        };
+                        if (0..rank).contains(&k) {
+                            let d = dims[k as usize];
+                            self.scratch.regs[dst as usize] = Value::Dim(d);
+                            true
+                        } else {
+                            false
+                        }
+                    }
+                    None => false,
+                },
+                Op::CheckRank { shape, op, k } => match self.plan_dims(shape) {
+                    Some(dims) => op.holds(dims.len() as i64, k),
+                    None => false,
+                },
                 Op::Bind { src, var, dst } => {
                     let v = self.scratch.regs[src as usize];
                     self.scratch.regs[dst as usize] = v;
@@ -459,6 +516,18 @@ impl Machine<'_, '_> {
             }
         }
         true
+    }
+
+    /// The dimensions of the shape in register `r`, when it is a shape of known rank.
+    fn plan_dims(&mut self, r: Reg) -> Option<&[Dim]> {
+        let Value::Shape(s) = self.scratch.regs[r as usize] else {
+            return None;
+        };
+        let s = self.resolve_shape(s);
+        match self.cx.tcx_ref().shape_data(s) {
+            ShapeData::Dims(d) => Some(d),
+            _ => None,
+        }
     }
 
     /// Whether the condition `cond` holds now (`false` when it does not, is undecided
