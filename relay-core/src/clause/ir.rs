@@ -111,6 +111,10 @@ pub enum AttrType {
     Shape,
     /// `[int]`: a list of integers (or a single integer), read as a shape.
     Ints,
+    /// A string, compared with string literals.
+    Str,
+    /// A float, compared with float literals.
+    Float,
 }
 
 impl AttrType {
@@ -122,6 +126,8 @@ impl AttrType {
             AttrType::DType => "dtype",
             AttrType::Shape => "shape",
             AttrType::Ints => "[int]",
+            AttrType::Str => "str",
+            AttrType::Float => "float",
         }
     }
 }
@@ -252,6 +258,15 @@ pub enum Term {
     Distinct(&'static Term),
     /// `[d; n]`: `n` times the dimension `d`.
     Repeat(&'static Term, &'static Term),
+    /// A string literal: the default of a `str` attribute.
+    Str(&'static str),
+    /// A float literal: the default of a `float` attribute.
+    Float(f64),
+    /// `attrs.name op "text"`: a `str` attribute (an index into [`Clause::attrs`])
+    /// compared with a literal (`==` or `!=`), a bool.
+    StrCmp(u16, Cmp, &'static str),
+    /// `attrs.name op 0.5`: a `float` attribute compared with a literal, a bool.
+    FloatCmp(u16, Cmp, f64),
 }
 
 /// The [`DType`] of a [`Term::DType`] literal (checked by the macro, so it exists).

@@ -100,7 +100,9 @@
 //!   dtype), never to guess.
 //! - `attrs(name: type, name: type = default, ...)`: not a goal but the declaration of the
 //!   attributes the body reads: `int`, `bool`, `dtype`, `shape` (a list of integers read
-//!   as a shape), `[int]` (the same, also given as a single integer), and any of them as
+//!   as a shape), `[int]` (the same, also given as a single integer), `str` and `float`
+//!   (compared with a literal, either side: `attrs.layout == "NCHW"`, `attrs.rate < 1.0`;
+//!   an integer counts as a float), and any of them as
 //!   `Option<type>` (default `None`; `attrs.name == None` and `attrs.name != None` test it,
 //!   and reading it while it is `None` is an error), with optional defaults.
 //!

@@ -262,3 +262,54 @@ fn as_patterns_work_both_ways() {
         Err("expected a tensor, found `(float32,)`".into())
     );
 }
+
+#[relation(
+    Layout(Tensor([a, b], bt), O) :-
+        assert(attrs.rate <= 1.0, "`rate` must be at most 1"),
+        assert(0 <= attrs.rate, "`rate` must not be negative"),
+        if attrs.layout == "NC" {
+            O = Tensor([a], bt)
+        } else if "CN" == attrs.layout {
+            O = Tensor([b], bt)
+        } else {
+            assert(false, "`layout` must be \"NC\" or \"CN\""),
+        },
+        attrs(layout: str = "NC", rate: float = 0.5)
+)]
+struct Layout;
+
+#[test]
+fn string_and_float_attributes_are_compared_with_literals() {
+    let l = Layout::REF;
+    let x = "Tensor[(2, 3), float32]";
+    let s = |v: &str| AttrValue::Str(v.into());
+    assert_eq!(run(l, &[x], &[]), Ok("Tensor[(2), float32]".into()));
+    assert_eq!(
+        run(l, &[x], &[("layout", s("CN"))]),
+        Ok("Tensor[(3), float32]".into())
+    );
+    assert_eq!(
+        run(l, &[x], &[("layout", s("HW"))]),
+        Err("`layout` must be \"NC\" or \"CN\"".into())
+    );
+    assert_eq!(
+        run(l, &[x], &[("layout", AttrValue::Int(1))]),
+        Err("the attribute `layout` must be a string, found `1`".into())
+    );
+    assert_eq!(
+        run(l, &[x], &[("rate", AttrValue::Float(1.0))]),
+        Ok("Tensor[(2), float32]".into())
+    );
+    assert_eq!(
+        run(l, &[x], &[("rate", AttrValue::Int(0))]),
+        Ok("Tensor[(2), float32]".into())
+    );
+    assert_eq!(
+        run(l, &[x], &[("rate", AttrValue::Float(1.5))]),
+        Err("`rate` must be at most 1".into())
+    );
+    assert_eq!(
+        run(l, &[x], &[("rate", AttrValue::Float(-0.5))]),
+        Err("`rate` must not be negative".into())
+    );
+}

@@ -143,6 +143,10 @@ pub enum Term {
     List(Span, Vec<ListItem>),
     /// `[d; n]`.
     Repeat(Span, Box<Term>, Box<Term>),
+    /// A string literal (a `str` attribute's default, or compared with one).
+    Str(LitStr),
+    /// A float literal.
+    Float(f64, Span),
     /// `X @ pattern`.
     As(Ident, Box<Term>),
     Index(Box<Term>, Span, Box<Term>),
@@ -163,6 +167,8 @@ impl Term {
     pub fn span(&self) -> Span {
         match self {
             Term::Name(i) | Term::Call { name: i, .. } | Term::As(i, _) => i.span(),
+            Term::Str(l) => l.span(),
+            Term::Float(_, s) => *s,
             Term::Wild(s)
             | Term::Int(_, s)
             | Term::Bool(_, s)
@@ -514,6 +520,9 @@ fn unary(input: ParseStream) -> syn::Result<Term> {
         if let Term::Int(c, _) = inner {
             return Ok(Term::Int(-c, span));
         }
+        if let Term::Float(x, _) = inner {
+            return Ok(Term::Float(-x, span));
+        }
         return Ok(Term::Neg(span, Box::new(inner)));
     }
     postfix(input)
@@ -560,6 +569,13 @@ fn primary(input: ParseStream) -> syn::Result<Term> {
         let lit: LitInt = input.parse()?;
         let value = lit.base10_parse::<i64>()?;
         return Ok(Term::Int(value, lit.span()));
+    }
+    if input.peek(LitStr) {
+        return Ok(Term::Str(input.parse()?));
+    }
+    if input.peek(syn::LitFloat) {
+        let lit: syn::LitFloat = input.parse()?;
+        return Ok(Term::Float(lit.base10_parse::<f64>()?, lit.span()));
     }
     if input.peek(syn::LitBool) {
         let lit: syn::LitBool = input.parse()?;

@@ -59,9 +59,15 @@ pub fn clause(item: &syn::ItemStruct, clause: &Clause, checked: &Checked) -> Tok
             "bool" => quote!(Bool),
             "dtype" => quote!(DType),
             "[int]" => quote!(Ints),
+            "str" => quote!(Str),
+            "float" => quote!(Float),
             _ => quote!(Shape),
         };
         let default = match &d.default {
+            Some(Term::Int(v, _)) if d.ty.base == "float" => {
+                let v = *v as f64;
+                quote!(::core::option::Option::Some(#p::Term::Float(#v)))
+            }
             Some(t) if !is_none(t) => {
                 let t = term(t, checked);
                 quote!(::core::option::Option::Some(#t))
@@ -137,6 +143,40 @@ fn goal(g: &Goal, c: &Checked) -> TokenStream {
             let value = term(value, c);
             quote!(#p::Goal::Default(#i, #value))
         }
+    }
+}
+
+/// A string or float literal: the other side of a comparison is a `str` or `float`
+/// attribute (the checker made sure).
+fn literal(t: &Term) -> bool {
+    matches!(t, Term::Str(_) | Term::Float(..))
+}
+
+/// `attrs.x op 1` with `x` a `float` attribute (an integer literal compared with it).
+fn float_attr(a: &Term, b: &Term, c: &Checked) -> bool {
+    [a, b].iter().any(
+        |t| matches!(t, Term::Attr(_, n) if c.attrs.iter().any(|(x, ty)| n == x && ty == "float")),
+    )
+}
+
+fn flip(op: CmpOp) -> CmpOp {
+    match op {
+        CmpOp::Lt => CmpOp::Gt,
+        CmpOp::Le => CmpOp::Ge,
+        CmpOp::Gt => CmpOp::Lt,
+        CmpOp::Ge => CmpOp::Le,
+        other => other,
+    }
+}
+
+fn cmp(op: CmpOp) -> TokenStream {
+    match op {
+        CmpOp::Eq => quote!(Eq),
+        CmpOp::Ne => quote!(Ne),
+        CmpOp::Lt => quote!(Lt),
+        CmpOp::Le => quote!(Le),
+        CmpOp::Gt => quote!(Gt),
+        CmpOp::Ge => quote!(Ge),
     }
 }
 
@@ -241,6 +281,30 @@ fn term(t: &Term, c: &Checked) -> TokenStream {
         Term::Neg(_, a) => {
             let a = boxed(a);
             quote!(#p::Term::Neg(#a))
+        }
+        Term::Str(l) => quote!(#p::Term::Str(#l)),
+        Term::Float(x, _) => quote!(#p::Term::Float(#x)),
+        Term::Cmp(op, _, a, b) if literal(a) || literal(b) || float_attr(a, b, c) => {
+            // `attrs.name op literal`, the literal on either side.
+            let (attr, lit, op) = if matches!(**a, Term::Attr(..)) {
+                (a, b, *op)
+            } else {
+                (b, a, flip(*op))
+            };
+            let i = match &**attr {
+                Term::Attr(_, name) => c.attr(&name.to_string()),
+                _ => 0,
+            };
+            let op = cmp(op);
+            match &**lit {
+                Term::Str(l) => quote!(#p::Term::StrCmp(#i, #p::Cmp::#op, #l)),
+                Term::Float(x, _) => quote!(#p::Term::FloatCmp(#i, #p::Cmp::#op, #x)),
+                Term::Int(v, _) => {
+                    let x = *v as f64;
+                    quote!(#p::Term::FloatCmp(#i, #p::Cmp::#op, #x))
+                }
+                _ => quote!(#p::Term::Bool(false)),
+            }
         }
         Term::Cmp(op, _, a, b) if is_none(a) || is_none(b) => {
             let attr = if is_none(b) { a } else { b };

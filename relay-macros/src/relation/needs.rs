@@ -110,7 +110,13 @@ fn vars(t: &Term, out: &mut HashSet<String>) {
         Term::Name(id) if is_var(id) => {
             out.insert(id.to_string());
         }
-        Term::Name(_) | Term::Wild(_) | Term::Int(..) | Term::Bool(..) | Term::Attr(..) => {}
+        Term::Name(_)
+        | Term::Wild(_)
+        | Term::Int(..)
+        | Term::Bool(..)
+        | Term::Attr(..)
+        | Term::Str(_)
+        | Term::Float(..) => {}
         Term::Call { args, .. } | Term::Tuple(_, args) | Term::Rust { args, .. } => {
             args.iter().for_each(|a| vars(a, out))
         }
@@ -146,7 +152,12 @@ fn computable(t: &Term, known: &HashSet<String>) -> bool {
 fn has_wild(t: &Term) -> bool {
     match t {
         Term::Wild(_) => true,
-        Term::Name(_) | Term::Int(..) | Term::Bool(..) | Term::Attr(..) => false,
+        Term::Name(_)
+        | Term::Int(..)
+        | Term::Bool(..)
+        | Term::Attr(..)
+        | Term::Str(_)
+        | Term::Float(..) => false,
         Term::Call { args, .. } | Term::Tuple(_, args) | Term::Rust { args, .. } => {
             args.iter().any(has_wild)
         }

@@ -34,6 +34,8 @@ pub fn show(t: &Term) -> String {
         Term::Name(i) => i.to_string(),
         Term::Wild(_) => "_".into(),
         Term::Int(c, _) => c.to_string(),
+        Term::Str(l) => format!("{:?}", l.value()),
+        Term::Float(x, _) => format!("{x:?}"),
         Term::Bool(b, _) => b.to_string(),
         Term::Call { name, args } => format!("{name}({})", list(args)),
         Term::Tuple(_, items) if items.len() == 1 => format!("({},)", show(&items[0])),

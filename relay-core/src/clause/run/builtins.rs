@@ -143,6 +143,74 @@ impl Machine<'_, '_> {
         self.cx.tcx_ref().show_shape(s)
     }
 
+    /// The value of declared attribute `i` as given, or its default's literal, or an error
+    /// when it has none.
+    fn attr_value(&self, i: u16) -> Result<Option<&AttrValue>, RelError> {
+        let decl = &self.clause.attrs[i as usize];
+        match self.cx.attrs().get(decl.name) {
+            Some(AttrValue::None) | None => match decl.default {
+                Some(_) => Ok(None),
+                None if decl.optional => Err(err(
+                    None,
+                    format!("the attribute `{}` has no value (it is `None`)", decl.name),
+                )),
+                None => Err(err(
+                    None,
+                    format!("the attribute `{}` is missing", decl.name),
+                )),
+            },
+            Some(v) => Ok(Some(v)),
+        }
+    }
+
+    /// `attrs.name op "text"` for the `str` attribute `i`.
+    pub(super) fn attr_str(&self, i: u16, op: Cmp, text: &str) -> Result<bool, RelError> {
+        let decl = &self.clause.attrs[i as usize];
+        let value: &str = match (self.attr_value(i)?, &decl.default) {
+            (Some(AttrValue::Str(s)), _) => s,
+            (None, Some(Term::Str(d))) => d,
+            (Some(v), _) => {
+                return Err(err(
+                    None,
+                    format!(
+                        "the attribute `{}` must be a string, found `{v}`",
+                        decl.name
+                    ),
+                ))
+            }
+            (None, _) => return Ok(false),
+        };
+        Ok(match op {
+            Cmp::Ne => value != text,
+            _ => value == text,
+        })
+    }
+
+    /// `attrs.name op x` for the `float` attribute `i` (an integer is a float too).
+    pub(super) fn attr_float(&self, i: u16, op: Cmp, x: f64) -> Result<bool, RelError> {
+        let decl = &self.clause.attrs[i as usize];
+        let value = match (self.attr_value(i)?, &decl.default) {
+            (Some(AttrValue::Float(f)), _) => *f,
+            (Some(AttrValue::Int(c)), _) => *c as f64,
+            (None, Some(Term::Float(d))) => *d,
+            (Some(v), _) => {
+                return Err(err(
+                    None,
+                    format!("the attribute `{}` must be a float, found `{v}`", decl.name),
+                ))
+            }
+            (None, _) => return Ok(false),
+        };
+        Ok(match op {
+            Cmp::Eq => value == x,
+            Cmp::Ne => value != x,
+            Cmp::Lt => value < x,
+            Cmp::Le => value <= x,
+            Cmp::Gt => value > x,
+            Cmp::Ge => value >= x,
+        })
+    }
+
     /// The value of declared attribute `i` at this call (or its default).
     pub(super) fn attr(&mut self, i: usize, blame: Option<usize>) -> Result<Value, RelError> {
         let decl = &self.clause.attrs[i];
@@ -175,6 +243,8 @@ impl Machine<'_, '_> {
                 AttrType::Bool => "a bool",
                 AttrType::DType => "a dtype",
                 AttrType::Shape | AttrType::Ints => "a list of integers",
+                AttrType::Str => "a string",
+                AttrType::Float => "a float",
             };
             err(
                 None,

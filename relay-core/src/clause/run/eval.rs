@@ -400,6 +400,10 @@ impl Machine<'_, '_> {
                 self.mk_shape_from(dims.start)
             }
             Term::Gather(s, list) => return self.gather(s, list, blame),
+            // Literals only read as the defaults of `str` and `float` attributes.
+            Term::Str(_) | Term::Float(_) => return Ok(None),
+            Term::StrCmp(i, op, text) => Value::Bool(self.attr_str(*i, *op, text)?),
+            Term::FloatCmp(i, op, x) => Value::Bool(self.attr_float(*i, *op, *x)?),
             Term::Distinct(list) => {
                 let Some(dims) = self.eval_dims(list, blame)? else {
                     return Ok(None);

@@ -647,7 +647,8 @@ fn visit_vars(t: &'static Term, f: &mut dyn FnMut(u16)) {
             visit_vars(v, f);
             visit_vars(p, f);
         }
-        Term::IsNone(_) => {}
+        Term::IsNone(_) | Term::Str(_) | Term::Float(_) | Term::StrCmp(..) | Term::FloatCmp(..) => {
+        }
     }
 }
 

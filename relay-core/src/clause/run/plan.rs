@@ -129,7 +129,11 @@ fn has_wild(t: &'static Term) -> bool {
         | Term::Bool(_)
         | Term::DType(..)
         | Term::Attr(_)
-        | Term::IsNone(_) => false,
+        | Term::IsNone(_)
+        | Term::Str(_)
+        | Term::Float(_)
+        | Term::StrCmp(..)
+        | Term::FloatCmp(..) => false,
         Term::Tensor(a, b)
         | Term::Index(a, b)
         | Term::Arith(_, a, b)

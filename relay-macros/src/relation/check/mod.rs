@@ -19,6 +19,10 @@ pub enum Kind {
     Dim,
     DType,
     Bool,
+    /// A `str` attribute or a string literal: only compared.
+    Str,
+    /// A `float` attribute or a float literal: only compared.
+    Float,
 }
 
 impl Kind {
@@ -29,6 +33,8 @@ impl Kind {
             Kind::Dim => "dimension",
             Kind::DType => "dtype",
             Kind::Bool => "bool",
+            Kind::Str => "string",
+            Kind::Float => "float",
         }
     }
 }
@@ -53,6 +59,8 @@ const ATTR_TYPES: &[(&str, Kind)] = &[
     ("dtype", Kind::DType),
     ("shape", Kind::Shape),
     ("[int]", Kind::Shape),
+    ("str", Kind::Str),
+    ("float", Kind::Float),
 ];
 
 struct VarInfo {
@@ -463,7 +471,7 @@ impl Checker {
                 Kind::Shape => "a shape pattern (a variable, `_` or a list `[d0, ..rest]`)",
                 Kind::Dim => "a dimension pattern (a variable, `_` or an integer)",
                 Kind::DType => "a dtype pattern (a variable, `_` or a dtype such as `float32`)",
-                Kind::Bool => "a pattern",
+                Kind::Bool | Kind::Str | Kind::Float => "a pattern",
             };
             self.error(
                 t.span(),
@@ -474,7 +482,10 @@ impl Checker {
 
     fn check_default(&mut self, t: &Term, kind: Kind, ty: &str, attr: &str) {
         let ok = match (t, kind) {
-            (Term::Int(..), Kind::Dim) | (Term::Bool(..), Kind::Bool) => true,
+            (Term::Int(..), Kind::Dim)
+            | (Term::Bool(..), Kind::Bool)
+            | (Term::Str(_), Kind::Str)
+            | (Term::Float(..) | Term::Int(..), Kind::Float) => true,
             (Term::Name(id), Kind::DType) => matches!(dtype_literal(&id.to_string()), Some(Ok(_))),
             (Term::List(_, items), Kind::Shape) => items
                 .iter()
@@ -490,6 +501,8 @@ impl Checker {
                         "int" => "an integer literal",
                         "bool" => "`true` or `false`",
                         "dtype" => "a dtype such as `float32`",
+                        "str" => "a string literal",
+                        "float" => "a float literal",
                         _ => "a list of integers such as `[1, 2]`",
                     },
                     show(t)
@@ -511,6 +524,8 @@ impl Checker {
             }
             Term::Wild(_) | Term::Rust { .. } => return None,
             Term::Int(..) => Kind::Dim,
+            Term::Str(_) => Kind::Str,
+            Term::Float(..) => Kind::Float,
             Term::Bool(..) | Term::Cmp(..) => Kind::Bool,
             Term::Call { name, .. } if name == "Tuple" => Kind::Type,
             Term::Call { name, .. } => {

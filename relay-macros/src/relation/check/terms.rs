@@ -171,6 +171,65 @@ impl Checker {
                     ),
                 }
             }
+            Term::Cmp(op, span, a, b) if self.str_or_float(a, b).is_some() => {
+                if want != Kind::Bool {
+                    self.mismatch(*span, want, format!("a comparison `{}`", op.symbol()));
+                }
+                let kind = self.str_or_float(a, b).unwrap_or(Kind::Str);
+                let literal = |t: &Term| match kind {
+                    Kind::Str => matches!(t, Term::Str(_)),
+                    _ => matches!(t, Term::Float(..) | Term::Int(..)),
+                };
+                let attr = |t: &Term| matches!(t, Term::Attr(..));
+                if !(attr(a) && literal(b) || literal(a) && attr(b)) {
+                    self.error(
+                        *span,
+                        format!(
+                            "expected a {} attribute compared with a literal (`attrs.name {} {}`), found `{}`",
+                            if kind == Kind::Str { "`str`" } else { "`float`" },
+                            op.symbol(),
+                            if kind == Kind::Str { "\"text\"" } else { "0.5" },
+                            show(t)
+                        ),
+                    );
+                    return;
+                }
+                if kind == Kind::Str && !matches!(op, CmpOp::Eq | CmpOp::Ne) {
+                    self.error(
+                        *span,
+                        format!(
+                            "expected `==` or `!=` between strings, found `{}`",
+                            op.symbol()
+                        ),
+                    );
+                }
+                let name = match (a.as_ref(), b.as_ref()) {
+                    (Term::Attr(_, n), _) | (_, Term::Attr(_, n)) => n.to_string(),
+                    _ => String::new(),
+                };
+                match self.attrs.iter().find(|x| x.0 == name) {
+                    Some(&(_, k)) if k == kind => {}
+                    Some(&(_, k)) => self.error(
+                        *span,
+                        format!(
+                            "expected a {} attribute, found the {} attribute `{name}`",
+                            kind.name(),
+                            k.name()
+                        ),
+                    ),
+                    None => self.term(if attr(a) { a } else { b }, kind, false),
+                }
+            }
+            Term::Str(lit) => {
+                if want != Kind::Str {
+                    self.mismatch(lit.span(), want, format!("the string {}", show(t)));
+                }
+            }
+            Term::Float(x, span) => {
+                if want != Kind::Float {
+                    self.mismatch(*span, want, format!("the float `{x}`"));
+                }
+            }
             Term::Cmp(op, span, a, b) => {
                 if want != Kind::Bool {
                     self.mismatch(*span, want, format!("a comparison `{}`", op.symbol()));
@@ -187,6 +246,14 @@ impl Checker {
             Term::Attr(_, name) => {
                 let n = name.to_string();
                 match self.attrs.iter().find(|a| a.0 == n) {
+                    Some(&(_, kind)) if matches!(kind, Kind::Str | Kind::Float) => self.error(
+                        name.span(),
+                        format!(
+                            "the {} attribute `{n}` is only compared with a literal (`attrs.{n} == {}`)",
+                            kind.name(),
+                            if kind == Kind::Str { "\"text\"" } else { "0.5" }
+                        ),
+                    ),
                     Some(&(_, kind)) => {
                         if kind != want {
                             self.mismatch(
@@ -220,5 +287,14 @@ impl Checker {
                 }
             }
         }
+    }
+
+    /// `Str` or `Float` when a side of a comparison is a string or a float (attribute or
+    /// literal; an integer literal goes with a float attribute).
+    fn str_or_float(&self, a: &Term, b: &Term) -> Option<Kind> {
+        [self.peek(a), self.peek(b)]
+            .into_iter()
+            .flatten()
+            .find(|k| matches!(k, Kind::Str | Kind::Float))
     }
 }
