@@ -86,6 +86,27 @@ pub(super) enum Op {
     DimAt { shape: Reg, index: i32, dst: Reg },
     /// The condition `len(s) op k` on the shape in `shape`.
     CheckRank { shape: Reg, op: Cmp, k: i64 },
+    /// Goes on when attribute `attr` passes `test`, to instruction `to` when it does not:
+    /// `if attrs.units != None`, `if attrs.transpose_a`.
+    BranchAttr { attr: u16, test: AttrTest, to: u16 },
+}
+
+/// What [`Op::BranchAttr`] asks of an attribute.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum AttrTest {
+    /// `attrs.x == None`.
+    Absent,
+    /// `attrs.x != None`.
+    Present,
+    /// `attrs.x` (a bool).
+    True,
+}
+
+/// A computed value the plan keeps in a register, to compute it once.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Key {
+    Attr(u16),
+    DimAt(Reg, i32),
 }
 
 /// A clause's fast path.
@@ -96,6 +117,9 @@ pub(super) struct Plan {
 }
 
 struct Compiler {
+    clause: &'static Clause,
+    /// Values computed so far on every path to here.
+    memo: Vec<(Key, Reg)>,
     ops: Vec<Op>,
     /// The next free register.
     next: u16,
@@ -158,6 +182,8 @@ impl Plan {
     fn compile(clause: &'static Clause) -> Option<Plan> {
         let (args, vars) = (clause.head.len() as u16, clause.vars.len() as u16);
         let mut c = Compiler {
+            clause,
+            memo: Vec::new(),
             ops: Vec::new(),
             next: args + vars,
             vars: args,
@@ -228,16 +254,27 @@ impl Compiler {
                         return None;
                     }
                     let branch = self.ops.len();
+                    let test = self.attr_test(cond);
                     self.ops.push(Op::Branch { cond, to: 0 });
                     let before = self.bound.clone();
+                    let memo = self.memo.len();
                     self.goals(then)?;
+                    self.memo.truncate(memo);
                     let after_then = std::mem::replace(&mut self.bound, before);
                     let jump = self.ops.len();
                     self.ops.push(Op::Jump(0));
                     let else_at = self.ops.len() as u16;
                     self.goals(els)?;
+                    self.memo.truncate(memo);
                     let end = self.ops.len() as u16;
-                    self.ops[branch] = Op::Branch { cond, to: else_at };
+                    self.ops[branch] = match test {
+                        Some((attr, test)) => Op::BranchAttr {
+                            attr,
+                            test,
+                            to: else_at,
+                        },
+                        None => Op::Branch { cond, to: else_at },
+                    };
                     self.ops[jump] = Op::Jump(end);
                     for (b, t) in self.bound.iter_mut().zip(after_then) {
                         if *b != t {
@@ -266,18 +303,48 @@ impl Compiler {
         self.next - n as u16
     }
 
+    /// A condition on an attribute alone, tested without evaluating terms.
+    fn attr_test(&self, cond: &'static Term) -> Option<(u16, AttrTest)> {
+        match cond {
+            Term::IsNone(i) => Some((*i, AttrTest::Absent)),
+            Term::Cmp(Cmp::Eq, Term::IsNone(i), Term::Bool(false)) => Some((*i, AttrTest::Present)),
+            Term::Attr(i) if self.clause.attrs[*i as usize].ty == AttrType::Bool => {
+                Some((*i, AttrTest::True))
+            }
+            _ => None,
+        }
+    }
+
+    fn memo(&self, key: Key) -> Option<Reg> {
+        self.memo.iter().find(|(k, _)| *k == key).map(|(_, r)| *r)
+    }
+
     /// Where the value of the computable term `t` will be.
     fn value(&mut self, t: &'static Term) -> Reg {
         match t {
             Term::Var(v) => self.vars + v,
             Term::Index(s, Term::Int(i)) if i32::try_from(*i).is_ok() => {
                 let shape = self.value(s);
+                let key = Key::DimAt(shape, *i as i32);
+                if let Some(r) = self.memo(key) {
+                    return r;
+                }
                 let dst = self.temp();
                 self.ops.push(Op::DimAt {
                     shape,
                     index: *i as i32,
                     dst,
                 });
+                self.memo.push((key, dst));
+                dst
+            }
+            Term::Attr(i) => {
+                if let Some(r) = self.memo(Key::Attr(*i)) {
+                    return r;
+                }
+                let dst = self.temp();
+                self.ops.push(Op::Eval { term: t, dst });
+                self.memo.push((Key::Attr(*i), dst));
                 dst
             }
             Term::Tensor(s, d) => {
@@ -440,6 +507,14 @@ impl Machine<'_, '_> {
                     }
                     None => false,
                 },
+                Op::BranchAttr { attr, test, to } => match self.attr_test(attr, test) {
+                    Some(true) => true,
+                    Some(false) => {
+                        pc = to as usize;
+                        true
+                    }
+                    None => false,
+                },
                 Op::CheckRank { shape, op, k } => match self.plan_dims(shape) {
                     Some(dims) => op.holds(dims.len() as i64, k),
                     None => false,
@@ -520,6 +595,26 @@ impl Machine<'_, '_> {
             }
         }
         true
+    }
+
+    /// Whether attribute `attr` passes `test` (`None`: a value of the wrong type, which
+    /// the general interpreter reports).
+    fn attr_test(&self, attr: u16, test: AttrTest) -> Option<bool> {
+        let decl = &self.clause.attrs[attr as usize];
+        let given = self.cx.attrs().get(decl.name);
+        let none = match given {
+            None => decl.default.is_none(),
+            Some(v) => matches!(v, AttrValue::None),
+        };
+        match test {
+            AttrTest::Absent => Some(none),
+            AttrTest::Present => Some(!none),
+            AttrTest::True => match (given, &decl.default) {
+                (Some(AttrValue::Bool(b)), _) => Some(*b),
+                (None | Some(AttrValue::None), Some(Term::Bool(b))) => Some(*b),
+                _ => None,
+            },
+        }
     }
 
     /// The dimensions of the shape in register `r`, when it is a shape of known rank.
