@@ -50,10 +50,12 @@ pub fn run_clause(clause: &'static Clause, cx: &mut RelCx<'_>) -> RelResult {
     };
     let result = match clause.plan.get(clause) {
         Some(plan) => {
-            // The fast path reads only the variables' values.
-            let s = &mut *m.scratch;
-            s.slots.clear();
-            s.slots.resize(clause.vars.len(), Slot::default());
+            // The fast path reads the values of the variables its terms mention.
+            if plan.slots {
+                let s = &mut *m.scratch;
+                s.slots.clear();
+                s.slots.resize(clause.vars.len(), Slot::default());
+            }
             if m.run_plan(plan) {
                 Ok(Progress::Solved)
             } else {

@@ -55,8 +55,13 @@ pub(super) type Reg = u16;
 #[derive(Copy, Clone, Debug)]
 pub(super) enum Op {
     /// Binds variable `var` (its register is `dst`, not bound yet) to the value in
-    /// `src`.
-    Bind { src: Reg, var: u16, dst: Reg },
+    /// `src`; with `slot`, in its slot too (a term the plan evaluates reads it there).
+    Bind {
+        src: Reg,
+        var: u16,
+        dst: Reg,
+        slot: bool,
+    },
     /// Unifies the values in `a` and `b` (`a` the pattern's, computed, side first).
     Same { a: Reg, b: Reg },
     /// Computes `term` (every variable in it is bound) into `dst`.
@@ -86,6 +91,8 @@ pub(super) enum Op {
     DimAt { shape: Reg, index: i32, dst: Reg },
     /// The condition `len(s) op k` on the shape in `shape`.
     CheckRank { shape: Reg, op: Cmp, k: i64 },
+    /// Builds the shape of the items `items[start..start + len]` of the plan into `dst`.
+    MkList { start: u16, len: u16, dst: Reg },
     /// Goes on when attribute `attr` passes `test`, to instruction `to` when it does not:
     /// `if attrs.units != None`, `if attrs.transpose_a`.
     BranchAttr { attr: u16, test: AttrTest, to: u16 },
@@ -102,6 +109,18 @@ pub(super) enum AttrTest {
     True,
 }
 
+/// An item of a list built by [`Op::MkList`].
+#[derive(Copy, Clone, Debug)]
+pub(super) enum ListOp {
+    /// The dimension in a register.
+    Dim(Reg),
+    /// The dimensions of the shape in a register.
+    Splice(Reg),
+    /// `..s[lo..hi]`: the dimensions of a part of the shape in a register (Python's
+    /// bounds, `None` for an end).
+    Slice(Reg, Option<i32>, Option<i32>),
+}
+
 /// A computed value the plan keeps in a register, to compute it once.
 #[derive(Copy, Clone, PartialEq, Eq)]
 enum Key {
@@ -112,12 +131,18 @@ enum Key {
 /// A clause's fast path.
 pub(super) struct Plan {
     pub(super) ops: Vec<Op>,
+    /// Whether a term the plan evaluates reads a variable (in its slot): the slots must
+    /// be cleared before the plan runs.
+    pub(super) slots: bool,
+    /// The items of the lists the plan builds.
+    pub(super) items: Vec<ListOp>,
     /// The number of registers.
     pub(super) regs: usize,
 }
 
 struct Compiler {
     clause: &'static Clause,
+    items: Vec<ListOp>,
     /// Values computed so far on every path to here.
     memo: Vec<(Key, Reg)>,
     ops: Vec<Op>,
@@ -135,6 +160,23 @@ enum Bound {
     Yes,
     /// In one branch of an `if` only: the plan cannot use it.
     Maybe,
+}
+
+/// Whether a slice bound is absent or a literal that fits an `i32`.
+fn bound(t: &Option<&'static Term>) -> bool {
+    match t {
+        None => true,
+        Some(Term::Int(i)) => i32::try_from(*i).is_ok(),
+        Some(_) => false,
+    }
+}
+
+/// The literal of a slice bound that [`bound`] accepted.
+fn int_of(t: &Option<&'static Term>) -> Option<i32> {
+    match t {
+        Some(Term::Int(i)) => Some(*i as i32),
+        _ => None,
+    }
 }
 
 /// Whether `t` can be computed once the variables in `bound` are: it has no `_` and
@@ -183,6 +225,7 @@ impl Plan {
         let (args, vars) = (clause.head.len() as u16, clause.vars.len() as u16);
         let mut c = Compiler {
             clause,
+            items: Vec::new(),
             memo: Vec::new(),
             ops: Vec::new(),
             next: args + vars,
@@ -193,7 +236,24 @@ impl Plan {
             c.pattern(i as u16, pattern)?;
         }
         c.goals(clause.body)?;
+        // Only the variables a term read by `eval` mentions need their slots.
+        let mut read = vec![false; clause.vars.len()];
+        for op in &c.ops {
+            let term = match op {
+                Op::Eval { term, .. } | Op::Branch { cond: term, .. } => *term,
+                Op::Check(Goal::Check { cond, .. }) => cond,
+                _ => continue,
+            };
+            visit_vars(term, &mut |v| read[v as usize] = true);
+        }
+        for op in &mut c.ops {
+            if let Op::Bind { var, slot, .. } = op {
+                *slot = read[*var as usize];
+            }
+        }
         Some(Plan {
+            slots: read.contains(&true),
+            items: c.items,
             ops: c.ops,
             regs: c.next as usize,
         })
@@ -207,10 +267,32 @@ impl Compiler {
                 Goal::Eq(l, r) | Goal::Unify { lhs: l, rhs: r, .. } => {
                     let (lc, rc) = (computable(l, &self.bound), computable(r, &self.bound));
                     match (lc, rc) {
-                        (true, true) => {
-                            let (a, b) = (self.value(l), self.value(r));
-                            self.ops.push(Op::Same { a, b });
-                        }
+                        (true, true) => match (l, r) {
+                            // A shape against a list of dimensions: its rank, then each
+                            // dimension (no shape is built for the list).
+                            (s, Term::List(items)) | (Term::List(items), s)
+                                if !matches!(s, Term::List(_))
+                                    && items.iter().all(|i| matches!(i, Item::Dim(_))) =>
+                            {
+                                let shape = self.value(s);
+                                let k = items.len() as i64;
+                                self.ops.push(Op::CheckRank {
+                                    shape,
+                                    op: Cmp::Eq,
+                                    k,
+                                });
+                                for (i, item) in items.iter().enumerate() {
+                                    let (Item::Dim(t) | Item::Splice(t)) = item;
+                                    let a = self.dim_at(shape, i as i32);
+                                    let b = self.value(t);
+                                    self.ops.push(Op::Same { a, b });
+                                }
+                            }
+                            _ => {
+                                let (a, b) = (self.value(l), self.value(r));
+                                self.ops.push(Op::Same { a, b });
+                            }
+                        },
                         (true, false) => {
                             let a = self.value(l);
                             self.destructure(a, r)?;
@@ -319,23 +401,45 @@ impl Compiler {
         self.memo.iter().find(|(k, _)| *k == key).map(|(_, r)| *r)
     }
 
+    /// The register of dimension `index` of the shape in `shape` (computed once).
+    fn dim_at(&mut self, shape: Reg, index: i32) -> Reg {
+        let key = Key::DimAt(shape, index);
+        if let Some(r) = self.memo(key) {
+            return r;
+        }
+        let dst = self.temp();
+        self.ops.push(Op::DimAt { shape, index, dst });
+        self.memo.push((key, dst));
+        dst
+    }
+
     /// Where the value of the computable term `t` will be.
     fn value(&mut self, t: &'static Term) -> Reg {
         match t {
             Term::Var(v) => self.vars + v,
             Term::Index(s, Term::Int(i)) if i32::try_from(*i).is_ok() => {
                 let shape = self.value(s);
-                let key = Key::DimAt(shape, *i as i32);
-                if let Some(r) = self.memo(key) {
-                    return r;
+                self.dim_at(shape, *i as i32)
+            }
+            Term::List(items) => {
+                let mut list = Vec::with_capacity(items.len());
+                for item in items.iter() {
+                    list.push(match item {
+                        Item::Dim(t) => ListOp::Dim(self.value(t)),
+                        Item::Splice(Term::Slice(s, lo, hi)) if bound(lo) && bound(hi) => {
+                            ListOp::Slice(self.value(s), int_of(lo), int_of(hi))
+                        }
+                        Item::Splice(t) => ListOp::Splice(self.value(t)),
+                    });
                 }
+                let start = self.items.len() as u16;
+                self.items.extend(list);
                 let dst = self.temp();
-                self.ops.push(Op::DimAt {
-                    shape,
-                    index: *i as i32,
+                self.ops.push(Op::MkList {
+                    start,
+                    len: items.len() as u16,
                     dst,
                 });
-                self.memo.push((key, dst));
                 dst
             }
             Term::Attr(i) => {
@@ -383,6 +487,7 @@ impl Compiler {
                     src,
                     var: *v,
                     dst: src,
+                    slot: true,
                 });
                 self.bound[*v as usize] = Bound::Yes;
                 return Some(());
@@ -404,7 +509,12 @@ impl Compiler {
                     return None;
                 }
                 let dst = self.vars + v;
-                self.ops.push(Op::Bind { src, var: *v, dst });
+                self.ops.push(Op::Bind {
+                    src,
+                    var: *v,
+                    dst,
+                    slot: true,
+                });
                 self.bound[*v as usize] = Bound::Yes;
             }
             Term::Wild => {}
@@ -507,6 +617,10 @@ impl Machine<'_, '_> {
                     }
                     None => false,
                 },
+                Op::MkList { start, len, dst } => {
+                    let items = &plan.items[start as usize..(start + len) as usize];
+                    self.plan_mk_list(items, dst)
+                }
                 Op::BranchAttr { attr, test, to } => match self.attr_test(attr, test) {
                     Some(true) => true,
                     Some(false) => {
@@ -519,10 +633,17 @@ impl Machine<'_, '_> {
                     Some(dims) => op.holds(dims.len() as i64, k),
                     None => false,
                 },
-                Op::Bind { src, var, dst } => {
+                Op::Bind {
+                    src,
+                    var,
+                    dst,
+                    slot,
+                } => {
                     let v = self.scratch.regs[src as usize];
                     self.scratch.regs[dst as usize] = v;
-                    self.scratch.slots[var as usize].val = Some(v);
+                    if slot {
+                        self.scratch.slots[var as usize].val = Some(v);
+                    }
                     true
                 }
                 Op::Same { a, b } => {
@@ -592,6 +713,56 @@ impl Machine<'_, '_> {
             };
             if !ok {
                 return false;
+            }
+        }
+        true
+    }
+
+    /// Builds the shape of `items` into register `dst`; `false` when an item is not known
+    /// or not of its kind.
+    fn plan_mk_list(&mut self, items: &[ListOp], dst: Reg) -> bool {
+        let base = self.scratch.dims.len();
+        let ok = self.plan_push_items(items);
+        if ok {
+            let s = self.cx.solver.tcx.shape(&self.scratch.dims[base..]);
+            self.scratch.regs[dst as usize] = Value::Shape(s);
+        }
+        self.scratch.dims.truncate(base);
+        ok
+    }
+
+    fn plan_push_items(&mut self, items: &[ListOp]) -> bool {
+        for item in items {
+            match *item {
+                ListOp::Dim(r) => match self.scratch.regs[r as usize] {
+                    Value::Dim(d) => self.scratch.dims.push(d),
+                    _ => return false,
+                },
+                ListOp::Splice(r) | ListOp::Slice(r, ..) => {
+                    let Value::Shape(s) = self.scratch.regs[r as usize] else {
+                        return false;
+                    };
+                    let s = self.resolve_shape(s);
+                    let ShapeData::Dims(d) = self.cx.solver.tcx.shape_data(s) else {
+                        return false;
+                    };
+                    let part = match *item {
+                        ListOp::Slice(_, lo, hi) => {
+                            let n = d.len() as i64;
+                            let at = |b: Option<i32>, dflt: i64| match b {
+                                None => dflt,
+                                Some(i) => {
+                                    let i = i as i64;
+                                    (if i < 0 { i + n } else { i }).clamp(0, n)
+                                }
+                            };
+                            let (lo, hi) = (at(lo, 0), at(hi, n));
+                            &d[lo as usize..hi.max(lo) as usize]
+                        }
+                        _ => d,
+                    };
+                    self.scratch.dims.extend_from_slice(part);
+                }
             }
         }
         true
