@@ -313,3 +313,26 @@ fn string_and_float_attributes_are_compared_with_literals() {
         Err("`rate` must not be negative".into())
     );
 }
+
+#[relation(
+    Pair(Tensor(s, bt), O) :- s = [a, 3], O = Tensor([..s[..-1], a * 2], bt)
+)]
+struct Pair;
+
+#[test]
+fn the_fast_path_gives_up_and_the_interpreter_reports() {
+    // The fast path checks `s = [a, 3]` dimension by dimension and builds the output
+    // from registers; on a mismatch the general interpreter reports it.
+    assert_eq!(
+        run(Pair::REF, &["Tensor[(5, 3), int8]"], &[]),
+        Ok("Tensor[(5, 10), int8]".into())
+    );
+    assert_eq!(
+        run(Pair::REF, &["Tensor[(5, 4), int8]"], &[]),
+        Err("dimension 1: 3 vs 4".into())
+    );
+    assert_eq!(
+        run(Pair::REF, &["Tensor[(5, 3, 1), int8]"], &[]),
+        Err("expected a shape of rank 2, found `(5, 3, 1)`".into())
+    );
+}
