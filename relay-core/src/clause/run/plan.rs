@@ -91,6 +91,8 @@ pub(super) enum Op {
     DimAt { shape: Reg, index: i32, dst: Reg },
     /// The condition `len(s) op k` on the shape in `shape`.
     CheckRank { shape: Reg, op: Cmp, k: i64 },
+    /// `broadcast(a, b)` of the shapes in `a` and `b`.
+    Broadcast { a: Reg, b: Reg, dst: Reg },
     /// Builds the shape of the items `items[start..start + len]` of the plan into `dst`.
     MkList { start: u16, len: u16, dst: Reg },
     /// Goes on when attribute `attr` passes `test`, to instruction `to` when it does not:
@@ -442,6 +444,12 @@ impl Compiler {
                 });
                 dst
             }
+            Term::Broadcast(a, b) => {
+                let (a, b) = (self.value(a), self.value(b));
+                let dst = self.temp();
+                self.ops.push(Op::Broadcast { a, b, dst });
+                dst
+            }
             Term::Attr(i) => {
                 if let Some(r) = self.memo(Key::Attr(*i)) {
                     return r;
@@ -617,6 +625,7 @@ impl Machine<'_, '_> {
                     }
                     None => false,
                 },
+                Op::Broadcast { a, b, dst } => self.plan_broadcast(a, b, dst),
                 Op::MkList { start, len, dst } => {
                     let items = &plan.items[start as usize..(start + len) as usize];
                     self.plan_mk_list(items, dst)
@@ -715,6 +724,36 @@ impl Machine<'_, '_> {
                 return false;
             }
         }
+        true
+    }
+
+    /// `broadcast` of the shapes in registers `a` and `b` into `dst`, as the general
+    /// interpreter computes it; `false` when it waits or fails (it reports).
+    fn plan_broadcast(&mut self, a: Reg, b: Reg, dst: Reg) -> bool {
+        let (Value::Shape(s1), Value::Shape(s2)) =
+            (self.scratch.regs[a as usize], self.scratch.regs[b as usize])
+        else {
+            return false;
+        };
+        let s1 = self.resolve_shape(s1);
+        let s2 = self.resolve_shape(s2);
+        let tcx = &self.cx.solver.tcx;
+        let rank0 = |s: Shape| tcx.shape_dims(s).is_some_and(|d| d.is_empty());
+        let out = if s1 == s2 || rank0(s2) {
+            s1
+        } else if rank0(s1) {
+            s2
+        } else {
+            let (ShapeData::Dims(x), ShapeData::Dims(y)) = (tcx.shape_data(s1), tcx.shape_data(s2))
+            else {
+                return false;
+            };
+            match broadcast(&tcx.dims, x, y) {
+                Ok(Some(dims)) => self.cx.solver.tcx.shape(&dims),
+                _ => return false,
+            }
+        };
+        self.scratch.regs[dst as usize] = Value::Shape(out);
         true
     }
 
