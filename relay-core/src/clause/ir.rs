@@ -258,6 +258,12 @@ pub enum Term {
     Distinct(&'static Term),
     /// `[d; n]`: `n` times the dimension `d`.
     Repeat(&'static Term, &'static Term),
+    /// `a && b`: false as soon as one side is, true when both are.
+    And(&'static Term, &'static Term),
+    /// `a || b`: true as soon as one side is, false when both are not.
+    Or(&'static Term, &'static Term),
+    /// `!a`.
+    Not(&'static Term),
     /// A string literal: the default of a `str` attribute.
     Str(&'static str),
     /// A float literal: the default of a `float` attribute.

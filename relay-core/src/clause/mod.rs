@@ -84,7 +84,8 @@
 //! - `true` (or nothing else): the head alone.
 //! - `A = term`: an equation (either side may be the unknown one, see below).
 //! - `a == b`, `a != b`, `a < b`, `a <= b`, `a > b`, `a >= b`: a condition. `==` and
-//!   `!=` compare values of any kind; the others compare dimensions.
+//!   `!=` compare values of any kind; the others compare dimensions. Conditions combine
+//!   with `&&`, `||` and `!` (a side that decides alone does not wait for the other).
 //! - `assert(condition, "message")`: a condition that fails with your message. The message
 //!   may show values: `assert(k < len(s), "`axis` {} is out of range for `{}`", k, X)`, one
 //!   value per `{}` (`{{` and `}}` are braces), each shown in the text syntax (`_` for one
@@ -270,7 +271,8 @@
 //! two kinds; a malformed pattern or clause; a head named differently from the struct; an
 //! invalid dtype literal; an attribute declared twice or with an unknown type; an
 //! `assert` without a message, or with a number of values different from its `{}`s;
-//! `None` compared with an attribute that is not `Option<..>`, or anywhere else than in
+//! `&&`, `||` or `!` on something that is not a bool; `None` compared with an attribute
+//! that is not `Option<..>`, or anywhere else than in
 //! `attrs.name == None`; `default` of something that is not a variable; an `if` whose
 //! condition is not a bool; the attribute on anything but a unit struct or a function
 //! of the right signature. The cases are in `tests/ui/relation/`.

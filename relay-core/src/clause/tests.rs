@@ -336,3 +336,71 @@ fn the_fast_path_gives_up_and_the_interpreter_reports() {
         Err("expected a shape of rank 2, found `(5, 3, 1)`".into())
     );
 }
+
+#[relation(
+    Axis(X @ Tensor(s, bt), O) :-
+        assert(
+            -len(s) <= attrs.axis && attrs.axis < len(s),
+            "`axis` {} is out of range for `{}`", attrs.axis, X
+        ),
+        if !(attrs.keep || len(s) == 1) { O = Tensor(s[1..], bt) } else { O = Tensor(s, bt) },
+        attrs(axis: int = 0, keep: bool = false)
+)]
+struct Axis;
+
+#[test]
+fn conditions_combine_with_and_or_not() {
+    let a = Axis::REF;
+    let x = "Tensor[(2, 3), float32]";
+    assert_eq!(run(a, &[x], &[]), Ok("Tensor[(3), float32]".into()));
+    assert_eq!(
+        run(a, &[x], &[("keep", AttrValue::Bool(true))]),
+        Ok("Tensor[(2, 3), float32]".into())
+    );
+    assert_eq!(
+        run(a, &["Tensor[(4), int8]"], &[]),
+        Ok("Tensor[(4), int8]".into())
+    );
+    assert_eq!(
+        run(a, &[x], &[("axis", AttrValue::Int(-2))]),
+        Ok("Tensor[(3), float32]".into())
+    );
+    assert_eq!(
+        run(a, &[x], &[("axis", AttrValue::Int(2))]),
+        Err("`axis` 2 is out of range for `Tensor[(2, 3), float32]`".into())
+    );
+    assert_eq!(
+        run(a, &[x], &[("axis", AttrValue::Int(-3))]),
+        Err("`axis` -3 is out of range for `Tensor[(2, 3), float32]`".into())
+    );
+}
+
+#[relation(
+    Either(Tensor([n], bt), O) :- if n == 1 || attrs.flag { O = Tensor([], bt) } else { O = Tensor([n], bt) },
+    attrs(flag: bool = false)
+)]
+struct Either;
+
+#[test]
+fn a_side_that_decides_alone_does_not_wait_for_the_other() {
+    // `n` unknown, but `attrs.flag` is true: the `||` is decided.
+    let mut t = TestSolver::new();
+    t.dim("d");
+    let x = t.ty("Tensor[(d), float32]");
+    let o = t.solver.fresh_ty();
+    let attrs = Attrs::new(vec![("flag".into(), AttrValue::Bool(true))]);
+    t.solver
+        .add_relation(Either::REF, &[x, o], Some(Arc::new(attrs)), 0);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
+    assert_eq!(t.show_resolved(o), "float32");
+    // Without it, the condition waits for `n`.
+    assert_eq!(run(Either::REF, &["_"], &[]), Err("waiting".into()));
+    assert_eq!(
+        run(Either::REF, &["Tensor[(1), int8]"], &[]),
+        Ok("int8".into())
+    );
+    assert_eq!(
+        run(Either::REF, &["Tensor[(5), int8]"], &[]),
+        Ok("Tensor[(5), int8]".into())
+    );
+}

@@ -149,6 +149,10 @@ pub enum Term {
     Float(f64, Span),
     /// `X @ pattern`.
     As(Ident, Box<Term>),
+    /// `a && b` (`and: true`) or `a || b`.
+    Logic(bool, Span, Box<Term>, Box<Term>),
+    /// `!a`.
+    Not(Span, Box<Term>),
     Index(Box<Term>, Span, Box<Term>),
     Slice(Box<Term>, Span, Option<Box<Term>>, Option<Box<Term>>),
     Binary(BinOp, Span, Box<Term>, Box<Term>),
@@ -175,6 +179,8 @@ impl Term {
             | Term::Tuple(s, _)
             | Term::List(s, _)
             | Term::Repeat(s, ..)
+            | Term::Logic(_, s, ..)
+            | Term::Not(s, _)
             | Term::Index(_, s, _)
             | Term::Slice(_, s, ..)
             | Term::Binary(_, s, ..)
@@ -442,34 +448,58 @@ impl Parse for Goal {
 
 impl Parse for Term {
     fn parse(input: ParseStream) -> syn::Result<Self> {
-        let lhs = additive(input)?;
-        let op = if input.peek(Token![==]) {
-            CmpOp::Eq
-        } else if input.peek(Token![!=]) {
-            CmpOp::Ne
-        } else if input.peek(Token![<=]) {
-            CmpOp::Le
-        } else if input.peek(Token![>=]) {
-            CmpOp::Ge
-        } else if input.peek(Token![<]) {
-            CmpOp::Lt
-        } else if input.peek(Token![>]) {
-            CmpOp::Gt
-        } else {
-            return Ok(lhs);
-        };
-        let span = input.span();
-        match op {
-            CmpOp::Eq => drop(input.parse::<Token![==]>()?),
-            CmpOp::Ne => drop(input.parse::<Token![!=]>()?),
-            CmpOp::Le => drop(input.parse::<Token![<=]>()?),
-            CmpOp::Ge => drop(input.parse::<Token![>=]>()?),
-            CmpOp::Lt => drop(input.parse::<Token![<]>()?),
-            CmpOp::Gt => drop(input.parse::<Token![>]>()?),
+        let mut lhs = conjunction(input)?;
+        while input.peek(Token![||]) {
+            let span = input.span();
+            input.parse::<Token![||]>()?;
+            let rhs = conjunction(input)?;
+            lhs = Term::Logic(false, span, Box::new(lhs), Box::new(rhs));
         }
-        let rhs = additive(input)?;
-        Ok(Term::Cmp(op, span, Box::new(lhs), Box::new(rhs)))
+        Ok(lhs)
     }
+}
+
+/// `a && b && ...`.
+fn conjunction(input: ParseStream) -> syn::Result<Term> {
+    let mut lhs = comparison(input)?;
+    while input.peek(Token![&&]) {
+        let span = input.span();
+        input.parse::<Token![&&]>()?;
+        let rhs = comparison(input)?;
+        lhs = Term::Logic(true, span, Box::new(lhs), Box::new(rhs));
+    }
+    Ok(lhs)
+}
+
+/// `a op b` for a comparison `op`, or `a`.
+fn comparison(input: ParseStream) -> syn::Result<Term> {
+    let lhs = additive(input)?;
+    let op = if input.peek(Token![==]) {
+        CmpOp::Eq
+    } else if input.peek(Token![!=]) {
+        CmpOp::Ne
+    } else if input.peek(Token![<=]) {
+        CmpOp::Le
+    } else if input.peek(Token![>=]) {
+        CmpOp::Ge
+    } else if input.peek(Token![<]) {
+        CmpOp::Lt
+    } else if input.peek(Token![>]) {
+        CmpOp::Gt
+    } else {
+        return Ok(lhs);
+    };
+    let span = input.span();
+    match op {
+        CmpOp::Eq => drop(input.parse::<Token![==]>()?),
+        CmpOp::Ne => drop(input.parse::<Token![!=]>()?),
+        CmpOp::Le => drop(input.parse::<Token![<=]>()?),
+        CmpOp::Ge => drop(input.parse::<Token![>=]>()?),
+        CmpOp::Lt => drop(input.parse::<Token![<]>()?),
+        CmpOp::Gt => drop(input.parse::<Token![>]>()?),
+    }
+    let rhs = additive(input)?;
+    Ok(Term::Cmp(op, span, Box::new(lhs), Box::new(rhs)))
 }
 
 fn additive(input: ParseStream) -> syn::Result<Term> {
@@ -512,6 +542,11 @@ fn multiplicative(input: ParseStream) -> syn::Result<Term> {
 }
 
 fn unary(input: ParseStream) -> syn::Result<Term> {
+    if input.peek(Token![!]) && !input.peek(Token![!=]) {
+        let span = input.span();
+        input.parse::<Token![!]>()?;
+        return Ok(Term::Not(span, Box::new(unary(input)?)));
+    }
     if input.peek(Token![-]) {
         let span = input.span();
         input.parse::<Token![-]>()?;

@@ -283,6 +283,18 @@ fn term(t: &Term, c: &Checked) -> TokenStream {
             quote!(#p::Term::Neg(#a))
         }
         Term::Str(l) => quote!(#p::Term::Str(#l)),
+        Term::Logic(and, _, a, b) => {
+            let (a, b) = (boxed(a), boxed(b));
+            if *and {
+                quote!(#p::Term::And(#a, #b))
+            } else {
+                quote!(#p::Term::Or(#a, #b))
+            }
+        }
+        Term::Not(_, a) => {
+            let a = boxed(a);
+            quote!(#p::Term::Not(#a))
+        }
         Term::Float(x, _) => quote!(#p::Term::Float(#x)),
         Term::Cmp(op, _, a, b) if literal(a) || literal(b) || float_attr(a, b, c) => {
             // `attrs.name op literal`, the literal on either side.

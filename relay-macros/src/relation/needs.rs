@@ -134,6 +134,11 @@ fn vars(t: &Term, out: &mut HashSet<String>) {
             out.insert(id.to_string());
             vars(p, out);
         }
+        Term::Logic(_, _, a, b) => {
+            vars(a, out);
+            vars(b, out);
+        }
+        Term::Not(_, a) => vars(a, out),
         Term::Slice(s, _, lo, hi) => {
             vars(s, out);
             lo.iter().chain(hi.iter()).for_each(|t| vars(t, out));
@@ -168,7 +173,8 @@ fn has_wild(t: &Term) -> bool {
         | Term::Binary(_, _, a, b)
         | Term::Cmp(_, _, a, b)
         | Term::Repeat(_, a, b) => has_wild(a) || has_wild(b),
-        Term::As(_, p) => has_wild(p),
+        Term::As(_, p) | Term::Not(_, p) => has_wild(p),
+        Term::Logic(_, _, a, b) => has_wild(a) || has_wild(b),
         Term::Slice(s, _, lo, hi) => has_wild(s) || lo.iter().chain(hi.iter()).any(|t| has_wild(t)),
         Term::Neg(_, a) => has_wild(a),
     }

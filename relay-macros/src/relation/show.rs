@@ -34,6 +34,10 @@ pub fn show(t: &Term) -> String {
         Term::Name(i) => i.to_string(),
         Term::Wild(_) => "_".into(),
         Term::Int(c, _) => c.to_string(),
+        Term::Logic(and, _, a, b) => {
+            format!("{} {} {}", show(a), if *and { "&&" } else { "||" }, show(b))
+        }
+        Term::Not(_, a) => format!("!{}", show(a)),
         Term::Str(l) => format!("{:?}", l.value()),
         Term::Float(x, _) => format!("{x:?}"),
         Term::Bool(b, _) => b.to_string(),

@@ -90,6 +90,19 @@ impl Machine<'_, '_> {
         }
     }
 
+    /// A truth value (`None` while undecided).
+    fn eval_bool(
+        &mut self,
+        t: &'static Term,
+        blame: Option<usize>,
+    ) -> Result<Option<bool>, RelError> {
+        match self.eval(t, blame)? {
+            Some(Value::Bool(b)) => Ok(Some(b)),
+            Some(v) => Err(self.kind_clash("a bool", v, blame)),
+            None => Ok(None),
+        }
+    }
+
     /// An integer: a dimension that is a constant (`None` while it has unknowns).
     pub(super) fn eval_int(
         &mut self,
@@ -400,6 +413,24 @@ impl Machine<'_, '_> {
                 self.mk_shape_from(dims.start)
             }
             Term::Gather(s, list) => return self.gather(s, list, blame),
+            Term::And(a, b) | Term::Or(a, b) => {
+                // The side that decides alone decides, even while the other is unknown.
+                let decisive = matches!(t, Term::Or(..));
+                let x = self.eval_bool(a, blame)?;
+                if x == Some(decisive) {
+                    return Ok(Some(Value::Bool(decisive)));
+                }
+                let y = self.eval_bool(b, blame)?;
+                match (x, y) {
+                    (_, Some(v)) if v == decisive => Value::Bool(decisive),
+                    (Some(_), Some(_)) => Value::Bool(!decisive),
+                    _ => return Ok(None),
+                }
+            }
+            Term::Not(a) => match self.eval_bool(a, blame)? {
+                Some(b) => Value::Bool(!b),
+                None => return Ok(None),
+            },
             // Literals only read as the defaults of `str` and `float` attributes.
             Term::Str(_) | Term::Float(_) => return Ok(None),
             Term::StrCmp(i, op, text) => Value::Bool(self.attr_str(*i, *op, text)?),

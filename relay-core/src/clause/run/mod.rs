@@ -640,8 +640,9 @@ fn visit_vars(t: &'static Term, f: &mut dyn FnMut(u16)) {
         | Term::Sum(a)
         | Term::Len(a)
         | Term::Reverse(a)
+        | Term::Not(a)
         | Term::Distinct(a) => visit_vars(a, f),
-        Term::Gather(a, b) | Term::Repeat(a, b) => {
+        Term::Gather(a, b) | Term::Repeat(a, b) | Term::And(a, b) | Term::Or(a, b) => {
             visit_vars(a, f);
             visit_vars(b, f);
         }

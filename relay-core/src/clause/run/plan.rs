@@ -218,7 +218,12 @@ fn has_wild(t: &'static Term) -> bool {
         | Term::Len(a)
         | Term::Reverse(a)
         | Term::Distinct(a) => has_wild(a),
-        Term::Gather(a, b) | Term::Repeat(a, b) | Term::As(a, b) => has_wild(a) || has_wild(b),
+        Term::Gather(a, b)
+        | Term::Repeat(a, b)
+        | Term::As(a, b)
+        | Term::And(a, b)
+        | Term::Or(a, b) => has_wild(a) || has_wild(b),
+        Term::Not(a) => has_wild(a),
     }
 }
 

@@ -526,7 +526,7 @@ impl Checker {
             Term::Int(..) => Kind::Dim,
             Term::Str(_) => Kind::Str,
             Term::Float(..) => Kind::Float,
-            Term::Bool(..) | Term::Cmp(..) => Kind::Bool,
+            Term::Bool(..) | Term::Cmp(..) | Term::Logic(..) | Term::Not(..) => Kind::Bool,
             Term::Call { name, .. } if name == "Tuple" => Kind::Type,
             Term::Call { name, .. } => {
                 let name = name.to_string();

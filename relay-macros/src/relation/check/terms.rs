@@ -220,6 +220,20 @@ impl Checker {
                     None => self.term(if attr(a) { a } else { b }, kind, false),
                 }
             }
+            Term::Logic(and, span, a, b) => {
+                if want != Kind::Bool {
+                    let op = if *and { "&&" } else { "||" };
+                    self.mismatch(*span, want, format!("a bool (the result of `{op}`)"));
+                }
+                self.term(a, Kind::Bool, false);
+                self.term(b, Kind::Bool, false);
+            }
+            Term::Not(span, a) => {
+                if want != Kind::Bool {
+                    self.mismatch(*span, want, "a bool (the result of `!`)".into());
+                }
+                self.term(a, Kind::Bool, false);
+            }
             Term::Str(lit) => {
                 if want != Kind::Str {
                     self.mismatch(lit.span(), want, format!("the string {}", show(t)));
