@@ -5,7 +5,7 @@
 //!
 //! They are not the operators' relations: per call (`cargo run --release -p relay-ops
 //! --example op_relations`), `ClauseDense` is as fast as the imperative relation without
-//! `units` but about 1.3x slower with it, and `ClauseMatmul` about 2.2x slower (its
+//! `units` but about 1.25x slower with it, and `ClauseMatmul` about 2.2x slower (its
 //! positions depend on `transpose_a`/`transpose_b`, so its indices are computed), so the
 //! operators keep the imperative forms.
 

@@ -32,6 +32,36 @@ enum Bound {
     Maybe,
 }
 
+/// `ops` without the instructions that do nothing (a variable taken apart into its own
+/// register that no evaluated term reads), with the jumps retargeted.
+fn without_nops(ops: Vec<Op>) -> Vec<Op> {
+    let nop = |op: &Op| matches!(op, Op::Bind { src, dst, slot: false, .. } if src == dst);
+    // The new index of each old one (and of the end).
+    let mut at = Vec::with_capacity(ops.len() + 1);
+    let mut n = 0u16;
+    for op in &ops {
+        at.push(n);
+        n += u16::from(!nop(op));
+    }
+    at.push(n);
+    ops.into_iter()
+        .filter(|op| !nop(op))
+        .map(|op| match op {
+            Op::Branch { cond, to } => Op::Branch {
+                cond,
+                to: at[to as usize],
+            },
+            Op::BranchAttr { attr, test, to } => Op::BranchAttr {
+                attr,
+                test,
+                to: at[to as usize],
+            },
+            Op::Jump(to) => Op::Jump(at[to as usize]),
+            op => op,
+        })
+        .collect()
+}
+
 /// Whether a slice bound is absent or a literal that fits an `i32`.
 fn bound(t: &Option<&'static Term>) -> bool {
     match t {
@@ -129,7 +159,7 @@ impl Plan {
         Some(Plan {
             slots: read.contains(&true),
             items: c.items,
-            ops: c.ops,
+            ops: without_nops(c.ops),
             regs: c.next as usize,
         })
     }
