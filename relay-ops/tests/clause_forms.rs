@@ -5,9 +5,10 @@
 //!
 //! They are not the operators' relations: per call (`cargo run --release -p relay-ops
 //! --example op_relations`), `ClauseDense` is as fast as the imperative relation without
-//! `units` but about 1.25x slower with it, and `ClauseMatmul` about 2.2x slower (its
-//! positions depend on `transpose_a`/`transpose_b`, so its indices are computed), so the
-//! operators keep the imperative forms.
+//! `units` (the reference workload's case), about 1.1x slower with it, and slower still
+//! when it infers the weight (the general interpreter runs); `ClauseMatmul` is about 2.3x
+//! slower (its positions depend on `transpose_a`/`transpose_b`, so its indices are
+//! computed). So the operators keep the imperative forms.
 
 mod common;
 

@@ -213,7 +213,21 @@ impl Compiler {
                     if !computable(cond, &self.bound) {
                         return None;
                     }
+                    let int_attr = |t: &Term| match t {
+                        Term::Attr(i) if self.clause.attrs[*i as usize].ty == AttrType::Int => {
+                            Some(*i)
+                        }
+                        _ => None,
+                    };
                     match cond {
+                        Term::Cmp(op, a, Term::Int(k)) if int_attr(a).is_some() => {
+                            let attr = int_attr(a).unwrap_or(0);
+                            self.ops.push(Op::CheckAttr {
+                                attr,
+                                op: *op,
+                                k: *k,
+                            });
+                        }
                         Term::Cmp(op, Term::Len(s), Term::Int(k)) => {
                             let shape = self.value(s);
                             self.ops.push(Op::CheckRank {
@@ -358,7 +372,11 @@ impl Compiler {
                     return r;
                 }
                 let dst = self.temp();
-                self.ops.push(Op::Eval { term: t, dst });
+                if self.clause.attrs[*i as usize].ty == AttrType::Int {
+                    self.ops.push(Op::AttrDim { attr: *i, dst });
+                } else {
+                    self.ops.push(Op::Eval { term: t, dst });
+                }
                 self.memo.push((Key::Attr(*i), dst));
                 dst
             }

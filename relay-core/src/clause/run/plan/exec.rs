@@ -48,6 +48,17 @@ impl Machine<'_, '_> {
                     None => false,
                 },
                 Op::Broadcast { a, b, dst } => self.plan_broadcast(a, b, dst),
+                Op::AttrDim { attr, dst } => match self.int_attr(attr) {
+                    Some(c) => {
+                        let d = self.cx.solver.tcx.dims.konst(c);
+                        self.scratch.regs[dst as usize] = Value::Dim(d);
+                        true
+                    }
+                    None => false,
+                },
+                Op::CheckAttr { attr, op, k } => {
+                    self.int_attr(attr).is_some_and(|c| op.holds(c, k))
+                }
                 Op::MkList { start, len, dst } => {
                     let items = &plan.items[start as usize..(start + len) as usize];
                     self.plan_mk_list(items, dst)
@@ -227,6 +238,17 @@ impl Machine<'_, '_> {
             }
         }
         true
+    }
+
+    /// The value of the integer attribute `attr`, given or by default (`None` for
+    /// anything else: the general interpreter reports it).
+    fn int_attr(&self, attr: u16) -> Option<i64> {
+        let decl = &self.clause.attrs[attr as usize];
+        match (self.cx.attrs().get(decl.name), &decl.default) {
+            (Some(AttrValue::Int(c)), _) => Some(*c),
+            (None | Some(AttrValue::None), Some(Term::Int(c))) => Some(*c),
+            _ => None,
+        }
     }
 
     /// Whether attribute `attr` passes `test` (`None`: a value of the wrong type, which

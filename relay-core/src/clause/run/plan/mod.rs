@@ -94,6 +94,10 @@ pub(super) enum Op {
     DimAt { shape: Reg, index: i32, dst: Reg },
     /// The condition `len(s) op k` on the shape in `shape`.
     CheckRank { shape: Reg, op: Cmp, k: i64 },
+    /// The integer attribute `attr` as a dimension (its default when not given).
+    AttrDim { attr: u16, dst: Reg },
+    /// The condition `attrs.name op k` on the integer attribute `attr`.
+    CheckAttr { attr: u16, op: Cmp, k: i64 },
     /// `broadcast(a, b)` of the shapes in `a` and `b`.
     Broadcast { a: Reg, b: Reg, dst: Reg },
     /// Builds the shape of the items `items[start..start + len]` of the plan into `dst`.
