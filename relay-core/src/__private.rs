@@ -2,7 +2,7 @@
 
 pub use crate::adt::{CtorCall, CtorDef, DataDef};
 pub use crate::clause::{
-    run_clause, Arith, AttrDecl, AttrType, Clause, Cmp, Goal, Item, PlanCell, RustFn, Term,
+    run_clause, Arith, AttrDecl, AttrType, Clause, Cmp, Goal, Item, Message, PlanCell, RustFn, Term,
 };
 pub use crate::dtype::DTypeCode;
 pub use crate::kind::Kind;

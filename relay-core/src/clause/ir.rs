@@ -46,8 +46,42 @@ pub enum Goal {
         /// The condition as written, for the default message.
         text: &'static str,
         /// The message of an `assert`.
-        message: Option<&'static str>,
+        message: Option<Message>,
     },
+    /// `assert(lhs = rhs, "message", args...)`: an equation whose failure to unify is
+    /// reported with `message` instead of the unifier's.
+    Unify {
+        /// The left side.
+        lhs: Term,
+        /// The right side.
+        rhs: Term,
+        /// The message.
+        message: Message,
+    },
+    /// `if cond { then... } else { els... }`: waits until `cond` is decided, then is the
+    /// goals of the branch taken.
+    If {
+        /// The condition, a term of kind bool.
+        cond: Term,
+        /// The goals when it holds.
+        then: &'static [Goal],
+        /// The goals when it does not (empty without `else`).
+        els: &'static [Goal],
+    },
+    /// `default(x, term)`: once nothing else can be learnt, a variable still unknown is
+    /// `term` (a default an operator documents, such as a weight's dtype being the
+    /// data's when the weight is inferred).
+    Default(u16, Term),
+}
+
+/// The message of an `assert`: text with a `{}` for each argument, shown in the text
+/// syntax (`{{` and `}}` for braces).
+#[derive(Debug)]
+pub struct Message {
+    /// The text.
+    pub text: &'static str,
+    /// The values shown in place of the `{}`s, in order.
+    pub args: &'static [Term],
 }
 
 /// An attribute the clause reads, declared with `attrs(name: type = default)`.
@@ -59,6 +93,8 @@ pub struct AttrDecl {
     pub ty: AttrType,
     /// The value used when the call does not give it (a literal term).
     pub default: Option<Term>,
+    /// Declared `Option<..>`: `None` is a value (tested with `attrs.name == None`).
+    pub optional: bool,
 }
 
 /// The type of a declared attribute.
@@ -70,8 +106,15 @@ pub enum AttrType {
     Bool,
     /// A data type (`AttrValue::DType`, or a string naming one).
     DType,
-    /// A list of integers, read as a shape.
+    /// A list of integers, read as a shape (`shape`, or `[int]`, which also takes a
+    /// single integer as a list of one).
     Shape,
+    /// `[int]`: a list of integers (or a single integer), read as a shape.
+    Ints,
+    /// A string, compared with string literals.
+    Str,
+    /// A float, compared with float literals.
+    Float,
 }
 
 impl AttrType {
@@ -82,6 +125,9 @@ impl AttrType {
             AttrType::Bool => "bool",
             AttrType::DType => "dtype",
             AttrType::Shape => "shape",
+            AttrType::Ints => "[int]",
+            AttrType::Str => "str",
+            AttrType::Float => "float",
         }
     }
 }
@@ -132,6 +178,18 @@ pub enum Cmp {
 }
 
 impl Cmp {
+    /// Whether `a op b`.
+    pub fn holds(self, a: i64, b: i64) -> bool {
+        match self {
+            Cmp::Eq => a == b,
+            Cmp::Ne => a != b,
+            Cmp::Lt => a < b,
+            Cmp::Le => a <= b,
+            Cmp::Gt => a > b,
+            Cmp::Ge => a >= b,
+        }
+    }
+
     /// The operator as written.
     pub fn symbol(self) -> &'static str {
         match self {
@@ -186,6 +244,35 @@ pub enum Term {
     Attr(u16),
     /// `rust(f)(args...)`.
     Rust(RustFn, &'static [Term]),
+    /// `X @ pattern`: the whole value is the variable `X` (a [`Term::Var`]), and
+    /// matches `pattern`.
+    As(&'static Term, &'static Term),
+    /// `attrs.name == None`: whether the call leaves the optional attribute `name` (an
+    /// index into [`Clause::attrs`]) without a value.
+    IsNone(u16),
+    /// `reverse(s)`: the dimensions of a shape in reverse order.
+    Reverse(&'static Term),
+    /// `s[list]`: the dimensions of `s` at the indices of a list (negative from the end).
+    Gather(&'static Term, &'static Term),
+    /// `distinct(list)`: whether no two dimensions of a list are equal.
+    Distinct(&'static Term),
+    /// `[d; n]`: `n` times the dimension `d`.
+    Repeat(&'static Term, &'static Term),
+    /// `a && b`: false as soon as one side is, true when both are.
+    And(&'static Term, &'static Term),
+    /// `a || b`: true as soon as one side is, false when both are not.
+    Or(&'static Term, &'static Term),
+    /// `!a`.
+    Not(&'static Term),
+    /// A string literal: the default of a `str` attribute.
+    Str(&'static str),
+    /// A float literal: the default of a `float` attribute.
+    Float(f64),
+    /// `attrs.name op "text"`: a `str` attribute (an index into [`Clause::attrs`])
+    /// compared with a literal (`==` or `!=`), a bool.
+    StrCmp(u16, Cmp, &'static str),
+    /// `attrs.name op 0.5`: a `float` attribute compared with a literal, a bool.
+    FloatCmp(u16, Cmp, f64),
 }
 
 /// The [`DType`] of a [`Term::DType`] literal (checked by the macro, so it exists).

@@ -65,6 +65,7 @@
 //! | shape: `s` or `[d0, d1, ..rest]` | a whole shape, or its dimensions; at most one `..rest`, anywhere |
 //! | dimension: `n`, `3`, `_` | one dimension |
 //! | dtype: `bt`, `float32`, `_` | an element type |
+//! | `X @ pattern` | what `pattern` matches, and names the whole of it `X` (for messages, or to pass it on) |
 //!
 //! ```
 //! use relay_core::relation;
@@ -83,10 +84,28 @@
 //! - `true` (or nothing else): the head alone.
 //! - `A = term`: an equation (either side may be the unknown one, see below).
 //! - `a == b`, `a != b`, `a < b`, `a <= b`, `a > b`, `a >= b`: a condition. `==` and
-//!   `!=` compare values of any kind; the others compare dimensions.
-//! - `assert(condition, "message")`: a condition that fails with your message.
+//!   `!=` compare values of any kind; the others compare dimensions. Conditions combine
+//!   with `&&`, `||` and `!` (a side that decides alone does not wait for the other).
+//! - `assert(condition, "message")`: a condition that fails with your message. The message
+//!   may show values: `assert(k < len(s), "`axis` {} is out of range for `{}`", k, X)`, one
+//!   value per `{}` (`{{` and `}}` are braces), each shown in the text syntax (`_` for one
+//!   still unknown).
+//! - `assert(a = b, "message", values...)`: an equation whose failure to unify is reported
+//!   with your message rather than the unifier's (an unknown on either side is still
+//!   solved, as by `a = b`).
+//! - `if condition { goals } else { goals }`, `else if`, or no `else`: the goals of the branch
+//!   the condition takes; it waits while the condition cannot be decided. Conditions on
+//!   attributes are decided at once.
+//! - `default(x, term)`: once nothing else can be learnt, a variable `x` still unknown is
+//!   `term`. For the defaults an operator documents (an inferred weight has the data's
+//!   dtype), never to guess.
 //! - `attrs(name: type, name: type = default, ...)`: not a goal but the declaration of the
-//!   attributes the body reads (`int`, `bool`, `dtype`, `shape`), with optional defaults.
+//!   attributes the body reads: `int`, `bool`, `dtype`, `shape` (a list of integers read
+//!   as a shape), `[int]` (the same, also given as a single integer), `str` and `float`
+//!   (compared with a literal, either side: `attrs.layout == "NCHW"`, `attrs.rate < 1.0`;
+//!   an integer counts as a float), and any of them as
+//!   `Option<type>` (default `None`; `attrs.name == None` and `attrs.name != None` test it,
+//!   and reading it while it is `None` is an error), with optional defaults.
 //!
 //! # Terms
 //!
@@ -95,7 +114,10 @@
 //! indexing `s[i]` (negative from the end); slices `s[a..b]`, `s[a..]`, `s[..b]` (Python's
 //! bounds: negative from the end, clamped); `+ - *`, `/` (floor division), `%` (floor
 //! modulo) and unary `-` on dimensions; the builtins `prod(s)`, `sum(s)`, `len(s)`,
-//! `broadcast(s1, s2)`, `min(a, b)`, `max(a, b)`, `floordiv(a, b)`, `floormod(a, b)`;
+//! `broadcast(s1, s2)`, `min(a, b)`, `max(a, b)`, `floordiv(a, b)`, `floormod(a, b)`,
+//! `reverse(s)` (the dimensions in reverse order), `distinct(s)` (a bool: no two
+//! dimensions are equal); `[d; n]` (`n` times the dimension `d`); `s[list]` (the
+//! dimensions of `s` at the indices of a list, as in NumPy: `s[attrs.axes]`);
 //! attributes `attrs.name`; calls of Rust functions `rust(path)(args...)`.
 //!
 //! ```
@@ -138,6 +160,55 @@
 //!
 //! #[relation(Pad(Tensor([n], bt), O) :- O = Tensor([rust(pad)(n, attrs.pad)], bt), attrs(pad: int))]
 //! pub struct Pad;
+//! ```
+//!
+//! A relation read from its attributes, with conditions and messages that show values
+//! (this is `nn.dense` of the operator library, written as a clause):
+//!
+//! ```
+//! use relay_core::{relation, Relation};
+//!
+//! #[relation(
+//!     Dense(X @ Tensor(sa, bt), W @ Tensor(sw, wt), O) :-
+//!         if attrs.units != None {
+//!             assert(attrs.units >= 0, "`units` must not be negative, found {}", attrs.units),
+//!         },
+//!         assert(len(sa) >= 1, "the data must be at least 1-D, found `{}`", X),
+//!         assert(len(sw) == 2, "the weight must be 2-D, found `{}`", W),
+//!         assert(
+//!             sw[1] = sa[-1],
+//!             "the contraction dimensions differ: {} in the data and {} in the weight",
+//!             sa[-1], sw[1]
+//!         ),
+//!         if attrs.units != None {
+//!             assert(sw[0] = attrs.units, "`units` is {} but the weight has {}", attrs.units, sw[0]),
+//!             // Backward: an unknown weight is `(units, k)`, of the data's dtype.
+//!             sw = [attrs.units, sa[-1]],
+//!             default(wt, bt),
+//!             u = attrs.units,
+//!         } else {
+//!             u = sw[0],
+//!         },
+//!         if attrs.out_dtype == None { odt = bt } else { odt = attrs.out_dtype },
+//!         O = Tensor([..sa[..-1], u], odt),
+//!         attrs(units: Option<int> = None, out_dtype: Option<dtype> = None)
+//! )]
+//! pub struct Dense;
+//!
+//! /// `transpose` without its checks: `axes` permutes, `None` reverses.
+//! #[relation(
+//!     Permute(Tensor(s, bt), O) :-
+//!         if attrs.axes == None { O = Tensor(reverse(s), bt) } else { O = Tensor(s[attrs.axes], bt) },
+//!         attrs(axes: Option<[int]> = None)
+//! )]
+//! pub struct Permute;
+//!
+//! /// `n` new axes of size 1 in front.
+//! #[relation(Lead(Tensor(s, bt), O) :- O = Tensor([..[1; attrs.n], ..s], bt), attrs(n: int))]
+//! pub struct Lead;
+//!
+//! // The data is needed (nothing gives its shape back); the weight is not (`units`).
+//! assert_eq!(Dense::DEF.needs, &[0]);
 //! ```
 //!
 //! # How a clause runs
@@ -199,7 +270,11 @@
 //! attribute; a builtin or `Tensor` with the wrong number of arguments; a variable used as
 //! two kinds; a malformed pattern or clause; a head named differently from the struct; an
 //! invalid dtype literal; an attribute declared twice or with an unknown type; an
-//! `assert` without a message; the attribute on anything but a unit struct or a function
+//! `assert` without a message, or with a number of values different from its `{}`s;
+//! `&&`, `||` or `!` on something that is not a bool; `None` compared with an attribute
+//! that is not `Option<..>`, or anywhere else than in
+//! `attrs.name == None`; `default` of something that is not a variable; an `if` whose
+//! condition is not a bool; the attribute on anything but a unit struct or a function
 //! of the right signature. The cases are in `tests/ui/relation/`.
 //!
 //! # Runtime
@@ -213,8 +288,10 @@
 
 mod ir;
 mod run;
+#[cfg(test)]
+mod tests;
 mod value;
 
-pub use ir::{Arith, AttrDecl, AttrType, Clause, Cmp, Goal, Item, RustFn, Term};
+pub use ir::{Arith, AttrDecl, AttrType, Clause, Cmp, Goal, Item, Message, RustFn, Term};
 pub use run::{run_clause, PlanCell};
 pub use value::Value;

@@ -8,6 +8,7 @@ use syn::{bracketed, parenthesized, token, Ident, LitInt, LitStr, Token};
 mod kw {
     syn::custom_keyword!(assert);
     syn::custom_keyword!(attrs);
+    syn::custom_keyword!(default);
     syn::custom_keyword!(rust);
 }
 
@@ -34,6 +35,26 @@ pub enum Goal {
     Assert {
         cond: Term,
         message: LitStr,
+        args: Vec<Term>,
+    },
+    /// `assert(lhs = rhs, "message", args...)`.
+    AssertEq {
+        lhs: Term,
+        rhs: Term,
+        message: LitStr,
+        args: Vec<Term>,
+    },
+    /// `if cond { goals } else { goals }` (`else if` nests in the else branch).
+    If {
+        cond: Term,
+        then: Vec<Goal>,
+        els: Vec<Goal>,
+    },
+    /// `default(x, term)`.
+    Default {
+        kw: Span,
+        var: Term,
+        value: Term,
     },
 }
 
@@ -45,8 +66,16 @@ pub struct AttrBlock {
 
 pub struct AttrDecl {
     pub name: Ident,
-    pub ty: Ident,
+    pub ty: AttrTy,
     pub default: Option<Term>,
+}
+
+/// An attribute's type: `int`, `bool`, `dtype`, `shape`, `[int]`, or `Option<..>` of one.
+pub struct AttrTy {
+    /// The base type as written (`int`, `[int]`).
+    pub base: String,
+    pub span: Span,
+    pub optional: bool,
 }
 
 #[derive(Copy, Clone, PartialEq, Eq)]
@@ -112,6 +141,18 @@ pub enum Term {
     /// `(a, b)` or `()`.
     Tuple(Span, Vec<Term>),
     List(Span, Vec<ListItem>),
+    /// `[d; n]`.
+    Repeat(Span, Box<Term>, Box<Term>),
+    /// A string literal (a `str` attribute's default, or compared with one).
+    Str(LitStr),
+    /// A float literal.
+    Float(f64, Span),
+    /// `X @ pattern`.
+    As(Ident, Box<Term>),
+    /// `a && b` (`and: true`) or `a || b`.
+    Logic(bool, Span, Box<Term>, Box<Term>),
+    /// `!a`.
+    Not(Span, Box<Term>),
     Index(Box<Term>, Span, Box<Term>),
     Slice(Box<Term>, Span, Option<Box<Term>>, Option<Box<Term>>),
     Binary(BinOp, Span, Box<Term>, Box<Term>),
@@ -129,12 +170,17 @@ impl Term {
     /// The token errors about this term point at.
     pub fn span(&self) -> Span {
         match self {
-            Term::Name(i) | Term::Call { name: i, .. } => i.span(),
+            Term::Name(i) | Term::Call { name: i, .. } | Term::As(i, _) => i.span(),
+            Term::Str(l) => l.span(),
+            Term::Float(_, s) => *s,
             Term::Wild(s)
             | Term::Int(_, s)
             | Term::Bool(_, s)
             | Term::Tuple(s, _)
             | Term::List(s, _)
+            | Term::Repeat(s, ..)
+            | Term::Logic(_, s, ..)
+            | Term::Not(s, _)
             | Term::Index(_, s, _)
             | Term::Slice(_, s, ..)
             | Term::Binary(_, s, ..)
@@ -249,7 +295,7 @@ impl Parse for AttrBlock {
                 )));
             }
             input.parse::<Token![:]>()?;
-            let ty = Ident::parse_any(input)?;
+            let ty = attr_ty(input)?;
             let default = if input.peek(Token![=]) {
                 input.parse::<Token![=]>()?;
                 Some(Term::parse(input)?)
@@ -262,13 +308,96 @@ impl Parse for AttrBlock {
     }
 }
 
+/// `int`, `[int]`, `Option<int>`, ...
+fn attr_ty(input: ParseStream) -> syn::Result<AttrTy> {
+    if input.peek(token::Bracket) {
+        let content;
+        let bracket = bracketed!(content in input);
+        let inner = Ident::parse_any(&content)?;
+        if !content.is_empty() {
+            return Err(content.error("expected `]` after the element type, as in `[int]`"));
+        }
+        return Ok(AttrTy {
+            base: format!("[{inner}]"),
+            span: bracket.span.join(),
+            optional: false,
+        });
+    }
+    let name = Ident::parse_any(input)?;
+    if name == "Option" && input.peek(Token![<]) {
+        input.parse::<Token![<]>()?;
+        let inner = attr_ty(input)?;
+        input.parse::<Token![>]>()?;
+        return Ok(AttrTy {
+            base: inner.base,
+            span: name.span(),
+            optional: true,
+        });
+    }
+    Ok(AttrTy {
+        base: name.to_string(),
+        span: name.span(),
+        optional: false,
+    })
+}
+
+/// `{ goal, goal, ... }`: the goals of a branch.
+fn block(input: ParseStream) -> syn::Result<Vec<Goal>> {
+    let content;
+    syn::braced!(content in input);
+    comma_list(&content, Goal::parse)
+}
+
 impl Parse for Goal {
     fn parse(input: ParseStream) -> syn::Result<Self> {
+        if input.peek(Token![if]) {
+            input.parse::<Token![if]>()?;
+            let cond = Term::parse(input)?;
+            if !input.peek(token::Brace) {
+                return Err(
+                    input.error("expected the goals of the branch in braces: `if cond { goals }`")
+                );
+            }
+            let then = block(input)?;
+            let els = if input.peek(Token![else]) {
+                input.parse::<Token![else]>()?;
+                if input.peek(Token![if]) {
+                    vec![Goal::parse(input)?]
+                } else {
+                    block(input)?
+                }
+            } else {
+                Vec::new()
+            };
+            return Ok(Goal::If { cond, then, els });
+        }
+        if input.peek(kw::default) && input.peek2(token::Paren) {
+            let kw: kw::default = input.parse()?;
+            let content;
+            parenthesized!(content in input);
+            let var = Term::parse(&content)?;
+            content.parse::<Token![,]>()?;
+            let value = Term::parse(&content)?;
+            if !content.is_empty() {
+                return Err(content.error("expected `)` after `default(variable, value)`"));
+            }
+            return Ok(Goal::Default {
+                kw: kw.span,
+                var,
+                value,
+            });
+        }
         if input.peek(kw::assert) && input.peek2(token::Paren) {
             let kw: kw::assert = input.parse()?;
             let content;
             parenthesized!(content in input);
             let cond = Term::parse(&content)?;
+            let rhs = if content.peek(Token![=]) && !content.peek(Token![==]) {
+                content.parse::<Token![=]>()?;
+                Some(Term::parse(&content)?)
+            } else {
+                None
+            };
             if content.is_empty() {
                 return Err(syn::Error::new(
                     kw.span,
@@ -280,10 +409,32 @@ impl Parse for Goal {
                 return Err(content.error("expected the message of `assert`, a string literal"));
             }
             let message: LitStr = content.parse()?;
-            if !content.is_empty() {
-                return Err(content.error("expected `)` after the message of `assert`"));
+            let mut args = Vec::new();
+            while content.peek(Token![,]) {
+                content.parse::<Token![,]>()?;
+                if content.is_empty() {
+                    break;
+                }
+                args.push(Term::parse(&content)?);
             }
-            return Ok(Goal::Assert { cond, message });
+            if !content.is_empty() {
+                return Err(
+                    content.error("expected `)` or `, value` after the message of `assert`")
+                );
+            }
+            return Ok(match rhs {
+                Some(rhs) => Goal::AssertEq {
+                    lhs: cond,
+                    rhs,
+                    message,
+                    args,
+                },
+                None => Goal::Assert {
+                    cond,
+                    message,
+                    args,
+                },
+            });
         }
         let lhs = Term::parse(input)?;
         if input.peek(Token![=]) && !input.peek(Token![==]) {
@@ -297,34 +448,58 @@ impl Parse for Goal {
 
 impl Parse for Term {
     fn parse(input: ParseStream) -> syn::Result<Self> {
-        let lhs = additive(input)?;
-        let op = if input.peek(Token![==]) {
-            CmpOp::Eq
-        } else if input.peek(Token![!=]) {
-            CmpOp::Ne
-        } else if input.peek(Token![<=]) {
-            CmpOp::Le
-        } else if input.peek(Token![>=]) {
-            CmpOp::Ge
-        } else if input.peek(Token![<]) {
-            CmpOp::Lt
-        } else if input.peek(Token![>]) {
-            CmpOp::Gt
-        } else {
-            return Ok(lhs);
-        };
-        let span = input.span();
-        match op {
-            CmpOp::Eq => drop(input.parse::<Token![==]>()?),
-            CmpOp::Ne => drop(input.parse::<Token![!=]>()?),
-            CmpOp::Le => drop(input.parse::<Token![<=]>()?),
-            CmpOp::Ge => drop(input.parse::<Token![>=]>()?),
-            CmpOp::Lt => drop(input.parse::<Token![<]>()?),
-            CmpOp::Gt => drop(input.parse::<Token![>]>()?),
+        let mut lhs = conjunction(input)?;
+        while input.peek(Token![||]) {
+            let span = input.span();
+            input.parse::<Token![||]>()?;
+            let rhs = conjunction(input)?;
+            lhs = Term::Logic(false, span, Box::new(lhs), Box::new(rhs));
         }
-        let rhs = additive(input)?;
-        Ok(Term::Cmp(op, span, Box::new(lhs), Box::new(rhs)))
+        Ok(lhs)
     }
+}
+
+/// `a && b && ...`.
+fn conjunction(input: ParseStream) -> syn::Result<Term> {
+    let mut lhs = comparison(input)?;
+    while input.peek(Token![&&]) {
+        let span = input.span();
+        input.parse::<Token![&&]>()?;
+        let rhs = comparison(input)?;
+        lhs = Term::Logic(true, span, Box::new(lhs), Box::new(rhs));
+    }
+    Ok(lhs)
+}
+
+/// `a op b` for a comparison `op`, or `a`.
+fn comparison(input: ParseStream) -> syn::Result<Term> {
+    let lhs = additive(input)?;
+    let op = if input.peek(Token![==]) {
+        CmpOp::Eq
+    } else if input.peek(Token![!=]) {
+        CmpOp::Ne
+    } else if input.peek(Token![<=]) {
+        CmpOp::Le
+    } else if input.peek(Token![>=]) {
+        CmpOp::Ge
+    } else if input.peek(Token![<]) {
+        CmpOp::Lt
+    } else if input.peek(Token![>]) {
+        CmpOp::Gt
+    } else {
+        return Ok(lhs);
+    };
+    let span = input.span();
+    match op {
+        CmpOp::Eq => drop(input.parse::<Token![==]>()?),
+        CmpOp::Ne => drop(input.parse::<Token![!=]>()?),
+        CmpOp::Le => drop(input.parse::<Token![<=]>()?),
+        CmpOp::Ge => drop(input.parse::<Token![>=]>()?),
+        CmpOp::Lt => drop(input.parse::<Token![<]>()?),
+        CmpOp::Gt => drop(input.parse::<Token![>]>()?),
+    }
+    let rhs = additive(input)?;
+    Ok(Term::Cmp(op, span, Box::new(lhs), Box::new(rhs)))
 }
 
 fn additive(input: ParseStream) -> syn::Result<Term> {
@@ -367,6 +542,11 @@ fn multiplicative(input: ParseStream) -> syn::Result<Term> {
 }
 
 fn unary(input: ParseStream) -> syn::Result<Term> {
+    if input.peek(Token![!]) && !input.peek(Token![!=]) {
+        let span = input.span();
+        input.parse::<Token![!]>()?;
+        return Ok(Term::Not(span, Box::new(unary(input)?)));
+    }
     if input.peek(Token![-]) {
         let span = input.span();
         input.parse::<Token![-]>()?;
@@ -374,6 +554,9 @@ fn unary(input: ParseStream) -> syn::Result<Term> {
         // A negative literal is a literal.
         if let Term::Int(c, _) = inner {
             return Ok(Term::Int(-c, span));
+        }
+        if let Term::Float(x, _) = inner {
+            return Ok(Term::Float(-x, span));
         }
         return Ok(Term::Neg(span, Box::new(inner)));
     }
@@ -422,6 +605,13 @@ fn primary(input: ParseStream) -> syn::Result<Term> {
         let value = lit.base10_parse::<i64>()?;
         return Ok(Term::Int(value, lit.span()));
     }
+    if input.peek(LitStr) {
+        return Ok(Term::Str(input.parse()?));
+    }
+    if input.peek(syn::LitFloat) {
+        let lit: syn::LitFloat = input.parse()?;
+        return Ok(Term::Float(lit.base10_parse::<f64>()?, lit.span()));
+    }
     if input.peek(syn::LitBool) {
         let lit: syn::LitBool = input.parse()?;
         return Ok(Term::Bool(lit.value, lit.span));
@@ -433,6 +623,20 @@ fn primary(input: ParseStream) -> syn::Result<Term> {
     if input.peek(token::Bracket) {
         let content;
         let bracket = bracketed!(content in input);
+        let fork = content.fork();
+        if !fork.peek(Token![..]) && Term::parse(&fork).is_ok() && fork.peek(Token![;]) {
+            let item = Term::parse(&content)?;
+            content.parse::<Token![;]>()?;
+            let count = Term::parse(&content)?;
+            if !content.is_empty() {
+                return Err(content.error("expected `]` after `[dimension; count]`"));
+            }
+            return Ok(Term::Repeat(
+                bracket.span.join(),
+                Box::new(item),
+                Box::new(count),
+            ));
+        }
         let items = comma_list(&content, |input| {
             if input.peek(Token![..]) {
                 let dots: Token![..] = input.parse()?;
@@ -484,6 +688,12 @@ fn primary(input: ParseStream) -> syn::Result<Term> {
             path,
             args,
         });
+    }
+    if input.peek(Ident) && input.peek2(Token![@]) {
+        let name: Ident = input.parse()?;
+        input.parse::<Token![@]>()?;
+        let pattern = postfix(input)?;
+        return Ok(Term::As(name, Box::new(pattern)));
     }
     if input.peek(Ident) {
         let name: Ident = input.parse()?;

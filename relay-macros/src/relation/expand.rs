@@ -2,7 +2,7 @@
 //! its `Relation` impl and its registration. Cannot fail.
 
 use super::ast::{BinOp, Clause, CmpOp, Goal, ListItem, Term};
-use super::check::{dtype_literal, show, Checked};
+use super::check::{dtype_literal, is_none, show, Checked};
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::Ident;
@@ -51,38 +51,31 @@ pub fn clause(item: &syn::ItemStruct, clause: &Clause, checked: &Checked) -> Tok
     let name = clause.name.to_string();
     let vars = &checked.vars;
     let head = clause.head.iter().map(|t| term(t, checked));
-    let body = clause.body.iter().map(|g| match g {
-        Goal::Eq(l, r) => {
-            let (l, r) = (term(l, checked), term(r, checked));
-            quote!(#p::Goal::Eq(#l, #r))
-        }
-        Goal::Check(cond) => {
-            let text = show(cond);
-            let cond = term(cond, checked);
-            quote!(#p::Goal::Check { cond: #cond, text: #text, message: ::core::option::Option::None })
-        }
-        Goal::Assert { cond, message } => {
-            let text = show(cond);
-            let cond = term(cond, checked);
-            quote!(#p::Goal::Check { cond: #cond, text: #text, message: ::core::option::Option::Some(#message) })
-        }
-    });
+    let body = clause.body.iter().map(|g| goal(g, checked));
     let attrs = clause.attrs.iter().flat_map(|b| b.decls.iter()).map(|d| {
         let n = d.name.to_string();
-        let ty = match d.ty.to_string().as_str() {
+        let ty = match d.ty.base.as_str() {
             "int" => quote!(Int),
             "bool" => quote!(Bool),
             "dtype" => quote!(DType),
+            "[int]" => quote!(Ints),
+            "str" => quote!(Str),
+            "float" => quote!(Float),
             _ => quote!(Shape),
         };
         let default = match &d.default {
-            Some(t) => {
+            Some(Term::Int(v, _)) if d.ty.base == "float" => {
+                let v = *v as f64;
+                quote!(::core::option::Option::Some(#p::Term::Float(#v)))
+            }
+            Some(t) if !is_none(t) => {
                 let t = term(t, checked);
                 quote!(::core::option::Option::Some(#t))
             }
-            None => quote!(::core::option::Option::None),
+            _ => quote!(::core::option::Option::None),
         };
-        quote!(#p::AttrDecl { name: #n, ty: #p::AttrType::#ty, default: #default })
+        let optional = d.ty.optional;
+        quote!(#p::AttrDecl { name: #n, ty: #p::AttrType::#ty, default: #default, optional: #optional })
     });
     let statics = quote! {
         static __RELAY_CLAUSE: #p::Clause = #p::Clause {
@@ -98,6 +91,93 @@ pub fn clause(item: &syn::ItemStruct, clause: &Clause, checked: &Checked) -> Tok
     let needs = super::needs::needs(clause);
     let reg = registration(&item.ident, Some(clause.head.len()), &needs, solve, statics);
     quote!(#item #reg)
+}
+
+fn goal(g: &Goal, c: &Checked) -> TokenStream {
+    let p = quote!(::relay_core::__private);
+    let message = |m: &syn::LitStr, args: &[Term]| {
+        let args = args.iter().map(|t| term(t, c));
+        quote!(#p::Message { text: #m, args: &[#(#args),*] })
+    };
+    match g {
+        Goal::Eq(l, r) => {
+            let (l, r) = (term(l, c), term(r, c));
+            quote!(#p::Goal::Eq(#l, #r))
+        }
+        Goal::Check(cond) => {
+            let text = show(cond);
+            let cond = term(cond, c);
+            quote!(#p::Goal::Check { cond: #cond, text: #text, message: ::core::option::Option::None })
+        }
+        Goal::Assert {
+            cond,
+            message: m,
+            args,
+        } => {
+            let text = show(cond);
+            let cond = term(cond, c);
+            let m = message(m, args);
+            quote!(#p::Goal::Check { cond: #cond, text: #text, message: ::core::option::Option::Some(#m) })
+        }
+        Goal::AssertEq {
+            lhs,
+            rhs,
+            message: m,
+            args,
+        } => {
+            let (l, r) = (term(lhs, c), term(rhs, c));
+            let m = message(m, args);
+            quote!(#p::Goal::Unify { lhs: #l, rhs: #r, message: #m })
+        }
+        Goal::If { cond, then, els } => {
+            let cond = term(cond, c);
+            let then = then.iter().map(|g| goal(g, c));
+            let els = els.iter().map(|g| goal(g, c));
+            quote!(#p::Goal::If { cond: #cond, then: &[#(#then),*], els: &[#(#els),*] })
+        }
+        Goal::Default { var, value, .. } => {
+            let i = match var {
+                Term::Name(id) => c.var(&id.to_string()),
+                _ => 0,
+            };
+            let value = term(value, c);
+            quote!(#p::Goal::Default(#i, #value))
+        }
+    }
+}
+
+/// A string or float literal: the other side of a comparison is a `str` or `float`
+/// attribute (the checker made sure).
+fn literal(t: &Term) -> bool {
+    matches!(t, Term::Str(_) | Term::Float(..))
+}
+
+/// `attrs.x op 1` with `x` a `float` attribute (an integer literal compared with it).
+fn float_attr(a: &Term, b: &Term, c: &Checked) -> bool {
+    [a, b].iter().any(
+        |t| matches!(t, Term::Attr(_, n) if c.attrs.iter().any(|(x, ty)| n == x && ty == "float")),
+    )
+}
+
+fn flip(op: CmpOp) -> CmpOp {
+    match op {
+        CmpOp::Lt => CmpOp::Gt,
+        CmpOp::Le => CmpOp::Ge,
+        CmpOp::Gt => CmpOp::Lt,
+        CmpOp::Ge => CmpOp::Le,
+        other => other,
+    }
+}
+
+fn cmp(op: CmpOp) -> TokenStream {
+    match op {
+        CmpOp::Eq => quote!(Eq),
+        CmpOp::Ne => quote!(Ne),
+        CmpOp::Lt => quote!(Lt),
+        CmpOp::Le => quote!(Le),
+        CmpOp::Gt => quote!(Gt),
+        CmpOp::Ge => quote!(Ge),
+    }
 }
 
 fn term(t: &Term, c: &Checked) -> TokenStream {
@@ -133,6 +213,8 @@ fn term(t: &Term, c: &Checked) -> TokenStream {
                 "sum" => quote!(#p::Term::Sum(#(#a),*)),
                 "len" => quote!(#p::Term::Len(#(#a),*)),
                 "broadcast" => quote!(#p::Term::Broadcast(#(#a),*)),
+                "reverse" => quote!(#p::Term::Reverse(#(#a),*)),
+                "distinct" => quote!(#p::Term::Distinct(#(#a),*)),
                 "min" => quote!(#p::Term::Arith(#p::Arith::Min, #(#a),*)),
                 "max" => quote!(#p::Term::Arith(#p::Arith::Max, #(#a),*)),
                 "floordiv" => quote!(#p::Term::Arith(#p::Arith::FloorDiv, #(#a),*)),
@@ -156,9 +238,22 @@ fn term(t: &Term, c: &Checked) -> TokenStream {
             });
             quote!(#p::Term::List(&[#(#items),*]))
         }
+        Term::Index(b, _, i) if c.shape_index(i) => {
+            let (b, i) = (boxed(b), boxed(i));
+            quote!(#p::Term::Gather(#b, #i))
+        }
         Term::Index(b, _, i) => {
             let (b, i) = (boxed(b), boxed(i));
             quote!(#p::Term::Index(#b, #i))
+        }
+        Term::Repeat(_, d, n) => {
+            let (d, n) = (boxed(d), boxed(n));
+            quote!(#p::Term::Repeat(#d, #n))
+        }
+        Term::As(id, pat) => {
+            let i = c.var(&id.to_string());
+            let pat = boxed(pat);
+            quote!(#p::Term::As(&#p::Term::Var(#i), #pat))
         }
         Term::Slice(b, _, lo, hi) => {
             let b = boxed(b);
@@ -186,6 +281,55 @@ fn term(t: &Term, c: &Checked) -> TokenStream {
         Term::Neg(_, a) => {
             let a = boxed(a);
             quote!(#p::Term::Neg(#a))
+        }
+        Term::Str(l) => quote!(#p::Term::Str(#l)),
+        Term::Logic(and, _, a, b) => {
+            let (a, b) = (boxed(a), boxed(b));
+            if *and {
+                quote!(#p::Term::And(#a, #b))
+            } else {
+                quote!(#p::Term::Or(#a, #b))
+            }
+        }
+        Term::Not(_, a) => {
+            let a = boxed(a);
+            quote!(#p::Term::Not(#a))
+        }
+        Term::Float(x, _) => quote!(#p::Term::Float(#x)),
+        Term::Cmp(op, _, a, b) if literal(a) || literal(b) || float_attr(a, b, c) => {
+            // `attrs.name op literal`, the literal on either side.
+            let (attr, lit, op) = if matches!(**a, Term::Attr(..)) {
+                (a, b, *op)
+            } else {
+                (b, a, flip(*op))
+            };
+            let i = match &**attr {
+                Term::Attr(_, name) => c.attr(&name.to_string()),
+                _ => 0,
+            };
+            let op = cmp(op);
+            match &**lit {
+                Term::Str(l) => quote!(#p::Term::StrCmp(#i, #p::Cmp::#op, #l)),
+                Term::Float(x, _) => quote!(#p::Term::FloatCmp(#i, #p::Cmp::#op, #x)),
+                Term::Int(v, _) => {
+                    let x = *v as f64;
+                    quote!(#p::Term::FloatCmp(#i, #p::Cmp::#op, #x))
+                }
+                _ => quote!(#p::Term::Bool(false)),
+            }
+        }
+        Term::Cmp(op, _, a, b) if is_none(a) || is_none(b) => {
+            let attr = if is_none(b) { a } else { b };
+            let i = match &**attr {
+                Term::Attr(_, name) => c.attr(&name.to_string()),
+                _ => 0,
+            };
+            match op {
+                CmpOp::Eq => quote!(#p::Term::IsNone(#i)),
+                _ => {
+                    quote!(#p::Term::Cmp(#p::Cmp::Eq, &#p::Term::IsNone(#i), &#p::Term::Bool(false)))
+                }
+            }
         }
         Term::Cmp(op, _, a, b) => {
             let op = match op {

@@ -4,8 +4,10 @@
 
 mod ast;
 mod check;
+mod dtype;
 mod expand;
 mod needs;
+mod show;
 
 use proc_macro2::TokenStream;
 use quote::quote;

@@ -31,12 +31,21 @@ pub fn needs(clause: &Clause) -> Vec<usize> {
 
 fn needed(clause: &Clause, i: usize) -> bool {
     let pattern = &clause.head[i];
-    let structural = matches!(pattern, Term::Tuple(..) | Term::List(..))
-        || matches!(pattern, Term::Call { name, .. } if name == "Tensor" || name == "Tuple");
+    let inner = match pattern {
+        Term::As(_, p) => &**p,
+        p => p,
+    };
+    let structural = matches!(inner, Term::Tuple(..) | Term::List(..))
+        || matches!(inner, Term::Call { name, .. } if name == "Tensor" || name == "Tuple");
     if !structural {
         return false;
     }
     let mut mine = HashSet::new();
+    // An `X @ pattern` is rebuilt from `X` or from its pattern.
+    let (whole, pattern) = match pattern {
+        Term::As(x, p) => (Some(x.to_string()), &**p),
+        p => (None, p),
+    };
     vars(pattern, &mut mine);
     if mine.is_empty() {
         return false;
@@ -47,22 +56,48 @@ fn needed(clause: &Clause, i: usize) -> bool {
             vars(p, &mut known);
         }
     }
+    let (mut equations, mut defaults) = (Vec::new(), Vec::new());
+    collect(&clause.body, &mut equations, &mut defaults);
     loop {
         let before = known.len();
-        for goal in &clause.body {
-            if let Goal::Eq(l, r) = goal {
-                for (from, to) in [(l, r), (r, l)] {
-                    if computable(from, &known) {
-                        reachable(to, &mut known);
-                    }
+        for &(l, r) in &equations {
+            for (from, to) in [(l, r), (r, l)] {
+                if computable(from, &known) {
+                    reachable(to, &mut known);
                 }
+            }
+        }
+        for &(var, value) in &defaults {
+            if computable(value, &known) {
+                reachable(var, &mut known);
             }
         }
         if known.len() == before {
             break;
         }
     }
-    !mine.is_subset(&known)
+    !mine.is_subset(&known) && !whole.is_some_and(|x| known.contains(&x))
+}
+
+/// Every equation of `goals`, and every `default(x, value)` (which gives `x` from
+/// `value`, never the other way), in both branches of each `if` (a variable an equation
+/// of either branch can bind counts as given back: needing less is always sound).
+fn collect<'a>(
+    goals: &'a [Goal],
+    out: &mut Vec<(&'a Term, &'a Term)>,
+    defaults: &mut Vec<(&'a Term, &'a Term)>,
+) {
+    for g in goals {
+        match g {
+            Goal::Eq(l, r) | Goal::AssertEq { lhs: l, rhs: r, .. } => out.push((l, r)),
+            Goal::Default { var, value, .. } => defaults.push((var, value)),
+            Goal::If { then, els, .. } => {
+                collect(then, out, defaults);
+                collect(els, out, defaults);
+            }
+            Goal::Check(_) | Goal::Assert { .. } => {}
+        }
+    }
 }
 
 fn is_var(id: &syn::Ident) -> bool {
@@ -75,17 +110,35 @@ fn vars(t: &Term, out: &mut HashSet<String>) {
         Term::Name(id) if is_var(id) => {
             out.insert(id.to_string());
         }
-        Term::Name(_) | Term::Wild(_) | Term::Int(..) | Term::Bool(..) | Term::Attr(..) => {}
+        Term::Name(_)
+        | Term::Wild(_)
+        | Term::Int(..)
+        | Term::Bool(..)
+        | Term::Attr(..)
+        | Term::Str(_)
+        | Term::Float(..) => {}
         Term::Call { args, .. } | Term::Tuple(_, args) | Term::Rust { args, .. } => {
             args.iter().for_each(|a| vars(a, out))
         }
         Term::List(_, items) => items.iter().for_each(|i| match i {
             ListItem::Dim(t) | ListItem::Splice(_, t) => vars(t, out),
         }),
-        Term::Index(a, _, b) | Term::Binary(_, _, a, b) | Term::Cmp(_, _, a, b) => {
+        Term::Index(a, _, b)
+        | Term::Binary(_, _, a, b)
+        | Term::Cmp(_, _, a, b)
+        | Term::Repeat(_, a, b) => {
             vars(a, out);
             vars(b, out);
         }
+        Term::As(id, p) => {
+            out.insert(id.to_string());
+            vars(p, out);
+        }
+        Term::Logic(_, _, a, b) => {
+            vars(a, out);
+            vars(b, out);
+        }
+        Term::Not(_, a) => vars(a, out),
         Term::Slice(s, _, lo, hi) => {
             vars(s, out);
             lo.iter().chain(hi.iter()).for_each(|t| vars(t, out));
@@ -104,16 +157,24 @@ fn computable(t: &Term, known: &HashSet<String>) -> bool {
 fn has_wild(t: &Term) -> bool {
     match t {
         Term::Wild(_) => true,
-        Term::Name(_) | Term::Int(..) | Term::Bool(..) | Term::Attr(..) => false,
+        Term::Name(_)
+        | Term::Int(..)
+        | Term::Bool(..)
+        | Term::Attr(..)
+        | Term::Str(_)
+        | Term::Float(..) => false,
         Term::Call { args, .. } | Term::Tuple(_, args) | Term::Rust { args, .. } => {
             args.iter().any(has_wild)
         }
         Term::List(_, items) => items.iter().any(|i| match i {
             ListItem::Dim(t) | ListItem::Splice(_, t) => has_wild(t),
         }),
-        Term::Index(a, _, b) | Term::Binary(_, _, a, b) | Term::Cmp(_, _, a, b) => {
-            has_wild(a) || has_wild(b)
-        }
+        Term::Index(a, _, b)
+        | Term::Binary(_, _, a, b)
+        | Term::Cmp(_, _, a, b)
+        | Term::Repeat(_, a, b) => has_wild(a) || has_wild(b),
+        Term::As(_, p) | Term::Not(_, p) => has_wild(p),
+        Term::Logic(_, _, a, b) => has_wild(a) || has_wild(b),
         Term::Slice(s, _, lo, hi) => has_wild(s) || lo.iter().chain(hi.iter()).any(|t| has_wild(t)),
         Term::Neg(_, a) => has_wild(a),
     }
@@ -130,6 +191,10 @@ fn reachable(t: &Term, out: &mut HashSet<String>) {
             args.iter().for_each(|a| reachable(a, out))
         }
         Term::Tuple(_, args) => args.iter().for_each(|a| reachable(a, out)),
+        Term::As(id, p) => {
+            out.insert(id.to_string());
+            reachable(p, out);
+        }
         Term::List(_, items) => {
             let splices = items
                 .iter()
@@ -184,6 +249,21 @@ mod tests {
         // Either input is rebuilt from the other and the output.
         assert_eq!(
             of("Dense(Tensor([..b, k], bt), Tensor([u, k], bt), O) :- O = Tensor([..b, u], bt)"),
+            Vec::<usize>::new()
+        );
+        // `X @ pattern` is rebuilt from `X`.
+        assert_eq!(
+            of("Same(X @ Tensor(s, bt), O) :- O = X"),
+            Vec::<usize>::new()
+        );
+        // A default gives its variable, never the other way.
+        assert_eq!(
+            of("W(Tensor([k], bt), Tensor(sw, wt), O) :- sw = [2, k], default(wt, bt), O = Tensor([k], wt)"),
+            [0]
+        );
+        // Equations in either branch of an `if` count.
+        assert_eq!(
+            of("I(Tensor(s, bt), O) :- if attrs.f { O = Tensor(s, bt) } else { O = Tensor(s, bt) }, attrs(f: bool)"),
             Vec::<usize>::new()
         );
         // Two splices in an equation: their lengths are not determined, `a` and `b` are

@@ -54,12 +54,100 @@ impl Machine<'_, '_> {
         }
     }
 
+    /// Whether `t` is an integer that [`Machine::eval_int`] computes natively, without
+    /// interning dimensions: a literal, a rank, an integer attribute, and `+ - *` and
+    /// negation of those.
+    pub(super) fn is_int_term(&self, t: &'static Term) -> bool {
+        match t {
+            Term::Int(_) | Term::Len(_) => true,
+            Term::Attr(i) => self.clause.attrs[*i as usize].ty == AttrType::Int,
+            Term::Arith(Arith::Add | Arith::Sub | Arith::Mul | Arith::Min | Arith::Max, a, b) => {
+                self.is_int_term(a) && self.is_int_term(b)
+            }
+            Term::Neg(a) => self.is_int_term(a),
+            _ => false,
+        }
+    }
+
+    /// The rank of the shape `s`, `None` while unknown.
+    fn rank(&mut self, s: &'static Term, blame: Option<usize>) -> Result<Option<i64>, RelError> {
+        let shape = match self.eval(s, blame)? {
+            Some(Value::Shape(shape)) => self.resolve_shape(shape),
+            Some(v) => return Err(self.kind_clash("a shape", v, blame)),
+            None => return Ok(None),
+        };
+        let tcx = self.cx.tcx_ref();
+        match tcx.shape_data(shape) {
+            ShapeData::Dims(d) => Ok(Some(d.len() as i64)),
+            ShapeData::Var(_) => Ok(None),
+            ShapeData::Param(p) => Err(err(
+                blame,
+                format!(
+                    "the shape parameter `{}` has no known rank",
+                    tcx.param_name(*p)
+                ),
+            )),
+        }
+    }
+
+    /// A truth value (`None` while undecided).
+    fn eval_bool(
+        &mut self,
+        t: &'static Term,
+        blame: Option<usize>,
+    ) -> Result<Option<bool>, RelError> {
+        match self.eval(t, blame)? {
+            Some(Value::Bool(b)) => Ok(Some(b)),
+            Some(v) => Err(self.kind_clash("a bool", v, blame)),
+            None => Ok(None),
+        }
+    }
+
     /// An integer: a dimension that is a constant (`None` while it has unknowns).
     pub(super) fn eval_int(
         &mut self,
         t: &'static Term,
         blame: Option<usize>,
     ) -> Result<Option<i64>, RelError> {
+        // Integers without dimensions, when no overflow makes the general path report it.
+        match t {
+            Term::Int(c) => return Ok(Some(*c)),
+            Term::Len(s) => return self.rank(s, blame),
+            Term::Attr(i) => {
+                let decl = &self.clause.attrs[*i as usize];
+                if let (AttrType::Int, Some(AttrValue::Int(c))) =
+                    (decl.ty, self.cx.attrs().get(decl.name))
+                {
+                    return Ok(Some(*c));
+                }
+            }
+            Term::Arith(op, a, b) if self.is_int_term(t) => {
+                let (Some(x), Some(y)) = (self.eval_int(a, blame)?, self.eval_int(b, blame)?)
+                else {
+                    return Ok(None);
+                };
+                let r = match op {
+                    Arith::Add => x.checked_add(y),
+                    Arith::Sub => x.checked_sub(y),
+                    Arith::Mul => x.checked_mul(y),
+                    Arith::Min => Some(x.min(y)),
+                    Arith::Max => Some(x.max(y)),
+                    Arith::FloorDiv | Arith::FloorMod => None,
+                };
+                if r.is_some() {
+                    return Ok(r);
+                }
+            }
+            Term::Neg(a) if self.is_int_term(a) => {
+                let Some(x) = self.eval_int(a, blame)? else {
+                    return Ok(None);
+                };
+                if let Some(r) = x.checked_neg() {
+                    return Ok(Some(r));
+                }
+            }
+            _ => {}
+        }
         let Some(d) = self.eval_dim(t, blame)? else {
             return Ok(None);
         };
@@ -78,6 +166,41 @@ impl Machine<'_, '_> {
 
     pub(super) fn mk_shape(&mut self, dims: &[Dim]) -> Value {
         Value::Shape(self.cx.tcx().shape(dims))
+    }
+
+    /// Pushes the dimensions of `s[a..b]` on the stack (Python's bounds: negative from the
+    /// end, clamped); `false` while they are unknown.
+    fn push_slice(
+        &mut self,
+        s: &'static Term,
+        a: Option<&'static Term>,
+        b: Option<&'static Term>,
+        blame: Option<usize>,
+    ) -> Result<bool, RelError> {
+        let Some(dims) = self.eval_dims(s, blame)? else {
+            return Ok(false);
+        };
+        let n = dims.len() as i64;
+        let bound = |m: &mut Self, t: Option<&'static Term>, dflt: i64| {
+            Ok::<_, RelError>(match t {
+                None => Some(dflt),
+                Some(t) => m.eval_int(t, blame)?.map(|i| {
+                    let i = if i < 0 { i + n } else { i };
+                    i.clamp(0, n)
+                }),
+            })
+        };
+        let (Some(lo), Some(hi)) = (bound(self, a, 0)?, bound(self, b, n)?) else {
+            return Ok(false);
+        };
+        // Keep `dims[lo..hi]` where `dims` begins: the dimensions above it are dropped.
+        let start = dims.start;
+        let hi = hi.max(lo);
+        self.scratch
+            .dims
+            .copy_within(start + lo as usize..start + hi as usize, start);
+        self.scratch.dims.truncate(start + (hi - lo) as usize);
+        Ok(true)
     }
 
     /// The shape of the dimensions on the stack from `base` up.
@@ -142,6 +265,12 @@ impl Machine<'_, '_> {
                             Some(d) => self.scratch.dims.push(d),
                             None => return Ok(None),
                         },
+                        // A slice spliced in: its dimensions, without the shape.
+                        Item::Splice(Term::Slice(s, a, b)) => {
+                            if !self.push_slice(s, *a, *b, blame)? {
+                                return Ok(None);
+                            }
+                        }
                         // The splice's dimensions are pushed where they belong.
                         Item::Splice(s) => {
                             if self.eval_dims(s, blame)?.is_none() {
@@ -153,46 +282,37 @@ impl Machine<'_, '_> {
                 self.mk_shape_from(base)
             }
             Term::Index(s, i) => {
-                let (Some(dims), Some(i)) = (self.eval_dims(s, blame)?, self.eval_int(i, blame)?)
-                else {
+                let shape = match self.eval(s, blame)? {
+                    Some(Value::Shape(shape)) => self.resolve_shape(shape),
+                    Some(v) => return Err(self.kind_clash("a shape", v, blame)),
+                    None => return Ok(None),
+                };
+                let rank = match self.cx.tcx_ref().shape_data(shape) {
+                    ShapeData::Dims(d) => d.len(),
+                    _ => return self.index_slow(s, i, blame),
+                };
+                let Some(i) = self.eval_int(i, blame)? else {
                     return Ok(None);
                 };
-                let rank = dims.len();
-                let blame = self.blame_of(s).or(blame);
                 let k = if i < 0 { i + rank as i64 } else { i };
                 if k < 0 || k >= rank as i64 {
+                    let blame = self.blame_of(s).or(blame);
                     return Err(err(
                         blame,
                         format!("index {i} is out of range for a shape of rank {rank}"),
                     ));
                 }
-                Value::Dim(self.scratch.dims[dims.start + k as usize])
+                match self.cx.tcx_ref().shape_data(shape) {
+                    ShapeData::Dims(d) => Value::Dim(d[k as usize]),
+                    _ => return Ok(None),
+                }
             }
             Term::Slice(s, a, b) => {
-                let Some(dims) = self.eval_dims(s, blame)? else {
+                let base = self.scratch.dims.len();
+                if !self.push_slice(s, *a, *b, blame)? {
                     return Ok(None);
-                };
-                let n = dims.len() as i64;
-                let start = dims.start;
-                let bound = |m: &mut Self, t: Option<&'static Term>, dflt: i64| {
-                    Ok::<_, RelError>(match t {
-                        None => Some(dflt),
-                        Some(t) => m.eval_int(t, blame)?.map(|i| {
-                            // Python's slice bounds: negative from the end, clamped.
-                            let i = if i < 0 { i + n } else { i };
-                            i.clamp(0, n)
-                        }),
-                    })
-                };
-                let (Some(lo), Some(hi)) = (bound(self, *a, 0)?, bound(self, *b, n)?) else {
-                    return Ok(None);
-                };
-                let part = if lo < hi {
-                    start + lo as usize..start + hi as usize
-                } else {
-                    start..start
-                };
-                Value::Shape(self.cx.solver.tcx.shape(&self.scratch.dims[part]))
+                }
+                self.mk_shape_from(base)
             }
             Term::Arith(op, a, b) => {
                 let (Some(x), Some(y)) = (self.eval_dim(a, blame)?, self.eval_dim(b, blame)?)
@@ -200,6 +320,21 @@ impl Machine<'_, '_> {
                     return Ok(None);
                 };
                 let dims = &mut self.cx.solver.tcx.dims;
+                // Constants without the normal form's machinery (an overflow takes the
+                // general path, which reports it).
+                if let (Some(a), Some(b)) = (dims.as_const(x), dims.as_const(y)) {
+                    let r = match op {
+                        Arith::Add => a.checked_add(b),
+                        Arith::Sub => a.checked_sub(b),
+                        Arith::Mul => a.checked_mul(b),
+                        Arith::Min => Some(a.min(b)),
+                        Arith::Max => Some(a.max(b)),
+                        Arith::FloorDiv | Arith::FloorMod => None,
+                    };
+                    if let Some(r) = r {
+                        return Ok(Some(Value::Dim(dims.konst(r))));
+                    }
+                }
                 let r = match op {
                     Arith::Add => dims.add(x, y),
                     Arith::Sub => dims.sub(x, y),
@@ -217,6 +352,13 @@ impl Machine<'_, '_> {
                 };
                 let r = self.cx.solver.tcx.dims.neg(x);
                 Value::Dim(r.map_err(|e| arith_err(blame, e))?)
+            }
+            Term::Cmp(op, a, b) if self.is_int_term(a) && self.is_int_term(b) => {
+                let (Some(x), Some(y)) = (self.eval_int(a, blame)?, self.eval_int(b, blame)?)
+                else {
+                    return Ok(None);
+                };
+                Value::Bool(op.holds(x, y))
             }
             Term::Cmp(op, a, b) => {
                 let (Some(x), Some(y)) = (self.eval(a, blame)?, self.eval(b, blame)?) else {
@@ -246,12 +388,88 @@ impl Machine<'_, '_> {
                 Value::Dim(acc)
             }
             Term::Len(s) => {
+                let Some(rank) = self.rank(s, blame)? else {
+                    return Ok(None);
+                };
+                Value::Dim(self.cx.tcx().dims.konst(rank))
+            }
+            Term::Broadcast(a, b) => return self.broadcast(a, b, blame),
+            Term::As(v, p) => match self.eval(v, blame)? {
+                Some(v) => v,
+                None => return self.eval(p, blame),
+            },
+            Term::IsNone(i) => {
+                let decl = &self.clause.attrs[*i as usize];
+                Value::Bool(match self.cx.attrs().get(decl.name) {
+                    None => decl.default.is_none(),
+                    Some(v) => matches!(v, AttrValue::None),
+                })
+            }
+            Term::Reverse(s) => {
                 let Some(dims) = self.eval_dims(s, blame)? else {
                     return Ok(None);
                 };
-                Value::Dim(self.cx.tcx().dims.konst(dims.len() as i64))
+                self.scratch.dims[dims.clone()].reverse();
+                self.mk_shape_from(dims.start)
             }
-            Term::Broadcast(a, b) => return self.broadcast(a, b, blame),
+            Term::Gather(s, list) => return self.gather(s, list, blame),
+            Term::And(a, b) | Term::Or(a, b) => {
+                // The side that decides alone decides, even while the other is unknown.
+                let decisive = matches!(t, Term::Or(..));
+                let x = self.eval_bool(a, blame)?;
+                if x == Some(decisive) {
+                    return Ok(Some(Value::Bool(decisive)));
+                }
+                let y = self.eval_bool(b, blame)?;
+                match (x, y) {
+                    (_, Some(v)) if v == decisive => Value::Bool(decisive),
+                    (Some(_), Some(_)) => Value::Bool(!decisive),
+                    _ => return Ok(None),
+                }
+            }
+            Term::Not(a) => match self.eval_bool(a, blame)? {
+                Some(b) => Value::Bool(!b),
+                None => return Ok(None),
+            },
+            // Literals only read as the defaults of `str` and `float` attributes.
+            Term::Str(_) | Term::Float(_) => return Ok(None),
+            Term::StrCmp(i, op, text) => Value::Bool(self.attr_str(*i, *op, text)?),
+            Term::FloatCmp(i, op, x) => Value::Bool(self.attr_float(*i, *op, *x)?),
+            Term::Distinct(list) => {
+                let Some(dims) = self.eval_dims(list, blame)? else {
+                    return Ok(None);
+                };
+                let mut undecided = false;
+                for i in dims.clone() {
+                    for j in i + 1..dims.end {
+                        let (a, b) = (self.scratch.dims[i], self.scratch.dims[j]);
+                        match self.compare(Cmp::Eq, Value::Dim(a), Value::Dim(b), "==", blame)? {
+                            Some(true) => return Ok(Some(Value::Bool(false))),
+                            Some(false) => {}
+                            None => undecided = true,
+                        }
+                    }
+                }
+                if undecided {
+                    return Ok(None);
+                }
+                Value::Bool(true)
+            }
+            Term::Repeat(d, n) => {
+                let (Some(d), Some(n)) = (self.eval_dim(d, blame)?, self.eval_int(n, blame)?)
+                else {
+                    return Ok(None);
+                };
+                if n < 0 {
+                    return Err(err(
+                        blame,
+                        format!("`[d; n]` repeats a dimension {n} times"),
+                    ));
+                }
+                let base = self.scratch.dims.len();
+                self.scratch.dims.extend(std::iter::repeat_n(d, n as usize));
+                self.mk_shape_from(base)
+            }
             Term::Attr(i) => self.attr(*i as usize, blame)?,
             Term::Rust(f, args) => {
                 let mut vals = Vec::with_capacity(args.len());
@@ -282,138 +500,5 @@ impl Machine<'_, '_> {
                 })?
             }
         }))
-    }
-
-    /// `broadcast(a, b)`, as the hand-written `Broadcast` of [`crate::testing`] does it:
-    /// a shape with itself or with a scalar is itself even when its rank is unknown.
-    pub(super) fn broadcast(
-        &mut self,
-        a: &'static Term,
-        b: &'static Term,
-        blame: Option<usize>,
-    ) -> Eval {
-        let (Some(x), Some(y)) = (self.eval(a, blame)?, self.eval(b, blame)?) else {
-            return Ok(None);
-        };
-        let (Value::Shape(s1), Value::Shape(s2)) = (x, y) else {
-            let bad = if matches!(x, Value::Shape(_)) { y } else { x };
-            return Err(self.kind_clash("a shape", bad, blame));
-        };
-        let s1 = self.resolve_shape(s1);
-        let s2 = self.resolve_shape(s2);
-        let tcx = self.cx.tcx_ref();
-        let rank0 = |s: Shape| tcx.shape_dims(s).is_some_and(|d| d.is_empty());
-        if s1 == s2 || rank0(s2) {
-            return Ok(Some(Value::Shape(s1)));
-        }
-        if rank0(s1) {
-            return Ok(Some(Value::Shape(s2)));
-        }
-        let (blame_a, blame_b) = (self.blame_of(a).or(blame), self.blame_of(b).or(blame));
-        let result = match (tcx.shape_data(s1), tcx.shape_data(s2)) {
-            (ShapeData::Dims(x), ShapeData::Dims(y)) => broadcast(&tcx.dims, x, y),
-            (ShapeData::Param(p), _) | (_, ShapeData::Param(p)) => {
-                let culprit = if matches!(tcx.shape_data(s1), ShapeData::Param(_)) {
-                    blame_a
-                } else {
-                    blame_b
-                };
-                let name = tcx.param_name(*p).to_string();
-                let (l, r) = (self.operand(a, s1), self.operand(b, s2));
-                return Err(err(
-                    culprit,
-                    format!(
-                        "cannot broadcast `{l}` with `{r}`: the shape parameter `{name}` has no known rank"
-                    ),
-                ));
-            }
-            _ => return Ok(None),
-        };
-        match result {
-            Ok(Some(dims)) => Ok(Some(self.mk_shape(&dims))),
-            Ok(None) => Ok(None),
-            Err(clash) => {
-                let (l, r) = (self.operand(a, s1), self.operand(b, s2));
-                let tcx = self.cx.tcx_ref();
-                Err(err(
-                    blame_b,
-                    format!(
-                        "`{l}` and `{r}` do not broadcast: dimension {} of the first is {} and dimension {} of the second is {}",
-                        clash.lhs_index,
-                        tcx.show_dim(clash.lhs),
-                        clash.rhs_index,
-                        tcx.show_dim(clash.rhs),
-                    ),
-                ))
-            }
-        }
-    }
-
-    /// An operand of `broadcast` as messages show it: the tensor type it is the shape
-    /// of, when it is one, else the shape.
-    pub(super) fn operand(&mut self, t: &'static Term, s: Shape) -> String {
-        if let Term::Var(i) = t {
-            if let Some(ty) = self.scratch.slots[*i as usize].tensor {
-                let ty = self.cx.resolve(ty);
-                return self.cx.show(ty);
-            }
-        }
-        self.cx.tcx_ref().show_shape(s)
-    }
-
-    /// The value of declared attribute `i` at this call (or its default).
-    pub(super) fn attr(&mut self, i: usize, blame: Option<usize>) -> Result<Value, RelError> {
-        let decl = &self.clause.attrs[i];
-        let given = match self.cx.attrs().get(decl.name) {
-            None | Some(AttrValue::None) => None,
-            Some(v) => Some(v.clone()),
-        };
-        let Some(v) = given else {
-            return match &decl.default {
-                Some(d) => match self.eval(d, blame)? {
-                    Some(v) => Ok(v),
-                    None => Err(err(
-                        None,
-                        format!("the attribute `{}` has no value", decl.name),
-                    )),
-                },
-                None => Err(err(
-                    None,
-                    format!("the attribute `{}` is missing", decl.name),
-                )),
-            };
-        };
-        let wrong = || {
-            let what = match decl.ty {
-                AttrType::Int => "an integer",
-                AttrType::Bool => "a bool",
-                AttrType::DType => "a dtype",
-                AttrType::Shape => "a list of integers",
-            };
-            err(
-                None,
-                format!("the attribute `{}` must be {what}, found `{v}`", decl.name),
-            )
-        };
-        Ok(match (decl.ty, &v) {
-            (AttrType::Int, AttrValue::Int(c)) => Value::Dim(self.cx.tcx().dims.konst(*c)),
-            (AttrType::Bool, AttrValue::Bool(b)) => Value::Bool(*b),
-            (AttrType::DType, AttrValue::DType(d)) => Value::DType(DTy::Known(*d)),
-            (AttrType::DType, AttrValue::Str(s)) => match s.parse() {
-                Ok(d) => Value::DType(DTy::Known(d)),
-                Err(_) => return Err(wrong()),
-            },
-            (AttrType::Shape, AttrValue::List(items)) => {
-                let mut dims = Vec::with_capacity(items.len());
-                for item in items {
-                    match item {
-                        AttrValue::Int(c) => dims.push(self.cx.tcx().dims.konst(*c)),
-                        _ => return Err(wrong()),
-                    }
-                }
-                self.mk_shape(&dims)
-            }
-            _ => return Err(wrong()),
-        })
     }
 }

@@ -19,7 +19,7 @@
 //! are computed by the macro ([`crate::RelationDef::needs`]), so that the solver does not
 //! even run the clause while one of them is an unknown.
 
-use super::ir::{dtype_of, Arith, AttrType, Clause, Cmp, Goal, Item, Term};
+use super::ir::{dtype_of, Arith, AttrType, Clause, Cmp, Goal, Item, Message, Term};
 use super::Value;
 use crate::attrs::AttrValue;
 use crate::dim::{Dim, DimError, DimOp};
@@ -50,10 +50,12 @@ pub fn run_clause(clause: &'static Clause, cx: &mut RelCx<'_>) -> RelResult {
     };
     let result = match clause.plan.get(clause) {
         Some(plan) => {
-            // The fast path reads only the variables' values.
-            let s = &mut *m.scratch;
-            s.slots.clear();
-            s.slots.resize(clause.vars.len(), Slot::default());
+            // The fast path reads the values of the variables its terms mention.
+            if plan.slots {
+                let s = &mut *m.scratch;
+                s.slots.clear();
+                s.slots.resize(clause.vars.len(), Slot::default());
+            }
             if m.run_plan(plan) {
                 Ok(Progress::Solved)
             } else {
@@ -70,6 +72,7 @@ pub fn run_clause(clause: &'static Clause, cx: &mut RelCx<'_>) -> RelResult {
     result
 }
 
+mod builtins;
 mod eval;
 mod pattern;
 mod plan;
@@ -102,6 +105,26 @@ struct Slot {
     /// For a shape variable bound by destructuring a tensor type: that type (messages
     /// name tensors, as the user wrote them, rather than bare shapes).
     tensor: Option<Ty>,
+}
+
+/// What one pass over the steps saw.
+#[derive(Default)]
+struct Pass {
+    /// A step was done, or learnt something.
+    progress: bool,
+    /// A step waits.
+    waiting: bool,
+}
+
+/// The number of steps of `goals`: one per goal, and an `if`'s branches.
+fn steps(goals: &[Goal]) -> usize {
+    goals
+        .iter()
+        .map(|g| match g {
+            Goal::If { then, els, .. } => 1 + steps(then) + steps(els),
+            _ => 1,
+        })
+        .sum()
 }
 
 #[derive(Copy, Clone, PartialEq, Eq)]
@@ -150,7 +173,7 @@ impl Machine<'_, '_> {
         s.slots.clear();
         s.slots.resize(clause.vars.len(), Slot::default());
         s.done.clear();
-        s.done.resize(clause.head.len() + clause.body.len(), false);
+        s.done.resize(clause.head.len() + steps(clause.body), false);
         s.dims.clear();
         self.bound = 0;
     }
@@ -160,61 +183,205 @@ impl Machine<'_, '_> {
     fn run(&mut self) -> RelResult {
         let clause = self.clause;
         let heads = clause.head.len();
-        let steps = heads + clause.body.len();
         loop {
-            let mut progress = false;
-            let mut waiting = false;
-            for k in 0..steps {
+            let mut pass = Pass::default();
+            for k in 0..heads {
                 if self.scratch.done[k] {
                     continue;
                 }
                 let before = (self.bound, self.cx.solver.binds);
-                let step = if k < heads {
-                    let arg = Value::Ty(self.cx.arg(k));
-                    self.match_value(arg, &clause.head[k], Some(k), None)?
-                } else {
-                    self.goal(&clause.body[k - heads])?
-                };
-                match step {
-                    Step::Done => {
-                        self.scratch.done[k] = true;
-                        progress = true;
-                    }
-                    Step::Wait => {
-                        waiting = true;
-                        progress |= before != (self.bound, self.cx.solver.binds);
-                    }
-                }
+                let arg = Value::Ty(self.cx.arg(k));
+                let step = self.match_value(arg, &clause.head[k], Some(k), None)?;
+                self.record(k, step, before, &mut pass);
             }
-            if !waiting {
+            let mut k = heads;
+            self.goals(clause.body, &mut k, &mut pass)?;
+            if !pass.waiting {
                 return Ok(Progress::Solved);
             }
-            if !progress {
+            if !pass.progress && !self.apply_default(clause.body)? {
                 return Ok(Progress::NotYet);
             }
         }
     }
 
+    /// Marks step `k` done, or notes that it waits (and whether it learnt something).
+    fn record(&mut self, k: usize, step: Step, before: (u32, u64), pass: &mut Pass) {
+        match step {
+            Step::Done => {
+                self.scratch.done[k] = true;
+                pass.progress = true;
+            }
+            Step::Wait => {
+                pass.waiting = true;
+                pass.progress |= before != (self.bound, self.cx.solver.binds);
+            }
+        }
+    }
+
+    /// Runs the goals not done yet, numbered from `*k` in pre-order (an `if` is one
+    /// step, then its branches); whether all of them are done.
+    fn goals(
+        &mut self,
+        goals: &'static [Goal],
+        k: &mut usize,
+        pass: &mut Pass,
+    ) -> Result<bool, RelError> {
+        let mut all = true;
+        for goal in goals {
+            let me = *k;
+            *k += 1;
+            if let Goal::If { cond, then, els } = goal {
+                let (nt, ne) = (steps(then), steps(els));
+                if self.scratch.done[me] {
+                    *k += nt + ne;
+                    continue;
+                }
+                let done = match self.decide(cond)? {
+                    None => {
+                        pass.waiting = true;
+                        *k += nt + ne;
+                        false
+                    }
+                    Some(true) => {
+                        let done = self.goals(then, k, pass)?;
+                        *k += ne;
+                        done
+                    }
+                    Some(false) => {
+                        *k += nt;
+                        self.goals(els, k, pass)?
+                    }
+                };
+                if done {
+                    self.scratch.done[me] = true;
+                } else {
+                    all = false;
+                }
+                continue;
+            }
+            if self.scratch.done[me] {
+                continue;
+            }
+            let before = (self.bound, self.cx.solver.binds);
+            let step = self.goal(goal)?;
+            all &= step == Step::Done;
+            self.record(me, step, before, pass);
+        }
+        Ok(all)
+    }
+
+    /// The first `default(x, term)` (in a branch taken) whose `x` is unknown and whose
+    /// `term` can be computed: binds `x`, and says so.
+    fn apply_default(&mut self, goals: &'static [Goal]) -> Result<bool, RelError> {
+        for goal in goals {
+            match goal {
+                Goal::If { cond, then, els } => {
+                    let branch = match self.decide(cond)? {
+                        Some(true) => then,
+                        Some(false) => els,
+                        None => continue,
+                    };
+                    if self.apply_default(branch)? {
+                        return Ok(true);
+                    }
+                }
+                Goal::Default(v, t) if self.scratch.slots[*v as usize].val.is_none() => {
+                    let blame = self.blame_of(t);
+                    if let Some(value) = self.eval(t, blame)? {
+                        let slot = &mut self.scratch.slots[*v as usize];
+                        slot.val = Some(value);
+                        slot.origin = blame;
+                        self.bound += 1;
+                        return Ok(true);
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(false)
+    }
+
+    /// The truth of `cond`, `None` while undecided.
+    fn decide(&mut self, cond: &'static Term) -> Result<Option<bool>, RelError> {
+        let blame = self.blame_of(cond);
+        match self.eval(cond, blame)? {
+            None => Ok(None),
+            Some(Value::Bool(b)) => Ok(Some(b)),
+            Some(v) => Err(self.kind_clash("a bool", v, blame)),
+        }
+    }
+
     fn goal(&mut self, goal: &'static Goal) -> Result<Step, RelError> {
         match goal {
-            Goal::Eq(l, r) => {
-                let blame = self.blame_of(l).or_else(|| self.blame_of(r));
-                match (self.eval(l, blame)?, self.eval(r, blame)?) {
-                    (Some(a), Some(b)) => {
-                        self.unify(a, b, blame)?;
-                        Ok(Step::Done)
-                    }
-                    (Some(a), None) => self.destructure(a, r, blame),
-                    (None, Some(b)) => self.destructure(b, l, blame),
-                    (None, None) => Ok(Step::Wait),
-                }
-            }
+            Goal::Eq(l, r) => self.equation(l, r, None),
+            Goal::Unify { lhs, rhs, message } => self.equation(lhs, rhs, Some(message)),
             Goal::Check {
                 cond,
                 text,
                 message,
-            } => self.check(cond, text, *message),
+            } => self.check(cond, text, message.as_ref()),
+            Goal::Default(v, _) => Ok(if self.scratch.slots[*v as usize].val.is_some() {
+                Step::Done
+            } else {
+                Step::Wait
+            }),
+            Goal::If { .. } => unreachable!("`goals` runs the branches"),
         }
+    }
+
+    /// `l = r`; a failure to unify is reported with `message` when there is one.
+    fn equation(
+        &mut self,
+        l: &'static Term,
+        r: &'static Term,
+        message: Option<&'static Message>,
+    ) -> Result<Step, RelError> {
+        let blame = self.blame_of(l).or_else(|| self.blame_of(r));
+        match (self.eval(l, blame)?, self.eval(r, blame)?) {
+            (Some(a), Some(b)) => {
+                if let Err(e) = self.unify(a, b, blame) {
+                    return Err(match message {
+                        Some(m) => err(blame, self.format(m, blame)?),
+                        None => e,
+                    });
+                }
+                Ok(Step::Done)
+            }
+            (Some(a), None) => self.destructure(a, r, blame),
+            (None, Some(b)) => self.destructure(b, l, blame),
+            (None, None) => Ok(Step::Wait),
+        }
+    }
+
+    /// The text of `m` with its arguments shown (`_` for one still unknown).
+    fn format(&mut self, m: &'static Message, blame: Option<usize>) -> Result<String, RelError> {
+        let mut out = String::with_capacity(m.text.len() + 16);
+        let mut args = m.args.iter();
+        let mut chars = m.text.chars().peekable();
+        while let Some(c) = chars.next() {
+            match (c, chars.peek()) {
+                ('{', Some('{')) | ('}', Some('}')) => {
+                    chars.next();
+                    out.push(c);
+                }
+                ('{', Some('}')) => {
+                    chars.next();
+                    match args.next() {
+                        Some(a) => match self.eval(a, blame)? {
+                            Some(v) => {
+                                let v = self.resolve(v);
+                                out.push_str(&v.show(self.cx.tcx_ref()));
+                            }
+                            None => out.push('_'),
+                        },
+                        None => out.push_str("{}"),
+                    }
+                }
+                _ => out.push(c),
+            }
+        }
+        Ok(out)
     }
 
     /// `value = pattern`: unify when the pattern can be computed, else destructure.
@@ -226,6 +393,10 @@ impl Machine<'_, '_> {
         blame: Option<usize>,
         at: Option<usize>,
     ) -> Result<Step, RelError> {
+        if let Term::As(v, p) = pattern {
+            let a = self.match_value(value, v, blame, at)?;
+            return Ok(a.and(self.match_value(value, p, blame, at)?));
+        }
         match self.eval(pattern, blame)? {
             Some(p) => {
                 // The pattern's earlier facts first.
@@ -246,19 +417,29 @@ impl Machine<'_, '_> {
         &mut self,
         cond: &'static Term,
         text: &str,
-        message: Option<&str>,
+        message: Option<&'static Message>,
     ) -> Result<Step, RelError> {
         let blame = self.blame_of(cond);
-        let fail = |detail: String| {
-            err(
-                blame,
-                match message {
-                    Some(m) => m.to_string(),
-                    None => format!("`{text}` does not hold{detail}"),
+        let fail = |m: &mut Self, detail: String| -> RelError {
+            match message {
+                Some(msg) => match m.format(msg, blame) {
+                    Ok(text) => err(blame, text),
+                    Err(e) => e,
                 },
-            )
+                None => err(blame, format!("`{text}` does not hold{detail}")),
+            }
         };
         if let Term::Cmp(op, a, b) = cond {
+            if self.is_int_term(a) && self.is_int_term(b) {
+                let (Some(x), Some(y)) = (self.eval_int(a, blame)?, self.eval_int(b, blame)?)
+                else {
+                    return Ok(Step::Wait);
+                };
+                if op.holds(x, y) {
+                    return Ok(Step::Done);
+                }
+                return Err(fail(self, format!(": it is `{x} {} {y}`", op.symbol())));
+            }
             let (Some(x), Some(y)) = (self.eval(a, blame)?, self.eval(b, blame)?) else {
                 return Ok(Step::Wait);
             };
@@ -269,14 +450,14 @@ impl Machine<'_, '_> {
                     let tcx = self.cx.tcx_ref();
                     let detail =
                         format!(": it is `{} {} {}`", x.show(tcx), op.symbol(), y.show(tcx));
-                    Err(fail(detail))
+                    Err(fail(self, detail))
                 }
             };
         }
         match self.eval(cond, blame)? {
             None => Ok(Step::Wait),
             Some(Value::Bool(true)) => Ok(Step::Done),
-            Some(Value::Bool(false)) => Err(fail(String::new())),
+            Some(Value::Bool(false)) => Err(fail(self, String::new())),
             Some(v) => Err(err(
                 blame,
                 format!("expected a bool in `{text}`, found {}", v.kind_name()),
@@ -322,6 +503,16 @@ impl Machine<'_, '_> {
         blame: Option<usize>,
     ) -> Result<Option<bool>, RelError> {
         let (Value::Dim(x), Value::Dim(y)) = (a, b) else {
+            if let (Value::Bool(x), Value::Bool(y)) = (a, b) {
+                return match op {
+                    Cmp::Eq => Ok(Some(x == y)),
+                    Cmp::Ne => Ok(Some(x != y)),
+                    _ => Err(err(
+                        blame,
+                        format!("`{text}` compares a bool with `{}`", op.symbol()),
+                    )),
+                };
+            }
             let (a, b) = (self.resolve(a), self.resolve(b));
             if a == b {
                 return Ok(Some(op == Cmp::Eq || op == Cmp::Le || op == Cmp::Ge));
@@ -343,6 +534,9 @@ impl Machine<'_, '_> {
         let dims = &mut self.cx.solver.tcx.dims;
         if x == y {
             return Ok(Some(matches!(op, Cmp::Eq | Cmp::Le | Cmp::Ge)));
+        }
+        if let (Some(a), Some(b)) = (dims.as_const(x), dims.as_const(y)) {
+            return Ok(Some(op.holds(a, b)));
         }
         // `?` is checked at run time: it satisfies every comparison.
         if dims.is_any(x) || dims.is_any(y) {
@@ -441,161 +635,25 @@ fn visit_vars(t: &'static Term, f: &mut dyn FnMut(u16)) {
             visit_vars(s, f);
             a.iter().chain(b.iter()).for_each(|t| visit_vars(t, f));
         }
-        Term::Neg(a) | Term::Prod(a) | Term::Sum(a) | Term::Len(a) => visit_vars(a, f),
+        Term::Neg(a)
+        | Term::Prod(a)
+        | Term::Sum(a)
+        | Term::Len(a)
+        | Term::Reverse(a)
+        | Term::Not(a)
+        | Term::Distinct(a) => visit_vars(a, f),
+        Term::Gather(a, b) | Term::Repeat(a, b) | Term::And(a, b) | Term::Or(a, b) => {
+            visit_vars(a, f);
+            visit_vars(b, f);
+        }
+        Term::As(v, p) => {
+            visit_vars(v, f);
+            visit_vars(p, f);
+        }
+        Term::IsNone(_) | Term::Str(_) | Term::Float(_) | Term::StrCmp(..) | Term::FloatCmp(..) => {
+        }
     }
 }
 
 #[cfg(test)]
-mod tests {
-    //! The interpreter on hand-built clauses (the macro's tests build them from source).
-
-    use super::{run_clause, PlanCell};
-    use crate::clause::{Arith, Clause, Goal, Item, Term};
-    use crate::dtype::DType;
-    use crate::relation::{RelationDef, RelationRef};
-    use crate::solve::{Outcome, Solver};
-    use crate::ty::TyCtx;
-
-    /// `Head(Tensor([a, ..r], d), O) :- O = Tensor([..r, a], d), a > 1`.
-    static ROTATE: Clause = Clause {
-        name: "Rotate",
-        vars: &["a", "r", "d", "O"],
-        head: &[
-            Term::Tensor(
-                &Term::List(&[Item::Dim(Term::Var(0)), Item::Splice(Term::Var(1))]),
-                &Term::Var(2),
-            ),
-            Term::Var(3),
-        ],
-        body: &[
-            Goal::Eq(
-                Term::Var(3),
-                Term::Tensor(
-                    &Term::List(&[Item::Splice(Term::Var(1)), Item::Dim(Term::Var(0))]),
-                    &Term::Var(2),
-                ),
-            ),
-            Goal::Check {
-                cond: Term::Cmp(crate::clause::Cmp::Gt, &Term::Var(0), &Term::Int(1)),
-                text: "a > 1",
-                message: None,
-            },
-        ],
-        attrs: &[],
-        plan: PlanCell::new(),
-    };
-
-    static ROTATE_DEF: RelationDef = RelationDef {
-        name: "Rotate",
-        arity: Some(2),
-        needs: &[],
-        solve: |cx| run_clause(&ROTATE, cx),
-    };
-
-    #[test]
-    fn forward_backward_waiting_and_failure() {
-        let mut s = Solver::new(TyCtx::new());
-        let x = s.tcx.tensor_const(&[2, 3, 4], DType::FLOAT32);
-        let o = s.fresh_ty();
-        s.add_relation(RelationRef(&ROTATE_DEF), &[x, o], None, 0);
-        assert_eq!(s.solve(), Outcome::Solved);
-        let o = s.resolve(o);
-        assert_eq!(s.tcx.show(o), "Tensor[(3, 4, 2), float32]");
-
-        // Backward: the output's shape gives `r` and `a`, which rebuild the input.
-        let mut s = Solver::new(TyCtx::new());
-        let x = s.fresh_ty();
-        let o = s.tcx.tensor_const(&[3, 4, 2], DType::INT8);
-        s.add_relation(RelationRef(&ROTATE_DEF), &[x, o], None, 0);
-        assert_eq!(s.solve(), Outcome::Solved);
-        let x = s.resolve(x);
-        assert_eq!(s.tcx.show(x), "Tensor[(2, 3, 4), int8]");
-
-        // Nothing known: it waits.
-        let mut s = Solver::new(TyCtx::new());
-        let (x, o) = (s.fresh_ty(), s.fresh_ty());
-        s.add_relation(RelationRef(&ROTATE_DEF), &[x, o], None, 0);
-        assert!(matches!(s.solve(), Outcome::UnderConstrained(_)));
-
-        // A false condition quotes itself.
-        let mut s = Solver::new(TyCtx::new());
-        let x = s.tcx.tensor_const(&[1, 3], DType::FLOAT32);
-        let o = s.fresh_ty();
-        s.add_relation(RelationRef(&ROTATE_DEF), &[x, o], None, 0);
-        let Outcome::Failed(e) = s.solve() else {
-            panic!("expected a failure")
-        };
-        assert_eq!(e[0].message, "`a > 1` does not hold: it is `1 > 1`");
-        assert_eq!(e[0].arg, Some(0));
-    }
-
-    /// `Late(Tensor([a], bt), O) :- k = m * 2, m = a + 1, O = Tensor([k], bt)`: the
-    /// first goal cannot run before the second, so there is no single in-order pass.
-    static LATE: Clause = Clause {
-        name: "Late",
-        vars: &["a", "bt", "O", "k", "m"],
-        head: &[
-            Term::Tensor(&Term::List(&[Item::Dim(Term::Var(0))]), &Term::Var(1)),
-            Term::Var(2),
-        ],
-        body: &[
-            Goal::Eq(
-                Term::Var(3),
-                Term::Arith(Arith::Mul, &Term::Var(4), &Term::Int(2)),
-            ),
-            Goal::Eq(
-                Term::Var(4),
-                Term::Arith(Arith::Add, &Term::Var(0), &Term::Int(1)),
-            ),
-            Goal::Eq(
-                Term::Var(2),
-                Term::Tensor(&Term::List(&[Item::Dim(Term::Var(3))]), &Term::Var(1)),
-            ),
-        ],
-        attrs: &[],
-        plan: PlanCell::new(),
-    };
-
-    static LATE_DEF: RelationDef = RelationDef {
-        name: "Late",
-        arity: Some(2),
-        needs: &[],
-        solve: |cx| run_clause(&LATE, cx),
-    };
-
-    #[test]
-    fn fast_path_and_general_interpreter_agree() {
-        // Forward: the fast path solves it; a plan was compiled.
-        let mut s = Solver::new(TyCtx::new());
-        let x = s.tcx.tensor_const(&[2, 3, 4], DType::FLOAT32);
-        let o = s.fresh_ty();
-        s.add_relation(RelationRef(&ROTATE_DEF), &[x, o], None, 0);
-        assert_eq!(s.solve(), Outcome::Solved);
-        assert_eq!(format!("{:?}", ROTATE.plan), "PlanCell(10 ops)");
-
-        // A shape pattern against a tensor of the wrong rank: the fast path gives up
-        // and the general interpreter reports the error.
-        let mut s = Solver::new(TyCtx::new());
-        let x = s.tcx.tensor_const(&[], DType::FLOAT32);
-        let o = s.fresh_ty();
-        s.add_relation(RelationRef(&ROTATE_DEF), &[x, o], None, 0);
-        let Outcome::Failed(e) = s.solve() else {
-            panic!("expected a failure")
-        };
-        assert_eq!(
-            e[0].message,
-            "expected a shape of rank at least 1, found `()`"
-        );
-        assert_eq!(e[0].arg, Some(0));
-
-        // No plan: goals out of order run in the general interpreter.
-        let mut s = Solver::new(TyCtx::new());
-        let x = s.tcx.tensor_const(&[5], DType::INT8);
-        let o = s.fresh_ty();
-        s.add_relation(RelationRef(&LATE_DEF), &[x, o], None, 0);
-        assert_eq!(s.solve(), Outcome::Solved);
-        let o = s.resolve(o);
-        assert_eq!(s.tcx.show(o), "Tensor[(12), int8]");
-        assert_eq!(format!("{:?}", LATE.plan), "PlanCell(none)");
-    }
-}
+mod tests;

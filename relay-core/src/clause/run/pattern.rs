@@ -21,6 +21,10 @@ impl Machine<'_, '_> {
                 Ok(Step::Done)
             }
             Term::Wild => Ok(Step::Done),
+            Term::As(v, p) => {
+                let a = self.match_value(value, v, blame, None)?;
+                Ok(a.and(self.match_value(value, p, blame, None)?))
+            }
             Term::Tensor(s, d) => {
                 let Value::Ty(t) = value else {
                     return Err(self.kind_clash("a tensor", value, blame));

@@ -3,6 +3,10 @@
 //! is collected, each on the narrowest token.
 
 use super::ast::{AttrDecl, Clause, Goal, ListItem, Term};
+pub use super::dtype::dtype_literal;
+
+mod terms;
+pub use super::show::{is_none, placeholders, show};
 use proc_macro2::Span;
 use std::collections::HashMap;
 use syn::Ident;
@@ -15,6 +19,10 @@ pub enum Kind {
     Dim,
     DType,
     Bool,
+    /// A `str` attribute or a string literal: only compared.
+    Str,
+    /// A `float` attribute or a float literal: only compared.
+    Float,
 }
 
 impl Kind {
@@ -25,62 +33,10 @@ impl Kind {
             Kind::Dim => "dimension",
             Kind::DType => "dtype",
             Kind::Bool => "bool",
+            Kind::Str => "string",
+            Kind::Float => "float",
         }
     }
-}
-
-/// The data type of a dtype literal: code name, bits, lanes.
-#[derive(Copy, Clone)]
-pub struct DTypeLit {
-    pub code: &'static str,
-    pub bits: u8,
-    pub lanes: u16,
-}
-
-/// `Some(Ok(..))` for a data type, `Some(Err(()))` for a name that looks like one but
-/// is not (`float13`), `None` for any other name (a variable).
-pub fn dtype_literal(name: &str) -> Option<Result<DTypeLit, ()>> {
-    let (base, lanes) = match name.split_once('x') {
-        Some((b, l)) => (b, Some(l)),
-        None => (name, None),
-    };
-    let (code, bits) = if base == "bool" {
-        ("Bool", "1")
-    } else if let Some(b) = base.strip_prefix("uint") {
-        ("UInt", b)
-    } else if let Some(b) = base.strip_prefix("int") {
-        ("Int", b)
-    } else if let Some(b) = base.strip_prefix("bfloat") {
-        ("BFloat", b)
-    } else if let Some(b) = base.strip_prefix("float") {
-        ("Float", b)
-    } else {
-        return None;
-    };
-    if code != "Bool" && !bits.starts_with(|c: char| c.is_ascii_digit()) {
-        return None;
-    }
-    let bits: u8 = match bits.parse() {
-        Ok(b) => b,
-        Err(_) => return Some(Err(())),
-    };
-    let ok = match code {
-        "Int" | "UInt" => matches!(bits, 8 | 16 | 32 | 64),
-        "Float" => matches!(bits, 16 | 32 | 64),
-        "BFloat" => bits == 16,
-        _ => bits == 1,
-    };
-    let lanes = match lanes {
-        None => 1,
-        Some(l) => match l.parse::<u16>() {
-            Ok(n) if n >= 1 && l.bytes().all(|b| b.is_ascii_digit()) => n,
-            _ => return Some(Err(())),
-        },
-    };
-    if !ok {
-        return Some(Err(()));
-    }
-    Some(Ok(DTypeLit { code, bits, lanes }))
 }
 
 pub const BUILTINS: &[(&str, &[Kind], Kind)] = &[
@@ -92,6 +48,8 @@ pub const BUILTINS: &[(&str, &[Kind], Kind)] = &[
     ("max", &[Kind::Dim, Kind::Dim], Kind::Dim),
     ("floordiv", &[Kind::Dim, Kind::Dim], Kind::Dim),
     ("floormod", &[Kind::Dim, Kind::Dim], Kind::Dim),
+    ("reverse", &[Kind::Shape], Kind::Shape),
+    ("distinct", &[Kind::Shape], Kind::Bool),
     ("Tensor", &[Kind::Shape, Kind::DType], Kind::Type),
 ];
 
@@ -100,6 +58,9 @@ const ATTR_TYPES: &[(&str, Kind)] = &[
     ("bool", Kind::Bool),
     ("dtype", Kind::DType),
     ("shape", Kind::Shape),
+    ("[int]", Kind::Shape),
+    ("str", Kind::Str),
+    ("float", Kind::Float),
 ];
 
 struct VarInfo {
@@ -116,6 +77,9 @@ pub struct Checked {
     pub vars: Vec<String>,
     /// Declared attributes in order.
     pub attrs: Vec<(String, String)>,
+    /// The variables and attributes that are shapes (an index `s[i]` of a shape `i` is
+    /// a gather).
+    pub shapes: Vec<String>,
 }
 
 impl Checked {
@@ -124,6 +88,18 @@ impl Checked {
             .iter()
             .position(|v| v == name)
             .expect("checked variable") as u16
+    }
+
+    /// Whether the index term `i` is a shape (`s[attrs.axes]`, `s[p]`).
+    pub fn shape_index(&self, i: &Term) -> bool {
+        match i {
+            Term::Name(id) => self.shapes.contains(&id.to_string()),
+            Term::Attr(_, name) => self.shapes.contains(&format!("attrs.{name}")),
+            Term::List(..) | Term::Slice(..) | Term::Repeat(..) => true,
+            Term::Call { name, .. } => name == "reverse",
+            Term::Index(_, _, i) => self.shape_index(i),
+            _ => false,
+        }
     }
 
     pub fn attr(&self, name: &str) -> u16 {
@@ -139,6 +115,8 @@ struct Checker {
     vars: HashMap<String, VarInfo>,
     order: Vec<String>,
     attrs: Vec<(String, Kind)>,
+    /// The declared attributes that are `Option<..>`.
+    optional: Vec<String>,
 }
 
 /// Checks `clause`, returning every error found.
@@ -148,6 +126,7 @@ pub fn check(clause: &Clause) -> Result<Checked, Vec<syn::Error>> {
         vars: HashMap::new(),
         order: Vec::new(),
         attrs: Vec::new(),
+        optional: Vec::new(),
     };
     if clause.head.is_empty() {
         c.error(
@@ -180,19 +159,24 @@ pub fn check(clause: &Clause) -> Result<Checked, Vec<syn::Error>> {
             );
             continue;
         }
-        let ty = d.ty.to_string();
+        let ty = d.ty.base.clone();
+        if d.ty.optional {
+            c.optional.push(name.clone());
+        }
         let Some(&(_, kind)) = ATTR_TYPES.iter().find(|(t, _)| *t == ty) else {
             c.error(
-                d.ty.span(),
+                d.ty.span,
                 format!(
-                    "unknown attribute type `{ty}`, expected one of `int`, `bool`, `dtype`, `shape`"
+                    "unknown attribute type `{ty}`, expected one of `int`, `bool`, `dtype`, `shape`, `[int]`, optionally in `Option<..>`"
                 ),
             );
             c.attrs.push((name, Kind::Bool));
             continue;
         };
-        if let Some(default) = &d.default {
-            c.check_default(default, kind, &ty, &name);
+        match &d.default {
+            Some(Term::Name(n)) if n == "None" && d.ty.optional => {}
+            Some(default) => c.check_default(default, kind, &ty, &name),
+            None => {}
         }
         c.attrs.push((name, kind));
     }
@@ -201,33 +185,7 @@ pub fn check(clause: &Clause) -> Result<Checked, Vec<syn::Error>> {
     }
     let mut deferred: Vec<(&Term, &Term)> = Vec::new();
     for goal in &clause.body {
-        match goal {
-            Goal::Eq(l, r) => {
-                if !c.equation(l, r) {
-                    deferred.push((l, r));
-                }
-            }
-            Goal::Check(t) => match c.peek(t) {
-                Some(k) if k != Kind::Bool => c.error(
-                    t.span(),
-                    format!(
-                        "expected a goal (an equation `a = b`, a comparison or `assert(..)`), found `{}`, a {}",
-                        show(t),
-                        k.name()
-                    ),
-                ),
-                _ => c.term(t, Kind::Bool, false),
-            },
-            Goal::Assert { cond, message } => {
-                c.term(cond, Kind::Bool, false);
-                if message.value().is_empty() {
-                    c.error(
-                        message.span(),
-                        "expected a message, found an empty string".into(),
-                    );
-                }
-            }
-        }
+        c.goal(goal, &mut deferred);
     }
     // Equations between terms of unknown kind: try again as long as kinds are learnt.
     loop {
@@ -263,11 +221,24 @@ pub fn check(clause: &Clause) -> Result<Checked, Vec<syn::Error>> {
         }
     }
     if c.errors.is_empty() {
+        let mut shapes: Vec<String> = c
+            .vars
+            .iter()
+            .filter(|(_, v)| v.kind == Some(Kind::Shape))
+            .map(|(n, _)| n.clone())
+            .collect();
+        shapes.extend(
+            c.attrs
+                .iter()
+                .filter(|a| a.1 == Kind::Shape)
+                .map(|a| format!("attrs.{}", a.0)),
+        );
         Ok(Checked {
+            shapes,
             vars: c.order,
             attrs: decls
                 .iter()
-                .map(|d| (d.name.to_string(), d.ty.to_string()))
+                .map(|d| (d.name.to_string(), d.ty.base.clone()))
                 .collect(),
         })
     } else {
@@ -276,6 +247,102 @@ pub fn check(clause: &Clause) -> Result<Checked, Vec<syn::Error>> {
 }
 
 impl Checker {
+    fn goal<'a>(&mut self, goal: &'a Goal, deferred: &mut Vec<(&'a Term, &'a Term)>) {
+        match goal {
+            Goal::Eq(l, r) => {
+                if !self.equation(l, r) {
+                    deferred.push((l, r));
+                }
+            }
+            Goal::Check(t) => match self.peek(t) {
+                Some(k) if k != Kind::Bool => self.error(
+                    t.span(),
+                    format!(
+                        "expected a goal (an equation `a = b`, a comparison or `assert(..)`), found `{}`, a {}",
+                        show(t),
+                        k.name()
+                    ),
+                ),
+                _ => self.term(t, Kind::Bool, false),
+            },
+            Goal::Assert {
+                cond,
+                message,
+                args,
+            } => {
+                self.term(cond, Kind::Bool, false);
+                self.message(message, args);
+            }
+            Goal::AssertEq {
+                lhs,
+                rhs,
+                message,
+                args,
+            } => {
+                if !self.equation(lhs, rhs) {
+                    deferred.push((lhs, rhs));
+                }
+                self.message(message, args);
+            }
+            Goal::If { cond, then, els } => {
+                self.term(cond, Kind::Bool, false);
+                for g in then.iter().chain(els) {
+                    self.goal(g, deferred);
+                }
+            }
+            Goal::Default { kw, var, value } => {
+                let Term::Name(id) = var else {
+                    self.error(
+                        *kw,
+                        format!(
+                            "expected a variable as the first argument of `default`, found `{}`",
+                            show(var)
+                        ),
+                    );
+                    return;
+                };
+                if dtype_literal(&id.to_string()).is_some() {
+                    self.error(id.span(), format!("expected a variable, found the dtype `{id}`"));
+                    return;
+                }
+                if !self.equation(var, value) {
+                    deferred.push((var, value));
+                }
+            }
+        }
+    }
+
+    /// The message of an `assert` and the values it shows: one per `{}`.
+    fn message(&mut self, message: &syn::LitStr, args: &[Term]) {
+        let text = message.value();
+        if text.is_empty() {
+            self.error(
+                message.span(),
+                "expected a message, found an empty string".into(),
+            );
+        }
+        let holes = placeholders(&text);
+        if holes != args.len() {
+            self.error(
+                message.span(),
+                format!(
+                    "expected {holes} value{} after the message (one per `{{}}`), found {}",
+                    if holes == 1 { "" } else { "s" },
+                    args.len()
+                ),
+            );
+        }
+        for a in args {
+            match self.peek(a) {
+                Some(k) => self.term(a, k, false),
+                None => match a {
+                    Term::Name(id) => self.var(id, None, false),
+                    other => self.term(other, Kind::Dim, false),
+                },
+            }
+        }
+    }
+
     fn error(&mut self, span: Span, message: String) {
         self.errors.push(syn::Error::new(span, message));
     }
@@ -284,6 +351,7 @@ impl Checker {
         fn mentions(t: &Term, name: &str) -> bool {
             match t {
                 Term::Name(i) => i == name,
+                Term::As(i, p) => i == name || mentions(p, name),
                 Term::Call { args, .. } | Term::Tuple(_, args) => {
                     args.iter().any(|a| mentions(a, name))
                 }
@@ -336,6 +404,11 @@ impl Checker {
     fn pattern(&mut self, t: &Term, kind: Kind) {
         let ok = match (t, kind) {
             (Term::Wild(_), _) => true,
+            (Term::As(id, p), _) => {
+                self.var(id, Some(kind), true);
+                self.pattern(p, kind);
+                return;
+            }
             (Term::Name(id), _) => match dtype_literal(&id.to_string()) {
                 Some(_) if kind == Kind::DType => {
                     self.term(t, kind, true);
@@ -398,7 +471,7 @@ impl Checker {
                 Kind::Shape => "a shape pattern (a variable, `_` or a list `[d0, ..rest]`)",
                 Kind::Dim => "a dimension pattern (a variable, `_` or an integer)",
                 Kind::DType => "a dtype pattern (a variable, `_` or a dtype such as `float32`)",
-                Kind::Bool => "a pattern",
+                Kind::Bool | Kind::Str | Kind::Float => "a pattern",
             };
             self.error(
                 t.span(),
@@ -409,7 +482,10 @@ impl Checker {
 
     fn check_default(&mut self, t: &Term, kind: Kind, ty: &str, attr: &str) {
         let ok = match (t, kind) {
-            (Term::Int(..), Kind::Dim) | (Term::Bool(..), Kind::Bool) => true,
+            (Term::Int(..), Kind::Dim)
+            | (Term::Bool(..), Kind::Bool)
+            | (Term::Str(_), Kind::Str)
+            | (Term::Float(..) | Term::Int(..), Kind::Float) => true,
             (Term::Name(id), Kind::DType) => matches!(dtype_literal(&id.to_string()), Some(Ok(_))),
             (Term::List(_, items), Kind::Shape) => items
                 .iter()
@@ -425,6 +501,8 @@ impl Checker {
                         "int" => "an integer literal",
                         "bool" => "`true` or `false`",
                         "dtype" => "a dtype such as `float32`",
+                        "str" => "a string literal",
+                        "float" => "a float literal",
                         _ => "a list of integers such as `[1, 2]`",
                     },
                     show(t)
@@ -446,14 +524,18 @@ impl Checker {
             }
             Term::Wild(_) | Term::Rust { .. } => return None,
             Term::Int(..) => Kind::Dim,
-            Term::Bool(..) | Term::Cmp(..) => Kind::Bool,
+            Term::Str(_) => Kind::Str,
+            Term::Float(..) => Kind::Float,
+            Term::Bool(..) | Term::Cmp(..) | Term::Logic(..) | Term::Not(..) => Kind::Bool,
             Term::Call { name, .. } if name == "Tuple" => Kind::Type,
             Term::Call { name, .. } => {
                 let name = name.to_string();
                 return BUILTINS.iter().find(|b| b.0 == name).map(|b| b.2);
             }
             Term::Tuple(..) => Kind::Type,
-            Term::List(..) | Term::Slice(..) => Kind::Shape,
+            Term::List(..) | Term::Slice(..) | Term::Repeat(..) => Kind::Shape,
+            Term::As(_, p) => return self.peek(p),
+            Term::Index(_, _, i) if self.peek(i) == Some(Kind::Shape) => Kind::Shape,
             Term::Index(..) | Term::Binary(..) | Term::Neg(..) => Kind::Dim,
             Term::Attr(_, name) => {
                 let name = name.to_string();
@@ -470,214 +552,5 @@ impl Checker {
         self.term(l, kind, true);
         self.term(r, kind, true);
         true
-    }
-
-    /// A body term expected to be of kind `want`. `bind`: the position can bind a
-    /// variable (a whole side of an equation, or a constructor's part of one).
-    fn term(&mut self, t: &Term, want: Kind, bind: bool) {
-        let found = |k: Kind| format!("a {}", k.name());
-        match t {
-            Term::Name(id) => {
-                let name = id.to_string();
-                match dtype_literal(&name) {
-                    Some(Ok(_)) if want == Kind::DType => {}
-                    Some(Ok(_)) => self.mismatch(id.span(), want, format!("the dtype `{name}`")),
-                    Some(Err(())) => self.error(
-                        id.span(),
-                        format!(
-                            "`{name}` is not a data type, expected one of `bool`, `int8`-`int64`, `uint8`-`uint64`, `float16`/`float32`/`float64`, `bfloat16`, optionally with lanes (`float32x4`)"
-                        ),
-                    ),
-                    None => self.var(id, Some(want), bind),
-                }
-            }
-            Term::Wild(_) => {}
-            Term::Int(c, span) => {
-                if want != Kind::Dim {
-                    self.mismatch(*span, want, format!("the integer `{c}`"));
-                }
-            }
-            Term::Bool(b, span) => {
-                if want != Kind::Bool {
-                    self.mismatch(*span, want, format!("`{b}`"));
-                }
-            }
-            Term::Call { name, args } => {
-                let n = name.to_string();
-                if n == "Tuple" {
-                    if want != Kind::Type {
-                        self.mismatch(name.span(), want, "a tuple type".into());
-                    }
-                    args.iter().for_each(|a| self.term(a, Kind::Type, bind));
-                    return;
-                }
-                let Some(&(_, params, result)) = BUILTINS.iter().find(|b| b.0 == n) else {
-                    self.error(
-                        name.span(),
-                        format!(
-                            "unknown builtin `{n}`, expected one of `Tensor`, `Tuple`, `prod`, `sum`, `len`, `broadcast`, `min`, `max`, `floordiv`, `floormod` (call a Rust function with `rust(path)(args)`)"
-                        ),
-                    );
-                    return;
-                };
-                if args.len() != params.len() {
-                    let plural = if params.len() == 1 { "" } else { "s" };
-                    self.error(
-                        name.span(),
-                        format!(
-                            "`{n}` takes {} argument{plural}, found {}",
-                            params.len(),
-                            args.len()
-                        ),
-                    );
-                    return;
-                }
-                if result != want {
-                    self.mismatch(name.span(), want, format!("`{n}(..)`, {}", found(result)));
-                }
-                let bind = bind && n == "Tensor";
-                for (a, k) in args.iter().zip(params.iter()) {
-                    self.term(a, *k, bind);
-                }
-            }
-            Term::Tuple(span, items) => {
-                if want != Kind::Type {
-                    self.mismatch(*span, want, "a tuple type".into());
-                }
-                items.iter().for_each(|a| self.term(a, Kind::Type, bind));
-            }
-            Term::List(span, items) => {
-                if want != Kind::Shape {
-                    self.mismatch(*span, want, "a shape `[..]`".into());
-                }
-                for item in items {
-                    match item {
-                        ListItem::Dim(d) => self.term(d, Kind::Dim, bind),
-                        ListItem::Splice(_, s) => self.term(s, Kind::Shape, bind),
-                    }
-                }
-            }
-            Term::Index(base, span, index) => {
-                if want != Kind::Dim {
-                    self.mismatch(*span, want, "a dimension `s[i]`".into());
-                }
-                self.term(base, Kind::Shape, false);
-                self.term(index, Kind::Dim, false);
-            }
-            Term::Slice(base, span, lo, hi) => {
-                if want != Kind::Shape {
-                    self.mismatch(*span, want, "a shape `s[a..b]`".into());
-                }
-                self.term(base, Kind::Shape, false);
-                for b in lo.iter().chain(hi.iter()) {
-                    self.term(b, Kind::Dim, false);
-                }
-            }
-            Term::Binary(op, span, a, b) => {
-                if want != Kind::Dim {
-                    self.mismatch(
-                        *span,
-                        want,
-                        format!("a dimension (the result of `{}`)", op.symbol()),
-                    );
-                }
-                self.term(a, Kind::Dim, false);
-                self.term(b, Kind::Dim, false);
-            }
-            Term::Neg(span, a) => {
-                if want != Kind::Dim {
-                    self.mismatch(*span, want, "a dimension (a negation)".into());
-                }
-                self.term(a, Kind::Dim, false);
-            }
-            Term::Cmp(op, span, a, b) => {
-                if want != Kind::Bool {
-                    self.mismatch(*span, want, format!("a comparison `{}`", op.symbol()));
-                }
-                let kind = match op {
-                    super::ast::CmpOp::Eq | super::ast::CmpOp::Ne => {
-                        self.peek(a).or_else(|| self.peek(b)).unwrap_or(Kind::Dim)
-                    }
-                    _ => Kind::Dim,
-                };
-                self.term(a, kind, false);
-                self.term(b, kind, false);
-            }
-            Term::Attr(_, name) => {
-                let n = name.to_string();
-                match self.attrs.iter().find(|a| a.0 == n) {
-                    Some(&(_, kind)) => {
-                        if kind != want {
-                            self.mismatch(
-                                name.span(),
-                                want,
-                                format!("the {} attribute `{n}`", kind.name()),
-                            );
-                        }
-                    }
-                    None => {
-                        let declared: Vec<String> =
-                            self.attrs.iter().map(|a| format!("`{}`", a.0)).collect();
-                        let hint = if declared.is_empty() {
-                            format!("no attribute is declared (declare it with `attrs({n}: int)` at the end of the clause)")
-                        } else {
-                            format!("the declared attributes are {}", declared.join(", "))
-                        };
-                        self.error(name.span(), format!("unknown attribute `{n}`: {hint}"));
-                    }
-                }
-            }
-            Term::Rust { args, .. } => {
-                for a in args {
-                    match self.peek(a) {
-                        Some(k) => self.term(a, k, false),
-                        None => match a {
-                            Term::Name(id) => self.var(id, None, false),
-                            other => self.term(other, Kind::Dim, false),
-                        },
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// `t` printed back in the clause syntax (for messages and the text of conditions).
-pub fn show(t: &Term) -> String {
-    let list = |ts: &[Term]| ts.iter().map(show).collect::<Vec<_>>().join(", ");
-    match t {
-        Term::Name(i) => i.to_string(),
-        Term::Wild(_) => "_".into(),
-        Term::Int(c, _) => c.to_string(),
-        Term::Bool(b, _) => b.to_string(),
-        Term::Call { name, args } => format!("{name}({})", list(args)),
-        Term::Tuple(_, items) if items.len() == 1 => format!("({},)", show(&items[0])),
-        Term::Tuple(_, items) => format!("({})", list(items)),
-        Term::List(_, items) => format!(
-            "[{}]",
-            items
-                .iter()
-                .map(|i| match i {
-                    ListItem::Dim(t) => show(t),
-                    ListItem::Splice(_, t) => format!("..{}", show(t)),
-                })
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        Term::Index(b, _, i) => format!("{}[{}]", show(b), show(i)),
-        Term::Slice(b, _, lo, hi) => format!(
-            "{}[{}..{}]",
-            show(b),
-            lo.as_deref().map(show).unwrap_or_default(),
-            hi.as_deref().map(show).unwrap_or_default()
-        ),
-        Term::Binary(op, _, a, b) => format!("{} {} {}", show(a), op.symbol(), show(b)),
-        Term::Neg(_, a) => format!("-{}", show(a)),
-        Term::Cmp(op, _, a, b) => format!("{} {} {}", show(a), op.symbol(), show(b)),
-        Term::Attr(_, n) => format!("attrs.{n}"),
-        Term::Rust { path, args, .. } => {
-            let p = quote::quote!(#path).to_string().replace(' ', "");
-            format!("rust({p})({})", list(args))
-        }
     }
 }

@@ -1,0 +1,279 @@
+//! The builtins over whole shapes (`broadcast`, `s[list]`) and attributes: the parts of
+//! evaluation with their own messages.
+
+use super::*;
+
+impl Machine<'_, '_> {
+    /// `broadcast(a, b)`, as the hand-written `Broadcast` of [`crate::testing`] does it:
+    /// a shape with itself or with a scalar is itself even when its rank is unknown.
+    pub(super) fn broadcast(
+        &mut self,
+        a: &'static Term,
+        b: &'static Term,
+        blame: Option<usize>,
+    ) -> Eval {
+        let (Some(x), Some(y)) = (self.eval(a, blame)?, self.eval(b, blame)?) else {
+            return Ok(None);
+        };
+        let (Value::Shape(s1), Value::Shape(s2)) = (x, y) else {
+            let bad = if matches!(x, Value::Shape(_)) { y } else { x };
+            return Err(self.kind_clash("a shape", bad, blame));
+        };
+        let s1 = self.resolve_shape(s1);
+        let s2 = self.resolve_shape(s2);
+        let tcx = self.cx.tcx_ref();
+        let rank0 = |s: Shape| tcx.shape_dims(s).is_some_and(|d| d.is_empty());
+        if s1 == s2 || rank0(s2) {
+            return Ok(Some(Value::Shape(s1)));
+        }
+        if rank0(s1) {
+            return Ok(Some(Value::Shape(s2)));
+        }
+        let (blame_a, blame_b) = (self.blame_of(a).or(blame), self.blame_of(b).or(blame));
+        let result = match (tcx.shape_data(s1), tcx.shape_data(s2)) {
+            (ShapeData::Dims(x), ShapeData::Dims(y)) => broadcast(&tcx.dims, x, y),
+            (ShapeData::Param(p), _) | (_, ShapeData::Param(p)) => {
+                let culprit = if matches!(tcx.shape_data(s1), ShapeData::Param(_)) {
+                    blame_a
+                } else {
+                    blame_b
+                };
+                let name = tcx.param_name(*p).to_string();
+                let (l, r) = (self.operand(a, s1), self.operand(b, s2));
+                return Err(err(
+                    culprit,
+                    format!(
+                        "cannot broadcast `{l}` with `{r}`: the shape parameter `{name}` has no known rank"
+                    ),
+                ));
+            }
+            _ => return Ok(None),
+        };
+        match result {
+            Ok(Some(dims)) => Ok(Some(self.mk_shape(&dims))),
+            Ok(None) => Ok(None),
+            Err(clash) => {
+                let (l, r) = (self.operand(a, s1), self.operand(b, s2));
+                let tcx = self.cx.tcx_ref();
+                Err(err(
+                    blame_b,
+                    format!(
+                        "`{l}` and `{r}` do not broadcast: dimension {} of the first is {} and dimension {} of the second is {}",
+                        clash.lhs_index,
+                        tcx.show_dim(clash.lhs),
+                        clash.rhs_index,
+                        tcx.show_dim(clash.rhs),
+                    ),
+                ))
+            }
+        }
+    }
+
+    /// `s[i]` on a shape whose rank is not known: waits, or fails for a shape parameter.
+    pub(super) fn index_slow(
+        &mut self,
+        s: &'static Term,
+        i: &'static Term,
+        blame: Option<usize>,
+    ) -> Eval {
+        if self.eval_dims(s, blame)?.is_none() {
+            return Ok(None);
+        }
+        self.eval_int(i, blame)?;
+        Ok(None)
+    }
+
+    /// `s[list]`: the dimensions of `s` at the indices in `list`. An index out of range
+    /// names the attribute it comes from and the tensor `s` is the shape of, when known.
+    pub(super) fn gather(
+        &mut self,
+        s: &'static Term,
+        list: &'static Term,
+        blame: Option<usize>,
+    ) -> Eval {
+        let Some(dims) = self.eval_dims(s, blame)? else {
+            return Ok(None);
+        };
+        let Some(idx) = self.eval_dims(list, blame)? else {
+            return Ok(None);
+        };
+        let rank = dims.len() as i64;
+        let out = self.scratch.dims.len();
+        for j in idx {
+            let d = self.scratch.dims[j];
+            let Some(i) = self.cx.tcx_ref().dims.as_const(d) else {
+                let shown = self.cx.show_dim(d);
+                return Err(err(
+                    blame,
+                    format!("expected an integer index, found `{shown}`"),
+                ));
+            };
+            let k = if i < 0 { i + rank } else { i };
+            if k < 0 || k >= rank {
+                let blame = self.blame_of(s).or(blame);
+                let what = match list {
+                    Term::Attr(a) => format!("`{}` {i}", self.clause.attrs[*a as usize].name),
+                    _ => format!("index {i}"),
+                };
+                let shape = self.scratch.dims[dims.clone()].to_vec();
+                let shape = self.cx.tcx().shape(&shape);
+                let of = match s {
+                    Term::Var(v) if self.scratch.slots[*v as usize].tensor.is_some() => {
+                        format!("`{}` (rank {rank})", self.operand(s, shape))
+                    }
+                    _ => format!("a shape of rank {rank}"),
+                };
+                return Err(err(blame, format!("{what} is out of range for {of}")));
+            }
+            let d = self.scratch.dims[dims.start + k as usize];
+            self.scratch.dims.push(d);
+        }
+        Ok(Some(self.mk_shape_from(out)))
+    }
+
+    /// An operand of `broadcast` as messages show it: the tensor type it is the shape
+    /// of, when it is one, else the shape.
+    pub(super) fn operand(&mut self, t: &'static Term, s: Shape) -> String {
+        if let Term::Var(i) = t {
+            if let Some(ty) = self.scratch.slots[*i as usize].tensor {
+                let ty = self.cx.resolve(ty);
+                return self.cx.show(ty);
+            }
+        }
+        self.cx.tcx_ref().show_shape(s)
+    }
+
+    /// The value of declared attribute `i` as given, or its default's literal, or an error
+    /// when it has none.
+    fn attr_value(&self, i: u16) -> Result<Option<&AttrValue>, RelError> {
+        let decl = &self.clause.attrs[i as usize];
+        match self.cx.attrs().get(decl.name) {
+            Some(AttrValue::None) | None => match decl.default {
+                Some(_) => Ok(None),
+                None if decl.optional => Err(err(
+                    None,
+                    format!("the attribute `{}` has no value (it is `None`)", decl.name),
+                )),
+                None => Err(err(
+                    None,
+                    format!("the attribute `{}` is missing", decl.name),
+                )),
+            },
+            Some(v) => Ok(Some(v)),
+        }
+    }
+
+    /// `attrs.name op "text"` for the `str` attribute `i`.
+    pub(super) fn attr_str(&self, i: u16, op: Cmp, text: &str) -> Result<bool, RelError> {
+        let decl = &self.clause.attrs[i as usize];
+        let value: &str = match (self.attr_value(i)?, &decl.default) {
+            (Some(AttrValue::Str(s)), _) => s,
+            (None, Some(Term::Str(d))) => d,
+            (Some(v), _) => {
+                return Err(err(
+                    None,
+                    format!(
+                        "the attribute `{}` must be a string, found `{v}`",
+                        decl.name
+                    ),
+                ))
+            }
+            (None, _) => return Ok(false),
+        };
+        Ok(match op {
+            Cmp::Ne => value != text,
+            _ => value == text,
+        })
+    }
+
+    /// `attrs.name op x` for the `float` attribute `i` (an integer is a float too).
+    pub(super) fn attr_float(&self, i: u16, op: Cmp, x: f64) -> Result<bool, RelError> {
+        let decl = &self.clause.attrs[i as usize];
+        let value = match (self.attr_value(i)?, &decl.default) {
+            (Some(AttrValue::Float(f)), _) => *f,
+            (Some(AttrValue::Int(c)), _) => *c as f64,
+            (None, Some(Term::Float(d))) => *d,
+            (Some(v), _) => {
+                return Err(err(
+                    None,
+                    format!("the attribute `{}` must be a float, found `{v}`", decl.name),
+                ))
+            }
+            (None, _) => return Ok(false),
+        };
+        Ok(match op {
+            Cmp::Eq => value == x,
+            Cmp::Ne => value != x,
+            Cmp::Lt => value < x,
+            Cmp::Le => value <= x,
+            Cmp::Gt => value > x,
+            Cmp::Ge => value >= x,
+        })
+    }
+
+    /// The value of declared attribute `i` at this call (or its default).
+    pub(super) fn attr(&mut self, i: usize, blame: Option<usize>) -> Result<Value, RelError> {
+        let decl = &self.clause.attrs[i];
+        let given = match self.cx.attrs().get(decl.name) {
+            None | Some(AttrValue::None) => None,
+            Some(v) => Some(v.clone()),
+        };
+        let Some(v) = given else {
+            return match &decl.default {
+                Some(d) => match self.eval(d, blame)? {
+                    Some(v) => Ok(v),
+                    None => Err(err(
+                        None,
+                        format!("the attribute `{}` has no value", decl.name),
+                    )),
+                },
+                None if decl.optional => Err(err(
+                    None,
+                    format!("the attribute `{}` has no value (it is `None`)", decl.name),
+                )),
+                None => Err(err(
+                    None,
+                    format!("the attribute `{}` is missing", decl.name),
+                )),
+            };
+        };
+        let wrong = || {
+            let what = match decl.ty {
+                AttrType::Int => "an integer",
+                AttrType::Bool => "a bool",
+                AttrType::DType => "a dtype",
+                AttrType::Shape | AttrType::Ints => "a list of integers",
+                AttrType::Str => "a string",
+                AttrType::Float => "a float",
+            };
+            err(
+                None,
+                format!("the attribute `{}` must be {what}, found `{v}`", decl.name),
+            )
+        };
+        Ok(match (decl.ty, &v) {
+            (AttrType::Int, AttrValue::Int(c)) => Value::Dim(self.cx.tcx().dims.konst(*c)),
+            (AttrType::Bool, AttrValue::Bool(b)) => Value::Bool(*b),
+            (AttrType::DType, AttrValue::DType(d)) => Value::DType(DTy::Known(*d)),
+            (AttrType::DType, AttrValue::Str(s)) => match s.parse() {
+                Ok(d) => Value::DType(DTy::Known(d)),
+                Err(_) => return Err(wrong()),
+            },
+            (AttrType::Ints, AttrValue::Int(c)) => {
+                let d = self.cx.tcx().dims.konst(*c);
+                self.mk_shape(&[d])
+            }
+            (AttrType::Shape | AttrType::Ints, AttrValue::List(items)) => {
+                let mut dims = Vec::with_capacity(items.len());
+                for item in items {
+                    match item {
+                        AttrValue::Int(c) => dims.push(self.cx.tcx().dims.konst(*c)),
+                        _ => return Err(wrong()),
+                    }
+                }
+                self.mk_shape(&dims)
+            }
+            _ => return Err(wrong()),
+        })
+    }
+}

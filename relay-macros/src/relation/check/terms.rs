@@ -1,0 +1,314 @@
+//! Checking the terms of a body: each against the kind its place wants.
+
+use super::super::ast::{CmpOp, ListItem, Term};
+use super::*;
+
+impl Checker {
+    /// A body term expected to be of kind `want`. `bind`: the position can bind a
+    /// variable (a whole side of an equation, or a constructor's part of one).
+    pub(super) fn term(&mut self, t: &Term, want: Kind, bind: bool) {
+        let found = |k: Kind| format!("a {}", k.name());
+        match t {
+            Term::Name(id) if id == "None" => self.error(
+                id.span(),
+                "expected `None` only in `attrs.name == None` or `attrs.name != None`".into(),
+            ),
+            Term::Name(id) => {
+                let name = id.to_string();
+                match dtype_literal(&name) {
+                    Some(Ok(_)) if want == Kind::DType => {}
+                    Some(Ok(_)) => self.mismatch(id.span(), want, format!("the dtype `{name}`")),
+                    Some(Err(())) => self.error(
+                        id.span(),
+                        format!(
+                            "`{name}` is not a data type, expected one of `bool`, `int8`-`int64`, `uint8`-`uint64`, `float16`/`float32`/`float64`, `bfloat16`, optionally with lanes (`float32x4`)"
+                        ),
+                    ),
+                    None => self.var(id, Some(want), bind),
+                }
+            }
+            Term::Wild(_) => {}
+            Term::Int(c, span) => {
+                if want != Kind::Dim {
+                    self.mismatch(*span, want, format!("the integer `{c}`"));
+                }
+            }
+            Term::Bool(b, span) => {
+                if want != Kind::Bool {
+                    self.mismatch(*span, want, format!("`{b}`"));
+                }
+            }
+            Term::Call { name, args } => {
+                let n = name.to_string();
+                if n == "Tuple" {
+                    if want != Kind::Type {
+                        self.mismatch(name.span(), want, "a tuple type".into());
+                    }
+                    args.iter().for_each(|a| self.term(a, Kind::Type, bind));
+                    return;
+                }
+                let Some(&(_, params, result)) = BUILTINS.iter().find(|b| b.0 == n) else {
+                    self.error(
+                        name.span(),
+                        format!(
+                            "unknown builtin `{n}`, expected one of `Tensor`, `Tuple`, `prod`, `sum`, `len`, `broadcast`, `min`, `max`, `floordiv`, `floormod`, `reverse`, `distinct` (call a Rust function with `rust(path)(args)`)"
+                        ),
+                    );
+                    return;
+                };
+                if args.len() != params.len() {
+                    let plural = if params.len() == 1 { "" } else { "s" };
+                    self.error(
+                        name.span(),
+                        format!(
+                            "`{n}` takes {} argument{plural}, found {}",
+                            params.len(),
+                            args.len()
+                        ),
+                    );
+                    return;
+                }
+                if result != want {
+                    self.mismatch(name.span(), want, format!("`{n}(..)`, {}", found(result)));
+                }
+                let bind = bind && n == "Tensor";
+                for (a, k) in args.iter().zip(params.iter()) {
+                    self.term(a, *k, bind);
+                }
+            }
+            Term::Tuple(span, items) => {
+                if want != Kind::Type {
+                    self.mismatch(*span, want, "a tuple type".into());
+                }
+                items.iter().for_each(|a| self.term(a, Kind::Type, bind));
+            }
+            Term::List(span, items) => {
+                if want != Kind::Shape {
+                    self.mismatch(*span, want, "a shape `[..]`".into());
+                }
+                for item in items {
+                    match item {
+                        ListItem::Dim(d) => self.term(d, Kind::Dim, bind),
+                        ListItem::Splice(_, s) => self.term(s, Kind::Shape, bind),
+                    }
+                }
+            }
+            Term::Index(base, span, index) if self.peek(index) == Some(Kind::Shape) => {
+                if want != Kind::Shape {
+                    self.mismatch(*span, want, "a shape `s[list]`".into());
+                }
+                self.term(base, Kind::Shape, false);
+                self.term(index, Kind::Shape, false);
+            }
+            Term::Index(base, span, index) => {
+                if want != Kind::Dim {
+                    self.mismatch(*span, want, "a dimension `s[i]`".into());
+                }
+                self.term(base, Kind::Shape, false);
+                self.term(index, Kind::Dim, false);
+            }
+            Term::Repeat(span, d, n) => {
+                if want != Kind::Shape {
+                    self.mismatch(*span, want, "a shape `[d; n]`".into());
+                }
+                self.term(d, Kind::Dim, false);
+                self.term(n, Kind::Dim, false);
+            }
+            Term::As(id, p) => {
+                self.var(id, Some(want), bind);
+                self.term(p, want, bind);
+            }
+            Term::Slice(base, span, lo, hi) => {
+                if want != Kind::Shape {
+                    self.mismatch(*span, want, "a shape `s[a..b]`".into());
+                }
+                self.term(base, Kind::Shape, false);
+                for b in lo.iter().chain(hi.iter()) {
+                    self.term(b, Kind::Dim, false);
+                }
+            }
+            Term::Binary(op, span, a, b) => {
+                if want != Kind::Dim {
+                    self.mismatch(
+                        *span,
+                        want,
+                        format!("a dimension (the result of `{}`)", op.symbol()),
+                    );
+                }
+                self.term(a, Kind::Dim, false);
+                self.term(b, Kind::Dim, false);
+            }
+            Term::Neg(span, a) => {
+                if want != Kind::Dim {
+                    self.mismatch(*span, want, "a dimension (a negation)".into());
+                }
+                self.term(a, Kind::Dim, false);
+            }
+            Term::Cmp(op, span, a, b) if is_none(a) || is_none(b) => {
+                if want != Kind::Bool {
+                    self.mismatch(*span, want, format!("a comparison `{}`", op.symbol()));
+                }
+                let (attr, none) = if is_none(b) { (a, b) } else { (b, a) };
+                let ok_op = matches!(op, CmpOp::Eq | CmpOp::Ne);
+                match &**attr {
+                    Term::Attr(_, name) if ok_op => {
+                        let n = name.to_string();
+                        if self.attrs.iter().all(|a| a.0 != n) {
+                            self.term(attr, Kind::Dim, false);
+                        } else if !self.optional.contains(&n) {
+                            self.error(
+                                name.span(),
+                                format!(
+                                    "the attribute `{n}` is not optional, so it is never `None` (declare it `{n}: Option<..>`)"
+                                ),
+                            );
+                        }
+                    }
+                    _ => self.error(
+                        none.span(),
+                        "expected `None` only in `attrs.name == None` or `attrs.name != None`"
+                            .into(),
+                    ),
+                }
+            }
+            Term::Cmp(op, span, a, b) if self.str_or_float(a, b).is_some() => {
+                if want != Kind::Bool {
+                    self.mismatch(*span, want, format!("a comparison `{}`", op.symbol()));
+                }
+                let kind = self.str_or_float(a, b).unwrap_or(Kind::Str);
+                let literal = |t: &Term| match kind {
+                    Kind::Str => matches!(t, Term::Str(_)),
+                    _ => matches!(t, Term::Float(..) | Term::Int(..)),
+                };
+                let attr = |t: &Term| matches!(t, Term::Attr(..));
+                if !(attr(a) && literal(b) || literal(a) && attr(b)) {
+                    self.error(
+                        *span,
+                        format!(
+                            "expected a {} attribute compared with a literal (`attrs.name {} {}`), found `{}`",
+                            if kind == Kind::Str { "`str`" } else { "`float`" },
+                            op.symbol(),
+                            if kind == Kind::Str { "\"text\"" } else { "0.5" },
+                            show(t)
+                        ),
+                    );
+                    return;
+                }
+                if kind == Kind::Str && !matches!(op, CmpOp::Eq | CmpOp::Ne) {
+                    self.error(
+                        *span,
+                        format!(
+                            "expected `==` or `!=` between strings, found `{}`",
+                            op.symbol()
+                        ),
+                    );
+                }
+                let name = match (a.as_ref(), b.as_ref()) {
+                    (Term::Attr(_, n), _) | (_, Term::Attr(_, n)) => n.to_string(),
+                    _ => String::new(),
+                };
+                match self.attrs.iter().find(|x| x.0 == name) {
+                    Some(&(_, k)) if k == kind => {}
+                    Some(&(_, k)) => self.error(
+                        *span,
+                        format!(
+                            "expected a {} attribute, found the {} attribute `{name}`",
+                            kind.name(),
+                            k.name()
+                        ),
+                    ),
+                    None => self.term(if attr(a) { a } else { b }, kind, false),
+                }
+            }
+            Term::Logic(and, span, a, b) => {
+                if want != Kind::Bool {
+                    let op = if *and { "&&" } else { "||" };
+                    self.mismatch(*span, want, format!("a bool (the result of `{op}`)"));
+                }
+                self.term(a, Kind::Bool, false);
+                self.term(b, Kind::Bool, false);
+            }
+            Term::Not(span, a) => {
+                if want != Kind::Bool {
+                    self.mismatch(*span, want, "a bool (the result of `!`)".into());
+                }
+                self.term(a, Kind::Bool, false);
+            }
+            Term::Str(lit) => {
+                if want != Kind::Str {
+                    self.mismatch(lit.span(), want, format!("the string {}", show(t)));
+                }
+            }
+            Term::Float(x, span) => {
+                if want != Kind::Float {
+                    self.mismatch(*span, want, format!("the float `{x}`"));
+                }
+            }
+            Term::Cmp(op, span, a, b) => {
+                if want != Kind::Bool {
+                    self.mismatch(*span, want, format!("a comparison `{}`", op.symbol()));
+                }
+                let kind = match op {
+                    CmpOp::Eq | CmpOp::Ne => {
+                        self.peek(a).or_else(|| self.peek(b)).unwrap_or(Kind::Dim)
+                    }
+                    _ => Kind::Dim,
+                };
+                self.term(a, kind, false);
+                self.term(b, kind, false);
+            }
+            Term::Attr(_, name) => {
+                let n = name.to_string();
+                match self.attrs.iter().find(|a| a.0 == n) {
+                    Some(&(_, kind)) if matches!(kind, Kind::Str | Kind::Float) => self.error(
+                        name.span(),
+                        format!(
+                            "the {} attribute `{n}` is only compared with a literal (`attrs.{n} == {}`)",
+                            kind.name(),
+                            if kind == Kind::Str { "\"text\"" } else { "0.5" }
+                        ),
+                    ),
+                    Some(&(_, kind)) => {
+                        if kind != want {
+                            self.mismatch(
+                                name.span(),
+                                want,
+                                format!("the {} attribute `{n}`", kind.name()),
+                            );
+                        }
+                    }
+                    None => {
+                        let declared: Vec<String> =
+                            self.attrs.iter().map(|a| format!("`{}`", a.0)).collect();
+                        let hint = if declared.is_empty() {
+                            format!("no attribute is declared (declare it with `attrs({n}: int)` at the end of the clause)")
+                        } else {
+                            format!("the declared attributes are {}", declared.join(", "))
+                        };
+                        self.error(name.span(), format!("unknown attribute `{n}`: {hint}"));
+                    }
+                }
+            }
+            Term::Rust { args, .. } => {
+                for a in args {
+                    match self.peek(a) {
+                        Some(k) => self.term(a, k, false),
+                        None => match a {
+                            Term::Name(id) => self.var(id, None, false),
+                            other => self.term(other, Kind::Dim, false),
+                        },
+                    }
+                }
+            }
+        }
+    }
+
+    /// `Str` or `Float` when a side of a comparison is a string or a float (attribute or
+    /// literal; an integer literal goes with a float attribute).
+    fn str_or_float(&self, a: &Term, b: &Term) -> Option<Kind> {
+        [self.peek(a), self.peek(b)]
+            .into_iter()
+            .flatten()
+            .find(|k| matches!(k, Kind::Str | Kind::Float))
+    }
+}
