@@ -986,3 +986,15 @@ fn reshape_preserves_the_element_count() {
         "{valid} {accepted} {refused}"
     );
 }
+
+#[test]
+fn tvm_text_name_contrib_reverse_reshape_reads_as_reverse_reshape() {
+    let checked = relay_ops::prelude::check_with_prelude(
+        "def @f(%x: Tensor[(10, 5, 4), float32]) { contrib_reverse_reshape(%x, newshape=[-1, 0]) }",
+        &[],
+    );
+    assert_eq!(
+        checked.signatures(),
+        ["@f: fn (Tensor[(10, 5, 4), float32]) -> Tensor[(50, 4), float32]"]
+    );
+}

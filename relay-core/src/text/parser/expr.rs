@@ -89,6 +89,14 @@ pub(super) enum Mode {
     Deliver(ExprId),
 }
 
+/// The registered name of an operator TVM's text format writes under another name.
+fn tvm_alias(name: &str) -> Option<&'static str> {
+    match name {
+        "contrib_reverse_reshape" => Some("reverse_reshape"),
+        _ => None,
+    }
+}
+
 /// The infix operators: token, precedence, operator name.
 const BINOPS: [(Tok, u8, &str); 10] = [
     (Tok::Star, 12, "multiply"),
@@ -259,8 +267,9 @@ impl Parser<'_, '_> {
                     None => {
                         let w = if let Some(c) = self.adts.ctor(name) {
                             Word::Ctor(c)
-                        } else if let Some(op) =
-                            crate::registry::global().ok().and_then(|r| r.op(name))
+                        } else if let Some(op) = crate::registry::global()
+                            .ok()
+                            .and_then(|r| r.op(name).or_else(|| r.op(tvm_alias(name)?)))
                         {
                             Word::Op(op)
                         } else {
