@@ -150,6 +150,12 @@ fn read_after(mut prefix: String, path: &std::path::Path) -> std::io::Result<Str
     use std::io::Read;
     let mut file = std::fs::File::open(path)?;
     let len = file.metadata().map_or(0, |m| m.len() as usize);
+    // Positions in the text are 32-bit.
+    if prefix.len() + len >= u32::MAX as usize {
+        return Err(std::io::Error::other(
+            "the file is 4 GiB or more, larger than the checker addresses",
+        ));
+    }
     prefix.reserve_exact(len + 1);
     file.read_to_string(&mut prefix)?;
     Ok(prefix)
