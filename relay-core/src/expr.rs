@@ -287,10 +287,10 @@ impl Module {
     }
 
     /// Room for the nodes of a source text of `len` bytes (a guess: one expression per
-    /// 12 bytes, one variable per 40), so that building a large module does not copy it
+    /// 16 bytes, one variable per 40), so that building a large module does not copy it
     /// as it grows. Room not used costs address space, not memory.
     pub fn reserve_for_source(&mut self, len: usize) {
-        self.exprs.reserve(len / 12);
+        self.exprs.reserve(len / 16);
         self.lists.reserve(len / 24);
         self.names.reserve(len / 8);
         self.vars.reserve(len / 40);

@@ -1030,3 +1030,25 @@ fn relations_wait_for_inputs_not_known_yet() {
         ["solved Tensor[(n, 10), float32]"]
     );
 }
+
+#[test]
+fn an_error_at_a_later_call_of_an_operator_points_at_that_call() {
+    // The parser shares one node per operator named in a source; each call still has its
+    // own span, from its own mention.
+    let src = "def @f(%a: Tensor[(2), float32]) {\n  let %x = add(%a, %a);\n  add(%x)\n}";
+    let checked = relay_ops::prelude::check_with_prelude(src, &[]);
+    let spans: Vec<(&str, &str)> = checked
+        .errors
+        .iter()
+        .map(|e| {
+            (
+                &src[e.span.lo as usize..e.span.hi as usize],
+                e.message.as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        spans,
+        [("add(%x)", "`add` takes 2 arguments but 1 was given")]
+    );
+}

@@ -129,6 +129,10 @@ impl Parser<'_, '_> {
     }
 
     fn lo_of(&self, e: ExprId) -> u32 {
+        // A shared operator node starts where it was last mentioned (what follows it).
+        if e == self.last_op.0 {
+            return self.last_op.1;
+        }
         self.m.expr(e).span.lo
     }
 
@@ -271,7 +275,7 @@ impl Parser<'_, '_> {
                             .ok()
                             .and_then(|r| r.op(name).or_else(|| r.op(tvm_alias(name)?)))
                         {
-                            Word::Op(op)
+                            Word::Op(op, None)
                         } else {
                             Word::Unknown
                         };
@@ -281,8 +285,17 @@ impl Parser<'_, '_> {
                 };
                 let e = if let Word::Ctor(c) = word {
                     self.m.at(t.span()).ctor(c)
-                } else if let Word::Op(op) = word {
-                    self.m.at(t.span()).op(op)
+                } else if let Word::Op(op, node) = word {
+                    let e = match node {
+                        Some(e) => e,
+                        None => {
+                            let e = self.m.at(t.span()).op(op);
+                            self.words.insert(name, Word::Op(op, Some(e)));
+                            e
+                        }
+                    };
+                    self.last_op = (e, t.lo);
+                    e
                 } else if let Some(v) = self.locals.get(&self.m, name) {
                     // A variable bound without `%` by a pattern (the spec's `case Single(x)`).
                     self.m.at(t.span()).var_ref(v)

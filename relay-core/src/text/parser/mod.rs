@@ -332,6 +332,8 @@ struct Parser<'s, 'a> {
     starts: Vec<(u32, &'s str)>,
     /// Attribute lists by their text: calls written alike share one list.
     attr_lists: FxHashMap<&'s str, Arc<crate::Attrs>>,
+    /// The shared operator node read last and where that mention starts.
+    last_op: (ExprId, u32),
     /// Types by their text, valid while the type scope has version `type_cache_version`.
     type_cache: FxHashMap<&'s str, Ty>,
     type_cache_version: u64,
@@ -384,7 +386,9 @@ fn dotted_name_end(b: &[u8], mut i: usize) -> usize {
 #[derive(Copy, Clone)]
 enum Word {
     Ctor(crate::adt::CtorRef),
-    Op(&'static crate::op::OpDef),
+    /// An operator, and its node once made: every mention in a source shares one (a leaf
+    /// with nothing of its own but its operator; a call's span starts at its own mention).
+    Op(&'static crate::op::OpDef, Option<ExprId>),
     Unknown,
 }
 
@@ -460,6 +464,7 @@ impl<'s, 'a> Parser<'s, 'a> {
             start: 0,
             starts: Vec::new(),
             attr_lists: FxHashMap::default(),
+            last_op: (ExprId(u32::MAX), 0),
             type_cache: FxHashMap::default(),
             type_cache_version: 0,
             words: FxHashMap::default(),
