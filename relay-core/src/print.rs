@@ -33,6 +33,10 @@ enum Piece {
     Text(&'static str),
     /// The end of tensor type `Ty`, begun at this byte of the output.
     EndTensor(Ty, usize),
+    /// The types of a tuple, a function's arguments or a data type's arguments (as `Ty`
+    /// holds them) from this index on, one at a time: a signature of a million parameters
+    /// needs no million pieces at once.
+    Items(Ty, u32),
 }
 
 struct Printer<'a> {
@@ -65,6 +69,7 @@ impl<'a> Printer<'a> {
                     }
                     expand_dim(tcx, &p.sums, piece, &mut p.out, &mut p.stack);
                 }
+                Piece::Items(t, i) => p.items(t, i),
                 Piece::EndTensor(t, start) => {
                     p.tensors.insert(t, p.out[start..].into());
                 }
@@ -98,6 +103,25 @@ impl<'a> Printer<'a> {
         }
     }
 
+    /// Item `i` of the list of types `t` holds, preceded by `, ` after the first, and the
+    /// rest after it.
+    fn items(&mut self, t: Ty, i: u32) {
+        let items: &[Ty] = match self.tcx.data(t) {
+            TyData::Tuple(fields) => fields,
+            TyData::Func(f) => &f.args,
+            TyData::Call(_, args) => args,
+            _ => &[],
+        };
+        let Some(&item) = items.get(i as usize) else {
+            return;
+        };
+        if i > 0 {
+            self.out.push_str(", ");
+        }
+        self.stack.push(Piece::Items(t, i + 1));
+        self.stack.push(Piece::Ty(item));
+    }
+
     fn ty(&mut self, t: Ty) {
         let tcx = self.tcx;
         match tcx.data(t) {
@@ -123,7 +147,7 @@ impl<'a> Printer<'a> {
                 self.out.push('(');
                 self.stack
                     .push(Piece::Text(if fields.len() == 1 { ",)" } else { ")" }));
-                self.push_list(fields, ", ", Piece::Ty);
+                self.stack.push(Piece::Items(t, 0));
             }
             TyData::Func(f) => {
                 self.out.push_str("fn ");
@@ -144,7 +168,7 @@ impl<'a> Printer<'a> {
                 self.out.push('(');
                 self.stack.push(Piece::Ty(f.ret));
                 self.stack.push(Piece::Text(") -> "));
-                self.push_list(&f.args, ", ", Piece::Ty);
+                self.stack.push(Piece::Items(t, 0));
             }
             TyData::Param(p) => self.out.push_str(tcx.param_name(*p)),
             TyData::Adt(a) => self.out.push_str(&tcx.adt_info(*a).name),
@@ -153,7 +177,7 @@ impl<'a> Printer<'a> {
                 if !args.is_empty() {
                     self.out.push('[');
                     self.stack.push(Piece::Text("]"));
-                    self.push_list(args, ", ", Piece::Ty);
+                    self.stack.push(Piece::Items(t, 0));
                 }
             }
             TyData::Ref(inner) => {
@@ -227,7 +251,11 @@ fn expand_dim(
             let _ = write!(out, "{k}");
         }
         Piece::Text(s) => out.push_str(s),
-        Piece::Ty(_) | Piece::Shape(_) | Piece::DType(_) | Piece::EndTensor(..) => {
+        Piece::Ty(_)
+        | Piece::Shape(_)
+        | Piece::DType(_)
+        | Piece::EndTensor(..)
+        | Piece::Items(..) => {
             unreachable!("not a dimension piece")
         }
     }
