@@ -13,8 +13,12 @@ use std::hash::BuildHasher;
 pub(super) struct Locals {
     table: HashTable<VarId>,
     /// Every binding made, and what it shadowed.
-    log: Vec<(VarId, Option<VarId>)>,
+    /// (What was shadowed is [`NONE`] when nothing was: eight bytes an entry.)
+    log: Vec<(VarId, VarId)>,
 }
+
+/// No variable: what a binding that shadowed nothing logs.
+const NONE: VarId = VarId(u32::MAX);
 
 fn hash(name: &str) -> u64 {
     rustc_hash::FxBuildHasher.hash_one(name)
@@ -46,7 +50,7 @@ impl Locals {
                 None
             }
         };
-        self.log.push((v, prev));
+        self.log.push((v, prev.unwrap_or(NONE)));
     }
 
     /// How many bindings have been made: a mark to undo back to.
@@ -63,6 +67,7 @@ impl Locals {
         }
         while self.log.len() > mark {
             let (v, prev) = self.log.pop().expect("above the mark");
+            let prev = (prev != NONE).then_some(prev);
             let name = m.var_name(v);
             let Ok(entry) = self
                 .table
