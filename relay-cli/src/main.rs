@@ -121,7 +121,7 @@ fn check(
         }
     };
     let mut failed = false;
-    for path in files {
+    for (i, path) in files.iter().enumerate() {
         // Read straight after the prelude's text: the program is not copied again.
         let buf = match read_after(prelude.buffer(0), path) {
             Ok(s) => s,
@@ -131,10 +131,12 @@ fn check(
             }
         };
         let name = path.display().to_string();
-        if !check_one(out, &prelude, &name, &buf, bindings)? {
+        // The last file's data, if large, is not freed: the process ends right after.
+        let leave = i + 1 == files.len() && buf.len() > LARGE_PROGRAM;
+        if !check_one(out, &prelude, &name, &buf, bindings, leave)? {
             failed = true;
         }
-        if buf.len() > LARGE_PROGRAM {
+        if leave {
             std::mem::forget(buf);
         }
     }
@@ -150,27 +152,36 @@ fn read_after(mut prefix: String, path: &std::path::Path) -> std::io::Result<Str
     use std::io::Read;
     let mut file = std::fs::File::open(path)?;
     let len = file.metadata().map_or(0, |m| m.len() as usize);
-    // Positions in the text are 32-bit.
-    if prefix.len() + len >= u32::MAX as usize {
-        return Err(std::io::Error::other(
-            "the file is 4 GiB or more, larger than the checker addresses",
-        ));
+    // Positions in the text are 32-bit: a text of 4 GiB or more is refused, before it is
+    // read when its size is known, after otherwise (a pipe, a growing file).
+    let too_large = |n: usize| {
+        (n >= u32::MAX as usize).then(|| {
+            std::io::Error::other("the file is 4 GiB or more, larger than the checker addresses")
+        })
+    };
+    if let Some(e) = too_large(prefix.len() + len) {
+        return Err(e);
     }
     prefix.reserve_exact(len + 1);
     file.read_to_string(&mut prefix)?;
-    Ok(prefix)
+    match too_large(prefix.len()) {
+        Some(e) => Err(e),
+        None => Ok(prefix),
+    }
 }
 
 /// Checks one file with the prelude in scope; prints the signatures of its own globals
-/// (not the prelude's), or its diagnostics. Whether it is well typed.
+/// (not the prelude's), or its diagnostics. Whether it is well typed. With `leave`, the
+/// checked module is not freed.
 fn check_one(
     out: &mut impl Write,
     prelude: &Prelude,
     name: &str,
     buf: &str,
     bindings: bool,
+    leave: bool,
 ) -> std::io::Result<bool> {
-    let checked = prelude.check_buffer(buf);
+    let mut checked = prelude.check_buffer(buf);
     let src = &buf[checked.offset as usize..];
     let sources: Vec<(&str, &str)> = prelude.sources().collect();
     emit_problems(
@@ -181,7 +192,7 @@ fn check_one(
     );
     if !checked.is_ok() {
         // In the order of the text, whichever phase found them.
-        let mut errors = checked.errors.clone();
+        let mut errors = std::mem::take(&mut checked.errors);
         errors.sort_by_key(|p| (p.origin != Origin::User, p.span.lo));
         emit_problems(Some((name, src)), &sources, &errors, Diagnostic::error);
         return Ok(false);
@@ -201,14 +212,14 @@ fn check_one(
             }
         }
     }
-    if buf.len() > LARGE_PROGRAM {
+    if leave {
         std::mem::forget(checked);
     }
     Ok(true)
 }
 
-/// The size of text above which a checked program's data is not freed: freeing it piece
-/// by piece takes time, and the process ends soon after (as rustc does).
+/// The size of text above which the last program's data is not freed: freeing it piece
+/// by piece takes time, and the process ends right after (as rustc does).
 const LARGE_PROGRAM: usize = 1 << 20;
 
 /// Renders `problems`, each against the source it is in: the user's file (`user`, as

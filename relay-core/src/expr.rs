@@ -288,7 +288,7 @@ impl Module {
 
     /// Room for the nodes of a source text of `len` bytes (a guess: one expression per
     /// 16 bytes, one variable per 40), so that building a large module does not copy it
-    /// as it grows. Room not used costs address space, not memory.
+    /// as it grows.
     pub fn reserve_for_source(&mut self, len: usize) {
         self.exprs.reserve(len / 16);
         self.lists.reserve(len / 24);
@@ -343,6 +343,23 @@ impl Module {
             | ExprKind::Ctor(_)
             | ExprKind::Constant(_) => {}
         }
+    }
+
+    /// For each global (by index), the indices of the globals its body mentions, in the
+    /// order met (repeats included). Iterative, linear in the module's size.
+    pub fn global_callees(&self) -> Vec<Vec<usize>> {
+        let mut callees = vec![Vec::new(); self.globals.len()];
+        let mut stack = Vec::new();
+        for (i, g) in self.globals.iter().enumerate() {
+            stack.extend(g.func);
+            while let Some(e) = stack.pop() {
+                match self.expr(e).kind {
+                    ExprKind::Global(h) => callees[i].push(h.index()),
+                    _ => self.children(e, &mut stack),
+                }
+            }
+        }
+        callees
     }
 
     /// Every global, in definition order.

@@ -3,7 +3,7 @@
 //! format) with [`Prelude`] to check programs with them in scope.
 
 use relay_core::diag::Label;
-use relay_core::expr::{ExprKind, GlobalDef, Module, Span};
+use relay_core::expr::{GlobalDef, Module, Span};
 use relay_core::infer::{infer, infer_skipping, Typed};
 use relay_core::relay_data;
 use relay_core::text::{attribute_span, parse_joined_recovering, ParseError, Recovered};
@@ -163,12 +163,24 @@ impl Prelude {
     /// before it in scope.
     ///
     /// # Errors
-    /// The problems of the first source that does not check, in its own coordinates.
+    /// The problems of the first source that does not check, in its own coordinates; or
+    /// a source named like one before it (the prelude is `the prelude`).
     pub fn with(extra: &[(&str, &str)]) -> Result<Self, Vec<Problem>> {
         let mut p = Prelude {
             sources: vec![(PRELUDE_NAME.to_string(), PRELUDE.to_string())],
         };
         for &(name, text) in extra {
+            // Problems name their source: two of one name could not be told apart.
+            if p.sources.iter().any(|(n, _)| n == name) {
+                return Err(vec![Problem {
+                    origin: Origin::Prelude(name.to_string()),
+                    span: Span::default(),
+                    message: format!("two prelude sources are named `{name}`"),
+                    notes: Vec::new(),
+                    labels: Vec::new(),
+                    help: None,
+                }]);
+            }
             let checked = p.check(text);
             if !checked.is_ok() {
                 let errors = checked.errors.into_iter().map(|mut e| {
@@ -242,27 +254,41 @@ impl Prelude {
     /// # Panics
     /// If `buf` does not start with [`Prelude::buffer`]'s text.
     pub fn check_buffer(&self, buf: &str) -> Checked {
-        let prefix: usize = self.sources.iter().map(|(_, t)| t.len() + 1).sum();
+        // Where each source starts in `buf`, the prelude's texts checked to be there.
+        let mut starts = Vec::with_capacity(self.sources.len() + 1);
         let mut at = 0;
         for (_, text) in &self.sources {
-            let end = at + text.len() + 1;
+            let end = at + text.len();
             assert!(
-                buf.get(at..end - 1) == Some(text.as_str()) && buf.get(end - 1..end) == Some("\n"),
+                buf.get(at..end) == Some(text.as_str()) && buf.get(end..end + 1) == Some("\n"),
                 "the buffer does not start with the prelude"
             );
-            at = end;
+            starts.push(at as u32);
+            at = end + 1;
         }
-        let user_src = &buf[prefix..];
+        let offset = at as u32;
+        starts.push(offset);
+        let user_src = &buf[at..];
+        if u32::try_from(buf.len()).is_err() {
+            // Positions are 32-bit.
+            return Checked {
+                errors: vec![Problem {
+                    origin: Origin::User,
+                    span: Span::default(),
+                    message: "the program is 4 GiB or more, larger than the checker addresses"
+                        .into(),
+                    notes: Vec::new(),
+                    labels: Vec::new(),
+                    help: None,
+                }],
+                warnings: Vec::new(),
+                typed: None,
+                offset,
+                prelude_globals: 0,
+            };
+        }
         let mut all: Vec<(&str, &str)> = self.sources().collect();
         all.push(("the program", user_src));
-        // Where each source starts in the joined text.
-        let mut starts = Vec::with_capacity(all.len());
-        let mut at = 0u32;
-        for (_, text) in &all {
-            starts.push(at);
-            at += text.len() as u32 + 1;
-        }
-        let offset = *starts.last().expect("the program is a source");
         // The source a span of the joined text is in, and the span in its coordinates.
         let place = |span: Span| {
             let k = starts.iter().rposition(|&s| s <= span.lo).unwrap_or(0);
@@ -414,14 +440,9 @@ fn untouched_by(m: &Module, errors: &[ParseError], defs: &[Span]) -> Option<Vec<
     }
     // Who uses whom, then the users of skipped globals, transitively.
     let mut users: Vec<Vec<usize>> = vec![Vec::new(); globals.len()];
-    let mut stack = Vec::new();
-    for (i, g) in globals.iter().enumerate() {
-        stack.extend(g.func);
-        while let Some(e) = stack.pop() {
-            match m.expr(e).kind {
-                ExprKind::Global(h) => users[h.index()].push(i),
-                _ => m.children(e, &mut stack),
-            }
+    for (i, callees) in m.global_callees().into_iter().enumerate() {
+        for h in callees {
+            users[h].push(i);
         }
     }
     let mut work: Vec<usize> = (0..globals.len()).filter(|&i| skip[i]).collect();

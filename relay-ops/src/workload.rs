@@ -101,21 +101,29 @@ pub fn transformer(ops: usize) -> String {
         }
     }
     out.push_str(") {\n");
-    let mut last = String::from("%x");
+    // The block's input: `%x`, then the previous block's output.
+    let mut input = String::from("%x");
     for i in 0..ops {
         let (b, s) = (i / BLOCK.len(), &BLOCK[i % BLOCK.len()]);
-        let input = if b == 0 {
-            "%x".to_string()
-        } else {
-            format!("%h2_{}", b - 1)
-        };
+        if b > 0 && i % BLOCK.len() == 0 {
+            input.clear();
+            let _ = write!(input, "%h2_{}", b - 1);
+        }
         let _ = write!(out, "  let %{}_{b} = ", s.name);
         write_call(&mut out, s.call, b, &input);
         out.push_str(";\n");
-        last.clear();
-        let _ = write!(last, "%{}_{b}", s.name);
     }
-    let _ = writeln!(out, "  {last}\n}}");
+    match ops.checked_sub(1) {
+        Some(i) => {
+            let _ = writeln!(
+                out,
+                "  %{}_{}\n}}",
+                BLOCK[i % BLOCK.len()].name,
+                i / BLOCK.len()
+            );
+        }
+        None => out.push_str("  %x\n}\n"),
+    }
     out
 }
 
@@ -166,5 +174,13 @@ mod tests {
         assert!(text.contains("%b2_1: Tensor[(768), float32]) {"));
         let names: Vec<String> = expected_bindings(20).map(|(n, _)| n).collect();
         assert_eq!(names[18..], ["q_1".to_string(), "qb_1".to_string()]);
+    }
+
+    #[test]
+    fn no_operators_is_the_identity_on_the_input() {
+        assert_eq!(
+            transformer(0),
+            "#[version = \"0.0.5\"]\ndef @main(%x: Tensor[(n, 768), float32]) {\n  %x\n}\n"
+        );
     }
 }

@@ -241,3 +241,21 @@ fn a_name_error_does_not_hide_the_type_errors_of_other_definitions() {
         ]
     );
 }
+
+#[test]
+fn two_prelude_sources_of_one_name_are_refused() {
+    let lib = "def @twice[A](%f: fn (A) -> A) -> fn (A) -> A { @compose(%f, %f) }";
+    for name in ["lib", relay_ops::prelude::PRELUDE_NAME] {
+        let extra: Vec<(&str, &str)> = if name == "lib" {
+            vec![("lib", lib), ("lib", lib)]
+        } else {
+            vec![(name, lib)]
+        };
+        let errors = Prelude::with(&extra).unwrap_err();
+        let messages: Vec<&str> = errors.iter().map(|e| e.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            [format!("two prelude sources are named `{name}`")]
+        );
+    }
+}

@@ -177,6 +177,25 @@ pub enum Cmp {
     Ge,
 }
 
+impl Arith {
+    /// `a op b` on constants, when it is exact in `i64` and not a division (the general
+    /// path reports overflows and divisions by zero).
+    pub(crate) fn on_consts(self, a: i64, b: i64) -> Option<i64> {
+        match self {
+            Arith::Add => a.checked_add(b),
+            Arith::Sub => a.checked_sub(b),
+            Arith::Mul => a.checked_mul(b),
+            Arith::Min => Some(a.min(b)),
+            Arith::Max => Some(a.max(b)),
+            Arith::FloorDiv | Arith::FloorMod => None,
+        }
+    }
+}
+
+/// The most dimensions `[d; n]` makes: far above any tensor's rank, far below what would
+/// exhaust memory.
+pub const MAX_REPEAT: i64 = 1 << 16;
+
 impl Cmp {
     /// Whether `a op b`.
     pub fn holds(self, a: i64, b: i64) -> bool {

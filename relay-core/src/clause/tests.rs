@@ -132,7 +132,19 @@ fn repeats_and_optional_values() {
             &["Tensor[(3), float32]"],
             &[("n", AttrValue::Int(-1))]
         ),
-        Err("`[d; n]` repeats a dimension -1 times".into())
+        Err("`[d; n]` repeats a dimension -1 times: it must be 0 to 65536".into())
+    );
+    // A huge count from an attribute is an error, not an allocation that cannot succeed.
+    assert_eq!(
+        run(
+            Lead::REF,
+            &["Tensor[(3), float32]"],
+            &[("n", AttrValue::Int(i64::MAX))]
+        ),
+        Err(format!(
+            "`[d; n]` repeats a dimension {} times: it must be 0 to 65536",
+            i64::MAX
+        ))
     );
     assert_eq!(
         run(

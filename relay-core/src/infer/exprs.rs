@@ -105,10 +105,6 @@ impl Infer<'_> {
         match def.attrs_for_call(given_ref) {
             Ok(filled) => {
                 let filled = Arc::new(filled);
-                // Keyed by address: keep the given list alive as long as the key.
-                if let Some(g) = given {
-                    self.attrs_kept.push(g.clone());
-                }
                 self.attr_cache.insert(key, filled.clone());
                 Some(filled)
             }
@@ -292,24 +288,31 @@ impl Infer<'_> {
         let ct = self.expr_tys[callee.index()];
         let ct = self.s.resolve(ct);
         let arg_tys: Vec<Ty> = args.iter().map(|a| self.expr_tys[a.index()]).collect();
-        let name = self.callee_name(callee);
+        // The callee's name is for messages only: made when one is.
         let TyData::Func(_) = self.s.tcx.data(ct) else {
             if !type_args.is_empty() {
+                let name = self.callee_name(callee);
                 self.error(Some(e), span, format!("{name} takes no type arguments"));
             }
             let ret = self.s.fresh_ty();
             let want = self.s.tcx.func(&[], &arg_tys, ret, Vec::new());
-            self.unify(ct, want, span, Some(e), &format!("cannot call {name}"));
+            if let Err(err) = self.s.unify(ct, want) {
+                let name = self.callee_name(callee);
+                let message = format!("cannot call {name}: {}", err.describe(&self.s.tcx));
+                self.error(Some(e), span, message);
+            }
             return ret;
         };
         let (params, ret, constraints) = match self.s.instantiate_with(ct, type_args) {
             Ok(x) => x,
             Err(err) => {
+                let name = self.callee_name(callee);
                 self.error(Some(e), span, format!("{name}: {err}"));
                 return self.s.fresh_ty();
             }
         };
         if params.len() != args.len() {
+            let name = self.callee_name(callee);
             let n = params.len();
             self.error(
                 Some(e),

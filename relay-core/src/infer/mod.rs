@@ -113,10 +113,9 @@ struct Infer<'m> {
     /// Globals whose type is a scheme known before their bodies are typed.
     declared: Vec<bool>,
     op_tys: FxHashMap<*const OpDef, OpScheme>,
-    /// Filled attributes by operator and given attribute list (by address).
+    /// Filled attributes by operator and given attribute list (by address: the lists
+    /// belong to the module, borrowed for as long as this lives, so no address is reused).
     attr_cache: FxHashMap<(*const OpDef, *const Attrs), Arc<Attrs>>,
-    /// The given attribute lists `attr_cache` is keyed by, alive as long as it.
-    attrs_kept: Vec<Arc<Attrs>>,
     /// A buffer for a relation's arguments.
     scratch: Vec<Ty>,
     match_scrutinee: FxHashMap<ExprId, Ty>,
@@ -177,7 +176,6 @@ fn infer_full(tcx: TyCtx, adts: &AdtTable, m: &Module, skip: &[bool], options: O
         declared: Vec::with_capacity(m.globals().len()),
         op_tys: FxHashMap::default(),
         attr_cache: FxHashMap::default(),
-        attrs_kept: Vec::new(),
         scratch: Vec::new(),
         match_scrutinee: FxHashMap::default(),
         errors: Vec::new(),
@@ -215,16 +213,7 @@ fn infer_full(tcx: TyCtx, adts: &AdtTable, m: &Module, skip: &[bool], options: O
 /// other in a cycle in definition order). Iterative, linear in the module's size.
 fn callee_first_order(m: &Module) -> Vec<usize> {
     let n = m.globals().len();
-    let mut callees: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (i, g) in m.globals().iter().enumerate() {
-        let mut stack: Vec<ExprId> = g.func.into_iter().collect();
-        while let Some(e) = stack.pop() {
-            match &m.expr(e).kind {
-                ExprKind::Global(h) => callees[i].push(h.index()),
-                _ => m.children(e, &mut stack),
-            }
-        }
-    }
+    let callees = m.global_callees();
     let mut order = Vec::with_capacity(n);
     let mut seen = vec![false; n];
     for root in 0..n {

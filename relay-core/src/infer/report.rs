@@ -292,7 +292,10 @@ impl Infer<'_> {
         if errors.is_empty() {
             // Bindings nothing constrains (no let-generalization), by name.
             for (i, &t) in var_tys.iter().enumerate() {
-                if solver.tcx.has_vars(t) && errors.len() < MAX_UNDETERMINED {
+                if errors.len() == MAX_UNDETERMINED {
+                    break;
+                }
+                if solver.tcx.has_vars(t) {
                     let decl = m.var_decl(VarId(i as u32));
                     errors.push(TypeError {
                         span: decl.span,

@@ -332,14 +332,7 @@ fn term(t: &Term, c: &Checked) -> TokenStream {
             }
         }
         Term::Cmp(op, _, a, b) => {
-            let op = match op {
-                CmpOp::Eq => quote!(Eq),
-                CmpOp::Ne => quote!(Ne),
-                CmpOp::Lt => quote!(Lt),
-                CmpOp::Le => quote!(Le),
-                CmpOp::Gt => quote!(Gt),
-                CmpOp::Ge => quote!(Ge),
-            };
+            let op = cmp(*op);
             let (a, b) = (boxed(a), boxed(b));
             quote!(#p::Term::Cmp(#p::Cmp::#op, #a, #b))
         }

@@ -126,14 +126,7 @@ impl Machine<'_, '_> {
                 else {
                     return Ok(None);
                 };
-                let r = match op {
-                    Arith::Add => x.checked_add(y),
-                    Arith::Sub => x.checked_sub(y),
-                    Arith::Mul => x.checked_mul(y),
-                    Arith::Min => Some(x.min(y)),
-                    Arith::Max => Some(x.max(y)),
-                    Arith::FloorDiv | Arith::FloorMod => None,
-                };
+                let r = op.on_consts(x, y);
                 if r.is_some() {
                     return Ok(r);
                 }
@@ -323,15 +316,7 @@ impl Machine<'_, '_> {
                 // Constants without the normal form's machinery (an overflow takes the
                 // general path, which reports it).
                 if let (Some(a), Some(b)) = (dims.as_const(x), dims.as_const(y)) {
-                    let r = match op {
-                        Arith::Add => a.checked_add(b),
-                        Arith::Sub => a.checked_sub(b),
-                        Arith::Mul => a.checked_mul(b),
-                        Arith::Min => Some(a.min(b)),
-                        Arith::Max => Some(a.max(b)),
-                        Arith::FloorDiv | Arith::FloorMod => None,
-                    };
-                    if let Some(r) = r {
+                    if let Some(r) = op.on_consts(a, b) {
                         return Ok(Some(Value::Dim(dims.konst(r))));
                     }
                 }
@@ -460,10 +445,13 @@ impl Machine<'_, '_> {
                 else {
                     return Ok(None);
                 };
-                if n < 0 {
+                if !(0..=crate::clause::ir::MAX_REPEAT).contains(&n) {
                     return Err(err(
                         blame,
-                        format!("`[d; n]` repeats a dimension {n} times"),
+                        format!(
+                            "`[d; n]` repeats a dimension {n} times: it must be 0 to {}",
+                            crate::clause::ir::MAX_REPEAT
+                        ),
                     ));
                 }
                 let base = self.scratch.dims.len();

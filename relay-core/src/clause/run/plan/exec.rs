@@ -286,6 +286,7 @@ impl Machine<'_, '_> {
     /// Whether the condition `cond` holds now (`false` when it does not, is undecided
     /// or fails: the general interpreter tells which, with the message).
     fn holds(&mut self, cond: &'static Term) -> bool {
+        // Integers compare natively; anything else as the interpreter compares it.
         if let Term::Cmp(op, a, b) = cond {
             if self.is_int_term(a) && self.is_int_term(b) {
                 return matches!(
@@ -293,10 +294,6 @@ impl Machine<'_, '_> {
                     (Ok(Some(x)), Ok(Some(y))) if op.holds(x, y)
                 );
             }
-            let (Ok(Some(x)), Ok(Some(y))) = (self.eval(a, None), self.eval(b, None)) else {
-                return false;
-            };
-            return matches!(self.compare(*op, x, y, "", None), Ok(Some(true)));
         }
         matches!(self.eval(cond, None), Ok(Some(Value::Bool(true))))
     }
