@@ -234,6 +234,8 @@ pub struct Module {
     pat_spans: Vec<Span>,
     globals: Vec<GlobalDef>,
     by_name: FxHashMap<Box<str>, GlobalId>,
+    /// How many mentions of globals ([`ExprKind::Global`]) the arena holds.
+    global_refs: u32,
     span: Span,
 }
 
@@ -346,16 +348,49 @@ impl Module {
     }
 
     /// For each global (by index), the indices of the globals its body mentions, in the
-    /// order met (repeats included). Iterative, linear in the module's size.
+    /// order met (repeats included). Linear in the module's size, and only a pass over the
+    /// arena's tags when no expression mentions a global.
     pub fn global_callees(&self) -> Vec<Vec<usize>> {
         let mut callees = vec![Vec::new(); self.globals.len()];
+        if self.global_refs == 0 {
+            return callees;
+        }
+        // Which expressions have a mention of a global below them: an expression is built
+        // after its sub-expressions, so one pass in arena order decides (a sub-expression
+        // that is not earlier, which the builders cannot make, counts as having one).
+        let mut below = vec![false; self.exprs.len()];
+        let mut kids = Vec::new();
+        for i in 0..self.exprs.len() {
+            below[i] = match self.exprs[i].kind {
+                ExprKind::Global(_) => true,
+                ExprKind::Var(_) | ExprKind::Op(_) | ExprKind::Ctor(_) | ExprKind::Constant(_) => {
+                    false
+                }
+                _ => {
+                    kids.clear();
+                    self.children(ExprId(i as u32), &mut kids);
+                    kids.iter().any(|k| k.index() >= i || below[k.index()])
+                }
+            };
+        }
         let mut stack = Vec::new();
         for (i, g) in self.globals.iter().enumerate() {
-            stack.extend(g.func);
+            stack.extend(g.func.filter(|f| below[f.index()]));
             while let Some(e) = stack.pop() {
                 match self.expr(e).kind {
                     ExprKind::Global(h) => callees[i].push(h.index()),
-                    _ => self.children(e, &mut stack),
+                    _ => {
+                        let from = stack.len();
+                        self.children(e, &mut stack);
+                        let mut k = from;
+                        for j in from..stack.len() {
+                            if below[stack[j].index()] {
+                                stack[k] = stack[j];
+                                k += 1;
+                            }
+                        }
+                        stack.truncate(k);
+                    }
                 }
             }
         }
@@ -449,6 +484,7 @@ impl Module {
 
     /// A mention of global `g`.
     pub fn global_ref(&mut self, g: GlobalId) -> ExprId {
+        self.global_refs += 1;
         self.push(ExprKind::Global(g))
     }
 

@@ -455,3 +455,36 @@ fn item_words_inside_names_and_bodies_are_not_items() {
         ]
     );
 }
+
+/// Each global's callees, in the order met, skipping the bodies that mention no global
+/// (the pruning must not lose a mention nested deep or one in a shared subtree).
+#[test]
+fn global_callees_are_found_at_any_depth() {
+    let src = r#"
+def @a(%x: int32) -> int32 { %x }
+def @b(%x: int32) -> int32 {
+  let %y = %x;
+  if (True) { @a(%y) } else { (fn (%z: int32) { @c(@a(%z)) })(%y) }
+}
+def @c(%x: int32) -> int32 { let %w = (%x, @b); %w.0 }
+def @d(%x: int32) -> int32 { (%x, %x).1 }
+"#;
+    let (m, _, _) = parse(src);
+    assert_eq!(m.global_callees(), vec![vec![], vec![0, 2, 0], vec![1], vec![]]);
+    let (m, _, _) = parse("def @main(%x: int32) -> int32 { let %y = (%x, %x); %y.0 }");
+    assert_eq!(m.global_callees(), vec![Vec::<usize>::new()]);
+}
+
+/// A module built in Rust whose global mention is shared by two bodies.
+#[test]
+fn global_callees_see_a_shared_mention() {
+    let mut m = relay_core::expr::Module::new();
+    let f = m.declare("f").unwrap();
+    let r = m.global_ref(f);
+    let t = m.tuple(&[r]);
+    let g1 = m.proj(t, 0);
+    let g2 = m.tuple(&[t, t]);
+    m.define("g", g1).unwrap();
+    m.define("h", g2).unwrap();
+    assert_eq!(m.global_callees(), vec![vec![], vec![0], vec![0, 0]]);
+}
