@@ -470,7 +470,10 @@ def @c(%x: int32) -> int32 { let %w = (%x, @b); %w.0 }
 def @d(%x: int32) -> int32 { (%x, %x).1 }
 "#;
     let (m, _, _) = parse(src);
-    assert_eq!(m.global_callees(), vec![vec![], vec![0, 2, 0], vec![1], vec![]]);
+    assert_eq!(
+        m.global_callees(),
+        vec![vec![], vec![0, 2, 0], vec![1], vec![]]
+    );
     let (m, _, _) = parse("def @main(%x: int32) -> int32 { let %y = (%x, %x); %y.0 }");
     assert_eq!(m.global_callees(), vec![Vec::<usize>::new()]);
 }
@@ -487,4 +490,45 @@ fn global_callees_see_a_shared_mention() {
     m.define("g", g1).unwrap();
     m.define("h", g2).unwrap();
     assert_eq!(m.global_callees(), vec![vec![], vec![0], vec![0, 0]]);
+}
+
+/// The fast path for simple `let`s builds exactly what the general loop builds (every
+/// node, span, variable and list), and leaves the same errors, on the forms it reads and
+/// on the near misses it must leave to the general loop.
+#[test]
+fn simple_lets_are_read_as_the_general_loop_reads_them() {
+    use relay_core::text::parse_module_general;
+    let programs = [
+        r#"def @f(%x: Tensor[(n, 4), float32], %w: Tensor[(8, 4), float32]) {
+  let %a = nn.dense(%x, %w);
+  let %b = nn.dense(%x, %w, units=8);
+  let %c = nn.dense(%x,%w,units=8) ;
+  let %a = add(%a, %b);
+  let %d = add( %a ,
+     %c );
+  let %e = nn.relu(%d);
+  let %f = nn.conv2d(%e, %e, strides=[2, 2], data_layout="NHWC");
+  let %g = nn.conv2d(%e, %e, strides=[2, 2], data_layout="NHWC");
+  let %h = nn.relu(%g) /* a comment */;
+  let %i: Tensor[(n, 8), float32] = nn.relu(%h);
+  let %j = add(%i, %i).0;
+  let %k = add(%j, copy(%j));
+  let %l = add(%k, (%k));
+  let %m = add(%l, %l) + %l;
+  let %n = nn.relu(%m)
+  ;
+  %n
+}"#,
+        // Errors: the general loop reports them, whichever path met the statement.
+        "def @g(%x: float32) {\n  let %a = copy(%x);\n  let %b = copy(%y);\n  let %c = add(%a, %a, units=3);\n  %c\n}",
+        "def @h(%x: float32) {\n  let %a = copy(%x);\n  let %b = copy(%a)\n  %b\n}",
+        "def @k(%x: float32) {\n  let %a = copy(%x);\n  let %b = copy(%a, %a,);\n  let = copy(%a);\n  %b\n}",
+    ];
+    for src in programs {
+        let (mut tcx, mut adts) = setup();
+        let fast = parse_module(src, &mut tcx, &mut adts);
+        let (mut tcx, mut adts) = setup();
+        let general = parse_module_general(src, &mut tcx, &mut adts);
+        assert_eq!(format!("{fast:?}"), format!("{general:?}"), "in {src}");
+    }
 }

@@ -88,3 +88,20 @@ fn a_workload_with_a_wrong_weight_points_at_it() {
     let at = checked.errors[0].span;
     assert_eq!(&text[at.lo as usize..at.hi as usize], "%W1_0");
 }
+
+/// The parser's fast path for simple `let`s, which reads almost every statement of the
+/// workload, builds the module the general loop builds.
+#[test]
+fn the_fast_path_builds_what_the_general_loop_builds() {
+    use relay_core::adt::{self, AdtTable};
+    use relay_core::text::{parse_module, parse_module_general};
+    use relay_core::TyCtx;
+    let src = transformer(200);
+    let mut tcx = TyCtx::new();
+    let mut adts: AdtTable = adt::load(&mut tcx).expect("data types");
+    let fast = parse_module(&src, &mut tcx, &mut adts).expect("parses");
+    let mut tcx = TyCtx::new();
+    let mut adts: AdtTable = adt::load(&mut tcx).expect("data types");
+    let general = parse_module_general(&src, &mut tcx, &mut adts).expect("parses");
+    assert_eq!(format!("{fast:?}"), format!("{general:?}"));
+}

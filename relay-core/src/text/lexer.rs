@@ -169,7 +169,7 @@ const IDENT: u8 = 1;
 const START: u8 = 2;
 
 #[inline]
-fn is_ident_start(c: u8) -> bool {
+pub(crate) fn is_ident_start(c: u8) -> bool {
     CLASS[c as usize] & START != 0
 }
 
@@ -180,7 +180,7 @@ fn is_ident_char(c: u8) -> bool {
 
 /// The end of the run of name bytes in `s` from `i`.
 #[inline]
-fn name_end(s: &[u8], mut i: usize) -> usize {
+pub(crate) fn name_end(s: &[u8], mut i: usize) -> usize {
     while i < s.len() && is_ident_char(s[i]) {
         i += 1;
     }
@@ -189,7 +189,7 @@ fn name_end(s: &[u8], mut i: usize) -> usize {
 
 /// The end of a name from `i` with `.` inside where a letter follows it (`nn.conv2d`).
 #[inline]
-fn dotted_end(s: &[u8], i: usize) -> usize {
+pub(crate) fn dotted_end(s: &[u8], i: usize) -> usize {
     let mut i = name_end(s, i);
     while i + 1 < s.len() && s[i] == b'.' && is_ident_start(s[i + 1]) {
         i = name_end(s, i + 1);

@@ -9,7 +9,7 @@
 
 use super::{PResult, Parser, Word};
 use crate::expr::{Arm, ExprId, PatId, Span, VarId};
-use crate::text::lexer::{Tok, Token};
+use crate::text::lexer::{dotted_end, is_ident_start, name_end, Tok, Token};
 
 /// A construct waiting for the expression being read.
 #[derive(Copy, Clone, Debug)]
@@ -139,6 +139,11 @@ impl Parser<'_, '_> {
     /// A statement: `let %x: T = e;`, `%0 = e;` or an expression.
     fn seq_start(&mut self) -> PResult<Mode> {
         let lo = self.tok.lo;
+        if self.fast && self.is_word("let") {
+            if let Some(mode) = self.simple_let()? {
+                return Ok(mode);
+            }
+        }
         let graph = self.is(Tok::Local) && self.peek2()?.kind == Tok::Eq;
         if !(graph || self.is_word("let")) {
             if self.is_word("free_var") {
@@ -160,6 +165,130 @@ impl Parser<'_, '_> {
         let var = self.new_local(name, ann);
         self.frames.push(Frame::LetValue { var, lo });
         Ok(Mode::Operand)
+    }
+
+    /// The common statement of a large program, `let %x = op(%a, %b, attrs..);`, read
+    /// straight from the bytes, building what the general loop would build. `None`, with
+    /// nothing done, for anything else: comments, an annotation, an argument that is not
+    /// a bound local, an operator or attribute list not met before in this source (the
+    /// general loop reads those first, and reports every error).
+    fn simple_let(&mut self) -> PResult<Option<Mode>> {
+        let b = self.src.as_bytes();
+        let at = |i: usize| b.get(i).copied().unwrap_or(0);
+        let blank = |mut i: usize| {
+            while matches!(at(i), b' ' | b'\n' | b'\t' | b'\r' | b'\x0c') {
+                i += 1;
+            }
+            i
+        };
+        let let_lo = self.tok.lo;
+        // `%x`
+        let name_lo = blank(self.tok.hi as usize);
+        if at(name_lo) != b'%' {
+            return Ok(None);
+        }
+        let name_hi = name_end(b, name_lo + 1);
+        if name_hi == name_lo + 1 {
+            return Ok(None);
+        }
+        // `=`
+        let i = blank(name_hi);
+        if at(i) != b'=' || matches!(at(i + 1), b'=' | b'>') {
+            return Ok(None);
+        }
+        // The operator, already met.
+        let op_lo = blank(i + 1);
+        if !is_ident_start(at(op_lo)) {
+            return Ok(None);
+        }
+        let op_hi = dotted_end(b, op_lo);
+        let Some(&Word::Op(_, Some(callee))) = self.words.get(&self.src[op_lo..op_hi]) else {
+            return Ok(None);
+        };
+        let mut i = blank(op_hi);
+        if at(i) != b'(' {
+            return Ok(None);
+        }
+        // Locals, then perhaps attributes, to the `)`.
+        self.fast_args.clear();
+        let mut attrs = None;
+        loop {
+            i = blank(i + 1);
+            match at(i) {
+                b'%' => {
+                    let hi = name_end(b, i + 1);
+                    let Some(v) = self.locals.get(&self.m, &self.src[i + 1..hi]) else {
+                        return Ok(None);
+                    };
+                    let span = Span {
+                        lo: i as u32,
+                        hi: hi as u32,
+                    };
+                    self.fast_args.push((v, span));
+                    i = blank(hi);
+                }
+                c if is_ident_start(c) && !self.fast_args.is_empty() => {
+                    // As `attrs` finds a list read before: its text up to the `)`.
+                    let k = b[i..]
+                        .iter()
+                        .position(|&c| matches!(c, b')' | b'"' | b'/' | b'#' | b'\n'));
+                    let Some(k) = k.filter(|&k| b[i + k] == b')') else {
+                        return Ok(None);
+                    };
+                    let text = self.src[i..i + k].trim_end();
+                    let Some(a) = self.attr_lists.get(text) else {
+                        return Ok(None);
+                    };
+                    attrs = Some(a.clone());
+                    i += k;
+                    break;
+                }
+                _ => return Ok(None),
+            }
+            match at(i) {
+                b',' => {}
+                b')' => break,
+                _ => return Ok(None),
+            }
+        }
+        let call_hi = i + 1;
+        let semi = blank(call_hi);
+        if at(semi) != b';' {
+            return Ok(None);
+        }
+        // Built as the general loop builds it: the variable, the mentions, the call.
+        let var = self.m.at(Span {
+            lo: name_lo as u32,
+            hi: name_hi as u32,
+        });
+        let var = var.var(&self.src[name_lo + 1..name_hi], None);
+        for k in 0..self.fast_args.len() {
+            let (v, span) = self.fast_args[k];
+            let e = self.m.at(span).var_ref(v);
+            self.items_stack.push(e);
+        }
+        self.last_op = (callee, op_lo as u32);
+        let start = self.items_stack.len() - self.fast_args.len();
+        let span = Span {
+            lo: op_lo as u32,
+            hi: call_hi as u32,
+        };
+        let value = self
+            .m
+            .at(span)
+            .call_full(callee, &self.items_stack[start..], attrs, &[]);
+        self.items_stack.truncate(start);
+        let mark = self.locals.mark() as u32;
+        self.bind_local(var);
+        self.frames.push(Frame::LetBody {
+            var,
+            value,
+            mark,
+            lo: let_lo,
+        });
+        self.seek(semi + 1)?;
+        self.prev_hi = semi as u32 + 1;
+        Ok(Some(Mode::Seq))
     }
 
     /// An operand: a name, a literal, or the start of a construct.
