@@ -89,6 +89,14 @@ pub(super) enum Mode {
     Deliver(ExprId),
 }
 
+/// The first byte at or after `i` that is not a blank (as the lexer's blanks).
+fn blank(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && matches!(b[i], b' ' | b'\n' | b'\t' | b'\r' | b'\x0c') {
+        i += 1;
+    }
+    i
+}
+
 /// The registered name of an operator TVM's text format writes under another name.
 fn tvm_alias(name: &str) -> Option<&'static str> {
     match name {
@@ -168,46 +176,65 @@ impl Parser<'_, '_> {
     }
 
     /// The common statement of a large program, `let %x = op(%a, %b, attrs..);`, read
-    /// straight from the bytes, building what the general loop would build. `None`, with
-    /// nothing done, for anything else: comments, an annotation, an argument that is not
-    /// a bound local, an operator or attribute list not met before in this source (the
-    /// general loop reads those first, and reports every error).
+    /// straight from the bytes, building what the general loop would build; and the
+    /// statements like it that follow. `None`, with nothing done, for anything else:
+    /// comments, an annotation, an argument that is not a bound local, an operator or
+    /// attribute list not met before in this source (the general loop reads those first,
+    /// and reports every error).
     fn simple_let(&mut self) -> PResult<Option<Mode>> {
         let b = self.src.as_bytes();
-        let at = |i: usize| b.get(i).copied().unwrap_or(0);
-        let blank = |mut i: usize| {
-            while matches!(at(i), b' ' | b'\n' | b'\t' | b'\r' | b'\x0c') {
-                i += 1;
+        let (mut lo, mut hi) = (self.tok.lo as usize, self.tok.hi as usize);
+        let mut next = None;
+        while let Some(end) = self.simple_let_at(lo, hi) {
+            next = Some(end);
+            // Another `let`, as the lexer would read it: blanks, then the word alone.
+            let i = blank(b, end);
+            if !b[i..].starts_with(b"let") || dotted_end(b, i) != i + 3 {
+                break;
             }
-            i
-        };
-        let let_lo = self.tok.lo;
-        // `%x`
-        let name_lo = blank(self.tok.hi as usize);
-        if at(name_lo) != b'%' {
+            (lo, hi) = (i, i + 3);
+        }
+        let Some(end) = next else {
             return Ok(None);
+        };
+        self.seek(end)?;
+        self.prev_hi = end as u32;
+        Ok(Some(Mode::Seq))
+    }
+
+    /// One statement for [`Parser::simple_let`], its `let` at `let_lo..let_hi`: the
+    /// offset after its `;`, once built.
+    fn simple_let_at(&mut self, let_lo: usize, let_hi: usize) -> Option<usize> {
+        let b = self.src.as_bytes();
+        let at = |i: usize| b.get(i).copied().unwrap_or(0);
+        let blank = |i: usize| blank(b, i);
+        let let_lo = let_lo as u32;
+        // `%x`
+        let name_lo = blank(let_hi);
+        if at(name_lo) != b'%' {
+            return None;
         }
         let name_hi = name_end(b, name_lo + 1);
         if name_hi == name_lo + 1 {
-            return Ok(None);
+            return None;
         }
         // `=`
         let i = blank(name_hi);
         if at(i) != b'=' || matches!(at(i + 1), b'=' | b'>') {
-            return Ok(None);
+            return None;
         }
         // The operator, already met.
         let op_lo = blank(i + 1);
         if !is_ident_start(at(op_lo)) {
-            return Ok(None);
+            return None;
         }
         let op_hi = dotted_end(b, op_lo);
         let Some(&Word::Op(_, Some(callee))) = self.words.get(&self.src[op_lo..op_hi]) else {
-            return Ok(None);
+            return None;
         };
         let mut i = blank(op_hi);
         if at(i) != b'(' {
-            return Ok(None);
+            return None;
         }
         // Locals, then perhaps attributes, to the `)`.
         self.fast_args.clear();
@@ -218,7 +245,7 @@ impl Parser<'_, '_> {
                 b'%' => {
                     let hi = name_end(b, i + 1);
                     let Some(v) = self.locals.get(&self.m, &self.src[i + 1..hi]) else {
-                        return Ok(None);
+                        return None;
                     };
                     let span = Span {
                         lo: i as u32,
@@ -233,28 +260,28 @@ impl Parser<'_, '_> {
                         .iter()
                         .position(|&c| matches!(c, b')' | b'"' | b'/' | b'#' | b'\n'));
                     let Some(k) = k.filter(|&k| b[i + k] == b')') else {
-                        return Ok(None);
+                        return None;
                     };
                     let text = self.src[i..i + k].trim_end();
                     let Some(a) = self.attr_lists.get(text) else {
-                        return Ok(None);
+                        return None;
                     };
                     attrs = Some(a.clone());
                     i += k;
                     break;
                 }
-                _ => return Ok(None),
+                _ => return None,
             }
             match at(i) {
                 b',' => {}
                 b')' => break,
-                _ => return Ok(None),
+                _ => return None,
             }
         }
         let call_hi = i + 1;
         let semi = blank(call_hi);
         if at(semi) != b';' {
-            return Ok(None);
+            return None;
         }
         // Built as the general loop builds it: the variable, the mentions, the call.
         let var = self.m.at(Span {
@@ -286,9 +313,7 @@ impl Parser<'_, '_> {
             mark,
             lo: let_lo,
         });
-        self.seek(semi + 1)?;
-        self.prev_hi = semi as u32 + 1;
-        Ok(Some(Mode::Seq))
+        Some(semi + 1)
     }
 
     /// An operand: a name, a literal, or the start of a construct.
