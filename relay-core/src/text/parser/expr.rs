@@ -90,7 +90,7 @@ pub(super) enum Mode {
 }
 
 /// The first byte at or after `i` that is not a blank (as the lexer's blanks).
-fn blank(b: &[u8], mut i: usize) -> usize {
+pub(super) fn blank(b: &[u8], mut i: usize) -> usize {
     while i < b.len() && matches!(b[i], b' ' | b'\n' | b'\t' | b'\r' | b'\x0c') {
         i += 1;
     }
