@@ -5,8 +5,8 @@
 //! element-wise unary operators keep the type of their argument ([`Identity`]):
 //!
 //! ```text
-//! %z = add(%x, %y)       // (n, 1) f32 + (3) f32 -> (n, 3) f32
-//! %z = subtract(%x, %y)  // (2, 3) f32 - (3) f32 -> (2, 3) f32
+//! %z = add(%x, %y)       // (n, 1) f32, (3) f32 -> (n, 3) f32
+//! %z = subtract(%x, %y)  // (2, 3) f32, (3) f32 -> (2, 3) f32
 //! %y = exp(%x)           // (n, 3) f32 -> (n, 3) f32
 //! ```
 //!
@@ -356,6 +356,10 @@ pub fn concatenate_rel(cx: &mut RelCx<'_>) -> RelResult {
 
 relay_op! {
     /// Element-wise addition with NumPy broadcasting.
+    ///
+    /// ```text
+    /// %z = add(%x, %y)  // (n, 1) f32, (3) f32 -> (n, 3) f32
+    /// ```
     add : fn<t1 : Type, t2 : Type, t3 : Type>(lhs: t1, rhs: t2) -> t3 where Broadcast,
         level 1;
 
@@ -678,8 +682,7 @@ relay_op! {
     /// `center: bool = true`, `scale: bool = true`.
     ///
     /// ```text
-    /// %y = nn.batch_norm(%x, %g, %b, %m, %v)  // (n, 16, 8, 8) f32, 4 × (16) f32
-    ///                                         //   -> ((n, 16, 8, 8) f32, (16) f32, (16) f32)
+    /// %y = nn.batch_norm(%x, %g, %b, %m, %v)  // (n, 16, 8, 8) f32, (16) f32, (16) f32, (16) f32, (16) f32 -> ((n, 16, 8, 8) f32, (16) f32, (16) f32)
     /// ```
     nn.batch_norm : fn<t1, t2, t3, t4, t5, t6>(
         data: t1, gamma: t2, beta: t3, moving_mean: t4, moving_var: t5

@@ -52,9 +52,7 @@ relay_op! {
     /// `out_layout = ""` (the data's), `out_dtype = None` (the data's).
     ///
     /// ```text
-    /// %y = nn.conv1d(%x, %w, padding=[1], channels=8, kernel_size=[3]);
-    /// // %x: Tensor[(1, 4, 10), float32]  =>  %w: Tensor[(8, 4, 3), float32]
-    /// // %y: Tensor[(1, 8, 10), float32]
+    /// %y = nn.conv1d(%x, %w, padding=[1], channels=8, kernel_size=[3])  // (1, 4, 10) f32, (8, 4, 3) f32 -> (1, 8, 10) f32
     /// ```
     nn.conv1d : fn<t1, t2, t3>(data: t1, weight: t2) -> t3 where Conv1D,
         attrs {
@@ -88,9 +86,7 @@ relay_op! {
     /// `out_layout = ""` (the data's), `out_dtype = None` (the data's).
     ///
     /// ```text
-    /// %y = nn.conv2d(%x, %w, strides=[2, 2], padding=[1, 1], channels=16, kernel_size=[3, 3]);
-    /// // %x: Tensor[(1, 3, 32, 32), float32]  =>  %w: Tensor[(16, 3, 3, 3), float32]
-    /// // %y: Tensor[(1, 16, 16, 16), float32]
+    /// %y = nn.conv2d(%x, %w, strides=[2, 2], padding=[1, 1], channels=16, kernel_size=[3, 3])  // (1, 3, 32, 32) f32, (16, 3, 3, 3) f32 -> (1, 16, 16, 16) f32
     /// ```
     nn.conv2d : fn<t1, t2, t3>(data: t1, weight: t2) -> t3 where Conv2D,
         attrs {
@@ -118,9 +114,7 @@ relay_op! {
     /// `out_layout = ""` (the data's), `out_dtype = None` (the data's).
     ///
     /// ```text
-    /// %y = nn.conv3d(%x, %w, padding=[1, 1, 1], channels=8, kernel_size=[3, 3, 3]);
-    /// // %x: Tensor[(1, 4, 8, 8, 8), float32]  =>  %w: Tensor[(8, 4, 3, 3, 3), float32]
-    /// // %y: Tensor[(1, 8, 8, 8, 8), float32]
+    /// %y = nn.conv3d(%x, %w, padding=[1, 1, 1], channels=8, kernel_size=[3, 3, 3])  // (1, 4, 8, 8, 8) f32, (8, 4, 3, 3, 3) f32 -> (1, 8, 8, 8, 8) f32
     /// ```
     nn.conv3d : fn<t1, t2, t3>(data: t1, weight: t2) -> t3 where Conv3D,
         attrs {
@@ -150,9 +144,7 @@ relay_op! {
     /// `out_dtype = None`.
     ///
     /// ```text
-    /// %y = nn.conv1d_transpose(%x, %w, strides=[2], channels=4, kernel_size=[3]);
-    /// // %x: Tensor[(1, 8, 10), float32]  =>  %w: Tensor[(8, 4, 3), float32]
-    /// // %y: Tensor[(1, 4, 21), float32]
+    /// %y = nn.conv1d_transpose(%x, %w, strides=[2], channels=4, kernel_size=[3])  // (1, 8, 10) f32, (8, 4, 3) f32 -> (1, 4, 21) f32
     /// ```
     nn.conv1d_transpose : fn<t1, t2, t3>(data: t1, weight: t2) -> t3 where Conv1DTranspose,
         attrs {
@@ -183,10 +175,7 @@ relay_op! {
     /// `out_layout = ""`, `out_dtype = None`.
     ///
     /// ```text
-    /// %y = nn.conv2d_transpose(%x, %w, strides=[2, 2], padding=[1, 1], output_padding=[1, 1],
-    ///                          channels=8, kernel_size=[3, 3]);
-    /// // %x: Tensor[(1, 16, 8, 8), float32]  =>  %w: Tensor[(16, 8, 3, 3), float32]
-    /// // %y: Tensor[(1, 8, 16, 16), float32]
+    /// %y = nn.conv2d_transpose(%x, %w, strides=[2, 2], padding=[1, 1], output_padding=[1, 1], channels=8, kernel_size=[3, 3])  // (1, 16, 8, 8) f32, (16, 8, 3, 3) f32 -> (1, 8, 16, 16) f32
     /// ```
     nn.conv2d_transpose : fn<t1, t2, t3>(data: t1, weight: t2) -> t3 where Conv2DTranspose,
         attrs {
@@ -214,9 +203,7 @@ relay_op! {
     /// `kernel_layout = "IODHW"`, `out_layout = ""`, `out_dtype = None`.
     ///
     /// ```text
-    /// %y = nn.conv3d_transpose(%x, %w, channels=4, kernel_size=[3, 3, 3]);
-    /// // %x: Tensor[(1, 8, 4, 4, 4), float32]  =>  %w: Tensor[(8, 4, 3, 3, 3), float32]
-    /// // %y: Tensor[(1, 4, 6, 6, 6), float32]
+    /// %y = nn.conv3d_transpose(%x, %w, channels=4, kernel_size=[3, 3, 3])  // (1, 8, 4, 4, 4) f32, (8, 4, 3, 3, 3) f32 -> (1, 4, 6, 6, 6) f32
     /// ```
     nn.conv3d_transpose : fn<t1, t2, t3>(data: t1, weight: t2) -> t3 where Conv3DTranspose,
         attrs {
@@ -243,8 +230,7 @@ relay_op! {
     /// (1 or 2 values), `layout = "NCW"`, `out_layout = ""` (the layout), `ceil_mode = false`.
     ///
     /// ```text
-    /// %y = nn.max_pool1d(%x, pool_size=[2], strides=[2]);
-    /// // %x: Tensor[(1, 4, 9), float32]  =>  %y: Tensor[(1, 4, 4), float32]
+    /// %y = nn.max_pool1d(%x, pool_size=[2], strides=[2])  // (1, 4, 9) f32 -> (1, 4, 4) f32
     /// ```
     nn.max_pool1d : fn<t1, t2>(data: t1) -> t2 where MaxPool1D,
         attrs {
@@ -268,8 +254,7 @@ relay_op! {
     /// `NCHW16c` too), `out_layout = ""`, `ceil_mode = false`.
     ///
     /// ```text
-    /// %y = nn.max_pool2d(%x, pool_size=[3, 3], strides=[2, 2], padding=[1, 1]);
-    /// // %x: Tensor[(1, 64, 112, 112), float32]  =>  %y: Tensor[(1, 64, 56, 56), float32]
+    /// %y = nn.max_pool2d(%x, pool_size=[3, 3], strides=[2, 2], padding=[1, 1])  // (1, 64, 112, 112) f32 -> (1, 64, 56, 56) f32
     /// ```
     nn.max_pool2d : fn<t1, t2>(data: t1) -> t2 where MaxPool2D,
         attrs {
@@ -290,8 +275,7 @@ relay_op! {
     /// `ceil_mode = false`.
     ///
     /// ```text
-    /// %y = nn.max_pool3d(%x, pool_size=[2, 2, 2], strides=[2, 2, 2]);
-    /// // %x: Tensor[(1, 4, 8, 8, 8), float32]  =>  %y: Tensor[(1, 4, 4, 4, 4), float32]
+    /// %y = nn.max_pool3d(%x, pool_size=[2, 2, 2], strides=[2, 2, 2])  // (1, 4, 8, 8, 8) f32 -> (1, 4, 4, 4, 4) f32
     /// ```
     nn.max_pool3d : fn<t1, t2>(data: t1) -> t2 where MaxPool3D,
         attrs {
@@ -312,8 +296,7 @@ relay_op! {
     /// `count_include_pad = false`.
     ///
     /// ```text
-    /// %y = nn.avg_pool1d(%x, pool_size=[3], ceil_mode=True, strides=[2]);
-    /// // %x: Tensor[(1, 4, 10), float32]  =>  %y: Tensor[(1, 4, 5), float32]
+    /// %y = nn.avg_pool1d(%x, pool_size=[3], ceil_mode=True, strides=[2])  // (1, 4, 10) f32 -> (1, 4, 5) f32
     /// ```
     nn.avg_pool1d : fn<t1, t2>(data: t1) -> t2 where AvgPool1D,
         attrs {
@@ -335,8 +318,7 @@ relay_op! {
     /// `count_include_pad = false`.
     ///
     /// ```text
-    /// %y = nn.avg_pool2d(%x, pool_size=[2, 2], strides=[2, 2], layout="NHWC");
-    /// // %x: Tensor[(1, 32, 32, 16), float32]  =>  %y: Tensor[(1, 16, 16, 16), float32]
+    /// %y = nn.avg_pool2d(%x, pool_size=[2, 2], strides=[2, 2], layout="NHWC")  // (1, 32, 32, 16) f32 -> (1, 16, 16, 16) f32
     /// ```
     nn.avg_pool2d : fn<t1, t2>(data: t1) -> t2 where AvgPool2D,
         attrs {
@@ -358,8 +340,7 @@ relay_op! {
     /// `count_include_pad = false`.
     ///
     /// ```text
-    /// %y = nn.avg_pool3d(%x, pool_size=[2, 2, 2], strides=[2, 2, 2]);
-    /// // %x: Tensor[(1, 4, 8, 8, 8), float32]  =>  %y: Tensor[(1, 4, 4, 4, 4), float32]
+    /// %y = nn.avg_pool3d(%x, pool_size=[2, 2, 2], strides=[2, 2, 2])  // (1, 4, 8, 8, 8) f32 -> (1, 4, 4, 4, 4) f32
     /// ```
     nn.avg_pool3d : fn<t1, t2>(data: t1) -> t2 where AvgPool3D,
         attrs {
@@ -379,8 +360,7 @@ relay_op! {
     /// Attributes: `layout = "NCHW"`, `out_layout = ""` (the layout).
     ///
     /// ```text
-    /// %y = nn.global_avg_pool2d(%x);
-    /// // %x: Tensor[(1, 512, 7, 7), float32]  =>  %y: Tensor[(1, 512, 1, 1), float32]
+    /// %y = nn.global_avg_pool2d(%x)  // (1, 512, 7, 7) f32 -> (1, 512, 1, 1) f32
     /// ```
     nn.global_avg_pool2d : fn<t1, t2>(data: t1) -> t2 where GlobalAvgPool2D,
         attrs { layout: str = "NCHW", out_layout: str = "" },
@@ -391,8 +371,7 @@ relay_op! {
     /// Attributes: `layout = "NCHW"`, `out_layout = ""` (the layout).
     ///
     /// ```text
-    /// %y = nn.global_max_pool2d(%x, layout="NHWC");
-    /// // %x: Tensor[(1, 7, 7, 512), float32]  =>  %y: Tensor[(1, 1, 1, 512), float32]
+    /// %y = nn.global_max_pool2d(%x, layout="NHWC")  // (1, 7, 7, 512) f32 -> (1, 1, 1, 512) f32
     /// ```
     nn.global_max_pool2d : fn<t1, t2>(data: t1) -> t2 where GlobalMaxPool2D,
         attrs { layout: str = "NCHW", out_layout: str = "" },
@@ -402,8 +381,7 @@ relay_op! {
     /// (a `?` among them gives `?`). No attributes.
     ///
     /// ```text
-    /// %y = nn.batch_flatten(%x);
-    /// // %x: Tensor[(n, 2, 3, 4), float32]  =>  %y: Tensor[(n, 24), float32]
+    /// %y = nn.batch_flatten(%x)  // (n, 2, 3, 4) f32 -> (n, 24) f32
     /// ```
     nn.batch_flatten : fn<t1, t2>(data: t1) -> t2 where Flatten,
         level 2;
@@ -415,8 +393,7 @@ relay_op! {
     /// `pad_mode = "constant"` (or `"edge"`, `"reflect"`).
     ///
     /// ```text
-    /// %y = nn.pad(%x, 0f, pad_width=[[0, 0], [0, 0], [1, 1], [2, 2]]);
-    /// // %x: Tensor[(1, 3, 4, 4), float32]  =>  %y: Tensor[(1, 3, 6, 8), float32]
+    /// %y = nn.pad(%x, 0f, pad_width=[[0, 0], [0, 0], [1, 1], [2, 2]])  // (1, 3, 4, 4) f32 -> (1, 3, 6, 8) f32
     /// ```
     nn.pad : fn<t1, t2, t3>(data: t1, pad_value: t2) -> t3 where Pad,
         attrs { pad_width: [[int]], pad_mode: str = "constant" },
@@ -430,8 +407,7 @@ relay_op! {
     /// `method = "nearest_neighbor"` (or `"bilinear"`, `"bicubic"`), `align_corners = false`.
     ///
     /// ```text
-    /// %y = nn.upsampling(%x, scale_h=2f, scale_w=2f);
-    /// // %x: Tensor[(1, 3, 16, 16), float32]  =>  %y: Tensor[(1, 3, 32, 32), float32]
+    /// %y = nn.upsampling(%x, scale_h=2f, scale_w=2f)  // (1, 3, 16, 16) f32 -> (1, 3, 32, 32) f32
     /// ```
     nn.upsampling : fn<t1, t2>(data: t1) -> t2 where UpSampling,
         attrs {
@@ -449,8 +425,7 @@ relay_op! {
     /// `alpha = 0.00001`, `beta = 0.75`.
     ///
     /// ```text
-    /// %y = nn.lrn(%x, size=3, axis=1);
-    /// // %x: Tensor[(1, 8, 4, 4), float32]  =>  %y: Tensor[(1, 8, 4, 4), float32]
+    /// %y = nn.lrn(%x, size=3, axis=1)  // (1, 8, 4, 4) f32 -> (1, 8, 4, 4) f32
     /// ```
     nn.lrn : fn<t1, t2>(data: t1) -> t2 where Lrn,
         attrs {
@@ -467,8 +442,7 @@ relay_op! {
     /// Attributes: `eps` (required), `axis = None` (every axis).
     ///
     /// ```text
-    /// %y = nn.l2_normalize(%x, eps=1e-10f, axis=[1]);
-    /// // %x: Tensor[(2, 8), float32]  =>  %y: Tensor[(2, 8), float32]
+    /// %y = nn.l2_normalize(%x, eps=1e-10f, axis=[1])  // (2, 8) f32 -> (2, 8) f32
     /// ```
     nn.l2_normalize : fn<t1, t2>(data: t1) -> t2 where L2Normalize,
         attrs { eps: float, axis: Option<[int]> = None },

@@ -97,7 +97,7 @@ relay_op! {
     /// Attributes: `newshape: [int]` (required), `allowzero: bool = false`.
     ///
     /// ```text
-    /// reshape(%x: Tensor[(2, 3, 4), float32], newshape=[0, -1])  // Tensor[(2, 12), float32]
+    /// %y = reshape(%x, newshape=[0, -1])  // (2, 3, 4) f32 -> (2, 12) f32
     /// ```
     reshape : fn<t1, t2>(data: t1) -> t2 where Reshape,
         attrs { newshape: [int], allowzero: bool = false },
@@ -110,8 +110,7 @@ relay_op! {
     /// `rhs_begin: int = 0`, `rhs_end: Option<int> = None`.
     ///
     /// ```text
-    /// reshape_like(%x: Tensor[(2, 3, 4), float32], %y: Tensor[(6, 2), int8], lhs_end=2, rhs_end=1)
-    /// // Tensor[(6, 4), float32]
+    /// %z = reshape_like(%x, %y, lhs_end=2, rhs_end=1)  // (2, 3, 4) f32, (6, 2) i8 -> (6, 4) f32
     /// ```
     reshape_like : fn<t1, t2, t3>(data: t1, shape_like: t2) -> t3 where ReshapeLike,
         attrs {
@@ -128,7 +127,7 @@ relay_op! {
     /// Attributes: `newshape: [int]` (required).
     ///
     /// ```text
-    /// reverse_reshape(%x: Tensor[(10, 5, 4), float32], newshape=[-1, 0])  // Tensor[(50, 4), float32]
+    /// %y = reverse_reshape(%x, newshape=[-1, 0])  // (10, 5, 4) f32 -> (50, 4) f32
     /// ```
     reverse_reshape : fn<t1, t2>(data: t1) -> t2 where ReverseReshape,
         attrs { newshape: [int] },
@@ -139,7 +138,7 @@ relay_op! {
     /// Attributes: `axes: Option<[int]> = None`.
     ///
     /// ```text
-    /// transpose(%x: Tensor[(2, 3, 4), float32], axes=[1, 0, 2])  // Tensor[(3, 2, 4), float32]
+    /// %y = transpose(%x, axes=[1, 0, 2])  // (2, 3, 4) f32 -> (3, 2, 4) f32
     /// ```
     transpose : fn<t1, t2>(data: t1) -> t2 where Transpose,
         attrs { axes: Option<[int]> = None },
@@ -151,7 +150,7 @@ relay_op! {
     /// Attributes: `axis: Option<[int]> = None`.
     ///
     /// ```text
-    /// squeeze(%x: Tensor[(1, 3, 1), float32])  // Tensor[(3), float32]
+    /// %y = squeeze(%x)  // (1, 3, 1) f32 -> (3) f32
     /// ```
     squeeze : fn<t1, t2>(data: t1) -> t2 where Squeeze,
         attrs { axis: Option<[int]> = None },
@@ -163,8 +162,7 @@ relay_op! {
     /// Attributes: `indices_or_sections: int` (required), `axis: int = 0`.
     ///
     /// ```text
-    /// split(%x: Tensor[(6, 4), float32], indices_or_sections=3)
-    /// // (Tensor[(2, 4), float32], Tensor[(2, 4), float32], Tensor[(2, 4), float32])
+    /// %y = split(%x, indices_or_sections=3)  // (6, 4) f32 -> ((2, 4) f32, (2, 4) f32, (2, 4) f32)
     /// ```
     split : fn<t1, t2>(data: t1) -> t2 where Split,
         attrs { indices_or_sections: int | [int], axis: int = 0 },
@@ -176,7 +174,7 @@ relay_op! {
     /// `mode: str = "clip"` (`"clip"`, `"wrap"` or `"fast"`).
     ///
     /// ```text
-    /// take(%x: Tensor[(5, 4), float32], %i: Tensor[(2, 3), int32], axis=0)  // Tensor[(2, 3, 4), float32]
+    /// %y = take(%x, %i, axis=0)  // (5, 4) f32, (2, 3) i32 -> (2, 3, 4) f32
     /// ```
     take : fn<t1, t2, t3>(data: t1, indices: t2) -> t3 where Take,
         attrs { axis: Option<int> = None, batch_dims: int = 0, mode: str = "clip" },
@@ -187,7 +185,7 @@ relay_op! {
     /// Attributes: `axis: int = 0`.
     ///
     /// ```text
-    /// stack((%a: Tensor[(3), float32], %b: Tensor[(3), float32]), axis=1)  // Tensor[(3, 2), float32]
+    /// %y = stack((%a, %b), axis=1)  // (3) f32, (3) f32 -> (3, 2) f32
     /// ```
     stack : fn<t1, t2>(data: t1) -> t2 where Stack,
         attrs { axis: int = 0 },
@@ -198,7 +196,7 @@ relay_op! {
     /// Attributes: `dtype: dtype` (required).
     ///
     /// ```text
-    /// cast(%x: Tensor[(2, 3), float32], dtype="int8")  // Tensor[(2, 3), int8]
+    /// %y = cast(%x, dtype="int8")  // (2, 3) f32 -> (2, 3) i8
     /// ```
     cast : fn<t1, t2>(data: t1) -> t2 where Cast,
         attrs { dtype: dtype },
@@ -207,7 +205,7 @@ relay_op! {
     /// Converts the elements to the dtype of `dtype_like`.
     ///
     /// ```text
-    /// cast_like(%x: Tensor[(2, 3), float32], %y: Tensor[(7), int8])  // Tensor[(2, 3), int8]
+    /// %z = cast_like(%x, %y)  // (2, 3) f32, (7) i8 -> (2, 3) i8
     /// ```
     cast_like : fn<t1, t2, t3>(data: t1, dtype_like: t2) -> t3 where CastLike,
         level 3;
@@ -217,7 +215,7 @@ relay_op! {
     /// Attributes: `dtype: dtype` (required).
     ///
     /// ```text
-    /// reinterpret(%x: Tensor[(2, 3), float32], dtype="int32")  // Tensor[(2, 3), int32]
+    /// %y = reinterpret(%x, dtype="int32")  // (2, 3) f32 -> (2, 3) i32
     /// ```
     reinterpret : fn<t1, t2>(data: t1) -> t2 where Reinterpret,
         attrs { dtype: dtype },
@@ -228,7 +226,7 @@ relay_op! {
     /// Attributes: `shape: [int]`, `dtype: dtype` (both required).
     ///
     /// ```text
-    /// zeros(shape=[2, 3], dtype="float32")  // Tensor[(2, 3), float32]
+    /// %y = zeros(shape=[2, 3], dtype="float32")  // -> (2, 3) f32
     /// ```
     zeros : fn<t>() -> t where InitOp,
         attrs { shape: [int], dtype: dtype },
@@ -239,7 +237,7 @@ relay_op! {
     /// Attributes: `shape: [int]`, `dtype: dtype` (both required).
     ///
     /// ```text
-    /// ones(shape=[4], dtype="int32")  // Tensor[(4), int32]
+    /// %y = ones(shape=[4], dtype="int32")  // -> (4) i32
     /// ```
     ones : fn<t>() -> t where InitOp,
         attrs { shape: [int], dtype: dtype },
@@ -251,7 +249,7 @@ relay_op! {
     /// Attributes: `shape: [int]` (required), `dtype: Option<dtype> = None`.
     ///
     /// ```text
-    /// full(%v: float32, shape=[2, 3])  // Tensor[(2, 3), float32]
+    /// %y = full(%v, shape=[2, 3])  // () f32 -> (2, 3) f32
     /// ```
     full : fn<t1, t2>(fill_value: t1) -> t2 where Full,
         attrs { shape: [int], dtype: Option<dtype> = None },
@@ -260,7 +258,7 @@ relay_op! {
     /// A tensor of `data`'s type filled with the scalar `fill_value`.
     ///
     /// ```text
-    /// full_like(%x: Tensor[(2, 3), float32], %v: float32)  // Tensor[(2, 3), float32]
+    /// %y = full_like(%x, %v)  // (2, 3) f32, () f32 -> (2, 3) f32
     /// ```
     full_like : fn<t1, t2, t3>(data: t1, fill_value: t2) -> t3 where FullLike,
         level 3;
@@ -268,7 +266,7 @@ relay_op! {
     /// Zeros of `data`'s type.
     ///
     /// ```text
-    /// zeros_like(%x: Tensor[(2, 3), float32])  // Tensor[(2, 3), float32]
+    /// %y = zeros_like(%x)  // (2, 3) f32 -> (2, 3) f32
     /// ```
     zeros_like : fn<t1, t2>(data: t1) -> t2 where Identity,
         level 4;
@@ -276,7 +274,7 @@ relay_op! {
     /// Ones of `data`'s type.
     ///
     /// ```text
-    /// ones_like(%x: Tensor[(2, 3), float32])  // Tensor[(2, 3), float32]
+    /// %y = ones_like(%x)  // (2, 3) f32 -> (2, 3) f32
     /// ```
     ones_like : fn<t1, t2>(data: t1) -> t2 where Identity,
         level 4;
@@ -287,7 +285,7 @@ relay_op! {
     /// Attributes: `dtype: dtype = "float32"`.
     ///
     /// ```text
-    /// arange(%start: int32, %stop: int32, %step: int32, dtype="int32")  // Tensor[(?), int32]
+    /// %y = arange(%start, %stop, %step, dtype="int32")  // () i32, () i32, () i32 -> (?) i32
     /// ```
     arange : fn<t1, t2, t3, t4>(start: t1, stop: t2, step: t3) -> t4 where Arange,
         attrs { dtype: dtype = "float32" },
@@ -298,7 +296,7 @@ relay_op! {
     /// Attributes: `repeats: int`, `axis: int` (both required).
     ///
     /// ```text
-    /// repeat(%x: Tensor[(2, 3), float32], repeats=2, axis=1)  // Tensor[(2, 6), float32]
+    /// %y = repeat(%x, repeats=2, axis=1)  // (2, 3) f32 -> (2, 6) f32
     /// ```
     repeat : fn<t1, t2>(data: t1) -> t2 where Repeat,
         attrs { repeats: int, axis: int },
@@ -310,7 +308,7 @@ relay_op! {
     /// Attributes: `reps: [int]` (required).
     ///
     /// ```text
-    /// tile(%x: Tensor[(2, 3), float32], reps=[2, 1, 2])  // Tensor[(2, 2, 6), float32]
+    /// %y = tile(%x, reps=[2, 1, 2])  // (2, 3) f32 -> (2, 2, 6) f32
     /// ```
     tile : fn<t1, t2>(data: t1) -> t2 where Tile,
         attrs { reps: [int] },
@@ -321,7 +319,7 @@ relay_op! {
     /// Attributes: `axis: int` (required).
     ///
     /// ```text
-    /// reverse(%x: Tensor[(2, 3), float32], axis=1)  // Tensor[(2, 3), float32]
+    /// %y = reverse(%x, axis=1)  // (2, 3) f32 -> (2, 3) f32
     /// ```
     reverse : fn<t1, t2>(data: t1) -> t2 where Reverse,
         attrs { axis: int },
@@ -332,7 +330,7 @@ relay_op! {
     /// Attributes: `axis: int` (required).
     ///
     /// ```text
-    /// gather(%x: Tensor[(3, 4), float32], %i: Tensor[(3, 2), int32], axis=1)  // Tensor[(3, 2), float32]
+    /// %y = gather(%x, %i, axis=1)  // (3, 4) f32, (3, 2) i32 -> (3, 2) f32
     /// ```
     gather : fn<t1, t2, t3>(data: t1, indices: t2) -> t3 where Gather,
         attrs { axis: int },
@@ -344,7 +342,7 @@ relay_op! {
     /// Attributes: `batch_dims: int = 0`, `index_rank: Option<int> = None`.
     ///
     /// ```text
-    /// gather_nd(%x: Tensor[(3, 4, 5), float32], %i: Tensor[(2, 6), int32])  // Tensor[(6, 5), float32]
+    /// %y = gather_nd(%x, %i)  // (3, 4, 5) f32, (2, 6) i32 -> (6, 5) f32
     /// ```
     gather_nd : fn<t1, t2, t3>(data: t1, indices: t2) -> t3 where GatherNd,
         attrs { batch_dims: int = 0, index_rank: Option<int> = None },
@@ -353,56 +351,56 @@ relay_op! {
     /// Element-wise absolute value.
     ///
     /// ```text
-    /// abs(%x: Tensor[(2, 3), float32])  // Tensor[(2, 3), float32]
+    /// %y = abs(%x)  // (2, 3) f32 -> (2, 3) f32
     /// ```
     abs : fn<t1, t2>(data: t1) -> t2 where Identity, level 3;
 
     /// Element-wise ceiling.
     ///
     /// ```text
-    /// ceil(%x: Tensor[(2, 3), float32])  // Tensor[(2, 3), float32]
+    /// %y = ceil(%x)  // (2, 3) f32 -> (2, 3) f32
     /// ```
     ceil : fn<t1, t2>(data: t1) -> t2 where Identity, level 3;
 
     /// Element-wise floor.
     ///
     /// ```text
-    /// floor(%x: Tensor[(2, 3), float32])  // Tensor[(2, 3), float32]
+    /// %y = floor(%x)  // (2, 3) f32 -> (2, 3) f32
     /// ```
     floor : fn<t1, t2>(data: t1) -> t2 where Identity, level 3;
 
     /// Element-wise rounding to the nearest integer.
     ///
     /// ```text
-    /// round(%x: Tensor[(2, 3), float32])  // Tensor[(2, 3), float32]
+    /// %y = round(%x)  // (2, 3) f32 -> (2, 3) f32
     /// ```
     round : fn<t1, t2>(data: t1) -> t2 where Identity, level 3;
 
     /// Element-wise truncation toward zero.
     ///
     /// ```text
-    /// trunc(%x: Tensor[(2, 3), float32])  // Tensor[(2, 3), float32]
+    /// %y = trunc(%x)  // (2, 3) f32 -> (2, 3) f32
     /// ```
     trunc : fn<t1, t2>(data: t1) -> t2 where Identity, level 3;
 
     /// Element-wise sign (-1, 0 or 1).
     ///
     /// ```text
-    /// sign(%x: Tensor[(2, 3), float32])  // Tensor[(2, 3), float32]
+    /// %y = sign(%x)  // (2, 3) f32 -> (2, 3) f32
     /// ```
     sign : fn<t1, t2>(data: t1) -> t2 where Identity, level 3;
 
     /// Element-wise negation.
     ///
     /// ```text
-    /// negative(%x: Tensor[(2, 3), float32])  // Tensor[(2, 3), float32]
+    /// %y = negative(%x)  // (2, 3) f32 -> (2, 3) f32
     /// ```
     negative : fn<t1, t2>(data: t1) -> t2 where Identity, level 3;
 
     /// A copy of the data.
     ///
     /// ```text
-    /// copy(%x: Tensor[(2, 3), float32])  // Tensor[(2, 3), float32]
+    /// %y = copy(%x)  // (2, 3) f32 -> (2, 3) f32
     /// ```
     copy : fn<t1, t2>(data: t1) -> t2 where Identity, level 3;
 
@@ -411,7 +409,7 @@ relay_op! {
     /// Attributes: `a_min: float`, `a_max: float` (both required).
     ///
     /// ```text
-    /// clip(%x: Tensor[(2, 3), float32], a_min=0f, a_max=6f)  // Tensor[(2, 3), float32]
+    /// %y = clip(%x, a_min=0f, a_max=6f)  // (2, 3) f32 -> (2, 3) f32
     /// ```
     clip : fn<t1, t2>(data: t1) -> t2 where Identity,
         attrs { a_min: float, a_max: float },
@@ -422,7 +420,7 @@ relay_op! {
     /// Attributes: `alpha: float = 0.25` (the C++ attribute default; Python passes 0.01).
     ///
     /// ```text
-    /// nn.leaky_relu(%x: Tensor[(2, 3), float32], alpha=0.1f)  // Tensor[(2, 3), float32]
+    /// %y = nn.leaky_relu(%x, alpha=0.1f)  // (2, 3) f32 -> (2, 3) f32
     /// ```
     nn.leaky_relu : fn<t1, t2>(data: t1) -> t2 where Identity,
         attrs { alpha: float = 0.25 },
@@ -434,7 +432,7 @@ relay_op! {
     /// Attributes: `axis: int = 1`.
     ///
     /// ```text
-    /// nn.prelu(%x: Tensor[(1, 3, 8, 8), float32], %a)  // Tensor[(1, 3, 8, 8), float32], %a: Tensor[(3), float32]
+    /// %y = nn.prelu(%x, %a)  // (1, 3, 8, 8) f32, (3) f32 -> (1, 3, 8, 8) f32
     /// ```
     nn.prelu : fn<t1, t2, t3>(data: t1, alpha: t2) -> t3 where PRelu,
         attrs { axis: int = 1 },
@@ -443,21 +441,21 @@ relay_op! {
     /// Element-wise test for NaN.
     ///
     /// ```text
-    /// isnan(%x: Tensor[(2, 3), float32])  // Tensor[(2, 3), bool]
+    /// %y = isnan(%x)  // (2, 3) f32 -> (2, 3) bool
     /// ```
     isnan : fn<t1, t2>(data: t1) -> t2 where IdentityComp, level 3;
 
     /// Element-wise test for an infinity.
     ///
     /// ```text
-    /// isinf(%x: Tensor[(2, 3), float32])  // Tensor[(2, 3), bool]
+    /// %y = isinf(%x)  // (2, 3) f32 -> (2, 3) bool
     /// ```
     isinf : fn<t1, t2>(data: t1) -> t2 where IdentityComp, level 3;
 
     /// Element-wise test for a finite value.
     ///
     /// ```text
-    /// isfinite(%x: Tensor[(2, 3), float32])  // Tensor[(2, 3), bool]
+    /// %y = isfinite(%x)  // (2, 3) f32 -> (2, 3) bool
     /// ```
     isfinite : fn<t1, t2>(data: t1) -> t2 where IdentityComp, level 3;
 
@@ -468,7 +466,7 @@ relay_op! {
     /// `exclusive: bool = false`.
     ///
     /// ```text
-    /// cumsum(%x: Tensor[(2, 3), int32])  // Tensor[(6), int32]
+    /// %y = cumsum(%x)  // (2, 3) i32 -> (6) i32
     /// ```
     cumsum : fn<t1, t2>(data: t1) -> t2 where Scanop,
         attrs { axis: Option<int> = None, dtype: Option<dtype> = None, exclusive: bool = false },
@@ -481,7 +479,7 @@ relay_op! {
     /// `exclusive: bool = false`.
     ///
     /// ```text
-    /// cumprod(%x: Tensor[(2, 3), float32], axis=1)  // Tensor[(2, 3), float32]
+    /// %y = cumprod(%x, axis=1)  // (2, 3) f32 -> (2, 3) f32
     /// ```
     cumprod : fn<t1, t2>(data: t1) -> t2 where Scanop,
         attrs { axis: Option<int> = None, dtype: Option<dtype> = None, exclusive: bool = false },

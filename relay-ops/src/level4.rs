@@ -27,133 +27,133 @@ relay_op! {
     /// Element-wise `lhs == rhs` with NumPy broadcasting; a `bool` result.
     ///
     /// ```text
-    /// equal(%a: Tensor[(2, 3), float32], %b: Tensor[(3), float32]) : Tensor[(2, 3), bool]
+    /// %y = equal(%a, %b)  // (2, 3) f32, (3) f32 -> (2, 3) bool
     /// ```
     equal : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where BroadcastComp, level 4;
 
     /// Element-wise `lhs != rhs` with NumPy broadcasting; a `bool` result.
     ///
     /// ```text
-    /// not_equal(%a: Tensor[(n, 1), int32], %b: Tensor[(4), int32]) : Tensor[(n, 4), bool]
+    /// %y = not_equal(%a, %b)  // (n, 1) i32, (4) i32 -> (n, 4) bool
     /// ```
     not_equal : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where BroadcastComp, level 4;
 
     /// Element-wise `lhs < rhs` with NumPy broadcasting; a `bool` result.
     ///
     /// ```text
-    /// less(%a: Tensor[(2, 3), float32], %b: float32) : Tensor[(2, 3), bool]
+    /// %y = less(%a, %b)  // (2, 3) f32, () f32 -> (2, 3) bool
     /// ```
     less : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where BroadcastComp, level 4;
 
     /// Element-wise `lhs <= rhs` with NumPy broadcasting; a `bool` result.
     ///
     /// ```text
-    /// less_equal(%a: Tensor[(2, 3), float32], %b: Tensor[(2, 1), float32]) : Tensor[(2, 3), bool]
+    /// %y = less_equal(%a, %b)  // (2, 3) f32, (2, 1) f32 -> (2, 3) bool
     /// ```
     less_equal : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where BroadcastComp, level 4;
 
     /// Element-wise `lhs > rhs` with NumPy broadcasting; a `bool` result.
     ///
     /// ```text
-    /// greater(%a: Tensor[(5), int8], %b: Tensor[(5), int8]) : Tensor[(5), bool]
+    /// %y = greater(%a, %b)  // (5) i8, (5) i8 -> (5) bool
     /// ```
     greater : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where BroadcastComp, level 4;
 
     /// Element-wise `lhs >= rhs` with NumPy broadcasting; a `bool` result.
     ///
     /// ```text
-    /// greater_equal(%a: Tensor[(?, 3), float32], %b: Tensor[(3), float32]) : Tensor[(?, 3), bool]
+    /// %y = greater_equal(%a, %b)  // (?, 3) f32, (3) f32 -> (?, 3) bool
     /// ```
     greater_equal : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where BroadcastComp, level 4;
 
     /// Element-wise maximum with NumPy broadcasting.
     ///
     /// ```text
-    /// maximum(%a: Tensor[(2, 3), float32], %b: Tensor[(3), float32]) : Tensor[(2, 3), float32]
+    /// %y = maximum(%a, %b)  // (2, 3) f32, (3) f32 -> (2, 3) f32
     /// ```
     maximum : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 4;
 
     /// Element-wise minimum with NumPy broadcasting.
     ///
     /// ```text
-    /// minimum(%a: Tensor[(2, 3), float32], %b: Tensor[(3), float32]) : Tensor[(2, 3), float32]
+    /// %y = minimum(%a, %b)  // (2, 3) f32, (3) f32 -> (2, 3) f32
     /// ```
     minimum : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 4;
 
     /// Element-wise `lhs ** rhs` with NumPy broadcasting.
     ///
     /// ```text
-    /// power(%a: Tensor[(2, 3), float32], %b: float32) : Tensor[(2, 3), float32]
+    /// %y = power(%a, %b)  // (2, 3) f32, () f32 -> (2, 3) f32
     /// ```
     power : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 4;
 
     /// Element-wise `lhs << rhs` with NumPy broadcasting.
     ///
     /// ```text
-    /// left_shift(%a: Tensor[(4), int32], %b: int32) : Tensor[(4), int32]
+    /// %y = left_shift(%a, %b)  // (4) i32, () i32 -> (4) i32
     /// ```
     left_shift : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 4;
 
     /// Element-wise `lhs >> rhs` with NumPy broadcasting.
     ///
     /// ```text
-    /// right_shift(%a: Tensor[(4), int32], %b: int32) : Tensor[(4), int32]
+    /// %y = right_shift(%a, %b)  // (4) i32, () i32 -> (4) i32
     /// ```
     right_shift : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 4;
 
     /// Element-wise bitwise and, with NumPy broadcasting.
     ///
     /// ```text
-    /// bitwise_and(%a: Tensor[(4), uint8], %b: Tensor[(4), uint8]) : Tensor[(4), uint8]
+    /// %y = bitwise_and(%a, %b)  // (4) u8, (4) u8 -> (4) u8
     /// ```
     bitwise_and : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 4;
 
     /// Element-wise bitwise or, with NumPy broadcasting.
     ///
     /// ```text
-    /// bitwise_or(%a: Tensor[(4), uint8], %b: Tensor[(4), uint8]) : Tensor[(4), uint8]
+    /// %y = bitwise_or(%a, %b)  // (4) u8, (4) u8 -> (4) u8
     /// ```
     bitwise_or : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 4;
 
     /// Element-wise bitwise exclusive or, with NumPy broadcasting.
     ///
     /// ```text
-    /// bitwise_xor(%a: Tensor[(4), uint8], %b: Tensor[(4), uint8]) : Tensor[(4), uint8]
+    /// %y = bitwise_xor(%a, %b)  // (4) u8, (4) u8 -> (4) u8
     /// ```
     bitwise_xor : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 4;
 
     /// Element-wise logical and, with NumPy broadcasting.
     ///
     /// ```text
-    /// logical_and(%a: Tensor[(2, 3), bool], %b: Tensor[(3), bool]) : Tensor[(2, 3), bool]
+    /// %y = logical_and(%a, %b)  // (2, 3) bool, (3) bool -> (2, 3) bool
     /// ```
     logical_and : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 4;
 
     /// Element-wise logical or, with NumPy broadcasting.
     ///
     /// ```text
-    /// logical_or(%a: Tensor[(2, 3), bool], %b: Tensor[(3), bool]) : Tensor[(2, 3), bool]
+    /// %y = logical_or(%a, %b)  // (2, 3) bool, (3) bool -> (2, 3) bool
     /// ```
     logical_or : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 4;
 
     /// Element-wise logical exclusive or, with NumPy broadcasting.
     ///
     /// ```text
-    /// logical_xor(%a: Tensor[(2, 3), bool], %b: Tensor[(3), bool]) : Tensor[(2, 3), bool]
+    /// %y = logical_xor(%a, %b)  // (2, 3) bool, (3) bool -> (2, 3) bool
     /// ```
     logical_xor : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 4;
 
     /// Element-wise logical not; the type is unchanged.
     ///
     /// ```text
-    /// logical_not(%a: Tensor[(2, 3), bool]) : Tensor[(2, 3), bool]
+    /// %y = logical_not(%a)  // (2, 3) bool -> (2, 3) bool
     /// ```
     logical_not : fn<t1, t2>(data: t1) -> t2 where Identity, level 4;
 
     /// Element-wise bitwise not; the type is unchanged.
     ///
     /// ```text
-    /// bitwise_not(%a: Tensor[(4), int32]) : Tensor[(4), int32]
+    /// %y = bitwise_not(%a)  // (4) i32 -> (4) i32
     /// ```
     bitwise_not : fn<t1, t2>(data: t1) -> t2 where Identity, level 4;
 }
@@ -166,8 +166,8 @@ relay_op! {
     /// kept as `1`), `exclude` (`bool`, default `false`: reduce the axes *not* listed).
     ///
     /// ```text
-    /// sum(%x: Tensor[(4, n, 5), float32], axis=[1]) : Tensor[(4, 5), float32]
-    /// sum(%x: Tensor[(4, n, 5), float32], axis=[1], keepdims=True) : Tensor[(4, 1, 5), float32]
+    /// %y = sum(%x, axis=[1])  // (4, n, 5) f32 -> (4, 5) f32
+    /// %y = sum(%x, axis=[1], keepdims=True)  // (4, n, 5) f32 -> (4, 1, 5) f32
     /// ```
     sum : fn<t1, t2>(data: t1) -> t2 where Reduce,
         attrs { axis: Option<[int]> = None, keepdims: bool = false, exclude: bool = false },
@@ -176,7 +176,7 @@ relay_op! {
     /// Mean over `axis`; attributes as for [`sum`].
     ///
     /// ```text
-    /// mean(%x: Tensor[(4, 5), float32], axis=[0], exclude=True) : Tensor[(4), float32]
+    /// %y = mean(%x, axis=[0], exclude=True)  // (4, 5) f32 -> (4) f32
     /// ```
     mean : fn<t1, t2>(data: t1) -> t2 where Reduce,
         attrs { axis: Option<[int]> = None, keepdims: bool = false, exclude: bool = false },
@@ -185,7 +185,7 @@ relay_op! {
     /// Maximum over `axis`; attributes as for [`sum`].
     ///
     /// ```text
-    /// max(%x: Tensor[(4, 5), float32]) : float32
+    /// %y = max(%x)  // (4, 5) f32 -> () f32
     /// ```
     max : fn<t1, t2>(data: t1) -> t2 where Reduce,
         attrs { axis: Option<[int]> = None, keepdims: bool = false, exclude: bool = false },
@@ -194,7 +194,7 @@ relay_op! {
     /// Minimum over `axis`; attributes as for [`sum`].
     ///
     /// ```text
-    /// min(%x: Tensor[(4, 5), float32], axis=[-1]) : Tensor[(4), float32]
+    /// %y = min(%x, axis=[-1])  // (4, 5) f32 -> (4) f32
     /// ```
     min : fn<t1, t2>(data: t1) -> t2 where Reduce,
         attrs { axis: Option<[int]> = None, keepdims: bool = false, exclude: bool = false },
@@ -203,7 +203,7 @@ relay_op! {
     /// Product over `axis`; attributes as for [`sum`].
     ///
     /// ```text
-    /// prod(%x: Tensor[(4, 5), float32], axis=[1], keepdims=True) : Tensor[(4, 1), float32]
+    /// %y = prod(%x, axis=[1], keepdims=True)  // (4, 5) f32 -> (4, 1) f32
     /// ```
     prod : fn<t1, t2>(data: t1) -> t2 where Reduce,
         attrs { axis: Option<[int]> = None, keepdims: bool = false, exclude: bool = false },
@@ -212,7 +212,7 @@ relay_op! {
     /// Logical and over `axis`; attributes as for [`sum`].
     ///
     /// ```text
-    /// all(%x: Tensor[(4, 5), bool], axis=[0]) : Tensor[(5), bool]
+    /// %y = all(%x, axis=[0])  // (4, 5) bool -> (5) bool
     /// ```
     all : fn<t1, t2>(data: t1) -> t2 where Reduce,
         attrs { axis: Option<[int]> = None, keepdims: bool = false, exclude: bool = false },
@@ -221,7 +221,7 @@ relay_op! {
     /// Logical or over `axis`; attributes as for [`sum`].
     ///
     /// ```text
-    /// any(%x: Tensor[(4, 5), bool], axis=[0]) : Tensor[(5), bool]
+    /// %y = any(%x, axis=[0])  // (4, 5) bool -> (5) bool
     /// ```
     any : fn<t1, t2>(data: t1) -> t2 where Reduce,
         attrs { axis: Option<[int]> = None, keepdims: bool = false, exclude: bool = false },
@@ -234,7 +234,7 @@ relay_op! {
     /// default `false`: divide by `N - 1` rather than `N`).
     ///
     /// ```text
-    /// variance(%x: Tensor[(4, 5), float32], %m: Tensor[(4, 1), float32], axis=[1]) : Tensor[(4), float32]
+    /// %y = variance(%x, %m, axis=[1])  // (4, 5) f32, (4, 1) f32 -> (4) f32
     /// ```
     variance : fn<t1, t2, t3>(data: t1, mean: t2) -> t3 where Variance,
         attrs {
@@ -249,7 +249,7 @@ relay_op! {
     /// [`variance`].
     ///
     /// ```text
-    /// std(%x: Tensor[(4, 5), float32], %m: Tensor[(1, 5), float32], axis=[0]) : Tensor[(5), float32]
+    /// %y = std(%x, %m, axis=[0])  // (4, 5) f32, (1, 5) f32 -> (5) f32
     /// ```
     std : fn<t1, t2, t3>(data: t1, mean: t2) -> t3 where Variance,
         attrs {
@@ -266,7 +266,7 @@ relay_op! {
     /// (`bool`, default `false`: the last maximum rather than the first).
     ///
     /// ```text
-    /// argmax(%x: Tensor[(4, 5), float32], axis=[1]) : Tensor[(4), int32]
+    /// %y = argmax(%x, axis=[1])  // (4, 5) f32 -> (4) i32
     /// ```
     argmax : fn<t1, t2>(data: t1) -> t2 where ArgReduce,
         attrs {
@@ -280,7 +280,7 @@ relay_op! {
     /// Indices of the minima over `axis`, as `int32`; attributes as for [`argmax`].
     ///
     /// ```text
-    /// argmin(%x: Tensor[(4, 5), float32], axis=[0], keepdims=True) : Tensor[(1, 5), int32]
+    /// %y = argmin(%x, axis=[0], keepdims=True)  // (4, 5) f32 -> (1, 5) i32
     /// ```
     argmin : fn<t1, t2>(data: t1) -> t2 where ArgReduce,
         attrs {
@@ -305,7 +305,7 @@ relay_op! {
     /// gives `?`.
     ///
     /// ```text
-    /// strided_slice(%x: Tensor[(10, n), float32], begin=[2, 0], end=[8, -1], strides=[3]) : Tensor[(2, n - 1), float32]
+    /// %y = strided_slice(%x, begin=[2, 0], end=[8, -1], strides=[3])  // (10, n) f32 -> (2, n - 1) f32
     /// ```
     strided_slice : fn<t1, t2>(data: t1) -> t2 where StridedSlice,
         attrs {
@@ -320,7 +320,7 @@ relay_op! {
     /// The data broadcast to `shape` (`[int]`, required), which it must broadcast to.
     ///
     /// ```text
-    /// broadcast_to(%x: Tensor[(3, 1), float32], shape=[2, 3, 4]) : Tensor[(2, 3, 4), float32]
+    /// %y = broadcast_to(%x, shape=[2, 3, 4])  // (3, 1) f32 -> (2, 3, 4) f32
     /// ```
     broadcast_to : fn<t1, t2>(data: t1) -> t2 where BroadcastTo,
         attrs { shape: [int] },
@@ -330,7 +330,7 @@ relay_op! {
     /// data's shape.
     ///
     /// ```text
-    /// collapse_sum_to(%x: Tensor[(2, 3, 4), float32], shape=[3, 1]) : Tensor[(3, 1), float32]
+    /// %y = collapse_sum_to(%x, shape=[3, 1])  // (2, 3, 4) f32 -> (3, 1) f32
     /// ```
     collapse_sum_to : fn<t1, t2>(data: t1) -> t2 where CollapseSumTo,
         attrs { shape: [int] },
@@ -340,7 +340,7 @@ relay_op! {
     /// broadcast together, `x` and `y` have one dtype.
     ///
     /// ```text
-    /// where(%c: Tensor[(2, 1), bool], %x: Tensor[(3), float32], %y: float32) : Tensor[(2, 3), float32]
+    /// %z = where(%c, %x, %y)  // (2, 1) bool, (3) f32, () f32 -> (2, 3) f32
     /// ```
     where : fn<t1, t2, t3, t4>(condition: t1, x: t2, y: t3) -> t4 where Where, level 4;
 }
@@ -354,7 +354,7 @@ relay_op! {
     /// `dtype` (`dtype`, default `int32`: of the indices).
     ///
     /// ```text
-    /// topk(%x: Tensor[(4, 10), float32], k=3) : (Tensor[(4, 3), float32], Tensor[(4, 3), int32])
+    /// %y = topk(%x, k=3)  // (4, 10) f32 -> ((4, 3) f32, (4, 3) i32)
     /// ```
     topk : fn<t1, t2>(data: t1) -> t2 where TopK,
         attrs {
@@ -372,7 +372,7 @@ relay_op! {
     /// `dtype` (`dtype`, default `int32`: of the result).
     ///
     /// ```text
-    /// argsort(%x: Tensor[(4, n), float32]) : Tensor[(4, n), int32]
+    /// %y = argsort(%x)  // (4, n) f32 -> (4, n) i32
     /// ```
     argsort : fn<t1, t2>(data: t1) -> t2 where Argsort,
         attrs { axis: int = -1, is_ascend: bool = true, dtype: dtype = "int32" },
@@ -383,7 +383,7 @@ relay_op! {
     /// Attributes: `axis` (`int`, default `-1`), `is_ascend` (`bool`, default `true`).
     ///
     /// ```text
-    /// sort(%x: Tensor[(4, n), float32], axis=0) : Tensor[(4, n), float32]
+    /// %y = sort(%x, axis=0)  // (4, n) f32 -> (4, n) f32
     /// ```
     sort : fn<t1, t2>(data: t1) -> t2 where Sort,
         attrs { axis: int = -1, is_ascend: bool = true },
@@ -399,7 +399,7 @@ relay_op! {
     /// (`bool`, default `true`; `false`: `y` is `(b, k, j)`).
     ///
     /// ```text
-    /// nn.batch_matmul(%x: Tensor[(8, n, 64), float32], %y: Tensor[(1, 32, 64), float32]) : Tensor[(8, n, 32), float32]
+    /// %z = nn.batch_matmul(%x, %y)  // (8, n, 64) f32, (1, 32, 64) f32 -> (8, n, 32) f32
     /// ```
     nn.batch_matmul : fn<t1, t2, t3>(x: t1, y: t2) -> t3 where BatchMatmul,
         attrs { out_dtype: Option<dtype> = None, transpose_a: bool = false, transpose_b: bool = true },
@@ -410,7 +410,7 @@ relay_op! {
     /// The data broadcast to the shape of `broadcast_type`.
     ///
     /// ```text
-    /// broadcast_to_like(%x: Tensor[(3, 1), float32], %l: Tensor[(2, 3, 4), int8]) : Tensor[(2, 3, 4), float32]
+    /// %y = broadcast_to_like(%x, %l)  // (3, 1) f32, (2, 3, 4) i8 -> (2, 3, 4) f32
     /// ```
     broadcast_to_like : fn<t1, t2, t3>(data: t1, broadcast_type: t2) -> t3 where BroadcastToLike,
         level 10;
@@ -418,7 +418,7 @@ relay_op! {
     /// The data summed down to the shape of `collapse_type`.
     ///
     /// ```text
-    /// collapse_sum_like(%x: Tensor[(2, 3, 4), float32], %l: Tensor[(3, 1), int8]) : Tensor[(3, 1), float32]
+    /// %y = collapse_sum_like(%x, %l)  // (2, 3, 4) f32, (3, 1) i8 -> (3, 1) f32
     /// ```
     collapse_sum_like : fn<t1, t2, t3>(data: t1, collapse_type: t2) -> t3 where CollapseSumLike,
         level 10;
@@ -427,7 +427,7 @@ relay_op! {
     /// `None`: every axis `shape_like` has).
     ///
     /// ```text
-    /// slice_like(%x: Tensor[(8, 8, 3), float32], %l: Tensor[(4, 5), float32]) : Tensor[(4, 5, 3), float32]
+    /// %y = slice_like(%x, %l)  // (8, 8, 3) f32, (4, 5) f32 -> (4, 5, 3) f32
     /// ```
     slice_like : fn<t1, t2, t3>(data: t1, shape_like: t2) -> t3 where SliceLike,
         attrs { axes: Option<[int]> = None },
@@ -436,7 +436,7 @@ relay_op! {
     /// The shape of the data as a 1-D tensor of `dtype` (default `int32`).
     ///
     /// ```text
-    /// shape_of(%x: Tensor[(n, 3), float32]) : Tensor[(2), int32]
+    /// %y = shape_of(%x)  // (n, 3) f32 -> (2) i32
     /// ```
     shape_of : fn<t1, t2>(data: t1) -> t2 where ShapeOf,
         attrs { dtype: dtype = "int32" },
@@ -445,7 +445,7 @@ relay_op! {
     /// The number of elements of the data as a scalar of `dtype` (default `int32`).
     ///
     /// ```text
-    /// ndarray_size(%x: Tensor[(n, 3), float32]) : int32
+    /// %y = ndarray_size(%x)  // (n, 3) f32 -> () i32
     /// ```
     ndarray_size : fn<t1, t2>(data: t1) -> t2 where NdarraySize,
         attrs { dtype: dtype = "int32" },
@@ -458,7 +458,7 @@ relay_op! {
     /// scalar values). The indices must be integers.
     ///
     /// ```text
-    /// one_hot(%i: Tensor[(n), int32], %on: float32, %off: float32, depth=10, dtype="float32") : Tensor[(n, 10), float32]
+    /// %y = one_hot(%i, %on, %off, depth=10, dtype="float32")  // (n) i32, () f32, () f32 -> (n, 10) f32
     /// ```
     one_hot : fn<t1, t2, t3, t4>(indices: t1, on_value: t2, off_value: t3) -> t4 where OneHot,
         attrs { depth: int, axis: int = -1, dtype: dtype },

@@ -16,7 +16,7 @@ fn add_type_is_the_spec_scheme() {
     assert_eq!(relay_ops::level1::ADD.level, 1);
     assert_eq!(
         relay_ops::level1::ADD.doc,
-        "Element-wise addition with NumPy broadcasting."
+        "Element-wise addition with NumPy broadcasting.\n\n```text\n%z = add(%x, %y)  // (n, 1) f32, (3) f32 -> (n, 3) f32\n```\n\nAttributes: none."
     );
 }
 

@@ -3,6 +3,7 @@
 //! messages. Broadcast is also checked exhaustively against NumPy's rule on small shapes.
 
 mod common;
+use common::oracles::{numpy_broadcast, tensor, D};
 use common::{boolean, check, check_args, infer, int, string};
 use relay_core::AttrValue;
 
@@ -74,69 +75,6 @@ fn broadcast_waits_for_an_unknown_argument() {
             (op, &["_", "_"], &[], Err("waiting: Broadcast")),
         ]);
     }
-}
-
-/// A dimension of the exhaustive Broadcast check.
-#[derive(Copy, Clone, PartialEq)]
-enum D {
-    C(i64),
-    N,
-    Any,
-}
-
-fn show(d: D) -> String {
-    match d {
-        D::C(c) => c.to_string(),
-        D::N => "n".into(),
-        D::Any => "?".into(),
-    }
-}
-
-fn tensor(dims: &[D]) -> String {
-    if dims.is_empty() {
-        return "float32".into();
-    }
-    let dims: Vec<String> = dims.iter().map(|&d| show(d)).collect();
-    format!("Tensor[({}), float32]", dims.join(", "))
-}
-
-/// NumPy's rule (right-aligned; a 1 stretches; equal dimensions agree), with `?` known
-/// only at run time (it agrees with everything; a static dimension other than 1 wins over
-/// it, and `1` with `?` is `?`) and
-/// `n` a symbol equal only to itself. The error names the leftmost clash.
-fn numpy_broadcast(a: &[D], b: &[D]) -> Result<String, String> {
-    let n = a.len().max(b.len());
-    let mut out = Vec::new();
-    for k in 0..n {
-        let ai = (k + a.len()).checked_sub(n);
-        let bi = (k + b.len()).checked_sub(n);
-        out.push(match (ai, bi) {
-            (Some(i), None) => a[i],
-            (None, Some(j)) => b[j],
-            (Some(i), Some(j)) => {
-                let (x, y) = (a[i], b[j]);
-                if x == y || y == D::C(1) {
-                    x
-                } else if x == D::C(1) {
-                    y
-                } else if y == D::Any {
-                    x
-                } else if x == D::Any {
-                    y
-                } else {
-                    return Err(format!(
-                        "`{}` and `{}` do not broadcast: dimension {i} of the first is {} and dimension {j} of the second is {}",
-                        tensor(a),
-                        tensor(b),
-                        show(x),
-                        show(y)
-                    ));
-                }
-            }
-            (None, None) => unreachable!(),
-        });
-    }
-    Ok(tensor(&out))
 }
 
 fn shapes(dims: &[D], max_rank: usize) -> Vec<Vec<D>> {

@@ -4,6 +4,7 @@
 //! conv2d's output size against the direct formula on every small parameter combination.
 
 mod common;
+use common::oracles::{conv_empty_message, conv_out};
 use common::{boolean, check, check_args, infer, int, ints, string};
 use relay_core::AttrValue;
 
@@ -505,20 +506,11 @@ fn conv2d_output_size_matches_the_formula() {
                                 ("padding", ints(&[pt, 0, pb, 0])),
                             ],
                         );
-                        let span = h + pt + pb - (1 + (k - 1) * dil);
-                        let want = if span < 0 {
-                            Err(format!(
-                                "the output of `nn.conv2d` would be empty along H: its size is {} (data {h}, padding {}, dilated kernel {}, stride {stride})",
-                                span.div_euclid(stride) + 1,
-                                pt + pb,
-                                1 + (k - 1) * dil
-                            ))
-                        } else {
-                            Ok(format!(
-                                "Tensor[(2, 4, {}, {w}), float32]",
-                                span / stride + 1
-                            ))
-                        };
+                        let want = conv_out(h, pt + pb, k, stride, dil)
+                            .map(|out| format!("Tensor[(2, 4, {out}, {w}), float32]"))
+                            .map_err(|_| {
+                                conv_empty_message("nn.conv2d", "H", h, pt + pb, k, stride, dil)
+                            });
                         assert_eq!(
                             got, want,
                             "h={h} k={k} stride={stride} dil={dil} pad=({pt}, {pb})"

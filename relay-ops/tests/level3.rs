@@ -3,6 +3,7 @@
 //! count on generated special-value patterns.
 
 mod common;
+use common::oracles::dims_of;
 use common::{boolean, check_op, infer, infer_all, int, ints, string};
 use relay_core::AttrValue;
 
@@ -871,19 +872,6 @@ fn scans() {
             ],
         );
     }
-}
-
-/// The dimensions of a printed tensor type of constant shape.
-fn dims_of(ty: &str) -> Vec<i64> {
-    if !ty.starts_with("Tensor[(") {
-        return Vec::new(); // a rank-0 tensor prints as its dtype
-    }
-    let inner = &ty["Tensor[(".len()..ty.find(')').unwrap()];
-    inner
-        .split(", ")
-        .filter(|d| !d.is_empty())
-        .map(|d| d.parse().unwrap())
-        .collect()
 }
 
 /// Reshape's element count equals its input's on every valid special-value pattern:

@@ -101,6 +101,25 @@ fn attr_type(t: &ATy) -> TokenStream {
     }
 }
 
+/// The generated "Attributes:" section of an operator's documentation: one line per
+/// attribute with its type and default as declared (`` - `axis: int = -1` ``;
+/// `` - `num_groups: int` (required) ``), or "Attributes: none.".
+fn attrs_section(d: &super::ast::OpDecl, m: &OpModel<'_>) -> String {
+    if d.attr_decls.is_empty() {
+        return "Attributes: none.".into();
+    }
+    let mut out = String::from("Attributes:\n");
+    for (a, am) in d.attr_decls.iter().zip(&m.attrs) {
+        let name = a.name.to_string();
+        let ty = am.ty.text();
+        match &a.default {
+            Some(v) => out.push_str(&format!("\n- `{name}: {ty} = {}`", v.text())),
+            None => out.push_str(&format!("\n- `{name}: {ty}` (required)")),
+        }
+    }
+    out
+}
+
 fn expand_op(m: &OpModel<'_>) -> TokenStream {
     let d = m.decl;
     let p = quote!(::relay_core::__private);
@@ -136,10 +155,18 @@ fn expand_op(m: &OpModel<'_>) -> TokenStream {
         }
     );
     let user_doc = doc_text(&d.attrs);
-    let doc = if user_doc.is_empty() {
-        format!("`{signature}`")
+    let attrs_doc = attrs_section(d, m);
+    // The registered `doc`: the user's text, then the attributes as declared.
+    let def_doc = if user_doc.is_empty() {
+        attrs_doc.clone()
     } else {
-        format!("{user_doc}\n\n`{signature}`")
+        format!("{user_doc}\n\n{attrs_doc}")
+    };
+    // The rustdoc: the same, with the signature before the attributes.
+    let doc = if user_doc.is_empty() {
+        format!("`{signature}`\n\n{attrs_doc}")
+    } else {
+        format!("{user_doc}\n\n`{signature}`\n\n{attrs_doc}")
     };
 
     let param_defs = d.params.iter().zip(&m.kinds).map(|(param, k)| {
@@ -210,7 +237,7 @@ fn expand_op(m: &OpModel<'_>) -> TokenStream {
         #[doc = #static_doc]
         pub static #static_name: #p::OpDef = #p::OpDef {
             name: #full,
-            doc: #user_doc,
+            doc: #def_doc,
             params: &[#(#param_defs),*],
             arg_names: &[#(#arg_names),*],
             args: &[#(#args_text),*],

@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod oracles;
+
 use relay_core::text::{parse_type, TypeScope};
 use relay_core::{registry, AttrValue, Attrs, Outcome, Solver, Ty, TyCtx};
 use std::sync::Arc;

@@ -32,4 +32,24 @@ fn main() {
     let _ = add2(1, 2).build();
     let _ = cast(1, 2).build();
     assert_eq!(nn::CONV2D.level, 2);
+    // The registered doc ends with the attributes as declared, defaults as written.
+    assert_eq!(ADD2.doc, "The spec's form.\n\nAttributes: none.");
+    assert_eq!(
+        nn::RESHAPE.doc,
+        "Clauses in any order; a required attribute; no relation.\n\nAttributes:\n\n- `newshape: [int]` (required)"
+    );
+    assert_eq!(
+        nn::CONV2D.doc,
+        "Named arguments, kinds, attributes of every type, a level, a dotted name.\n\nAttributes:\n\n\
+         - `strides: [int] = [1, 1]`\n\
+         - `padding: [int] = [0, 0]`\n\
+         - `channels: Option<int> = None`\n\
+         - `data_layout: str = \"NCHW\"`\n\
+         - `out_dtype: Option<dtype> = None`\n\
+         - `epsilon: float = -1e-5`\n\
+         - `center: bool = true`\n\
+         - `dtype: dtype = float32`\n\
+         - `axes: Option<[int]> = Some([0, -1])`\n\
+         - `sections: int | [int] = [1, 2]`"
+    );
 }
