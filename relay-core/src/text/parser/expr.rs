@@ -244,9 +244,7 @@ impl Parser<'_, '_> {
             match at(i) {
                 b'%' => {
                     let hi = name_end(b, i + 1);
-                    let Some(v) = self.locals.get(&self.m, &self.src[i + 1..hi]) else {
-                        return None;
-                    };
+                    let v = self.locals.get(&self.m, &self.src[i + 1..hi])?;
                     let span = Span {
                         lo: i as u32,
                         hi: hi as u32,
@@ -259,13 +257,9 @@ impl Parser<'_, '_> {
                     let k = b[i..]
                         .iter()
                         .position(|&c| matches!(c, b')' | b'"' | b'/' | b'#' | b'\n'));
-                    let Some(k) = k.filter(|&k| b[i + k] == b')') else {
-                        return None;
-                    };
+                    let k = k.filter(|&k| b[i + k] == b')')?;
                     let text = self.src[i..i + k].trim_end();
-                    let Some(a) = self.attr_lists.get(text) else {
-                        return None;
-                    };
+                    let a = self.attr_lists.get(text)?;
                     attrs = Some(a.clone());
                     i += k;
                     break;
