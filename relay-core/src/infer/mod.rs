@@ -345,10 +345,39 @@ impl Infer<'_> {
         }
     }
 
+    /// Types call `e` at once when its callee and arguments are leaves (names, operators,
+    /// constants: most calls of a model), in the order the frames would: the callee, the
+    /// arguments, the call. Whether it did.
+    fn leaf_call(&mut self, e: ExprId, callee: ExprId, args: &[ExprId]) -> bool {
+        let leaf = |c: ExprId| {
+            matches!(
+                self.m.expr(c).kind,
+                ExprKind::Var(_)
+                    | ExprKind::Global(_)
+                    | ExprKind::Op(_)
+                    | ExprKind::Ctor(_)
+                    | ExprKind::Constant(_)
+            )
+        };
+        if !(leaf(callee) && args.iter().all(|&a| leaf(a))) {
+            return false;
+        }
+        for &c in std::iter::once(&callee).chain(args) {
+            let t = self.exit(c);
+            self.expr_tys[c.index()] = t;
+        }
+        let t = self.exit(e);
+        self.expr_tys[e.index()] = t;
+        true
+    }
+
     /// Pushes the frames typing `e`'s children before its own exit.
     fn enter(&mut self, e: ExprId, stack: &mut Vec<Frame>) {
         let m = self.m;
         match &m.expr(e).kind {
+            ExprKind::Call { callee, args, .. } if self.leaf_call(e, *callee, m.list(*args)) => {
+                return;
+            }
             ExprKind::Let { value, .. } => {
                 stack.push(Frame::BindLet(e));
                 stack.push(Frame::Enter(*value));

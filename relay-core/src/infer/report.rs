@@ -286,7 +286,9 @@ impl Infer<'_> {
             .chain(var_tys.iter_mut())
             .chain(global_tys.iter_mut())
         {
-            *t = solver.resolve(*t);
+            if solver.tcx.has_vars(*t) {
+                *t = solver.resolve(*t);
+            }
         }
         let mut errors = errors;
         if errors.is_empty() {
