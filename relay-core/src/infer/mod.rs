@@ -363,7 +363,11 @@ impl Infer<'_> {
             return false;
         }
         for &c in std::iter::once(&callee).chain(args) {
-            let t = self.exit(c);
+            let t = match self.m.expr(c).kind {
+                ExprKind::Var(v) => self.var_tys[v.index()],
+                ExprKind::Constant(t) => t,
+                _ => self.exit(c),
+            };
             self.expr_tys[c.index()] = t;
         }
         let t = self.exit(e);
