@@ -1015,7 +1015,7 @@ mod tests {
                     .collect();
                 let mut scan = ItemScan::default();
                 for start in 0..=len {
-                    let at_top = seed % 3 == 0;
+                    let at_top = seed.is_multiple_of(3);
                     let set = if at_top { AT_TOP_BYTES } else { IN_BODY_BYTES };
                     let naive = text[start..]
                         .iter()
