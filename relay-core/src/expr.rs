@@ -304,6 +304,13 @@ impl Module {
         &self.names[start as usize..(start + len) as usize]
     }
 
+    /// The name of variable `v`, as bytes (no check of character boundaries).
+    #[inline]
+    pub(crate) fn var_name_bytes(&self, v: VarId) -> &[u8] {
+        let (start, len) = self.vars[v.0 as usize].name;
+        &self.names.as_bytes()[start as usize..(start + len) as usize]
+    }
+
     /// The variable `v`.
     pub fn var_decl(&self, v: VarId) -> &VarDecl {
         &self.vars[v.0 as usize]

@@ -7,7 +7,6 @@
 
 use crate::expr::{Module, VarId};
 use hashbrown::HashTable;
-use std::hash::BuildHasher;
 
 #[derive(Default)]
 pub(super) struct Locals {
@@ -20,33 +19,62 @@ pub(super) struct Locals {
 /// No variable: what a binding that shadowed nothing logs.
 const NONE: VarId = VarId(u32::MAX);
 
-fn hash(name: &str) -> u64 {
-    rustc_hash::FxBuildHasher.hash_one(name)
+/// The hash of a name: a few folded multiplications over its bytes read as words
+/// (overlapping at the end), as fast as a name is short. Collisions cost only probes: the table
+/// compares the names themselves.
+#[inline]
+fn hash(name: &[u8]) -> u64 {
+    const K: u64 = 0xf135_7aea_2e62_a9c5;
+    let n = name.len();
+    let word = |i: usize| u64::from_le_bytes(name[i..i + 8].try_into().expect("eight bytes"));
+    let half = |i: usize| u64::from(u32::from_le_bytes(name[i..i + 4].try_into().expect("four")));
+    // The two halves of a full product, folded: every bit of the word reaches every bit.
+    let mix = |h: u64, w: u64| {
+        let p = u128::from(h ^ w) * u128::from(K);
+        (p as u64) ^ ((p >> 64) as u64)
+    };
+    let mut h = n as u64;
+    if n >= 8 {
+        let mut i = 0;
+        while i + 8 < n {
+            h = mix(h, word(i));
+            i += 8;
+        }
+        h = mix(h, word(n - 8));
+    } else if n >= 4 {
+        h = mix(h, half(0) | half(n - 4) << 32);
+    } else if n > 0 {
+        let w = u64::from(name[0]) | u64::from(name[n / 2]) << 8 | u64::from(name[n - 1]) << 16;
+        h = mix(h, w);
+    }
+    h
 }
 
 impl Locals {
     /// Room for `n` bindings.
     pub(super) fn reserve(&mut self, m: &Module, n: usize) {
-        self.table.reserve(n, |&v| hash(m.var_name(v)));
+        self.table.reserve(n, |&v| hash(m.var_name_bytes(v)));
         self.log.reserve(n);
     }
 
     /// The variable `name` means.
     #[inline]
     pub(super) fn get(&self, m: &Module, name: &str) -> Option<VarId> {
+        let name = name.as_bytes();
         self.table
-            .find(hash(name), |&v| m.var_name(v) == name)
+            .find(hash(name), |&v| m.var_name_bytes(v) == name)
             .copied()
     }
 
     /// Binds `v` under its own name, shadowing whatever had it.
     pub(super) fn bind(&mut self, m: &Module, v: VarId) {
-        let name = m.var_name(v);
+        let name = m.var_name_bytes(v);
         let h = hash(name);
-        let prev = match self.table.find_mut(h, |&u| m.var_name(u) == name) {
+        let prev = match self.table.find_mut(h, |&u| m.var_name_bytes(u) == name) {
             Some(slot) => Some(std::mem::replace(slot, v)),
             None => {
-                self.table.insert_unique(h, v, |&u| hash(m.var_name(u)));
+                self.table
+                    .insert_unique(h, v, |&u| hash(m.var_name_bytes(u)));
                 None
             }
         };
@@ -68,10 +96,10 @@ impl Locals {
         while self.log.len() > mark {
             let (v, prev) = self.log.pop().expect("above the mark");
             let prev = (prev != NONE).then_some(prev);
-            let name = m.var_name(v);
+            let name = m.var_name_bytes(v);
             let Ok(entry) = self
                 .table
-                .find_entry(hash(name), |&u| m.var_name(u) == name)
+                .find_entry(hash(name), |&u| m.var_name_bytes(u) == name)
             else {
                 continue;
             };
