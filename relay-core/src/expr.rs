@@ -260,6 +260,7 @@ impl Module {
         }
     }
 
+    #[inline]
     fn push(&mut self, kind: ExprKind) -> ExprId {
         let id = ExprId(u32::try_from(self.exprs.len()).expect("more than 4 billion expressions"));
         self.exprs.push(Expr {

@@ -540,3 +540,112 @@ def @s(%a: Tensor[(2, 3), float32], %a: Tensor[(2, 3), float32]) { %a }"#,
         assert_eq!(format!("{fast:?}"), format!("{general:?}"), "in {src}");
     }
 }
+
+/// Names resolve to their latest binding in scope, however many names there are and
+/// however they shadow each other: a generated program of thousands of `let`s over a
+/// pool of names, with inner functions whose parameters shadow outer names. Each binder
+/// has a type of its own length, so the types inferred show which binder each mention
+/// reached; they must be the ones a plain scope model computes.
+#[test]
+fn mentions_resolve_to_the_latest_binding_in_scope() {
+    use std::collections::HashMap;
+    struct Gen {
+        seed: u64,
+        next_dim: u64,
+        next_fn: u64,
+        src: String,
+    }
+    impl Gen {
+        fn rand(&mut self, n: u64) -> u64 {
+            self.seed ^= self.seed << 13;
+            self.seed ^= self.seed >> 7;
+            self.seed ^= self.seed << 17;
+            self.seed % n
+        }
+        /// Statements then a final tuple of mentions; returns the dimensions the tuple's
+        /// type shows, in order.
+        fn body(
+            &mut self,
+            scope: &mut HashMap<String, Vec<Vec<u64>>>,
+            depth: u32,
+            lets: u32,
+        ) -> Vec<u64> {
+            let mut bound = Vec::new();
+            let mut shown = Vec::new();
+            for _ in 0..lets {
+                let name = format!("v{}", self.rand(1500));
+                if depth < 2 && self.rand(40) == 0 {
+                    // An inner function whose parameter shadows `name`.
+                    let d = self.next_dim;
+                    self.next_dim += 1;
+                    let f = format!("f{}", self.next_fn);
+                    self.next_fn += 1;
+                    self.src.push_str(&format!(
+                        "let %{f} = fn (%{name}: Tensor[({d}), float32]) {{\n"
+                    ));
+                    scope.entry(name.clone()).or_default().push(vec![d]);
+                    let inner = self.body(scope, depth + 1, 30);
+                    scope.get_mut(&name).unwrap().pop();
+                    self.src.push_str("};\n");
+                    // `%f` mentioned later shows its parameter, then its result.
+                    let mut dims = vec![d];
+                    dims.extend(inner);
+                    scope.entry(f.clone()).or_default().push(dims);
+                    bound.push(f);
+                    continue;
+                }
+                let target = format!("v{}", self.rand(1500));
+                let dims = match scope.get(&target).and_then(|s| s.last()) {
+                    Some(dims) => {
+                        self.src.push_str(&format!("let %{name} = %{target};\n"));
+                        dims.clone()
+                    }
+                    None => {
+                        let p = self.rand(50);
+                        self.src.push_str(&format!("let %{name} = %p{p};\n"));
+                        vec![p]
+                    }
+                };
+                scope.entry(name.clone()).or_default().push(dims);
+                bound.push(name);
+            }
+            self.src.push('(');
+            for k in 0..20 {
+                let target = format!("v{}", self.rand(1500));
+                if let Some(dims) = scope.get(&target).and_then(|s| s.last()) {
+                    shown.extend(dims.iter().copied());
+                    self.src.push_str(&format!("%{target}, "));
+                } else if k == 0 {
+                    shown.push(0);
+                    self.src.push_str("%p0, ");
+                }
+            }
+            self.src.push_str(")\n");
+            for name in bound.iter().rev() {
+                scope.get_mut(name).unwrap().pop();
+            }
+            shown
+        }
+    }
+    let mut g = Gen {
+        seed: 0x9e37_79b9_7f4a_7c15,
+        next_dim: 50,
+        next_fn: 0,
+        src: String::new(),
+    };
+    let params: Vec<String> = (0..50)
+        .map(|p| format!("%p{p}: Tensor[({p}), float32]"))
+        .collect();
+    g.src = format!("def @main({}) {{\n", params.join(", "));
+    let expected = g.body(&mut HashMap::new(), 0, 4000);
+    g.src.push('}');
+    let shown = check(&g.src).pop().unwrap();
+    // The result type: what follows the parameters' list.
+    let result = &shown[shown.find(") -> ").unwrap() + 5..];
+    let dims: Vec<u64> = result
+        .split("Tensor[(")
+        .skip(1)
+        .map(|t| t[..t.find(')').unwrap()].parse().unwrap())
+        .collect();
+    assert_eq!(dims, expected);
+}

@@ -4,16 +4,40 @@
 //! names: no key strings of its own (a million-binding `let` chain keeps a million names
 //! in scope at once), and a log of the bindings made, with what each shadowed, to undo
 //! them at the end of their scopes.
+//!
+//! In front of the table, a small cache of the latest bindings by hash: most mentions
+//! are of a name bound a few statements before, whose record is still in the processor's
+//! cache, while the table of a million names is not.
 
 use crate::expr::{Module, VarId};
 use hashbrown::HashTable;
 
-#[derive(Default)]
 pub(super) struct Locals {
     table: HashTable<VarId>,
+    /// By the low bits of its name's hash, a variable that is the latest binding of its
+    /// name, or [`NONE`]. Kept so: a binding takes its name's slot, an undone one gives
+    /// it back to what it shadowed.
+    recent: Box<[VarId; RECENT]>,
     /// Every binding made, and what it shadowed.
     /// (What was shadowed is [`NONE`] when nothing was: eight bytes an entry.)
     log: Vec<(VarId, VarId)>,
+}
+
+/// Slots in the cache of recent bindings.
+const RECENT: usize = 1024;
+
+impl Default for Locals {
+    fn default() -> Self {
+        Locals {
+            table: HashTable::new(),
+            recent: Box::new([NONE; RECENT]),
+            log: Vec::new(),
+        }
+    }
+}
+
+fn slot(h: u64) -> usize {
+    h as usize % RECENT
 }
 
 /// No variable: what a binding that shadowed nothing logs.
@@ -61,8 +85,13 @@ impl Locals {
     #[inline]
     pub(super) fn get(&self, m: &Module, name: &str) -> Option<VarId> {
         let name = name.as_bytes();
+        let h = hash(name);
+        let v = self.recent[slot(h)];
+        if v != NONE && m.var_name_bytes(v) == name {
+            return Some(v);
+        }
         self.table
-            .find(hash(name), |&v| m.var_name_bytes(v) == name)
+            .find(h, |&v| m.var_name_bytes(v) == name)
             .copied()
     }
 
@@ -70,6 +99,7 @@ impl Locals {
     pub(super) fn bind(&mut self, m: &Module, v: VarId) {
         let name = m.var_name_bytes(v);
         let h = hash(name);
+        self.recent[slot(h)] = v;
         let prev = match self.table.find_mut(h, |&u| m.var_name_bytes(u) == name) {
             Some(slot) => Some(std::mem::replace(slot, v)),
             None => {
@@ -97,10 +127,12 @@ impl Locals {
             let (v, prev) = self.log.pop().expect("above the mark");
             let prev = (prev != NONE).then_some(prev);
             let name = m.var_name_bytes(v);
-            let Ok(entry) = self
-                .table
-                .find_entry(hash(name), |&u| m.var_name_bytes(u) == name)
-            else {
+            let h = hash(name);
+            let r = &mut self.recent[slot(h)];
+            if *r == v {
+                *r = prev.unwrap_or(NONE);
+            }
+            let Ok(entry) = self.table.find_entry(h, |&u| m.var_name_bytes(u) == name) else {
                 continue;
             };
             match prev {
@@ -115,6 +147,7 @@ impl Locals {
     /// No locals.
     pub(super) fn clear(&mut self) {
         self.table.clear();
+        self.recent.fill(NONE);
         self.log.clear();
     }
 
