@@ -362,6 +362,8 @@ struct Parser<'s, 'a> {
     /// Types by their text, valid while the type scope has version `type_cache_version`.
     type_cache: FxHashMap<&'s str, Ty>,
     type_cache_version: u64,
+    /// Types of the cache by a hash of their first sixteen bytes (for parameters).
+    param_types: [Option<(&'s str, Ty)>; 16],
     /// Operators and constructors by name, for this source.
     words: FxHashMap<&'s str, Word>,
 }
@@ -511,6 +513,7 @@ impl<'s, 'a> Parser<'s, 'a> {
             last_op: (ExprId(u32::MAX), 0),
             type_cache: FxHashMap::default(),
             type_cache_version: 0,
+            param_types: [None; 16],
             words: FxHashMap::default(),
         }
     }
@@ -675,6 +678,7 @@ impl<'s, 'a> Parser<'s, 'a> {
         let text = type_text(self.src, lo);
         if self.type_cache_version != self.scope.version() {
             self.type_cache.clear();
+            self.param_types = [None; 16];
             self.type_cache_version = self.scope.version();
         }
         if let Some(&t) = self.type_cache.get(text) {
