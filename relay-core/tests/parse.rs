@@ -521,7 +521,8 @@ fn simple_lets_are_read_as_the_general_loop_reads_them() {
 }"#,
         // Parameters of types met before, with blanks, a comment, a scope that changes.
         r#"def @p(%a: Tensor[(2, 3), float32], %b: Tensor[(2, 3), float32] , %c:Tensor[(2, 3), float32],
-  /* c */ %d: Tensor[(2, 3), float32], %e: Tensor[(2, 3), float32]) -> Tensor[(2, 3), float32] { %a }
+  /* c */ %d: Tensor[(2, 3), float32], %e: Tensor[(2, 3), float32], %f: Tensor[(2, 3), float16],
+  %g: Tensor[(2, 3), float32]x, %h: Tensor[(2, 3), float32]) -> Tensor[(2, 3), float32] { %a }
 def @q[A](%x: A, %y: A, %z: Tensor[(2, 3), float32], %w: Tensor[(2, 3), float32]) -> A { %x }
 def @r[A](%x: A, %y: A, %z: Tensor[(2, 3), float32]) -> A { %x }
 def @s(%a: Tensor[(2, 3), float32], %a: Tensor[(2, 3), float32]) { %a }"#,
