@@ -522,11 +522,12 @@ fn simple_lets_are_read_as_the_general_loop_reads_them() {
         // Parameters of types met before, with blanks, a comment, a scope that changes.
         r#"def @p(%a: Tensor[(2, 3), float32], %b: Tensor[(2, 3), float32] , %c:Tensor[(2, 3), float32],
   /* c */ %d: Tensor[(2, 3), float32], %e: Tensor[(2, 3), float32], %f: Tensor[(2, 3), float16],
-  %g: Tensor[(2, 3), float32]x, %h: Tensor[(2, 3), float32]) -> Tensor[(2, 3), float32] { %a }
+  %h: Tensor[(2, 3), float32]) -> Tensor[(2, 3), float32] { %a }
 def @q[A](%x: A, %y: A, %z: Tensor[(2, 3), float32], %w: Tensor[(2, 3), float32]) -> A { %x }
 def @r[A](%x: A, %y: A, %z: Tensor[(2, 3), float32]) -> A { %x }
 def @s(%a: Tensor[(2, 3), float32], %a: Tensor[(2, 3), float32]) { %a }"#,
         "def @t(%a: float32, %b: float32, %c float32) { %a }",
+        "def @v(%a: Tensor[(2, 3), float32], %b: Tensor[(2, 3), float32]x) { %a }",
         "def @u(%a: float32, %b: float32,, %c: float32) { %a }",
         // Errors: the general loop reports them, whichever path met the statement.
         "def @g(%x: float32) {\n  let %a = copy(%x);\n  let %b = copy(%y);\n  let %c = add(%a, %a, units=3);\n  %c\n}",
