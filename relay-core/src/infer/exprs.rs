@@ -55,11 +55,27 @@ impl Infer<'_> {
         args: &[ExprId],
         attrs: Option<&Arc<Attrs>>,
     ) -> Option<Ty> {
-        let scheme = self.op_scheme(def);
-        let relation = scheme.relation.filter(|_| scheme.arity == args.len())?;
-        let Some(attrs) = self.call_attrs(e, def, attrs) else {
-            return Some(self.s.fresh_ty());
-        };
+        let key = (
+            def as *const OpDef,
+            attrs.map_or(std::ptr::null(), Arc::as_ptr),
+        );
+        if !self.op_sites.contains_key(&key) {
+            let scheme = self.op_scheme(def);
+            let relation = scheme.relation.filter(|_| scheme.arity == args.len())?;
+            let Some(filled) = self.call_attrs(e, def, attrs) else {
+                return Some(self.s.fresh_ty());
+            };
+            let site = OpSite {
+                relation,
+                arity: scheme.arity,
+                attrs: filled,
+            };
+            self.op_sites.insert(key, site);
+        }
+        let site = &self.op_sites[&key];
+        if site.arity != args.len() {
+            return None;
+        }
         let mut buf = std::mem::take(&mut self.scratch);
         buf.clear();
         buf.extend(args.iter().map(|a| self.expr_tys[a.index()]));
@@ -67,14 +83,15 @@ impl Infer<'_> {
         // same inputs and attributes), and the call has its type at once.
         let known = self.s.remembers_results() && buf.iter().all(|&t| !self.s.tcx.has_vars(t));
         if known {
-            if let Some(t) = self.s.remembered(relation, Some(&attrs), &buf) {
+            if let Some(t) = self.s.remembered(site.relation, Some(&site.attrs), &buf) {
                 self.scratch = buf;
                 return Some(t);
             }
         }
+        let (relation, filled) = (site.relation, site.attrs.clone());
         let ret = self.s.fresh_ty();
         buf.push(ret);
-        self.s.add_relation(relation, &buf, Some(attrs), e.0);
+        self.s.add_relation(relation, &buf, Some(filled), e.0);
         self.scratch = buf;
         if known {
             if let Outcome::Failed(errors) = self.s.solve() {

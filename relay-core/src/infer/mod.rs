@@ -96,6 +96,13 @@ struct OpScheme {
     arity: usize,
 }
 
+/// See [`Infer::op_sites`].
+struct OpSite {
+    relation: crate::relation::RelationRef,
+    arity: usize,
+    attrs: Arc<Attrs>,
+}
+
 enum Frame {
     Enter(ExprId),
     Exit(ExprId),
@@ -116,6 +123,11 @@ struct Infer<'m> {
     /// Filled attributes by operator and given attribute list (by address: the lists
     /// belong to the module, borrowed for as long as this lives, so no address is reused).
     attr_cache: FxHashMap<(*const OpDef, *const Attrs), Arc<Attrs>>,
+    /// Calls of an operator of the common scheme, by operator and given attributes: its
+    /// relation, arity and filled attributes, found with one lookup per call.
+    op_sites: FxHashMap<(*const OpDef, *const Attrs), OpSite>,
+    /// What `expr_tys` holds for an expression not typed yet.
+    unset: Ty,
     /// A buffer for a relation's arguments.
     scratch: Vec<Ty>,
     match_scrutinee: FxHashMap<ExprId, Ty>,
@@ -176,6 +188,8 @@ fn infer_full(tcx: TyCtx, adts: &AdtTable, m: &Module, skip: &[bool], options: O
         declared: Vec::with_capacity(m.globals().len()),
         op_tys: FxHashMap::default(),
         attr_cache: FxHashMap::default(),
+        op_sites: FxHashMap::default(),
+        unset,
         scratch: Vec::new(),
         match_scrutinee: FxHashMap::default(),
         errors: Vec::new(),
@@ -366,6 +380,8 @@ impl Infer<'_> {
             let t = match self.m.expr(c).kind {
                 ExprKind::Var(v) => self.var_tys[v.index()],
                 ExprKind::Constant(t) => t,
+                // An operator's node is shared by its calls: typed once.
+                ExprKind::Op(_) if self.expr_tys[c.index()] != self.unset => continue,
                 _ => self.exit(c),
             };
             self.expr_tys[c.index()] = t;
