@@ -517,7 +517,12 @@ fn simple_lets_are_read_as_the_general_loop_reads_them() {
   let %m = add(%l, %l) + %l;
   let %n = nn.relu(%m)
   ;
-  %n
+  let %o = multiply(%n, %n);
+  let %p = subtract(%o, %n);
+  let %q = multiply(%p, %o);
+  let %r = equal(%q, %q);
+  let %s = subtract(%q, %p);
+  %s
 }"#,
         // Parameters of types met before, with blanks, a comment, a scope that changes.
         r#"def @p(%a: Tensor[(2, 3), float32], %b: Tensor[(2, 3), float32] , %c:Tensor[(2, 3), float32],

@@ -366,6 +366,8 @@ struct Parser<'s, 'a> {
     param_types: [Option<(&'s str, Ty)>; 16],
     /// Operators and constructors by name, for this source.
     words: FxHashMap<&'s str, Word>,
+    /// Operator nodes of `words` by their names' length and first and last eight bytes.
+    op_nodes: [Option<((u64, u64, u8), ExprId)>; 16],
 }
 
 /// The bytes that matter inside a body: braces, and what starts a string or a comment.
@@ -515,6 +517,7 @@ impl<'s, 'a> Parser<'s, 'a> {
             type_cache_version: 0,
             param_types: [None; 16],
             words: FxHashMap::default(),
+            op_nodes: [None; 16],
         }
     }
 
@@ -803,6 +806,7 @@ impl<'s, 'a> Parser<'s, 'a> {
         let start = self.tok.lo as usize;
         self.declare_data(&items);
         self.words.clear();
+        self.op_nodes = [None; 16];
         if let Err(e) = self.seek(start) {
             self.errors.push(e);
             return;
