@@ -367,7 +367,7 @@ struct Parser<'s, 'a> {
     /// Operators and constructors by name, for this source.
     words: FxHashMap<&'s str, Word>,
     /// Operator nodes of `words` by their names' length and first and last eight bytes.
-    op_nodes: [Option<((u64, u64, u8), ExprId)>; 16],
+    op_nodes: [Option<(NameKey, ExprId)>; 16],
 }
 
 /// The bytes that matter inside a body: braces, and what starts a string or a comment.
@@ -427,6 +427,10 @@ fn dotted_name_end(b: &[u8], mut i: usize) -> usize {
         }
     }
 }
+
+/// A name of up to sixteen bytes, exactly: its first and last eight bytes (overlapping,
+/// or the first word masked to a shorter name's bytes) and its length.
+type NameKey = (u64, u64, u8);
 
 /// What a name in expression position is.
 #[derive(Copy, Clone)]
