@@ -333,7 +333,7 @@ impl Infer<'_> {
         while let Some(frame) = stack.pop() {
             match frame {
                 Frame::Enter(e) => self.enter(e, &mut stack),
-                Frame::BindLet(e) => {
+                Frame::BindLet(mut e) => loop {
                     let ExprKind::Let { var, value, body } = self.m.expr(e).kind else {
                         unreachable!()
                     };
@@ -349,8 +349,19 @@ impl Infer<'_> {
                         }
                     }
                     stack.push(Frame::Exit(e));
+                    // The next `let` of a chain, if its value is a call of leaves: typed
+                    // here, as its frames would type it, and bound in turn.
+                    if let ExprKind::Let { value, .. } = self.m.expr(body).kind {
+                        if let ExprKind::Call { callee, args, .. } = self.m.expr(value).kind {
+                            if self.leaf_call(value, callee, self.m.list(args)) {
+                                e = body;
+                                continue;
+                            }
+                        }
+                    }
                     stack.push(Frame::Enter(body));
-                }
+                    break;
+                },
                 Frame::Exit(e) => {
                     let t = self.exit(e);
                     self.expr_tys[e.index()] = t;
