@@ -100,11 +100,17 @@ impl Locals {
         let name = m.var_name_bytes(v);
         let h = hash(name);
         self.recent[slot(h)] = v;
-        let prev = match self.table.find_mut(h, |&u| m.var_name_bytes(u) == name) {
-            Some(slot) => Some(std::mem::replace(slot, v)),
-            None => {
-                self.table
-                    .insert_unique(h, v, |&u| hash(m.var_name_bytes(u)));
+        let entry = self.table.entry(
+            h,
+            |&u| m.var_name_bytes(u) == name,
+            |&u| hash(m.var_name_bytes(u)),
+        );
+        let prev = match entry {
+            hashbrown::hash_table::Entry::Occupied(mut o) => {
+                Some(std::mem::replace(o.get_mut(), v))
+            }
+            hashbrown::hash_table::Entry::Vacant(e) => {
+                e.insert(v);
                 None
             }
         };
