@@ -289,12 +289,16 @@ impl Module {
     }
 
     /// Room for the nodes of a source text of `len` bytes (a guess: one expression per
-    /// 16 bytes, one variable per 40), so that building a large module does not copy it
-    /// as it grows.
+    /// 16 bytes, one variable per 40, a byte of names per 5), so that building a large
+    /// module does not copy it as it grows. The reference workload at a million operators
+    /// uses one expression per 18.9 bytes, one list item per 40, one variable per 46 and
+    /// a byte of names per 6.0. Room reserved and not used costs no memory (the pages of
+    /// a large allocation are mapped when first written), and growing past it does not
+    /// copy with glibc (`mremap`), but it does with other allocators.
     pub fn reserve_for_source(&mut self, len: usize) {
         self.exprs.reserve(len / 16);
         self.lists.reserve(len / 24);
-        self.names.reserve(len / 8);
+        self.names.reserve(len / 5);
         self.vars.reserve(len / 40);
     }
 
