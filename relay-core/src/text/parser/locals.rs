@@ -12,13 +12,12 @@ use std::hash::BuildHasher;
 #[derive(Default)]
 pub(super) struct Locals {
     table: HashTable<VarId>,
-    /// Every binding made, and what it shadowed.
-    /// (What was shadowed is [`NONE`] when nothing was: eight bytes an entry.)
-    log: Vec<(VarId, VarId)>,
+    /// Every binding made (four bytes an entry: a million-binding chain's log is 4 MB).
+    log: Vec<VarId>,
+    /// The bindings of `log` that shadowed a variable, usually few: where each is in
+    /// `log`, and the variable it shadowed.
+    shadowed: Vec<(u32, VarId)>,
 }
-
-/// No variable: what a binding that shadowed nothing logs.
-const NONE: VarId = VarId(u32::MAX);
 
 fn hash(name: &str) -> u64 {
     rustc_hash::FxBuildHasher.hash_one(name)
@@ -43,14 +42,17 @@ impl Locals {
     pub(super) fn bind(&mut self, m: &Module, v: VarId) {
         let name = m.var_name(v);
         let h = hash(name);
-        let prev = match self.table.find_mut(h, |&u| m.var_name(u) == name) {
-            Some(slot) => Some(std::mem::replace(slot, v)),
+        match self.table.find_mut(h, |&u| m.var_name(u) == name) {
+            Some(slot) => {
+                let prev = std::mem::replace(slot, v);
+                let at = u32::try_from(self.log.len()).expect("fewer than 4 billion bindings");
+                self.shadowed.push((at, prev));
+            }
             None => {
                 self.table.insert_unique(h, v, |&u| hash(m.var_name(u)));
-                None
             }
-        };
-        self.log.push((v, prev.unwrap_or(NONE)));
+        }
+        self.log.push(v);
     }
 
     /// How many bindings have been made: a mark to undo back to.
@@ -66,8 +68,14 @@ impl Locals {
             return;
         }
         while self.log.len() > mark {
-            let (v, prev) = self.log.pop().expect("above the mark");
-            let prev = (prev != NONE).then_some(prev);
+            let v = self.log.pop().expect("above the mark");
+            let prev = match self.shadowed.last() {
+                Some(&(at, prev)) if at as usize == self.log.len() => {
+                    self.shadowed.pop();
+                    Some(prev)
+                }
+                _ => None,
+            };
             let name = m.var_name(v);
             let Ok(entry) = self
                 .table
@@ -88,6 +96,7 @@ impl Locals {
     pub(super) fn clear(&mut self) {
         self.table.clear();
         self.log.clear();
+        self.shadowed.clear();
     }
 
     /// The names in scope (for a "did you mean").
