@@ -131,13 +131,11 @@ fn check(
             }
         };
         let name = path.display().to_string();
-        // The last file's data, if large, is not freed: the process ends right after.
+        // The last file's checked module, if large, is not freed: the process ends right
+        // after (its text is, before the types are printed).
         let leave = i + 1 == files.len() && buf.len() > LARGE_PROGRAM;
-        if !check_one(out, &prelude, &name, &buf, bindings, leave)? {
+        if !check_one(out, &prelude, &name, buf, bindings, leave)? {
             failed = true;
-        }
-        if leave {
-            std::mem::forget(buf);
         }
     }
     Ok(if failed {
@@ -170,18 +168,18 @@ fn read_after(mut prefix: String, path: &std::path::Path) -> std::io::Result<Str
     }
 }
 
-/// Checks one file with the prelude in scope; prints the signatures of its own globals
-/// (not the prelude's), or its diagnostics. Whether it is well typed. With `leave`, the
-/// checked module is not freed.
+/// Checks one file with the prelude in scope (`buf`: [`Prelude::buffer`] and the file's
+/// text); prints the signatures of its own globals (not the prelude's), or its
+/// diagnostics. Whether it is well typed. With `leave`, the checked module is not freed.
 fn check_one(
     out: &mut impl Write,
     prelude: &Prelude,
     name: &str,
-    buf: &str,
+    buf: String,
     bindings: bool,
     leave: bool,
 ) -> std::io::Result<bool> {
-    let mut checked = prelude.check_buffer(buf);
+    let mut checked = prelude.check_buffer(&buf);
     let src = &buf[checked.offset as usize..];
     let sources: Vec<(&str, &str)> = prelude.sources().collect();
     emit_problems(
@@ -200,6 +198,10 @@ fn check_one(
     let Some((module, typed)) = &checked.typed else {
         return Ok(false);
     };
+    // The text is not needed to print types: it goes before they are printed (the type
+    // of a large model's `@main` is itself megabytes of text). One allocation, so freeing
+    // it is quick even when the rest of the data is left to the end of the process.
+    drop(buf);
     for g in checked.user_globals() {
         let Some(gid) = module.global(&g.name) else {
             continue;

@@ -18,9 +18,11 @@ pub(super) struct Locals {
     /// name, or [`NONE`]. Kept so: a binding takes its name's slot, an undone one gives
     /// it back to what it shadowed.
     recent: Box<[VarId; RECENT]>,
-    /// Every binding made, and what it shadowed.
-    /// (What was shadowed is [`NONE`] when nothing was: eight bytes an entry.)
-    log: Vec<(VarId, VarId)>,
+    /// Every binding made (four bytes an entry: a million-binding chain's log is 4 MB).
+    log: Vec<VarId>,
+    /// The bindings of `log` that shadowed a variable, usually few: where each is in
+    /// `log`, and the variable it shadowed.
+    shadowed: Vec<(u32, VarId)>,
 }
 
 /// Slots in the cache of recent bindings.
@@ -32,6 +34,7 @@ impl Default for Locals {
             table: HashTable::new(),
             recent: Box::new([NONE; RECENT]),
             log: Vec::new(),
+            shadowed: Vec::new(),
         }
     }
 }
@@ -40,7 +43,7 @@ fn slot(h: u64) -> usize {
     h as usize % RECENT
 }
 
-/// No variable: what a binding that shadowed nothing logs.
+/// No variable: an empty slot of the cache of recent bindings.
 const NONE: VarId = VarId(u32::MAX);
 
 /// The hash of a name: a few folded multiplications over its bytes read as words
@@ -105,16 +108,17 @@ impl Locals {
             |&u| m.var_name_bytes(u) == name,
             |&u| hash(m.var_name_bytes(u)),
         );
-        let prev = match entry {
+        match entry {
             hashbrown::hash_table::Entry::Occupied(mut o) => {
-                Some(std::mem::replace(o.get_mut(), v))
+                let prev = std::mem::replace(o.get_mut(), v);
+                let at = u32::try_from(self.log.len()).expect("fewer than 4 billion bindings");
+                self.shadowed.push((at, prev));
             }
             hashbrown::hash_table::Entry::Vacant(e) => {
                 e.insert(v);
-                None
             }
-        };
-        self.log.push((v, prev.unwrap_or(NONE)));
+        }
+        self.log.push(v);
     }
 
     /// How many bindings have been made: a mark to undo back to.
@@ -130,8 +134,14 @@ impl Locals {
             return;
         }
         while self.log.len() > mark {
-            let (v, prev) = self.log.pop().expect("above the mark");
-            let prev = (prev != NONE).then_some(prev);
+            let v = self.log.pop().expect("above the mark");
+            let prev = match self.shadowed.last() {
+                Some(&(at, prev)) if at as usize == self.log.len() => {
+                    self.shadowed.pop();
+                    Some(prev)
+                }
+                _ => None,
+            };
             let name = m.var_name_bytes(v);
             let h = hash(name);
             let r = &mut self.recent[slot(h)];
@@ -155,6 +165,7 @@ impl Locals {
         self.table.clear();
         self.recent.fill(NONE);
         self.log.clear();
+        self.shadowed.clear();
     }
 
     /// The names in scope (for a "did you mean").
