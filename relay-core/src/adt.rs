@@ -80,7 +80,7 @@ pub struct CtorRef {
     /// The data type's handle.
     pub adt: Adt,
     /// The index of the constructor (its tag).
-    pub index: usize,
+    pub index: u32,
 }
 
 /// The data types loaded into one [`TyCtx`]: handles and constructors by name.
@@ -109,7 +109,7 @@ impl AdtTable {
 
     /// What `tcx` records of constructor `c`.
     pub fn ctor_info<'t>(&self, tcx: &'t TyCtx, c: CtorRef) -> &'t AdtCtor {
-        &tcx.adt_info(c.adt).ctors[c.index]
+        &tcx.adt_info(c.adt).ctors[c.index as usize]
     }
 
     /// Every loaded handle, sorted by name.
@@ -160,6 +160,7 @@ impl AdtTable {
         let mut infos = Vec::with_capacity(ctors.len());
         for (index, (name, fields)) in ctors.into_iter().enumerate() {
             let ty = tcx.func(&ps, &fields, result, Vec::new());
+            let index = u32::try_from(index).expect("fewer than 4 billion constructors");
             self.ctors.insert(name.clone(), CtorRef { adt, index });
             infos.push(AdtCtor {
                 name,

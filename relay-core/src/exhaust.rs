@@ -105,7 +105,9 @@ fn lower(m: &Module, p: PatId) -> Pat {
 
 impl Analysis<'_> {
     fn arity(&self, c: CtorRef) -> usize {
-        self.tcx.adt_info(c.adt).ctors[c.index].fields.len()
+        self.tcx.adt_info(c.adt).ctors[c.index as usize]
+            .fields
+            .len()
     }
 
     /// The heads in the first column, each once, in order of appearance.
@@ -133,7 +135,7 @@ impl Analysis<'_> {
                     .map(|i| {
                         let c = CtorRef {
                             adt: c.adt,
-                            index: i,
+                            index: i as u32,
                         };
                         Head::Ctor(c, self.arity(c))
                     })
@@ -238,7 +240,7 @@ impl Analysis<'_> {
                 .map(|i| {
                     let c = CtorRef {
                         adt: c.adt,
-                        index: i,
+                        index: i as u32,
                     };
                     Head::Ctor(c, self.arity(c))
                 })
@@ -313,7 +315,7 @@ impl Analysis<'_> {
                 Piece::Text(t) => out.push_str(t),
                 Piece::Pat(Pat::Wild) => out.push('_'),
                 Piece::Pat(Pat::Ctor(c, fields)) => {
-                    out.push_str(&self.tcx.adt_info(c.adt).ctors[c.index].name);
+                    out.push_str(&self.tcx.adt_info(c.adt).ctors[c.index as usize].name);
                     if !fields.is_empty() {
                         out.push('(');
                         stack.push(Piece::Text(")"));

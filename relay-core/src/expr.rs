@@ -142,12 +142,13 @@ pub enum ExprKind {
         value: ExprId,
         body: ExprId,
     },
-    /// `callee[type_args](args, attrs)`; the explicit type arguments (`@plus<(10,
-    /// 10)>(..)`, rare) are kept aside: [`Module::type_args`].
+    /// `callee[type_args](args, attrs)`: the callee and then the arguments in one list
+    /// ([`Module::callee`], [`Module::args`]), the attributes by their index in the
+    /// module ([`Module::attrs`]); the explicit type arguments (`@plus<(10, 10)>(..)`,
+    /// rare) are kept aside: [`Module::type_args`].
     Call {
-        callee: ExprId,
-        args: ExprList,
-        attrs: Option<Arc<Attrs>>,
+        parts: ExprList,
+        attrs: Option<AttrsId>,
     },
     /// `fn [..](..) -> R { .. }`.
     Func(Box<Function>),
@@ -156,7 +157,7 @@ pub enum ExprKind {
     /// `match (e) { .. }` (`complete: false` for `match?`).
     Match {
         scrutinee: ExprId,
-        arms: Box<[Arm]>,
+        arms: ArmList,
         complete: bool,
     },
     /// `ref(e)`.
@@ -197,8 +198,31 @@ pub struct DuplicateGlobal {
     pub first: Span,
 }
 
-// An expression is four words: a million-operator program's arena stays small.
-const _: () = assert!(std::mem::size_of::<Expr>() <= 32);
+// An expression is three words: a million-operator program's arena stays small.
+const _: () = assert!(std::mem::size_of::<Expr>() <= 24);
+
+/// The attributes of a call, by their index in the module: calls given the same shared
+/// list (the parser shares lists written alike) share one index.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct AttrsId(std::num::NonZeroU32);
+
+/// The index of each attribute list of a module by its address (an address is no part
+/// of what a module is: its `Debug` shows only how many there are).
+#[derive(Clone, Default)]
+struct AttrIds(FxHashMap<*const Attrs, AttrsId>);
+
+impl std::fmt::Debug for AttrIds {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} lists", self.0.len())
+    }
+}
+
+/// The arms of a `match`, stored in its module: read them with [`Module::arms`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ArmList {
+    start: u32,
+    len: u32,
+}
 // And a variable five.
 const _: () = assert!(std::mem::size_of::<VarDecl>() <= 20);
 
@@ -230,6 +254,12 @@ pub struct Module {
     names: String,
     /// The expressions of every [`ExprList`], one after the other.
     lists: Vec<ExprId>,
+    /// The arms of every `match`, one after the other.
+    arms: Vec<Arm>,
+    /// The attribute lists of calls, by [`AttrsId`] (index + 1), and the index of each
+    /// list by its address (kept alive here, so no other list takes it).
+    attr_lists: Vec<Arc<Attrs>>,
+    attr_ids: AttrIds,
     /// The explicit type arguments of the calls that have them.
     type_args: FxHashMap<ExprId, Box<[ParamValue]>>,
     vars: Vec<VarDecl>,
@@ -286,6 +316,30 @@ impl Module {
     #[inline]
     pub fn list(&self, list: ExprList) -> &[ExprId] {
         &self.lists[list.start as usize..(list.start + list.len) as usize]
+    }
+
+    /// The callee of a call of `parts` ([`ExprKind::Call`]).
+    #[inline]
+    pub fn callee(&self, parts: ExprList) -> ExprId {
+        self.lists[parts.start as usize]
+    }
+
+    /// The arguments of a call of `parts` ([`ExprKind::Call`]).
+    #[inline]
+    pub fn args(&self, parts: ExprList) -> &[ExprId] {
+        &self.list(parts)[1..]
+    }
+
+    /// The attribute list `a` of a call ([`ExprKind::Call`]).
+    #[inline]
+    pub fn attrs(&self, a: Option<AttrsId>) -> Option<&Arc<Attrs>> {
+        a.map(|a| &self.attr_lists[a.0.get() as usize - 1])
+    }
+
+    /// The arms of a `match` ([`ExprKind::Match`]).
+    #[inline]
+    pub fn arms(&self, arms: ArmList) -> &[Arm] {
+        &self.arms[arms.start as usize..(arms.start + arms.len) as usize]
     }
 
     /// The explicit type arguments of call `e` (none for most calls).
@@ -354,10 +408,7 @@ impl Module {
             ExprKind::Tuple(fields) => out.extend_from_slice(self.list(*fields)),
             ExprKind::Proj(t, _) | ExprKind::RefNew(t) | ExprKind::RefRead(t) => out.push(*t),
             ExprKind::Let { value, body, .. } => out.extend([*value, *body]),
-            ExprKind::Call { callee, args, .. } => {
-                out.push(*callee);
-                out.extend_from_slice(self.list(*args));
-            }
+            ExprKind::Call { parts, .. } => out.extend_from_slice(self.list(*parts)),
             ExprKind::Func(f) => out.push(f.body),
             ExprKind::If(c, t, f) => out.extend([*c, *t, *f]),
             ExprKind::RefWrite(r, v) => out.extend([*r, *v]),
@@ -365,7 +416,7 @@ impl Module {
                 scrutinee, arms, ..
             } => {
                 out.push(*scrutinee);
-                out.extend(arms.iter().map(|a| a.body));
+                out.extend(self.arms(*arms).iter().map(|a| a.body));
             }
             ExprKind::Var(_)
             | ExprKind::Global(_)
@@ -560,16 +611,32 @@ impl Module {
         attrs: Option<Arc<Attrs>>,
         type_args: &[ParamValue],
     ) -> ExprId {
-        let args = self.new_list(args);
-        let e = self.push(ExprKind::Call {
-            callee,
-            args,
-            attrs,
-        });
+        let start = u32::try_from(self.lists.len()).expect("more than 4 billion list items");
+        self.lists.push(callee);
+        self.lists.extend_from_slice(args);
+        let parts = ExprList {
+            start,
+            len: args.len() as u32 + 1,
+        };
+        let attrs = attrs.map(|a| self.attrs_id(a));
+        let e = self.push(ExprKind::Call { parts, attrs });
         if !type_args.is_empty() {
             self.type_args.insert(e, type_args.into());
         }
         e
+    }
+
+    /// The index of attribute list `a`: one per list, however many calls share it.
+    fn attrs_id(&mut self, a: Arc<Attrs>) -> AttrsId {
+        let key = Arc::as_ptr(&a);
+        if let Some(&id) = self.attr_ids.0.get(&key) {
+            return id;
+        }
+        self.attr_lists.push(a);
+        let n = u32::try_from(self.attr_lists.len()).expect("fewer than 4 billion lists");
+        let id = AttrsId(std::num::NonZeroU32::new(n).expect("counted from one"));
+        self.attr_ids.0.insert(key, id);
+        id
     }
 
     /// A function literal.
@@ -622,9 +689,15 @@ impl Module {
 
     /// `match (scrutinee) { arms }`, complete or partial (`match?`).
     pub fn match_(&mut self, scrutinee: ExprId, arms: &[Arm], complete: bool) -> ExprId {
+        let start = u32::try_from(self.arms.len()).expect("more than 4 billion arms");
+        self.arms.extend_from_slice(arms);
+        let arms = ArmList {
+            start,
+            len: arms.len() as u32,
+        };
         self.push(ExprKind::Match {
             scrutinee,
-            arms: arms.into(),
+            arms,
             complete,
         })
     }

@@ -178,12 +178,12 @@ def @c(%x, %w) {
     let ExprKind::Func(func) = &m.expr(f).kind else {
         panic!("a function")
     };
-    let ExprKind::Call { attrs, args, .. } = &m.expr(func.body).kind else {
+    let ExprKind::Call { attrs, parts } = &m.expr(func.body).kind else {
         panic!("a call")
     };
-    assert_eq!(m.list(*args).len(), 2);
+    assert_eq!(m.args(*parts).len(), 2);
+    let attrs = m.attrs(*attrs);
     let shown: Vec<String> = attrs
-        .as_ref()
         .unwrap()
         .iter()
         .map(|(k, v)| format!("{k}={v}"))
@@ -199,7 +199,7 @@ def @c(%x, %w) {
             "axis=None",
         ]
     );
-    assert_eq!(attrs.as_ref().unwrap().get("axis"), Some(&AttrValue::None));
+    assert_eq!(attrs.unwrap().get("axis"), Some(&AttrValue::None));
     let Span { lo, hi } = m.expr(func.body).span;
     let text = &src[lo as usize..hi as usize];
     assert!(

@@ -155,11 +155,13 @@ impl Infer<'_> {
             }
             ExprKind::Proj(t, i) => self.proj(e, *t, *i),
             ExprKind::Let { body, .. } => self.expr_tys[body.index()],
-            ExprKind::Call {
-                callee,
-                args,
-                attrs,
-            } => self.call(e, *callee, m.list(*args), attrs.as_ref(), m.type_args(e)),
+            ExprKind::Call { parts, attrs } => self.call(
+                e,
+                m.callee(*parts),
+                m.args(*parts),
+                m.attrs(*attrs),
+                m.type_args(e),
+            ),
             ExprKind::Func(f) => {
                 let body_ty = self.expr_tys[f.body.index()];
                 let ret = match f.ret {
@@ -199,6 +201,7 @@ impl Infer<'_> {
                 arms,
                 complete,
             } => {
+                let arms = m.arms(*arms);
                 self.check_arms(e, arms, *complete);
                 let st = self.match_scrutinee[&e];
                 let sty = self.expr_tys[scrutinee.index()];

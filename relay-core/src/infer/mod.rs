@@ -352,8 +352,8 @@ impl Infer<'_> {
                     // The next `let` of a chain, if its value is a call of leaves: typed
                     // here, as its frames would type it, and bound in turn.
                     if let ExprKind::Let { value, .. } = self.m.expr(body).kind {
-                        if let ExprKind::Call { callee, args, .. } = self.m.expr(value).kind {
-                            if self.leaf_call(value, callee, self.m.list(args)) {
+                        if let ExprKind::Call { parts, .. } = self.m.expr(value).kind {
+                            if self.leaf_call(value, self.m.list(parts)) {
                                 e = body;
                                 continue;
                             }
@@ -373,7 +373,7 @@ impl Infer<'_> {
     /// Types call `e` at once when its callee and arguments are leaves (names, operators,
     /// constants: most calls of a model), in the order the frames would: the callee, the
     /// arguments, the call. Whether it did.
-    fn leaf_call(&mut self, e: ExprId, callee: ExprId, args: &[ExprId]) -> bool {
+    fn leaf_call(&mut self, e: ExprId, parts: &[ExprId]) -> bool {
         let leaf = |c: ExprId| {
             matches!(
                 self.m.expr(c).kind,
@@ -384,10 +384,10 @@ impl Infer<'_> {
                     | ExprKind::Constant(_)
             )
         };
-        if !(leaf(callee) && args.iter().all(|&a| leaf(a))) {
+        if !parts.iter().all(|&c| leaf(c)) {
             return false;
         }
-        for &c in std::iter::once(&callee).chain(args) {
+        for &c in parts {
             let t = match self.m.expr(c).kind {
                 ExprKind::Var(v) => self.var_tys[v.index()],
                 ExprKind::Constant(t) => t,
@@ -406,7 +406,7 @@ impl Infer<'_> {
     fn enter(&mut self, e: ExprId, stack: &mut Vec<Frame>) {
         let m = self.m;
         match &m.expr(e).kind {
-            ExprKind::Call { callee, args, .. } if self.leaf_call(e, *callee, m.list(*args)) => {
+            ExprKind::Call { parts, .. } if self.leaf_call(e, m.list(*parts)) => {
                 return;
             }
             ExprKind::Let { value, .. } => {
@@ -423,7 +423,7 @@ impl Infer<'_> {
                 // The patterns bind their variables before the arms are typed, against
                 // a type the scrutinee's is unified with on exit.
                 let st = self.s.fresh_ty();
-                for arm in arms.iter() {
+                for arm in m.arms(*arms) {
                     self.bind_pattern(arm.pattern, st, e);
                 }
                 self.match_scrutinee.insert(e, st);
@@ -435,9 +435,8 @@ impl Infer<'_> {
         match &m.expr(e).kind {
             ExprKind::Tuple(fields) => m.list(*fields).iter().rev().copied().for_each(&mut push),
             ExprKind::Proj(t, _) | ExprKind::RefNew(t) | ExprKind::RefRead(t) => push(*t),
-            ExprKind::Call { callee, args, .. } => {
-                m.list(*args).iter().rev().copied().for_each(&mut push);
-                push(*callee);
+            ExprKind::Call { parts, .. } => {
+                m.list(*parts).iter().rev().copied().for_each(&mut push)
             }
             ExprKind::Func(f) => push(f.body),
             ExprKind::If(c, t, f) => {
@@ -452,7 +451,7 @@ impl Infer<'_> {
             ExprKind::Match {
                 scrutinee, arms, ..
             } => {
-                for arm in arms.iter().rev() {
+                for arm in m.arms(*arms).iter().rev() {
                     push(arm.body);
                 }
                 push(*scrutinee);

@@ -12,11 +12,11 @@ impl Infer<'_> {
             return (None, Span::default(), String::new());
         }
         let call = ExprId(origin);
-        let ExprKind::Call { callee, args, .. } = &self.m.expr(call).kind else {
+        let ExprKind::Call { parts, .. } = &self.m.expr(call).kind else {
             return (Some(call), self.span(call), String::new());
         };
-        let what = format!(" of {}", self.callee_name(*callee));
-        match arg.and_then(|i| self.m.list(*args).get(i)) {
+        let what = format!(" of {}", self.callee_name(self.m.callee(*parts)));
+        match arg.and_then(|i| self.m.args(*parts).get(i)) {
             Some(&a) => (Some(a), self.span(a), what),
             None => (Some(call), self.span(call), what),
         }
@@ -31,8 +31,8 @@ impl Infer<'_> {
             notes.push(format!("from the relation `{}`{what}", err.relation));
             let mut labels = Vec::new();
             if (err.origin as usize) < self.m.sizes().0 {
-                if let ExprKind::Call { args, .. } = &self.m.expr(ExprId(err.origin)).kind {
-                    for (k, &a) in self.m.list(*args).iter().enumerate() {
+                if let ExprKind::Call { parts, .. } = &self.m.expr(ExprId(err.origin)).kind {
+                    for (k, &a) in self.m.args(*parts).iter().enumerate() {
                         let t = self.s.resolve(self.expr_tys[a.index()]);
                         let shown = self.s.tcx.show(t);
                         labels.push(Label::new(

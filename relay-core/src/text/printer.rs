@@ -468,7 +468,7 @@ impl Printer<'_> {
             }
             ExprKind::Op(op) => self.out.push_str(op.name),
             ExprKind::Ctor(c) => {
-                let name = &self.tcx.adt_info(c.adt).ctors[c.index].name;
+                let name = &self.tcx.adt_info(c.adt).ctors[c.index as usize].name;
                 self.out.push_str(name);
             }
             ExprKind::Constant(t) => {
@@ -492,23 +492,19 @@ impl Printer<'_> {
                 self.tasks.push(Task::Index(*i));
                 self.tasks.push(Task::Expr(*base, Ctx::Postfix));
             }
-            ExprKind::Call {
-                callee,
-                args,
-                attrs,
-            } => {
-                let args = m.list(*args);
+            ExprKind::Call { parts, attrs } => {
+                let (callee, args) = (m.callee(*parts), m.args(*parts));
                 let type_args = m.type_args(e);
                 self.tasks.push(Task::Str(")"));
-                if attrs.as_ref().is_some_and(|a| !a.is_empty()) {
+                if m.attrs(*attrs).is_some_and(|a| !a.is_empty()) {
                     self.tasks.push(Task::Attrs(e, !args.is_empty()));
                 }
                 self.push_list(args);
                 self.tasks.push(Task::Str("("));
-                if !type_args.is_empty() && matches!(m.expr(*callee).kind, ExprKind::Global(_)) {
+                if !type_args.is_empty() && matches!(m.expr(callee).kind, ExprKind::Global(_)) {
                     self.tasks.push(Task::TypeArgs(e));
                 }
-                self.tasks.push(Task::Expr(*callee, Ctx::Postfix));
+                self.tasks.push(Task::Expr(callee, Ctx::Postfix));
             }
             ExprKind::Func(f) => {
                 self.out.push_str("fn ");
@@ -536,7 +532,7 @@ impl Printer<'_> {
                 // Every arm starts with the bindings the match starts with.
                 let mark = self.log.len();
                 self.tasks.push(Task::Close);
-                for (i, arm) in arms.iter().enumerate().rev() {
+                for (i, arm) in m.arms(*arms).iter().enumerate().rev() {
                     self.tasks.push(Task::Unbind(mark));
                     self.tasks.push(Task::Str(","));
                     self.tasks.push(Task::Expr(arm.body, Ctx::Operand));
@@ -575,7 +571,7 @@ impl Printer<'_> {
             Pattern::Wildcard => self.out.push('_'),
             Pattern::Var(v) => self.binder(*v),
             Pattern::Ctor(c, fields) => {
-                let name = &self.tcx.adt_info(c.adt).ctors[c.index].name;
+                let name = &self.tcx.adt_info(c.adt).ctors[c.index as usize].name;
                 self.out.push_str(name);
                 if !fields.is_empty() {
                     self.out.push('(');
@@ -620,10 +616,10 @@ impl Printer<'_> {
     }
 
     fn attrs(&mut self, e: ExprId, after_args: bool) {
-        let ExprKind::Call {
-            attrs: Some(attrs), ..
-        } = &self.m.expr(e).kind
-        else {
+        let ExprKind::Call { attrs, .. } = &self.m.expr(e).kind else {
+            return;
+        };
+        let Some(attrs) = self.m.attrs(*attrs) else {
             return;
         };
         for (i, (name, v)) in attrs.iter().enumerate() {
