@@ -459,6 +459,60 @@ impl Machine<'_, '_> {
                 self.mk_shape_from(base)
             }
             Term::Attr(i) => self.attr(*i as usize, blame)?,
+            Term::Comp {
+                elem,
+                var,
+                src,
+                cond,
+            } => return self.comprehension(elem, *var, src, *cond, blame),
+            Term::Range(..) => {
+                let base = self.scratch.dims.len();
+                if self.source(t, blame)?.is_none() {
+                    return Ok(None);
+                }
+                self.mk_shape_from(base)
+            }
+            Term::In(x, list) => {
+                let Some(x) = self.eval_dim(x, blame)? else {
+                    return Ok(None);
+                };
+                let Some(dims) = self.eval_dims(list, blame)? else {
+                    return Ok(None);
+                };
+                let mut undecided = false;
+                for j in dims {
+                    let d = Value::Dim(self.scratch.dims[j]);
+                    match self.compare(Cmp::Eq, Value::Dim(x), d, "in", blame)? {
+                        Some(true) => return Ok(Some(Value::Bool(true))),
+                        Some(false) => {}
+                        None => undecided = true,
+                    }
+                }
+                if undecided {
+                    return Ok(None);
+                }
+                Value::Bool(false)
+            }
+            Term::IfElse(c, a, b) => {
+                return match self.eval_bool(c, blame)? {
+                    Some(true) => self.eval(a, blame),
+                    Some(false) => self.eval(b, blame),
+                    None => Ok(None),
+                }
+            }
+            Term::IsInt(d) => {
+                let Some(d) = self.eval_dim(d, blame)? else {
+                    return Ok(None);
+                };
+                let dims = &self.cx.tcx_ref().dims;
+                if dims.as_const(d).is_some() {
+                    Value::Bool(true)
+                } else if dims.has_vars(d) {
+                    return Ok(None);
+                } else {
+                    Value::Bool(false)
+                }
+            }
             Term::Rust(f, args) => {
                 let mut vals = Vec::with_capacity(args.len());
                 for a in args.iter() {
@@ -488,5 +542,87 @@ impl Machine<'_, '_> {
                 })?
             }
         }))
+    }
+
+    /// What a comprehension or a loop goes over, pushed on the dimension stack (the
+    /// caller pops it): the integers of a range `lo..hi`, or the dimensions of a shape;
+    /// `None` while unknown.
+    pub(super) fn source(
+        &mut self,
+        src: &'static Term,
+        blame: Option<usize>,
+    ) -> Result<Option<Range<usize>>, RelError> {
+        let Term::Range(lo, hi) = src else {
+            return self.eval_dims(src, blame);
+        };
+        let (Some(lo), Some(hi)) = (self.eval_int(lo, blame)?, self.eval_int(hi, blame)?) else {
+            return Ok(None);
+        };
+        if hi.saturating_sub(lo) > crate::clause::ir::MAX_REPEAT {
+            return Err(err(
+                blame,
+                format!(
+                    "the range `{lo}..{hi}` has more than {} integers",
+                    crate::clause::ir::MAX_REPEAT
+                ),
+            ));
+        }
+        let base = self.scratch.dims.len();
+        for i in lo..hi {
+            let d = self.cx.solver.tcx.dims.konst(i);
+            self.scratch.dims.push(d);
+        }
+        Ok(Some(base..self.scratch.dims.len()))
+    }
+
+    /// `[elem for var in src if cond]`.
+    fn comprehension(
+        &mut self,
+        elem: &'static Term,
+        var: u16,
+        src: &'static Term,
+        cond: Option<&'static Term>,
+        blame: Option<usize>,
+    ) -> Eval {
+        let Some(items) = self.source(src, blame)? else {
+            return Ok(None);
+        };
+        let out = self.scratch.dims.len();
+        let saved = self.scratch.slots[var as usize].val;
+        let all = self.comprehension_items(elem, var, items, cond, blame);
+        self.scratch.slots[var as usize].val = saved;
+        Ok(if all? {
+            Some(self.mk_shape_from(out))
+        } else {
+            None
+        })
+    }
+
+    /// Pushes the elements of a comprehension for the dimensions `items` of its source;
+    /// `false` while one of them (or a filter) is unknown.
+    fn comprehension_items(
+        &mut self,
+        elem: &'static Term,
+        var: u16,
+        items: Range<usize>,
+        cond: Option<&'static Term>,
+        blame: Option<usize>,
+    ) -> Result<bool, RelError> {
+        for j in items {
+            let d = self.scratch.dims[j];
+            self.scratch.slots[var as usize].val = Some(Value::Dim(d));
+            if let Some(c) = cond {
+                match self.eval_bool(c, blame)? {
+                    Some(true) => {}
+                    Some(false) => continue,
+                    None => return Ok(false),
+                }
+            }
+            match self.eval_dim(elem, blame)? {
+                Some(e) => self.scratch.dims.push(e),
+                None => return Ok(false),
+            }
+        }
+        Ok(true)
     }
 }
