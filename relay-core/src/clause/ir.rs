@@ -189,8 +189,9 @@ pub enum Cmp {
 }
 
 impl Arith {
-    /// `a op b` on constants, when it is exact in `i64` and not a division (the general
-    /// path reports overflows and divisions by zero).
+    /// `a op b` on constants, when it is exact in `i64` and not a division by zero (the
+    /// general path reports overflows and divisions by zero). Divisions round toward
+    /// negative infinity, as the dimensions' `floordiv` and `floormod` do.
     pub(crate) fn on_consts(self, a: i64, b: i64) -> Option<i64> {
         match self {
             Arith::Add => a.checked_add(b),
@@ -198,7 +199,22 @@ impl Arith {
             Arith::Mul => a.checked_mul(b),
             Arith::Min => Some(a.min(b)),
             Arith::Max => Some(a.max(b)),
-            Arith::FloorDiv | Arith::FloorMod => None,
+            Arith::FloorDiv => {
+                let (q, r) = (a.checked_div(b)?, a.checked_rem(b)?);
+                Some(if r != 0 && (r < 0) != (b < 0) {
+                    q - 1
+                } else {
+                    q
+                })
+            }
+            Arith::FloorMod => {
+                let r = a.checked_rem(b)?;
+                Some(if r != 0 && (r < 0) != (b < 0) {
+                    r + b
+                } else {
+                    r
+                })
+            }
         }
     }
 }

@@ -554,3 +554,26 @@ fn loops_check_and_solve_each_dimension() {
     t.solver.add_relation(c, &[x, out], None, 0);
     assert!(matches!(t.solver.solve(), Outcome::UnderConstrained(_)));
 }
+
+/// Constant arithmetic without the dimensions' normal form agrees with it.
+#[test]
+fn constant_divisions_round_as_dimensions_do() {
+    use crate::clause::Arith;
+    use crate::dim::DimOp;
+    let mut t = TestSolver::new();
+    let dims = &mut t.solver.tcx.dims;
+    for a in -9..=9 {
+        for b in (-4..=4).filter(|&b| b != 0) {
+            for (op, dop) in [
+                (Arith::FloorDiv, DimOp::FloorDiv),
+                (Arith::FloorMod, DimOp::FloorMod),
+            ] {
+                let (x, y) = (dims.konst(a), dims.konst(b));
+                let want = dims.apply(dop, x, y).ok().and_then(|d| dims.as_const(d));
+                assert_eq!(op.on_consts(a, b), want, "{a} {op:?} {b}");
+            }
+        }
+    }
+    assert_eq!(Arith::FloorMod.on_consts(1, 0), None);
+    assert_eq!(Arith::FloorDiv.on_consts(i64::MIN, -1), None);
+}

@@ -2,7 +2,7 @@
 
 use super::*;
 
-impl Machine<'_, '_> {
+impl<'cx> Machine<'_, 'cx> {
     /// The dimensions of `s` once its rank is known, pushed on the dimension stack (the
     /// caller pops them: truncates the stack to the range's start); an error for a shape
     /// parameter (its rank is never known).
@@ -35,6 +35,31 @@ impl Machine<'_, '_> {
         t: &'static Term,
         blame: Option<usize>,
     ) -> Result<Option<Range<usize>>, RelError> {
+        // A comprehension's dimensions without the shape (nothing interned).
+        if let Term::Comp {
+            elem,
+            var,
+            src,
+            cond,
+        } = t
+        {
+            return self.comprehension(elem, *var, src, *cond, blame);
+        }
+        if let Term::Gather(s, list) = t {
+            return self.gather_dims(s, list, blame);
+        }
+        if let Term::Attr(i) = t {
+            if let Some(items) = self.int_list_attr(*i) {
+                let base = self.scratch.dims.len();
+                for item in items {
+                    if let AttrValue::Int(c) = item {
+                        let d = self.cx.solver.tcx.dims.konst(*c);
+                        self.scratch.dims.push(d);
+                    }
+                }
+                return Ok(Some(base..self.scratch.dims.len()));
+            }
+        }
         match self.eval(t, blame)? {
             Some(Value::Shape(s)) => self.dims_of(s, blame),
             Some(v) => Err(self.kind_clash("a shape", v, blame)),
@@ -55,22 +80,50 @@ impl Machine<'_, '_> {
     }
 
     /// Whether `t` is an integer that [`Machine::eval_int`] computes natively, without
-    /// interning dimensions: a literal, a rank, an integer attribute, and `+ - *` and
+    /// interning dimensions: a literal, a rank, an integer attribute, and arithmetic and
     /// negation of those.
     pub(super) fn is_int_term(&self, t: &'static Term) -> bool {
         match t {
             Term::Int(_) | Term::Len(_) => true,
+            // A variable whose value is an integer now (a loop's, mostly).
+            Term::Var(i) => match self.scratch.slots[*i as usize].val {
+                Some(Value::Dim(d)) => self.cx.tcx_ref().dims.as_const(d).is_some(),
+                _ => false,
+            },
             Term::Attr(i) => self.clause.attrs[*i as usize].ty == AttrType::Int,
-            Term::Arith(Arith::Add | Arith::Sub | Arith::Mul | Arith::Min | Arith::Max, a, b) => {
-                self.is_int_term(a) && self.is_int_term(b)
-            }
+            Term::Arith(_, a, b) => self.is_int_term(a) && self.is_int_term(b),
             Term::Neg(a) => self.is_int_term(a),
             _ => false,
         }
     }
 
+    /// The items of the list attribute `i` when it is given as a list of integers and
+    /// not read yet in this run: its dimensions and length without interning a shape.
+    fn int_list_attr(&self, i: u16) -> Option<&'cx [AttrValue]> {
+        let decl = &self.clause.attrs[i as usize];
+        if self.scratch.attrs[i as usize].is_some()
+            || !matches!(decl.ty, AttrType::Shape | AttrType::Ints)
+        {
+            return None;
+        }
+        let attrs: &'cx crate::attrs::Attrs = self.cx.attrs;
+        match attrs.get(decl.name) {
+            Some(AttrValue::List(items))
+                if items.iter().all(|v| matches!(v, AttrValue::Int(_))) =>
+            {
+                Some(items)
+            }
+            _ => None,
+        }
+    }
+
     /// The rank of the shape `s`, `None` while unknown.
     fn rank(&mut self, s: &'static Term, blame: Option<usize>) -> Result<Option<i64>, RelError> {
+        if let Term::Attr(i) = s {
+            if let Some(items) = self.int_list_attr(*i) {
+                return Ok(Some(items.len() as i64));
+            }
+        }
         let shape = match self.eval(s, blame)? {
             Some(Value::Shape(shape)) => self.resolve_shape(shape),
             Some(v) => return Err(self.kind_clash("a shape", v, blame)),
@@ -113,6 +166,13 @@ impl Machine<'_, '_> {
         match t {
             Term::Int(c) => return Ok(Some(*c)),
             Term::Len(s) => return self.rank(s, blame),
+            Term::Var(i) => {
+                if let Some(Value::Dim(d)) = self.scratch.slots[*i as usize].val {
+                    if let Some(c) = self.cx.tcx_ref().dims.as_const(d) {
+                        return Ok(Some(c));
+                    }
+                }
+            }
             Term::Attr(i) => {
                 let decl = &self.clause.attrs[*i as usize];
                 if let (AttrType::Int, Some(AttrValue::Int(c))) =
@@ -307,6 +367,28 @@ impl Machine<'_, '_> {
                 }
                 self.mk_shape_from(base)
             }
+            // Integers natively: one constant interned, for the result.
+            Term::Arith(op, a, b) if self.is_int_term(a) && self.is_int_term(b) => {
+                let (Some(x), Some(y)) = (self.eval_int(a, blame)?, self.eval_int(b, blame)?)
+                else {
+                    return Ok(None);
+                };
+                if let Some(r) = op.on_consts(x, y) {
+                    return Ok(Some(Value::Dim(self.cx.tcx().dims.konst(r))));
+                }
+                let dims = &mut self.cx.solver.tcx.dims;
+                let (x, y) = (dims.konst(x), dims.konst(y));
+                let r = match op {
+                    Arith::Add => dims.add(x, y),
+                    Arith::Sub => dims.sub(x, y),
+                    Arith::Mul => dims.mul(x, y),
+                    Arith::FloorDiv => dims.apply(DimOp::FloorDiv, x, y),
+                    Arith::FloorMod => dims.apply(DimOp::FloorMod, x, y),
+                    Arith::Min => dims.apply(DimOp::Min, x, y),
+                    Arith::Max => dims.apply(DimOp::Max, x, y),
+                };
+                Value::Dim(r.map_err(|e| arith_err(blame, e))?)
+            }
             Term::Arith(op, a, b) => {
                 let (Some(x), Some(y)) = (self.eval_dim(a, blame)?, self.eval_dim(b, blame)?)
                 else {
@@ -424,6 +506,17 @@ impl Machine<'_, '_> {
                 let Some(dims) = self.eval_dims(list, blame)? else {
                     return Ok(None);
                 };
+                // Integers, the usual case, compare natively.
+                let ds = &self.cx.tcx_ref().dims;
+                let list = &self.scratch.dims[dims.clone()];
+                if list.iter().all(|&d| ds.as_const(d).is_some()) {
+                    let distinct = list.iter().enumerate().all(|(i, &a)| {
+                        list[i + 1..]
+                            .iter()
+                            .all(|&b| ds.as_const(a) != ds.as_const(b))
+                    });
+                    return Ok(Some(Value::Bool(distinct)));
+                }
                 let mut undecided = false;
                 for i in dims.clone() {
                     for j in i + 1..dims.end {
@@ -459,12 +552,12 @@ impl Machine<'_, '_> {
                 self.mk_shape_from(base)
             }
             Term::Attr(i) => self.attr(*i as usize, blame)?,
-            Term::Comp {
-                elem,
-                var,
-                src,
-                cond,
-            } => return self.comprehension(elem, *var, src, *cond, blame),
+            Term::Comp { .. } => {
+                let Some(dims) = self.eval_dims(t, blame)? else {
+                    return Ok(None);
+                };
+                self.mk_shape_from(dims.start)
+            }
             Term::Range(..) => {
                 let base = self.scratch.dims.len();
                 if self.source(t, blame)?.is_none() {
@@ -575,7 +668,8 @@ impl Machine<'_, '_> {
         Ok(Some(base..self.scratch.dims.len()))
     }
 
-    /// `[elem for var in src if cond]`.
+    /// The dimensions of `[elem for var in src if cond]`, pushed on the dimension stack
+    /// where it was (the caller pops them); `None` while one is unknown.
     fn comprehension(
         &mut self,
         elem: &'static Term,
@@ -583,7 +677,8 @@ impl Machine<'_, '_> {
         src: &'static Term,
         cond: Option<&'static Term>,
         blame: Option<usize>,
-    ) -> Eval {
+    ) -> Result<Option<Range<usize>>, RelError> {
+        let base = self.scratch.dims.len();
         let Some(items) = self.source(src, blame)? else {
             return Ok(None);
         };
@@ -591,11 +686,15 @@ impl Machine<'_, '_> {
         let saved = self.scratch.slots[var as usize].val;
         let all = self.comprehension_items(elem, var, items, cond, blame);
         self.scratch.slots[var as usize].val = saved;
-        Ok(if all? {
-            Some(self.mk_shape_from(out))
-        } else {
-            None
-        })
+        if !all? {
+            self.scratch.dims.truncate(base);
+            return Ok(None);
+        }
+        // The elements where the source's dimensions were.
+        let end = self.scratch.dims.len();
+        self.scratch.dims.copy_within(out..end, base);
+        self.scratch.dims.truncate(base + end - out);
+        Ok(Some(base..self.scratch.dims.len()))
     }
 
     /// Pushes the elements of a comprehension for the dimensions `items` of its source;

@@ -48,6 +48,8 @@ pub fn run_clause(clause: &'static Clause, cx: &mut RelCx<'_>) -> RelResult {
         scratch: SCRATCH.take().unwrap_or_default(),
         bound: 0,
     };
+    m.scratch.attrs.clear();
+    m.scratch.attrs.resize(clause.attrs.len(), None);
     let result = match clause.plan.get(clause).filter(|_| !no_plan()) {
         Some(plan) => {
             // The fast path reads the values of the variables its terms mention.
@@ -110,6 +112,8 @@ struct Scratch {
     /// A stack of dimensions: the dimensions of shapes being taken apart, pushed by
     /// [`Machine::dims_of`] and popped by its caller.
     dims: Vec<Dim>,
+    /// The value of each attribute of the clause, once read in this run.
+    attrs: Vec<Option<Value>>,
 }
 
 /// What a run knows of one variable.
