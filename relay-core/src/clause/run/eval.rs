@@ -2,7 +2,7 @@
 
 use super::*;
 
-impl<'cx> Machine<'_, 'cx> {
+impl Machine<'_, '_> {
     /// The dimensions of `s` once its rank is known, pushed on the dimension stack (the
     /// caller pops them: truncates the stack to the range's start); an error for a shape
     /// parameter (its rank is never known).
@@ -48,18 +48,6 @@ impl<'cx> Machine<'_, 'cx> {
         if let Term::Gather(s, list) = t {
             return self.gather_dims(s, list, blame);
         }
-        if let Term::Attr(i) = t {
-            if let Some(items) = self.int_list_attr(*i) {
-                let base = self.scratch.dims.len();
-                for item in items {
-                    if let AttrValue::Int(c) = item {
-                        let d = self.cx.solver.tcx.dims.konst(*c);
-                        self.scratch.dims.push(d);
-                    }
-                }
-                return Ok(Some(base..self.scratch.dims.len()));
-            }
-        }
         match self.eval(t, blame)? {
             Some(Value::Shape(s)) => self.dims_of(s, blame),
             Some(v) => Err(self.kind_clash("a shape", v, blame)),
@@ -97,33 +85,8 @@ impl<'cx> Machine<'_, 'cx> {
         }
     }
 
-    /// The items of the list attribute `i` when it is given as a list of integers and
-    /// not read yet in this run: its dimensions and length without interning a shape.
-    fn int_list_attr(&self, i: u16) -> Option<&'cx [AttrValue]> {
-        let decl = &self.clause.attrs[i as usize];
-        if self.scratch.attrs[i as usize].is_some()
-            || !matches!(decl.ty, AttrType::Shape | AttrType::Ints)
-        {
-            return None;
-        }
-        let attrs: &'cx crate::attrs::Attrs = self.cx.attrs;
-        match attrs.get(decl.name) {
-            Some(AttrValue::List(items))
-                if items.iter().all(|v| matches!(v, AttrValue::Int(_))) =>
-            {
-                Some(items)
-            }
-            _ => None,
-        }
-    }
-
     /// The rank of the shape `s`, `None` while unknown.
     fn rank(&mut self, s: &'static Term, blame: Option<usize>) -> Result<Option<i64>, RelError> {
-        if let Term::Attr(i) = s {
-            if let Some(items) = self.int_list_attr(*i) {
-                return Ok(Some(items.len() as i64));
-            }
-        }
         let shape = match self.eval(s, blame)? {
             Some(Value::Shape(shape)) => self.resolve_shape(shape),
             Some(v) => return Err(self.kind_clash("a shape", v, blame)),
@@ -413,6 +376,20 @@ impl<'cx> Machine<'_, 'cx> {
                 };
                 Value::Dim(r.map_err(|e| arith_err(blame, e))?)
             }
+            Term::Neg(a) if self.is_int_term(a) => {
+                let Some(x) = self.eval_int(a, blame)? else {
+                    return Ok(None);
+                };
+                let dims = &mut self.cx.solver.tcx.dims;
+                let r = match x.checked_neg() {
+                    Some(r) => Ok(dims.konst(r)),
+                    None => {
+                        let x = dims.konst(x);
+                        dims.neg(x)
+                    }
+                };
+                Value::Dim(r.map_err(|e| arith_err(blame, e))?)
+            }
             Term::Neg(a) => {
                 let Some(x) = self.eval_dim(a, blame)? else {
                     return Ok(None);
@@ -572,6 +549,14 @@ impl<'cx> Machine<'_, 'cx> {
                 let Some(dims) = self.eval_dims(list, blame)? else {
                     return Ok(None);
                 };
+                let ds = &self.cx.tcx_ref().dims;
+                if let Some(c) = ds.as_const(x) {
+                    let list = &self.scratch.dims[dims.clone()];
+                    if list.iter().all(|&d| ds.as_const(d).is_some()) {
+                        let found = list.iter().any(|&d| ds.as_const(d) == Some(c));
+                        return Ok(Some(Value::Bool(found)));
+                    }
+                }
                 let mut undecided = false;
                 for j in dims {
                     let d = Value::Dim(self.scratch.dims[j]);

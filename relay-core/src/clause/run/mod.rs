@@ -600,6 +600,10 @@ impl Machine<'_, '_> {
                 )),
             };
         };
+        let ds = &self.cx.tcx_ref().dims;
+        if let (Some(a), Some(b)) = (ds.as_const(x), ds.as_const(y)) {
+            return Ok(Some(op.holds(a, b)));
+        }
         let x = self.resolve_dim(x);
         let y = self.resolve_dim(y);
         let dims = &mut self.cx.solver.tcx.dims;
