@@ -15,7 +15,6 @@
 //! once, so its outcome does not depend on the order of solving.
 
 use crate::relations::{Broadcast, Identity};
-use relay_core::clause::Value;
 use relay_core::{
     relation, relay_op, AttrValue, Dim, Dims, Progress, RelCx, RelError, RelResult, TyData,
 };
@@ -80,20 +79,6 @@ pub struct BatchNorm;
 )]
 pub struct Norm;
 
-/// `num` ones, as a shape (for `expand_dims`).
-fn ones(cx: &mut RelCx<'_>, args: &[Value]) -> Result<Value, RelError> {
-    let n = args[0]
-        .dim()
-        .and_then(|d| cx.tcx_ref().dims.as_const(d))
-        .ok_or_else(|| RelError::new("`num_newaxis` must be a constant"))?;
-    if n > 1 << 16 {
-        return Err(RelError::new(format!("`num_newaxis` is too large: {n}")));
-    }
-    let one = cx.tcx().dims.konst(1);
-    let dims = vec![one; usize::try_from(n).unwrap_or(0)];
-    Ok(Value::Shape(cx.tcx().shape(&dims)))
-}
-
 /// `expand_dims`'s relation: `num_newaxis` ones inserted at `axis` ∈ `[-ndim-1, ndim]`
 /// (a negative axis counts from the end: `-1` appends). `axis % (ndim + 1)` (floor
 /// modulo) is the insertion point for both signs.
@@ -102,8 +87,9 @@ fn ones(cx: &mut RelCx<'_>, args: &[Value]) -> Result<Value, RelError> {
         assert(attrs.axis >= -len(s) - 1, "`axis` is out of range: it must be at least `-ndim - 1`"),
         assert(attrs.axis <= len(s), "`axis` is out of range: it must be at most `ndim`"),
         assert(attrs.num_newaxis >= 0, "`num_newaxis` must not be negative"),
+        assert(attrs.num_newaxis <= 65536, "`num_newaxis` is too large: {}", attrs.num_newaxis),
         k = attrs.axis % (len(s) + 1),
-        O = Tensor([..s[..k], ..rust(ones)(attrs.num_newaxis), ..s[k..]], bt),
+        O = Tensor([..s[..k], ..[1; attrs.num_newaxis], ..s[k..]], bt),
         attrs(axis: int, num_newaxis: int = 1)
 )]
 pub struct ExpandDims;

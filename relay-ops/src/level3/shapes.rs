@@ -505,26 +505,21 @@ pub fn full(cx: &mut RelCx<'_>) -> RelResult {
 }
 
 /// TVM's `cumsum`/`cumprod`: `axis` None flattens; `dtype` None keeps the data's.
-#[relation(Scanop)]
-pub fn scanop(cx: &mut RelCx<'_>) -> RelResult {
-    let Some((dims, dt)) = cx.tensor_dims(0)? else {
-        return Ok(Progress::NotYet);
-    };
-    let dt = match cx.attrs().get("dtype") {
-        Some(AttrValue::DType(d)) => DTy::Known(*d),
-        _ => dt,
-    };
-    let out = match cx.attrs().int("axis")? {
-        None => vec![cx.tcx().dims.product(&dims).map_err(arith(0))?],
-        Some(a) => {
-            norm_axis(cx, 0, "axis", a, dims.len())?;
-            dims
-        }
-    };
-    let t = cx.mk_tensor(&out, dt);
-    cx.unify(1, t)?;
-    Ok(Progress::Solved)
-}
+#[relation(
+    Scanop(X @ Tensor(s, bt), O) :-
+        if attrs.dtype == None { odt = bt } else { odt = attrs.dtype },
+        if attrs.axis == None {
+            O = Tensor([prod(s)], odt)
+        } else {
+            assert(
+                -len(s) <= attrs.axis && attrs.axis < len(s),
+                "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)
+            ),
+            O = Tensor(s, odt),
+        },
+        attrs(axis: Option<int> = None, dtype: Option<dtype> = None)
+)]
+pub struct Scanop;
 
 /// TVM's `reinterpret`: the same shape with `dtype`, whose bits (times lanes) must
 /// equal the data's.
