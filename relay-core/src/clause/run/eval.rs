@@ -667,6 +667,10 @@ impl Machine<'_, '_> {
         let Some(items) = self.source(src, blame)? else {
             return Ok(None);
         };
+        // `[x for x in src]`: the source's dimensions themselves.
+        if cond.is_none() && matches!(elem, Term::Var(v) if *v == var) {
+            return Ok(Some(items));
+        }
         let out = self.scratch.dims.len();
         let saved = self.scratch.slots[var as usize].val;
         let all = self.comprehension_items(elem, var, items, cond, blame);
