@@ -48,6 +48,15 @@ impl Machine<'_, '_> {
         if let Term::Gather(s, list) = t {
             return self.gather_dims(s, list, blame);
         }
+        if let Term::Attr(i) = t {
+            if let Some((start, len)) = self.attr_list(*i) {
+                let base = self.scratch.dims.len();
+                let (start, len) = (start as usize, len as usize);
+                let s = &mut *self.scratch;
+                s.dims.extend_from_slice(&s.attr_dims[start..start + len]);
+                return Ok(Some(base..base + len));
+            }
+        }
         match self.eval(t, blame)? {
             Some(Value::Shape(s)) => self.dims_of(s, blame),
             Some(v) => Err(self.kind_clash("a shape", v, blame)),
@@ -85,8 +94,49 @@ impl Machine<'_, '_> {
         }
     }
 
+    /// The dimensions of the list attribute `i` (as a range of the run's `attr_dims`)
+    /// when the call gives it as a list of integers (or, for `[int]`, one integer);
+    /// `None` for anything else, which the general path reads (or reports).
+    fn attr_list(&mut self, i: u16) -> Option<(u32, u32)> {
+        if let Some(span) = self.scratch.attr_lists[i as usize] {
+            return Some(span);
+        }
+        let decl = &self.clause.attrs[i as usize];
+        if !matches!(decl.ty, AttrType::Shape | AttrType::Ints) {
+            return None;
+        }
+        let attrs: &crate::attrs::Attrs = self.cx.attrs;
+        let one;
+        let items: &[AttrValue] = match attrs.get(decl.name)? {
+            AttrValue::List(items) => items,
+            v @ AttrValue::Int(_) if decl.ty == AttrType::Ints => {
+                one = [v.clone()];
+                &one
+            }
+            _ => return None,
+        };
+        if !items.iter().all(|v| matches!(v, AttrValue::Int(_))) {
+            return None;
+        }
+        let start = self.scratch.attr_dims.len();
+        for item in items {
+            if let AttrValue::Int(c) = item {
+                let d = self.cx.solver.tcx.dims.konst(*c);
+                self.scratch.attr_dims.push(d);
+            }
+        }
+        let span = (start as u32, items.len() as u32);
+        self.scratch.attr_lists[i as usize] = Some(span);
+        Some(span)
+    }
+
     /// The rank of the shape `s`, `None` while unknown.
     fn rank(&mut self, s: &'static Term, blame: Option<usize>) -> Result<Option<i64>, RelError> {
+        if let Term::Attr(i) = s {
+            if let Some((_, len)) = self.attr_list(*i) {
+                return Ok(Some(i64::from(len)));
+            }
+        }
         let shape = match self.eval(s, blame)? {
             Some(Value::Shape(shape)) => self.resolve_shape(shape),
             Some(v) => return Err(self.kind_clash("a shape", v, blame)),

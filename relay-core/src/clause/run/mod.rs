@@ -50,6 +50,9 @@ pub fn run_clause(clause: &'static Clause, cx: &mut RelCx<'_>) -> RelResult {
     };
     m.scratch.attrs.clear();
     m.scratch.attrs.resize(clause.attrs.len(), None);
+    m.scratch.attr_lists.clear();
+    m.scratch.attr_lists.resize(clause.attrs.len(), None);
+    m.scratch.attr_dims.clear();
     let result = match clause.plan.get(clause).filter(|_| !no_plan()) {
         Some(plan) => {
             // The fast path reads the values of the variables its terms mention.
@@ -114,6 +117,10 @@ struct Scratch {
     dims: Vec<Dim>,
     /// The value of each attribute of the clause, once read in this run.
     attrs: Vec<Option<Value>>,
+    /// The dimensions of each list attribute once read in this run, as a range of
+    /// `attr_dims` (its length and dimensions are taken without interning a shape).
+    attr_lists: Vec<Option<(u32, u32)>>,
+    attr_dims: Vec<Dim>,
 }
 
 /// What a run knows of one variable.
