@@ -68,6 +68,19 @@ fn main() {
             vec![],
         ),
         (
+            "nn.matmul",
+            &["Tensor[(768, n), float32]", "Tensor[(64, 768), float32]"],
+            vec![
+                ("transpose_a", AttrValue::Bool(true)),
+                ("transpose_b", AttrValue::Bool(true)),
+            ],
+        ),
+        (
+            "nn.batch_matmul",
+            &["Tensor[(b, n, 64), float32]", "Tensor[(b, n, 64), float32]"],
+            vec![],
+        ),
+        (
             "transpose",
             &["Tensor[(n, 128, 12, 64), float32]"],
             vec![("axes", ints(&[0, 2, 1, 3]))],
