@@ -250,7 +250,13 @@
 //! list of register instructions for the case where every step succeeds in source order
 //! (inputs known, outputs computed); the general interpreter below runs only when that
 //! path gives up (an unknown input, a goal that must wait, an error, whose message only
-//! the general interpreter composes). The solver does not run the clause at all while an
+//! the general interpreter composes). The fast path evaluates terms with the general
+//! interpreter's own evaluator (comprehensions, `in`, `if` terms included), runs a `for`
+//! loop of conditions as one instruction, and is not compiled for a clause with a loop
+//! that holds equations. Terms are evaluated node by node: a clause whose loops and
+//! comprehensions run over every axis costs several times a hand-written relation
+//! (relay-ops keeps its reductions imperative for that reason). The solver does not run
+//! the clause at all while an
 //! argument it *needs* is an unknown: one whose head pattern takes it apart and that no
 //! equation can rebuild from the other arguments (`Broadcast` needs its two inputs;
 //! `Identity` needs nothing). The general interpreter:

@@ -370,9 +370,12 @@ impl Machine<'_, '_> {
     ) -> Result<Step, RelError> {
         let blame = self.blame_of(src);
         let base = self.scratch.dims.len();
-        let Some(items) = self.source(src, blame)? else {
-            self.scratch.dims.truncate(base);
-            return Ok(Step::Wait);
+        let items = match self.source(src, blame) {
+            Ok(Some(items)) => items,
+            other => {
+                self.scratch.dims.truncate(base);
+                return other.map(|_| Step::Wait);
+            }
         };
         let saved = self.scratch.slots[var as usize].val;
         let mut result = Ok(Step::Done);
