@@ -27,6 +27,8 @@ fn time(n: usize, (op, args, attrs): &Case<'_>) -> f64 {
     let attrs = Arc::new(def.attrs_for_call(&given).expect("attributes"));
     let relation = def.relation.expect("a relation");
     let mut s = Solver::new(TyCtx::new());
+    // Every call runs its relation (remembered results would time a table lookup).
+    s.remember_results(false);
     let mut scope = TypeScope::new();
     let mut tys: Vec<_> = args
         .iter()
@@ -63,6 +65,19 @@ fn main() {
         (
             "nn.matmul",
             &["Tensor[(n, 768), float32]", "Tensor[(768, 64), float32]"],
+            vec![],
+        ),
+        (
+            "nn.matmul",
+            &["Tensor[(768, n), float32]", "Tensor[(64, 768), float32]"],
+            vec![
+                ("transpose_a", AttrValue::Bool(true)),
+                ("transpose_b", AttrValue::Bool(true)),
+            ],
+        ),
+        (
+            "nn.batch_matmul",
+            &["Tensor[(b, n, 64), float32]", "Tensor[(b, n, 64), float32]"],
             vec![],
         ),
         (

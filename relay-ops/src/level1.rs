@@ -15,9 +15,8 @@
 //! once, so its outcome does not depend on the order of solving.
 
 use crate::relations::{Broadcast, Identity};
-use relay_core::clause::Value;
 use relay_core::{
-    relation, relay_op, AttrValue, DTy, Dim, Dims, Progress, RelCx, RelError, RelResult, TyData,
+    relation, relay_op, AttrValue, Dim, Dims, Progress, RelCx, RelError, RelResult, TyData,
 };
 
 // ---------------------------------------------------------------------------------------
@@ -80,20 +79,6 @@ pub struct BatchNorm;
 )]
 pub struct Norm;
 
-/// `num` ones, as a shape (for `expand_dims`).
-fn ones(cx: &mut RelCx<'_>, args: &[Value]) -> Result<Value, RelError> {
-    let n = args[0]
-        .dim()
-        .and_then(|d| cx.tcx_ref().dims.as_const(d))
-        .ok_or_else(|| RelError::new("`num_newaxis` must be a constant"))?;
-    if n > 1 << 16 {
-        return Err(RelError::new(format!("`num_newaxis` is too large: {n}")));
-    }
-    let one = cx.tcx().dims.konst(1);
-    let dims = vec![one; usize::try_from(n).unwrap_or(0)];
-    Ok(Value::Shape(cx.tcx().shape(&dims)))
-}
-
 /// `expand_dims`'s relation: `num_newaxis` ones inserted at `axis` ∈ `[-ndim-1, ndim]`
 /// (a negative axis counts from the end: `-1` appends). `axis % (ndim + 1)` (floor
 /// modulo) is the insertion point for both signs.
@@ -102,8 +87,9 @@ fn ones(cx: &mut RelCx<'_>, args: &[Value]) -> Result<Value, RelError> {
         assert(attrs.axis >= -len(s) - 1, "`axis` is out of range: it must be at least `-ndim - 1`"),
         assert(attrs.axis <= len(s), "`axis` is out of range: it must be at most `ndim`"),
         assert(attrs.num_newaxis >= 0, "`num_newaxis` must not be negative"),
+        assert(attrs.num_newaxis <= 65536, "`num_newaxis` is too large: {}", attrs.num_newaxis),
         k = attrs.axis % (len(s) + 1),
-        O = Tensor([..s[..k], ..rust(ones)(attrs.num_newaxis), ..s[k..]], bt),
+        O = Tensor([..s[..k], ..[1; attrs.num_newaxis], ..s[k..]], bt),
         attrs(axis: int, num_newaxis: int = 1)
 )]
 pub struct ExpandDims;
@@ -125,104 +111,100 @@ fn same_dim(
     Ok(())
 }
 
-/// The relation of `nn.matmul` (and of `nn.dense`, which is matmul with
-/// `transpose_b = true`): `A` is `(.., m, k)` (`(.., k, m)` when transposed), `B` is
-/// `(k, units)` (`(units, k)` when transposed). With `units`, an unknown weight is
-/// inferred; the contraction dimensions must agree (TVM never checks them).
-fn matmul_like(cx: &mut RelCx<'_>, op: &str, ta: bool, tb: bool) -> RelResult {
-    let units = match cx.attrs().get("units") {
-        Some(AttrValue::Int(u)) => Some(*u),
-        _ => None,
-    };
-    let out_dtype = match cx.attrs().get("out_dtype") {
-        Some(AttrValue::DType(d)) => Some(DTy::Known(*d)),
-        _ => None,
-    };
-    if let Some(u) = units.filter(|&u| u < 0) {
-        return Err(RelError::new(format!(
-            "`units` must not be negative, found {u}"
-        )));
-    }
-    let Some((a, a_dt)) = cx.tensor_dims(0)? else {
-        return Ok(Progress::NotYet);
-    };
-    let rank = a.len();
-    if rank < 1 + usize::from(ta) {
-        let shown = cx.show(cx.arg(0));
-        let need = if ta {
-            "at least 2-D when `transpose_a` is set"
-        } else {
-            "at least 1-D"
-        };
-        return Err(RelError::at(
-            0,
-            format!("the data of `{op}` must be {need}, found `{shown}`"),
-        ));
-    }
-    let k = if ta { a[rank - 2] } else { a[rank - 1] };
-    let units = units.map(|u| cx.tcx().dims.konst(u));
-    if let (Some(u), None) = (units, cx.tensor_dims(1)?) {
-        // Backward inference: the weight from `units` and the contraction dimension.
-        let dims = if tb { [u, k] } else { [k, u] };
-        let dt = match cx.tensor(1)? {
-            Some((_, dt)) => dt,
-            None => a_dt,
-        };
-        let w = cx.mk_tensor(&dims, dt);
-        cx.unify(1, w)?;
-    }
-    let Some((w, _)) = cx.tensor_dims(1)? else {
-        return Ok(Progress::NotYet);
-    };
-    if w.len() != 2 {
-        let shown = cx.show(cx.arg(1));
-        return Err(RelError::at(
-            1,
-            format!("the weight of `{op}` must be 2-D, found `{shown}`"),
-        ));
-    }
-    let (wk, wu) = if tb { (w[1], w[0]) } else { (w[0], w[1]) };
-    let (a_pos, w_pos) = (if ta { rank - 2 } else { rank - 1 }, usize::from(tb));
-    same_dim(cx, k, wk, 1, |x, y| {
-        format!(
-            "the contraction dimensions of `{op}` differ: dimension {a_pos} of the data is {x} and dimension {w_pos} of the weight is {y}"
-        )
-    })?;
-    if let Some(u) = units {
-        let u_pos = usize::from(!tb);
-        same_dim(cx, u, wu, 1, |x, y| {
-            format!("`units` is {x} but dimension {u_pos} of the weight of `{op}` is {y}")
-        })?;
-    }
-    let mut out = a.clone();
-    out[rank - 1] = units.unwrap_or(wu);
-    if ta {
-        out[rank - 2] = a[rank - 1];
-    }
-    let out = cx.mk_tensor(&out, out_dtype.unwrap_or(a_dt));
-    let last = cx.len() - 1;
-    cx.unify(last, out)?;
-    Ok(Progress::Solved)
-}
-
 /// `nn.dense`'s relation: `nn.matmul`'s ([`Matmul`]) with the weight transposed,
-/// `(units, k)`.
-#[relation(Dense)]
-pub fn dense_rel(cx: &mut RelCx<'_>) -> RelResult {
-    matmul_like(cx, "nn.dense", false, true)
-}
+/// `(units, k)`: the data `(.., k)`, the result `(.., units)` of `out_dtype` (the data's
+/// dtype by default). The contraction dimensions must agree (TVM never checks them).
+/// With `units`, an unknown weight is inferred (backward) with the data's dtype; it waits
+/// while the data, or the weight without `units`, is unknown.
+#[relation(
+    Dense(X @ Tensor(sa, bt), W @ Tensor(sw, wt), O) :-
+        if attrs.units != None {
+            assert(attrs.units >= 0, "`units` must not be negative, found {}", attrs.units),
+        },
+        assert(len(sa) >= 1, "the data of `nn.dense` must be at least 1-D, found `{}`", X),
+        assert(len(sw) == 2, "the weight of `nn.dense` must be 2-D, found `{}`", W),
+        assert(
+            sw[1] = sa[-1],
+            "the contraction dimensions of `nn.dense` differ: dimension {} of the data is {} and dimension 1 of the weight is {}",
+            len(sa) - 1, sa[-1], sw[1]
+        ),
+        if attrs.units != None {
+            assert(sw[0] = attrs.units, "`units` is {} but dimension 0 of the weight of `nn.dense` is {}", attrs.units, sw[0]),
+            // Backward: an unknown weight is `(units, k)`, of the data's dtype.
+            sw = [attrs.units, sa[-1]],
+            default(wt, bt),
+            u = attrs.units,
+        } else {
+            u = sw[0],
+        },
+        if attrs.out_dtype == None { odt = bt } else { odt = attrs.out_dtype },
+        O = Tensor([..sa[..-1], u], odt),
+        attrs(units: Option<int> = None, out_dtype: Option<dtype> = None)
+)]
+pub struct Dense;
 
 /// `nn.matmul`'s relation: A is `(.., m, k)` (`(.., k, m)` with `transpose_a`), B is
 /// `(k, units)` (`(units, k)` with `transpose_b`), the result `(.., m, units)` of
-/// `out_dtype` (A's dtype by default). With `units`, an unknown B is inferred (backward);
-/// the contraction dimensions must agree (TVM never checks them); it waits while A, or B
-/// without `units`, is unknown.
-#[relation(Matmul)]
-pub fn matmul_rel(cx: &mut RelCx<'_>) -> RelResult {
-    let flag = |cx: &RelCx<'_>, name| matches!(cx.attrs().get(name), Some(AttrValue::Bool(true)));
-    let (ta, tb) = (flag(cx, "transpose_a"), flag(cx, "transpose_b"));
-    matmul_like(cx, "nn.matmul", ta, tb)
-}
+/// `out_dtype` (A's dtype by default). With `units`, an unknown B is inferred (backward)
+/// with A's dtype; the contraction dimensions must agree (TVM never checks them); it
+/// waits while A, or B without `units`, is unknown. (Each transposition is a branch, so
+/// that every position is a constant.)
+#[relation(
+    Matmul(A @ Tensor(sa, bt), B @ Tensor(sb, wt), O) :-
+        if attrs.units != None {
+            assert(attrs.units >= 0, "`units` must not be negative, found {}", attrs.units),
+        },
+        if attrs.transpose_a {
+            assert(len(sa) >= 2, "the data of `nn.matmul` must be at least 2-D when `transpose_a` is set, found `{}`", A),
+            k = sa[-2],
+        } else {
+            assert(len(sa) >= 1, "the data of `nn.matmul` must be at least 1-D, found `{}`", A),
+            k = sa[-1],
+        },
+        assert(len(sb) == 2, "the weight of `nn.matmul` must be 2-D, found `{}`", B),
+        if attrs.transpose_b {
+            assert(
+                sb[1] = k,
+                "the contraction dimensions of `nn.matmul` differ: dimension {} of the data is {} and dimension 1 of the weight is {}",
+                if attrs.transpose_a { len(sa) - 2 } else { len(sa) - 1 }, k, sb[1]
+            ),
+        } else {
+            assert(
+                sb[0] = k,
+                "the contraction dimensions of `nn.matmul` differ: dimension {} of the data is {} and dimension 0 of the weight is {}",
+                if attrs.transpose_a { len(sa) - 2 } else { len(sa) - 1 }, k, sb[0]
+            ),
+        },
+        if attrs.units != None {
+            // Backward: an unknown B is `(k, units)` (`(units, k)`), of A's dtype.
+            if attrs.transpose_b {
+                assert(sb[0] = attrs.units, "`units` is {} but dimension 0 of the weight of `nn.matmul` is {}", attrs.units, sb[0]),
+                sb = [attrs.units, k],
+            } else {
+                assert(sb[1] = attrs.units, "`units` is {} but dimension 1 of the weight of `nn.matmul` is {}", attrs.units, sb[1]),
+                sb = [k, attrs.units],
+            },
+            default(wt, bt),
+            u = attrs.units,
+        } else if attrs.transpose_b {
+            u = sb[0],
+        } else {
+            u = sb[1],
+        },
+        if attrs.out_dtype == None { odt = bt } else { odt = attrs.out_dtype },
+        if attrs.transpose_a {
+            O = Tensor([..sa[..-2], sa[-1], u], odt)
+        } else {
+            O = Tensor([..sa[..-1], u], odt)
+        },
+        attrs(
+            units: Option<int> = None,
+            out_dtype: Option<dtype> = None,
+            transpose_a: bool = false,
+            transpose_b: bool = false
+        )
+)]
+pub struct Matmul;
 
 /// `concatenate`'s relation: a tuple of tensors of one rank and dtype, joined along
 /// `axis` ∈ `[-ndim, ndim)`. It waits for every field, then decides from all of them at

@@ -137,6 +137,36 @@ fn transpose_permutes() {
 }
 
 #[test]
+fn transpose_checks_the_permutation_on_normalized_axes() {
+    check_op(
+        "transpose",
+        &[
+            (
+                &["Tensor[(2, 3), float32]"],
+                &[("axes", ints(&[-1, 1]))],
+                Err("`axes` names axis 1 twice, it must be a permutation"),
+            ),
+            (
+                &["Tensor[(2, 3, 4), float32]"],
+                &[("axes", ints(&[2, -3, 0]))],
+                Err("`axes` names axis 0 twice, it must be a permutation"),
+            ),
+            (
+                &["Tensor[(2, 3, 4), float32]"],
+                &[("axes", ints(&[-2, -3, -1]))],
+                Ok("Tensor[(3, 2, 4), float32]"),
+            ),
+            (&["float32"], &[("axes", ints(&[]))], Ok("float32")),
+            (
+                &["_"],
+                &[("axes", ints(&[1, 0]))],
+                Err("waiting: Transpose"),
+            ),
+        ],
+    );
+}
+
+#[test]
 fn squeeze_drops_ones() {
     check_op(
         "squeeze",

@@ -72,6 +72,17 @@ pub enum Goal {
     /// `term` (a default an operator documents, such as a weight's dtype being the
     /// data's when the weight is inferred).
     Default(u16, Term),
+    /// `for x in src { goals }`: the goals once for each dimension `x` (the variable
+    /// `var`, local to the loop) of the shape `src` (or of the range `lo..hi`). Done
+    /// when they are done for every dimension; waits while `src` is unknown.
+    For {
+        /// The loop variable (an index into [`Clause::vars`]).
+        var: u16,
+        /// What it goes over: a shape term or a [`Term::Range`].
+        src: Term,
+        /// The goals of each iteration (no `default`).
+        body: &'static [Goal],
+    },
 }
 
 /// The message of an `assert`: text with a `{}` for each argument, shown in the text
@@ -178,8 +189,9 @@ pub enum Cmp {
 }
 
 impl Arith {
-    /// `a op b` on constants, when it is exact in `i64` and not a division (the general
-    /// path reports overflows and divisions by zero).
+    /// `a op b` on constants, when it is exact in `i64` and not a division by zero (the
+    /// general path reports overflows and divisions by zero). Divisions round toward
+    /// negative infinity, as the dimensions' `floordiv` and `floormod` do.
     pub(crate) fn on_consts(self, a: i64, b: i64) -> Option<i64> {
         match self {
             Arith::Add => a.checked_add(b),
@@ -187,7 +199,22 @@ impl Arith {
             Arith::Mul => a.checked_mul(b),
             Arith::Min => Some(a.min(b)),
             Arith::Max => Some(a.max(b)),
-            Arith::FloorDiv | Arith::FloorMod => None,
+            Arith::FloorDiv => {
+                let (q, r) = (a.checked_div(b)?, a.checked_rem(b)?);
+                Some(if r != 0 && (r < 0) != (b < 0) {
+                    q - 1
+                } else {
+                    q
+                })
+            }
+            Arith::FloorMod => {
+                let r = a.checked_rem(b)?;
+                Some(if r != 0 && (r < 0) != (b < 0) {
+                    r + b
+                } else {
+                    r
+                })
+            }
         }
     }
 }
@@ -292,6 +319,29 @@ pub enum Term {
     StrCmp(u16, Cmp, &'static str),
     /// `attrs.name op 0.5`: a `float` attribute compared with a literal, a bool.
     FloatCmp(u16, Cmp, f64),
+    /// `[elem for var in src if cond]`: the shape of `elem` (a dimension) for each
+    /// dimension `var` (a variable local to the comprehension) of `src` (a shape or a
+    /// [`Term::Range`]) for which `cond` holds.
+    Comp {
+        /// The element, a dimension term over `var`.
+        elem: &'static Term,
+        /// The loop variable (an index into [`Clause::vars`]).
+        var: u16,
+        /// What it goes over.
+        src: &'static Term,
+        /// The filter, a bool term (`None`: every dimension).
+        cond: Option<&'static Term>,
+    },
+    /// `lo..hi`: the shape of the integers from `lo` up to `hi` (excluded), only as what
+    /// a comprehension or a `for` goes over.
+    Range(&'static Term, &'static Term),
+    /// `x in list`: whether the dimension `x` is one of the dimensions of a shape.
+    In(&'static Term, &'static Term),
+    /// `if cond { a } else { b }`: `a` when `cond` holds, `b` when it does not.
+    IfElse(&'static Term, &'static Term, &'static Term),
+    /// `is_int(d)`: whether a dimension is a constant: `true` for an integer, `false`
+    /// for `?` and for expressions over rigid symbols, undecided while it has unknowns.
+    IsInt(&'static Term),
 }
 
 /// The [`DType`] of a [`Term::DType`] literal (checked by the macro, so it exists).

@@ -96,6 +96,11 @@
 //! - `if condition { goals } else { goals }`, `else if`, or no `else`: the goals of the branch
 //!   the condition takes; it waits while the condition cannot be decided. Conditions on
 //!   attributes are decided at once.
+//! - `for x in list { goals }` (or `for i in lo..hi`): the goals once for each dimension
+//!   `x` of a shape (each integer `i` of a range); done when they hold for every one,
+//!   waiting while the shape's rank (the range's ends) is unknown. The variable is a
+//!   dimension local to the loop. Equations in a loop unify for every dimension
+//!   (`for d in s { d = 1 }`); conditions and `assert`s show the dimension they fail on.
 //! - `default(x, term)`: once nothing else can be learnt, a variable `x` still unknown is
 //!   `term`. For the defaults an operator documents (an inferred weight has the data's
 //!   dtype), never to guess.
@@ -118,7 +123,34 @@
 //! `reverse(s)` (the dimensions in reverse order), `distinct(s)` (a bool: no two
 //! dimensions are equal); `[d; n]` (`n` times the dimension `d`); `s[list]` (the
 //! dimensions of `s` at the indices of a list, as in NumPy: `s[attrs.axes]`);
-//! attributes `attrs.name`; calls of Rust functions `rust(path)(args...)`.
+//! attributes `attrs.name`; calls of Rust functions `rust(path)(args...)`;
+//! comprehensions `[elem for x in list]` and `[elem for x in list if cond]` (a shape: the
+//! dimension `elem` for each dimension `x` of `list`, or each integer of a range
+//! `lo..hi`, that passes `cond`; `x` is local to the comprehension); membership `x in
+//! list` (a bool: the dimension `x` equals one of the list's); `if cond { a } else { b }`
+//! as a term (`else` required, `else if` nests); `is_int(d)` (a bool: `d` is an integer,
+//! false for `?` and for symbols, undecided while `d` has unknowns).
+//!
+//! ```
+//! use relay_core::relation;
+//!
+//! /// Reduces over `axis` (negative from the end), keeping the reduced axes as 1 with
+//! /// `keepdims`.
+//! #[relation(
+//!     Reduce(X @ Tensor(s, bt), O) :-
+//!         for a in attrs.axis {
+//!             assert(-len(s) <= a && a < len(s), "`axis` {} is out of range for `{}`", a, X),
+//!         },
+//!         r = [a % len(s) for a in attrs.axis],
+//!         if attrs.keepdims {
+//!             O = Tensor([if i in r { 1 } else { s[i] } for i in 0..len(s)], bt)
+//!         } else {
+//!             O = Tensor([s[i] for i in 0..len(s) if !(i in r)], bt)
+//!         },
+//!         attrs(axis: [int], keepdims: bool = false)
+//! )]
+//! pub struct Reduce;
+//! ```
 //!
 //! ```
 //! use relay_core::relation;
@@ -218,7 +250,13 @@
 //! list of register instructions for the case where every step succeeds in source order
 //! (inputs known, outputs computed); the general interpreter below runs only when that
 //! path gives up (an unknown input, a goal that must wait, an error, whose message only
-//! the general interpreter composes). The solver does not run the clause at all while an
+//! the general interpreter composes). The fast path evaluates terms with the general
+//! interpreter's own evaluator (comprehensions, `in`, `if` terms included), runs a `for`
+//! loop of conditions as one instruction, and is not compiled for a clause with a loop
+//! that holds equations. Terms are evaluated node by node: a clause whose loops and
+//! comprehensions run over every axis costs several times a hand-written relation
+//! (relay-ops keeps its reductions imperative for that reason). The solver does not run
+//! the clause at all while an
 //! argument it *needs* is an unknown: one whose head pattern takes it apart and that no
 //! equation can rebuild from the other arguments (`Broadcast` needs its two inputs;
 //! `Identity` needs nothing). The general interpreter:
@@ -274,7 +312,9 @@
 //! `&&`, `||` or `!` on something that is not a bool; `None` compared with an attribute
 //! that is not `Option<..>`, or anywhere else than in
 //! `attrs.name == None`; `default` of something that is not a variable; an `if` whose
-//! condition is not a bool; the attribute on anything but a unit struct or a function
+//! condition is not a bool; an `if` term without `else`; a comprehension's or loop's
+//! variable used outside it, or reused by a nested one; a `for` without `in`, without
+//! goals, or with a `default`; a range without its end; the attribute on anything but a unit struct or a function
 //! of the right signature. The cases are in `tests/ui/relation/`.
 //!
 //! # Runtime

@@ -416,3 +416,164 @@ fn a_side_that_decides_alone_does_not_wait_for_the_other() {
         Ok("Tensor[(5), int8]".into())
     );
 }
+
+/// [`run`] with the fast path and with the general interpreter alone: the two agree.
+fn both(rel: RelationRef, args: &[&str], attrs: &[(&str, AttrValue)]) -> Result<String, String> {
+    let fast = run(rel, args, attrs);
+    super::run::NO_PLAN.set(true);
+    let slow = run(rel, args, attrs);
+    super::run::NO_PLAN.set(false);
+    assert_eq!(fast, slow, "{} on {args:?}", rel.0.name);
+    fast
+}
+
+#[relation(Big(Tensor(s, bt), O) :- O = Tensor([d * 2 for d in s if d > 2], bt))]
+struct Big;
+
+#[relation(Iota(Tensor([n], bt), O) :- O = Tensor([i + 1 for i in 0..n], bt))]
+struct Iota;
+
+#[relation(
+    KeepDims(Tensor(s, bt), O) :-
+        O = Tensor([if i in attrs.axes { 1 } else { s[i] } for i in 0..len(s)], bt),
+        attrs(axes: [int])
+)]
+struct KeepDims;
+
+#[test]
+fn comprehensions_filter_and_map() {
+    let o = Big::REF;
+    assert_eq!(
+        both(o, &["Tensor[(1, 2, 3, 4), float32]"], &[]),
+        Ok("Tensor[(6, 8), float32]".into())
+    );
+    assert_eq!(both(o, &["Tensor[(2), int8]"], &[]), Ok("int8".into()));
+    // A filter on a symbol that cannot be decided.
+    assert_eq!(
+        both(o, &["Tensor[(n), float32]"], &[]),
+        Err("cannot decide `>`: `n` and `2` have no known order".into())
+    );
+    assert_eq!(both(o, &["_"], &[]), Err("waiting".into()));
+
+    let i = Iota::REF;
+    assert_eq!(
+        both(i, &["Tensor[(3), float32]"], &[]),
+        Ok("Tensor[(1, 2, 3), float32]".into())
+    );
+    assert_eq!(
+        both(i, &["Tensor[(0), float32]"], &[]),
+        Ok("float32".into())
+    );
+    assert_eq!(
+        both(i, &["Tensor[(n), float32]"], &[]),
+        Err("expected an integer, found `n`".into())
+    );
+    assert_eq!(
+        both(i, &["Tensor[(100000), float32]"], &[]),
+        Err("the range `0..100000` has more than 65536 integers".into())
+    );
+
+    let k = KeepDims::REF;
+    let x = "Tensor[(n, 5, 6), float32]";
+    assert_eq!(
+        both(k, &[x], &[("axes", ints(&[0, 2]))]),
+        Ok("Tensor[(1, 5, 1), float32]".into())
+    );
+    assert_eq!(
+        both(k, &[x], &[("axes", ints(&[]))]),
+        Ok("Tensor[(n, 5, 6), float32]".into())
+    );
+}
+
+#[relation(
+    Positive(X @ Tensor(s, bt), O) :-
+        for i in 0..len(s) {
+            assert(s[i] > 0, "dimension {} of `{}` is {}", i, X, s[i]),
+        },
+        O = X
+)]
+struct Positive;
+
+#[relation(Ones(Tensor(s, bt), O) :- for d in s { d = 1 }, O = Tensor(s, bt))]
+struct Ones;
+
+#[relation(
+    Consts(X @ Tensor(s, bt), O) :-
+        for i in 0..len(s) {
+            assert(is_int(s[i]), "dimension {} of `{}` is not an integer", i, X),
+        },
+        O = Tensor([d for d in s if d != 1], bt)
+)]
+struct Consts;
+
+#[test]
+fn loops_check_and_solve_each_dimension() {
+    let p = Positive::REF;
+    assert_eq!(
+        both(p, &["Tensor[(2, ?), float32]"], &[]),
+        Ok("Tensor[(2, ?), float32]".into())
+    );
+    assert_eq!(
+        both(p, &["Tensor[(2, 0, 3), float32]"], &[]),
+        Err("dimension 1 of `Tensor[(2, 0, 3), float32]` is 0".into())
+    );
+    assert_eq!(both(p, &["_"], &[]), Err("waiting".into()));
+
+    // An equation in a loop solves an unknown dimension, and fails on another constant.
+    let o = Ones::REF;
+    let mut t = TestSolver::new();
+    t.dim("d");
+    let x = t.ty("Tensor[(1, d), float32]");
+    let out = t.solver.fresh_ty();
+    t.solver.add_relation(o, &[x, out], None, 0);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
+    assert_eq!(t.show_resolved(out), "Tensor[(1, 1), float32]");
+    assert_eq!(
+        both(o, &["Tensor[(1, 2), float32]"], &[]),
+        Err("2 vs 1".into())
+    );
+
+    // `is_int` is false for `?` and symbols, and waits for an unknown.
+    let c = Consts::REF;
+    assert_eq!(
+        both(c, &["Tensor[(1, 3, 1), float32]"], &[]),
+        Ok("Tensor[(3), float32]".into())
+    );
+    assert_eq!(
+        both(c, &["Tensor[(1, ?), float32]"], &[]),
+        Err("dimension 1 of `Tensor[(1, ?), float32]` is not an integer".into())
+    );
+    assert_eq!(
+        both(c, &["Tensor[(n, 1), float32]"], &[]),
+        Err("dimension 0 of `Tensor[(n, 1), float32]` is not an integer".into())
+    );
+    let mut t = TestSolver::new();
+    t.dim("d");
+    let x = t.ty("Tensor[(1, d), float32]");
+    let out = t.solver.fresh_ty();
+    t.solver.add_relation(c, &[x, out], None, 0);
+    assert!(matches!(t.solver.solve(), Outcome::UnderConstrained(_)));
+}
+
+/// Constant arithmetic without the dimensions' normal form agrees with it.
+#[test]
+fn constant_divisions_round_as_dimensions_do() {
+    use crate::clause::Arith;
+    use crate::dim::DimOp;
+    let mut t = TestSolver::new();
+    let dims = &mut t.solver.tcx.dims;
+    for a in -9..=9 {
+        for b in (-4..=4).filter(|&b| b != 0) {
+            for (op, dop) in [
+                (Arith::FloorDiv, DimOp::FloorDiv),
+                (Arith::FloorMod, DimOp::FloorMod),
+            ] {
+                let (x, y) = (dims.konst(a), dims.konst(b));
+                let want = dims.apply(dop, x, y).ok().and_then(|d| dims.as_const(d));
+                assert_eq!(op.on_consts(a, b), want, "{a} {op:?} {b}");
+            }
+        }
+    }
+    assert_eq!(Arith::FloorMod.on_consts(1, 0), None);
+    assert_eq!(Arith::FloorDiv.on_consts(i64::MIN, -1), None);
+}

@@ -153,7 +153,13 @@ pub struct Dims {
     /// A hash of each dimension's structure that does not depend on the order in which
     /// dimensions were interned (see [`Dims::structural_cmp`]).
     keys: Vec<u64>,
+    /// The dimensions of the constants `0..SMALL` once interned (`u32::MAX` before):
+    /// indices and ranks are interned without hashing.
+    small: [u32; SMALL],
 }
+
+/// How many small constants [`Dims::konst`] keeps at hand.
+const SMALL: usize = 64;
 
 impl Default for Dims {
     fn default() -> Self {
@@ -168,6 +174,7 @@ impl Dims {
             table: Interner::new(),
             flags: Vec::new(),
             keys: Vec::new(),
+            small: [u32::MAX; SMALL],
         };
         let any = dims.intern(DimData::Any);
         debug_assert_eq!(any, Dims::ANY);
@@ -207,7 +214,17 @@ impl Dims {
 
     /// The constant `c`.
     pub fn konst(&mut self, c: i64) -> Dim {
-        self.intern(DimData::Const(c))
+        let Some(slot) = usize::try_from(c).ok().filter(|&i| i < SMALL) else {
+            return self.intern(DimData::Const(c));
+        };
+        match self.small[slot] {
+            u32::MAX => {
+                let d = self.intern(DimData::Const(c));
+                self.small[slot] = d.0;
+                d
+            }
+            id => Dim(id),
+        }
     }
 
     /// The rigid symbol `p` (a parameter of kind `ShapeVar`).

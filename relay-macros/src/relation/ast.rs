@@ -56,6 +56,13 @@ pub enum Goal {
         var: Term,
         value: Term,
     },
+    /// `for x in src { goals }`.
+    For {
+        kw: Span,
+        var: Ident,
+        src: Term,
+        body: Vec<Goal>,
+    },
 }
 
 /// `attrs(name: type = default, ...)`.
@@ -164,6 +171,20 @@ pub enum Term {
         path: syn::Path,
         args: Vec<Term>,
     },
+    /// `[elem for var in src if cond]` (the span is the brackets').
+    Comp {
+        span: Span,
+        elem: Box<Term>,
+        var: Ident,
+        src: Box<Term>,
+        cond: Option<Box<Term>>,
+    },
+    /// `lo..hi`: what a comprehension or a `for` goes over (the span is the `..`'s).
+    Range(Span, Box<Term>, Box<Term>),
+    /// `x in list`.
+    In(Span, Box<Term>, Box<Term>),
+    /// `if cond { a } else { b }` (the span is the `if`'s).
+    IfElse(Span, Box<Term>, Box<Term>, Box<Term>),
 }
 
 impl Term {
@@ -187,7 +208,11 @@ impl Term {
             | Term::Neg(s, _)
             | Term::Cmp(_, s, ..)
             | Term::Attr(s, _)
-            | Term::Rust { kw: s, .. } => *s,
+            | Term::Rust { kw: s, .. }
+            | Term::Comp { span: s, .. }
+            | Term::Range(s, ..)
+            | Term::In(s, ..)
+            | Term::IfElse(s, ..) => *s,
         }
     }
 }
@@ -348,8 +373,55 @@ fn block(input: ParseStream) -> syn::Result<Vec<Goal>> {
     comma_list(&content, Goal::parse)
 }
 
+/// `x in src`: the variable and what a comprehension or a loop goes over.
+fn binder(input: ParseStream, what: &str) -> syn::Result<(Ident, Term)> {
+    if !input.peek(Ident) {
+        return Err(input.error(format!(
+            "expected the variable of the {what} after `for` (`for x in list`)"
+        )));
+    }
+    let var: Ident = input.parse()?;
+    if !input.peek(Token![in]) {
+        return Err(input.error(format!(
+            "expected `in` after the variable of the {what} (`for {var} in list`)"
+        )));
+    }
+    input.parse::<Token![in]>()?;
+    let lo = additive(input)?;
+    if input.peek(Token![..=]) {
+        return Err(input.error("expected `..` (inclusive ranges `..=` are not supported)"));
+    }
+    if !input.peek(Token![..]) {
+        return Ok((var, lo));
+    }
+    let dots: Token![..] = input.parse()?;
+    if input.is_empty() || input.peek(token::Brace) || input.peek(Token![if]) {
+        return Err(syn::Error::new(
+            dots.spans[0],
+            "expected the end of the range after `..` (`0..len(s)`)",
+        ));
+    }
+    let hi = additive(input)?;
+    Ok((var, Term::Range(dots.spans[0], Box::new(lo), Box::new(hi))))
+}
+
 impl Parse for Goal {
     fn parse(input: ParseStream) -> syn::Result<Self> {
+        if input.peek(Token![for]) {
+            let kw: Token![for] = input.parse()?;
+            let (var, src) = binder(input, "loop")?;
+            if !input.peek(token::Brace) {
+                return Err(input
+                    .error("expected the goals of the loop in braces: `for x in list { goals }`"));
+            }
+            let body = block(input)?;
+            return Ok(Goal::For {
+                kw: kw.span,
+                var,
+                src,
+                body,
+            });
+        }
         if input.peek(Token![if]) {
             input.parse::<Token![if]>()?;
             let cond = Term::parse(input)?;
@@ -474,6 +546,11 @@ fn conjunction(input: ParseStream) -> syn::Result<Term> {
 /// `a op b` for a comparison `op`, or `a`.
 fn comparison(input: ParseStream) -> syn::Result<Term> {
     let lhs = additive(input)?;
+    if input.peek(Token![in]) {
+        let kw: Token![in] = input.parse()?;
+        let rhs = additive(input)?;
+        return Ok(Term::In(kw.span, Box::new(lhs), Box::new(rhs)));
+    }
     let op = if input.peek(Token![==]) {
         CmpOp::Eq
     } else if input.peek(Token![!=]) {
@@ -637,6 +714,30 @@ fn primary(input: ParseStream) -> syn::Result<Term> {
                 Box::new(count),
             ));
         }
+        let fork = content.fork();
+        if !fork.peek(Token![..]) && Term::parse(&fork).is_ok() && fork.peek(Token![for]) {
+            let elem = Term::parse(&content)?;
+            content.parse::<Token![for]>()?;
+            let (var, src) = binder(&content, "comprehension")?;
+            let cond = if content.peek(Token![if]) {
+                content.parse::<Token![if]>()?;
+                Some(Box::new(Term::parse(&content)?))
+            } else {
+                None
+            };
+            if !content.is_empty() {
+                return Err(
+                    content.error("expected `]` or `if condition` after `[element for x in list`")
+                );
+            }
+            return Ok(Term::Comp {
+                span: bracket.span.join(),
+                elem: Box::new(elem),
+                var,
+                src: Box::new(src),
+                cond,
+            });
+        }
         let items = comma_list(&content, |input| {
             if input.peek(Token![..]) {
                 let dots: Token![..] = input.parse()?;
@@ -662,6 +763,9 @@ fn primary(input: ParseStream) -> syn::Result<Term> {
         let mut items = vec![first];
         items.extend(comma_list(&content, Term::parse)?);
         return Ok(Term::Tuple(span, items));
+    }
+    if input.peek(Token![if]) {
+        return if_else(input);
     }
     if input.peek(kw::attrs) && input.peek2(Token![.]) {
         let kw: kw::attrs = input.parse()?;
@@ -707,5 +811,42 @@ fn primary(input: ParseStream) -> syn::Result<Term> {
     }
     Err(input.error(
         "expected a term: a variable, an integer, `_`, `Tensor(shape, dtype)`, a tuple, a list `[..]`, a builtin call or `attrs.name`",
+    ))
+}
+
+/// `if cond { a } else { b }` as a term (`else if` nests).
+fn if_else(input: ParseStream) -> syn::Result<Term> {
+    let kw: Token![if] = input.parse()?;
+    let cond = Term::parse(input)?;
+    let arm = |input: ParseStream| -> syn::Result<Term> {
+        if !input.peek(token::Brace) {
+            return Err(input.error("expected a term in braces: `if cond { a } else { b }`"));
+        }
+        let content;
+        syn::braced!(content in input);
+        let t = Term::parse(&content)?;
+        if !content.is_empty() {
+            return Err(content.error("expected `}` after the term of the branch"));
+        }
+        Ok(t)
+    };
+    let then = arm(input)?;
+    if !input.peek(Token![else]) {
+        return Err(syn::Error::new(
+            kw.span,
+            "expected `else { .. }`: an `if` term needs a value in both branches",
+        ));
+    }
+    input.parse::<Token![else]>()?;
+    let els = if input.peek(Token![if]) {
+        if_else(input)?
+    } else {
+        arm(input)?
+    };
+    Ok(Term::IfElse(
+        kw.span,
+        Box::new(cond),
+        Box::new(then),
+        Box::new(els),
     ))
 }

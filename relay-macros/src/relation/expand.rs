@@ -135,6 +135,12 @@ fn goal(g: &Goal, c: &Checked) -> TokenStream {
             let els = els.iter().map(|g| goal(g, c));
             quote!(#p::Goal::If { cond: #cond, then: &[#(#then),*], els: &[#(#els),*] })
         }
+        Goal::For { var, src, body, .. } => {
+            let i = c.var(&var.to_string());
+            let src = term(src, c);
+            let body = body.iter().map(|g| goal(g, c));
+            quote!(#p::Goal::For { var: #i, src: #src, body: &[#(#body),*] })
+        }
         Goal::Default { var, value, .. } => {
             let i = match var {
                 Term::Name(id) => c.var(&id.to_string()),
@@ -215,6 +221,7 @@ fn term(t: &Term, c: &Checked) -> TokenStream {
                 "broadcast" => quote!(#p::Term::Broadcast(#(#a),*)),
                 "reverse" => quote!(#p::Term::Reverse(#(#a),*)),
                 "distinct" => quote!(#p::Term::Distinct(#(#a),*)),
+                "is_int" => quote!(#p::Term::IsInt(#(#a),*)),
                 "min" => quote!(#p::Term::Arith(#p::Arith::Min, #(#a),*)),
                 "max" => quote!(#p::Term::Arith(#p::Arith::Max, #(#a),*)),
                 "floordiv" => quote!(#p::Term::Arith(#p::Arith::FloorDiv, #(#a),*)),
@@ -339,6 +346,36 @@ fn term(t: &Term, c: &Checked) -> TokenStream {
         Term::Attr(_, name) => {
             let i = c.attr(&name.to_string());
             quote!(#p::Term::Attr(#i))
+        }
+        Term::Comp {
+            elem,
+            var,
+            src,
+            cond,
+            ..
+        } => {
+            let i = c.var(&var.to_string());
+            let (elem, src) = (boxed(elem), boxed(src));
+            let cond = match cond {
+                Some(t) => {
+                    let t = boxed(t);
+                    quote!(::core::option::Option::Some(#t))
+                }
+                None => quote!(::core::option::Option::None),
+            };
+            quote!(#p::Term::Comp { elem: #elem, var: #i, src: #src, cond: #cond })
+        }
+        Term::Range(_, lo, hi) => {
+            let (lo, hi) = (boxed(lo), boxed(hi));
+            quote!(#p::Term::Range(#lo, #hi))
+        }
+        Term::In(_, x, l) => {
+            let (x, l) = (boxed(x), boxed(l));
+            quote!(#p::Term::In(#x, #l))
+        }
+        Term::IfElse(_, cond, a, b) => {
+            let (cond, a, b) = (boxed(cond), boxed(a), boxed(b));
+            quote!(#p::Term::IfElse(#cond, #a, #b))
         }
         Term::Rust { path, args, .. } => {
             let args = args.iter().map(|t| term(t, c));

@@ -95,7 +95,8 @@ fn collect<'a>(
                 collect(then, out, defaults);
                 collect(els, out, defaults);
             }
-            Goal::Check(_) | Goal::Assert { .. } => {}
+            // A loop's equations mention its variable: they give nothing back.
+            Goal::Check(_) | Goal::Assert { .. } | Goal::For { .. } => {}
         }
     }
 }
@@ -144,6 +145,29 @@ fn vars(t: &Term, out: &mut HashSet<String>) {
             lo.iter().chain(hi.iter()).for_each(|t| vars(t, out));
         }
         Term::Neg(_, a) => vars(a, out),
+        Term::Comp {
+            elem,
+            var,
+            src,
+            cond,
+            ..
+        } => {
+            vars(src, out);
+            let mut inner = HashSet::new();
+            vars(elem, &mut inner);
+            cond.iter().for_each(|c| vars(c, &mut inner));
+            inner.remove(&var.to_string());
+            out.extend(inner);
+        }
+        Term::Range(_, a, b) | Term::In(_, a, b) => {
+            vars(a, out);
+            vars(b, out);
+        }
+        Term::IfElse(_, c, a, b) => {
+            vars(c, out);
+            vars(a, out);
+            vars(b, out);
+        }
     }
 }
 
@@ -177,6 +201,11 @@ fn has_wild(t: &Term) -> bool {
         Term::Logic(_, _, a, b) => has_wild(a) || has_wild(b),
         Term::Slice(s, _, lo, hi) => has_wild(s) || lo.iter().chain(hi.iter()).any(|t| has_wild(t)),
         Term::Neg(_, a) => has_wild(a),
+        Term::Comp {
+            elem, src, cond, ..
+        } => has_wild(elem) || has_wild(src) || cond.as_deref().is_some_and(has_wild),
+        Term::Range(_, a, b) | Term::In(_, a, b) => has_wild(a) || has_wild(b),
+        Term::IfElse(_, c, a, b) => has_wild(c) || has_wild(a) || has_wild(b),
     }
 }
 

@@ -1,5 +1,5 @@
-//! The imperative level-3 relations: those that read lists of axes, build tuples, or
-//! produce `?` (which the clause notation cannot write).
+//! The level-3 relations that read lists of axes, build tuples, or produce `?` (which
+//! the clause notation cannot write): imperative, but for `transpose`, a clause.
 
 use super::util::{arith, exact_quotient, norm_axis, shown};
 use relay_core::dim::Dims;
@@ -7,45 +7,30 @@ use relay_core::{
     relation, AttrValue, DTy, DType, Dim, Progress, RelCx, RelError, RelResult, TyData,
 };
 
-/// TVM's `transpose`: the dimensions permuted by `axes` (`None`: reversed).
-#[relation(Transpose)]
-pub fn transpose(cx: &mut RelCx<'_>) -> RelResult {
-    let Some((dims, dt)) = cx.tensor_dims(0)? else {
-        return Ok(Progress::NotYet);
-    };
-    let rank = dims.len();
-    let out: Vec<Dim> = match cx.attrs().ints("axes")? {
-        None => dims.iter().rev().copied().collect(),
-        Some(axes) => {
-            if axes.len() != rank {
-                let t = shown(cx, 0);
-                return Err(RelError::at(
-                    0,
-                    format!(
-                        "`axes` has {} entries but `{t}` has rank {rank}",
-                        axes.len()
-                    ),
-                ));
-            }
-            let mut seen = vec![false; rank];
-            let mut out = Vec::with_capacity(rank);
-            for &a in &axes {
-                let k = norm_axis(cx, 0, "axes", a, rank)?;
-                if std::mem::replace(&mut seen[k], true) {
-                    return Err(RelError::at(
-                        0,
-                        format!("`axes` names axis {k} twice, it must be a permutation"),
-                    ));
-                }
-                out.push(dims[k]);
-            }
-            out
-        }
-    };
-    let t = cx.mk_tensor(&out, dt);
-    cx.unify(1, t)?;
-    Ok(Progress::Solved)
-}
+/// TVM's `transpose`: the dimensions permuted by `axes` (negative from the end), which
+/// must be a permutation of the axes; `None` reverses them. (`s[attrs.axes]` reports an
+/// axis out of range; the permutation is checked on the axes normalized.)
+#[relation(
+    Transpose(X @ Tensor(s, bt), O) :-
+        if attrs.axes == None {
+            O = Tensor(reverse(s), bt)
+        } else {
+            assert(
+                len(attrs.axes) == len(s),
+                "`axes` has {} entries but `{}` has rank {}", len(attrs.axes), X, len(s)
+            ),
+            O = Tensor(s[attrs.axes], bt),
+            // The axes normalized: the integers `0..len(s)` at the indices of `axes`.
+            ax = [i for i in 0..len(s)][attrs.axes],
+            assert(
+                distinct(ax),
+                "`axes` names axis {} twice, it must be a permutation",
+                [ax[i] for i in 0..len(ax) if ax[i] in ax[..i]][0]
+            ),
+        },
+        attrs(axes: Option<[int]> = None)
+)]
+pub struct Transpose;
 
 /// TVM's `squeeze`, sound with unknown dimensions: without `axis`, the dimensions known
 /// to be 1 are dropped, an unknown one waits, and `?` or a symbol (which might be 1 at
@@ -520,26 +505,21 @@ pub fn full(cx: &mut RelCx<'_>) -> RelResult {
 }
 
 /// TVM's `cumsum`/`cumprod`: `axis` None flattens; `dtype` None keeps the data's.
-#[relation(Scanop)]
-pub fn scanop(cx: &mut RelCx<'_>) -> RelResult {
-    let Some((dims, dt)) = cx.tensor_dims(0)? else {
-        return Ok(Progress::NotYet);
-    };
-    let dt = match cx.attrs().get("dtype") {
-        Some(AttrValue::DType(d)) => DTy::Known(*d),
-        _ => dt,
-    };
-    let out = match cx.attrs().int("axis")? {
-        None => vec![cx.tcx().dims.product(&dims).map_err(arith(0))?],
-        Some(a) => {
-            norm_axis(cx, 0, "axis", a, dims.len())?;
-            dims
-        }
-    };
-    let t = cx.mk_tensor(&out, dt);
-    cx.unify(1, t)?;
-    Ok(Progress::Solved)
-}
+#[relation(
+    Scanop(X @ Tensor(s, bt), O) :-
+        if attrs.dtype == None { odt = bt } else { odt = attrs.dtype },
+        if attrs.axis == None {
+            O = Tensor([prod(s)], odt)
+        } else {
+            assert(
+                -len(s) <= attrs.axis && attrs.axis < len(s),
+                "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)
+            ),
+            O = Tensor(s, odt),
+        },
+        attrs(axis: Option<int> = None, dtype: Option<dtype> = None)
+)]
+pub struct Scanop;
 
 /// TVM's `reinterpret`: the same shape with `dtype`, whose bits (times lanes) must
 /// equal the data's.

@@ -91,10 +91,25 @@ impl Machine<'_, '_> {
         list: &'static Term,
         blame: Option<usize>,
     ) -> Eval {
+        Ok(self
+            .gather_dims(s, list, blame)?
+            .map(|dims| self.mk_shape_from(dims.start)))
+    }
+
+    /// The dimensions of `s[list]` pushed on the dimension stack where it was (the
+    /// caller pops them), `None` while unknown.
+    pub(super) fn gather_dims(
+        &mut self,
+        s: &'static Term,
+        list: &'static Term,
+        blame: Option<usize>,
+    ) -> Result<Option<Range<usize>>, RelError> {
+        let base = self.scratch.dims.len();
         let Some(dims) = self.eval_dims(s, blame)? else {
             return Ok(None);
         };
         let Some(idx) = self.eval_dims(list, blame)? else {
+            self.scratch.dims.truncate(base);
             return Ok(None);
         };
         let rank = dims.len() as i64;
@@ -128,7 +143,11 @@ impl Machine<'_, '_> {
             let d = self.scratch.dims[dims.start + k as usize];
             self.scratch.dims.push(d);
         }
-        Ok(Some(self.mk_shape_from(out)))
+        // The result where the operands were.
+        let end = self.scratch.dims.len();
+        self.scratch.dims.copy_within(out..end, base);
+        self.scratch.dims.truncate(base + end - out);
+        Ok(Some(base..self.scratch.dims.len()))
     }
 
     /// An operand of `broadcast` as messages show it: the tensor type it is the shape
@@ -213,10 +232,22 @@ impl Machine<'_, '_> {
 
     /// The value of declared attribute `i` at this call (or its default).
     pub(super) fn attr(&mut self, i: usize, blame: Option<usize>) -> Result<Value, RelError> {
+        // Read once per run.
+        if let Some(v) = self.scratch.attrs[i] {
+            return Ok(v);
+        }
+        let v = self.read_attr(i, blame)?;
+        self.scratch.attrs[i] = Some(v);
+        Ok(v)
+    }
+
+    fn read_attr(&mut self, i: usize, blame: Option<usize>) -> Result<Value, RelError> {
         let decl = &self.clause.attrs[i];
-        let given = match self.cx.attrs().get(decl.name) {
+        // The attributes outlive the borrow of `cx`: read without a copy.
+        let attrs: &crate::attrs::Attrs = self.cx.attrs;
+        let given = match attrs.get(decl.name) {
             None | Some(AttrValue::None) => None,
-            Some(v) => Some(v.clone()),
+            Some(v) => Some(v),
         };
         let Some(v) = given else {
             return match &decl.default {
@@ -251,7 +282,7 @@ impl Machine<'_, '_> {
                 format!("the attribute `{}` must be {what}, found `{v}`", decl.name),
             )
         };
-        Ok(match (decl.ty, &v) {
+        Ok(match (decl.ty, v) {
             (AttrType::Int, AttrValue::Int(c)) => Value::Dim(self.cx.tcx().dims.konst(*c)),
             (AttrType::Bool, AttrValue::Bool(b)) => Value::Bool(*b),
             (AttrType::DType, AttrValue::DType(d)) => Value::DType(DTy::Known(*d)),
@@ -264,14 +295,22 @@ impl Machine<'_, '_> {
                 self.mk_shape(&[d])
             }
             (AttrType::Shape | AttrType::Ints, AttrValue::List(items)) => {
-                let mut dims = Vec::with_capacity(items.len());
+                let base = self.scratch.dims.len();
                 for item in items {
                     match item {
-                        AttrValue::Int(c) => dims.push(self.cx.tcx().dims.konst(*c)),
-                        _ => return Err(wrong()),
+                        AttrValue::Int(c) => {
+                            let d = self.cx.solver.tcx.dims.konst(*c);
+                            self.scratch.dims.push(d);
+                        }
+                        _ => {
+                            self.scratch.dims.truncate(base);
+                            return Err(wrong());
+                        }
                     }
                 }
-                self.mk_shape(&dims)
+                let shape = self.mk_shape_from(base);
+                self.scratch.dims.truncate(base);
+                shape
             }
             _ => return Err(wrong()),
         })

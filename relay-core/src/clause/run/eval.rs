@@ -35,6 +35,28 @@ impl Machine<'_, '_> {
         t: &'static Term,
         blame: Option<usize>,
     ) -> Result<Option<Range<usize>>, RelError> {
+        // A comprehension's dimensions without the shape (nothing interned).
+        if let Term::Comp {
+            elem,
+            var,
+            src,
+            cond,
+        } = t
+        {
+            return self.comprehension(elem, *var, src, *cond, blame);
+        }
+        if let Term::Gather(s, list) = t {
+            return self.gather_dims(s, list, blame);
+        }
+        if let Term::Attr(i) = t {
+            if let Some((start, len)) = self.attr_list(*i) {
+                let base = self.scratch.dims.len();
+                let (start, len) = (start as usize, len as usize);
+                let s = &mut *self.scratch;
+                s.dims.extend_from_slice(&s.attr_dims[start..start + len]);
+                return Ok(Some(base..base + len));
+            }
+        }
         match self.eval(t, blame)? {
             Some(Value::Shape(s)) => self.dims_of(s, blame),
             Some(v) => Err(self.kind_clash("a shape", v, blame)),
@@ -55,22 +77,66 @@ impl Machine<'_, '_> {
     }
 
     /// Whether `t` is an integer that [`Machine::eval_int`] computes natively, without
-    /// interning dimensions: a literal, a rank, an integer attribute, and `+ - *` and
+    /// interning dimensions: a literal, a rank, an integer attribute, and arithmetic and
     /// negation of those.
     pub(super) fn is_int_term(&self, t: &'static Term) -> bool {
         match t {
             Term::Int(_) | Term::Len(_) => true,
+            // A variable whose value is an integer now (a loop's, mostly).
+            Term::Var(i) => match self.scratch.slots[*i as usize].val {
+                Some(Value::Dim(d)) => self.cx.tcx_ref().dims.as_const(d).is_some(),
+                _ => false,
+            },
             Term::Attr(i) => self.clause.attrs[*i as usize].ty == AttrType::Int,
-            Term::Arith(Arith::Add | Arith::Sub | Arith::Mul | Arith::Min | Arith::Max, a, b) => {
-                self.is_int_term(a) && self.is_int_term(b)
-            }
+            Term::Arith(_, a, b) => self.is_int_term(a) && self.is_int_term(b),
             Term::Neg(a) => self.is_int_term(a),
             _ => false,
         }
     }
 
+    /// The dimensions of the list attribute `i` (as a range of the run's `attr_dims`)
+    /// when the call gives it as a list of integers (or, for `[int]`, one integer);
+    /// `None` for anything else, which the general path reads (or reports).
+    fn attr_list(&mut self, i: u16) -> Option<(u32, u32)> {
+        if let Some(span) = self.scratch.attr_lists[i as usize] {
+            return Some(span);
+        }
+        let decl = &self.clause.attrs[i as usize];
+        if !matches!(decl.ty, AttrType::Shape | AttrType::Ints) {
+            return None;
+        }
+        let attrs: &crate::attrs::Attrs = self.cx.attrs;
+        let one;
+        let items: &[AttrValue] = match attrs.get(decl.name)? {
+            AttrValue::List(items) => items,
+            v @ AttrValue::Int(_) if decl.ty == AttrType::Ints => {
+                one = [v.clone()];
+                &one
+            }
+            _ => return None,
+        };
+        if !items.iter().all(|v| matches!(v, AttrValue::Int(_))) {
+            return None;
+        }
+        let start = self.scratch.attr_dims.len();
+        for item in items {
+            if let AttrValue::Int(c) = item {
+                let d = self.cx.solver.tcx.dims.konst(*c);
+                self.scratch.attr_dims.push(d);
+            }
+        }
+        let span = (start as u32, items.len() as u32);
+        self.scratch.attr_lists[i as usize] = Some(span);
+        Some(span)
+    }
+
     /// The rank of the shape `s`, `None` while unknown.
     fn rank(&mut self, s: &'static Term, blame: Option<usize>) -> Result<Option<i64>, RelError> {
+        if let Term::Attr(i) = s {
+            if let Some((_, len)) = self.attr_list(*i) {
+                return Ok(Some(i64::from(len)));
+            }
+        }
         let shape = match self.eval(s, blame)? {
             Some(Value::Shape(shape)) => self.resolve_shape(shape),
             Some(v) => return Err(self.kind_clash("a shape", v, blame)),
@@ -113,6 +179,13 @@ impl Machine<'_, '_> {
         match t {
             Term::Int(c) => return Ok(Some(*c)),
             Term::Len(s) => return self.rank(s, blame),
+            Term::Var(i) => {
+                if let Some(Value::Dim(d)) = self.scratch.slots[*i as usize].val {
+                    if let Some(c) = self.cx.tcx_ref().dims.as_const(d) {
+                        return Ok(Some(c));
+                    }
+                }
+            }
             Term::Attr(i) => {
                 let decl = &self.clause.attrs[*i as usize];
                 if let (AttrType::Int, Some(AttrValue::Int(c))) =
@@ -307,6 +380,28 @@ impl Machine<'_, '_> {
                 }
                 self.mk_shape_from(base)
             }
+            // Integers natively: one constant interned, for the result.
+            Term::Arith(op, a, b) if self.is_int_term(a) && self.is_int_term(b) => {
+                let (Some(x), Some(y)) = (self.eval_int(a, blame)?, self.eval_int(b, blame)?)
+                else {
+                    return Ok(None);
+                };
+                if let Some(r) = op.on_consts(x, y) {
+                    return Ok(Some(Value::Dim(self.cx.tcx().dims.konst(r))));
+                }
+                let dims = &mut self.cx.solver.tcx.dims;
+                let (x, y) = (dims.konst(x), dims.konst(y));
+                let r = match op {
+                    Arith::Add => dims.add(x, y),
+                    Arith::Sub => dims.sub(x, y),
+                    Arith::Mul => dims.mul(x, y),
+                    Arith::FloorDiv => dims.apply(DimOp::FloorDiv, x, y),
+                    Arith::FloorMod => dims.apply(DimOp::FloorMod, x, y),
+                    Arith::Min => dims.apply(DimOp::Min, x, y),
+                    Arith::Max => dims.apply(DimOp::Max, x, y),
+                };
+                Value::Dim(r.map_err(|e| arith_err(blame, e))?)
+            }
             Term::Arith(op, a, b) => {
                 let (Some(x), Some(y)) = (self.eval_dim(a, blame)?, self.eval_dim(b, blame)?)
                 else {
@@ -328,6 +423,20 @@ impl Machine<'_, '_> {
                     Arith::FloorMod => dims.apply(DimOp::FloorMod, x, y),
                     Arith::Min => dims.apply(DimOp::Min, x, y),
                     Arith::Max => dims.apply(DimOp::Max, x, y),
+                };
+                Value::Dim(r.map_err(|e| arith_err(blame, e))?)
+            }
+            Term::Neg(a) if self.is_int_term(a) => {
+                let Some(x) = self.eval_int(a, blame)? else {
+                    return Ok(None);
+                };
+                let dims = &mut self.cx.solver.tcx.dims;
+                let r = match x.checked_neg() {
+                    Some(r) => Ok(dims.konst(r)),
+                    None => {
+                        let x = dims.konst(x);
+                        dims.neg(x)
+                    }
                 };
                 Value::Dim(r.map_err(|e| arith_err(blame, e))?)
             }
@@ -424,6 +533,17 @@ impl Machine<'_, '_> {
                 let Some(dims) = self.eval_dims(list, blame)? else {
                     return Ok(None);
                 };
+                // Integers, the usual case, compare natively.
+                let ds = &self.cx.tcx_ref().dims;
+                let list = &self.scratch.dims[dims.clone()];
+                if list.iter().all(|&d| ds.as_const(d).is_some()) {
+                    let distinct = list.iter().enumerate().all(|(i, &a)| {
+                        list[i + 1..]
+                            .iter()
+                            .all(|&b| ds.as_const(a) != ds.as_const(b))
+                    });
+                    return Ok(Some(Value::Bool(distinct)));
+                }
                 let mut undecided = false;
                 for i in dims.clone() {
                     for j in i + 1..dims.end {
@@ -459,6 +579,68 @@ impl Machine<'_, '_> {
                 self.mk_shape_from(base)
             }
             Term::Attr(i) => self.attr(*i as usize, blame)?,
+            Term::Comp { .. } => {
+                let Some(dims) = self.eval_dims(t, blame)? else {
+                    return Ok(None);
+                };
+                self.mk_shape_from(dims.start)
+            }
+            Term::Range(..) => {
+                let base = self.scratch.dims.len();
+                if self.source(t, blame)?.is_none() {
+                    return Ok(None);
+                }
+                self.mk_shape_from(base)
+            }
+            Term::In(x, list) => {
+                let Some(x) = self.eval_dim(x, blame)? else {
+                    return Ok(None);
+                };
+                let Some(dims) = self.eval_dims(list, blame)? else {
+                    return Ok(None);
+                };
+                let ds = &self.cx.tcx_ref().dims;
+                if let Some(c) = ds.as_const(x) {
+                    let list = &self.scratch.dims[dims.clone()];
+                    if list.iter().all(|&d| ds.as_const(d).is_some()) {
+                        let found = list.iter().any(|&d| ds.as_const(d) == Some(c));
+                        return Ok(Some(Value::Bool(found)));
+                    }
+                }
+                let mut undecided = false;
+                for j in dims {
+                    let d = Value::Dim(self.scratch.dims[j]);
+                    match self.compare(Cmp::Eq, Value::Dim(x), d, "in", blame)? {
+                        Some(true) => return Ok(Some(Value::Bool(true))),
+                        Some(false) => {}
+                        None => undecided = true,
+                    }
+                }
+                if undecided {
+                    return Ok(None);
+                }
+                Value::Bool(false)
+            }
+            Term::IfElse(c, a, b) => {
+                return match self.eval_bool(c, blame)? {
+                    Some(true) => self.eval(a, blame),
+                    Some(false) => self.eval(b, blame),
+                    None => Ok(None),
+                }
+            }
+            Term::IsInt(d) => {
+                let Some(d) = self.eval_dim(d, blame)? else {
+                    return Ok(None);
+                };
+                let dims = &self.cx.tcx_ref().dims;
+                if dims.as_const(d).is_some() {
+                    Value::Bool(true)
+                } else if dims.has_vars(d) {
+                    return Ok(None);
+                } else {
+                    Value::Bool(false)
+                }
+            }
             Term::Rust(f, args) => {
                 let mut vals = Vec::with_capacity(args.len());
                 for a in args.iter() {
@@ -488,5 +670,97 @@ impl Machine<'_, '_> {
                 })?
             }
         }))
+    }
+
+    /// What a comprehension or a loop goes over, pushed on the dimension stack (the
+    /// caller pops it): the integers of a range `lo..hi`, or the dimensions of a shape;
+    /// `None` while unknown.
+    pub(super) fn source(
+        &mut self,
+        src: &'static Term,
+        blame: Option<usize>,
+    ) -> Result<Option<Range<usize>>, RelError> {
+        let Term::Range(lo, hi) = src else {
+            return self.eval_dims(src, blame);
+        };
+        let (Some(lo), Some(hi)) = (self.eval_int(lo, blame)?, self.eval_int(hi, blame)?) else {
+            return Ok(None);
+        };
+        if hi.saturating_sub(lo) > crate::clause::ir::MAX_REPEAT {
+            return Err(err(
+                blame,
+                format!(
+                    "the range `{lo}..{hi}` has more than {} integers",
+                    crate::clause::ir::MAX_REPEAT
+                ),
+            ));
+        }
+        let base = self.scratch.dims.len();
+        for i in lo..hi {
+            let d = self.cx.solver.tcx.dims.konst(i);
+            self.scratch.dims.push(d);
+        }
+        Ok(Some(base..self.scratch.dims.len()))
+    }
+
+    /// The dimensions of `[elem for var in src if cond]`, pushed on the dimension stack
+    /// where it was (the caller pops them); `None` while one is unknown.
+    fn comprehension(
+        &mut self,
+        elem: &'static Term,
+        var: u16,
+        src: &'static Term,
+        cond: Option<&'static Term>,
+        blame: Option<usize>,
+    ) -> Result<Option<Range<usize>>, RelError> {
+        let base = self.scratch.dims.len();
+        let Some(items) = self.source(src, blame)? else {
+            return Ok(None);
+        };
+        // `[x for x in src]`: the source's dimensions themselves.
+        if cond.is_none() && matches!(elem, Term::Var(v) if *v == var) {
+            return Ok(Some(items));
+        }
+        let out = self.scratch.dims.len();
+        let saved = self.scratch.slots[var as usize].val;
+        let all = self.comprehension_items(elem, var, items, cond, blame);
+        self.scratch.slots[var as usize].val = saved;
+        if !all? {
+            self.scratch.dims.truncate(base);
+            return Ok(None);
+        }
+        // The elements where the source's dimensions were.
+        let end = self.scratch.dims.len();
+        self.scratch.dims.copy_within(out..end, base);
+        self.scratch.dims.truncate(base + end - out);
+        Ok(Some(base..self.scratch.dims.len()))
+    }
+
+    /// Pushes the elements of a comprehension for the dimensions `items` of its source;
+    /// `false` while one of them (or a filter) is unknown.
+    fn comprehension_items(
+        &mut self,
+        elem: &'static Term,
+        var: u16,
+        items: Range<usize>,
+        cond: Option<&'static Term>,
+        blame: Option<usize>,
+    ) -> Result<bool, RelError> {
+        for j in items {
+            let d = self.scratch.dims[j];
+            self.scratch.slots[var as usize].val = Some(Value::Dim(d));
+            if let Some(c) = cond {
+                match self.eval_bool(c, blame)? {
+                    Some(true) => {}
+                    Some(false) => continue,
+                    None => return Ok(false),
+                }
+            }
+            match self.eval_dim(elem, blame)? {
+                Some(e) => self.scratch.dims.push(e),
+                None => return Ok(false),
+            }
+        }
+        Ok(true)
     }
 }

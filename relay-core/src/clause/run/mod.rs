@@ -48,7 +48,12 @@ pub fn run_clause(clause: &'static Clause, cx: &mut RelCx<'_>) -> RelResult {
         scratch: SCRATCH.take().unwrap_or_default(),
         bound: 0,
     };
-    let result = match clause.plan.get(clause) {
+    m.scratch.attrs.clear();
+    m.scratch.attrs.resize(clause.attrs.len(), None);
+    m.scratch.attr_lists.clear();
+    m.scratch.attr_lists.resize(clause.attrs.len(), None);
+    m.scratch.attr_dims.clear();
+    let result = match clause.plan.get(clause).filter(|_| !no_plan()) {
         Some(plan) => {
             // The fast path reads the values of the variables its terms mention.
             if plan.slots {
@@ -72,6 +77,23 @@ pub fn run_clause(clause: &'static Clause, cx: &mut RelCx<'_>) -> RelResult {
     result
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Set by tests that compare the fast path with the general interpreter alone.
+    pub(crate) static NO_PLAN: Cell<bool> = const { Cell::new(false) };
+}
+
+#[cfg(test)]
+fn no_plan() -> bool {
+    NO_PLAN.get()
+}
+
+#[cfg(not(test))]
+#[inline(always)]
+fn no_plan() -> bool {
+    false
+}
+
 mod builtins;
 mod eval;
 mod pattern;
@@ -93,6 +115,12 @@ struct Scratch {
     /// A stack of dimensions: the dimensions of shapes being taken apart, pushed by
     /// [`Machine::dims_of`] and popped by its caller.
     dims: Vec<Dim>,
+    /// The value of each attribute of the clause, once read in this run.
+    attrs: Vec<Option<Value>>,
+    /// The dimensions of each list attribute once read in this run, as a range of
+    /// `attr_dims` (its length and dimensions are taken without interning a shape).
+    attr_lists: Vec<Option<(u32, u32)>>,
+    attr_dims: Vec<Dim>,
 }
 
 /// What a run knows of one variable.
@@ -122,6 +150,7 @@ fn steps(goals: &[Goal]) -> usize {
         .iter()
         .map(|g| match g {
             Goal::If { then, els, .. } => 1 + steps(then) + steps(els),
+            // A loop is one step: its goals run whole at each pass.
             _ => 1,
         })
         .sum()
@@ -326,8 +355,60 @@ impl Machine<'_, '_> {
             } else {
                 Step::Wait
             }),
+            Goal::For { var, src, body } => self.for_goal(*var, src, body),
             Goal::If { .. } => unreachable!("`goals` runs the branches"),
         }
+    }
+
+    /// `for var in src { body }`: the body's goals for each dimension of `src`; done
+    /// when they are all done for every dimension, waiting while `src` is unknown.
+    fn for_goal(
+        &mut self,
+        var: u16,
+        src: &'static Term,
+        body: &'static [Goal],
+    ) -> Result<Step, RelError> {
+        let blame = self.blame_of(src);
+        let base = self.scratch.dims.len();
+        let items = match self.source(src, blame) {
+            Ok(Some(items)) => items,
+            other => {
+                self.scratch.dims.truncate(base);
+                return other.map(|_| Step::Wait);
+            }
+        };
+        let saved = self.scratch.slots[var as usize].val;
+        let mut result = Ok(Step::Done);
+        for j in items {
+            let d = self.scratch.dims[j];
+            self.scratch.slots[var as usize].val = Some(Value::Dim(d));
+            match self.body_goals(body) {
+                Ok(step) => result = result.map(|s| s.and(step)),
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        self.scratch.slots[var as usize].val = saved;
+        self.scratch.dims.truncate(base);
+        result
+    }
+
+    /// The goals of a loop's body, all of them (a loop's goals have no done flags).
+    fn body_goals(&mut self, goals: &'static [Goal]) -> Result<Step, RelError> {
+        let mut step = Step::Done;
+        for g in goals {
+            step = step.and(match g {
+                Goal::If { cond, then, els } => match self.decide(cond)? {
+                    None => Step::Wait,
+                    Some(true) => self.body_goals(then)?,
+                    Some(false) => self.body_goals(els)?,
+                },
+                g => self.goal(g)?,
+            });
+        }
+        Ok(step)
     }
 
     /// `l = r`; a failure to unify is reported with `message` when there is one.
@@ -529,6 +610,10 @@ impl Machine<'_, '_> {
                 )),
             };
         };
+        let ds = &self.cx.tcx_ref().dims;
+        if let (Some(a), Some(b)) = (ds.as_const(x), ds.as_const(y)) {
+            return Ok(Some(op.holds(a, b)));
+        }
         let x = self.resolve_dim(x);
         let y = self.resolve_dim(y);
         let dims = &mut self.cx.solver.tcx.dims;
@@ -614,9 +699,35 @@ impl Machine<'_, '_> {
     }
 }
 
-/// Calls `f` on every variable of `t`, left to right.
+/// Calls `f` on every variable of `t`, left to right, but for the variables local to a
+/// comprehension in it.
 fn visit_vars(t: &'static Term, f: &mut dyn FnMut(u16)) {
     match t {
+        Term::Comp {
+            elem,
+            var,
+            src,
+            cond,
+        } => {
+            visit_vars(src, f);
+            let mut outer = |v: u16| {
+                if v != *var {
+                    f(v)
+                }
+            };
+            visit_vars(elem, &mut outer);
+            cond.iter().for_each(|c| visit_vars(c, &mut outer));
+        }
+        Term::Range(a, b) | Term::In(a, b) => {
+            visit_vars(a, f);
+            visit_vars(b, f);
+        }
+        Term::IfElse(c, a, b) => {
+            visit_vars(c, f);
+            visit_vars(a, f);
+            visit_vars(b, f);
+        }
+        Term::IsInt(a) => visit_vars(a, f),
         Term::Var(i) => f(*i),
         Term::Wild | Term::Int(_) | Term::Bool(_) | Term::DType(..) | Term::Attr(_) => {}
         Term::Tensor(a, b)
@@ -652,6 +763,74 @@ fn visit_vars(t: &'static Term, f: &mut dyn FnMut(u16)) {
         }
         Term::IsNone(_) | Term::Str(_) | Term::Float(_) | Term::StrCmp(..) | Term::FloatCmp(..) => {
         }
+    }
+}
+
+/// Calls `f` on the variables local to the comprehensions in `t` (those
+/// [`visit_vars`] leaves out).
+fn visit_locals(t: &'static Term, f: &mut dyn FnMut(u16)) {
+    let mut sub = |t: &'static Term| visit_locals(t, f);
+    match t {
+        Term::Comp {
+            elem,
+            var,
+            src,
+            cond,
+        } => {
+            f(*var);
+            visit_locals(elem, f);
+            visit_locals(src, f);
+            if let Some(c) = cond {
+                visit_locals(c, f);
+            }
+        }
+        Term::Var(_)
+        | Term::Wild
+        | Term::Int(_)
+        | Term::Bool(_)
+        | Term::DType(..)
+        | Term::Attr(_)
+        | Term::IsNone(_)
+        | Term::Str(_)
+        | Term::Float(_)
+        | Term::StrCmp(..)
+        | Term::FloatCmp(..) => {}
+        Term::Tensor(a, b)
+        | Term::Index(a, b)
+        | Term::Arith(_, a, b)
+        | Term::Cmp(_, a, b)
+        | Term::Broadcast(a, b)
+        | Term::Gather(a, b)
+        | Term::Repeat(a, b)
+        | Term::And(a, b)
+        | Term::Or(a, b)
+        | Term::As(a, b)
+        | Term::Range(a, b)
+        | Term::In(a, b) => {
+            sub(a);
+            sub(b);
+        }
+        Term::IfElse(c, a, b) => {
+            sub(c);
+            sub(a);
+            sub(b);
+        }
+        Term::Tuple(ts) | Term::Rust(_, ts) => ts.iter().for_each(sub),
+        Term::List(items) => items.iter().for_each(|i| match i {
+            Item::Dim(t) | Item::Splice(t) => sub(t),
+        }),
+        Term::Slice(s, a, b) => {
+            sub(s);
+            a.iter().chain(b.iter()).for_each(|t| sub(t));
+        }
+        Term::Neg(a)
+        | Term::Prod(a)
+        | Term::Sum(a)
+        | Term::Len(a)
+        | Term::Reverse(a)
+        | Term::Not(a)
+        | Term::Distinct(a)
+        | Term::IsInt(a) => sub(a),
     }
 }
 

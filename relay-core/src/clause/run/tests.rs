@@ -149,3 +149,59 @@ fn fast_path_and_general_interpreter_agree() {
     assert_eq!(s.tcx.show(o), "Tensor[(12), int8]");
     assert_eq!(format!("{:?}", LATE.plan), "PlanCell(none)");
 }
+
+/// `Positive(Tensor(s, d), O) :- for i in 0..len(s) { s[i] > 0 }, O = Tensor(s, d)`.
+static POSITIVE: Clause = Clause {
+    name: "Positive",
+    vars: &["s", "d", "O", "i"],
+    head: &[Term::Tensor(&Term::Var(0), &Term::Var(1)), Term::Var(2)],
+    body: &[
+        Goal::For {
+            var: 3,
+            src: Term::Range(&Term::Int(0), &Term::Len(&Term::Var(0))),
+            body: &[Goal::Check {
+                cond: Term::Cmp(
+                    crate::clause::Cmp::Gt,
+                    &Term::Index(&Term::Var(0), &Term::Var(3)),
+                    &Term::Int(0),
+                ),
+                text: "s[i] > 0",
+                message: None,
+            }],
+        },
+        Goal::Eq(Term::Var(2), Term::Tensor(&Term::Var(0), &Term::Var(1))),
+    ],
+    attrs: &[],
+    plan: PlanCell::new(),
+};
+
+static POSITIVE_DEF: RelationDef = RelationDef {
+    name: "Positive",
+    arity: Some(2),
+    needs: &[0],
+    solve: |cx| run_clause(&POSITIVE, cx),
+};
+
+#[test]
+fn a_loop_of_conditions_runs_in_the_fast_path() {
+    let mut s = Solver::new(TyCtx::new());
+    let x = s.tcx.tensor_const(&[2, 3], DType::FLOAT32);
+    let o = s.fresh_ty();
+    s.add_relation(RelationRef(&POSITIVE_DEF), &[x, o], None, 0);
+    assert_eq!(s.solve(), Outcome::Solved);
+    let o = s.resolve(o);
+    assert_eq!(s.tcx.show(o), "Tensor[(2, 3), float32]");
+    // A plan: take the tensor apart, bind `s` and `d`, the loop, build the output, unify.
+    assert_eq!(format!("{:?}", POSITIVE.plan), "PlanCell(6 ops)");
+
+    // A dimension that fails the condition: the interpreter reports it, blaming the data.
+    let mut s = Solver::new(TyCtx::new());
+    let x = s.tcx.tensor_const(&[2, 0], DType::FLOAT32);
+    let o = s.fresh_ty();
+    s.add_relation(RelationRef(&POSITIVE_DEF), &[x, o], None, 0);
+    let Outcome::Failed(e) = s.solve() else {
+        panic!("expected a failure")
+    };
+    assert_eq!(e[0].message, "`s[i] > 0` does not hold: it is `0 > 0`");
+    assert_eq!(e[0].arg, Some(0));
+}

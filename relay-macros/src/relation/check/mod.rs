@@ -5,6 +5,7 @@
 use super::ast::{AttrDecl, Clause, Goal, ListItem, Term};
 pub use super::dtype::dtype_literal;
 
+mod scope;
 mod terms;
 pub use super::show::{is_none, placeholders, show};
 use proc_macro2::Span;
@@ -50,6 +51,7 @@ pub const BUILTINS: &[(&str, &[Kind], Kind)] = &[
     ("floormod", &[Kind::Dim, Kind::Dim], Kind::Dim),
     ("reverse", &[Kind::Shape], Kind::Shape),
     ("distinct", &[Kind::Shape], Kind::Bool),
+    ("is_int", &[Kind::Dim], Kind::Bool),
     ("Tensor", &[Kind::Shape, Kind::DType], Kind::Type),
 ];
 
@@ -98,6 +100,8 @@ impl Checked {
             Term::List(..) | Term::Slice(..) | Term::Repeat(..) => true,
             Term::Call { name, .. } => name == "reverse",
             Term::Index(_, _, i) => self.shape_index(i),
+            Term::Comp { .. } => true,
+            Term::IfElse(_, _, a, _) => self.shape_index(a),
             _ => false,
         }
     }
@@ -117,6 +121,10 @@ struct Checker {
     attrs: Vec<(String, Kind)>,
     /// The declared attributes that are `Option<..>`.
     optional: Vec<String>,
+    /// The variables of comprehensions and loops.
+    locals: Vec<String>,
+    /// How many loops the goal being checked is in.
+    loops: usize,
 }
 
 /// Checks `clause`, returning every error found.
@@ -127,6 +135,8 @@ pub fn check(clause: &Clause) -> Result<Checked, Vec<syn::Error>> {
         order: Vec::new(),
         attrs: Vec::new(),
         optional: Vec::new(),
+        locals: Vec::new(),
+        loops: 0,
     };
     if clause.head.is_empty() {
         c.error(
@@ -204,8 +214,12 @@ pub fn check(clause: &Clause) -> Result<Checked, Vec<syn::Error>> {
             ),
         );
     }
+    scope::check(clause, &c.locals, &mut c.errors);
     for name in &c.order {
         let info = &c.vars[name];
+        if c.locals.contains(name) {
+            continue;
+        }
         if info.kind.is_none() {
             c.errors.push(syn::Error::new(
                 info.first,
@@ -290,6 +304,22 @@ impl Checker {
                     self.goal(g, deferred);
                 }
             }
+            Goal::For { kw, var, src, body } => {
+                if body.is_empty() {
+                    self.error(*kw, "expected at least one goal in the braces of `for`".into());
+                }
+                self.source(src);
+                self.local(var);
+                self.loops += 1;
+                for g in body {
+                    self.goal(g, deferred);
+                }
+                self.loops -= 1;
+            }
+            Goal::Default { kw, .. } if self.loops > 0 => self.error(
+                *kw,
+                "expected no `default` in a `for` loop (a default gives a variable one value, put it outside the loop)".into(),
+            ),
             Goal::Default { kw, var, value } => {
                 let Term::Name(id) = var else {
                     self.error(
@@ -309,6 +339,33 @@ impl Checker {
                     deferred.push((var, value));
                 }
             }
+        }
+    }
+
+    /// The variable of a comprehension or a loop: a dimension, local to it.
+    pub(super) fn local(&mut self, var: &Ident) {
+        let name = var.to_string();
+        if dtype_literal(&name).is_some() {
+            self.error(
+                var.span(),
+                format!("expected a variable after `for`, found the dtype `{name}`"),
+            );
+            return;
+        }
+        if !self.locals.contains(&name) {
+            self.locals.push(name);
+        }
+        self.var(var, Some(Kind::Dim), true);
+    }
+
+    /// What a comprehension or a loop goes over: a range of integers or a shape.
+    pub(super) fn source(&mut self, src: &Term) {
+        match src {
+            Term::Range(_, lo, hi) => {
+                self.term(lo, Kind::Dim, false);
+                self.term(hi, Kind::Dim, false);
+            }
+            other => self.term(other, Kind::Shape, false),
         }
     }
 
@@ -537,6 +594,9 @@ impl Checker {
             Term::As(_, p) => return self.peek(p),
             Term::Index(_, _, i) if self.peek(i) == Some(Kind::Shape) => Kind::Shape,
             Term::Index(..) | Term::Binary(..) | Term::Neg(..) => Kind::Dim,
+            Term::Comp { .. } | Term::Range(..) => Kind::Shape,
+            Term::In(..) => Kind::Bool,
+            Term::IfElse(_, _, a, b) => return self.peek(a).or_else(|| self.peek(b)),
             Term::Attr(_, name) => {
                 let name = name.to_string();
                 return self.attrs.iter().find(|a| a.0 == name).map(|a| a.1);

@@ -51,7 +51,7 @@ impl Checker {
                     self.error(
                         name.span(),
                         format!(
-                            "unknown builtin `{n}`, expected one of `Tensor`, `Tuple`, `prod`, `sum`, `len`, `broadcast`, `min`, `max`, `floordiv`, `floormod`, `reverse`, `distinct` (call a Rust function with `rust(path)(args)`)"
+                            "unknown builtin `{n}`, expected one of `Tensor`, `Tuple`, `prod`, `sum`, `len`, `broadcast`, `min`, `max`, `floordiv`, `floormod`, `reverse`, `distinct`, `is_int` (call a Rust function with `rust(path)(args)`)"
                         ),
                     );
                     return;
@@ -288,6 +288,39 @@ impl Checker {
                         self.error(name.span(), format!("unknown attribute `{n}`: {hint}"));
                     }
                 }
+            }
+            Term::Comp {
+                span,
+                elem,
+                var,
+                src,
+                cond,
+            } => {
+                if want != Kind::Shape {
+                    self.mismatch(*span, want, "a shape `[.. for .. in ..]`".into());
+                }
+                self.source(src);
+                self.local(var);
+                self.term(elem, Kind::Dim, false);
+                if let Some(c) = cond {
+                    self.term(c, Kind::Bool, false);
+                }
+            }
+            Term::Range(span, ..) => self.error(
+                *span,
+                "expected a range `a..b` only after `in` in a comprehension or a `for` loop".into(),
+            ),
+            Term::In(span, x, list) => {
+                if want != Kind::Bool {
+                    self.mismatch(*span, want, "a bool (the result of `in`)".into());
+                }
+                self.term(x, Kind::Dim, false);
+                self.term(list, Kind::Shape, false);
+            }
+            Term::IfElse(_, cond, a, b) => {
+                self.term(cond, Kind::Bool, false);
+                self.term(a, want, false);
+                self.term(b, want, false);
             }
             Term::Rust { args, .. } => {
                 for a in args {

@@ -121,7 +121,43 @@ fn has_wild(t: &'static Term) -> bool {
         | Term::As(a, b)
         | Term::And(a, b)
         | Term::Or(a, b) => has_wild(a) || has_wild(b),
-        Term::Not(a) => has_wild(a),
+        Term::Not(a) | Term::IsInt(a) => has_wild(a),
+        Term::Range(a, b) | Term::In(a, b) => has_wild(a) || has_wild(b),
+        Term::IfElse(c, a, b) => has_wild(c) || has_wild(a) || has_wild(b),
+        Term::Comp {
+            elem, src, cond, ..
+        } => has_wild(elem) || has_wild(src) || cond.is_some_and(has_wild),
+    }
+}
+
+/// Calls `f` on every variable a goal of the plan reads in its slot: those of the terms
+/// `eval` computes, and the variables local to comprehensions and loops (`eval` binds
+/// them in their slots).
+fn read_vars(op: &Op, f: &mut dyn FnMut(u16)) {
+    let term = match op {
+        Op::Eval { term, .. } | Op::Branch { cond: term, .. } => *term,
+        Op::Check(Goal::Check { cond, .. }) => cond,
+        Op::For(goal) => return goal_vars(goal, f),
+        _ => return,
+    };
+    visit_vars(term, f);
+    visit_locals(term, f);
+}
+
+/// [`read_vars`] of the checks of a loop.
+fn goal_vars(goal: &'static Goal, f: &mut dyn FnMut(u16)) {
+    match goal {
+        Goal::Check { cond, .. } => {
+            visit_vars(cond, f);
+            visit_locals(cond, f);
+        }
+        Goal::For { var, src, body } => {
+            f(*var);
+            visit_vars(src, f);
+            visit_locals(src, f);
+            body.iter().for_each(|g| goal_vars(g, f));
+        }
+        _ => {}
     }
 }
 
@@ -144,12 +180,7 @@ impl Plan {
         // Only the variables a term read by `eval` mentions need their slots.
         let mut read = vec![false; clause.vars.len()];
         for op in &c.ops {
-            let term = match op {
-                Op::Eval { term, .. } | Op::Branch { cond: term, .. } => *term,
-                Op::Check(Goal::Check { cond, .. }) => cond,
-                _ => continue,
-            };
-            visit_vars(term, &mut |v| read[v as usize] = true);
+            read_vars(op, &mut |v| read[v as usize] = true);
         }
         for op in &mut c.ops {
             if let Op::Bind { var, slot, .. } = op {
@@ -283,6 +314,14 @@ impl Compiler {
                         }
                     }
                 }
+                // A loop of conditions is checked whole; one with equations runs in
+                // the general interpreter.
+                Goal::For { .. } => {
+                    if !self.checks_only(goal) {
+                        return None;
+                    }
+                    self.ops.push(Op::For(goal));
+                }
                 // A default applies only once nothing else can be learnt: the plan
                 // skips it when its variable is bound here, and gives up otherwise.
                 Goal::Default(v, _) => {
@@ -293,6 +332,26 @@ impl Compiler {
             }
         }
         Some(())
+    }
+
+    /// Whether `goal`, a loop, holds only conditions (and loops of them) that can be
+    /// computed here, with its variable bound.
+    fn checks_only(&mut self, goal: &'static Goal) -> bool {
+        let Goal::For { var, src, body } = goal else {
+            return false;
+        };
+        if !computable(src, &self.bound) {
+            return false;
+        }
+        let v = *var as usize;
+        let before = std::mem::replace(&mut self.bound[v], Bound::Yes);
+        let ok = body.iter().all(|g| match g {
+            Goal::Check { cond, .. } => computable(cond, &self.bound),
+            Goal::For { .. } => self.checks_only(g),
+            _ => false,
+        });
+        self.bound[v] = before;
+        ok
     }
 
     fn temp(&mut self) -> Reg {

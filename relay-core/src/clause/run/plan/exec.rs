@@ -152,6 +152,7 @@ impl Machine<'_, '_> {
                 } => self.plan_list(src, first, before as usize, after as usize, splice),
                 Op::Check(Goal::Check { cond, .. }) => self.holds(cond),
                 Op::Check(_) => false,
+                Op::For(goal) => self.plan_for(goal),
             };
             if !ok {
                 return false;
@@ -296,6 +297,38 @@ impl Machine<'_, '_> {
             }
         }
         matches!(self.eval(cond, None), Ok(Some(Value::Bool(true))))
+    }
+
+    /// Whether the conditions of the loop `goal` hold for every dimension of what it
+    /// goes over (`false` when one does not, is undecided or fails).
+    fn plan_for(&mut self, goal: &'static Goal) -> bool {
+        let Goal::For { var, src, body } = goal else {
+            return false;
+        };
+        let base = self.scratch.dims.len();
+        let Ok(Some(items)) = self.source(src, None) else {
+            self.scratch.dims.truncate(base);
+            return false;
+        };
+        let saved = self.scratch.slots[*var as usize].val;
+        let mut ok = true;
+        'items: for j in items {
+            let d = self.scratch.dims[j];
+            self.scratch.slots[*var as usize].val = Some(Value::Dim(d));
+            for g in body.iter() {
+                ok = match g {
+                    Goal::Check { cond, .. } => self.holds(cond),
+                    Goal::For { .. } => self.plan_for(g),
+                    _ => false,
+                };
+                if !ok {
+                    break 'items;
+                }
+            }
+        }
+        self.scratch.slots[*var as usize].val = saved;
+        self.scratch.dims.truncate(base);
+        ok
     }
 
     fn plan_list(

@@ -86,6 +86,8 @@ pub(super) enum Op {
     },
     /// A condition that must hold now.
     Check(&'static Goal),
+    /// A loop of conditions (a [`Goal::For`]) that must hold now for every dimension.
+    For(&'static Goal),
     /// Goes on when `cond` holds, to instruction `to` when it does not.
     Branch { cond: &'static Term, to: u16 },
     /// Goes to instruction `to`.

@@ -1,0 +1,149 @@
+//! The variables of comprehensions and loops are local: each is used only inside the
+//! comprehension or loop that introduces it, and none introduces a name an enclosing one
+//! already has.
+
+use super::super::ast::{Clause, Goal, ListItem, Term};
+use syn::Ident;
+
+/// Reports every use of a local variable outside its comprehension or loop, and every
+/// local that shadows an enclosing one.
+pub fn check(clause: &Clause, locals: &[String], errors: &mut Vec<syn::Error>) {
+    if locals.is_empty() {
+        return;
+    }
+    let mut s = Scope {
+        locals,
+        bound: Vec::new(),
+        errors,
+    };
+    for t in &clause.head {
+        s.term(t);
+    }
+    s.goals(&clause.body);
+}
+
+struct Scope<'a> {
+    locals: &'a [String],
+    /// The local variables in scope, innermost last.
+    bound: Vec<String>,
+    errors: &'a mut Vec<syn::Error>,
+}
+
+impl Scope<'_> {
+    fn name(&mut self, id: &Ident) {
+        let name = id.to_string();
+        if self.locals.contains(&name) && !self.bound.contains(&name) {
+            self.errors.push(syn::Error::new(
+                id.span(),
+                format!(
+                    "`{name}` is the variable of a comprehension or a `for` loop: it is defined only inside it"
+                ),
+            ));
+        }
+    }
+
+    /// Runs `f` with `var` in scope.
+    fn with(&mut self, var: &Ident, f: impl FnOnce(&mut Self)) {
+        let name = var.to_string();
+        if self.bound.contains(&name) {
+            self.errors.push(syn::Error::new(
+                var.span(),
+                format!("`{name}` is already the variable of an enclosing comprehension or loop"),
+            ));
+        }
+        self.bound.push(name);
+        f(self);
+        self.bound.pop();
+    }
+
+    fn goals(&mut self, goals: &[Goal]) {
+        for g in goals {
+            match g {
+                Goal::Eq(l, r) => {
+                    self.term(l);
+                    self.term(r);
+                }
+                Goal::Check(t) => self.term(t),
+                Goal::Assert { cond, args, .. } => {
+                    self.term(cond);
+                    args.iter().for_each(|a| self.term(a));
+                }
+                Goal::AssertEq { lhs, rhs, args, .. } => {
+                    self.term(lhs);
+                    self.term(rhs);
+                    args.iter().for_each(|a| self.term(a));
+                }
+                Goal::If { cond, then, els } => {
+                    self.term(cond);
+                    self.goals(then);
+                    self.goals(els);
+                }
+                Goal::Default { var, value, .. } => {
+                    self.term(var);
+                    self.term(value);
+                }
+                Goal::For { var, src, body, .. } => {
+                    self.term(src);
+                    self.with(var, |s| s.goals(body));
+                }
+            }
+        }
+    }
+
+    fn term(&mut self, t: &Term) {
+        match t {
+            Term::Name(id) => self.name(id),
+            Term::As(id, p) => {
+                self.name(id);
+                self.term(p);
+            }
+            Term::Wild(_)
+            | Term::Int(..)
+            | Term::Bool(..)
+            | Term::Str(_)
+            | Term::Float(..)
+            | Term::Attr(..) => {}
+            Term::Call { args, .. } | Term::Tuple(_, args) | Term::Rust { args, .. } => {
+                args.iter().for_each(|a| self.term(a))
+            }
+            Term::List(_, items) => items.iter().for_each(|i| match i {
+                ListItem::Dim(t) | ListItem::Splice(_, t) => self.term(t),
+            }),
+            Term::Repeat(_, a, b)
+            | Term::Logic(_, _, a, b)
+            | Term::Index(a, _, b)
+            | Term::Binary(_, _, a, b)
+            | Term::Cmp(_, _, a, b)
+            | Term::Range(_, a, b)
+            | Term::In(_, a, b) => {
+                self.term(a);
+                self.term(b);
+            }
+            Term::Not(_, a) | Term::Neg(_, a) => self.term(a),
+            Term::Slice(b, _, lo, hi) => {
+                self.term(b);
+                lo.iter().chain(hi.iter()).for_each(|t| self.term(t));
+            }
+            Term::IfElse(_, c, a, b) => {
+                self.term(c);
+                self.term(a);
+                self.term(b);
+            }
+            Term::Comp {
+                elem,
+                var,
+                src,
+                cond,
+                ..
+            } => {
+                self.term(src);
+                self.with(var, |s| {
+                    s.term(elem);
+                    if let Some(c) = cond {
+                        s.term(c);
+                    }
+                });
+            }
+        }
+    }
+}
