@@ -656,3 +656,108 @@ fn mentions_resolve_to_the_latest_binding_in_scope() {
         .collect();
     assert_eq!(dims, expected);
 }
+
+/// Parameters mentioned in their order (the lookup guesses the next one) resolve to
+/// their binding, and to a later binding that shadows one, inside inner functions too.
+#[test]
+fn parameters_mentioned_in_order_resolve_to_their_binding() {
+    let inner_fn = |k: u64| k % 23 == 7 && k + 1 < 100;
+    let params: Vec<String> = (0..100)
+        .map(|p| format!("%p{p}: Tensor[({p}), float32]"))
+        .collect();
+    let mut body = String::new();
+    let mut dims: Vec<u64> = (0..100).collect();
+    let mut shown = Vec::new();
+    for k in 0..100u64 {
+        if k % 17 == 5 && k + 3 < 100 {
+            // `%p(k+3)` shadowed by what `%p(k+1)` means now.
+            body.push_str(&format!("let %p{} = %p{};\n", k + 3, k + 1));
+            dims[(k + 3) as usize] = dims[(k + 1) as usize];
+        }
+        if inner_fn(k) {
+            // An inner function whose parameters are mentioned in order, then not.
+            body.push_str(&format!(
+                "let %f{k} = fn (%p{k}: Tensor[(500), float32], %q: Tensor[(501), float32]) {{ (%p{k}, %q, %p{}) }};\n",
+                k + 1
+            ));
+            shown.extend([500, 501, dims[(k + 1) as usize]]);
+            body.push_str(&format!("let %g{k} = %f{k};\n"));
+        }
+        body.push_str(&format!("let %x{k} = %p{k};\n"));
+        shown.push(dims[k as usize]);
+    }
+    let mentions: Vec<String> = (0..100)
+        .map(|k| {
+            if inner_fn(k) {
+                format!("%x{k}, %g{k}")
+            } else {
+                format!("%x{k}")
+            }
+        })
+        .collect();
+    let src = format!(
+        "def @main({}) {{\n{body}({})\n}}",
+        params.join(", "),
+        mentions.join(", ")
+    );
+    let ty = check(&src).pop().unwrap();
+    let result = &ty[ty.find(") -> ").unwrap() + 5..];
+    let got: Vec<u64> = result
+        .split("Tensor[(")
+        .skip(1)
+        .map(|t| t[..t.find(')').unwrap()].parse().unwrap())
+        .collect();
+    // Each `%g` shows its function type: parameters (500, 501), then the result.
+    let mut want = Vec::new();
+    let mut inner = shown.iter();
+    for k in 0..100 {
+        if inner_fn(k) {
+            let (a, b, c) = (inner.next(), inner.next(), inner.next());
+            let x = inner.next();
+            want.push(*x.unwrap());
+            want.extend([500, 501, *a.unwrap(), *b.unwrap(), *c.unwrap()]);
+        } else {
+            want.push(*inner.next().unwrap());
+        }
+    }
+    assert_eq!(got, want);
+}
+
+/// The guess of the next parameter is taken only for a parameter still bound and not
+/// shadowed: a parameter of an inner function that has ended, or one a `let` shadows,
+/// is not the binding of its name (thousands of bindings in between push both out of
+/// the cache of recent ones).
+#[test]
+fn a_guessed_parameter_must_be_bound_and_not_shadowed() {
+    let fill = |prefix: &str, from: &str| {
+        let mut s = format!("let %{prefix}0 = %{from};\n");
+        for i in 1..5000 {
+            s.push_str(&format!("let %{prefix}{i} = %{prefix}{};\n", i - 1));
+        }
+        s
+    };
+    let src = format!(
+        "def @main(%a: Tensor[(10), float32], %b: Tensor[(11), float32], %c: Tensor[(12), float32]) {{
+  let %f = fn (%a: Tensor[(20), float32], %b: Tensor[(21), float32]) {{
+    {}
+    let %w = %a;
+    %w
+  }};
+  {}
+  let %r = %b;
+  let %b = %c;
+  {}
+  let %s = %a;
+  let %t = %b;
+  (%r, %t)
+}}",
+        fill("y", "b"),
+        fill("z", "f"),
+        fill("u", "b"),
+    );
+    let ty = check(&src).pop().unwrap();
+    assert!(
+        ty.ends_with("-> (Tensor[(11), float32], Tensor[(12), float32])"),
+        "{ty}"
+    );
+}

@@ -70,9 +70,7 @@ impl Parser<'_, '_> {
         } else {
             None
         };
-        for &v in &params {
-            self.bind_local(v);
-        }
+        self.locals.bind_params(&self.m, &params);
         self.fns.push(FnState {
             type_params,
             params,

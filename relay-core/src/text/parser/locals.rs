@@ -11,6 +11,7 @@
 
 use crate::expr::{Module, VarId};
 use hashbrown::HashTable;
+use std::cell::Cell;
 
 pub(super) struct Locals {
     table: HashTable<VarId>,
@@ -23,6 +24,13 @@ pub(super) struct Locals {
     /// The bindings of `log` that shadowed a variable, usually few: where each is in
     /// `log`, and the variable it shadowed.
     shadowed: Vec<(u32, VarId)>,
+    /// The parameter lists bound, each of consecutive variables: the first, how many,
+    /// and where in `log` they are.
+    params: Vec<(u32, u32, usize)>,
+    /// The variable after the last one a lookup found: a parameter list is mostly used in
+    /// its order (a model's weights), and the next one's record is close at hand, where
+    /// the table's entry for its name is not.
+    next: Cell<VarId>,
 }
 
 /// Slots in the cache of recent bindings.
@@ -35,6 +43,8 @@ impl Default for Locals {
             recent: Box::new([NONE; RECENT]),
             log: Vec::new(),
             shadowed: Vec::new(),
+            params: Vec::new(),
+            next: Cell::new(NONE),
         }
     }
 }
@@ -77,6 +87,25 @@ fn hash(name: &[u8]) -> u64 {
     h
 }
 
+/// Whether two names are the same, compared a word at a time (overlapping at the end)
+/// without a call for the short names of a program.
+#[inline]
+fn same(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let word = |s: &[u8], i: usize| u64::from_le_bytes(s[i..i + 8].try_into().expect("eight"));
+    let half = |s: &[u8], i: usize| u32::from_le_bytes(s[i..i + 4].try_into().expect("four"));
+    match n {
+        0 => true,
+        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
+        4..=7 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
+        8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
+        _ => a == b,
+    }
+}
+
 impl Locals {
     /// Room for `n` bindings.
     pub(super) fn reserve(&mut self, m: &Module, n: usize) {
@@ -90,12 +119,41 @@ impl Locals {
         let name = name.as_bytes();
         let h = hash(name);
         let v = self.recent[slot(h)];
-        if v != NONE && m.var_name_bytes(v) == name {
+        if v != NONE && same(m.var_name_bytes(v), name) {
             return Some(v);
         }
-        self.table
-            .find(h, |&v| m.var_name_bytes(v) == name)
-            .copied()
+        // The next parameter, if no binding shadows another (then a bound parameter of
+        // that name is the name's binding).
+        let p = self.next.get();
+        let bound = |&(first, n, _): &(u32, u32, usize)| p.0 >= first && p.0 - first < n;
+        if self.shadowed.is_empty()
+            && self.params.iter().rev().any(bound)
+            && same(m.var_name_bytes(p), name)
+        {
+            self.next.set(VarId(p.0.wrapping_add(1)));
+            return Some(p);
+        }
+        let v = self
+            .table
+            .find(h, |&v| same(m.var_name_bytes(v), name))
+            .copied()?;
+        self.next.set(VarId(v.0.wrapping_add(1)));
+        Some(v)
+    }
+
+    /// Binds a function's parameters, in order.
+    pub(super) fn bind_params(&mut self, m: &Module, vars: &[VarId]) {
+        let Some(&first) = vars.first() else {
+            return;
+        };
+        let consecutive = vars.iter().zip(first.0..).all(|(v, i)| v.0 == i);
+        let n = u32::try_from(vars.len()).expect("fewer than 4 billion parameters");
+        if consecutive {
+            self.params.push((first.0, n, self.log.len()));
+        }
+        for &v in vars {
+            self.bind(m, v);
+        }
     }
 
     /// Binds `v` under its own name, shadowing whatever had it.
@@ -105,7 +163,7 @@ impl Locals {
         self.recent[slot(h)] = v;
         let entry = self.table.entry(
             h,
-            |&u| m.var_name_bytes(u) == name,
+            |&u| same(m.var_name_bytes(u), name),
             |&u| hash(m.var_name_bytes(u)),
         );
         match entry {
@@ -133,6 +191,9 @@ impl Locals {
             self.clear();
             return;
         }
+        while self.params.last().is_some_and(|&(_, _, at)| at >= mark) {
+            self.params.pop();
+        }
         while self.log.len() > mark {
             let v = self.log.pop().expect("above the mark");
             let prev = match self.shadowed.last() {
@@ -148,7 +209,10 @@ impl Locals {
             if *r == v {
                 *r = prev.unwrap_or(NONE);
             }
-            let Ok(entry) = self.table.find_entry(h, |&u| m.var_name_bytes(u) == name) else {
+            let Ok(entry) = self
+                .table
+                .find_entry(h, |&u| same(m.var_name_bytes(u), name))
+            else {
                 continue;
             };
             match prev {
@@ -166,6 +230,8 @@ impl Locals {
         self.recent.fill(NONE);
         self.log.clear();
         self.shadowed.clear();
+        self.params.clear();
+        self.next.set(NONE);
     }
 
     /// The names in scope (for a "did you mean").
