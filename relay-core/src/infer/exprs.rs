@@ -69,6 +69,8 @@ impl Infer<'_> {
                 relation,
                 arity: scheme.arity,
                 attrs: filled,
+                seen: [None; 4],
+                next: 0,
             };
             self.op_sites.insert(key, site);
         }
@@ -82,24 +84,46 @@ impl Infer<'_> {
         // Every input known: the relation decides now (or has decided before, for the
         // same inputs and attributes), and the call has its type at once.
         let known = self.s.remembers_results() && buf.iter().all(|&t| !self.s.tcx.has_vars(t));
-        if known {
-            if let Some(t) = self.s.remembered(site.relation, Some(&site.attrs), &buf) {
+        let inputs = (known && buf.len() <= SITE_INPUTS).then(|| {
+            let mut k = [self.unset; SITE_INPUTS];
+            k[..buf.len()].copy_from_slice(&buf);
+            k
+        });
+        if let Some(k) = inputs {
+            if let Some((_, t)) = site.seen.iter().flatten().find(|(ins, _)| *ins == k) {
+                let t = *t;
+                self.s.count_remembered();
                 self.scratch = buf;
                 return Some(t);
             }
         }
-        let (relation, filled) = (site.relation, site.attrs.clone());
-        let ret = self.s.fresh_ty();
-        buf.push(ret);
-        self.s.add_relation(relation, &buf, Some(filled), e.0);
-        self.scratch = buf;
+        let mut result = None;
         if known {
+            result = self.s.remembered(site.relation, Some(&site.attrs), &buf);
+        }
+        if result.is_none() {
+            let (relation, filled) = (site.relation, site.attrs.clone());
+            let ret = self.s.fresh_ty();
+            buf.push(ret);
+            self.s.add_relation(relation, &buf, Some(filled), e.0);
+            if !known {
+                self.scratch = buf;
+                return Some(ret);
+            }
             if let Outcome::Failed(errors) = self.s.solve() {
                 self.report_failures(errors);
             }
-            return Some(self.s.resolve(ret));
+            result = Some(self.s.resolve(ret));
         }
-        Some(ret)
+        self.scratch = buf;
+        let t = result.expect("decided above");
+        // A result without unknowns is the relation's for these inputs: kept here.
+        if let Some(k) = inputs.filter(|_| !self.s.tcx.has_vars(t)) {
+            let site = self.op_sites.get_mut(&key).expect("made above");
+            site.seen[site.next] = Some((k, t));
+            site.next = (site.next + 1) % site.seen.len();
+        }
+        Some(t)
     }
 
     /// The attributes of a call of `def` with its defaults filled, shared by every call

@@ -101,7 +101,16 @@ struct OpSite {
     relation: crate::relation::RelationRef,
     arity: usize,
     attrs: Arc<Attrs>,
+    /// The latest results of the relation here by their inputs (all known; at most
+    /// [`SITE_INPUTS`] of them, the rest filled with `unset`), the next one to replace
+    /// first: the calls of an operator with the same attributes see a few input types over
+    /// and over, compared here without hashing.
+    seen: [Option<([Ty; SITE_INPUTS], Ty)>; 4],
+    next: usize,
 }
+
+/// Inputs of the calls whose results [`OpSite::seen`] keeps.
+const SITE_INPUTS: usize = 3;
 
 enum Frame {
     Enter(ExprId),

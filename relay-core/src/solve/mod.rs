@@ -262,6 +262,13 @@ impl Solver {
         self.remember
     }
 
+    /// Counts a result remembered elsewhere (by inference, for a call site) as one
+    /// remembered here.
+    pub(crate) fn count_remembered(&mut self) {
+        self.stats.runs += 1;
+        self.stats.remembered += 1;
+    }
+
     /// The remembered result of `relation` on `inputs` (its arguments but the last, all
     /// known) with `attrs`, if an earlier run solved it; counted as a run.
     pub fn remembered(
