@@ -612,8 +612,11 @@ impl Module {
         type_args: &[ParamValue],
     ) -> ExprId {
         let start = u32::try_from(self.lists.len()).expect("more than 4 billion list items");
+        // Item by item: a call has a few arguments, fewer than a copy's call is worth.
         self.lists.push(callee);
-        self.lists.extend_from_slice(args);
+        for &a in args {
+            self.lists.push(a);
+        }
         let parts = ExprList {
             start,
             len: args.len() as u32 + 1,
