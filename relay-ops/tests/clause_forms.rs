@@ -1,13 +1,13 @@
-//! `nn.dense` and `nn.matmul` written as clauses (`#[relation]` with `if`, optional
-//! attributes, `X @ pattern`, `assert` with formatted values, `assert(a = b, ..)` and
-//! `default`), checked against the tables of the operators' imperative relations: the
-//! same types, the same messages, the same backward inference of the weight.
+//! Clauses (`#[relation]` with `if`, optional attributes, `X @ pattern`, `assert` with
+//! formatted values, `assert(a = b, ..)`, `default`, comprehensions and loops) checked
+//! against the operators' tables: the same types, the same messages, the same backward
+//! inference of the weight.
 //!
-//! The operators' own relations (`Dense` and `Matmul` in `level1.rs`) are now clauses
-//! too: `Dense` is this `ClauseDense`; `Matmul` differs from `ClauseMatmul` by taking each
-//! transposition as a branch, so that every position is a constant and the clause runs
-//! on its fast path (`ClauseMatmul` computes its indices, which the fast path evaluates
-//! in the general way, about 2x slower). These tests keep checking the two forms against
+//! The operators' own relations (`Dense` and `Matmul` in `level1.rs`) are clauses: the
+//! tests of `nn.dense` run its own. `Matmul` differs from `ClauseMatmul` here by taking
+//! each transposition as a branch, so that every position is a constant and the clause
+//! runs on its fast path (`ClauseMatmul` computes its indices, which the fast path
+//! evaluates in the general way, about 2x slower); the tests check the two forms against
 //! each other.
 
 mod common;
@@ -18,37 +18,6 @@ use relay_core::{
     registry, relation, AttrValue, Attrs, Outcome, Relation, RelationRef, Solver, Ty, TyCtx,
 };
 use std::sync::Arc;
-
-/// `nn.dense`'s relation as a clause: `nn.matmul`'s with the weight transposed,
-/// `(units, k)`: the data `(.., k)`, the result `(.., units)` of `out_dtype` (the data's
-/// dtype by default). The contraction dimensions must agree (TVM never checks them).
-/// With `units`, an unknown weight is inferred (backward) with the data's dtype; it waits
-/// while the data, or the weight without `units`, is unknown.
-#[relation(
-    ClauseDense(X @ Tensor(sa, bt), W @ Tensor(sw, wt), O) :-
-        if attrs.units != None {
-            assert(attrs.units >= 0, "`units` must not be negative, found {}", attrs.units),
-        },
-        assert(len(sa) >= 1, "the data of `nn.dense` must be at least 1-D, found `{}`", X),
-        assert(len(sw) == 2, "the weight of `nn.dense` must be 2-D, found `{}`", W),
-        assert(
-            sw[1] = sa[-1],
-            "the contraction dimensions of `nn.dense` differ: dimension {} of the data is {} and dimension 1 of the weight is {}",
-            len(sa) - 1, sa[-1], sw[1]
-        ),
-        if attrs.units != None {
-            assert(sw[0] = attrs.units, "`units` is {} but dimension 0 of the weight of `nn.dense` is {}", attrs.units, sw[0]),
-            sw = [attrs.units, sa[-1]],
-            default(wt, bt),
-            u = attrs.units,
-        } else {
-            u = sw[0],
-        },
-        if attrs.out_dtype == None { odt = bt } else { odt = attrs.out_dtype },
-        O = Tensor([..sa[..-1], u], odt),
-        attrs(units: Option<int> = None, out_dtype: Option<dtype> = None)
-)]
-pub struct ClauseDense;
 
 /// `nn.matmul`'s relation as a clause: A is `(.., m, k)` (`(.., k, m)` with `transpose_a`), B is
 /// `(k, units)` (`(units, k)` with `transpose_b`), the result `(.., m, units)` of
@@ -169,8 +138,8 @@ fn check(relation: RelationRef, op: &str, cases: &[Case<'_>]) {
 #[rustfmt::skip]
 #[test]
 fn dense_as_a_clause() {
-    let waiting = "waiting: ClauseDense";
-    check(ClauseDense::REF, "nn.dense", &[
+    let waiting = "waiting: Dense";
+    check(relay_ops::level1::Dense::REF, "nn.dense", &[
         (&["Tensor[(4, 768), float32]", "Tensor[(64, 768), float32]"], &[], Ok("Tensor[(4, 64), float32]")),
         (&["Tensor[(2, 4, 8), float32]", "Tensor[(3, 8), float32]"], &[("units", int(3))], Ok("Tensor[(2, 4, 3), float32]")),
         (&["Tensor[(8), float32]", "Tensor[(3, 8), float32]"], &[], Ok("Tensor[(3), float32]")),
@@ -225,7 +194,7 @@ type BackwardCase<'a> = (
 fn the_weight_is_inferred_from_units() {
     let cases: &[BackwardCase<'_>] = &[
         (
-            ClauseDense::REF,
+            relay_ops::level1::Dense::REF,
             "nn.dense",
             &["Tensor[(n, 768), float32]", "_"],
             &[("units", int(64))],
@@ -233,7 +202,7 @@ fn the_weight_is_inferred_from_units() {
             &["Tensor[(n, 768), float32]", "Tensor[(64, 768), float32]"],
         ),
         (
-            ClauseDense::REF,
+            relay_ops::level1::Dense::REF,
             "nn.dense",
             &["Tensor[(?, k), float16]", "_"],
             &[("units", int(3))],
@@ -279,7 +248,7 @@ fn the_weight_is_inferred_from_units() {
 fn the_clauses_need_their_data() {
     // The data cannot be rebuilt (its leading dimensions appear only under a slice);
     // the weight can (from `units`, and its dtype by `default`).
-    assert_eq!(ClauseDense::DEF.needs, &[0]);
+    assert_eq!(relay_ops::level1::Dense::DEF.needs, &[0]);
     assert_eq!(ClauseMatmul::DEF.needs, &[0]);
 }
 
