@@ -699,91 +699,10 @@ impl Machine<'_, '_> {
     }
 }
 
-/// Calls `f` on every variable of `t`, left to right, but for the variables local to a
-/// comprehension in it.
-fn visit_vars(t: &'static Term, f: &mut dyn FnMut(u16)) {
+/// Calls `f` on each direct sub-term of `t`, left to right (a comprehension's source
+/// first, then its element and its condition): the one walk over every kind of term.
+pub(crate) fn for_each_child(t: &'static Term, f: &mut dyn FnMut(&'static Term)) {
     match t {
-        Term::Comp {
-            elem,
-            var,
-            src,
-            cond,
-        } => {
-            visit_vars(src, f);
-            let mut outer = |v: u16| {
-                if v != *var {
-                    f(v)
-                }
-            };
-            visit_vars(elem, &mut outer);
-            cond.iter().for_each(|c| visit_vars(c, &mut outer));
-        }
-        Term::Range(a, b) | Term::In(a, b) => {
-            visit_vars(a, f);
-            visit_vars(b, f);
-        }
-        Term::IfElse(c, a, b) => {
-            visit_vars(c, f);
-            visit_vars(a, f);
-            visit_vars(b, f);
-        }
-        Term::IsInt(a) => visit_vars(a, f),
-        Term::Var(i) => f(*i),
-        Term::Wild | Term::Int(_) | Term::Bool(_) | Term::DType(..) | Term::Attr(_) => {}
-        Term::Tensor(a, b)
-        | Term::Index(a, b)
-        | Term::Arith(_, a, b)
-        | Term::Cmp(_, a, b)
-        | Term::Broadcast(a, b) => {
-            visit_vars(a, f);
-            visit_vars(b, f);
-        }
-        Term::Tuple(ts) | Term::Rust(_, ts) => ts.iter().for_each(|t| visit_vars(t, f)),
-        Term::List(items) => items.iter().for_each(|i| match i {
-            Item::Dim(t) | Item::Splice(t) => visit_vars(t, f),
-        }),
-        Term::Slice(s, a, b) => {
-            visit_vars(s, f);
-            a.iter().chain(b.iter()).for_each(|t| visit_vars(t, f));
-        }
-        Term::Neg(a)
-        | Term::Prod(a)
-        | Term::Sum(a)
-        | Term::Len(a)
-        | Term::Reverse(a)
-        | Term::Not(a)
-        | Term::Distinct(a) => visit_vars(a, f),
-        Term::Gather(a, b) | Term::Repeat(a, b) | Term::And(a, b) | Term::Or(a, b) => {
-            visit_vars(a, f);
-            visit_vars(b, f);
-        }
-        Term::As(v, p) => {
-            visit_vars(v, f);
-            visit_vars(p, f);
-        }
-        Term::IsNone(_) | Term::Str(_) | Term::Float(_) | Term::StrCmp(..) | Term::FloatCmp(..) => {
-        }
-    }
-}
-
-/// Calls `f` on the variables local to the comprehensions in `t` (those
-/// [`visit_vars`] leaves out).
-fn visit_locals(t: &'static Term, f: &mut dyn FnMut(u16)) {
-    let mut sub = |t: &'static Term| visit_locals(t, f);
-    match t {
-        Term::Comp {
-            elem,
-            var,
-            src,
-            cond,
-        } => {
-            f(*var);
-            visit_locals(elem, f);
-            visit_locals(src, f);
-            if let Some(c) = cond {
-                visit_locals(c, f);
-            }
-        }
         Term::Var(_)
         | Term::Wild
         | Term::Int(_)
@@ -807,21 +726,21 @@ fn visit_locals(t: &'static Term, f: &mut dyn FnMut(u16)) {
         | Term::As(a, b)
         | Term::Range(a, b)
         | Term::In(a, b) => {
-            sub(a);
-            sub(b);
+            f(a);
+            f(b);
         }
         Term::IfElse(c, a, b) => {
-            sub(c);
-            sub(a);
-            sub(b);
+            f(c);
+            f(a);
+            f(b);
         }
-        Term::Tuple(ts) | Term::Rust(_, ts) => ts.iter().for_each(sub),
+        Term::Tuple(ts) | Term::Rust(_, ts) => ts.iter().for_each(&mut *f),
         Term::List(items) => items.iter().for_each(|i| match i {
-            Item::Dim(t) | Item::Splice(t) => sub(t),
+            Item::Dim(t) | Item::Splice(t) => f(t),
         }),
         Term::Slice(s, a, b) => {
-            sub(s);
-            a.iter().chain(b.iter()).for_each(|t| sub(t));
+            f(s);
+            a.iter().chain(b.iter()).for_each(|t| f(t));
         }
         Term::Neg(a)
         | Term::Prod(a)
@@ -830,8 +749,48 @@ fn visit_locals(t: &'static Term, f: &mut dyn FnMut(u16)) {
         | Term::Reverse(a)
         | Term::Not(a)
         | Term::Distinct(a)
-        | Term::IsInt(a) => sub(a),
+        | Term::IsInt(a) => f(a),
+        Term::Comp {
+            elem, src, cond, ..
+        } => {
+            f(src);
+            f(elem);
+            cond.iter().for_each(|c| f(c));
+        }
     }
+}
+
+/// Calls `f` on every variable of `t`, left to right, but for the variables local to a
+/// comprehension in it.
+fn visit_vars(t: &'static Term, f: &mut dyn FnMut(u16)) {
+    match t {
+        Term::Var(i) => f(*i),
+        Term::Comp {
+            elem,
+            var,
+            src,
+            cond,
+        } => {
+            visit_vars(src, f);
+            let mut outer = |v: u16| {
+                if v != *var {
+                    f(v)
+                }
+            };
+            visit_vars(elem, &mut outer);
+            cond.iter().for_each(|c| visit_vars(c, &mut outer));
+        }
+        _ => for_each_child(t, &mut |c| visit_vars(c, f)),
+    }
+}
+
+/// Calls `f` on the variables local to the comprehensions in `t` (those
+/// [`visit_vars`] leaves out).
+fn visit_locals(t: &'static Term, f: &mut dyn FnMut(u16)) {
+    if let Term::Comp { var, .. } = t {
+        f(*var);
+    }
+    for_each_child(t, &mut |c| visit_locals(c, f));
 }
 
 #[cfg(test)]

@@ -88,46 +88,9 @@ fn computable(t: &'static Term, bound: &[Bound]) -> bool {
 }
 
 fn has_wild(t: &'static Term) -> bool {
-    match t {
-        Term::Wild => true,
-        Term::Var(_)
-        | Term::Int(_)
-        | Term::Bool(_)
-        | Term::DType(..)
-        | Term::Attr(_)
-        | Term::IsNone(_)
-        | Term::Str(_)
-        | Term::Float(_)
-        | Term::StrCmp(..)
-        | Term::FloatCmp(..) => false,
-        Term::Tensor(a, b)
-        | Term::Index(a, b)
-        | Term::Arith(_, a, b)
-        | Term::Cmp(_, a, b)
-        | Term::Broadcast(a, b) => has_wild(a) || has_wild(b),
-        Term::Tuple(ts) | Term::Rust(_, ts) => ts.iter().any(has_wild),
-        Term::List(items) => items.iter().any(|i| match i {
-            Item::Dim(t) | Item::Splice(t) => has_wild(t),
-        }),
-        Term::Slice(s, a, b) => has_wild(s) || a.is_some_and(has_wild) || b.is_some_and(has_wild),
-        Term::Neg(a)
-        | Term::Prod(a)
-        | Term::Sum(a)
-        | Term::Len(a)
-        | Term::Reverse(a)
-        | Term::Distinct(a) => has_wild(a),
-        Term::Gather(a, b)
-        | Term::Repeat(a, b)
-        | Term::As(a, b)
-        | Term::And(a, b)
-        | Term::Or(a, b) => has_wild(a) || has_wild(b),
-        Term::Not(a) | Term::IsInt(a) => has_wild(a),
-        Term::Range(a, b) | Term::In(a, b) => has_wild(a) || has_wild(b),
-        Term::IfElse(c, a, b) => has_wild(c) || has_wild(a) || has_wild(b),
-        Term::Comp {
-            elem, src, cond, ..
-        } => has_wild(elem) || has_wild(src) || cond.is_some_and(has_wild),
-    }
+    let mut wild = matches!(t, Term::Wild);
+    super::super::for_each_child(t, &mut |c| wild = wild || has_wild(c));
+    wild
 }
 
 /// Calls `f` on every variable a goal of the plan reads in its slot: those of the terms
