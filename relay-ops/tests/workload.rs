@@ -105,3 +105,60 @@ fn the_fast_path_builds_what_the_general_loop_builds() {
     let general = parse_module_general(&src, &mut tcx, &mut adts).expect("parses");
     assert_eq!(format!("{fast:?}"), format!("{general:?}"));
 }
+
+mod fast_path_on_mangled_text {
+    use proptest::prelude::*;
+    use relay_core::adt::{self, AdtTable};
+    use relay_core::text::{parse_module, parse_module_general};
+    use relay_core::TyCtx;
+
+    /// Bytes an edit inserts: those the fast paths look at, and a few others.
+    const ALPHABET: &[u8] = b"%(),;=:. \n/*#\"[]-1let_xW\xc3";
+
+    fn parse_both(src: &str) -> (String, String) {
+        let mut tcx = TyCtx::new();
+        let mut adts: AdtTable = adt::load(&mut tcx).expect("data types");
+        let fast = parse_module(src, &mut tcx, &mut adts);
+        let mut tcx = TyCtx::new();
+        let mut adts: AdtTable = adt::load(&mut tcx).expect("data types");
+        let general = parse_module_general(src, &mut tcx, &mut adts);
+        (format!("{fast:?}"), format!("{general:?}"))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2048))]
+
+        /// The workload with random edits (bytes deleted, inserted or replaced, anywhere):
+        /// the fast paths build what the general loop builds, or leave the same errors.
+        #[test]
+        fn the_fast_paths_agree_with_the_general_loop(
+            edits in proptest::collection::vec((0usize..100_000, 0u8..3, 0usize..ALPHABET.len(), 0usize..3), 1..4)
+        ) {
+            let text = relay_ops::workload::transformer(36);
+            // At or next to a byte the fast paths decide on, anywhere in the text.
+            let marks: Vec<usize> = text
+                .bytes()
+                .enumerate()
+                .filter(|&(_, c)| b"%(),;=:".contains(&c))
+                .map(|(i, _)| i)
+                .collect();
+            let mut bytes = text.into_bytes();
+            for (pick, kind, c, shift) in edits {
+                let at = (marks[pick % marks.len()] + shift).saturating_sub(1);
+                let at = at.min(bytes.len());
+                match kind {
+                    0 if at < bytes.len() => {
+                        bytes.remove(at);
+                    }
+                    1 => bytes.insert(at, ALPHABET[c]),
+                    _ if at < bytes.len() => bytes[at] = ALPHABET[c],
+                    _ => {}
+                }
+            }
+            // Keep it text: an edit that split a character is dropped.
+            let src = String::from_utf8_lossy(&bytes).into_owned();
+            let (fast, general) = parse_both(&src);
+            prop_assert_eq!(fast, general);
+        }
+    }
+}
