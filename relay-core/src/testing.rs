@@ -20,6 +20,15 @@ use crate::ty::ShapeData;
 use crate::ty::{Ty, TyCtx, TyData};
 use std::sync::Arc;
 
+/// The errors of a solve that must have failed (a test's check: it panics on any other
+/// outcome).
+pub fn failed(outcome: crate::solve::Outcome) -> Vec<crate::solve::SolveError> {
+    match outcome {
+        crate::solve::Outcome::Failed(errors) => errors,
+        other => panic!("expected a failure, got {other:?}"),
+    }
+}
+
 fn identity(cx: &mut RelCx<'_>) -> RelResult {
     let first = cx.arg(0);
     for i in 1..cx.len() {

@@ -5,7 +5,7 @@ use relay_core::dim::{MAX_FACTORS, MAX_TERMS};
 use relay_core::text::{parse_type, Binding, TypeParseError, TypeScope, MAX_NESTING};
 use relay_core::{
     DType, Dim, DimError, Kind, Outcome, Progress, RelCx, RelResult, RelationDef, RelationRef,
-    SolveError, Solver, Ty, TyCtx, TyData, UnifyErrorKind,
+    Solver, Ty, TyCtx, TyData, UnifyErrorKind,
 };
 
 #[test]
@@ -44,12 +44,7 @@ fn parse_err(src: &str) -> (usize, String) {
 
 use relay_core::testing::{on_small_stack, TestSolver as T};
 
-fn failed(outcome: Outcome) -> Vec<SolveError> {
-    match outcome {
-        Outcome::Failed(errors) => errors,
-        other => panic!("expected a failure, got {other:?}"),
-    }
-}
+use relay_core::testing::failed;
 
 // ----- malformed text -----
 

@@ -19,12 +19,7 @@ pub struct Broadcast;
 
 use relay_core::testing::TestSolver as T;
 
-fn failed(outcome: Outcome) -> Vec<SolveError> {
-    match outcome {
-        Outcome::Failed(errors) => errors,
-        other => panic!("expected a failure, got {other:?}"),
-    }
-}
+use relay_core::testing::failed;
 
 fn one_error(outcome: Outcome) -> SolveError {
     let mut errors = failed(outcome);

@@ -10,12 +10,7 @@ use relay_core::{
 
 use relay_core::testing::TestSolver as T;
 
-fn failed(outcome: Outcome) -> Vec<SolveError> {
-    match outcome {
-        Outcome::Failed(errors) => errors,
-        other => panic!("expected a failure, got {other:?}"),
-    }
-}
+use relay_core::testing::failed;
 
 fn waiting(outcome: Outcome) -> Vec<Waiting> {
     match outcome {

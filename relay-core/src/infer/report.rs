@@ -68,11 +68,7 @@ impl Infer<'_> {
         };
         let decl = self.m.var_decl(v);
         let message = match decl.ann {
-            Some(t) => format!(
-                "`%{}` is annotated `{}` here",
-                self.m.var_name(v),
-                self.s.tcx.show(t)
-            ),
+            Some(t) => return Some(self.annotation_label(v, t)),
             None => {
                 let t = self.s.resolve(self.var_tys[v.index()]);
                 format!(
@@ -83,6 +79,16 @@ impl Infer<'_> {
             }
         };
         Some(Label::new(decl.span, message))
+    }
+
+    /// "`%x` is annotated `T` here", at `v`'s binder.
+    fn annotation_label(&self, v: VarId, t: Ty) -> Label {
+        let shown = self.s.tcx.show(t);
+        let name = self.m.var_name(v);
+        Label::new(
+            self.m.var_decl(v).span,
+            format!("`%{name}` is annotated `{shown}` here"),
+        )
     }
 
     /// Adds to the last error a label at `e`: `{what} is `T``, its type as far as known.
@@ -114,13 +120,7 @@ impl Infer<'_> {
         let why = err.describe_sides(&self.s.tcx, (Some(&left), right.as_deref()));
         let mut labels: Vec<Label> = decl
             .ann
-            .map(|t| {
-                let shown = self.s.tcx.show(t);
-                Label::new(
-                    decl.span,
-                    format!("`%{}` is annotated `{shown}` here", self.m.var_name(v)),
-                )
-            })
+            .map(|t| self.annotation_label(v, t))
             .into_iter()
             .collect();
         labels.extend(self.origin_label(value));
