@@ -532,6 +532,10 @@ def @q[A](%x: A, %y: A, %z: Tensor[(2, 3), float32], %w: Tensor[(2, 3), float32]
 def @r[A](%x: A, %y: A, %z: Tensor[(2, 3), float32]) -> A { %x }
 def @s(%a: Tensor[(2, 3), float32], %a: Tensor[(2, 3), float32]) { %a }"#,
         "def @t(%a: float32, %b: float32, %c float32) { %a }",
+        // A space that is Rust's but not the lexer's before the `)` of a list read before.
+        "def @w(%x: Tensor[(n, 4), float32], %y: Tensor[(8, 4), float32]) {\n  let %a = nn.dense(%x, %y, units=8);\n  let %b = nn.dense(%x, %y, units=8\u{a0});\n  %b\n}",
+        "def @w(%x: Tensor[(n, 4), float32], %y: Tensor[(8, 4), float32]) {\n  let %a = nn.dense(%x, %y, units=8);\n  let %b = nn.dense(%x, %y, units=8\u{b});\n  %b\n}",
+        "def @w(%x: Tensor[(n, 4), float32], %y: Tensor[(8, 4), float32]) {\n  let %a = nn.dense(%x, %y, units=8);\n  let %b = nn.dense(%x, %y, units=8\u{2028});\n  %b\n}",
         "def @v(%a: Tensor[(2, 3), float32], %b: Tensor[(2, 3), float32]x) { %a }",
         "def @u(%a: float32, %b: float32,, %c: float32) { %a }",
         // Errors: the general loop reports them, whichever path met the statement.
@@ -759,5 +763,27 @@ fn a_guessed_parameter_must_be_bound_and_not_shadowed() {
     assert!(
         ty.ends_with("-> (Tensor[(11), float32], Tensor[(12), float32])"),
         "{ty}"
+    );
+}
+
+/// A call whose relation failed after binding its result reports its error at every call
+/// with those inputs: the failure is not remembered as a result.
+#[test]
+fn a_failed_relation_is_reported_at_every_call() {
+    let src = "def @f(%x: Tensor[(2, 3), float32]) {
+  let %a = bind_then_fail(%x);
+  let %b = bind_then_fail(%x);
+  let %c = bind_then_fail(%x);
+  %c
+}";
+    let (m, tcx, adts) = parse(src);
+    let typed = relay_core::infer::infer(tcx, &adts, &m);
+    let errors: Vec<String> = typed.errors().iter().map(|e| e.message.clone()).collect();
+    assert_eq!(errors.len(), 3, "{errors:#?}");
+    assert!(
+        errors
+            .iter()
+            .all(|e| e.contains("no matrices, found rank 2")),
+        "{errors:#?}"
     );
 }

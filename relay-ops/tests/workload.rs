@@ -112,8 +112,12 @@ mod fast_path_on_mangled_text {
     use relay_core::text::{parse_module, parse_module_general};
     use relay_core::TyCtx;
 
-    /// Bytes an edit inserts: those the fast paths look at, and a few others.
-    const ALPHABET: &[u8] = b"%(),;=:. \n/*#\"[]-1let_xW\xc3";
+    /// What an edit inserts: the bytes the fast paths look at, a few others, and
+    /// characters that are spaces to Rust but not to the lexer.
+    const ALPHABET: &[&str] = &[
+        "%", "(", ")", ",", ";", "=", ":", ".", " ", "\n", "/", "*", "#", "\"", "[", "]", "-", "1",
+        "let", "_", "x", "W", "\u{b}", "\u{a0}", "\u{2028}", "é",
+    ];
 
     fn parse_both(src: &str) -> (String, String) {
         let mut tcx = TyCtx::new();
@@ -150,8 +154,12 @@ mod fast_path_on_mangled_text {
                     0 if at < bytes.len() => {
                         bytes.remove(at);
                     }
-                    1 => bytes.insert(at, ALPHABET[c]),
-                    _ if at < bytes.len() => bytes[at] = ALPHABET[c],
+                    1 => {
+                        bytes.splice(at..at, ALPHABET[c].bytes());
+                    }
+                    _ if at < bytes.len() => {
+                        bytes.splice(at..at + 1, ALPHABET[c].bytes());
+                    }
                     _ => {}
                 }
             }

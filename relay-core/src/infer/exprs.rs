@@ -98,6 +98,7 @@ impl Infer<'_> {
             }
         }
         let mut result = None;
+        let mut failed = false;
         if known {
             result = self.s.remembered(site.relation, Some(&site.attrs), &buf);
         }
@@ -111,14 +112,16 @@ impl Infer<'_> {
                 return Some(ret);
             }
             if let Outcome::Failed(errors) = self.s.solve() {
+                failed = true;
                 self.report_failures(errors);
             }
             result = Some(self.s.resolve(ret));
         }
         self.scratch = buf;
         let t = result.expect("decided above");
-        // A result without unknowns is the relation's for these inputs: kept here.
-        if let Some(k) = inputs.filter(|_| !self.s.tcx.has_vars(t)) {
+        // A result without unknowns, of a solve that did not fail, is the relation's for
+        // these inputs: kept here.
+        if let Some(k) = inputs.filter(|_| !failed && !self.s.tcx.has_vars(t)) {
             let site = self.op_sites.get_mut(&key).expect("made above");
             site.seen[site.next] = Some((k, t));
             site.next = (site.next + 1) % site.seen.len();

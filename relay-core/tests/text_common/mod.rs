@@ -20,6 +20,14 @@ pub struct Dense;
 #[relation(Cmp(Tensor(s1, bt), Tensor(s2, bt), O) :- O = Tensor(broadcast(s1, s2), bool))]
 pub struct Cmp;
 
+/// Binds its result, then fails on a matrix: a failure must not be remembered as a result.
+#[relation(
+    BindThenFail(Tensor(s, bt), O) :-
+        O = Tensor(s, bt),
+        assert(len(s) < 2, "no matrices, found rank {}", len(s))
+)]
+pub struct BindThenFail;
+
 relay_op! {
     /// Test addition.
     add : fn<a, b, c>(lhs: a, rhs: b) -> c where Bcast;
@@ -36,6 +44,8 @@ relay_op! {
         attrs { units: Option<int> = None };
     /// Test relu.
     nn.relu : fn<a, b>(x: a) -> b where Same;
+    /// Test operator whose relation binds its result before it fails.
+    bind_then_fail : fn<a, b>(x: a) -> b where BindThenFail;
     /// An operator with many attributes (not type-checked here).
     nn.conv2d : fn<a, b, c>(data: a, weight: b) -> c where Bcast,
         attrs {

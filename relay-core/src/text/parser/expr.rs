@@ -257,6 +257,10 @@ impl Parser<'_, '_> {
                         .position(|&c| matches!(c, b')' | b'"' | b'/' | b'#' | b'\n'));
                     let k = k.filter(|&k| b[i + k] == b')')?;
                     let text = self.src[i..i + k].trim_end();
+                    // Only the lexer's blanks before the `)` (`trim_end` takes any space).
+                    if blank(i + text.len()) != i + k {
+                        return None;
+                    }
                     let a = self.attr_lists.get(text)?;
                     attrs = Some(a.clone());
                     i += k;
