@@ -647,8 +647,6 @@ relay_op! {
 
     /// Dropout; the result is the pair (output, mask), both of the data's type.
     ///
-    /// Attributes: `rate: float = 0.5`.
-    ///
     /// ```text
     /// %y = nn.dropout(%x, rate=0.2)  // (n, 3) f32 -> ((n, 3) f32, (n, 3) f32)
     /// ```

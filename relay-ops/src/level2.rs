@@ -138,11 +138,6 @@ relay_op! {
     /// `kernel_size` it is inferred. The output is `(N, channels, W')` with
     /// `W' = strides[0] * (W - 1) + (1 + (kw - 1) * dilation[0]) - pad + output_padding[0]`.
     ///
-    /// Attributes: `strides = [1]`, `padding = [0]`, `output_padding = [0]`,
-    /// `dilation = [1]`, `groups = 1`, `channels = None`, `kernel_size = None`,
-    /// `data_layout = "NCW"`, `kernel_layout = "OIW"`, `out_layout = ""`,
-    /// `out_dtype = None`.
-    ///
     /// ```text
     /// %y = nn.conv1d_transpose(%x, %w, strides=[2], channels=4, kernel_size=[3])  // (1, 8, 10) f32, (8, 4, 3) f32 -> (1, 4, 21) f32
     /// ```
@@ -196,11 +191,6 @@ relay_op! {
     /// 3-D transposed convolution of `data` (`NCDHW`) with `weight` (`IODHW`).
     ///
     /// As `nn.conv2d_transpose` with a depth axis.
-    ///
-    /// Attributes: `strides = [1, 1, 1]`, `padding = [0, 0, 0]`,
-    /// `output_padding = [0, 0, 0]`, `dilation = [1, 1, 1]`, `groups = 1`,
-    /// `channels = None`, `kernel_size = None`, `data_layout = "NCDHW"`,
-    /// `kernel_layout = "IODHW"`, `out_layout = ""`, `out_dtype = None`.
     ///
     /// ```text
     /// %y = nn.conv3d_transpose(%x, %w, channels=4, kernel_size=[3, 3, 3])  // (1, 8, 4, 4, 4) f32, (8, 4, 3, 3, 3) f32 -> (1, 4, 6, 6, 6) f32
@@ -291,10 +281,6 @@ relay_op! {
 
     /// 1-D average pooling over the W axis of `layout` (sizes as `nn.max_pool1d`).
     ///
-    /// Attributes: `pool_size = [1]`, `strides = [1]`, `dilation = [1]`, `padding = [0]`,
-    /// `layout = "NCW"`, `out_layout = ""`, `ceil_mode = false`,
-    /// `count_include_pad = false`.
-    ///
     /// ```text
     /// %y = nn.avg_pool1d(%x, pool_size=[3], ceil_mode=True, strides=[2])  // (1, 4, 10) f32 -> (1, 4, 5) f32
     /// ```
@@ -313,10 +299,6 @@ relay_op! {
 
     /// 2-D average pooling over the H and W axes of `layout` (sizes as `nn.max_pool2d`).
     ///
-    /// Attributes: `pool_size = [1, 1]`, `strides = [1, 1]`, `dilation = [1, 1]`,
-    /// `padding = [0, 0]`, `layout = "NCHW"`, `out_layout = ""`, `ceil_mode = false`,
-    /// `count_include_pad = false`.
-    ///
     /// ```text
     /// %y = nn.avg_pool2d(%x, pool_size=[2, 2], strides=[2, 2], layout="NHWC")  // (1, 32, 32, 16) f32 -> (1, 16, 16, 16) f32
     /// ```
@@ -334,10 +316,6 @@ relay_op! {
         level 2;
 
     /// 3-D average pooling over the D, H and W axes of `layout` (sizes as `nn.max_pool3d`).
-    ///
-    /// Attributes: `pool_size = [1, 1, 1]`, `strides = [1, 1, 1]`, `dilation = [1, 1, 1]`,
-    /// `padding = [0, 0, 0]`, `layout = "NCDHW"`, `out_layout = ""`, `ceil_mode = false`,
-    /// `count_include_pad = false`.
     ///
     /// ```text
     /// %y = nn.avg_pool3d(%x, pool_size=[2, 2, 2], strides=[2, 2, 2])  // (1, 4, 8, 8, 8) f32 -> (1, 4, 4, 4, 4) f32

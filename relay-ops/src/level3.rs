@@ -94,8 +94,6 @@ relay_op! {
     /// two, `-4 a b` splits one into `a` and `b` (one may be `-1`). The element counts
     /// must agree (compared in normal form).
     ///
-    /// Attributes: `newshape: [int]` (required), `allowzero: bool = false`.
-    ///
     /// ```text
     /// %y = reshape(%x, newshape=[0, -1])  // (2, 3, 4) f32 -> (2, 12) f32
     /// ```
@@ -105,9 +103,6 @@ relay_op! {
 
     /// Reshapes `data`'s dimensions `[lhs_begin, lhs_end)` to `shape_like`'s dimensions
     /// `[rhs_begin, rhs_end)` (`None`: to the end; negatives from the end).
-    ///
-    /// Attributes: `lhs_begin: int = 0`, `lhs_end: Option<int> = None`,
-    /// `rhs_begin: int = 0`, `rhs_end: Option<int> = None`.
     ///
     /// ```text
     /// %z = reshape_like(%x, %y, lhs_end=2, rhs_end=1)  // (2, 3, 4) f32, (6, 2) i8 -> (6, 4) f32
@@ -124,8 +119,6 @@ relay_op! {
     /// TVM's `contrib_reverse_reshape`: `reshape` with the special values applied from
     /// the right (on the reversed shapes).
     ///
-    /// Attributes: `newshape: [int]` (required).
-    ///
     /// ```text
     /// %y = reverse_reshape(%x, newshape=[-1, 0])  // (10, 5, 4) f32 -> (50, 4) f32
     /// ```
@@ -134,8 +127,6 @@ relay_op! {
         level 10;
 
     /// Permutes the dimensions by `axes` (`None`: reverses them).
-    ///
-    /// Attributes: `axes: Option<[int]> = None`.
     ///
     /// ```text
     /// %y = transpose(%x, axes=[1, 0, 2])  // (2, 3, 4) f32 -> (3, 2, 4) f32
@@ -147,8 +138,6 @@ relay_op! {
     /// Removes dimensions of size 1: those listed in `axis`, or (`None`) every one known
     /// to be 1 — a `?` or symbolic dimension is then an error asking for `axis`.
     ///
-    /// Attributes: `axis: Option<[int]> = None`.
-    ///
     /// ```text
     /// %y = squeeze(%x)  // (1, 3, 1) f32 -> (3) f32
     /// ```
@@ -158,8 +147,6 @@ relay_op! {
 
     /// Splits along `axis` into `indices_or_sections` equal parts (an integer), or at
     /// the given indices (a list, accepted by the relation); a tuple of tensors.
-    ///
-    /// Attributes: `indices_or_sections: int` (required), `axis: int = 0`.
     ///
     /// ```text
     /// %y = split(%x, indices_or_sections=3)  // (6, 4) f32 -> ((2, 4) f32, (2, 4) f32, (2, 4) f32)
@@ -182,8 +169,6 @@ relay_op! {
 
     /// Stacks a tuple of tensors of one shape along a new dimension `axis`.
     ///
-    /// Attributes: `axis: int = 0`.
-    ///
     /// ```text
     /// %y = stack((%a, %b), axis=1)  // (3) f32, (3) f32 -> (3, 2) f32
     /// ```
@@ -192,8 +177,6 @@ relay_op! {
         level 3;
 
     /// Converts the elements to `dtype`.
-    ///
-    /// Attributes: `dtype: dtype` (required).
     ///
     /// ```text
     /// %y = cast(%x, dtype="int8")  // (2, 3) f32 -> (2, 3) i8
@@ -211,8 +194,6 @@ relay_op! {
         level 3;
 
     /// Reinterprets the bits of the elements as `dtype` (of the same width).
-    ///
-    /// Attributes: `dtype: dtype` (required).
     ///
     /// ```text
     /// %y = reinterpret(%x, dtype="int32")  // (2, 3) f32 -> (2, 3) i32
@@ -245,8 +226,6 @@ relay_op! {
 
     /// A tensor of `shape` filled with the scalar `fill_value`, of `dtype` (`None`: the
     /// fill value's).
-    ///
-    /// Attributes: `shape: [int]` (required), `dtype: Option<dtype> = None`.
     ///
     /// ```text
     /// %y = full(%v, shape=[2, 3])  // () f32 -> (2, 3) f32
@@ -282,8 +261,6 @@ relay_op! {
     /// The values from `start` to `stop` by `step` (scalars of `dtype`); the length is
     /// not known statically.
     ///
-    /// Attributes: `dtype: dtype = "float32"`.
-    ///
     /// ```text
     /// %y = arange(%start, %stop, %step, dtype="int32")  // () i32, () i32, () i32 -> (?) i32
     /// ```
@@ -305,8 +282,6 @@ relay_op! {
     /// Tiles the data `reps` times along each dimension (the shorter of the shape and
     /// `reps` padded with leading 1s).
     ///
-    /// Attributes: `reps: [int]` (required).
-    ///
     /// ```text
     /// %y = tile(%x, reps=[2, 1, 2])  // (2, 3) f32 -> (2, 2, 6) f32
     /// ```
@@ -315,8 +290,6 @@ relay_op! {
         level 3;
 
     /// Reverses the order of the elements along `axis`.
-    ///
-    /// Attributes: `axis: int` (required).
     ///
     /// ```text
     /// %y = reverse(%x, axis=1)  // (2, 3) f32 -> (2, 3) f32
@@ -327,8 +300,6 @@ relay_op! {
 
     /// Gathers elements along `axis` at `indices` (of the data's rank).
     ///
-    /// Attributes: `axis: int` (required).
-    ///
     /// ```text
     /// %y = gather(%x, %i, axis=1)  // (3, 4) f32, (3, 2) i32 -> (3, 2) f32
     /// ```
@@ -338,8 +309,6 @@ relay_op! {
 
     /// Gathers slices of `data` at the `M`-dimensional indices `(M, Y...)`:
     /// `Y... ++ data[batch_dims + M:]`.
-    ///
-    /// Attributes: `batch_dims: int = 0`, `index_rank: Option<int> = None`.
     ///
     /// ```text
     /// %y = gather_nd(%x, %i)  // (3, 4, 5) f32, (2, 6) i32 -> (6, 5) f32
@@ -429,8 +398,6 @@ relay_op! {
     /// Parametric ReLU with one slope per channel: `alpha` is `(C)`, `C` the data's
     /// dimension `axis` (inferred when `alpha` is not annotated).
     ///
-    /// Attributes: `axis: int = 1`.
-    ///
     /// ```text
     /// %y = nn.prelu(%x, %a)  // (1, 3, 8, 8) f32, (3) f32 -> (1, 3, 8, 8) f32
     /// ```
@@ -462,9 +429,6 @@ relay_op! {
     /// Cumulative sum along `axis` (`None`: over the flattened data), in `dtype`
     /// (`None`: the data's); `exclusive` leaves out each element itself.
     ///
-    /// Attributes: `axis: Option<int> = None`, `dtype: Option<dtype> = None`,
-    /// `exclusive: bool = false`.
-    ///
     /// ```text
     /// %y = cumsum(%x)  // (2, 3) i32 -> (6) i32
     /// ```
@@ -474,9 +438,6 @@ relay_op! {
 
     /// Cumulative product along `axis` (`None`: over the flattened data), in `dtype`
     /// (`None`: the data's); `exclusive` leaves out each element itself.
-    ///
-    /// Attributes: `axis: Option<int> = None`, `dtype: Option<dtype> = None`,
-    /// `exclusive: bool = false`.
     ///
     /// ```text
     /// %y = cumprod(%x, axis=1)  // (2, 3) f32 -> (2, 3) f32
