@@ -32,13 +32,10 @@ pub(super) enum Frame {
     SeqExpr,
     /// `let %x = _;`.
     LetValue { var: VarId, lo: u32 },
-    /// `let %x = value; _` (`mark`: the shadow log before `%x` was bound).
-    LetBody {
-        var: VarId,
-        value: ExprId,
-        mark: u32,
-        lo: u32,
-    },
+    /// `let %x = value; .. _`: the bindings of a chain of `let`s (and `e;` statements)
+    /// read so far are on the chain stack from `start`, each its variable, value and
+    /// first byte (`mark`: the shadow log before the first was bound).
+    LetChain { start: u32, mark: u32 },
     /// The body of a function literal or definition (its state is on the `fns` stack).
     Fn { lo: u32, top: bool },
     /// `{ _ }`.
@@ -301,15 +298,22 @@ impl Parser<'_, '_> {
             .at(span)
             .call_full(callee, &self.items_stack[start..], attrs, &[]);
         self.items_stack.truncate(start);
-        let mark = self.locals.mark() as u32;
+        self.chain_let(var, value, let_lo);
         self.bind_local(var);
-        self.frames.push(Frame::LetBody {
-            var,
-            value,
-            mark,
-            lo: let_lo,
-        });
         Some(semi + 1)
+    }
+
+    /// Adds `let var = value;` (its first byte at `lo`) to the chain of `let`s being read,
+    /// starting one unless the frame on top is one; before `var` is bound.
+    #[inline(always)]
+    fn chain_let(&mut self, var: VarId, value: ExprId, lo: u32) {
+        if !matches!(self.frames.last(), Some(Frame::LetChain { .. })) {
+            self.frames.push(Frame::LetChain {
+                start: self.chain.len() as u32,
+                mark: self.locals.mark() as u32,
+            });
+        }
+        self.chain.push((var, value, lo));
     }
 
     /// The shared node of the operator named at `lo..hi`, if it has one. A name of up to
@@ -679,44 +683,34 @@ impl Parser<'_, '_> {
                 } else {
                     let span = self.m.expr(e).span;
                     let var = self.m.at(span).var("_", None);
-                    self.frames.push(Frame::LetBody {
-                        var,
-                        value: e,
-                        mark: self.locals.mark() as u32,
-                        lo: span.lo,
-                    });
+                    self.chain_let(var, e, span.lo);
                     Mode::Seq
                 }
             }
             Frame::LetValue { var, lo } => {
                 self.expect(Tok::Semi, "`;` after the bound value")?;
-                let mark = self.locals.mark() as u32;
+                self.chain_let(var, e, lo);
                 self.bind_local(var);
-                self.frames.push(Frame::LetBody {
-                    var,
-                    value: e,
-                    mark,
-                    lo,
-                });
                 Mode::Seq
             }
-            Frame::LetBody {
-                var,
-                value,
-                mark,
-                lo,
-            } => {
-                // A `let` chain ends all at once: when the frame below is another `let`'s
-                // body or the function's, it unbinds further back before anything else is
-                // read, so the locals need not be undone one `let` at a time here.
-                if !matches!(
-                    self.frames.last(),
-                    Some(Frame::LetBody { .. } | Frame::Fn { .. })
-                ) {
+            Frame::LetChain { start, mark } => {
+                // When the frame below is the function's, it unbinds further back before
+                // anything else is read, so the locals need not be undone here.
+                if !matches!(self.frames.last(), Some(Frame::Fn { .. })) {
                     self.unbind_locals(mark as usize);
                 }
-                let span = self.span_from(lo);
-                Mode::Deliver(self.m.at(span).let_(var, value, e))
+                // Built innermost first, as a frame per `let` would build them: each
+                // `let` ends where its body, and so the chain, ends.
+                let hi = self.prev_hi;
+                let start = start as usize;
+                let mut body = e;
+                for k in (start..self.chain.len()).rev() {
+                    let (var, value, lo) = self.chain[k];
+                    let span = Span { lo, hi: hi.max(lo) };
+                    body = self.m.at(span).let_(var, value, body);
+                }
+                self.chain.truncate(start);
+                Mode::Deliver(body)
             }
             Frame::Fn { lo, top } => {
                 self.expect(Tok::RBrace, "`}`")?;

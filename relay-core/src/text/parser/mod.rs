@@ -340,6 +340,9 @@ struct Parser<'s, 'a> {
     locals: locals::Locals,
     // The shared stacks of the expression machine.
     frames: Vec<expr::Frame>,
+    /// The bindings of the `let` chains being read, each its variable, value and first
+    /// byte ([`expr::Frame::LetChain`]).
+    chain: Vec<(VarId, ExprId, u32)>,
     items_stack: Vec<ExprId>,
     /// Whether simple `let`s are read by the fast path.
     fast: bool,
@@ -505,6 +508,7 @@ impl<'s, 'a> Parser<'s, 'a> {
             scope,
             locals: locals::Locals::default(),
             frames: Vec::new(),
+            chain: Vec::new(),
             items_stack: Vec::new(),
             fast: true,
             fast_args: Vec::new(),
@@ -874,6 +878,7 @@ impl<'s, 'a> Parser<'s, 'a> {
 
     fn reset(&mut self) {
         self.frames.clear();
+        self.chain.clear();
         self.items_stack.clear();
         self.targs.clear();
         self.arms.clear();
