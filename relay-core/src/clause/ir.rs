@@ -217,6 +217,25 @@ impl Arith {
             }
         }
     }
+
+    /// `a op b` on dimensions, in normal form.
+    pub(crate) fn on_dims(
+        self,
+        dims: &mut crate::dim::Dims,
+        a: crate::Dim,
+        b: crate::Dim,
+    ) -> Result<crate::Dim, crate::DimError> {
+        use crate::dim::DimOp;
+        match self {
+            Arith::Add => dims.add(a, b),
+            Arith::Sub => dims.sub(a, b),
+            Arith::Mul => dims.mul(a, b),
+            Arith::FloorDiv => dims.apply(DimOp::FloorDiv, a, b),
+            Arith::FloorMod => dims.apply(DimOp::FloorMod, a, b),
+            Arith::Min => dims.apply(DimOp::Min, a, b),
+            Arith::Max => dims.apply(DimOp::Max, a, b),
+        }
+    }
 }
 
 /// The most dimensions `[d; n]` makes: far above any tensor's rank, far below what would

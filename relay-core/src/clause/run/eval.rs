@@ -391,15 +391,7 @@ impl Machine<'_, '_> {
                 }
                 let dims = &mut self.cx.solver.tcx.dims;
                 let (x, y) = (dims.konst(x), dims.konst(y));
-                let r = match op {
-                    Arith::Add => dims.add(x, y),
-                    Arith::Sub => dims.sub(x, y),
-                    Arith::Mul => dims.mul(x, y),
-                    Arith::FloorDiv => dims.apply(DimOp::FloorDiv, x, y),
-                    Arith::FloorMod => dims.apply(DimOp::FloorMod, x, y),
-                    Arith::Min => dims.apply(DimOp::Min, x, y),
-                    Arith::Max => dims.apply(DimOp::Max, x, y),
-                };
+                let r = op.on_dims(dims, x, y);
                 Value::Dim(r.map_err(|e| arith_err(blame, e))?)
             }
             Term::Arith(op, a, b) => {
@@ -415,15 +407,7 @@ impl Machine<'_, '_> {
                         return Ok(Some(Value::Dim(dims.konst(r))));
                     }
                 }
-                let r = match op {
-                    Arith::Add => dims.add(x, y),
-                    Arith::Sub => dims.sub(x, y),
-                    Arith::Mul => dims.mul(x, y),
-                    Arith::FloorDiv => dims.apply(DimOp::FloorDiv, x, y),
-                    Arith::FloorMod => dims.apply(DimOp::FloorMod, x, y),
-                    Arith::Min => dims.apply(DimOp::Min, x, y),
-                    Arith::Max => dims.apply(DimOp::Max, x, y),
-                };
+                let r = op.on_dims(dims, x, y);
                 Value::Dim(r.map_err(|e| arith_err(blame, e))?)
             }
             Term::Neg(a) if self.is_int_term(a) => {

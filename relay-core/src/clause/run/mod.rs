@@ -19,10 +19,10 @@
 //! are computed by the macro ([`crate::RelationDef::needs`]), so that the solver does not
 //! even run the clause while one of them is an unknown.
 
-use super::ir::{dtype_of, Arith, AttrType, Clause, Cmp, Goal, Item, Message, Term};
+use super::ir::{dtype_of, AttrType, Clause, Cmp, Goal, Item, Message, Term};
 use super::Value;
 use crate::attrs::AttrValue;
-use crate::dim::{Dim, DimError, DimOp};
+use crate::dim::{Dim, DimError};
 use crate::relation::{Progress, RelCx, RelError, RelResult};
 use crate::shape::broadcast;
 use crate::ty::{DTy, Shape, ShapeData, Ty, TyData, HAS_VARS};
