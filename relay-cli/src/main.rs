@@ -279,6 +279,10 @@ fn let_bindings(m: &Module, root: ExprId) -> Vec<relay_core::expr::VarId> {
     let mut stack = vec![root];
     let mut kids = Vec::new();
     while let Some(e) = stack.pop() {
+        // A compact mention (a call's argument) is no node of the arena: no `let`.
+        if e.is_mention() {
+            continue;
+        }
         if let ExprKind::Let { var, .. } = m.expr(e).kind {
             out.push(var);
         }

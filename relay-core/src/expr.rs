@@ -55,9 +55,29 @@ macro_rules! id {
 }
 
 id!(
-    /// An expression of a [`Module`].
+    /// An expression of a [`Module`]: a node of its arena ([`Module::expr`]), or a
+    /// compact mention of a local variable ([`ExprId::is_mention`]), which is not.
     ExprId
 );
+
+/// The bit of an [`ExprId`] that makes it a compact mention: the rest is its index in the
+/// module's table of mentions.
+const MENTION: u32 = 1 << 31;
+
+impl ExprId {
+    /// Whether this is a compact mention of a local variable: an argument of a call the
+    /// parser read as `%name` (most arguments of a model), stored in eight bytes instead
+    /// of an expression's 24. It is no node of the expression arena: read it with
+    /// [`Module::mention`] and [`Module::span_of`], never [`Module::expr`]; its
+    /// [`ExprId::index`] is past the end of every arena. It is what an
+    /// [`ExprKind::Var`] of the same variable and span would be, and only ever appears
+    /// in a call's argument list ([`Module::args`]; so also [`Module::list`] of a call's
+    /// parts and [`Module::children`]).
+    #[inline]
+    pub fn is_mention(self) -> bool {
+        self.0 & MENTION != 0
+    }
+}
 id!(
     /// A local variable (a binder of a `let`, a function parameter or a pattern).
     VarId
@@ -201,6 +221,14 @@ pub struct DuplicateGlobal {
 // An expression is three words: a million-operator program's arena stays small.
 const _: () = assert!(std::mem::size_of::<Expr>() <= 24);
 
+/// A compact mention of a local variable ([`ExprId::is_mention`]): the variable and the
+/// first byte of `%name` (it ends after the name).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Mention {
+    var: VarId,
+    lo: u32,
+}
+
 /// The attributes of a call, by their index in the module: calls given the same shared
 /// list (the parser shares lists written alike) share one index.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -250,6 +278,8 @@ impl ExprList {
 #[derive(Clone, Debug, Default)]
 pub struct Module {
     exprs: Vec<Expr>,
+    /// The compact mentions of variables ([`ExprId::is_mention`]), by their index.
+    mentions: Vec<Mention>,
     /// The names of the variables, one after the other.
     names: String,
     /// The expressions of every [`ExprList`], one after the other.
@@ -296,7 +326,12 @@ impl Module {
 
     #[inline]
     fn push(&mut self, kind: ExprKind) -> ExprId {
-        let id = ExprId(u32::try_from(self.exprs.len()).expect("more than 4 billion expressions"));
+        let id = ExprId(
+            u32::try_from(self.exprs.len())
+                .ok()
+                .filter(|&i| i < MENTION)
+                .expect("more than 2 billion expressions"),
+        );
         self.exprs.push(Expr {
             kind,
             span: self.span,
@@ -306,10 +341,56 @@ impl Module {
 
     // ----- reading -----
 
-    /// The expression `e`.
+    /// The expression `e`, a node of the arena: not a compact mention
+    /// ([`ExprId::is_mention`], which only a call's arguments can be), for which it
+    /// panics. [`Module::mention`] and [`Module::span_of`] read any expression.
     #[inline]
     pub fn expr(&self, e: ExprId) -> &Expr {
         &self.exprs[e.0 as usize]
+    }
+
+    /// The variable `e` mentions, if it is a mention: a compact one
+    /// ([`ExprId::is_mention`]) or an [`ExprKind::Var`].
+    #[inline]
+    pub fn mention(&self, e: ExprId) -> Option<VarId> {
+        if e.is_mention() {
+            return Some(self.mentions[(e.0 & !MENTION) as usize].var);
+        }
+        match self.exprs[e.0 as usize].kind {
+            ExprKind::Var(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The variable of compact mention `e` ([`ExprId::is_mention`]), without looking at
+    /// the arena: `None` for any node of it.
+    #[inline]
+    pub(crate) fn compact_mention(&self, e: ExprId) -> Option<VarId> {
+        if e.is_mention() {
+            Some(self.mentions[(e.0 & !MENTION) as usize].var)
+        } else {
+            None
+        }
+    }
+
+    /// Where expression `e` is: a node of the arena or a compact mention (`%name`, from
+    /// its `%` to the end of the name).
+    #[inline]
+    pub fn span_of(&self, e: ExprId) -> Span {
+        if e.is_mention() {
+            let m = self.mentions[(e.0 & !MENTION) as usize];
+            let len = self.name_range(m.var).len() as u32;
+            return Span {
+                lo: m.lo,
+                hi: m.lo + 1 + len,
+            };
+        }
+        self.exprs[e.0 as usize].span
+    }
+
+    /// The variables of the compact mentions, in the order built.
+    pub(crate) fn mentioned_vars(&self) -> impl Iterator<Item = VarId> + '_ {
+        self.mentions.iter().map(|m| m.var)
     }
 
     /// The expressions of `list`.
@@ -348,14 +429,15 @@ impl Module {
     }
 
     /// Room for the nodes of a source text of `len` bytes (a guess: one expression per
-    /// 16 bytes, one variable per 40, a byte of names per 5), so that building a large
-    /// module does not copy it as it grows. The reference workload at a million operators
-    /// uses one expression per 18.9 bytes, one list item per 40, one variable per 46 and
-    /// a byte of names per 6.0. Room reserved and not used costs no memory (the pages of
+    /// 16 bytes, one compact mention per 40, one variable per 40, a byte of names per 5),
+    /// so that building a large module does not copy it as it grows. The reference
+    /// workload at a million operators uses one expression per 33 bytes, one compact
+    /// mention per 44, one variable per 46 and a byte of names per 6.0. Room reserved and not used costs no memory (the pages of
     /// a large allocation are mapped when first written), and growing past it does not
     /// copy with glibc (`mremap`), but it does with other allocators.
     pub fn reserve_for_source(&mut self, len: usize) {
         self.exprs.reserve(len / 16);
+        self.mentions.reserve(len / 40);
         self.lists.reserve(len / 24);
         self.names.reserve(len / 5);
         self.vars.reserve(len / 40);
@@ -402,8 +484,13 @@ impl Module {
     }
 
     /// Pushes the sub-expressions of `e` onto `out`, in source order (a `match`'s arms
-    /// by their bodies; patterns are not expressions).
+    /// by their bodies; patterns are not expressions). A call's arguments may be compact
+    /// mentions ([`ExprId::is_mention`]), which have no sub-expressions and are not nodes
+    /// of the arena: `e` may be one (it has none).
     pub fn children(&self, e: ExprId, out: &mut Vec<ExprId>) {
+        if e.is_mention() {
+            return;
+        }
         match &self.expr(e).kind {
             ExprKind::Tuple(fields) => out.extend_from_slice(self.list(*fields)),
             ExprKind::Proj(t, _) | ExprKind::RefNew(t) | ExprKind::RefRead(t) => out.push(*t),
@@ -448,7 +535,8 @@ impl Module {
                 _ => {
                     kids.clear();
                     self.children(ExprId(i as u32), &mut kids);
-                    kids.iter().any(|k| k.index() >= i || below[k.index()])
+                    kids.iter()
+                        .any(|k| !k.is_mention() && (k.index() >= i || below[k.index()]))
                 }
             };
         }
@@ -463,7 +551,7 @@ impl Module {
                         self.children(e, &mut stack);
                         let mut k = from;
                         for j in from..stack.len() {
-                            if below[stack[j].index()] {
+                            if !stack[j].is_mention() && below[stack[j].index()] {
                                 stack[k] = stack[j];
                                 k += 1;
                             }
@@ -491,9 +579,15 @@ impl Module {
         &self.globals[g.0 as usize]
     }
 
-    /// How many expressions, variables and patterns the arenas hold.
+    /// How many expressions, variables and patterns the arenas hold (compact mentions,
+    /// which are not in the expression arena, not counted: [`Module::mention_count`]).
     pub fn sizes(&self) -> (usize, usize, usize) {
         (self.exprs.len(), self.vars.len(), self.pats.len())
+    }
+
+    /// How many compact mentions ([`ExprId::is_mention`]) the module holds.
+    pub fn mention_count(&self) -> usize {
+        self.mentions.len()
     }
 
     // ----- building -----
@@ -514,6 +608,26 @@ impl Module {
     /// A mention of local variable `v`.
     pub fn var_ref(&mut self, v: VarId) -> ExprId {
         self.push(ExprKind::Var(v))
+    }
+
+    /// A compact mention of local variable `v` ([`ExprId::is_mention`]), written
+    /// `%name` from the start of the current span: for a call's argument list only.
+    #[inline]
+    pub(crate) fn var_mention(&mut self, v: VarId) -> ExprId {
+        debug_assert_eq!(
+            self.span.hi - self.span.lo,
+            1 + self.name_range(v).len() as u32,
+            "a mention spans `%name`"
+        );
+        let i = u32::try_from(self.mentions.len())
+            .ok()
+            .filter(|&i| i < MENTION)
+            .expect("more than 2 billion mentions");
+        self.mentions.push(Mention {
+            var: v,
+            lo: self.span.lo,
+        });
+        ExprId(i | MENTION)
     }
 
     /// Declares a global named `name` whose function is not built yet (for recursion and

@@ -352,7 +352,10 @@ fn a_million_chained_lets_on_a_small_stack() {
         let (m, _, _) = parse(&src);
         let (exprs, vars, _) = m.sizes();
         assert_eq!(vars, N);
-        assert!(exprs > 3 * (N - 1), "{exprs}");
+        // A `let`, a call and the mention of the previous variable (compact) per line.
+        let mentions = m.mention_count();
+        assert_eq!(mentions, N - 1);
+        assert!(exprs + mentions > 3 * (N - 1), "{exprs} + {mentions}");
     });
 }
 
@@ -786,4 +789,73 @@ fn a_failed_relation_is_reported_at_every_call() {
             .all(|e| e.contains("no matrices, found rank 2")),
         "{errors:#?}"
     );
+}
+
+/// A call's argument written as a bare `%name` is a compact mention (no node of the
+/// expression arena), read through `mention`, `span_of` and `Typed::ty_of`; any other
+/// mention of a variable (a callee, an operand, in parentheses, projected, a `let`'s
+/// value) is an `ExprKind::Var` node. Both paths of the parser build them alike.
+#[test]
+fn bare_names_as_arguments_are_compact_mentions() {
+    let src = "def @f(%x: Tensor[(2), float32], %yy: Tensor[(2), float32]) {
+  let %a = add(%x, %yy);
+  let %b = add( %a , (%x));
+  let %c = add(%b + %a, %c_not);
+  %c
+}";
+    let (mut tcx, mut adts) = setup();
+    assert!(
+        parse_module(src, &mut tcx, &mut adts).is_err(),
+        "`%c_not` is unbound"
+    );
+    let src = src.replace("%c_not", "%x");
+    let src = src.as_str();
+    let (m, tcx, adts) = parse(src);
+    let typed: Typed = infer(tcx, &adts, &m);
+    assert!(typed.errors().is_empty(), "{:?}", typed.errors());
+    // Every call's arguments, each call's before those of the calls inside them, as
+    // (compact, text, type).
+    let f = m.global_def(m.global("f").unwrap()).func.unwrap();
+    let mut args = Vec::new();
+    let mut stack = vec![f];
+    let mut kids = Vec::new();
+    while let Some(e) = stack.pop() {
+        if e.is_mention() {
+            kids.clear();
+            m.children(e, &mut kids);
+            assert!(kids.is_empty());
+            continue;
+        }
+        if let ExprKind::Call { parts, .. } = &m.expr(e).kind {
+            for &a in m.args(*parts) {
+                let Span { lo, hi } = m.span_of(a);
+                let text = &src[lo as usize..hi as usize];
+                if let Some(v) = m.mention(a) {
+                    assert_eq!(text, format!("%{}", m.var_name(v)));
+                }
+                args.push((a.is_mention(), text, typed.show(typed.ty_of(&m, a))));
+            }
+        }
+        kids.clear();
+        m.children(e, &mut kids);
+        stack.extend(kids.iter().rev());
+    }
+    let t = "Tensor[(2), float32]";
+    let compact: Vec<(bool, &str)> = args.iter().map(|(c, s, _)| (*c, *s)).collect();
+    assert_eq!(
+        compact,
+        [
+            (true, "%x"),
+            (true, "%yy"),
+            (true, "%a"),
+            (false, "%x"),
+            (false, "%b + %a"),
+            (true, "%x"),
+            // The operands of `+`.
+            (false, "%b"),
+            (false, "%a"),
+        ]
+    );
+    assert!(args.iter().all(|(_, _, ty)| ty == t), "{args:?}");
+    assert_eq!(m.mention_count(), 4);
 }

@@ -80,7 +80,7 @@ impl Infer<'_> {
         }
         let mut buf = std::mem::take(&mut self.scratch);
         buf.clear();
-        buf.extend(args.iter().map(|a| self.expr_tys[a.index()]));
+        buf.extend(args.iter().map(|&a| self.ty_of(a)));
         // Every input known: the relation decides now (or has decided before, for the
         // same inputs and attributes), and the call has its type at once.
         let known = self.s.remembers_results() && buf.iter().all(|&t| !self.s.tcx.has_vars(t));
@@ -173,11 +173,7 @@ impl Infer<'_> {
             ExprKind::Ctor(c) => self.adts.ctor_info(&self.s.tcx, *c).ty,
             ExprKind::Constant(t) => *t,
             ExprKind::Tuple(fields) => {
-                let tys: Vec<Ty> = m
-                    .list(*fields)
-                    .iter()
-                    .map(|f| self.expr_tys[f.index()])
-                    .collect();
+                let tys: Vec<Ty> = m.list(*fields).iter().map(|&f| self.ty_of(f)).collect();
                 self.s.tcx.tuple(&tys)
             }
             ExprKind::Proj(t, i) => self.proj(e, *t, *i),
@@ -334,7 +330,7 @@ impl Infer<'_> {
         let span = self.span(e);
         let ct = self.expr_tys[callee.index()];
         let ct = self.s.resolve(ct);
-        let arg_tys: Vec<Ty> = args.iter().map(|a| self.expr_tys[a.index()]).collect();
+        let arg_tys: Vec<Ty> = args.iter().map(|&a| self.ty_of(a)).collect();
         // The callee's name is for messages only: made when one is.
         let TyData::Func(_) = self.s.tcx.data(ct) else {
             if !type_args.is_empty() {

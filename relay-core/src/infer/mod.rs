@@ -29,7 +29,9 @@ use std::sync::Arc;
 pub struct TypeError {
     /// Where.
     pub span: Span,
-    /// The expression it is about, if one.
+    /// The expression it is about, if one (perhaps a compact mention, for an argument:
+    /// read it with [`Module::span_of`] and [`Module::mention`], see
+    /// [`ExprId::is_mention`]).
     pub expr: Option<ExprId>,
     /// What is wrong.
     pub message: String,
@@ -66,9 +68,19 @@ impl Typed {
         &self.errors
     }
 
-    /// The type of expression `e`.
+    /// The type of expression `e`, a node of the module's arena (a compact mention,
+    /// [`ExprId::is_mention`], has its variable's type: [`Typed::ty_of`]).
     pub fn expr_ty(&self, e: ExprId) -> Ty {
         self.expr_tys[e.index()]
+    }
+
+    /// The type of expression `e` of module `m` (the module inferred), a compact mention
+    /// or not.
+    pub fn ty_of(&self, m: &Module, e: ExprId) -> Ty {
+        match m.compact_mention(e) {
+            Some(v) => self.var_tys[v.index()],
+            None => self.expr_tys[e.index()],
+        }
     }
 
     /// The type of local variable `v`.
@@ -276,7 +288,17 @@ impl Infer<'_> {
     }
 
     fn span(&self, e: ExprId) -> Span {
-        self.m.expr(e).span
+        self.m.span_of(e)
+    }
+
+    /// The type of `e`, typed: a compact mention has its variable's (bound before any
+    /// mention of it is typed, and never bound again).
+    #[inline]
+    fn ty_of(&self, e: ExprId) -> Ty {
+        match self.m.compact_mention(e) {
+            Some(v) => self.var_tys[v.index()],
+            None => self.expr_tys[e.index()],
+        }
     }
 
     /// Unifies `a` with `b`; a failure is an error `what: why` at `span`. Whether they
@@ -384,19 +406,24 @@ impl Infer<'_> {
     /// arguments, the call. Whether it did.
     fn leaf_call(&mut self, e: ExprId, parts: &[ExprId]) -> bool {
         let leaf = |c: ExprId| {
-            matches!(
-                self.m.expr(c).kind,
-                ExprKind::Var(_)
-                    | ExprKind::Global(_)
-                    | ExprKind::Op(_)
-                    | ExprKind::Ctor(_)
-                    | ExprKind::Constant(_)
-            )
+            c.is_mention()
+                || matches!(
+                    self.m.expr(c).kind,
+                    ExprKind::Var(_)
+                        | ExprKind::Global(_)
+                        | ExprKind::Op(_)
+                        | ExprKind::Ctor(_)
+                        | ExprKind::Constant(_)
+                )
         };
         if !parts.iter().all(|&c| leaf(c)) {
             return false;
         }
         for &c in parts {
+            // A compact mention has its variable's type: nothing to store.
+            if c.is_mention() {
+                continue;
+            }
             let t = match self.m.expr(c).kind {
                 ExprKind::Var(v) => self.var_tys[v.index()],
                 ExprKind::Constant(t) => t,
@@ -444,9 +471,14 @@ impl Infer<'_> {
         match &m.expr(e).kind {
             ExprKind::Tuple(fields) => m.list(*fields).iter().rev().copied().for_each(&mut push),
             ExprKind::Proj(t, _) | ExprKind::RefNew(t) | ExprKind::RefRead(t) => push(*t),
-            ExprKind::Call { parts, .. } => {
-                m.list(*parts).iter().rev().copied().for_each(&mut push)
-            }
+            // Compact mentions have their variables' types: nothing to type.
+            ExprKind::Call { parts, .. } => m
+                .list(*parts)
+                .iter()
+                .rev()
+                .copied()
+                .filter(|c| !c.is_mention())
+                .for_each(&mut push),
             ExprKind::Func(f) => push(f.body),
             ExprKind::If(c, t, f) => {
                 push(*f);

@@ -33,7 +33,7 @@ impl Infer<'_> {
             if (err.origin as usize) < self.m.sizes().0 {
                 if let ExprKind::Call { parts, .. } = &self.m.expr(ExprId(err.origin)).kind {
                     for (k, &a) in self.m.args(*parts).iter().enumerate() {
-                        let t = self.s.resolve(self.expr_tys[a.index()]);
+                        let t = self.s.resolve(self.ty_of(a));
                         let shown = self.s.tcx.show(t);
                         labels.push(Label::new(
                             self.span(a),
@@ -63,9 +63,7 @@ impl Infer<'_> {
     /// Where the type of `e` comes from, when `e` is a variable: its annotation or its
     /// binding.
     pub(super) fn origin_label(&mut self, e: ExprId) -> Option<Label> {
-        let ExprKind::Var(v) = self.m.expr(e).kind else {
-            return None;
-        };
+        let v = self.m.mention(e)?;
         let decl = self.m.var_decl(v);
         let message = match decl.ann {
             Some(t) => return Some(self.annotation_label(v, t)),
@@ -94,7 +92,7 @@ impl Infer<'_> {
     /// Adds to the last error a label at `e`: `{what} is `T``, its type as far as known.
     #[cold]
     pub(super) fn label_type(&mut self, e: ExprId, what: &str) {
-        let t = self.s.resolve(self.expr_tys[e.index()]);
+        let t = self.s.resolve(self.ty_of(e));
         let label = Label::new(self.span(e), format!("{what} is `{}`", self.s.tcx.show(t)));
         if let Some(last) = self.errors.last_mut() {
             last.labels.push(label);
@@ -113,10 +111,7 @@ impl Infer<'_> {
     ) {
         let decl = self.m.var_decl(v);
         let left = format!("the annotation of `%{}`", self.m.var_name(v));
-        let right = match self.m.expr(value).kind {
-            ExprKind::Var(w) => Some(format!("`%{}`", self.m.var_name(w))),
-            _ => None,
-        };
+        let right = (self.m.mention(value)).map(|w| format!("`%{}`", self.m.var_name(w)));
         let why = err.describe_sides(&self.s.tcx, (Some(&left), right.as_deref()));
         let mut labels: Vec<Label> = decl
             .ann
@@ -157,10 +152,7 @@ impl Infer<'_> {
             let ground = !self.s.tcx.has_vars(t) && !self.s.tcx.has_params(t);
             ground.then(|| format!("the parameter `%{}`", self.m.var_name(p)))
         });
-        let right = match self.m.expr(arg).kind {
-            ExprKind::Var(v) => Some(format!("`%{}`", self.m.var_name(v))),
-            _ => None,
-        };
+        let right = (self.m.mention(arg)).map(|v| format!("`%{}`", self.m.var_name(v)));
         let message = format!(
             "argument {} of {name}: {}",
             k + 1,

@@ -115,6 +115,9 @@ pub fn print_module(m: &Module, tcx: &TyCtx, adts: &AdtTable) -> String {
             referenced[v.index()] = true;
         }
     }
+    for v in m.mentioned_vars() {
+        referenced[v.index()] = true;
+    }
     let mut p = Printer {
         m,
         tcx,
@@ -409,6 +412,16 @@ impl Printer<'_> {
         }
     }
 
+    /// A mention of `v`.
+    fn var(&mut self, v: VarId) {
+        self.out.push('%');
+        match &self.names[v.index()] {
+            Some(n) => self.out.push_str(n),
+            // Not bound where it is mentioned (a module built in Rust).
+            None => self.out.push_str(self.m.var_name(v)),
+        }
+    }
+
     /// Pushes `items` separated by `, ` (to be printed in order).
     fn push_list(&mut self, items: &[ExprId]) {
         for (i, &x) in items.iter().enumerate().rev() {
@@ -421,6 +434,10 @@ impl Printer<'_> {
 
     fn expr(&mut self, e: ExprId, ctx: Ctx) {
         let m = self.m;
+        if let Some(v) = m.compact_mention(e) {
+            self.var(v);
+            return;
+        }
         match &m.expr(e).kind {
             ExprKind::Let { var, value, body } => {
                 if ctx != Ctx::Seq {
@@ -454,14 +471,7 @@ impl Printer<'_> {
                 self.tasks.push(Task::Str(";"));
                 self.tasks.push(Task::Expr(*value, Ctx::Operand));
             }
-            ExprKind::Var(v) => {
-                self.out.push('%');
-                match &self.names[v.index()] {
-                    Some(n) => self.out.push_str(n),
-                    // Not bound where it is mentioned (a module built in Rust).
-                    None => self.out.push_str(m.var_name(*v)),
-                }
-            }
+            ExprKind::Var(v) => self.var(*v),
             ExprKind::Global(g) => {
                 self.out.push('@');
                 self.out.push_str(&m.global_def(*g).name);

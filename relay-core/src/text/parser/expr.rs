@@ -284,7 +284,7 @@ impl Parser<'_, '_> {
         let var = var.var(&self.src[name_lo + 1..name_hi], None);
         for k in 0..self.fast_args.len() {
             let (v, span) = self.fast_args[k];
-            let e = self.m.at(span).var_ref(v);
+            let e = self.m.at(span).var_mention(v);
             self.items_stack.push(e);
         }
         self.last_op = (callee, op_lo as u32);
@@ -354,10 +354,20 @@ impl Parser<'_, '_> {
             Tok::Local => {
                 self.bump()?;
                 let name = &self.text(t)[1..];
-                Ok(Mode::After(match self.locals.get(&self.m, name) {
-                    Some(v) => self.m.at(t.span()).var_ref(v),
-                    None => self.unbound_local(t),
-                }))
+                Ok(match self.locals.get(&self.m, name) {
+                    // An argument of a call, alone (what `after` would deliver to the
+                    // call at once): a compact mention.
+                    Some(v)
+                        if matches!(self.tok.kind, Tok::Comma | Tok::RParen)
+                            && matches!(self.frames.last(), Some(Frame::Call { .. })) =>
+                    {
+                        let e = self.m.at(t.span()).var_mention(v);
+                        self.items_stack.push(e);
+                        self.after_argument()?
+                    }
+                    Some(v) => Mode::After(self.m.at(t.span()).var_ref(v)),
+                    None => Mode::After(self.unbound_local(t)),
+                })
             }
             Tok::Global => {
                 self.bump()?;
@@ -518,6 +528,18 @@ impl Parser<'_, '_> {
         self.start_call(callee, tstart)
     }
 
+    /// After an argument of the call whose frame is on top, pushed on the item stack:
+    /// the next argument, the attributes or the `)`.
+    fn after_argument(&mut self) -> PResult<Mode> {
+        if self.eat(Tok::Comma)? {
+            self.call_next()
+        } else if self.is(Tok::RParen) {
+            self.finish_call(None)
+        } else {
+            Err(self.expected("`,` or `)`"))
+        }
+    }
+
     /// After `callee(`: pushes the call's frame and reads on.
     fn start_call(&mut self, callee: ExprId, tstart: u32) -> PResult<Mode> {
         let start = self.items_stack.len() as u32;
@@ -650,13 +672,7 @@ impl Parser<'_, '_> {
             Frame::Call { .. } => {
                 self.frames.push(frame);
                 self.items_stack.push(e);
-                if self.eat(Tok::Comma)? {
-                    self.call_next()?
-                } else if self.is(Tok::RParen) {
-                    self.finish_call(None)?
-                } else {
-                    return Err(self.expected("`,` or `)`"));
-                }
+                self.after_argument()?
             }
             Frame::Paren { start, comma, lo } => {
                 self.items_stack.push(e);
