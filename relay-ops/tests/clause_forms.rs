@@ -15,7 +15,7 @@ mod common;
 use common::{boolean, int, string};
 use relay_core::text::{parse_type, TypeScope};
 use relay_core::{
-    registry, relation, AttrValue, Attrs, Outcome, Relation, RelationRef, Solver, Ty, TyCtx,
+    registry, relation, AttrValue, Outcome, Relation, RelationRef, Solver, Ty, TyCtx,
 };
 use std::sync::Arc;
 
@@ -76,13 +76,7 @@ fn infer_with(
         .map_err(|e| e.to_string())?
         .op(op)
         .expect("operator");
-    let given = Attrs::new(
-        attrs
-            .iter()
-            .map(|(n, v)| ((*n).into(), v.clone()))
-            .collect(),
-    );
-    let attrs = def.attrs_for_call(&given).map_err(|e| e.to_string())?;
+    let attrs = common::filled_attrs(def, attrs)?;
     let mut s = Solver::new(TyCtx::new());
     let mut scope = TypeScope::new();
     let mut tys: Vec<Ty> = Vec::new();

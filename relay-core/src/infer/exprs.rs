@@ -59,22 +59,20 @@ impl Infer<'_> {
             def as *const OpDef,
             attrs.map_or(std::ptr::null(), Arc::as_ptr),
         );
-        if !self.op_sites.contains_key(&key) {
-            let scheme = self.op_scheme(def);
-            let relation = scheme.relation.filter(|_| scheme.arity == args.len())?;
-            let Some(filled) = self.call_attrs(e, def, attrs) else {
-                return Some(self.s.fresh_ty());
-            };
-            let site = OpSite {
-                relation,
-                arity: scheme.arity,
-                attrs: filled,
-                seen: [None; 4],
-                next: 0,
-            };
-            self.op_sites.insert(key, site);
-        }
-        let site = &self.op_sites[&key];
+        let id = match self.op_site_ids.get(&key) {
+            Some(&id) => id as usize,
+            None => {
+                // Attributes that do not fit are reported; the call gets a fresh type.
+                let Some(site) = self.new_op_site(e, def, args.len(), attrs)? else {
+                    return Some(self.s.fresh_ty());
+                };
+                let id = self.op_sites.len();
+                self.op_sites.push(site);
+                self.op_site_ids.insert(key, id as u32);
+                id
+            }
+        };
+        let site = &self.op_sites[id];
         if site.arity != args.len() {
             return None;
         }
@@ -122,11 +120,35 @@ impl Infer<'_> {
         // A result without unknowns, of a solve that did not fail, is the relation's for
         // these inputs: kept here.
         if let Some(k) = inputs.filter(|_| !failed && !self.s.tcx.has_vars(t)) {
-            let site = self.op_sites.get_mut(&key).expect("made above");
+            let site = &mut self.op_sites[id];
             site.seen[site.next] = Some((k, t));
             site.next = (site.next + 1) % site.seen.len();
         }
         Some(t)
+    }
+
+    /// The site of calls of `def` with `attrs`: `None` if the operator is not of the
+    /// common scheme for `arity` arguments (the general path types the call), `Some(None)`
+    /// after reporting that the attributes do not fit.
+    fn new_op_site(
+        &mut self,
+        e: ExprId,
+        def: &'static OpDef,
+        arity: usize,
+        attrs: Option<&Arc<Attrs>>,
+    ) -> Option<Option<OpSite>> {
+        let scheme = self.op_scheme(def);
+        let relation = scheme.relation.filter(|_| scheme.arity == arity)?;
+        let Some(filled) = self.call_attrs(e, def, attrs) else {
+            return Some(None);
+        };
+        Some(Some(OpSite {
+            relation,
+            arity: scheme.arity,
+            attrs: filled,
+            seen: [None; 4],
+            next: 0,
+        }))
     }
 
     /// The attributes of a call of `def` with its defaults filled, shared by every call

@@ -145,8 +145,10 @@ struct Infer<'m> {
     /// belong to the module, borrowed for as long as this lives, so no address is reused).
     attr_cache: FxHashMap<(*const OpDef, *const Attrs), Arc<Attrs>>,
     /// Calls of an operator of the common scheme, by operator and given attributes: its
-    /// relation, arity and filled attributes, found with one lookup per call.
-    op_sites: FxHashMap<(*const OpDef, *const Attrs), OpSite>,
+    /// relation, arity and filled attributes, found with one lookup per call (the index
+    /// in `op_sites`).
+    op_site_ids: FxHashMap<(*const OpDef, *const Attrs), u32>,
+    op_sites: Vec<OpSite>,
     /// What `expr_tys` holds for an expression not typed yet.
     unset: Ty,
     /// A buffer for a relation's arguments.
@@ -209,7 +211,8 @@ fn infer_full(tcx: TyCtx, adts: &AdtTable, m: &Module, skip: &[bool], options: O
         declared: Vec::with_capacity(m.globals().len()),
         op_tys: FxHashMap::default(),
         attr_cache: FxHashMap::default(),
-        op_sites: FxHashMap::default(),
+        op_site_ids: FxHashMap::default(),
+        op_sites: Vec::new(),
         unset,
         scratch: Vec::new(),
         match_scrutinee: FxHashMap::default(),

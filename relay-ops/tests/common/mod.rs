@@ -19,6 +19,18 @@ pub fn infer(op: &str, args: &[&str], attrs: &[(&str, AttrValue)]) -> Result<Str
     Ok(out)
 }
 
+/// The attributes of a call of `def` given as `(name, value)` pairs, with its defaults
+/// filled, or the message of why they do not fit.
+pub fn filled_attrs(def: &relay_core::OpDef, attrs: &[(&str, AttrValue)]) -> Result<Attrs, String> {
+    let given = Attrs::new(
+        attrs
+            .iter()
+            .map(|(n, v)| ((*n).into(), v.clone()))
+            .collect(),
+    );
+    def.attrs_for_call(&given).map_err(|e| e.to_string())
+}
+
 /// Like [`infer`], and also gives every argument type as solved (for backward inference:
 /// a weight shape inferred from `units`, say).
 pub fn infer_all(
@@ -30,13 +42,7 @@ pub fn infer_all(
         .map_err(|e| e.to_string())?
         .op(op)
         .ok_or_else(|| format!("no operator `{op}`"))?;
-    let given = Attrs::new(
-        attrs
-            .iter()
-            .map(|(n, v)| ((*n).into(), v.clone()))
-            .collect(),
-    );
-    let attrs = def.attrs_for_call(&given).map_err(|e| e.to_string())?;
+    let attrs = filled_attrs(def, attrs)?;
     let mut tcx = TyCtx::new();
     let f = def.ty(&mut tcx);
     let mut s = Solver::new(tcx);

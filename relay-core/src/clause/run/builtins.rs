@@ -169,14 +169,7 @@ impl Machine<'_, '_> {
         match self.cx.attrs().get(decl.name) {
             Some(AttrValue::None) | None => match decl.default {
                 Some(_) => Ok(None),
-                None if decl.optional => Err(err(
-                    None,
-                    format!("the attribute `{}` has no value (it is `None`)", decl.name),
-                )),
-                None => Err(err(
-                    None,
-                    format!("the attribute `{}` is missing", decl.name),
-                )),
+                None => Err(no_value(decl)),
             },
             Some(v) => Ok(Some(v)),
         }
@@ -258,14 +251,7 @@ impl Machine<'_, '_> {
                         format!("the attribute `{}` has no value", decl.name),
                     )),
                 },
-                None if decl.optional => Err(err(
-                    None,
-                    format!("the attribute `{}` has no value (it is `None`)", decl.name),
-                )),
-                None => Err(err(
-                    None,
-                    format!("the attribute `{}` is missing", decl.name),
-                )),
+                None => Err(no_value(decl)),
             };
         };
         let wrong = || {
@@ -315,4 +301,14 @@ impl Machine<'_, '_> {
             _ => return Err(wrong()),
         })
     }
+}
+
+/// The error for attribute `decl` given no value and declared without a default.
+fn no_value(decl: &crate::clause::ir::AttrDecl) -> RelError {
+    let message = if decl.optional {
+        format!("the attribute `{}` has no value (it is `None`)", decl.name)
+    } else {
+        format!("the attribute `{}` is missing", decl.name)
+    };
+    err(None, message)
 }

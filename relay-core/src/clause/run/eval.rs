@@ -528,21 +528,14 @@ impl Machine<'_, '_> {
                     });
                     return Ok(Some(Value::Bool(distinct)));
                 }
-                let mut undecided = false;
-                for i in dims.clone() {
-                    for j in i + 1..dims.end {
-                        let (a, b) = (self.scratch.dims[i], self.scratch.dims[j]);
-                        match self.compare(Cmp::Eq, Value::Dim(a), Value::Dim(b), "==", blame)? {
-                            Some(true) => return Ok(Some(Value::Bool(false))),
-                            Some(false) => {}
-                            None => undecided = true,
-                        }
-                    }
+                let list = &self.scratch.dims[dims.clone()];
+                let pairs = (0..list.len())
+                    .flat_map(|i| (i + 1..list.len()).map(move |j| (list[i], list[j])))
+                    .collect();
+                match self.some_equal(pairs, "==", blame)? {
+                    Some(equal) => Value::Bool(!equal),
+                    None => return Ok(None),
                 }
-                if undecided {
-                    return Ok(None);
-                }
-                Value::Bool(true)
             }
             Term::Repeat(d, n) => {
                 let (Some(d), Some(n)) = (self.eval_dim(d, blame)?, self.eval_int(n, blame)?)
@@ -591,19 +584,11 @@ impl Machine<'_, '_> {
                         return Ok(Some(Value::Bool(found)));
                     }
                 }
-                let mut undecided = false;
-                for j in dims {
-                    let d = Value::Dim(self.scratch.dims[j]);
-                    match self.compare(Cmp::Eq, Value::Dim(x), d, "in", blame)? {
-                        Some(true) => return Ok(Some(Value::Bool(true))),
-                        Some(false) => {}
-                        None => undecided = true,
-                    }
+                let pairs = self.scratch.dims[dims].iter().map(|&d| (x, d)).collect();
+                match self.some_equal(pairs, "in", blame)? {
+                    Some(found) => Value::Bool(found),
+                    None => return Ok(None),
                 }
-                if undecided {
-                    return Ok(None);
-                }
-                Value::Bool(false)
             }
             Term::IfElse(c, a, b) => {
                 return match self.eval_bool(c, blame)? {
@@ -746,5 +731,27 @@ impl Machine<'_, '_> {
             }
         }
         Ok(true)
+    }
+}
+
+impl Machine<'_, '_> {
+    /// Whether some pair of dimensions is equal (the comparison named `what` in
+    /// messages): `Some(true)` at the first equal pair, `Some(false)` when every pair is
+    /// decided unequal, `None` when none is equal but some are undecided.
+    fn some_equal(
+        &mut self,
+        pairs: Vec<(Dim, Dim)>,
+        what: &str,
+        blame: Option<usize>,
+    ) -> Result<Option<bool>, RelError> {
+        let mut undecided = false;
+        for (a, b) in pairs {
+            match self.compare(Cmp::Eq, Value::Dim(a), Value::Dim(b), what, blame)? {
+                Some(true) => return Ok(Some(true)),
+                Some(false) => {}
+                None => undecided = true,
+            }
+        }
+        Ok((!undecided).then_some(false))
     }
 }

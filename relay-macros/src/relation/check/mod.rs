@@ -390,13 +390,7 @@ impl Checker {
             );
         }
         for a in args {
-            match self.peek(a) {
-                Some(k) => self.term(a, k, false),
-                None => match a {
-                    Term::Name(id) => self.var(id, None, false),
-                    other => self.term(other, Kind::Dim, false),
-                },
-            }
+            self.any_term(a);
         }
     }
 
@@ -426,6 +420,18 @@ impl Checker {
     }
 
     /// A variable used as `kind` (`None`: of a kind to be inferred).
+    /// A term of whatever kind it shows (a message's value, a Rust function's argument):
+    /// a name of no kind yet stays open, any other term without one is a dimension.
+    fn any_term(&mut self, a: &Term) {
+        match self.peek(a) {
+            Some(k) => self.term(a, k, false),
+            None => match a {
+                Term::Name(id) => self.var(id, None, false),
+                other => self.term(other, Kind::Dim, false),
+            },
+        }
+    }
+
     fn var(&mut self, id: &Ident, kind: Option<Kind>, bindable: bool) {
         let name = id.to_string();
         let info = match self.vars.get_mut(&name) {

@@ -324,13 +324,7 @@ impl Checker {
             }
             Term::Rust { args, .. } => {
                 for a in args {
-                    match self.peek(a) {
-                        Some(k) => self.term(a, k, false),
-                        None => match a {
-                            Term::Name(id) => self.var(id, None, false),
-                            other => self.term(other, Kind::Dim, false),
-                        },
-                    }
+                    self.any_term(a);
                 }
             }
         }
