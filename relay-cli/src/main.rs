@@ -123,18 +123,17 @@ fn check(
     let mut failed = false;
     for (i, path) in files.iter().enumerate() {
         // Read straight after the prelude's text: the program is not copied again.
-        let buf = match read_after(prelude.buffer(0), path) {
-            Ok(s) => s,
+        let read = match read_after(prelude.buffer(0), path) {
+            Ok(read) => read,
             Err(e) => {
                 eprintln!("error: cannot read `{}`: {e}", path.display());
                 return Ok(ExitCode::from(2));
             }
         };
-        let name = path.display().to_string();
         // The last file's checked module, if large, is not freed: the process ends right
         // after (its text is, before the types are printed).
-        let leave = i + 1 == files.len() && buf.len() > LARGE_PROGRAM;
-        if !check_one(out, &prelude, &name, buf, bindings, leave)? {
+        let leave = i + 1 == files.len() && read.0.len() > LARGE_PROGRAM;
+        if !check_one(out, &prelude, path, read, bindings, leave)? {
             failed = true;
         }
     }
@@ -145,11 +144,16 @@ fn check(
     })
 }
 
-/// `prefix` followed by the contents of the file at `path`, read into its spare room.
-fn read_after(mut prefix: String, path: &std::path::Path) -> std::io::Result<String> {
+/// `prefix` followed by the contents of the file at `path`, read into its spare room, and
+/// what the file was when read, if it is a regular file (which can be read again).
+fn read_after(
+    mut prefix: String,
+    path: &std::path::Path,
+) -> std::io::Result<(String, Option<Stamp>)> {
     use std::io::Read;
     let mut file = std::fs::File::open(path)?;
-    let len = file.metadata().map_or(0, |m| m.len() as usize);
+    let meta = file.metadata().ok();
+    let len = meta.as_ref().map_or(0, |m| m.len() as usize);
     // Positions in the text are 32-bit: a text of 4 GiB or more is refused, before it is
     // read when its size is known, after otherwise (a pipe, a growing file).
     let too_large = |n: usize| {
@@ -162,38 +166,72 @@ fn read_after(mut prefix: String, path: &std::path::Path) -> std::io::Result<Str
     }
     prefix.reserve_exact(len + 1);
     file.read_to_string(&mut prefix)?;
-    match too_large(prefix.len()) {
-        Some(e) => Err(e),
-        None => Ok(prefix),
+    if let Some(e) = too_large(prefix.len()) {
+        return Err(e);
     }
+    let stamp = meta.filter(|m| m.is_file()).map(|m| Stamp {
+        len: m.len(),
+        modified: m.modified().ok(),
+    });
+    Ok((prefix, stamp))
+}
+
+/// What a regular file was when it was read: read again, it is the same text if its size
+/// and time of change are the same.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Stamp {
+    len: u64,
+    modified: Option<std::time::SystemTime>,
 }
 
 /// Checks one file with the prelude in scope (`buf`: [`Prelude::buffer`] and the file's
-/// text); prints the signatures of its own globals (not the prelude's), or its
-/// diagnostics. Whether it is well typed. With `leave`, the checked module is not freed.
+/// text, `stamp` what the file was if it can be read again); prints the signatures of
+/// its own globals (not the prelude's), or its diagnostics. Whether it is well typed.
+/// With `leave`, the checked module is not freed.
 fn check_one(
     out: &mut impl Write,
     prelude: &Prelude,
-    name: &str,
-    buf: String,
+    path: &std::path::Path,
+    (buf, stamp): (String, Option<Stamp>),
     bindings: bool,
     leave: bool,
 ) -> std::io::Result<bool> {
-    let mut checked = prelude.check_buffer(&buf);
-    let src = &buf[checked.offset as usize..];
-    let sources: Vec<(&str, &str)> = prelude.sources().collect();
-    emit_problems(
-        Some((name, src)),
-        &sources,
-        &checked.warnings,
-        Diagnostic::warning,
-    );
-    if !checked.is_ok() {
-        // In the order of the text, whichever phase found them.
-        let mut errors = std::mem::take(&mut checked.errors);
-        errors.sort_by_key(|p| (p.origin != Origin::User, p.span.lo));
-        emit_problems(Some((name, src)), &sources, &errors, Diagnostic::error);
-        return Ok(false);
+    let name = path.display().to_string();
+    let (mut checked, buf) = match prelude.parse_buffer(&buf) {
+        Ok(parsed) if stamp.is_some() && buf.len() > LARGE_PROGRAM => {
+            // Inference needs no text, and a large model's text is about as large as all
+            // that inference adds to its module: it goes first, and is read again only
+            // if there are problems to show.
+            drop(buf);
+            let checked = prelude.infer_parsed(parsed);
+            if checked.errors.is_empty() && checked.warnings.is_empty() {
+                (checked, None)
+            } else {
+                match read_after(prelude.buffer(0), path) {
+                    Ok((buf, again)) if again == stamp => (checked, Some(buf)),
+                    _ => {
+                        eprintln!("error: `{name}` changed while it was checked: check it again");
+                        return Ok(false);
+                    }
+                }
+            }
+        }
+        Ok(parsed) => (prelude.infer_parsed(parsed), Some(buf)),
+        Err(checked) => (*checked, Some(buf)),
+    };
+    if let Some(buf) = &buf {
+        let src = &buf[checked.offset as usize..];
+        checked.point_at_attributes(prelude, src);
+        let sources: Vec<(&str, &str)> = prelude.sources().collect();
+        let user = Some((name.as_str(), src));
+        emit_problems(user, &sources, &checked.warnings, Diagnostic::warning);
+        if !checked.is_ok() {
+            // In the order of the text, whichever phase found them.
+            let mut errors = std::mem::take(&mut checked.errors);
+            errors.sort_by_key(|p| (p.origin != Origin::User, p.span.lo));
+            emit_problems(user, &sources, &errors, Diagnostic::error);
+            return Ok(false);
+        }
     }
     let Some((module, typed)) = &checked.typed else {
         return Ok(false);

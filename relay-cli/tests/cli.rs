@@ -121,3 +121,41 @@ fn warnings_go_to_stderr_at_the_pattern_and_the_check_succeeds() {
         )
     );
 }
+
+/// A program above a megabyte is typed after its text is freed, and read again to show
+/// its problems: they are shown exactly as for the same program when small, attribute
+/// errors at the attribute, warnings included. (The same files with a long comment at
+/// the end: the same lines, past the size.)
+#[test]
+fn a_large_program_shows_its_problems_as_a_small_one() {
+    let dir = std::env::temp_dir().join(format!("relay-large-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let padding = format!("// {}\n", "x".repeat(1 << 21));
+    for file in [
+        "relay-cli/tests/diagnostics/attribute_errors.relay",
+        "relay-cli/tests/diagnostics/several_errors.relay",
+        "examples/spec/match_order_beware.relay",
+        "examples/mlp.relay",
+    ] {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+        let text = std::fs::read_to_string(format!("{root}/{file}")).unwrap();
+        let small = dir.join("small.relay");
+        let large = dir.join("large.relay");
+        std::fs::write(&small, &text).unwrap();
+        std::fs::write(&large, format!("{text}\n{padding}")).unwrap();
+        let (code, out, err) = relay(&["check", small.to_str().unwrap()]);
+        let (large_code, large_out, large_err) = relay(&["check", large.to_str().unwrap()]);
+        assert_eq!(large_code, code, "{file}");
+        assert_eq!(large_out, out, "{file}");
+        assert_eq!(large_err.replace("large.relay", "small.relay"), err, "{file}");
+        let wanted = if file.contains("diagnostics/") {
+            "error"
+        } else if file.contains("spec/") {
+            "warning"
+        } else {
+            "@mlp"
+        };
+        assert!(err.starts_with(wanted) || out.starts_with(wanted), "{file}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -522,8 +522,9 @@ impl Module {
             return callees;
         }
         // Which expressions have a mention of a global below them: an expression is built
-        // after its sub-expressions, so one pass in arena order decides (a sub-expression
-        // that is not earlier, which the builders cannot make, counts as having one).
+        // after its sub-expressions, so one pass in arena order decides. A sub-expression
+        // that is not earlier counts as having one: the body of a `let` the parser built
+        // before it, which is then walked.
         let mut below = vec![false; self.exprs.len()];
         let mut kids = Vec::new();
         for i in 0..self.exprs.len() {
@@ -712,6 +713,28 @@ impl Module {
         self.push(ExprKind::Let { var, value, body })
     }
 
+    /// Sets the body of `let_`, a [`ExprKind::Let`] built before its body (a parser's
+    /// chain of `let`s, built as it is read).
+    pub(crate) fn set_let_body(&mut self, let_: ExprId, e: ExprId) {
+        if let ExprKind::Let { body, .. } = &mut self.exprs[let_.index()].kind {
+            *body = e;
+        }
+    }
+
+    /// Ends the chain of `let`s from `first` to `last` (each the body of the one before)
+    /// at `hi`: each `let` reaches to the end of its body.
+    pub(crate) fn end_let_chain(&mut self, first: ExprId, last: ExprId, hi: u32) {
+        let mut e = first;
+        loop {
+            let node = &mut self.exprs[e.index()];
+            node.span.hi = hi.max(node.span.lo);
+            match node.kind {
+                ExprKind::Let { body, .. } if e != last => e = body,
+                _ => break,
+            }
+        }
+    }
+
     /// A call.
     pub fn call(&mut self, callee: ExprId, args: &[ExprId]) -> ExprId {
         self.call_full(callee, args, None, &[])
@@ -764,9 +787,21 @@ impl Module {
         ret: Option<Ty>,
         body: ExprId,
     ) -> ExprId {
+        self.func_of(type_params.into(), params.into(), ret, body)
+    }
+
+    /// [`Module::func`] of lists already built (a parser's, a model's million weights not
+    /// copied).
+    pub(crate) fn func_of(
+        &mut self,
+        type_params: Box<[Param]>,
+        params: Box<[VarId]>,
+        ret: Option<Ty>,
+        body: ExprId,
+    ) -> ExprId {
         self.push(ExprKind::Func(Box::new(Function {
-            type_params: type_params.into(),
-            params: params.into(),
+            type_params,
+            params,
             ret,
             body,
         })))

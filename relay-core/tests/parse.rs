@@ -479,6 +479,20 @@ def @d(%x: int32) -> int32 { (%x, %x).1 }
     );
     let (m, _, _) = parse("def @main(%x: int32) -> int32 { let %y = (%x, %x); %y.0 }");
     assert_eq!(m.global_callees(), vec![Vec::<usize>::new()]);
+    // A chain's `let`s are built before their bodies: mentions in the bodies, in the
+    // chain's result and in a chain inside a bound value are all found.
+    let src = r#"
+def @a(%x: int32) -> int32 { %x }
+def @b(%x: int32) -> int32 {
+  let %y = { let %p = %x; let %q = @a(%p); %q };
+  let %z = %y;
+  %z;
+  @a(@c(%z))
+}
+def @c(%x: int32) -> int32 { let %w = %x; let %v = %w; @b(%v) }
+"#;
+    let (m, _, _) = parse(src);
+    assert_eq!(m.global_callees(), vec![vec![], vec![2, 0, 0], vec![1]]);
 }
 
 /// A module built in Rust whose global mention is shared by two bodies.

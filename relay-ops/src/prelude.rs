@@ -4,7 +4,7 @@
 
 use relay_core::diag::Label;
 use relay_core::expr::{GlobalDef, Module, Span};
-use relay_core::infer::{infer, infer_skipping, Typed};
+use relay_core::infer::{infer, infer_skipping, TypeError, Typed};
 use relay_core::relay_data;
 use relay_core::text::{attribute_span, parse_joined_recovering, ParseError, Recovered};
 use relay_core::{adt, TyCtx};
@@ -118,9 +118,56 @@ pub struct Checked {
     pub offset: u32,
     /// How many globals the prelude defines (they come first in the module).
     prelude_globals: usize,
+    /// The problems about an attribute, whose spans still cover the whole call: see
+    /// [`Checked::point_at_attributes`].
+    pending: Vec<PendingAttr>,
+}
+
+/// A problem about an attribute, to point at the attribute once the text is at hand.
+struct PendingAttr {
+    warning: bool,
+    index: usize,
+    attr: Box<str>,
+}
+
+/// A program parsed against a [`Prelude`], its types not yet inferred
+/// ([`Prelude::parse_buffer`], then [`Prelude::infer_parsed`]). It holds no text: the
+/// program's text may be freed in between, as `relay check` does for a large model,
+/// whose text is about as large as all the data inference adds to the module.
+pub struct Parsed {
+    tcx: TyCtx,
+    adts: adt::AdtTable,
+    module: Module,
+    /// Where each source starts in the joined text, the program last.
+    starts: Vec<u32>,
+    offset: u32,
 }
 
 impl Checked {
+    /// Points each problem about an attribute at the attribute instead of the whole
+    /// call, finding it in `program` (the program's text, without the prelude's) or the
+    /// prelude's own texts. [`Prelude::check_buffer`] does it; after
+    /// [`Prelude::infer_parsed`], call it before showing the problems.
+    pub fn point_at_attributes(&mut self, prelude: &Prelude, program: &str) {
+        for p in std::mem::take(&mut self.pending) {
+            let list = if p.warning {
+                &mut self.warnings
+            } else {
+                &mut self.errors
+            };
+            let Some(problem) = list.get_mut(p.index) else {
+                continue;
+            };
+            let text = match &problem.origin {
+                Origin::User => program,
+                Origin::Prelude(n) => prelude.text_of(n),
+            };
+            if let Some(span) = attribute_span(text, problem.span, &p.attr) {
+                problem.span = span;
+            }
+        }
+    }
+
     /// Whether the program parsed and is well typed.
     pub fn is_ok(&self) -> bool {
         self.errors.is_empty() && self.typed.is_some()
@@ -254,6 +301,27 @@ impl Prelude {
     /// # Panics
     /// If `buf` does not start with [`Prelude::buffer`]'s text.
     pub fn check_buffer(&self, buf: &str) -> Checked {
+        let mut checked = match self.parse_buffer(buf) {
+            Ok(parsed) => self.infer_parsed(parsed),
+            Err(checked) => *checked,
+        };
+        let program = buf.get(checked.offset as usize..).unwrap_or("");
+        checked.point_at_attributes(self, program);
+        checked
+    }
+
+    /// The first half of [`Prelude::check_buffer`]: reads the program that follows the
+    /// prelude's text in `buf`. What it gives holds no text, so `buf` may be freed
+    /// before [`Prelude::infer_parsed`] types it.
+    ///
+    /// # Errors
+    /// The checked program, when it does not parse: the parse errors, then the type
+    /// errors of the definitions they do not touch (as [`Prelude::check`] says), not
+    /// yet pointed at attributes ([`Checked::point_at_attributes`]).
+    ///
+    /// # Panics
+    /// If `buf` does not start with [`Prelude::buffer`]'s text.
+    pub fn parse_buffer(&self, buf: &str) -> Result<Parsed, Box<Checked>> {
         // Where each source starts in `buf`, the prelude's texts checked to be there.
         let mut starts = Vec::with_capacity(self.sources.len() + 1);
         let mut at = 0;
@@ -268,144 +336,183 @@ impl Prelude {
         }
         let offset = at as u32;
         starts.push(offset);
-        let user_src = &buf[at..];
-        if u32::try_from(buf.len()).is_err() {
-            // Positions are 32-bit.
-            return Checked {
-                errors: vec![Problem {
-                    origin: Origin::User,
-                    span: Span::default(),
-                    message: "the program is 4 GiB or more, larger than the checker addresses"
-                        .into(),
-                    notes: Vec::new(),
-                    labels: Vec::new(),
-                    help: None,
-                }],
-                warnings: Vec::new(),
-                typed: None,
-                offset,
-                prelude_globals: 0,
-            };
-        }
-        let mut all: Vec<(&str, &str)> = self.sources().collect();
-        all.push(("the program", user_src));
-        // The source a span of the joined text is in, and the span in its coordinates.
-        let place = |span: Span| {
-            let k = starts.iter().rposition(|&s| s <= span.lo).unwrap_or(0);
-            let origin = if k + 1 == all.len() {
-                Origin::User
-            } else {
-                Origin::Prelude(all[k].0.to_string())
-            };
-            let span = Span {
-                lo: span.lo - starts[k],
-                hi: span.hi.max(span.lo) - starts[k],
-            };
-            (origin, span)
-        };
-        let locate = |span: Span, message: String, notes: Vec<String>| {
-            let (origin, span) = place(span);
-            Problem {
-                origin,
-                span,
-                message,
-                notes,
-                labels: Vec::new(),
-                help: None,
-            }
-        };
-        let with_details = |mut p: Problem, labels: &[Label], help: &Option<String>| {
-            p.labels = labels
-                .iter()
-                .map(|l| {
-                    let (origin, span) = place(l.span);
-                    ProblemLabel {
-                        origin,
-                        span,
-                        message: l.message.clone(),
-                    }
-                })
-                .collect();
-            p.help.clone_from(help);
-            p
-        };
-        let mut tcx = TyCtx::new();
-        let mut adts = match adt::load(&mut tcx) {
-            Ok(a) => a,
-            Err(e) => {
-                return Checked {
-                    errors: vec![locate(Span::default(), e.to_string(), Vec::new())],
-                    warnings: Vec::new(),
-                    typed: None,
-                    offset,
-                    prelude_globals: 0,
-                }
-            }
-        };
-        let problems = |list: &[relay_core::infer::TypeError]| -> Vec<Problem> {
-            list.iter()
-                .map(|e| {
-                    let mut p = locate(e.span, e.message.clone(), e.notes.clone());
-                    // An error about an attribute points at it, not at the whole call.
-                    if let Some(attr) = &e.attr {
-                        let text = match &p.origin {
-                            Origin::User => user_src,
-                            Origin::Prelude(n) => self.text_of(n),
-                        };
-                        if let Some(span) = attribute_span(text, p.span, attr) {
-                            p.span = span;
-                        }
-                    }
-                    with_details(p, &e.labels, &e.help)
-                })
-                .collect()
-        };
-        let lens: Vec<(&str, usize)> = all.iter().map(|&(n, t)| (n, t.len())).collect();
-        let Recovered {
-            module,
-            errors: parse_errors,
-            defs,
-        } = parse_joined_recovering(buf, &lens, &mut tcx, &mut adts);
-        if !parse_errors.is_empty() {
-            let mut errors: Vec<Problem> = parse_errors
-                .iter()
-                .map(|e| {
-                    let p = locate(e.span, e.message.clone(), Vec::new());
-                    with_details(p, &e.labels, &e.help)
-                })
-                .collect();
-            // The type errors of the definitions the errors do not touch, after them.
-            if let Some(skip) = untouched_by(&module, &parse_errors, &defs) {
-                let typed = infer_skipping(tcx, &adts, &module, &skip);
-                let type_errors = problems(typed.errors());
-                errors.extend(type_errors.into_iter().filter(|p| p.origin == Origin::User));
-            }
-            return Checked {
+        let failed = |errors: Vec<Problem>, pending: Vec<PendingAttr>| {
+            Box::new(Checked {
                 errors,
                 warnings: Vec::new(),
                 typed: None,
                 offset,
                 prelude_globals: 0,
+                pending,
+            })
+        };
+        if u32::try_from(buf.len()).is_err() {
+            // Positions are 32-bit.
+            let message = "the program is 4 GiB or more, larger than the checker addresses";
+            let at = Span {
+                lo: offset,
+                hi: offset,
             };
+            let p = self.place(&starts, at, message.into(), Vec::new());
+            return Err(failed(vec![p], Vec::new()));
         }
+        let mut tcx = TyCtx::new();
+        let mut adts = match adt::load(&mut tcx) {
+            Ok(a) => a,
+            Err(e) => {
+                let p = self.place(&starts, Span::default(), e.to_string(), Vec::new());
+                return Err(failed(vec![p], Vec::new()));
+            }
+        };
+        let mut lens: Vec<(&str, usize)> = self.sources().map(|(n, t)| (n, t.len())).collect();
+        lens.push(("the program", buf.len() - at));
+        let Recovered {
+            module,
+            errors: parse_errors,
+            defs,
+        } = parse_joined_recovering(buf, &lens, &mut tcx, &mut adts);
+        if parse_errors.is_empty() {
+            return Ok(Parsed {
+                tcx,
+                adts,
+                module,
+                starts,
+                offset,
+            });
+        }
+        let mut errors: Vec<Problem> = parse_errors
+            .iter()
+            .map(|e| {
+                let p = self.place(&starts, e.span, e.message.clone(), Vec::new());
+                self.with_details(&starts, p, &e.labels, &e.help)
+            })
+            .collect();
+        let mut pending = Vec::new();
+        // The type errors of the definitions the errors do not touch, after them.
+        if let Some(skip) = untouched_by(&module, &parse_errors, &defs) {
+            let typed = infer_skipping(tcx, &adts, &module, &skip);
+            for (p, attr) in self.problems(&starts, typed.errors()) {
+                if p.origin == Origin::User {
+                    pending.extend(attr.map(|attr| PendingAttr {
+                        warning: false,
+                        index: errors.len(),
+                        attr,
+                    }));
+                    errors.push(p);
+                }
+            }
+        }
+        Err(failed(errors, pending))
+    }
+
+    /// The second half of [`Prelude::check_buffer`]: types what
+    /// [`Prelude::parse_buffer`] read. Problems about an attribute cover the whole call
+    /// until [`Checked::point_at_attributes`] is given the program's text.
+    pub fn infer_parsed(&self, parsed: Parsed) -> Checked {
+        let Parsed {
+            tcx,
+            adts,
+            module,
+            starts,
+            offset,
+        } = parsed;
         let prelude_globals = module
             .globals()
             .iter()
             .take_while(|g| g.span.lo < offset)
             .count();
         let typed = infer(tcx, &adts, &module);
-        let errors = problems(typed.errors());
-        let warnings = problems(typed.warnings())
-            .into_iter()
-            .filter(|w| w.origin == Origin::User)
-            .collect();
+        let mut pending = Vec::new();
+        let mut errors = Vec::new();
+        for (p, attr) in self.problems(&starts, typed.errors()) {
+            pending.extend(attr.map(|attr| PendingAttr {
+                warning: false,
+                index: errors.len(),
+                attr,
+            }));
+            errors.push(p);
+        }
+        let mut warnings = Vec::new();
+        for (p, attr) in self.problems(&starts, typed.warnings()) {
+            if p.origin == Origin::User {
+                pending.extend(attr.map(|attr| PendingAttr {
+                    warning: true,
+                    index: warnings.len(),
+                    attr,
+                }));
+                warnings.push(p);
+            }
+        }
         Checked {
             errors,
             warnings,
             typed: Some((module, typed)),
             offset,
             prelude_globals,
+            pending,
         }
+    }
+
+    /// A problem at `span` of the joined text (sources starting at `starts`), in the
+    /// coordinates of the source it is in.
+    fn place(&self, starts: &[u32], span: Span, message: String, notes: Vec<String>) -> Problem {
+        let (origin, span) = self.locate(starts, span);
+        Problem {
+            origin,
+            span,
+            message,
+            notes,
+            labels: Vec::new(),
+            help: None,
+        }
+    }
+
+    /// The source a span of the joined text is in, and the span in its coordinates.
+    fn locate(&self, starts: &[u32], span: Span) -> (Origin, Span) {
+        let k = starts.iter().rposition(|&s| s <= span.lo).unwrap_or(0);
+        let origin = match self.sources.get(k) {
+            Some((name, _)) if k + 1 < starts.len() => Origin::Prelude(name.clone()),
+            _ => Origin::User,
+        };
+        let span = Span {
+            lo: span.lo - starts[k],
+            hi: span.hi.max(span.lo) - starts[k],
+        };
+        (origin, span)
+    }
+
+    /// `p` with its labels, each placed in its source, and its help.
+    fn with_details(
+        &self,
+        starts: &[u32],
+        mut p: Problem,
+        labels: &[Label],
+        help: &Option<String>,
+    ) -> Problem {
+        p.labels = labels
+            .iter()
+            .map(|l| {
+                let (origin, span) = self.locate(starts, l.span);
+                ProblemLabel {
+                    origin,
+                    span,
+                    message: l.message.clone(),
+                }
+            })
+            .collect();
+        p.help.clone_from(help);
+        p
+    }
+
+    /// The problems of type errors, each with the attribute it is about, if any.
+    fn problems(&self, starts: &[u32], list: &[TypeError]) -> Vec<(Problem, Option<Box<str>>)> {
+        list.iter()
+            .map(|e| {
+                let p = self.place(starts, e.span, e.message.clone(), e.notes.clone());
+                let p = self.with_details(starts, p, &e.labels, &e.help);
+                (p, e.attr.clone())
+            })
+            .collect()
     }
 }
 
@@ -482,6 +589,7 @@ pub fn check_with_prelude(user_src: &str, extra_preludes: &[&str]) -> Checked {
             typed: None,
             offset: 0,
             prelude_globals: 0,
+            pending: Vec::new(),
         },
     }
 }

@@ -32,10 +32,14 @@ pub(super) enum Frame {
     SeqExpr,
     /// `let %x = _;`.
     LetValue { var: VarId, lo: u32 },
-    /// `let %x = value; .. _`: the bindings of a chain of `let`s (and `e;` statements)
-    /// read so far are on the chain stack from `start`, each its variable, value and
-    /// first byte (`mark`: the shadow log before the first was bound).
-    LetChain { start: u32, mark: u32 },
+    /// `let %x = value; .. _`: a chain of `let`s (and `e;` statements), built as it is
+    /// read: the first `Let` node and the last, whose body is still to come (`mark`: the
+    /// locals' log before the first was bound).
+    LetChain {
+        first: ExprId,
+        last: ExprId,
+        mark: u32,
+    },
     /// The body of a function literal or definition (its state is on the `fns` stack).
     Fn { lo: u32, top: bool },
     /// `{ _ }`.
@@ -305,15 +309,23 @@ impl Parser<'_, '_> {
 
     /// Adds `let var = value;` (its first byte at `lo`) to the chain of `let`s being read,
     /// starting one unless the frame on top is one; before `var` is bound.
+    ///
+    /// The `Let` node is built now, so a chain of a million holds nothing aside: its body
+    /// is the value until the next `let` (or the chain's result) is known, which keeps an
+    /// abandoned chain a well-formed tree; its end is set when the chain ends.
     #[inline(always)]
     fn chain_let(&mut self, var: VarId, value: ExprId, lo: u32) {
-        if !matches!(self.frames.last(), Some(Frame::LetChain { .. })) {
+        let id = self.m.at(Span { lo, hi: lo }).let_(var, value, value);
+        if let Some(Frame::LetChain { last, .. }) = self.frames.last_mut() {
+            self.m.set_let_body(*last, id);
+            *last = id;
+        } else {
             self.frames.push(Frame::LetChain {
-                start: self.chain.len() as u32,
+                first: id,
+                last: id,
                 mark: self.locals.mark() as u32,
             });
         }
-        self.chain.push((var, value, lo));
     }
 
     /// The shared node of the operator named at `lo..hi`, if it has one. A name of up to
@@ -709,24 +721,16 @@ impl Parser<'_, '_> {
                 self.bind_local(var);
                 Mode::Seq
             }
-            Frame::LetChain { start, mark } => {
+            Frame::LetChain { first, last, mark } => {
                 // When the frame below is the function's, it unbinds further back before
                 // anything else is read, so the locals need not be undone here.
                 if !matches!(self.frames.last(), Some(Frame::Fn { .. })) {
                     self.unbind_locals(mark as usize);
                 }
-                // Built innermost first, as a frame per `let` would build them: each
-                // `let` ends where its body, and so the chain, ends.
-                let hi = self.prev_hi;
-                let start = start as usize;
-                let mut body = e;
-                for k in (start..self.chain.len()).rev() {
-                    let (var, value, lo) = self.chain[k];
-                    let span = Span { lo, hi: hi.max(lo) };
-                    body = self.m.at(span).let_(var, value, body);
-                }
-                self.chain.truncate(start);
-                Mode::Deliver(body)
+                self.m.set_let_body(last, e);
+                // Each `let` ends where its body, and so the chain, ends.
+                self.m.end_let_chain(first, last, self.prev_hi);
+                Mode::Deliver(first)
             }
             Frame::Fn { lo, top } => {
                 self.expect(Tok::RBrace, "`}`")?;
@@ -734,7 +738,8 @@ impl Parser<'_, '_> {
                 self.unbind_locals(st.mark);
                 self.restore_types(st.type_restore);
                 let span = self.span_from(lo);
-                let f = self.m.at(span).func(&st.type_params, &st.params, st.ret, e);
+                let (tps, ps) = (st.type_params.into(), st.params.into_boxed_slice());
+                let f = self.m.at(span).func_of(tps, ps, st.ret, e);
                 if top {
                     Mode::Deliver(f)
                 } else {

@@ -340,9 +340,6 @@ struct Parser<'s, 'a> {
     locals: locals::Locals,
     // The shared stacks of the expression machine.
     frames: Vec<expr::Frame>,
-    /// The bindings of the `let` chains being read, each its variable, value and first
-    /// byte ([`expr::Frame::LetChain`]).
-    chain: Vec<(VarId, ExprId, u32)>,
     items_stack: Vec<ExprId>,
     /// Whether simple `let`s are read by the fast path.
     fast: bool,
@@ -508,7 +505,6 @@ impl<'s, 'a> Parser<'s, 'a> {
             scope,
             locals: locals::Locals::default(),
             frames: Vec::new(),
-            chain: Vec::new(),
             items_stack: Vec::new(),
             fast: true,
             fast_args: Vec::new(),
@@ -878,7 +874,6 @@ impl<'s, 'a> Parser<'s, 'a> {
 
     fn reset(&mut self) {
         self.frames.clear();
-        self.chain.clear();
         self.items_stack.clear();
         self.targs.clear();
         self.arms.clear();
