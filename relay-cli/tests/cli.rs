@@ -147,7 +147,11 @@ fn a_large_program_shows_its_problems_as_a_small_one() {
         let (large_code, large_out, large_err) = relay(&["check", large.to_str().unwrap()]);
         assert_eq!(large_code, code, "{file}");
         assert_eq!(large_out, out, "{file}");
-        assert_eq!(large_err.replace("large.relay", "small.relay"), err, "{file}");
+        assert_eq!(
+            large_err.replace("large.relay", "small.relay"),
+            err,
+            "{file}"
+        );
         let wanted = if file.contains("diagnostics/") {
             "error"
         } else if file.contains("spec/") {
@@ -155,7 +159,10 @@ fn a_large_program_shows_its_problems_as_a_small_one() {
         } else {
             "@mlp"
         };
-        assert!(err.starts_with(wanted) || out.starts_with(wanted), "{file}: {err}");
+        assert!(
+            err.starts_with(wanted) || out.starts_with(wanted),
+            "{file}: {err}"
+        );
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
