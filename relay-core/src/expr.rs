@@ -96,12 +96,26 @@ id!(
 pub struct VarDecl {
     /// Where the name (without `%`) ends in the module's text of names; it starts where
     /// the previous variable's ends: [`Module::var_name`]. (Four bytes, not a start and a
-    /// length: a million-variable module's table is 20 bytes a variable, not 24.)
+    /// length: with the four-byte `ann`, a million-variable module's table is 16 bytes a
+    /// variable, not 28.)
     name_end: u32,
-    /// The written type, if any.
-    pub ann: Option<Ty>,
+    /// The written type, or [`NO_ANN`] ([`VarDecl::ann`]: four bytes, not the eight of an
+    /// `Option<Ty>`).
+    ann: Ty,
     /// Where it is bound.
     pub span: Span,
+}
+
+/// No written type: the `ann` of a [`VarDecl`] without one (no type has this id; the
+/// interner would need four billion types).
+const NO_ANN: Ty = Ty(u32::MAX);
+
+impl VarDecl {
+    /// The written type, if any.
+    #[inline]
+    pub fn ann(&self) -> Option<Ty> {
+        (self.ann != NO_ANN).then_some(self.ann)
+    }
 }
 
 /// A function literal (also the body of a global).
@@ -251,8 +265,8 @@ pub struct ArmList {
     start: u32,
     len: u32,
 }
-// And a variable five.
-const _: () = assert!(std::mem::size_of::<VarDecl>() <= 20);
+// And a variable four.
+const _: () = assert!(std::mem::size_of::<VarDecl>() <= 16);
 
 /// A list of expressions (a call's arguments, a tuple's fields), stored in its module:
 /// read it with [`Module::list`].
@@ -600,7 +614,7 @@ impl Module {
         let name_end = u32::try_from(self.names.len()).expect("more than 4 GiB of names");
         self.vars.push(VarDecl {
             name_end,
-            ann,
+            ann: ann.unwrap_or(NO_ANN),
             span: self.span,
         });
         id

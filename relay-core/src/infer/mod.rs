@@ -129,6 +129,10 @@ enum Frame {
     Exit(ExprId),
     /// A `let`'s value is typed: bind its variable, then type the body.
     BindLet(ExprId),
+    /// A `let` (first) whose body (second) is typed: the `let` has the body's type. The
+    /// `let` node is not read again: a chain of a million is unwound without touching
+    /// the arena.
+    ExitLet(ExprId, ExprId),
 }
 
 struct Infer<'m> {
@@ -317,7 +321,7 @@ impl Infer<'_> {
 
     /// The type of a variable at its binder: its annotation, or a fresh unknown.
     fn bind_var(&mut self, v: VarId) -> Ty {
-        let t = match self.m.var_decl(v).ann {
+        let t = match self.m.var_decl(v).ann() {
             Some(t) => t,
             None => self.s.fresh_ty(),
         };
@@ -338,7 +342,8 @@ impl Infer<'_> {
                 self.declared.push(false);
                 continue;
             };
-            let anns: Option<Vec<Ty>> = f.params.iter().map(|&v| self.m.var_decl(v).ann).collect();
+            let anns: Option<Vec<Ty>> =
+                f.params.iter().map(|&v| self.m.var_decl(v).ann()).collect();
             match (anns, f.ret) {
                 (Some(args), Some(ret)) => {
                     let mut params: Vec<Param> = f.type_params.to_vec();
@@ -372,7 +377,7 @@ impl Infer<'_> {
                         unreachable!()
                     };
                     let value_ty = self.expr_tys[value.index()];
-                    match self.m.var_decl(var).ann {
+                    match self.m.var_decl(var).ann() {
                         // Unannotated: the variable has the value's type.
                         None => self.var_tys[var.index()] = value_ty,
                         Some(vt) => {
@@ -382,7 +387,7 @@ impl Infer<'_> {
                             }
                         }
                     }
-                    stack.push(Frame::Exit(e));
+                    stack.push(Frame::ExitLet(e, body));
                     // The next `let` of a chain, if its value is a call of leaves: typed
                     // here, as its frames would type it, and bound in turn.
                     if let ExprKind::Let { value, .. } = self.m.expr(body).kind {
@@ -400,6 +405,7 @@ impl Infer<'_> {
                     let t = self.exit(e);
                     self.expr_tys[e.index()] = t;
                 }
+                Frame::ExitLet(e, body) => self.expr_tys[e.index()] = self.expr_tys[body.index()],
             }
         }
     }

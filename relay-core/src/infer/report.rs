@@ -65,7 +65,7 @@ impl Infer<'_> {
     pub(super) fn origin_label(&mut self, e: ExprId) -> Option<Label> {
         let v = self.m.mention(e)?;
         let decl = self.m.var_decl(v);
-        let message = match decl.ann {
+        let message = match decl.ann() {
             Some(t) => return Some(self.annotation_label(v, t)),
             None => {
                 let t = self.s.resolve(self.var_tys[v.index()]);
@@ -114,7 +114,7 @@ impl Infer<'_> {
         let right = (self.m.mention(value)).map(|w| format!("`%{}`", self.m.var_name(w)));
         let why = err.describe_sides(&self.s.tcx, (Some(&left), right.as_deref()));
         let mut labels: Vec<Label> = decl
-            .ann
+            .ann()
             .map(|t| self.annotation_label(v, t))
             .into_iter()
             .collect();
@@ -148,7 +148,7 @@ impl Infer<'_> {
         // it is instantiated by the other arguments), the argument when it is a variable.
         let left = param.and_then(|p| {
             let decl = self.m.var_decl(p);
-            let t = decl.ann?;
+            let t = decl.ann()?;
             let ground = !self.s.tcx.has_vars(t) && !self.s.tcx.has_params(t);
             ground.then(|| format!("the parameter `%{}`", self.m.var_name(p)))
         });
@@ -161,7 +161,7 @@ impl Infer<'_> {
         let mut labels = Vec::new();
         if let Some(param) = param {
             let decl = self.m.var_decl(param);
-            let message = match decl.ann {
+            let message = match decl.ann() {
                 Some(t) => format!(
                     "parameter `%{}` is declared `{}` here",
                     self.m.var_name(param),

@@ -346,7 +346,7 @@ impl Printer<'_> {
         self.out.push_str(&n);
         self.names[v.index()] = Some(n);
         self.bind(v);
-        if let Some(t) = self.m.var_decl(v).ann {
+        if let Some(t) = self.m.var_decl(v).ann() {
             self.out.push_str(": ");
             self.ty(t);
         }
@@ -447,7 +447,7 @@ impl Printer<'_> {
                     return;
                 }
                 let d = m.var_decl(*var);
-                if m.var_name(*var) == "_" && d.ann.is_none() && !self.referenced[var.index()] {
+                if m.var_name(*var) == "_" && d.ann().is_none() && !self.referenced[var.index()] {
                     // `e; body`.
                     self.tasks.push(Task::Expr(*body, Ctx::Seq));
                     self.tasks.push(Task::Nl);
@@ -459,7 +459,7 @@ impl Printer<'_> {
                 self.out.push_str("let %");
                 self.out.push_str(&n);
                 self.names[var.index()] = Some(n);
-                if let Some(t) = d.ann {
+                if let Some(t) = d.ann() {
                     self.out.push_str(": ");
                     self.ty(t);
                 }
