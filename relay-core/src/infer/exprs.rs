@@ -84,7 +84,11 @@ impl Infer<'_> {
         let known = self.s.remembers_results() && buf.iter().all(|&t| !self.s.tcx.has_vars(t));
         let inputs = (known && buf.len() <= SITE_INPUTS).then(|| {
             let mut k = [self.unset; SITE_INPUTS];
-            k[..buf.len()].copy_from_slice(&buf);
+            // Element by element: a copy of a length not known at compile time would be
+            // a call to `memcpy` for a few bytes.
+            for (slot, &t) in k.iter_mut().zip(&buf) {
+                *slot = t;
+            }
             k
         });
         if let Some(k) = inputs {
