@@ -202,13 +202,14 @@ fn check_one(
             // Inference needs no text, and a large model's text is about as large as all
             // that inference adds to its module: it goes first, and is read again only
             // if there are problems to show.
+            let len = buf.len();
             drop(buf);
             let checked = prelude.infer_parsed(parsed);
             if checked.errors.is_empty() && checked.warnings.is_empty() {
                 (checked, None)
             } else {
                 match read_after(prelude.buffer(0), path) {
-                    Ok((buf, again)) if again == stamp => (checked, Some(buf)),
+                    Ok((buf, again)) if again == stamp && buf.len() == len => (checked, Some(buf)),
                     _ => {
                         eprintln!("error: `{name}` changed while it was checked: check it again");
                         return Ok(false);
