@@ -5,16 +5,20 @@
 //! in scope at once), and a log of the bindings made, with what each shadowed, to undo
 //! them at the end of their scopes.
 //!
+//! The table is open addressing with linear probing: a slot of four bytes for a variable
+//! and, apart, a byte of its name's hash (0: empty), so a probe reads a record only when
+//! that byte matches. Its home slot is known from the name alone, so a parser that has
+//! read a name it is about to bind can ask for those lines early ([`Locals::prefetch`]).
+//!
 //! In front of the table, a small cache of the latest bindings by hash: most mentions
 //! are of a name bound a few statements before, whose record is still in the processor's
 //! cache, while the table of a million names is not.
 
 use crate::expr::{Module, VarId};
-use hashbrown::HashTable;
 use std::cell::Cell;
 
 pub(super) struct Locals {
-    table: HashTable<VarId>,
+    table: Table,
     /// By the low bits of its name's hash, a variable that is the latest binding of its
     /// name, or [`NONE`]. Kept so: a binding takes its name's slot, an undone one gives
     /// it back to what it shadowed.
@@ -39,7 +43,7 @@ const RECENT: usize = 1024;
 impl Default for Locals {
     fn default() -> Self {
         Locals {
-            table: HashTable::new(),
+            table: Table::default(),
             recent: Box::new([NONE; RECENT]),
             log: Vec::new(),
             shadowed: Vec::new(),
@@ -47,6 +51,186 @@ impl Default for Locals {
             next: Cell::new(NONE),
         }
     }
+}
+
+/// A set of variables with distinct names, found by name: open addressing, linear
+/// probing, a power of two of slots, at most 7/8 of them full.
+#[derive(Default)]
+struct Table {
+    /// By slot, the top byte of its variable's hash, made nonzero; 0 for an empty slot.
+    tags: Box<[u8]>,
+    /// By slot, its variable's id (meaningless where the tag is 0: zero, as allocated, so
+    /// the pages of a large table are not written before they are used).
+    slots: Box<[u32]>,
+    /// Full slots.
+    len: usize,
+}
+
+/// The byte of hash `h` kept beside its slot: never 0, which marks an empty slot.
+#[inline]
+fn tag(h: u64) -> u8 {
+    ((h >> 56) as u8).max(1)
+}
+
+impl Table {
+    /// The variable in slot `i`.
+    #[inline]
+    fn var(&self, i: usize) -> VarId {
+        VarId(self.slots[i])
+    }
+
+    fn mask(&self) -> usize {
+        self.tags.len().wrapping_sub(1)
+    }
+
+    /// Most variables the table holds before it grows.
+    fn limit(&self) -> usize {
+        self.tags.len() / 8 * 7
+    }
+
+    /// The slot of the variable named `name` (hash `h`), if there is one.
+    #[inline]
+    fn find(&self, m: &Module, h: u64, name: &[u8]) -> Option<usize> {
+        if self.len == 0 {
+            return None;
+        }
+        let mask = self.mask();
+        let t = tag(h);
+        let mut i = h as usize & mask;
+        loop {
+            let ti = self.tags[i];
+            if ti == 0 {
+                return None;
+            }
+            if ti == t && same(m.var_name_bytes(self.var(i)), name) {
+                return Some(i);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Puts `v` (its name `name`, hashed `h`) in the table: the variable of that name it
+    /// replaces, if any.
+    #[inline]
+    fn insert(&mut self, m: &Module, h: u64, name: &[u8], v: VarId) -> Option<VarId> {
+        if self.len >= self.limit() {
+            self.grow(m, self.len + 1);
+        }
+        let mask = self.mask();
+        let t = tag(h);
+        let mut i = h as usize & mask;
+        loop {
+            let ti = self.tags[i];
+            if ti == 0 {
+                self.tags[i] = t;
+                self.slots[i] = v.0;
+                self.len += 1;
+                return None;
+            }
+            if ti == t && same(m.var_name_bytes(self.var(i)), name) {
+                return Some(VarId(std::mem::replace(&mut self.slots[i], v.0)));
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Empties slot `i`, moving back the variables after it that would no longer be found
+    /// past the hole (backward-shift deletion: no tombstones).
+    fn remove_at(&mut self, m: &Module, mut i: usize) {
+        let mask = self.mask();
+        let mut j = i;
+        loop {
+            j = (j + 1) & mask;
+            if self.tags[j] == 0 {
+                break;
+            }
+            let home = hash(m.var_name_bytes(self.var(j))) as usize & mask;
+            // The variable at `j` stays if its home is cyclically in `(i, j]`.
+            let stays = if i <= j {
+                i < home && home <= j
+            } else {
+                i < home || home <= j
+            };
+            if !stays {
+                self.tags[i] = self.tags[j];
+                self.slots[i] = self.slots[j];
+                i = j;
+            }
+        }
+        self.tags[i] = 0;
+        self.len -= 1;
+    }
+
+    /// Room for `n` more variables without growing.
+    fn reserve(&mut self, m: &Module, n: usize) {
+        let want = self.len.saturating_add(n);
+        if want > self.limit() {
+            self.grow(m, want);
+        }
+    }
+
+    /// Rebuilds the table with room for at least `want` variables.
+    #[cold]
+    fn grow(&mut self, m: &Module, want: usize) {
+        let buckets = want
+            .checked_mul(8)
+            .map(|x| (x / 7).max(16).next_power_of_two())
+            .expect("a table of fewer than 2^61 slots");
+        let old_tags = std::mem::replace(&mut self.tags, vec![0; buckets].into_boxed_slice());
+        let old_slots = std::mem::replace(&mut self.slots, vec![0; buckets].into_boxed_slice());
+        let mask = buckets - 1;
+        for (&t, &v) in old_tags.iter().zip(old_slots.iter()) {
+            if t == 0 {
+                continue;
+            }
+            let mut i = hash(m.var_name_bytes(VarId(v))) as usize & mask;
+            while self.tags[i] != 0 {
+                i = (i + 1) & mask;
+            }
+            self.tags[i] = t;
+            self.slots[i] = v;
+        }
+    }
+
+    /// Asks the processor for the lines of the home slot of hash `h`.
+    #[inline]
+    fn prefetch(&self, h: u64) {
+        let i = h as usize & self.mask();
+        if let (Some(t), Some(v)) = (self.tags.get(i), self.slots.get(i)) {
+            prefetch_line(std::ptr::from_ref(t).cast());
+            prefetch_line(std::ptr::from_ref(v).cast());
+        }
+    }
+
+    fn clear(&mut self) {
+        if self.len != 0 {
+            self.tags.fill(0);
+            self.len = 0;
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = VarId> + '_ {
+        self.tags
+            .iter()
+            .zip(self.slots.iter())
+            .filter(|&(&t, _)| t != 0)
+            .map(|(_, &v)| VarId(v))
+    }
+}
+
+/// A hint to bring the line at `p` into the cache.
+#[inline(always)]
+fn prefetch_line(p: *const i8) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        // SAFETY: a prefetch is only a hint: it reads nothing into the program, never
+        // faults (whatever the address), and writes nothing; its one requirement, the
+        // `sse` target feature, is part of every x86_64 target.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
 }
 
 fn slot(h: u64) -> usize {
@@ -109,7 +293,7 @@ fn same(a: &[u8], b: &[u8]) -> bool {
 impl Locals {
     /// Room for `n` bindings.
     pub(super) fn reserve(&mut self, m: &Module, n: usize) {
-        self.table.reserve(n, |&v| hash(m.var_name_bytes(v)));
+        self.table.reserve(m, n);
         self.log.reserve(n);
     }
 
@@ -133,10 +317,7 @@ impl Locals {
             self.next.set(VarId(p.0.wrapping_add(1)));
             return Some(p);
         }
-        let v = self
-            .table
-            .find(h, |&v| same(m.var_name_bytes(v), name))
-            .copied()?;
+        let v = self.table.var(self.table.find(m, h, name)?);
         self.next.set(VarId(v.0.wrapping_add(1)));
         Some(v)
     }
@@ -156,25 +337,20 @@ impl Locals {
         }
     }
 
+    /// Asks for the part of the table where `name` would be bound, ahead of binding it.
+    #[inline]
+    pub(super) fn prefetch(&self, name: &[u8]) {
+        self.table.prefetch(hash(name));
+    }
+
     /// Binds `v` under its own name, shadowing whatever had it.
     pub(super) fn bind(&mut self, m: &Module, v: VarId) {
         let name = m.var_name_bytes(v);
         let h = hash(name);
         self.recent[slot(h)] = v;
-        let entry = self.table.entry(
-            h,
-            |&u| same(m.var_name_bytes(u), name),
-            |&u| hash(m.var_name_bytes(u)),
-        );
-        match entry {
-            hashbrown::hash_table::Entry::Occupied(mut o) => {
-                let prev = std::mem::replace(o.get_mut(), v);
-                let at = u32::try_from(self.log.len()).expect("fewer than 4 billion bindings");
-                self.shadowed.push((at, prev));
-            }
-            hashbrown::hash_table::Entry::Vacant(e) => {
-                e.insert(v);
-            }
+        if let Some(prev) = self.table.insert(m, h, name, v) {
+            let at = u32::try_from(self.log.len()).expect("fewer than 4 billion bindings");
+            self.shadowed.push((at, prev));
         }
         self.log.push(v);
     }
@@ -209,17 +385,12 @@ impl Locals {
             if *r == v {
                 *r = prev.unwrap_or(NONE);
             }
-            let Ok(entry) = self
-                .table
-                .find_entry(h, |&u| same(m.var_name_bytes(u), name))
-            else {
+            let Some(i) = self.table.find(m, h, name) else {
                 continue;
             };
             match prev {
-                Some(p) => *entry.into_mut() = p,
-                None => {
-                    entry.remove();
-                }
+                Some(p) => self.table.slots[i] = p.0,
+                None => self.table.remove_at(m, i),
             }
         }
     }
@@ -236,6 +407,116 @@ impl Locals {
 
     /// The names in scope (for a "did you mean").
     pub(super) fn names<'m>(&self, m: &'m Module) -> Vec<&'m str> {
-        self.table.iter().map(|&v| m.var_name(v)).collect()
+        self.table.iter().map(|v| m.var_name(v)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    /// Random bindings and undos, many of a few names (shadowing, long probe runs, the
+    /// table growing), against a map of stacks.
+    #[test]
+    fn matches_a_map_of_stacks() {
+        let mut m = Module::new();
+        let mut locals = Locals::default();
+        let mut model: HashMap<String, Vec<VarId>> = HashMap::new();
+        let mut log: Vec<String> = Vec::new();
+        let mut marks: Vec<usize> = Vec::new();
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut rand = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let name = |k: u64| format!("x{k}");
+        for round in 0..100_000 {
+            match rand(20) {
+                0..=13 => {
+                    let k = name(rand(if round % 2 == 0 { 3000 } else { 40 }));
+                    let v = m.var(&k, None);
+                    locals.bind(&m, v);
+                    model.entry(k.clone()).or_default().push(v);
+                    log.push(k);
+                }
+                14 | 15 => marks.push(locals.mark()),
+                16 => {
+                    // Mostly to a mark, now and then all.
+                    let Some(mark) = marks.pop().or((rand(50) == 0).then_some(0)) else {
+                        continue;
+                    };
+                    locals.unbind_to(&m, mark);
+                    while log.len() > mark {
+                        let k = log.pop().expect("above the mark");
+                        model.get_mut(&k).expect("bound").pop();
+                    }
+                }
+                _ => {
+                    let k = name(rand(3000));
+                    let want = model.get(&k).and_then(|s| s.last().copied());
+                    assert_eq!(locals.get(&m, &k), want, "{k}");
+                }
+            }
+            if round % 1000 == 0 {
+                let mut names = locals.names(&m);
+                names.sort_unstable();
+                let mut want: Vec<&str> = model
+                    .iter()
+                    .filter(|(_, s)| !s.is_empty())
+                    .map(|(k, _)| k.as_str())
+                    .collect();
+                want.sort_unstable();
+                assert_eq!(names, want);
+                for (k, s) in &model {
+                    assert_eq!(locals.get(&m, k), s.last().copied(), "{k}");
+                }
+            }
+        }
+        for (k, s) in &model {
+            assert_eq!(locals.get(&m, k), s.last().copied(), "{k}");
+        }
+        locals.clear();
+        assert!(locals.names(&m).is_empty());
+    }
+
+    /// The table alone, its variables removed in any order (the parser's are removed
+    /// latest first, which rarely moves any).
+    #[test]
+    fn table_removes_in_any_order() {
+        let mut m = Module::new();
+        let mut t = Table::default();
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut rand = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let mut vars: HashMap<String, VarId> = HashMap::new();
+        for round in 0..100_000 {
+            let k = format!("y{}", rand(2000));
+            let h = hash(k.as_bytes());
+            if rand(2) == 0 {
+                let v = m.var(&k, None);
+                assert_eq!(t.insert(&m, h, k.as_bytes(), v), vars.insert(k, v));
+            } else {
+                let want = vars.remove(&k);
+                let i = t.find(&m, h, k.as_bytes());
+                assert_eq!(i.map(|i| t.var(i)), want);
+                if let Some(i) = i {
+                    t.remove_at(&m, i);
+                }
+            }
+            assert_eq!(t.len, vars.len());
+            if round % 500 == 0 {
+                for (k, &v) in &vars {
+                    let i = t.find(&m, hash(k.as_bytes()), k.as_bytes());
+                    assert_eq!(i.map(|i| t.var(i)), Some(v), "{k}");
+                }
+            }
+        }
     }
 }
