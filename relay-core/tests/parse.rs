@@ -443,6 +443,32 @@ fn free_var_and_meta_are_clear_errors() {
     );
 }
 
+/// The first pass searches a window of the text at a time: items, braces and comments
+/// are found wherever the windows end (a program of about 550 KB, whose pieces fall at
+/// every offset of a window, and bodies longer than a window).
+#[test]
+fn items_are_found_across_the_first_pass_windows() {
+    let mut src = String::new();
+    let mut expected = Vec::new();
+    for k in 0..2000 {
+        // Padding of every length from 0 to 99, so the pieces move through the windows.
+        let pad = "x".repeat(k % 100);
+        src.push_str(&format!(
+            "def @f{k}(%x: int32) -> int32 {{ /* }} def @no{k}() {{ {pad} */ %x }}\n\
+             // }} type T{k} {{ {pad}\n"
+        ));
+        expected.push(format!("@f{k}: fn (int32) -> int32"));
+        if k % 500 == 250 {
+            // A body longer than a window with nothing the first pass looks for.
+            let lets: String = (0..4000).map(|i| format!("let %v{i} = %x;\n")).collect();
+            src.push_str(&format!("def @g{k}(%x: int32) -> int32 {{\n{lets}%x\n}}\n"));
+            expected.push(format!("@g{k}: fn (int32) -> int32"));
+        }
+    }
+    assert!(src.len() > 500_000);
+    assert_eq!(check(&src), expected);
+}
+
 #[test]
 fn item_words_inside_names_and_bodies_are_not_items() {
     // `def`, `type` and `data` as names, after `%`, `@` and `.`, inside longer words, in

@@ -380,37 +380,59 @@ const AT_TOP_BYTES: &[u8] = b"{}\"/#dt";
 
 /// Finds the next byte that matters to [`Parser::find_items`] ([`IN_BODY_BYTES`] inside a
 /// body, [`AT_TOP_BYTES`] outside) with `memchr`'s vectorized searches, in three groups:
-/// `{`, `}` or `"`; `/` or `#`; `d` or `t`. Each group's next position is remembered
-/// until passed, so a body without comments is searched for them once, to its end.
+/// `{`, `}` or `"`; `/` or `#`; `d` or `t`. Each group's search is remembered until
+/// passed, so a body without comments is searched for them once. The groups search a
+/// window of [`SCAN_WINDOW`] bytes at a time, one after the other: a large program's text
+/// is read from memory once for all of them, not once for each.
 #[derive(Default)]
 struct ItemScan {
-    /// Per group, the next position at or after where it was last searched from
-    /// (`usize::MAX` for none; `None` before the first search).
-    next: [Option<usize>; 3],
+    /// Per group, what its last search found: searched from `.0` to `.1`, the first
+    /// match there `.2`.
+    searched: [Option<(usize, usize, Option<usize>)>; 3],
 }
 
+/// The bytes a group searches at a time: well within the second-level cache.
+const SCAN_WINDOW: usize = 1 << 15;
+
 impl ItemScan {
-    fn next(&mut self, b: &[u8], i: usize, at_top: bool) -> Option<usize> {
+    fn next(&mut self, b: &[u8], mut i: usize, at_top: bool) -> Option<usize> {
         let groups = if at_top { 3 } else { 2 };
-        let mut best = usize::MAX;
-        for g in 0..groups {
-            let k = match self.next[g] {
-                Some(k) if k >= i => k,
-                _ => {
-                    let s = &b[i..];
-                    let found = match g {
-                        0 => memchr::memchr3(b'{', b'}', b'"', s),
-                        1 => memchr::memchr2(b'/', b'#', s),
-                        _ => memchr::memchr2(b'd', b't', s),
-                    };
-                    let k = found.map_or(usize::MAX, |k| i + k);
-                    self.next[g] = Some(k);
-                    k
+        loop {
+            // The first match of any group, and how far every group without one has
+            // searched.
+            let mut best = usize::MAX;
+            let mut horizon = b.len();
+            for g in 0..groups {
+                let (_, to, hit) = match self.searched[g] {
+                    Some((from, to, hit)) if from <= i && hit.map_or(to > i, |h| h >= i) => {
+                        (from, to, hit)
+                    }
+                    _ => {
+                        let to = b.len().min(i.saturating_add(SCAN_WINDOW));
+                        let s = &b[i..to];
+                        let found = match g {
+                            0 => memchr::memchr3(b'{', b'}', b'"', s),
+                            1 => memchr::memchr2(b'/', b'#', s),
+                            _ => memchr::memchr2(b'd', b't', s),
+                        };
+                        let state = (i, to, found.map(|k| i + k));
+                        self.searched[g] = Some(state);
+                        state
+                    }
+                };
+                match hit {
+                    Some(h) => best = best.min(h),
+                    None => horizon = horizon.min(to),
                 }
-            };
-            best = best.min(k);
+            }
+            if best < horizon {
+                return Some(best);
+            }
+            if horizon >= b.len() {
+                return None;
+            }
+            i = horizon;
         }
-        Some(best).filter(|&k| k != usize::MAX)
     }
 }
 
