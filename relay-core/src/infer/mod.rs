@@ -157,6 +157,8 @@ struct Infer<'m> {
     unset: Ty,
     /// A buffer for a relation's arguments.
     scratch: Vec<Ty>,
+    /// The frames of [`Infer::infer_expr`], kept from one body to the next.
+    frames: Vec<Frame>,
     match_scrutinee: FxHashMap<ExprId, Ty>,
     errors: Vec<TypeError>,
     warnings: Vec<TypeError>,
@@ -219,6 +221,9 @@ fn infer_full(tcx: TyCtx, adts: &AdtTable, m: &Module, skip: &[bool], options: O
         op_sites: Vec::new(),
         unset,
         scratch: Vec::new(),
+        // A frame a `let` at most, reserved at once (pages not touched stay free): a
+        // million-`let` chain is never copied to a larger stack.
+        frames: Vec::with_capacity(exprs / 2 + 1),
         match_scrutinee: FxHashMap::default(),
         errors: Vec::new(),
         warnings: Vec::new(),
@@ -368,7 +373,9 @@ impl Infer<'_> {
     }
 
     fn infer_expr(&mut self, root: ExprId) {
-        let mut stack = vec![Frame::Enter(root)];
+        let mut stack = std::mem::take(&mut self.frames);
+        stack.clear();
+        stack.push(Frame::Enter(root));
         while let Some(frame) = stack.pop() {
             match frame {
                 Frame::Enter(e) => self.enter(e, &mut stack),
@@ -408,6 +415,7 @@ impl Infer<'_> {
                 Frame::ExitLet(e, body) => self.expr_tys[e.index()] = self.expr_tys[body.index()],
             }
         }
+        self.frames = stack;
     }
 
     /// Types call `e` at once when its callee and arguments are leaves (names, operators,
