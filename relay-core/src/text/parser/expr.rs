@@ -91,8 +91,13 @@ pub(super) enum Mode {
 }
 
 /// The first byte at or after `i` that is not a blank (as the lexer's blanks).
+#[inline]
 pub(super) fn blank(b: &[u8], mut i: usize) -> usize {
-    while i < b.len() && matches!(b[i], b' ' | b'\n' | b'\t' | b'\r' | b'\x0c') {
+    // Most bytes met are not blanks, and most blanks are one space: those decide first.
+    while let Some(&c) = b.get(i) {
+        if c > b' ' || (c != b' ' && !matches!(c, b'\n' | b'\t' | b'\r' | b'\x0c')) {
+            break;
+        }
         i += 1;
     }
     i
