@@ -106,6 +106,46 @@ fn the_fast_path_builds_what_the_general_loop_builds() {
     assert_eq!(format!("{fast:?}"), format!("{general:?}"));
 }
 
+/// A tuple of locals as the only argument (`concatenate((%a, %b), axis=1)`) is read by
+/// the fast path as the general loop reads it, and its near misses are left to the
+/// general loop (a one-field tuple, a trailing comma, more arguments, a projection,
+/// an unbound name, a missing comma).
+#[test]
+fn the_fast_path_reads_a_tuple_argument_as_the_general_loop_does() {
+    use relay_core::adt::{self, AdtTable};
+    use relay_core::text::{parse_module, parse_module_general};
+    use relay_core::TyCtx;
+    let head = "def @c(%x: Tensor[(2, 3), float32], %y: Tensor[(2, 3), float32]) {
+  let %a = concatenate((%x, %y), axis=1);
+  let %a0 = concatenate((%x, %y), axis=1);\n";
+    let statements = [
+        "let %b = concatenate(( %a ,%y ) , axis=1);",
+        "let %c = concatenate((%a, %y, %a), axis=1) ;",
+        "let %d = concatenate((%a, %a));",
+        "let %e = concatenate((%a), axis=1);",
+        "let %f = concatenate((%a,), axis=1);",
+        "let %g = concatenate((%a, %a,), axis=1);",
+        "let %h = concatenate((%a, %a), %a);",
+        "let %i = concatenate(%a, (%a, %a));",
+        "let %j = concatenate((%a, %a).0, axis=1);",
+        "let %k = concatenate((%a, (%a)), axis=1);",
+        "let %l = concatenate((%a, %a), axis=1).0;",
+        "let %m = concatenate((%a, %q), axis=1);",
+        "let %n = concatenate((%a %a), axis=1);",
+        "let %o = concatenate((%a, %y), axis=0);",
+    ];
+    for s in statements {
+        let src = format!("{head}  {s}\n  %a\n}}");
+        let mut tcx = TyCtx::new();
+        let mut adts: AdtTable = adt::load(&mut tcx).expect("data types");
+        let fast = parse_module(&src, &mut tcx, &mut adts);
+        let mut tcx = TyCtx::new();
+        let mut adts: AdtTable = adt::load(&mut tcx).expect("data types");
+        let general = parse_module_general(&src, &mut tcx, &mut adts);
+        assert_eq!(format!("{fast:?}"), format!("{general:?}"), "in {s}");
+    }
+}
+
 mod fast_path_on_mangled_text {
     use proptest::prelude::*;
     use relay_core::adt::{self, AdtTable};

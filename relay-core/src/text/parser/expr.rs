@@ -243,13 +243,45 @@ impl Parser<'_, '_> {
         if at(i) != b'(' {
             return None;
         }
-        // Locals, then perhaps attributes, to the `)`.
+        // Locals, or a tuple of locals alone, then perhaps attributes, to the `)`.
         self.fast_args.clear();
         let mut attrs = None;
+        let mut tuple = None;
         loop {
             i = blank(i + 1);
             match at(i) {
-                b'%' => {
+                b'(' if self.fast_args.is_empty() => {
+                    // `concatenate((%a, %b), axis=1)`: two locals or more, in `(..)`.
+                    let lo = i;
+                    loop {
+                        i = blank(i + 1);
+                        if at(i) != b'%' {
+                            return None;
+                        }
+                        let hi = name_end(b, i + 1);
+                        let v = self.locals.get(&self.m, &self.src[i + 1..hi])?;
+                        let span = Span {
+                            lo: i as u32,
+                            hi: hi as u32,
+                        };
+                        self.fast_args.push((v, span));
+                        i = blank(hi);
+                        match at(i) {
+                            b',' => {}
+                            b')' => break,
+                            _ => return None,
+                        }
+                    }
+                    if self.fast_args.len() < 2 {
+                        return None;
+                    }
+                    tuple = Some(Span {
+                        lo: lo as u32,
+                        hi: i as u32 + 1,
+                    });
+                    i = blank(i + 1);
+                }
+                b'%' if tuple.is_none() => {
                     let hi = name_end(b, i + 1);
                     let v = self.locals.get(&self.m, &self.src[i + 1..hi])?;
                     let span = Span {
@@ -288,19 +320,33 @@ impl Parser<'_, '_> {
         if at(semi) != b';' {
             return None;
         }
-        // Built as the general loop builds it: the variable, the mentions, the call.
+        // Built as the general loop builds it: the variable, the mentions (or the tuple),
+        // the call.
         let var = self.m.at(Span {
             lo: name_lo as u32,
             hi: name_hi as u32,
         });
         let var = var.var(&self.src[name_lo + 1..name_hi], None);
-        for k in 0..self.fast_args.len() {
-            let (v, span) = self.fast_args[k];
-            let e = self.m.at(span).var_mention(v);
-            self.items_stack.push(e);
+        let start = self.items_stack.len();
+        if let Some(span) = tuple {
+            // The fields are mentions of their own (not a call's argument list), then
+            // the tuple is the one argument.
+            for k in 0..self.fast_args.len() {
+                let (v, span) = self.fast_args[k];
+                let e = self.m.at(span).var_ref(v);
+                self.items_stack.push(e);
+            }
+            let t = self.m.at(span).tuple(&self.items_stack[start..]);
+            self.items_stack.truncate(start);
+            self.items_stack.push(t);
+        } else {
+            for k in 0..self.fast_args.len() {
+                let (v, span) = self.fast_args[k];
+                let e = self.m.at(span).var_mention(v);
+                self.items_stack.push(e);
+            }
         }
         self.last_op = (callee, op_lo as u32);
-        let start = self.items_stack.len() - self.fast_args.len();
         let span = Span {
             lo: op_lo as u32,
             hi: call_hi as u32,
