@@ -273,13 +273,12 @@ impl Infer<'_> {
             m,
             ..
         } = self;
-        for t in expr_tys
-            .iter_mut()
-            .chain(var_tys.iter_mut())
-            .chain(global_tys.iter_mut())
-        {
-            if solver.tcx.has_vars(*t) {
-                *t = solver.resolve(*t);
+        // A loop per table (a chain of iterators costs more than the check itself).
+        for tys in [&mut expr_tys, &mut var_tys, &mut global_tys] {
+            for t in tys.iter_mut() {
+                if solver.tcx.has_vars(*t) {
+                    *t = solver.resolve(*t);
+                }
             }
         }
         let mut errors = errors;
