@@ -541,6 +541,22 @@ fn global_callees_see_a_shared_mention() {
 #[test]
 fn simple_lets_are_read_as_the_general_loop_reads_them() {
     use relay_core::text::parse_module_general;
+    let kinds = [
+        "Tensor[(768, 768), float32]",
+        "Tensor[(768, 768), float16]",
+        "Tensor[(768, 768, 2), float32]",
+        "Tensor[(768), float32]",
+        "Tensor[(3072, 768), float32]",
+        "Tensor[(768, 3072), float32]",
+        "Tensor[(768, 1536), float32]",
+        "Tensor[(768, 768), int32]",
+        "Tensor[(1, 2, 3, 4), float32]",
+        "Tensor[(1, 2, 3), float32]",
+    ];
+    let params: Vec<String> = (0..40)
+        .map(|i| format!("%p{i}: {}", kinds[i % kinds.len()]))
+        .collect();
+    let many = format!("def @many({}) {{ %p39 }}", params.join(",\n  "));
     let programs = [
         r#"def @f(%x: Tensor[(n, 4), float32], %w: Tensor[(8, 4), float32]) {
   let %a = nn.dense(%x, %w);
@@ -575,6 +591,9 @@ def @q[A](%x: A, %y: A, %z: Tensor[(2, 3), float32], %w: Tensor[(2, 3), float32]
 def @r[A](%x: A, %y: A, %z: Tensor[(2, 3), float32]) -> A { %x }
 def @s(%a: Tensor[(2, 3), float32], %a: Tensor[(2, 3), float32]) { %a }"#,
         "def @t(%a: float32, %b: float32, %c float32) { %a }",
+        // More kinds of parameter types than are kept at hand, some alike in their first
+        // sixteen bytes, in turn.
+        many.as_str(),
         // A space that is Rust's but not the lexer's before the `)` of a list read before.
         "def @w(%x: Tensor[(n, 4), float32], %y: Tensor[(8, 4), float32]) {\n  let %a = nn.dense(%x, %y, units=8);\n  let %b = nn.dense(%x, %y, units=8\u{a0});\n  %b\n}",
         "def @w(%x: Tensor[(n, 4), float32], %y: Tensor[(8, 4), float32]) {\n  let %a = nn.dense(%x, %y, units=8);\n  let %b = nn.dense(%x, %y, units=8\u{b});\n  %b\n}",

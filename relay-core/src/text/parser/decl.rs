@@ -2,7 +2,7 @@
 
 use super::expr::blank;
 use super::expr::{Frame, Mode};
-use super::{type_text, FnState, Item, ItemKind, PResult, ParseError, Parser};
+use super::{type_text, FnState, Item, ItemKind, PResult, ParseError, Parser, PARAM_TYPES};
 use crate::expr::Span;
 use crate::kind::Param;
 use crate::text::lexer::name_end;
@@ -100,24 +100,31 @@ impl Parser<'_, '_> {
                 break;
             }
             let ty_lo = blank(b, colon + 1);
-            // A type of the cache whose text starts with the same sixteen bytes, if the
-            // text here starts with it (then it ends here too: the next check finds a
-            // `,` or `)` after it, and a cached text is a whole type); else the cache.
+            // A type met last whose text starts with the same sixteen bytes, if the text
+            // here starts with it (then it ends here too: the next check finds a `,` or
+            // `)` after it, and a cached text is a whole type); else the cache.
             let key = b.get(ty_lo..ty_lo + 16).map(|w| {
                 let lo = u64::from_le_bytes(w[..8].try_into().expect("eight bytes"));
                 let hi = u64::from_le_bytes(w[8..].try_into().expect("eight bytes"));
-                (lo ^ hi.rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 60
+                (lo, hi)
             });
-            let seen = key.and_then(|k| self.param_types[k as usize]);
+            let seen = key.and_then(|k| {
+                self.param_types
+                    .iter()
+                    .flatten()
+                    .find(|&&(seen, text, _)| seen == k && b[ty_lo..].starts_with(text.as_bytes()))
+                    .map(|&(_, text, ty)| (text, ty))
+            });
             let (text, ty) = match seen {
-                Some((text, ty)) if b[ty_lo..].starts_with(text.as_bytes()) => (text, ty),
-                _ => {
+                Some(found) => found,
+                None => {
                     let text = type_text(self.src, ty_lo);
                     let Some(&ty) = self.type_cache.get(text) else {
                         break;
                     };
                     if let Some(k) = key {
-                        self.param_types[k as usize] = Some((text, ty));
+                        self.param_types[self.param_next] = Some((k, text, ty));
+                        self.param_next = (self.param_next + 1) % PARAM_TYPES;
                     }
                     (text, ty)
                 }

@@ -362,8 +362,10 @@ struct Parser<'s, 'a> {
     /// Types by their text, valid while the type scope has version `type_cache_version`.
     type_cache: FxHashMap<&'s str, Ty>,
     type_cache_version: u64,
-    /// Types of the cache by a hash of their first sixteen bytes (for parameters).
-    param_types: [Option<(&'s str, Ty)>; 16],
+    /// Types of the cache met last as parameters' (a model has a few kinds of weights),
+    /// each with its first sixteen bytes, searched in turn; the next one to replace.
+    param_types: [Option<ParamType<'s>>; PARAM_TYPES],
+    param_next: usize,
     /// Operators and constructors by name, for this source.
     words: FxHashMap<&'s str, Word>,
     /// Operator nodes of `words` by their names' length and first and last eight bytes.
@@ -435,6 +437,12 @@ impl ItemScan {
         }
     }
 }
+
+/// How many parameter types [`Parser::simple_params`] keeps at hand.
+const PARAM_TYPES: usize = 8;
+
+/// A parameter type kept at hand: the first sixteen bytes of its text, its text, the type.
+type ParamType<'s> = ((u64, u64), &'s str, Ty);
 
 /// The end of the name starting at `i`, with `.` inside where a letter follows it.
 fn dotted_name_end(b: &[u8], mut i: usize) -> usize {
@@ -541,7 +549,8 @@ impl<'s, 'a> Parser<'s, 'a> {
             last_op: (ExprId(u32::MAX), 0),
             type_cache: FxHashMap::default(),
             type_cache_version: 0,
-            param_types: [None; 16],
+            param_types: [None; PARAM_TYPES],
+            param_next: 0,
             words: FxHashMap::default(),
             op_nodes: [None; 16],
         }
@@ -707,7 +716,7 @@ impl<'s, 'a> Parser<'s, 'a> {
         let text = type_text(self.src, lo);
         if self.type_cache_version != self.scope.version() {
             self.type_cache.clear();
-            self.param_types = [None; 16];
+            self.param_types = [None; PARAM_TYPES];
             self.type_cache_version = self.scope.version();
         }
         if let Some(&t) = self.type_cache.get(text) {
