@@ -388,9 +388,11 @@ const AT_TOP_BYTES: &[u8] = b"{}\"/#dt";
 /// is read from memory once for all of them, not once for each.
 #[derive(Default)]
 struct ItemScan {
-    /// Per group, what its last search found: searched from `.0` to `.1`, the first
-    /// match there `.2`.
-    searched: [Option<(usize, usize, Option<usize>)>; 3],
+    /// Per group, the first match in its last searched window, or `usize::MAX` for none.
+    hit: [usize; 3],
+    /// Per group, the end of that window (0 before the first search). A group's search
+    /// holds for `i` while `hit >= i` and `end > i` (`i` only grows).
+    end: [usize; 3],
 }
 
 /// The bytes a group searches at a time: well within the second-level cache.
@@ -403,28 +405,22 @@ impl ItemScan {
             // The first match of any group, and how far every group without one has
             // searched.
             let mut best = usize::MAX;
-            let mut horizon = b.len();
+            let mut horizon = usize::MAX;
             for g in 0..groups {
-                let (_, to, hit) = match self.searched[g] {
-                    Some((from, to, hit)) if from <= i && hit.map_or(to > i, |h| h >= i) => {
-                        (from, to, hit)
-                    }
-                    _ => {
-                        let to = b.len().min(i.saturating_add(SCAN_WINDOW));
-                        let s = &b[i..to];
-                        let found = match g {
-                            0 => memchr::memchr3(b'{', b'}', b'"', s),
-                            1 => memchr::memchr2(b'/', b'#', s),
-                            _ => memchr::memchr2(b'd', b't', s),
-                        };
-                        let state = (i, to, found.map(|k| i + k));
-                        self.searched[g] = Some(state);
-                        state
-                    }
-                };
-                match hit {
-                    Some(h) => best = best.min(h),
-                    None => horizon = horizon.min(to),
+                if self.hit[g] < i || self.end[g] <= i {
+                    let end = b.len().min(i.saturating_add(SCAN_WINDOW));
+                    let s = &b[i..end];
+                    let found = match g {
+                        0 => memchr::memchr3(b'{', b'}', b'"', s),
+                        1 => memchr::memchr2(b'/', b'#', s),
+                        _ => memchr::memchr2(b'd', b't', s),
+                    };
+                    self.hit[g] = found.map_or(usize::MAX, |k| i + k);
+                    self.end[g] = end;
+                }
+                best = best.min(self.hit[g]);
+                if self.hit[g] == usize::MAX {
+                    horizon = horizon.min(self.end[g]);
                 }
             }
             if best < horizon {
