@@ -83,13 +83,11 @@ impl Infer<'_> {
         // same inputs and attributes), and the call has its type at once.
         let known = self.s.remembers_results() && buf.iter().all(|&t| !self.s.tcx.has_vars(t));
         let inputs = (known && buf.len() <= SITE_INPUTS).then(|| {
-            let mut k = [self.unset; SITE_INPUTS];
-            // Element by element: a copy of a length not known at compile time would be
-            // a call to `memcpy` for a few bytes.
-            for (slot, &t) in k.iter_mut().zip(&buf) {
-                *slot = t;
-            }
-            k
+            // Every slot of the key set in turn (a fixed count): a copy of the inputs'
+            // length, not known at compile time, would be a call to `memcpy` for a few
+            // bytes, as would a loop over the inputs, which the compiler turns into one.
+            let unset = self.unset;
+            std::array::from_fn(|j| buf.get(j).copied().unwrap_or(unset))
         });
         if let Some(k) = inputs {
             if let Some((_, t)) = site.seen.iter().flatten().find(|(ins, _)| *ins == k) {
@@ -191,7 +189,6 @@ impl Infer<'_> {
     /// The type of `e`, its children typed.
     pub(super) fn exit(&mut self, e: ExprId) -> Ty {
         let m = self.m;
-        let span = self.span(e);
         match &m.expr(e).kind {
             ExprKind::Var(v) => self.var_tys[v.index()],
             ExprKind::Global(g) => self.global_tys[g.index()],
@@ -281,6 +278,7 @@ impl Infer<'_> {
                 let v = self.s.fresh_ty();
                 let want = self.s.tcx.ref_ty(v);
                 let rt = self.expr_tys[r.index()];
+                let span = self.span(e);
                 self.unify(rt, want, span, Some(e), "`ref_read` needs a reference");
                 v
             }
@@ -288,6 +286,7 @@ impl Infer<'_> {
                 let vt = self.expr_tys[v.index()];
                 let want = self.s.tcx.ref_ty(vt);
                 let rt = self.expr_tys[r.index()];
+                let span = self.span(e);
                 self.unify(
                     rt,
                     want,
