@@ -211,7 +211,10 @@ fn check_one(
                 match read_after(prelude.buffer(0), path) {
                     Ok((buf, again)) if again == stamp && buf.len() == len => (checked, Some(buf)),
                     _ => {
-                        eprintln!("error: `{name}` changed while it was checked: check it again");
+                        eprintln!(
+                            "error: `{name}` changed, or could not be read again, while it \
+                             was checked: check it again"
+                        );
                         return Ok(false);
                     }
                 }
