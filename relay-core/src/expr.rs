@@ -367,8 +367,8 @@ impl Module {
     /// ([`ExprId::is_mention`]) or an [`ExprKind::Var`].
     #[inline]
     pub fn mention(&self, e: ExprId) -> Option<VarId> {
-        if e.is_mention() {
-            return Some(self.mentions[(e.0 & !MENTION) as usize].var);
+        if let Some(m) = self.compact(e) {
+            return Some(m.var);
         }
         match self.exprs[e.0 as usize].kind {
             ExprKind::Var(v) => Some(v),
@@ -376,23 +376,26 @@ impl Module {
         }
     }
 
+    /// The record of compact mention `e` ([`ExprId::is_mention`]): `None` for a node of
+    /// the arena.
+    #[inline]
+    fn compact(&self, e: ExprId) -> Option<Mention> {
+        e.is_mention()
+            .then(|| self.mentions[(e.0 & !MENTION) as usize])
+    }
+
     /// The variable of compact mention `e` ([`ExprId::is_mention`]), without looking at
     /// the arena: `None` for any node of it.
     #[inline]
     pub(crate) fn compact_mention(&self, e: ExprId) -> Option<VarId> {
-        if e.is_mention() {
-            Some(self.mentions[(e.0 & !MENTION) as usize].var)
-        } else {
-            None
-        }
+        self.compact(e).map(|m| m.var)
     }
 
     /// Where expression `e` is: a node of the arena or a compact mention (`%name`, from
     /// its `%` to the end of the name).
     #[inline]
     pub fn span_of(&self, e: ExprId) -> Span {
-        if e.is_mention() {
-            let m = self.mentions[(e.0 & !MENTION) as usize];
+        if let Some(m) = self.compact(e) {
             let len = self.name_range(m.var).len() as u32;
             return Span {
                 lo: m.lo,
@@ -446,9 +449,10 @@ impl Module {
     /// 16 bytes, one compact mention per 40, one variable per 40, a byte of names per 5),
     /// so that building a large module does not copy it as it grows. The reference
     /// workload at a million operators uses one expression per 33 bytes, one compact
-    /// mention per 44, one variable per 46 and a byte of names per 6.0. Room reserved and not used costs no memory (the pages of
-    /// a large allocation are mapped when first written), and growing past it does not
-    /// copy with glibc (`mremap`), but it does with other allocators.
+    /// mention per 44, one variable per 46 and a byte of names per 6.0. Room reserved and
+    /// not used costs no memory (the pages of a large allocation are mapped when first
+    /// written), and growing past it does not copy with glibc (`mremap`), but it does
+    /// with other allocators.
     pub fn reserve_for_source(&mut self, len: usize) {
         self.exprs.reserve(len / 16);
         self.mentions.reserve(len / 40);
@@ -536,12 +540,22 @@ impl Module {
             return callees;
         }
         // Which expressions have a mention of a global below them: an expression is built
-        // after its sub-expressions, so one pass in arena order decides. A sub-expression
-        // that is not earlier counts as having one: the body of a `let` the parser built
-        // before it, which is then walked.
+        // after its sub-expressions, so one pass in arena order decides. The exception is
+        // the `let` of a parser's chain, built before its body: it waits on a stack until
+        // its body is decided (the next `let` of the chain, or the chain's result), and
+        // counts as having one meanwhile (if a module were built otherwise, the walk
+        // below would then go through it: slower, never wrong).
         let mut below = vec![false; self.exprs.len()];
         let mut kids = Vec::new();
+        let mut waiting: Vec<(usize, usize)> = Vec::new();
         for i in 0..self.exprs.len() {
+            if let ExprKind::Let { body, .. } = self.exprs[i].kind {
+                if body.index() > i {
+                    waiting.push((i, body.index()));
+                    below[i] = true;
+                    continue;
+                }
+            }
             below[i] = match self.exprs[i].kind {
                 ExprKind::Global(_) => true,
                 ExprKind::Var(_) | ExprKind::Op(_) | ExprKind::Ctor(_) | ExprKind::Constant(_) => {
@@ -554,6 +568,22 @@ impl Module {
                         .any(|k| !k.is_mention() && (k.index() >= i || below[k.index()]))
                 }
             };
+            // The `let`s whose bodies are now decided, innermost first.
+            let mut decided = i;
+            while let Some(&(l, body)) = waiting.last() {
+                if body != decided {
+                    break;
+                }
+                waiting.pop();
+                let ExprKind::Let { value, .. } = self.exprs[l].kind else {
+                    unreachable!("only `let`s wait")
+                };
+                // (A value after its `let`, which the parser does not build, counts as
+                // having one.)
+                let v = value.index();
+                below[l] = below[body] || !value.is_mention() && (v >= l || below[v]);
+                decided = l;
+            }
         }
         let mut stack = Vec::new();
         for (i, g) in self.globals.iter().enumerate() {

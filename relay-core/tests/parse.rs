@@ -11,6 +11,17 @@ mod text_common;
 use text_common::*;
 
 /// Parses and infers `src`; returns every global's printed type, in source order.
+/// The one dimension of each `Tensor[(d), ..]` in the result type of signature `sig` (what
+/// follows its parameters' list), in order.
+fn result_dims(sig: &str) -> Vec<u64> {
+    let result = &sig[sig.find(") -> ").unwrap() + 5..];
+    result
+        .split("Tensor[(")
+        .skip(1)
+        .map(|t| t[..t.find(')').unwrap()].parse().unwrap())
+        .collect()
+}
+
 fn check(src: &str) -> Vec<String> {
     let (m, tcx, adts) = parse(src);
     let typed: Typed = infer(tcx, &adts, &m);
@@ -712,14 +723,7 @@ fn mentions_resolve_to_the_latest_binding_in_scope() {
     g.src = format!("def @main({}) {{\n", params.join(", "));
     let expected = g.body(&mut HashMap::new(), 0, 4000);
     g.src.push('}');
-    let shown = check(&g.src).pop().unwrap();
-    // The result type: what follows the parameters' list.
-    let result = &shown[shown.find(") -> ").unwrap() + 5..];
-    let dims: Vec<u64> = result
-        .split("Tensor[(")
-        .skip(1)
-        .map(|t| t[..t.find(')').unwrap()].parse().unwrap())
-        .collect();
+    let dims = result_dims(&check(&g.src).pop().unwrap());
     assert_eq!(dims, expected);
 }
 
@@ -766,13 +770,7 @@ fn parameters_mentioned_in_order_resolve_to_their_binding() {
         params.join(", "),
         mentions.join(", ")
     );
-    let ty = check(&src).pop().unwrap();
-    let result = &ty[ty.find(") -> ").unwrap() + 5..];
-    let got: Vec<u64> = result
-        .split("Tensor[(")
-        .skip(1)
-        .map(|t| t[..t.find(')').unwrap()].parse().unwrap())
-        .collect();
+    let got = result_dims(&check(&src).pop().unwrap());
     // Each `%g` shows its function type: parameters (500, 501), then the result.
     let mut want = Vec::new();
     let mut inner = shown.iter();

@@ -391,16 +391,8 @@ impl Prelude {
         // The type errors of the definitions the errors do not touch, after them.
         if let Some(skip) = untouched_by(&module, &parse_errors, &defs) {
             let typed = infer_skipping(tcx, &adts, &module, &skip);
-            for (p, attr) in self.problems(&starts, typed.errors()) {
-                if p.origin == Origin::User {
-                    pending.extend(attr.map(|attr| PendingAttr {
-                        warning: false,
-                        index: errors.len(),
-                        attr,
-                    }));
-                    errors.push(p);
-                }
-            }
+            let type_errors = self.problems(&starts, typed.errors());
+            add_problems(&mut errors, &mut pending, false, type_errors, true);
         }
         Err(failed(errors, pending))
     }
@@ -422,27 +414,12 @@ impl Prelude {
             .take_while(|g| g.span.lo < offset)
             .count();
         let typed = infer(tcx, &adts, &module);
-        let mut pending = Vec::new();
-        let mut errors = Vec::new();
-        for (p, attr) in self.problems(&starts, typed.errors()) {
-            pending.extend(attr.map(|attr| PendingAttr {
-                warning: false,
-                index: errors.len(),
-                attr,
-            }));
-            errors.push(p);
-        }
-        let mut warnings = Vec::new();
-        for (p, attr) in self.problems(&starts, typed.warnings()) {
-            if p.origin == Origin::User {
-                pending.extend(attr.map(|attr| PendingAttr {
-                    warning: true,
-                    index: warnings.len(),
-                    attr,
-                }));
-                warnings.push(p);
-            }
-        }
+        let (mut pending, mut errors, mut warnings) = (Vec::new(), Vec::new(), Vec::new());
+        let found = self.problems(&starts, typed.errors());
+        add_problems(&mut errors, &mut pending, false, found, false);
+        // The prelude's warnings are not repeated.
+        let found = self.problems(&starts, typed.warnings());
+        add_problems(&mut warnings, &mut pending, true, found, true);
         Checked {
             errors,
             warnings,
@@ -513,6 +490,28 @@ impl Prelude {
                 (p, e.attr.clone())
             })
             .collect()
+    }
+}
+
+/// Appends `found` (only the program's own with `user_only`) to `list`, the warnings if
+/// `warning`, noting in `pending` those about an attribute.
+fn add_problems(
+    list: &mut Vec<Problem>,
+    pending: &mut Vec<PendingAttr>,
+    warning: bool,
+    found: Vec<(Problem, Option<Box<str>>)>,
+    user_only: bool,
+) {
+    for (p, attr) in found {
+        if user_only && p.origin != Origin::User {
+            continue;
+        }
+        pending.extend(attr.map(|attr| PendingAttr {
+            warning,
+            index: list.len(),
+            attr,
+        }));
+        list.push(p);
     }
 }
 

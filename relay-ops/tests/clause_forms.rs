@@ -3,12 +3,12 @@
 //! against the operators' tables: the same types, the same messages, the same backward
 //! inference of the weight.
 //!
-//! The operators' own relations (`Dense` and `Matmul` in `level1.rs`) are clauses: the
-//! tests of `nn.dense` run its own. `Matmul` differs from `ClauseMatmul` here by taking
-//! each transposition as a branch, so that every position is a constant and the clause
-//! runs on its fast path (`ClauseMatmul` computes its indices, which the fast path
-//! evaluates in the general way, about 2x slower); the tests check the two forms against
-//! each other.
+//! The operators' own relations (`Dense` and `Matmul` in `level1.rs`) are clauses, tested
+//! with the operators (`tests/level1.rs`). `Matmul` differs from `ClauseMatmul` here by
+//! taking each transposition as a branch, so that every position is a constant and the
+//! clause runs on its fast path (`ClauseMatmul` computes its indices, which the fast path
+//! evaluates in the general way, about 2x slower); a test checks the two forms against
+//! each other on a grid.
 
 mod common;
 
@@ -131,31 +131,6 @@ fn check(relation: RelationRef, op: &str, cases: &[Case<'_>]) {
 
 #[rustfmt::skip]
 #[test]
-fn dense_as_a_clause() {
-    let waiting = "waiting: Dense";
-    check(relay_ops::level1::Dense::REF, "nn.dense", &[
-        (&["Tensor[(4, 768), float32]", "Tensor[(64, 768), float32]"], &[], Ok("Tensor[(4, 64), float32]")),
-        (&["Tensor[(2, 4, 8), float32]", "Tensor[(3, 8), float32]"], &[("units", int(3))], Ok("Tensor[(2, 4, 3), float32]")),
-        (&["Tensor[(8), float32]", "Tensor[(3, 8), float32]"], &[], Ok("Tensor[(3), float32]")),
-        (&["Tensor[(4, 8), int8]", "Tensor[(3, 8), int8]"], &[("out_dtype", string("int32"))], Ok("Tensor[(4, 3), int32]")),
-        (&["Tensor[(n, k), float32]", "Tensor[(m, k), float32]"], &[], Ok("Tensor[(n, m), float32]")),
-        (&["Tensor[(n, 2 * k), float32]", "Tensor[(m, k * 2), float32]"], &[], Ok("Tensor[(n, m), float32]")),
-        (&["Tensor[(?, ?), float32]", "Tensor[(64, 768), float32]"], &[], Ok("Tensor[(?, 64), float32]")),
-        (&["Tensor[(n, 768), float32]", "Tensor[(?, ?), float32]"], &[], Ok("Tensor[(n, ?), float32]")),
-        (&["Tensor[(n, 768), float32]", "Tensor[(?, ?), float32]"], &[("units", int(8))], Ok("Tensor[(n, 8), float32]")),
-        (&["Tensor[(n, 768), float32]", "Tensor[(64, 700), float32]"], &[], Err("the contraction dimensions of `nn.dense` differ: dimension 1 of the data is 768 and dimension 1 of the weight is 700")),
-        (&["Tensor[(n, k), float32]", "Tensor[(64, m), float32]"], &[], Err("the contraction dimensions of `nn.dense` differ: dimension 1 of the data is k and dimension 1 of the weight is m")),
-        (&["Tensor[(n, 768), float32]", "Tensor[(64, 768), float32]"], &[("units", int(32))], Err("`units` is 32 but dimension 0 of the weight of `nn.dense` is 64")),
-        (&["Tensor[(n, 768), float32]", "_"], &[("units", int(-1))], Err("`units` must not be negative, found -1")),
-        (&["Tensor[(n, 768), float32]", "Tensor[(64), float32]"], &[], Err("the weight of `nn.dense` must be 2-D, found `Tensor[(64), float32]`")),
-        (&["float32", "Tensor[(64, 1), float32]"], &[], Err("the data of `nn.dense` must be at least 1-D, found `float32`")),
-        (&["_", "Tensor[(64, 768), float32]"], &[], Err(waiting)),
-        (&["Tensor[(n, 768), float32]", "_"], &[], Err(waiting)),
-    ]);
-}
-
-#[rustfmt::skip]
-#[test]
 fn matmul_as_a_clause() {
     let t = boolean(true);
     check(ClauseMatmul::REF, "nn.matmul", &[
@@ -171,6 +146,43 @@ fn matmul_as_a_clause() {
         (&["Tensor[(4, 8), float32]", "Tensor[(8, 3), float32]"], &[("units", int(4))], Err("`units` is 4 but dimension 1 of the weight of `nn.matmul` is 3")),
         (&["Tensor[(4, 8), float32]", "_"], &[], Err("waiting: ClauseMatmul")),
     ]);
+}
+
+/// `ClauseMatmul` (indices computed) and the operator's `Matmul` (a branch per
+/// transposition) agree on every input and attribute combination of a grid.
+#[test]
+fn matmul_clause_is_the_operators() {
+    let inputs: Vec<&[&str]> = vec![
+        &["Tensor[(4, 768), float32]", "Tensor[(768, 64), float32]"],
+        &["Tensor[(768, 4), float32]", "Tensor[(64, 768), float32]"],
+        &["Tensor[(768, 4), float32]", "Tensor[(768, 64), float32]"],
+        &["Tensor[(4, 768), float32]", "Tensor[(64, 768), float32]"],
+        &["Tensor[(2, 768, 4), float32]", "Tensor[(768, 64), float32]"],
+        &["Tensor[(n, k), float32]", "Tensor[(k, m), float32]"],
+        &["Tensor[(n, ?), float32]", "Tensor[(3, ?), float32]"],
+        &["Tensor[(768), float32]", "Tensor[(768, 64), float32]"],
+        &["Tensor[(4, 8), float32]", "_"],
+        &["_", "Tensor[(8, 3), float32]"],
+    ];
+    let mut attrs = Vec::new();
+    for ta in [None, Some(true), Some(false)] {
+        for tb in [None, Some(true)] {
+            for units in [None, Some(64), Some(3)] {
+                let mut a = Vec::new();
+                if let Some(t) = ta {
+                    a.push(("transpose_a", boolean(t)));
+                }
+                if let Some(t) = tb {
+                    a.push(("transpose_b", boolean(t)));
+                }
+                if let Some(u) = units {
+                    a.push(("units", int(u)));
+                }
+                attrs.push(a);
+            }
+        }
+    }
+    same_as_operator(ClauseMatmul::REF, "nn.matmul", &inputs, &attrs);
 }
 
 /// A relation, the operator whose signature it is put on, arguments, attributes, the

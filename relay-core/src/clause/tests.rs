@@ -419,7 +419,16 @@ fn a_side_that_decides_alone_does_not_wait_for_the_other() {
 
 /// [`run`] with the fast path and with the general interpreter alone: the two agree.
 fn both(rel: RelationRef, args: &[&str], attrs: &[(&str, AttrValue)]) -> Result<String, String> {
+    let general = super::run::GENERAL_RUNS.get();
     let fast = run(rel, args, attrs);
+    if fast.is_ok() {
+        assert_eq!(
+            super::run::GENERAL_RUNS.get(),
+            general,
+            "{} on {args:?}: the fast path gave up",
+            rel.0.name
+        );
+    }
     super::run::NO_PLAN.set(true);
     let slow = run(rel, args, attrs);
     super::run::NO_PLAN.set(false);

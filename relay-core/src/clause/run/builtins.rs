@@ -276,24 +276,16 @@ impl Machine<'_, '_> {
                 Ok(d) => Value::DType(DTy::Known(d)),
                 Err(_) => return Err(wrong()),
             },
-            (AttrType::Ints, AttrValue::Int(c)) => {
-                let d = self.cx.tcx().dims.konst(*c);
-                self.mk_shape(&[d])
-            }
-            (AttrType::Shape | AttrType::Ints, AttrValue::List(items)) => {
-                let base = self.scratch.dims.len();
-                for item in items {
-                    match item {
-                        AttrValue::Int(c) => {
-                            let d = self.cx.solver.tcx.dims.konst(*c);
-                            self.scratch.dims.push(d);
-                        }
-                        _ => {
-                            self.scratch.dims.truncate(base);
-                            return Err(wrong());
-                        }
-                    }
-                }
+            (AttrType::Shape | AttrType::Ints, AttrValue::List(_))
+            | (AttrType::Ints, AttrValue::Int(_)) => {
+                // The dimensions the list reads as, kept for the run.
+                let Some((start, len)) = self.attr_list(i as u16) else {
+                    return Err(wrong());
+                };
+                let sc = &mut *self.scratch;
+                let base = sc.dims.len();
+                let (start, end) = (start as usize, (start + len) as usize);
+                sc.dims.extend_from_slice(&sc.attr_dims[start..end]);
                 let shape = self.mk_shape_from(base);
                 self.scratch.dims.truncate(base);
                 shape

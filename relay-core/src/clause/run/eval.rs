@@ -97,7 +97,7 @@ impl Machine<'_, '_> {
     /// The dimensions of the list attribute `i` (as a range of the run's `attr_dims`)
     /// when the call gives it as a list of integers (or, for `[int]`, one integer);
     /// `None` for anything else, which the general path reads (or reports).
-    fn attr_list(&mut self, i: u16) -> Option<(u32, u32)> {
+    pub(super) fn attr_list(&mut self, i: u16) -> Option<(u32, u32)> {
         if let Some(span) = self.scratch.attr_lists[i as usize] {
             return Some(span);
         }
@@ -106,13 +106,9 @@ impl Machine<'_, '_> {
             return None;
         }
         let attrs: &crate::attrs::Attrs = self.cx.attrs;
-        let one;
         let items: &[AttrValue] = match attrs.get(decl.name)? {
             AttrValue::List(items) => items,
-            v @ AttrValue::Int(_) if decl.ty == AttrType::Ints => {
-                one = [v.clone()];
-                &one
-            }
+            v @ AttrValue::Int(_) if decl.ty == AttrType::Ints => std::slice::from_ref(v),
             _ => return None,
         };
         if !items.iter().all(|v| matches!(v, AttrValue::Int(_))) {
@@ -517,22 +513,7 @@ impl Machine<'_, '_> {
                 let Some(dims) = self.eval_dims(list, blame)? else {
                     return Ok(None);
                 };
-                // Integers, the usual case, compare natively.
-                let ds = &self.cx.tcx_ref().dims;
-                let list = &self.scratch.dims[dims.clone()];
-                if list.iter().all(|&d| ds.as_const(d).is_some()) {
-                    let distinct = list.iter().enumerate().all(|(i, &a)| {
-                        list[i + 1..]
-                            .iter()
-                            .all(|&b| ds.as_const(a) != ds.as_const(b))
-                    });
-                    return Ok(Some(Value::Bool(distinct)));
-                }
-                let list = &self.scratch.dims[dims.clone()];
-                let pairs = (0..list.len())
-                    .flat_map(|i| (i + 1..list.len()).map(move |j| (list[i], list[j])))
-                    .collect();
-                match self.some_equal(pairs, "==", blame)? {
+                match self.some_equal(dims, None, "==", blame)? {
                     Some(equal) => Value::Bool(!equal),
                     None => return Ok(None),
                 }
@@ -576,16 +557,7 @@ impl Machine<'_, '_> {
                 let Some(dims) = self.eval_dims(list, blame)? else {
                     return Ok(None);
                 };
-                let ds = &self.cx.tcx_ref().dims;
-                if let Some(c) = ds.as_const(x) {
-                    let list = &self.scratch.dims[dims.clone()];
-                    if list.iter().all(|&d| ds.as_const(d).is_some()) {
-                        let found = list.iter().any(|&d| ds.as_const(d) == Some(c));
-                        return Ok(Some(Value::Bool(found)));
-                    }
-                }
-                let pairs = self.scratch.dims[dims].iter().map(|&d| (x, d)).collect();
-                match self.some_equal(pairs, "in", blame)? {
+                match self.some_equal(dims, Some(x), "in", blame)? {
                     Some(found) => Value::Bool(found),
                     None => return Ok(None),
                 }
@@ -735,21 +707,33 @@ impl Machine<'_, '_> {
 }
 
 impl Machine<'_, '_> {
-    /// Whether some pair of dimensions is equal (the comparison named `what` in
+    /// Whether some pair of dimensions is equal, of `x` and one of `dims` (on the
+    /// scratch stack) or, without `x`, two of `dims` (the comparison named `what` in
     /// messages): `Some(true)` at the first equal pair, `Some(false)` when every pair is
     /// decided unequal, `None` when none is equal but some are undecided.
     fn some_equal(
         &mut self,
-        pairs: Vec<(Dim, Dim)>,
+        dims: std::ops::Range<usize>,
+        x: Option<Dim>,
         what: &str,
         blame: Option<usize>,
     ) -> Result<Option<bool>, RelError> {
         let mut undecided = false;
-        for (a, b) in pairs {
-            match self.compare(Cmp::Eq, Value::Dim(a), Value::Dim(b), what, blame)? {
-                Some(true) => return Ok(Some(true)),
-                Some(false) => {}
-                None => undecided = true,
+        for j in dims.clone() {
+            // `x` against each, or each against those before it (no list of pairs: a
+            // rank of thousands is millions of them).
+            let b = self.scratch.dims[j];
+            let count = if x.is_some() { 1 } else { j - dims.start };
+            for k in 0..count {
+                let a = match x {
+                    Some(x) => x,
+                    None => self.scratch.dims[dims.start + k],
+                };
+                match self.compare(Cmp::Eq, Value::Dim(a), Value::Dim(b), what, blame)? {
+                    Some(true) => return Ok(Some(true)),
+                    Some(false) => {}
+                    None => undecided = true,
+                }
             }
         }
         Ok((!undecided).then_some(false))

@@ -65,12 +65,12 @@ pub fn run_clause(clause: &'static Clause, cx: &mut RelCx<'_>) -> RelResult {
                 Ok(Progress::Solved)
             } else {
                 m.reset();
-                m.run()
+                m.run_general()
             }
         }
         None => {
             m.reset();
-            m.run()
+            m.run_general()
         }
     };
     SCRATCH.set(Some(m.scratch));
@@ -81,6 +81,18 @@ pub fn run_clause(clause: &'static Clause, cx: &mut RelCx<'_>) -> RelResult {
 thread_local! {
     /// Set by tests that compare the fast path with the general interpreter alone.
     pub(crate) static NO_PLAN: Cell<bool> = const { Cell::new(false) };
+    /// How many runs the general interpreter made: tests of the fast path check that it
+    /// did not fall back.
+    pub(crate) static GENERAL_RUNS: Cell<usize> = const { Cell::new(0) };
+}
+
+impl Machine<'_, '_> {
+    /// The general interpreter's run (counted in tests).
+    fn run_general(&mut self) -> RelResult {
+        #[cfg(test)]
+        GENERAL_RUNS.set(GENERAL_RUNS.get() + 1);
+        self.run()
+    }
 }
 
 #[cfg(test)]

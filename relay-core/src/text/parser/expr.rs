@@ -254,18 +254,7 @@ impl Parser<'_, '_> {
                     // `concatenate((%a, %b), axis=1)`: two locals or more, in `(..)`.
                     let lo = i;
                     loop {
-                        i = blank(i + 1);
-                        if at(i) != b'%' {
-                            return None;
-                        }
-                        let hi = name_end(b, i + 1);
-                        let v = self.locals.get(&self.m, &self.src[i + 1..hi])?;
-                        let span = Span {
-                            lo: i as u32,
-                            hi: hi as u32,
-                        };
-                        self.fast_args.push((v, span));
-                        i = blank(hi);
+                        i = self.fast_local(blank(i + 1))?;
                         match at(i) {
                             b',' => {}
                             b')' => break,
@@ -281,16 +270,7 @@ impl Parser<'_, '_> {
                     });
                     i = blank(i + 1);
                 }
-                b'%' if tuple.is_none() => {
-                    let hi = name_end(b, i + 1);
-                    let v = self.locals.get(&self.m, &self.src[i + 1..hi])?;
-                    let span = Span {
-                        lo: i as u32,
-                        hi: hi as u32,
-                    };
-                    self.fast_args.push((v, span));
-                    i = blank(hi);
-                }
+                b'%' if tuple.is_none() => i = self.fast_local(i)?,
                 c if is_ident_start(c) && !self.fast_args.is_empty() => {
                     // As `attrs` finds a list read before: its text up to the `)`.
                     let k = b[i..]
@@ -329,8 +309,8 @@ impl Parser<'_, '_> {
         let var = var.var(&self.src[name_lo + 1..name_hi], None);
         let start = self.items_stack.len();
         if let Some(span) = tuple {
-            // The fields are mentions of their own (not a call's argument list), then
-            // the tuple is the one argument.
+            // A tuple's fields are mentions of their own (compact ones are for a call's
+            // argument list only); the tuple is the one argument.
             for k in 0..self.fast_args.len() {
                 let (v, span) = self.fast_args[k];
                 let e = self.m.at(span).var_ref(v);
@@ -359,6 +339,24 @@ impl Parser<'_, '_> {
         self.chain_let(var, value, let_lo);
         self.bind_local(var);
         Some(semi + 1)
+    }
+
+    /// For [`Parser::simple_let_at`]: the local `%name` at `i`, if bound, onto
+    /// `fast_args`; the first byte after it that is not a blank.
+    #[inline(always)]
+    fn fast_local(&mut self, i: usize) -> Option<usize> {
+        let b = self.src.as_bytes();
+        if b.get(i) != Some(&b'%') {
+            return None;
+        }
+        let hi = name_end(b, i + 1);
+        let v = self.locals.get(&self.m, &self.src[i + 1..hi])?;
+        let span = Span {
+            lo: i as u32,
+            hi: hi as u32,
+        };
+        self.fast_args.push((v, span));
+        Some(blank(b, hi))
     }
 
     /// Adds `let var = value;` (its first byte at `lo`) to the chain of `let`s being read,
@@ -394,23 +392,23 @@ impl Parser<'_, '_> {
             1..=7 if lo + 8 <= b.len() => Some((word(lo) & (u64::MAX >> (64 - 8 * n)), 0, n as u8)),
             _ => None,
         };
-        if let Some(k) = key {
-            let slot = (k.0 ^ k.1).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 60;
-            if let Some((seen, e)) = self.op_nodes[slot as usize] {
-                if seen == k {
-                    return Some(e);
-                }
-            }
-            let Some(&Word::Op(_, Some(e))) = self.words.get(&self.src[lo..hi]) else {
-                return None;
+        let Some(k) = key else {
+            return match self.words.get(&self.src[lo..hi]) {
+                Some(&Word::Op(_, Some(e))) => Some(e),
+                _ => None,
             };
-            self.op_nodes[slot as usize] = Some((k, e));
-            return Some(e);
+        };
+        let slot = ((k.0 ^ k.1).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 60) as usize;
+        if let Some((seen, e)) = self.op_nodes[slot] {
+            if seen == k {
+                return Some(e);
+            }
         }
-        match self.words.get(&self.src[lo..hi]) {
-            Some(&Word::Op(_, Some(e))) => Some(e),
-            _ => None,
-        }
+        let Some(&Word::Op(_, Some(e))) = self.words.get(&self.src[lo..hi]) else {
+            return None;
+        };
+        self.op_nodes[slot] = Some((k, e));
+        Some(e)
     }
 
     /// An operand: a name, a literal, or the start of a construct.

@@ -88,25 +88,32 @@ impl Table {
         self.tags.len() / 8 * 7
     }
 
-    /// The slot of the variable named `name` (hash `h`), if there is one.
-    #[inline]
-    fn find(&self, m: &Module, h: u64, name: &[u8]) -> Option<usize> {
-        if self.len == 0 {
-            return None;
-        }
+    /// Where the variable named `name` (hash `h`) is: `Ok` its slot, or `Err` the empty
+    /// slot that ends its probe (where it would go). The table must have a slot.
+    #[inline(always)]
+    fn probe(&self, m: &Module, h: u64, name: &[u8]) -> Result<usize, usize> {
         let mask = self.mask();
         let t = tag(h);
         let mut i = h as usize & mask;
         loop {
             let ti = self.tags[i];
             if ti == 0 {
-                return None;
+                return Err(i);
             }
             if ti == t && same(m.var_name_bytes(self.var(i)), name) {
-                return Some(i);
+                return Ok(i);
             }
             i = (i + 1) & mask;
         }
+    }
+
+    /// The slot of the variable named `name` (hash `h`), if there is one.
+    #[inline]
+    fn find(&self, m: &Module, h: u64, name: &[u8]) -> Option<usize> {
+        if self.len == 0 {
+            return None;
+        }
+        self.probe(m, h, name).ok()
     }
 
     /// Puts `v` (its name `name`, hashed `h`) in the table: the variable of that name it
@@ -116,21 +123,14 @@ impl Table {
         if self.len >= self.limit() {
             self.grow(m, self.len + 1);
         }
-        let mask = self.mask();
-        let t = tag(h);
-        let mut i = h as usize & mask;
-        loop {
-            let ti = self.tags[i];
-            if ti == 0 {
-                self.tags[i] = t;
+        match self.probe(m, h, name) {
+            Ok(i) => Some(VarId(std::mem::replace(&mut self.slots[i], v.0))),
+            Err(i) => {
+                self.tags[i] = tag(h);
                 self.slots[i] = v.0;
                 self.len += 1;
-                return None;
+                None
             }
-            if ti == t && same(m.var_name_bytes(self.var(i)), name) {
-                return Some(VarId(std::mem::replace(&mut self.slots[i], v.0)));
-            }
-            i = (i + 1) & mask;
         }
     }
 
@@ -416,6 +416,16 @@ mod tests {
     use super::*;
     use std::collections::HashMap;
 
+    /// A small random number generator (xorshift): `rand(n)` is below `n`.
+    fn rng(mut seed: u64) -> impl FnMut(u64) -> u64 {
+        move |n| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        }
+    }
+
     /// Random bindings and undos, many of a few names (shadowing, long probe runs, the
     /// table growing), against a map of stacks.
     #[test]
@@ -425,13 +435,7 @@ mod tests {
         let mut model: HashMap<String, Vec<VarId>> = HashMap::new();
         let mut log: Vec<String> = Vec::new();
         let mut marks: Vec<usize> = Vec::new();
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut rand = move |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut rand = rng(0x2545_f491_4f6c_dd1d_u64);
         let name = |k: u64| format!("x{k}");
         for round in 0..100_000 {
             match rand(20) {
@@ -488,13 +492,7 @@ mod tests {
     fn table_removes_in_any_order() {
         let mut m = Module::new();
         let mut t = Table::default();
-        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut rand = move |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut rand = rng(0x9e37_79b9_7f4a_7c15_u64);
         let mut vars: HashMap<String, VarId> = HashMap::new();
         for round in 0..100_000 {
             let k = format!("y{}", rand(2000));

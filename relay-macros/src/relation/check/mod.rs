@@ -419,7 +419,6 @@ impl Checker {
         self.error(span, format!("expected a {}, found {found}", want.name()));
     }
 
-    /// A variable used as `kind` (`None`: of a kind to be inferred).
     /// A term of whatever kind it shows (a message's value, a Rust function's argument):
     /// a name of no kind yet stays open, any other term without one is a dimension.
     fn any_term(&mut self, a: &Term) {
@@ -432,6 +431,7 @@ impl Checker {
         }
     }
 
+    /// A variable used as `kind` (`None`: of a kind to be inferred).
     fn var(&mut self, id: &Ident, kind: Option<Kind>, bindable: bool) {
         let name = id.to_string();
         let info = match self.vars.get_mut(&name) {
