@@ -26,6 +26,7 @@ pub mod dtype;
 pub mod exhaust;
 pub mod expr;
 mod fold;
+mod huge;
 pub mod infer;
 mod intern;
 pub mod kind;

@@ -58,10 +58,10 @@ impl Default for Locals {
 #[derive(Default)]
 struct Table {
     /// By slot, the top byte of its variable's hash, made nonzero; 0 for an empty slot.
-    tags: Box<[u8]>,
+    tags: Vec<u8>,
     /// By slot, its variable's id (meaningless where the tag is 0: zero, as allocated, so
     /// the pages of a large table are not written before they are used).
-    slots: Box<[u32]>,
+    slots: Vec<u32>,
     /// Full slots.
     len: usize,
 }
@@ -176,8 +176,8 @@ impl Table {
             .checked_mul(8)
             .map(|x| (x / 7).max(16).next_power_of_two())
             .expect("a table of fewer than 2^61 slots");
-        let old_tags = std::mem::replace(&mut self.tags, vec![0; buckets].into_boxed_slice());
-        let old_slots = std::mem::replace(&mut self.slots, vec![0; buckets].into_boxed_slice());
+        let old_tags = std::mem::replace(&mut self.tags, crate::huge::zeroed(buckets));
+        let old_slots = std::mem::replace(&mut self.slots, crate::huge::zeroed(buckets));
         let mask = buckets - 1;
         for (&t, &v) in old_tags.iter().zip(old_slots.iter()) {
             if t == 0 {
