@@ -11,6 +11,9 @@ use super::{PResult, Parser, Word};
 use crate::expr::{Arm, ExprId, PatId, Span, VarId};
 use crate::text::lexer::{dotted_end, is_ident_start, name_end, Tok, Token};
 
+/// The mark of a [`Frame::LetChain`] whose bindings are not logged.
+const UNLOGGED: u32 = u32::MAX;
+
 /// A construct waiting for the expression being read.
 #[derive(Copy, Clone, Debug)]
 pub(super) enum Frame {
@@ -34,7 +37,8 @@ pub(super) enum Frame {
     LetValue { var: VarId, lo: u32 },
     /// `let %x = value; .. _`: a chain of `let`s (and `e;` statements), built as it is
     /// read: the first `Let` node and the last, whose body is still to come (`mark`: the
-    /// locals' log before the first was bound).
+    /// locals' log before the first was bound, or [`UNLOGGED`] for a definition's body,
+    /// whose bindings are not logged: the definition's end clears every local).
     LetChain {
         first: ExprId,
         last: ExprId,
@@ -337,7 +341,7 @@ impl Parser<'_, '_> {
             .call_full(callee, &self.items_stack[start..], attrs, &[]);
         self.items_stack.truncate(start);
         self.chain_let(var, value, let_lo);
-        self.bind_local(var);
+        self.bind_chained(var);
         Some(semi + 1)
     }
 
@@ -372,11 +376,25 @@ impl Parser<'_, '_> {
             self.m.set_let_body(*last, id);
             *last = id;
         } else {
+            let mark = if matches!(self.frames.last(), Some(Frame::Fn { top: true, .. })) {
+                UNLOGGED
+            } else {
+                self.locals.mark() as u32
+            };
             self.frames.push(Frame::LetChain {
                 first: id,
                 last: id,
-                mark: self.locals.mark() as u32,
+                mark,
             });
+        }
+    }
+
+    /// Binds the variable of the chain's latest `let` (unlogged in a definition's body).
+    #[inline]
+    fn bind_chained(&mut self, var: VarId) {
+        match self.frames.last() {
+            Some(Frame::LetChain { mark: UNLOGGED, .. }) => self.locals.bind_unlogged(&self.m, var),
+            _ => self.bind_local(var),
         }
     }
 
@@ -770,13 +788,14 @@ impl Parser<'_, '_> {
             Frame::LetValue { var, lo } => {
                 self.expect(Tok::Semi, "`;` after the bound value")?;
                 self.chain_let(var, e, lo);
-                self.bind_local(var);
+                self.bind_chained(var);
                 Mode::Seq
             }
             Frame::LetChain { first, last, mark } => {
                 // When the frame below is the function's, it unbinds further back before
                 // anything else is read, so the locals need not be undone here.
                 if !matches!(self.frames.last(), Some(Frame::Fn { .. })) {
+                    debug_assert_ne!(mark, UNLOGGED, "a definition's body is in its function");
                     self.unbind_locals(mark as usize);
                 }
                 self.m.set_let_body(last, e);
@@ -787,7 +806,12 @@ impl Parser<'_, '_> {
             Frame::Fn { lo, top } => {
                 self.expect(Tok::RBrace, "`}`")?;
                 let st = self.fns.pop().expect("a function's state");
-                self.unbind_locals(st.mark);
+                if top {
+                    // Its unlogged bindings too.
+                    self.locals.clear();
+                } else {
+                    self.unbind_locals(st.mark);
+                }
                 self.restore_types(st.type_restore);
                 let span = self.span_from(lo);
                 let (tps, ps) = (st.type_params.into(), st.params.into_boxed_slice());

@@ -35,6 +35,10 @@ pub(super) struct Locals {
     /// its order (a model's weights), and the next one's record is close at hand, where
     /// the table's entry for its name is not.
     next: Cell<VarId>,
+    /// Bindings made without an entry in `log` ([`Locals::bind_unlogged`]), and whether
+    /// one of them shadowed a variable.
+    unlogged: usize,
+    unlogged_shadowed: bool,
 }
 
 /// Slots in the cache of recent bindings.
@@ -49,6 +53,8 @@ impl Default for Locals {
             shadowed: Vec::new(),
             params: Vec::new(),
             next: Cell::new(NONE),
+            unlogged: 0,
+            unlogged_shadowed: false,
         }
     }
 }
@@ -311,6 +317,7 @@ impl Locals {
         let p = self.next.get();
         let bound = |&(first, n, _): &(u32, u32, usize)| p.0 >= first && p.0 - first < n;
         if self.shadowed.is_empty()
+            && !self.unlogged_shadowed
             && self.params.iter().rev().any(bound)
             && same(m.var_name_bytes(p), name)
         {
@@ -355,14 +362,28 @@ impl Locals {
         self.log.push(v);
     }
 
+    /// Binds `v` for good: until [`Locals::clear`], with no entry in the log, which a
+    /// million-binding chain would fill with 4 MB. For the bindings of a definition's
+    /// body, made outside every scope that ends before the definition does.
+    pub(super) fn bind_unlogged(&mut self, m: &Module, v: VarId) {
+        let name = m.var_name_bytes(v);
+        let h = hash(name);
+        self.recent[slot(h)] = v;
+        if self.table.insert(m, h, name, v).is_some() {
+            self.unlogged_shadowed = true;
+        }
+        self.unlogged += 1;
+    }
+
     /// How many bindings have been made: a mark to undo back to.
     pub(super) fn mark(&self) -> usize {
         self.log.len()
     }
 
-    /// Undoes the bindings made after `mark`, latest first.
+    /// Undoes the bindings made after `mark`, latest first (not the unlogged ones, made
+    /// before it).
     pub(super) fn unbind_to(&mut self, m: &Module, mark: usize) {
-        if mark == 0 {
+        if mark == 0 && self.unlogged == 0 {
             // Every local goes: no need to undo them one by one.
             self.clear();
             return;
@@ -403,6 +424,8 @@ impl Locals {
         self.shadowed.clear();
         self.params.clear();
         self.next.set(NONE);
+        self.unlogged = 0;
+        self.unlogged_shadowed = false;
     }
 
     /// The names in scope (for a "did you mean").
@@ -426,8 +449,10 @@ mod tests {
         }
     }
 
-    /// Random bindings and undos, many of a few names (shadowing, long probe runs, the
-    /// table growing), against a map of stacks.
+    /// Random definitions against a map of stacks: each binds its parameters (logged),
+    /// then, outside every scope, its body's bindings (unlogged), and in scopes (marks)
+    /// bindings undone at their ends; many of a few names (shadowing, long probe runs,
+    /// the table growing).
     #[test]
     fn matches_a_map_of_stacks() {
         let mut m = Module::new();
@@ -437,34 +462,76 @@ mod tests {
         let mut marks: Vec<usize> = Vec::new();
         let mut rand = rng(0x2545_f491_4f6c_dd1d_u64);
         let name = |k: u64| format!("x{k}");
+        let check = |locals: &Locals, m: &Module, model: &HashMap<String, Vec<VarId>>, k: &str| {
+            let want = model.get(k).and_then(|s| s.last().copied());
+            assert_eq!(locals.get(m, k), want, "{k}");
+        };
+        // A definition's parameters.
+        fn define(
+            m: &mut Module,
+            locals: &mut Locals,
+            model: &mut HashMap<String, Vec<VarId>>,
+            log: &mut Vec<String>,
+            ks: Vec<String>,
+        ) {
+            let vs: Vec<VarId> = ks.iter().map(|k| m.var(k, None)).collect();
+            locals.bind_params(m, &vs);
+            for (k, &v) in ks.into_iter().zip(&vs) {
+                model.entry(k.clone()).or_default().push(v);
+                log.push(k);
+            }
+        }
+        let ks = (0..3).map(|_| name(rand(3000))).collect();
+        define(&mut m, &mut locals, &mut model, &mut log, ks);
+        let (mut unlogged, mut zero_marks) = (0, 0);
         for round in 0..100_000 {
-            match rand(20) {
+            match rand(22) {
                 0..=13 => {
+                    if marks.is_empty() {
+                        marks.push(locals.mark());
+                    }
                     let k = name(rand(if round % 2 == 0 { 3000 } else { 40 }));
                     let v = m.var(&k, None);
                     locals.bind(&m, v);
                     model.entry(k.clone()).or_default().push(v);
                     log.push(k);
                 }
-                14 | 15 => marks.push(locals.mark()),
-                16 => {
-                    // Mostly to a mark, now and then all.
-                    let Some(mark) = marks.pop().or((rand(50) == 0).then_some(0)) else {
-                        continue;
-                    };
-                    locals.unbind_to(&m, mark);
-                    while log.len() > mark {
-                        let k = log.pop().expect("above the mark");
-                        model.get_mut(&k).expect("bound").pop();
+                14 => marks.push(locals.mark()),
+                15 | 16 => match marks.pop() {
+                    Some(mark) => {
+                        zero_marks += usize::from(mark == 0);
+                        locals.unbind_to(&m, mark);
+                        while log.len() > mark {
+                            let k = log.pop().expect("above the mark");
+                            model.get_mut(&k).expect("bound").pop();
+                        }
                     }
-                }
-                _ => {
+                    // The definition's end, and the next one's start.
+                    None if rand(20) == 0 => {
+                        locals.clear();
+                        model.clear();
+                        log.clear();
+                        // Its parameters looked up in their order (the parser's guess of
+                        // the next one).
+                        let n = rand(6);
+                        let ks = (0..n).map(|_| name(rand(3000))).collect();
+                        define(&mut m, &mut locals, &mut model, &mut log, ks);
+                        for k in &log {
+                            check(&locals, &m, &model, k);
+                        }
+                    }
+                    None => {}
+                },
+                20 | 21 if marks.is_empty() => {
                     let k = name(rand(3000));
-                    let want = model.get(&k).and_then(|s| s.last().copied());
-                    assert_eq!(locals.get(&m, &k), want, "{k}");
+                    let v = m.var(&k, None);
+                    locals.bind_unlogged(&m, v);
+                    model.entry(k).or_default().push(v);
+                    unlogged += 1;
                 }
+                _ => check(&locals, &m, &model, &name(rand(3000))),
             }
-            if round % 1000 == 0 {
+            if round % 100 == 0 {
                 let mut names = locals.names(&m);
                 names.sort_unstable();
                 let mut want: Vec<&str> = model
@@ -474,16 +541,49 @@ mod tests {
                     .collect();
                 want.sort_unstable();
                 assert_eq!(names, want);
-                for (k, s) in &model {
-                    assert_eq!(locals.get(&m, k), s.last().copied(), "{k}");
+                for k in model.keys() {
+                    check(&locals, &m, &model, k);
                 }
             }
         }
-        for (k, s) in &model {
-            assert_eq!(locals.get(&m, k), s.last().copied(), "{k}");
+        for k in model.keys() {
+            check(&locals, &m, &model, k);
         }
+        assert!(
+            unlogged > 300 && zero_marks > 100,
+            "{unlogged} unlogged, {zero_marks} marks at 0"
+        );
         locals.clear();
         assert!(locals.names(&m).is_empty());
+    }
+
+    /// A definition's body binds, unlogged, the name of a parameter: the guess of the next
+    /// parameter (the one after the last found) must not find the parameter, even when
+    /// the cache of recent bindings has lost the new binding.
+    #[test]
+    fn an_unlogged_binding_hides_the_next_parameter() {
+        let mut m = Module::new();
+        let mut locals = Locals::default();
+        // A new binding of a name that takes the recent cache's slot of `name`: the cache
+        // then no longer has `name`'s binding.
+        let evict = |m: &mut Module, locals: &mut Locals, name: &str| {
+            let h = slot(hash(name.as_bytes()));
+            let other = (0..)
+                .map(|i| format!("z{i}"))
+                .find(|k| k != name && slot(hash(k.as_bytes())) == h)
+                .expect("a name of that slot");
+            let z = m.var(&other, None);
+            locals.bind_unlogged(m, z);
+        };
+        let params: Vec<VarId> = ["w0", "w1", "w2"].iter().map(|k| m.var(k, None)).collect();
+        locals.bind_params(&m, &params);
+        evict(&mut m, &mut locals, "w0");
+        // Found in the table: the guess is now `w1`.
+        assert_eq!(locals.get(&m, "w0"), Some(params[0]));
+        let w1 = m.var("w1", None);
+        locals.bind_unlogged(&m, w1);
+        evict(&mut m, &mut locals, "w1");
+        assert_eq!(locals.get(&m, "w1"), Some(w1));
     }
 
     /// The table alone, its variables removed in any order (the parser's are removed
