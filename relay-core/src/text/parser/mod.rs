@@ -375,24 +375,37 @@ struct Parser<'s, 'a> {
 /// The bytes that matter inside a body: braces, and what starts a string or a comment.
 #[cfg(test)]
 const IN_BODY_BYTES: &[u8] = b"{}\"/#";
-/// The bytes that matter outside bodies: those, and the first letters of `def`, `data`
-/// and `type`.
-#[cfg(test)]
-const AT_TOP_BYTES: &[u8] = b"{}\"/#dt";
+/// The words that matter outside bodies, besides those bytes.
+const ITEM_WORDS: [&str; 3] = ["def", "type", "data"];
 
-/// Finds the next byte that matters to [`Parser::find_items`] ([`IN_BODY_BYTES`] inside a
-/// body, [`AT_TOP_BYTES`] outside) with `memchr`'s vectorized searches, in three groups:
-/// `{`, `}` or `"`; `/` or `#`; `d` or `t`. Each group's search is remembered until
-/// passed, so a body without comments is searched for them once. The groups search a
-/// window of [`SCAN_WINDOW`] bytes at a time, one after the other: a large program's text
-/// is read from memory once for all of them, not once for each.
-#[derive(Default)]
+/// Finds the next place that matters to [`Parser::find_items`]: inside a body, a brace or
+/// what starts a string or a comment ([`IN_BODY_BYTES`]); outside, also `def`, `type` or
+/// `data` (within a word, too: the caller checks). `memchr`'s vectorized searches, in
+/// groups: `{`, `}` or `"`; `/` or `#`; and each word. Each group's search is remembered
+/// until passed, so a body without comments is searched for them once. The groups search
+/// a window of [`SCAN_WINDOW`] bytes at a time, one after the other: a large program's
+/// text is read from memory once for all of them, not once for each. (The words, not
+/// their first letters: a definition's parameter list, long for a model's weights, has a
+/// `t` in every `float32`.)
 struct ItemScan {
     /// Per group, the first match in its last searched window, or `usize::MAX` for none.
-    hit: [usize; 3],
-    /// Per group, the end of that window (0 before the first search). A group's search
-    /// holds for `i` while `hit >= i` and `end > i` (`i` only grows).
-    end: [usize; 3],
+    hit: [usize; 5],
+    /// Per group, how far its last search holds: the end of that window, less the
+    /// length of its word but one (a word across the window's end is found by the next
+    /// window). 0 before the first search. A group's search holds for `i` while
+    /// `hit >= i` and `end > i` (`i` only grows).
+    end: [usize; 5],
+    words: [memchr::memmem::Finder<'static>; 3],
+}
+
+impl Default for ItemScan {
+    fn default() -> Self {
+        ItemScan {
+            hit: [0; 5],
+            end: [0; 5],
+            words: ITEM_WORDS.map(memchr::memmem::Finder::new),
+        }
+    }
 }
 
 /// The bytes a group searches at a time: well within the second-level cache.
@@ -400,7 +413,7 @@ const SCAN_WINDOW: usize = 1 << 15;
 
 impl ItemScan {
     fn next(&mut self, b: &[u8], mut i: usize, at_top: bool) -> Option<usize> {
-        let groups = if at_top { 3 } else { 2 };
+        let groups = if at_top { 5 } else { 2 };
         loop {
             // The first match of any group, and how far every group without one has
             // searched.
@@ -410,13 +423,21 @@ impl ItemScan {
                 if self.hit[g] < i || self.end[g] <= i {
                     let end = b.len().min(i.saturating_add(SCAN_WINDOW));
                     let s = &b[i..end];
-                    let found = match g {
-                        0 => memchr::memchr3(b'{', b'}', b'"', s),
-                        1 => memchr::memchr2(b'/', b'#', s),
-                        _ => memchr::memchr2(b'd', b't', s),
+                    let (found, overlap) = match g {
+                        0 => (memchr::memchr3(b'{', b'}', b'"', s), 0),
+                        1 => (memchr::memchr2(b'/', b'#', s), 0),
+                        _ => {
+                            let w = &self.words[g - 2];
+                            (w.find(s), w.needle().len() - 1)
+                        }
                     };
                     self.hit[g] = found.map_or(usize::MAX, |k| i + k);
-                    self.end[g] = end;
+                    self.end[g] = if end == b.len() {
+                        end
+                    } else {
+                        // (A window is longer than any word.)
+                        end - overlap
+                    };
                 }
                 best = best.min(self.hit[g]);
                 if self.hit[g] == usize::MAX {
@@ -935,8 +956,8 @@ impl<'s, 'a> Parser<'s, 'a> {
         let mut i = self.tok.lo as usize;
         let mut scan = ItemScan::default();
         while i < b.len() {
-            // On to the next byte that matters: inside a body, braces and what starts a
-            // string or a comment; outside, also the first letters of the item words.
+            // On to the next place that matters: inside a body, braces and what starts a
+            // string or a comment; outside, also the item words.
             let next = scan.next(b, i, depth == 0);
             match next {
                 Some(k) => i = k,
@@ -1033,18 +1054,19 @@ impl<'s, 'a> Parser<'s, 'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::{ItemScan, AT_TOP_BYTES, IN_BODY_BYTES};
+    use super::{ItemScan, IN_BODY_BYTES, ITEM_WORDS, SCAN_WINDOW};
 
-    /// The grouped scan finds what a byte-at-a-time one does, wherever the bytes that
-    /// matter fall, one scanner reused from position to position as `find_items` uses it
-    /// (forward, switching between inside and outside bodies).
+    /// The grouped scan finds what a byte-at-a-time one does, wherever the bytes and
+    /// words that matter fall, one scanner reused from position to position as
+    /// `find_items` uses it (forward, switching between inside and outside bodies).
     #[test]
     fn the_grouped_scan_agrees_with_the_byte_scan() {
-        let alphabet = b"{}\"/#|z.0 \n\x7f\x80\xff-[]azdtecus";
+        let alphabet = b"{}\"/#|z.0 \n\x7f\x80\xff-[]azdtecusfyp";
         let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut words_found = 0;
         for len in 0..40 {
-            for _ in 0..200 {
-                let text: Vec<u8> = (0..len)
+            for _ in 0..400 {
+                let mut text: Vec<u8> = (0..len)
                     .map(|_| {
                         seed ^= seed << 13;
                         seed ^= seed >> 7;
@@ -1052,18 +1074,41 @@ mod tests {
                         alphabet[(seed % alphabet.len() as u64) as usize]
                     })
                     .collect();
+                // Now and then a word at a random place.
+                if len >= 4 && seed.is_multiple_of(2) {
+                    let w = ITEM_WORDS[(seed / 2 % 3) as usize].as_bytes();
+                    let at = (seed / 8) as usize % (len - w.len() + 1);
+                    text[at..at + w.len()].copy_from_slice(w);
+                }
                 let mut scan = ItemScan::default();
                 for start in 0..=len {
                     let at_top = seed.is_multiple_of(3);
-                    let set = if at_top { AT_TOP_BYTES } else { IN_BODY_BYTES };
-                    let naive = text[start..]
-                        .iter()
-                        .position(|c| set.contains(c))
-                        .map(|k| start + k);
+                    let matters = |k: usize| {
+                        IN_BODY_BYTES.contains(&text[k])
+                            || at_top
+                                && ITEM_WORDS
+                                    .iter()
+                                    .any(|w| text[k..].starts_with(w.as_bytes()))
+                    };
+                    let naive = (start..len).find(|&k| matters(k));
                     let found = scan.next(&text, start, at_top);
                     assert_eq!(found, naive, "{text:?} from {start}");
+                    words_found +=
+                        usize::from(found.is_some_and(|k| !IN_BODY_BYTES.contains(&text[k])));
                     seed = seed.rotate_left(7) ^ 0x9e37_79b9;
                 }
+            }
+        }
+        assert!(words_found > 1000, "{words_found}");
+    }
+
+    /// A word across the end of a window is found (by the next window).
+    #[test]
+    fn a_word_across_windows_is_found() {
+        for w in ITEM_WORDS {
+            for at in SCAN_WINDOW - 5..SCAN_WINDOW + 2 {
+                let text = format!("{}{w} {}", "x".repeat(at), "x".repeat(SCAN_WINDOW));
+                assert_eq!(ItemScan::default().next(text.as_bytes(), 0, true), Some(at));
             }
         }
     }
