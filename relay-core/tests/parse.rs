@@ -10,7 +10,6 @@ use relay_core::AttrValue;
 mod text_common;
 use text_common::*;
 
-/// Parses and infers `src`; returns every global's printed type, in source order.
 /// The one dimension of each `Tensor[(d), ..]` in the result type of signature `sig` (what
 /// follows its parameters' list), in order.
 fn result_dims(sig: &str) -> Vec<u64> {
@@ -22,6 +21,7 @@ fn result_dims(sig: &str) -> Vec<u64> {
         .collect()
 }
 
+/// Parses and infers `src`; returns every global's printed type, in source order.
 fn check(src: &str) -> Vec<String> {
     let (m, tcx, adts) = parse(src);
     let typed: Typed = infer(tcx, &adts, &m);
@@ -478,6 +478,58 @@ fn items_are_found_across_the_first_pass_windows() {
     }
     assert!(src.len() > 500_000);
     assert_eq!(check(&src), expected);
+}
+
+/// A source that starts with a definition has it read before the first pass; a
+/// definition that mentions a global or meets an error is read again in the usual order.
+/// Either way the module is what the usual order makes of it.
+#[test]
+fn the_first_definition_reads_as_the_usual_order_reads_it() {
+    // Read alone, kept: later definitions and data types are declared after it.
+    let src = "def @main(%x: int32) -> int32 { let %y = add(%x, %x); %y }\n\
+               type Box { Box(int32) }\n\
+               def @unbox(%b: Box) -> int32 { match (%b) { Box(%v) => %v } }";
+    assert_eq!(
+        check(src),
+        ["@main: fn (int32) -> int32", "@unbox: fn (Box) -> int32"]
+    );
+    // It calls a later definition, uses a later data type, or itself: read again.
+    assert_eq!(
+        check("def @main() -> int32 { @two() }\ndef @two() -> int32 { 2 }"),
+        ["@main: fn () -> int32", "@two: fn () -> int32"]
+    );
+    assert_eq!(
+        check("def @main() -> Box { Box(1) }\ntype Box { Box(int32) }"),
+        ["@main: fn () -> Box"]
+    );
+    assert_eq!(
+        check("def @f(%n: int32) -> int32 { if (True) { %n } else { @f(%n) } }"),
+        ["@f: fn (int32) -> int32"]
+    );
+    // Its errors are those of the usual order, and so is the recovery after them.
+    assert_eq!(
+        errors("def @main() -> int32 { %nope }\ndef @g() -> int32 { %also }\ndef @main() -> int32 { 1 }"),
+        [
+            "63..68: `@main` is defined twice: first at line 1, column 5, again at line 3, column 5",
+            "23..28: unbound local variable `%nope`",
+            "51..56: unbound local variable `%also`",
+        ]
+    );
+    // It calls an earlier source's global, which a later definition shadows: read
+    // again, so that the call is to the later definition.
+    let lib = "def @map(%x: int32) -> int32 { %x }";
+    let main = "def @main() -> float32 { @map(1f) }\ndef @map(%x: float32) -> float32 { %x }";
+    let (mut tcx, mut adts) = setup();
+    let m = relay_core::text::parse_sources(&[("lib", lib), ("main", main)], &mut tcx, &mut adts)
+        .expect("parses");
+    assert_eq!(m.global_callees(), vec![vec![], vec![2], vec![]]);
+    let typed = infer(tcx, &adts, &m);
+    assert!(typed.errors().is_empty(), "{:?}", typed.errors());
+    // Kept, then defined again.
+    assert_eq!(
+        errors("def @main() -> int32 { 1 }\ndef @main() -> int32 { 2 }"),
+        ["31..36: `@main` is defined twice: first at line 1, column 5, again at line 2, column 5"]
+    );
 }
 
 #[test]

@@ -452,6 +452,11 @@ impl Parser<'_, '_> {
                 })
             }
             Tok::Global => {
+                if self.alone {
+                    // To be read again in the usual order (`first_def_alone`): no need to
+                    // read on.
+                    return Err(super::ParseError::new(t.span(), String::new()));
+                }
                 self.bump()?;
                 let name = &self.text(t)[1..];
                 let e = match self.m.global(name) {

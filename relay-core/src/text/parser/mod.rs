@@ -370,6 +370,8 @@ struct Parser<'s, 'a> {
     words: FxHashMap<&'s str, Word>,
     /// Operator nodes of `words` by their names' length and first and last eight bytes.
     op_nodes: [Option<(NameKey, ExprId)>; 16],
+    /// Whether the definition being read is read alone ([`Parser::first_def_alone`]).
+    alone: bool,
 }
 
 /// The bytes that matter inside a body: braces, and what starts a string or a comment.
@@ -564,6 +566,7 @@ impl<'s, 'a> Parser<'s, 'a> {
             starts: Vec::new(),
             attr_lists: FxHashMap::default(),
             last_op: (ExprId(u32::MAX), 0),
+            alone: false,
             type_cache: FxHashMap::default(),
             type_cache_version: 0,
             param_types: [None; PARAM_TYPES],
@@ -853,6 +856,9 @@ impl<'s, 'a> Parser<'s, 'a> {
                 self.errors.push(e);
             }
         }
+        if self.fast && self.is_word("def") {
+            self.first_def_alone();
+        }
         let items = self.find_items();
         self.declare_globals(&items);
         let start = self.tok.lo as usize;
@@ -920,6 +926,58 @@ impl<'s, 'a> Parser<'s, 'a> {
         }
     }
 
+    /// A source that starts with a definition (a model: one `def @main` of a million
+    /// statements) has it read before the first pass, which then searches only the text
+    /// after it: a large program's text is not read from memory twice. The definition is
+    /// declared first, as the first pass would declare it, and read as if alone. That
+    /// reads it as the first pass would have had it read unless it mentions a global (a
+    /// later definition may be that global, or shadow an earlier source's: the reading
+    /// stops there) or meets an error (an unknown name may be declared later; and a
+    /// recovery needs the first pass): then the module is put back as it was, and the
+    /// source is read in the usual order. (Its data types and constructors are those of
+    /// the earlier sources: one declared later is an unknown name to it, which is an
+    /// error.)
+    fn first_def_alone(&mut self) {
+        let lo = self.tok.lo;
+        let mut lex = self.lex;
+        lex.seek(lo as usize);
+        let name = match (lex.next_token(), lex.next_token()) {
+            (Ok(_), Ok(t)) if t.kind == Tok::Global => t,
+            _ => return,
+        };
+        let n = &self.text(name)[1..];
+        if self.m.global(n).is_some() {
+            // A global of an earlier source, which this one shadows: the usual order.
+            return;
+        }
+        let (module, errors, scope) = (self.m.clone(), self.errors.len(), self.scope.clone());
+        self.m
+            .at(name.span())
+            .declare(n)
+            .expect("a name not declared yet");
+        self.words.clear();
+        self.op_nodes = [None; 16];
+        self.alone = true;
+        let read = self.def();
+        self.alone = false;
+        self.reset();
+        if read.is_ok() && self.errors.len() == errors {
+            return;
+        }
+        // Back to before the definition.
+        self.m = module;
+        self.reserve_for_source(self.src.len() - self.start);
+        self.errors.truncate(errors);
+        self.scope = scope;
+        self.words.clear();
+        self.op_nodes = [None; 16];
+        self.attr_lists.clear();
+        self.last_op = (ExprId(u32::MAX), 0);
+        if let Err(e) = self.seek(lo as usize) {
+            self.errors.push(e);
+        }
+    }
+
     fn reset(&mut self) {
         self.frames.clear();
         self.items_stack.clear();
@@ -946,8 +1004,11 @@ impl<'s, 'a> Parser<'s, 'a> {
         Ok(())
     }
 
-    /// The first pass: every `def`, `type` and `data` outside braces.
+    /// The first pass: every `def`, `type` and `data` outside braces, from the current
+    /// token on.
     fn find_items(&self) -> Vec<Item> {
+        #[cfg(test)]
+        tests::FIRST_PASS_FROM.with(|f| f.set(Some(self.tok.lo)));
         // A scan of the bytes, not of tokens: only braces, strings, comments and the
         // words at depth 0 matter, and the bodies (most of a program) are skipped fast.
         let b = self.src.as_bytes();
@@ -1055,6 +1116,31 @@ impl<'s, 'a> Parser<'s, 'a> {
 #[cfg(test)]
 mod tests {
     use super::{ItemScan, IN_BODY_BYTES, ITEM_WORDS, SCAN_WINDOW};
+    use std::cell::Cell;
+
+    thread_local! {
+        /// Where the last first pass started.
+        pub(super) static FIRST_PASS_FROM: Cell<Option<u32>> = const { Cell::new(None) };
+    }
+
+    /// The first pass of a source that starts with a definition read alone searches only
+    /// the text after it; when the definition must be read again, the whole source.
+    #[test]
+    fn the_first_pass_starts_after_a_first_definition_kept() {
+        let mut tcx = crate::TyCtx::new();
+        let mut adts = crate::adt::AdtTable::default();
+        let mut from = |src: &str| {
+            super::parse_module(src, &mut tcx, &mut adts).expect("parses");
+            FIRST_PASS_FROM.with(Cell::take)
+        };
+        let kept = "#[version = \"0.0.5\"]\ndef @main(%x: int32) -> int32 { %x }\ndef @g() { () }";
+        let second = kept.find("def @g").unwrap() as u32;
+        assert_eq!(from(kept), Some(second));
+        let again = "def @main() { @g() }\ndef @g() { () }";
+        assert_eq!(from(again), Some(0));
+        let alone = "def @main(%x: int32) -> int32 { %x }";
+        assert_eq!(from(alone), Some(alone.len() as u32));
+    }
 
     /// The grouped scan finds what a byte-at-a-time one does, wherever the bytes and
     /// words that matter fall, one scanner reused from position to position as
