@@ -129,10 +129,14 @@ enum Frame {
     Exit(ExprId),
     /// A `let`'s value is typed: bind its variable, then type the body.
     BindLet(ExprId),
-    /// A `let` (first) whose body (second) is typed: the `let` has the body's type. The
-    /// `let` node is not read again: a chain of a million is unwound without touching
-    /// the arena.
-    ExitLet(ExprId, ExprId),
+    /// The `let`s of `Infer::run_lets` from `from` on, each the body of the one before,
+    /// whose last's `body` is typed: each has the body's type. The `let` nodes are not
+    /// read again, and a run of a chain takes one frame and four bytes a `let`: a chain
+    /// of a million is unwound without touching the arena.
+    ExitLets {
+        from: u32,
+        body: ExprId,
+    },
 }
 
 struct Infer<'m> {
@@ -159,6 +163,8 @@ struct Infer<'m> {
     scratch: Vec<Ty>,
     /// The frames of [`Infer::infer_expr`], kept from one body to the next.
     frames: Vec<Frame>,
+    /// The `let`s of the runs of [`Frame::ExitLets`], outer runs first.
+    run_lets: Vec<ExprId>,
     match_scrutinee: FxHashMap<ExprId, Ty>,
     errors: Vec<TypeError>,
     warnings: Vec<TypeError>,
@@ -224,6 +230,7 @@ fn infer_full(tcx: TyCtx, adts: &AdtTable, m: &Module, skip: &[bool], options: O
         // A frame a `let` at most, reserved at once (pages not touched stay free): a
         // million-`let` chain is never copied to a larger stack.
         frames: Vec::with_capacity(exprs / 2 + 1),
+        run_lets: Vec::with_capacity(exprs / 2 + 1),
         match_scrutinee: FxHashMap::default(),
         errors: Vec::new(),
         warnings: Vec::new(),
@@ -379,40 +386,51 @@ impl Infer<'_> {
         while let Some(frame) = stack.pop() {
             match frame {
                 Frame::Enter(e) => self.enter(e, &mut stack),
-                Frame::BindLet(mut e) => loop {
-                    let ExprKind::Let { var, value, body } = self.m.expr(e).kind else {
-                        unreachable!()
-                    };
-                    let value_ty = self.expr_tys[value.index()];
-                    match self.m.var_decl(var).ann() {
-                        // Unannotated: the variable has the value's type.
-                        None => self.var_tys[var.index()] = value_ty,
-                        Some(vt) => {
-                            self.var_tys[var.index()] = vt;
-                            if let Err(err) = self.s.unify(vt, value_ty) {
-                                self.binding_error(var, value, &err);
+                Frame::BindLet(mut e) => {
+                    let from =
+                        u32::try_from(self.run_lets.len()).expect("fewer than 4 billion lets");
+                    loop {
+                        let ExprKind::Let { var, value, body } = self.m.expr(e).kind else {
+                            unreachable!()
+                        };
+                        let value_ty = self.expr_tys[value.index()];
+                        match self.m.var_decl(var).ann() {
+                            // Unannotated: the variable has the value's type.
+                            None => self.var_tys[var.index()] = value_ty,
+                            Some(vt) => {
+                                self.var_tys[var.index()] = vt;
+                                if let Err(err) = self.s.unify(vt, value_ty) {
+                                    self.binding_error(var, value, &err);
+                                }
                             }
                         }
-                    }
-                    stack.push(Frame::ExitLet(e, body));
-                    // The next `let` of a chain, if its value is a call of leaves: typed
-                    // here, as its frames would type it, and bound in turn.
-                    if let ExprKind::Let { value, .. } = self.m.expr(body).kind {
-                        if let ExprKind::Call { parts, .. } = self.m.expr(value).kind {
-                            if self.leaf_call(value, self.m.list(parts)) {
-                                e = body;
-                                continue;
+                        self.run_lets.push(e);
+                        // The next `let` of a chain, if its value is a call of leaves: typed
+                        // here, as its frames would type it, and bound in turn.
+                        if let ExprKind::Let { value, .. } = self.m.expr(body).kind {
+                            if let ExprKind::Call { parts, .. } = self.m.expr(value).kind {
+                                if self.leaf_call(value, self.m.list(parts)) {
+                                    e = body;
+                                    continue;
+                                }
                             }
                         }
+                        stack.push(Frame::ExitLets { from, body });
+                        stack.push(Frame::Enter(body));
+                        break;
                     }
-                    stack.push(Frame::Enter(body));
-                    break;
-                },
+                }
                 Frame::Exit(e) => {
                     let t = self.exit(e);
                     self.expr_tys[e.index()] = t;
                 }
-                Frame::ExitLet(e, body) => self.expr_tys[e.index()] = self.expr_tys[body.index()],
+                Frame::ExitLets { from, body } => {
+                    let t = self.expr_tys[body.index()];
+                    for &e in &self.run_lets[from as usize..] {
+                        self.expr_tys[e.index()] = t;
+                    }
+                    self.run_lets.truncate(from as usize);
+                }
             }
         }
         self.frames = stack;
