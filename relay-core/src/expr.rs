@@ -95,16 +95,20 @@ id!(
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VarDecl {
     /// Where the name (without `%`) ends in the module's text of names; it starts where
-    /// the previous variable's ends: [`Module::var_name`]. (Four bytes, not a start and a
-    /// length: with the four-byte `ann`, a million-variable module's table is 16 bytes a
-    /// variable, not 28.)
+    /// the previous variable's ends: [`Module::var_name`]. Its top bit, [`EMPTY_SPAN`],
+    /// marks a binder whose span is empty. (Four bytes, not a start and a length: a
+    /// million-variable module's table is 12 bytes a variable, not 28.)
     name_end: u32,
     /// The written type, or [`NO_ANN`] ([`VarDecl::ann`]: four bytes, not the eight of an
     /// `Option<Ty>`).
     ann: Ty,
-    /// Where it is bound.
-    pub span: Span,
+    /// Where its binder starts: [`Module::var_span`]. A binder is mostly its `%name`,
+    /// whose end the name gives.
+    lo: u32,
 }
+
+/// The bit of [`VarDecl::name_end`] marking an empty span.
+const EMPTY_SPAN: u32 = 1 << 31;
 
 /// No written type: the `ann` of a [`VarDecl`] without one (no type has this id; the
 /// interner would need four billion types).
@@ -307,6 +311,9 @@ pub struct Module {
     /// The explicit type arguments of the calls that have them.
     type_args: FxHashMap<ExprId, Box<[ParamValue]>>,
     vars: Vec<VarDecl>,
+    /// The end of each variable's span that is neither empty nor its `%name`
+    /// ([`Module::var_span`]): few (a `_` bound to an expression statement).
+    var_span_ends: FxHashMap<VarId, u32>,
     pats: Vec<Pattern>,
     /// Where each pattern is (the span current when it was built).
     pat_spans: Vec<Span>,
@@ -477,11 +484,11 @@ impl Module {
     #[inline]
     fn name_range(&self, v: VarId) -> std::ops::Range<usize> {
         let i = v.0 as usize;
-        let end = self.vars[i].name_end as usize;
+        let end = (self.vars[i].name_end & !EMPTY_SPAN) as usize;
         let start = if i == 0 {
             0
         } else {
-            self.vars[i - 1].name_end as usize
+            (self.vars[i - 1].name_end & !EMPTY_SPAN) as usize
         };
         start..end
     }
@@ -489,6 +496,19 @@ impl Module {
     /// The variable `v`.
     pub fn var_decl(&self, v: VarId) -> &VarDecl {
         &self.vars[v.0 as usize]
+    }
+
+    /// Where variable `v` is bound (the span current when it was made).
+    pub fn var_span(&self, v: VarId) -> Span {
+        let d = &self.vars[v.0 as usize];
+        let hi = if d.name_end & EMPTY_SPAN != 0 {
+            d.lo
+        } else if let Some(&hi) = self.var_span_ends.get(&v) {
+            hi
+        } else {
+            d.lo.saturating_add(1 + self.name_range(v).len() as u32)
+        };
+        Span { lo: d.lo, hi }
     }
 
     /// The pattern `p`.
@@ -641,11 +661,21 @@ impl Module {
     pub fn var(&mut self, name: &str, ann: Option<Ty>) -> VarId {
         let id = VarId(u32::try_from(self.vars.len()).expect("more than 4 billion variables"));
         self.names.push_str(name);
-        let name_end = u32::try_from(self.names.len()).expect("more than 4 GiB of names");
+        let mut name_end = u32::try_from(self.names.len())
+            .ok()
+            .filter(|&n| n & EMPTY_SPAN == 0)
+            .expect("fewer than 2 GiB of names");
+        let Span { lo, hi } = self.span;
+        // `%name`, or empty, or an end kept aside.
+        if hi == lo {
+            name_end |= EMPTY_SPAN;
+        } else if u64::from(hi) != u64::from(lo) + 1 + name.len() as u64 {
+            self.var_span_ends.insert(id, hi);
+        }
         self.vars.push(VarDecl {
             name_end,
             ann: ann.unwrap_or(NO_ANN),
-            span: self.span,
+            lo,
         });
         id
     }

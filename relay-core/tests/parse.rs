@@ -584,6 +584,60 @@ def @c(%x: int32) -> int32 { let %w = %x; let %v = %w; @b(%v) }
     assert_eq!(m.global_callees(), vec![vec![], vec![2, 0, 0], vec![1]]);
 }
 
+/// A variable keeps the span current when it was made, whatever it is: its `%name`
+/// (whose end the name gives), empty, or another (kept aside).
+#[test]
+fn variables_keep_their_spans() {
+    let mut m = relay_core::expr::Module::new();
+    let spans = [
+        (Span { lo: 10, hi: 14 }, "abc"),
+        (Span { lo: 7, hi: 7 }, "abc"),
+        (Span { lo: 0, hi: 0 }, "_"),
+        (Span { lo: 20, hi: 40 }, "x"),
+        (Span { lo: 3, hi: 4 }, "long_name"),
+        (
+            Span {
+                lo: u32::MAX - 2,
+                hi: u32::MAX,
+            },
+            "y",
+        ),
+        (
+            Span {
+                lo: u32::MAX - 1,
+                hi: u32::MAX,
+            },
+            "zz",
+        ),
+    ];
+    let vars: Vec<_> = spans.iter().map(|&(s, n)| m.at(s).var(n, None)).collect();
+    for (&v, &(s, n)) in vars.iter().zip(&spans) {
+        assert_eq!((m.var_span(v), m.var_name(v)), (s, n));
+    }
+    // As the parser makes them.
+    let src = "def @f(%a: int32, %bb) { let %c = %a; %c; (%bb, %c) }";
+    let (m, _, _) = parse(src);
+    let at =
+        |v: relay_core::expr::VarId| &src[m.var_span(v).lo as usize..m.var_span(v).hi as usize];
+    let f = m.globals()[0].func.unwrap();
+    let ExprKind::Func(func) = &m.expr(f).kind else {
+        panic!("a function")
+    };
+    assert_eq!(
+        func.params.iter().map(|&p| at(p)).collect::<Vec<_>>(),
+        ["%a", "%bb"]
+    );
+    let ExprKind::Let { var, body, .. } = m.expr(func.body).kind else {
+        panic!("a let")
+    };
+    assert_eq!(at(var), "%c");
+    // `%c;` binds `_` to the statement's expression.
+    let ExprKind::Let { var, .. } = m.expr(body).kind else {
+        panic!("a let")
+    };
+    assert_eq!((m.var_name(var), at(var)), ("_", "%c"));
+}
+
 /// A module built in Rust whose global mention is shared by two bodies.
 #[test]
 fn global_callees_see_a_shared_mention() {

@@ -76,7 +76,7 @@ impl Infer<'_> {
                 )
             }
         };
-        Some(Label::new(decl.span, message))
+        Some(Label::new(self.m.var_span(v), message))
     }
 
     /// "`%x` is annotated `T` here", at `v`'s binder.
@@ -84,7 +84,7 @@ impl Infer<'_> {
         let shown = self.s.tcx.show(t);
         let name = self.m.var_name(v);
         Label::new(
-            self.m.var_decl(v).span,
+            self.m.var_span(v),
             format!("`%{name}` is annotated `{shown}` here"),
         )
     }
@@ -169,7 +169,7 @@ impl Infer<'_> {
                 ),
                 None => format!("parameter `%{}` is declared here", self.m.var_name(param)),
             };
-            labels.push(Label::new(decl.span, message));
+            labels.push(Label::new(self.m.var_span(param), message));
         }
         labels.extend(self.origin_label(arg));
         self.errors.push(TypeError {
@@ -210,13 +210,10 @@ impl Infer<'_> {
                     format!("`@{}` is defined here with {n} parameter{plural}", def.name),
                 )
             }
-            ExprKind::Var(v) => {
-                let decl = self.m.var_decl(v);
-                Label::new(
-                    decl.span,
-                    format!("`%{}` is bound here", self.m.var_name(v)),
-                )
-            }
+            ExprKind::Var(v) => Label::new(
+                self.m.var_span(v),
+                format!("`%{}` is bound here", self.m.var_name(v)),
+            ),
             _ => {
                 let note = format!(
                     "{} has type `{}`",
@@ -289,9 +286,8 @@ impl Infer<'_> {
                     break;
                 }
                 if solver.tcx.has_vars(t) {
-                    let decl = m.var_decl(VarId(i as u32));
                     errors.push(TypeError {
-                        span: decl.span,
+                        span: m.var_span(VarId(i as u32)),
                         expr: None,
                         message: format!(
                             "the type of `%{}` is not determined: `{}`",
