@@ -95,30 +95,31 @@ id!(
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VarDecl {
     /// Where the name (without `%`) ends in the module's text of names; it starts where
-    /// the previous variable's ends: [`Module::var_name`]. Its top bit, [`EMPTY_SPAN`],
-    /// marks a binder whose span is empty. (Four bytes, not a start and a length: a
-    /// million-variable module's table is 12 bytes a variable, not 28.)
+    /// the previous variable's ends: [`Module::var_name`]. (Four bytes, not a start and a
+    /// length: a million-variable module's table is 12 bytes a variable, not 28.)
     name_end: u32,
-    /// The written type, or [`NO_ANN`] ([`VarDecl::ann`]: four bytes, not the eight of an
-    /// `Option<Ty>`).
-    ann: Ty,
+    /// The written type's id, or [`NO_ANN`] ([`VarDecl::ann`]: four bytes, not the eight
+    /// of an `Option<Ty>`); its top bit, [`EMPTY_SPAN`], marks a binder whose span is
+    /// empty.
+    ann: u32,
     /// Where its binder starts: [`Module::var_span`]. A binder is mostly its `%name`,
     /// whose end the name gives.
     lo: u32,
 }
 
-/// The bit of [`VarDecl::name_end`] marking an empty span.
+/// The bit of [`VarDecl::ann`] marking an empty span.
 const EMPTY_SPAN: u32 = 1 << 31;
 
-/// No written type: the `ann` of a [`VarDecl`] without one (no type has this id; the
-/// interner would need four billion types).
-const NO_ANN: Ty = Ty(u32::MAX);
+/// No written type: the `ann` of a [`VarDecl`] without one (no type has this id: the
+/// interner would need two billion types, some 32 GB).
+const NO_ANN: u32 = EMPTY_SPAN - 1;
 
 impl VarDecl {
     /// The written type, if any.
     #[inline]
     pub fn ann(&self) -> Option<Ty> {
-        (self.ann != NO_ANN).then_some(self.ann)
+        let a = self.ann & !EMPTY_SPAN;
+        (a != NO_ANN).then_some(Ty(a))
     }
 }
 
@@ -484,11 +485,11 @@ impl Module {
     #[inline]
     fn name_range(&self, v: VarId) -> std::ops::Range<usize> {
         let i = v.0 as usize;
-        let end = (self.vars[i].name_end & !EMPTY_SPAN) as usize;
+        let end = self.vars[i].name_end as usize;
         let start = if i == 0 {
             0
         } else {
-            (self.vars[i - 1].name_end & !EMPTY_SPAN) as usize
+            self.vars[i - 1].name_end as usize
         };
         start..end
     }
@@ -501,7 +502,7 @@ impl Module {
     /// Where variable `v` is bound (the span current when it was made).
     pub fn var_span(&self, v: VarId) -> Span {
         let d = &self.vars[v.0 as usize];
-        let hi = if d.name_end & EMPTY_SPAN != 0 {
+        let hi = if d.ann & EMPTY_SPAN != 0 {
             d.lo
         } else if let Some(&hi) = self.var_span_ends.get(&v) {
             hi
@@ -661,22 +662,19 @@ impl Module {
     pub fn var(&mut self, name: &str, ann: Option<Ty>) -> VarId {
         let id = VarId(u32::try_from(self.vars.len()).expect("more than 4 billion variables"));
         self.names.push_str(name);
-        let mut name_end = u32::try_from(self.names.len())
-            .ok()
-            .filter(|&n| n & EMPTY_SPAN == 0)
-            .expect("fewer than 2 GiB of names");
+        let name_end = u32::try_from(self.names.len()).expect("more than 4 GiB of names");
+        let mut ann = ann.map_or(NO_ANN, |t| {
+            assert!(t.0 < NO_ANN, "fewer than two billion types");
+            t.0
+        });
         let Span { lo, hi } = self.span;
         // `%name`, or empty, or an end kept aside.
         if hi == lo {
-            name_end |= EMPTY_SPAN;
+            ann |= EMPTY_SPAN;
         } else if u64::from(hi) != u64::from(lo) + 1 + name.len() as u64 {
             self.var_span_ends.insert(id, hi);
         }
-        self.vars.push(VarDecl {
-            name_end,
-            ann: ann.unwrap_or(NO_ANN),
-            lo,
-        });
+        self.vars.push(VarDecl { name_end, ann, lo });
         id
     }
 

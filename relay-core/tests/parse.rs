@@ -516,15 +516,32 @@ fn the_first_definition_reads_as_the_usual_order_reads_it() {
         ]
     );
     // It calls an earlier source's global, which a later definition shadows: read
-    // again, so that the call is to the later definition.
+    // again, so that the call is to the later definition. (The comment makes the second
+    // source large enough to be read so.)
     let lib = "def @map(%x: int32) -> int32 { %x }";
-    let main = "def @main() -> float32 { @map(1f) }\ndef @map(%x: float32) -> float32 { %x }";
+    let main = format!(
+        "// {}\ndef @main() -> float32 {{ @map(1f) }}\ndef @map(%x: float32) -> float32 {{ %x }}",
+        "-".repeat(200)
+    );
     let (mut tcx, mut adts) = setup();
-    let m = relay_core::text::parse_sources(&[("lib", lib), ("main", main)], &mut tcx, &mut adts)
+    let m = relay_core::text::parse_sources(&[("lib", lib), ("main", &main)], &mut tcx, &mut adts)
         .expect("parses");
     assert_eq!(m.global_callees(), vec![vec![], vec![2], vec![]]);
     let typed = infer(tcx, &adts, &m);
     assert!(typed.errors().is_empty(), "{:?}", typed.errors());
+    // After a source whose last definition broke off with its type parameter bound: the
+    // first definition of the next has only the data types in scope. (The comment makes
+    // the second source large enough to be read so.)
+    let lib = "def @f[A](%x: A) -> A { %x %x }";
+    let main = format!("// {}\ndef @main(%y: A) -> A {{ %y }}", "-".repeat(200));
+    let (mut tcx, mut adts) = setup();
+    let r = relay_core::text::parse_sources_recovering(
+        &[("lib", lib), ("main", &main)],
+        &mut tcx,
+        &mut adts,
+    );
+    let messages: Vec<&str> = r.errors.iter().map(|e| e.message.as_str()).collect();
+    assert_eq!(messages, ["expected `}`, found `%x`", "unknown type `A`"]);
     // Kept, then defined again.
     assert_eq!(
         errors("def @main() -> int32 { 1 }\ndef @main() -> int32 { 2 }"),
@@ -610,9 +627,20 @@ fn variables_keep_their_spans() {
             "zz",
         ),
     ];
-    let vars: Vec<_> = spans.iter().map(|&(s, n)| m.at(s).var(n, None)).collect();
-    for (&v, &(s, n)) in vars.iter().zip(&spans) {
-        assert_eq!((m.var_span(v), m.var_name(v)), (s, n));
+    let mut tcx = relay_core::TyCtx::new();
+    let unit = tcx.tuple(&[]);
+    // With and without an annotation (which shares a word with the empty span's mark).
+    let vars: Vec<_> = spans
+        .iter()
+        .enumerate()
+        .map(|(k, &(s, n))| m.at(s).var(n, (k % 2 == 0).then_some(unit)))
+        .collect();
+    for (k, (&v, &(s, n))) in vars.iter().zip(&spans).enumerate() {
+        let ann = m.var_decl(v).ann();
+        assert_eq!(
+            (m.var_span(v), m.var_name(v), ann),
+            (s, n, (k % 2 == 0).then_some(unit))
+        );
     }
     // As the parser makes them.
     let src = "def @f(%a: int32, %bb) { let %c = %a; %c; (%bb, %c) }";

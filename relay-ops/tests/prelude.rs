@@ -259,3 +259,51 @@ fn two_prelude_sources_of_one_name_are_refused() {
         );
     }
 }
+
+/// The errors of `src` parsed and typed on its own (no prelude under it: a source that
+/// starts with a definition has it read before the first pass), each with the text it
+/// points at.
+fn errors_alone(src: &str) -> Vec<String> {
+    let mut tcx = relay_core::TyCtx::new();
+    let mut adts = relay_core::adt::load(&mut tcx).expect("the data types load");
+    let at = |s: relay_core::expr::Span| &src[s.lo as usize..s.hi as usize];
+    match relay_core::text::parse_module(src, &mut tcx, &mut adts) {
+        Err(errs) => errs
+            .iter()
+            .map(|e| format!("`{}`: {}", at(e.span), e.message))
+            .collect(),
+        Ok(m) => {
+            let typed = relay_core::infer::infer(tcx, &adts, &m);
+            let errs = typed.errors().iter();
+            errs.map(|e| format!("`{}`: {}", at(e.span), e.message))
+                .collect()
+        }
+    }
+}
+
+/// What a first definition means does not depend on its being read before the first
+/// pass: a constructor declared after it that has an operator's name is the constructor
+/// in it, as in the usual order.
+#[test]
+fn a_first_definition_sees_the_constructors_declared_after_it() {
+    let src = "def @main(%x: int32) -> int32 { add(%x, %x) }\ntype T { add(int32, int32) }\n";
+    assert_eq!(
+        errors_alone(src),
+        ["`add(%x, %x)`: the function's body: `int32` vs `T`"]
+    );
+}
+
+/// The first pass reads a first definition's header as it reads any: the words `type`
+/// and `data` there start items, whose errors the usual order reports.
+#[test]
+fn a_first_definition_s_header_is_read_by_the_first_pass() {
+    let src = "def @f[data](%x: data) -> data { %x }";
+    assert_eq!(
+        errors_alone(src),
+        [
+            "`]`: expected a data type's name, found `]`",
+            "`)`: expected a data type's name, found `)`",
+            "`{`: expected a data type's name, found `{`",
+        ]
+    );
+}

@@ -33,6 +33,7 @@ impl Parser<'_, '_> {
             lo: kw.lo,
             top: true,
         });
+        self.body_lo = self.tok.lo;
         self.expect(Tok::LBrace, "`{`")?;
         let f = self.run(Mode::Seq)?;
         // A second definition of a name was reported by the first pass: its body is read

@@ -372,6 +372,8 @@ struct Parser<'s, 'a> {
     op_nodes: [Option<(NameKey, ExprId)>; 16],
     /// Whether the definition being read is read alone ([`Parser::first_def_alone`]).
     alone: bool,
+    /// Where the last definition's body starts (its `{`).
+    body_lo: u32,
 }
 
 /// The bytes that matter inside a body: braces, and what starts a string or a comment.
@@ -567,6 +569,7 @@ impl<'s, 'a> Parser<'s, 'a> {
             attr_lists: FxHashMap::default(),
             last_op: (ExprId(u32::MAX), 0),
             alone: false,
+            body_lo: 0,
             type_cache: FxHashMap::default(),
             type_cache_version: 0,
             param_types: [None; PARAM_TYPES],
@@ -856,10 +859,11 @@ impl<'s, 'a> Parser<'s, 'a> {
                 self.errors.push(e);
             }
         }
+        let mut items = None;
         if self.fast && self.is_word("def") {
-            self.first_def_alone();
+            items = self.first_def_alone();
         }
-        let items = self.find_items();
+        let items = items.unwrap_or_else(|| self.find_items());
         self.declare_globals(&items);
         let start = self.tok.lo as usize;
         self.declare_data(&items);
@@ -929,32 +933,37 @@ impl<'s, 'a> Parser<'s, 'a> {
     /// A source that starts with a definition (a model: one `def @main` of a million
     /// statements) has it read before the first pass, which then searches only the text
     /// after it: a large program's text is not read from memory twice. The definition is
-    /// declared first, as the first pass would declare it, and read as if alone. That
-    /// reads it as the first pass would have had it read unless it mentions a global (a
+    /// declared first, as the first pass would declare it, and read as the usual order
+    /// reads it, with the data types of the earlier sources in scope. It is kept, and the
+    /// items after it returned, if the first pass would have found nothing else in its
+    /// header, nothing it reads depends on what comes after it: no global mentioned (a
     /// later definition may be that global, or shadow an earlier source's: the reading
-    /// stops there) or meets an error (an unknown name may be declared later; and a
-    /// recovery needs the first pass): then the module is put back as it was, and the
-    /// source is read in the usual order. (Its data types and constructors are those of
-    /// the earlier sources: one declared later is an unknown name to it, which is an
-    /// error.)
-    fn first_def_alone(&mut self) {
+    /// stops there), no error (an unknown name may be declared later; and a recovery
+    /// needs the first pass), no data type declared after it (its constructors would
+    /// change what names mean). Otherwise the module is put back as it was, and the
+    /// source is read in the usual order.
+    fn first_def_alone(&mut self) -> Option<Vec<Item>> {
         let lo = self.tok.lo;
         let mut lex = self.lex;
         lex.seek(lo as usize);
         let name = match (lex.next_token(), lex.next_token()) {
             (Ok(_), Ok(t)) if t.kind == Tok::Global => t,
-            _ => return,
+            _ => return None,
         };
         let n = &self.text(name)[1..];
-        if self.m.global(n).is_some() {
-            // A global of an earlier source, which this one shadows: the usual order.
-            return;
+        // A global of an earlier source, which this one shadows; or a module so large
+        // already that copying it (to put it back) is not worth it: the usual order.
+        // (A copy costs at most what this source will add: many sources cost a copy
+        // each of what they add, not of all before them.)
+        if self.m.global(n).is_some() || self.m.sizes().0 > (self.src.len() - self.start) / 16 {
+            return None;
         }
         let (module, errors, scope) = (self.m.clone(), self.errors.len(), self.scope.clone());
         self.m
             .at(name.span())
             .declare(n)
             .expect("a name not declared yet");
+        self.scope = self.adts.scope();
         self.words.clear();
         self.op_nodes = [None; 16];
         self.alone = true;
@@ -962,7 +971,11 @@ impl<'s, 'a> Parser<'s, 'a> {
         self.alone = false;
         self.reset();
         if read.is_ok() && self.errors.len() == errors {
-            return;
+            let header = self.items_in(lo as usize, self.body_lo as usize);
+            let rest = self.find_items();
+            if header.len() == 1 && rest.iter().all(|it| it.kind != ItemKind::Data) {
+                return Some(rest);
+            }
         }
         // Back to before the definition.
         self.m = module;
@@ -976,6 +989,7 @@ impl<'s, 'a> Parser<'s, 'a> {
         if let Err(e) = self.seek(lo as usize) {
             self.errors.push(e);
         }
+        None
     }
 
     fn reset(&mut self) {
@@ -1009,12 +1023,17 @@ impl<'s, 'a> Parser<'s, 'a> {
     fn find_items(&self) -> Vec<Item> {
         #[cfg(test)]
         tests::FIRST_PASS_FROM.with(|f| f.set(Some(self.tok.lo)));
+        self.items_in(self.tok.lo as usize, self.src.len())
+    }
+
+    /// The first pass over `lo..hi` of the text, from outside every body.
+    fn items_in(&self, lo: usize, hi: usize) -> Vec<Item> {
         // A scan of the bytes, not of tokens: only braces, strings, comments and the
         // words at depth 0 matter, and the bodies (most of a program) are skipped fast.
-        let b = self.src.as_bytes();
+        let b = &self.src.as_bytes()[..hi];
         let mut items = Vec::new();
         let mut depth = 0usize;
-        let mut i = self.tok.lo as usize;
+        let mut i = lo;
         let mut scan = ItemScan::default();
         while i < b.len() {
             // On to the next place that matters: inside a body, braces and what starts a
