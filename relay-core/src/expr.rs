@@ -293,6 +293,16 @@ impl ExprList {
     }
 }
 
+/// How far the pages of a module's growing arenas are ready ([`crate::pages`]).
+#[derive(Clone, Debug, Default)]
+struct Ahead {
+    exprs: crate::pages::Ahead,
+    mentions: crate::pages::Ahead,
+    lists: crate::pages::Ahead,
+    names: crate::pages::Ahead,
+    vars: crate::pages::Ahead,
+}
+
 /// A module: global functions over one arena of expressions, variables and patterns.
 #[derive(Clone, Debug, Default)]
 pub struct Module {
@@ -312,6 +322,8 @@ pub struct Module {
     /// The explicit type arguments of the calls that have them.
     type_args: FxHashMap<ExprId, Box<[ParamValue]>>,
     vars: Vec<VarDecl>,
+    /// How far the pages of each growing arena are ready.
+    ahead: Ahead,
     /// The end of each variable's span that is neither empty nor its `%name`
     /// ([`Module::var_span`]): few (a `_` bound to an expression statement).
     var_span_ends: FxHashMap<VarId, u32>,
@@ -339,6 +351,7 @@ impl Module {
 
     fn new_list(&mut self, items: &[ExprId]) -> ExprList {
         let start = u32::try_from(self.lists.len()).expect("more than 4 billion list items");
+        self.ahead.lists.before(&self.lists, items.len());
         self.lists.extend_from_slice(items);
         ExprList {
             start,
@@ -354,6 +367,7 @@ impl Module {
                 .filter(|&i| i < MENTION)
                 .expect("more than 2 billion expressions"),
         );
+        self.ahead.exprs.before(&self.exprs, 1);
         self.exprs.push(Expr {
             kind,
             span: self.span,
@@ -661,6 +675,9 @@ impl Module {
     /// A new local variable (a binder: use [`Module::var_ref`] to mention it).
     pub fn var(&mut self, name: &str, ann: Option<Ty>) -> VarId {
         let id = VarId(u32::try_from(self.vars.len()).expect("more than 4 billion variables"));
+        self.ahead
+            .names
+            .before_text(&self.names, self.names.capacity(), name.len());
         self.names.push_str(name);
         let name_end = u32::try_from(self.names.len()).expect("more than 4 GiB of names");
         let mut ann = ann.map_or(NO_ANN, |t| {
@@ -674,6 +691,7 @@ impl Module {
         } else if u64::from(hi) != u64::from(lo) + 1 + name.len() as u64 {
             self.var_span_ends.insert(id, hi);
         }
+        self.ahead.vars.before(&self.vars, 1);
         self.vars.push(VarDecl { name_end, ann, lo });
         id
     }
@@ -696,6 +714,7 @@ impl Module {
             .ok()
             .filter(|&i| i < MENTION)
             .expect("more than 2 billion mentions");
+        self.ahead.mentions.before(&self.mentions, 1);
         self.mentions.push(Mention {
             var: v,
             lo: self.span.lo,
@@ -822,6 +841,7 @@ impl Module {
     ) -> ExprId {
         let start = u32::try_from(self.lists.len()).expect("more than 4 billion list items");
         // Item by item: a call has a few arguments, fewer than a copy's call is worth.
+        self.ahead.lists.before(&self.lists, 1 + args.len());
         self.lists.push(callee);
         for &a in args {
             self.lists.push(a);
