@@ -270,8 +270,8 @@ pub struct ArmList {
     start: u32,
     len: u32,
 }
-// And a variable four.
-const _: () = assert!(std::mem::size_of::<VarDecl>() <= 16);
+// And a variable twelve bytes.
+const _: () = assert!(std::mem::size_of::<VarDecl>() <= 12);
 
 /// A list of expressions (a call's arguments, a tuple's fields), stored in its module:
 /// read it with [`Module::list`].
@@ -675,9 +675,7 @@ impl Module {
     /// A new local variable (a binder: use [`Module::var_ref`] to mention it).
     pub fn var(&mut self, name: &str, ann: Option<Ty>) -> VarId {
         let id = VarId(u32::try_from(self.vars.len()).expect("more than 4 billion variables"));
-        self.ahead
-            .names
-            .before_text(&self.names, self.names.capacity(), name.len());
+        self.ahead.names.before_text(&self.names, name.len());
         self.names.push_str(name);
         let name_end = u32::try_from(self.names.len()).expect("more than 4 GiB of names");
         let mut ann = ann.map_or(NO_ANN, |t| {

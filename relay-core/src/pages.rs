@@ -46,9 +46,16 @@ const SLACK: usize = 64;
 /// The bytes a growing arena has made ready at a time.
 const CHUNK: usize = 64 << 10;
 
-/// How far a growing vector's pages have been made ready: an index.
-#[derive(Clone, Default)]
+/// How far a growing vector's pages have been made ready: an index. (Of that vector's
+/// memory: a copy of the vector starts again from 0.)
+#[derive(Default)]
 pub(crate) struct Ahead(usize);
+
+impl Clone for Ahead {
+    fn clone(&self) -> Self {
+        Ahead(0)
+    }
+}
 
 impl Ahead {
     /// Before `n` more items are written to `v`: makes the next chunk of its spare
@@ -68,9 +75,9 @@ impl Ahead {
 
     /// [`Ahead::before`] for text.
     #[inline(always)]
-    pub(crate) fn before_text(&mut self, s: &str, cap: usize, n: usize) {
+    pub(crate) fn before_text(&mut self, s: &String, n: usize) {
         if s.len() + n > self.0 {
-            self.0 = next(s.as_ptr() as usize, s.len(), cap, 1, n);
+            self.0 = next(s.as_ptr() as usize, s.len(), s.capacity(), 1, n);
         }
     }
 }
@@ -231,6 +238,8 @@ mod tests {
             }
             assert!(v.iter().enumerate().all(|(i, &x)| x as usize == i));
         }
+        // A copy's vector is another allocation: nothing of it is ready.
+        assert_eq!(Ahead(CHUNK).clone().0, 0);
     }
 
     /// The pages of glibc's own mapping (a request above its largest threshold, 32 MiB)

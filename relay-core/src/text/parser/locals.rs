@@ -352,24 +352,27 @@ impl Locals {
 
     /// Binds `v` under its own name, shadowing whatever had it.
     pub(super) fn bind(&mut self, m: &Module, v: VarId) {
-        let name = m.var_name_bytes(v);
-        let h = hash(name);
-        self.recent[slot(h)] = v;
-        if let Some(prev) = self.table.insert(m, h, name, v) {
+        if let Some(prev) = self.put(m, v) {
             let at = u32::try_from(self.log.len()).expect("fewer than 4 billion bindings");
             self.shadowed.push((at, prev));
         }
         self.log.push(v);
     }
 
+    /// Puts `v` in the table and the cache of recent bindings: the variable it shadows.
+    #[inline]
+    fn put(&mut self, m: &Module, v: VarId) -> Option<VarId> {
+        let name = m.var_name_bytes(v);
+        let h = hash(name);
+        self.recent[slot(h)] = v;
+        self.table.insert(m, h, name, v)
+    }
+
     /// Binds `v` for good: until [`Locals::clear`], with no entry in the log, which a
     /// million-binding chain would fill with 4 MB. For the bindings of a definition's
     /// body, made outside every scope that ends before the definition does.
     pub(super) fn bind_unlogged(&mut self, m: &Module, v: VarId) {
-        let name = m.var_name_bytes(v);
-        let h = hash(name);
-        self.recent[slot(h)] = v;
-        if self.table.insert(m, h, name, v).is_some() {
+        if self.put(m, v).is_some() {
             self.unlogged_shadowed = true;
         }
         self.unlogged += 1;

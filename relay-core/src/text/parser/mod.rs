@@ -393,31 +393,34 @@ const ITEM_WORDS: [&str; 3] = ["def", "type", "data"];
 /// `t` in every `float32`.)
 struct ItemScan {
     /// Per group, the first match in its last searched window, or `usize::MAX` for none.
-    hit: [usize; 5],
+    hit: [usize; GROUPS],
     /// Per group, how far its last search holds: the end of that window, less the
     /// length of its word but one (a word across the window's end is found by the next
     /// window). 0 before the first search. A group's search holds for `i` while
     /// `hit >= i` and `end > i` (`i` only grows).
-    end: [usize; 5],
+    end: [usize; GROUPS],
     words: [memchr::memmem::Finder<'static>; 3],
 }
 
 impl Default for ItemScan {
     fn default() -> Self {
         ItemScan {
-            hit: [0; 5],
-            end: [0; 5],
+            hit: [0; GROUPS],
+            end: [0; GROUPS],
             words: ITEM_WORDS.map(memchr::memmem::Finder::new),
         }
     }
 }
+
+/// [`ItemScan`]'s groups: two of bytes, then a word each.
+const GROUPS: usize = 2 + ITEM_WORDS.len();
 
 /// The bytes a group searches at a time: well within the second-level cache.
 const SCAN_WINDOW: usize = 1 << 15;
 
 impl ItemScan {
     fn next(&mut self, b: &[u8], mut i: usize, at_top: bool) -> Option<usize> {
-        let groups = if at_top { 5 } else { 2 };
+        let groups = if at_top { GROUPS } else { 2 };
         loop {
             // The first match of any group, and how far every group without one has
             // searched.
@@ -867,8 +870,7 @@ impl<'s, 'a> Parser<'s, 'a> {
         self.declare_globals(&items);
         let start = self.tok.lo as usize;
         self.declare_data(&items);
-        self.words.clear();
-        self.op_nodes = [None; 16];
+        self.forget_words();
         if let Err(e) = self.seek(start) {
             self.errors.push(e);
             return;
@@ -944,12 +946,7 @@ impl<'s, 'a> Parser<'s, 'a> {
     /// source is read in the usual order.
     fn first_def_alone(&mut self) -> Option<Vec<Item>> {
         let lo = self.tok.lo;
-        let mut lex = self.lex;
-        lex.seek(lo as usize);
-        let name = match (lex.next_token(), lex.next_token()) {
-            (Ok(_), Ok(t)) if t.kind == Tok::Global => t,
-            _ => return None,
-        };
+        let name = self.def_name(lo as usize)?;
         let n = &self.text(name)[1..];
         // A global of an earlier source, which this one shadows; or a module so large
         // already that copying it (to put it back) is not worth it: the usual order.
@@ -964,8 +961,7 @@ impl<'s, 'a> Parser<'s, 'a> {
             .declare(n)
             .expect("a name not declared yet");
         self.scope = self.adts.scope();
-        self.words.clear();
-        self.op_nodes = [None; 16];
+        self.forget_words();
         self.alone = true;
         let read = self.def();
         self.alone = false;
@@ -982,14 +978,30 @@ impl<'s, 'a> Parser<'s, 'a> {
         self.reserve_for_source(self.src.len() - self.start);
         self.errors.truncate(errors);
         self.scope = scope;
-        self.words.clear();
-        self.op_nodes = [None; 16];
+        self.forget_words();
         self.attr_lists.clear();
         self.last_op = (ExprId(u32::MAX), 0);
         if let Err(e) = self.seek(lo as usize) {
             self.errors.push(e);
         }
         None
+    }
+
+    /// The global `@name` after the `def` at `lo`, if that is what follows it.
+    fn def_name(&self, lo: usize) -> Option<Token> {
+        let mut lex = self.lex;
+        lex.seek(lo);
+        match (lex.next_token(), lex.next_token()) {
+            (Ok(_), Ok(t)) if t.kind == Tok::Global => Some(t),
+            _ => None,
+        }
+    }
+
+    /// Forgets the operators and constructors met (the data types in scope change, or
+    /// the module is put back).
+    fn forget_words(&mut self) {
+        self.words.clear();
+        self.op_nodes = [None; 16];
     }
 
     fn reset(&mut self) {
@@ -1102,11 +1114,8 @@ impl<'s, 'a> Parser<'s, 'a> {
     /// Declares every `def @name` in source order; a second definition is an error.
     fn declare_globals(&mut self, items: &[Item]) {
         for it in items.iter().filter(|it| it.kind == ItemKind::Def) {
-            let mut lex = self.lex;
-            lex.seek(it.lo as usize);
-            let name = match (lex.next_token(), lex.next_token()) {
-                (Ok(_), Ok(t)) if t.kind == Tok::Global => t,
-                _ => continue,
+            let Some(name) = self.def_name(it.lo as usize) else {
+                continue;
             };
             let n = &self.text(name)[1..];
             // A global of an earlier source (the prelude) is shadowed for this one.
