@@ -79,6 +79,9 @@ diagnostics! {
     /// `if` branches, `match` arms and a `let` annotation that disagree: the other side
     /// labelled with its type.
     branches_differ,
+    /// A function's body and an `if` branch that are chains of `let`s: the label is the
+    /// chain's result, not its statements.
+    let_chain_results,
     constructor_arity_call,
     constructor_arity_pattern,
     /// A pattern with fewer fields than its constructor (`Cons(%h)`) must be a diagnostic.

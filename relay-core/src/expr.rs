@@ -175,7 +175,10 @@ pub enum ExprKind {
     Tuple(ExprList),
     /// `e.i`.
     Proj(ExprId, u32),
-    /// `let %x = value; body`.
+    /// `let %x = value; body`. The text's parser gives it the span of its statement,
+    /// `let %x = value;` (or `%x = value;`, or `value;` for a `_`), not of its body: a
+    /// chain of a million has its spans set as it is read. Where its value is written is
+    /// where its chain's result is ([`Module::tail`]).
     Let {
         var: VarId,
         value: ExprId,
@@ -425,6 +428,19 @@ impl Module {
             };
         }
         self.exprs[e.0 as usize].span
+    }
+
+    /// The expression whose value `e` has, past its `let`s: `e` itself unless it is a
+    /// [`ExprKind::Let`], whose value is its body's (a chain's result). A type error about
+    /// a value is shown there.
+    pub fn tail(&self, mut e: ExprId) -> ExprId {
+        while !e.is_mention() {
+            match self.exprs[e.index()].kind {
+                ExprKind::Let { body, .. } => e = body,
+                _ => break,
+            }
+        }
+        e
     }
 
     /// The variables of the compact mentions, in the order built.
@@ -807,20 +823,6 @@ impl Module {
     pub(crate) fn set_let_body(&mut self, let_: ExprId, e: ExprId) {
         if let ExprKind::Let { body, .. } = &mut self.exprs[let_.index()].kind {
             *body = e;
-        }
-    }
-
-    /// Ends the chain of `let`s from `first` to `last` (each the body of the one before)
-    /// at `hi`: each `let` reaches to the end of its body.
-    pub(crate) fn end_let_chain(&mut self, first: ExprId, last: ExprId, hi: u32) {
-        let mut e = first;
-        loop {
-            let node = &mut self.exprs[e.index()];
-            node.span.hi = hi.max(node.span.lo);
-            match node.kind {
-                ExprKind::Let { body, .. } if e != last => e = body,
-                _ => break,
-            }
         }
     }
 

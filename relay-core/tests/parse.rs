@@ -219,6 +219,57 @@ def @c(%x, %w) {
     );
 }
 
+/// A `let` spans its statement, read by the fast path (`let %x = op(..);` of an operator
+/// met before) or the general one (an annotation, graph form, an expression statement, a
+/// chain in a branch), and the value of a chain is its result (`Module::tail`).
+#[test]
+fn a_let_spans_its_statement_and_a_chain_ends_in_its_result() {
+    let src = r#"
+def @f(%a: Tensor[(2), float32], %b: Tensor[(2), float32]) {
+  let %x = add(%a, %b);
+  let %v = add(%x, %b);
+  let %y: Tensor[(2), float32] = multiply(%v, %a);
+  %z = %a + %y;
+  let %w = if (True) { let %t = %b; %t } else { %a };
+  (%z, %w);
+  %y
+}
+"#;
+    let (m, _, _) = parse(src);
+    let text = |e| {
+        let Span { lo, hi } = m.span_of(e);
+        &src[lo as usize..hi as usize]
+    };
+    let f = m.global_def(m.global("f").unwrap()).func.unwrap();
+    let ExprKind::Func(func) = &m.expr(f).kind else {
+        panic!("a function")
+    };
+    let mut statements = Vec::new();
+    let mut e = func.body;
+    while let ExprKind::Let { value, body, .. } = m.expr(e).kind {
+        statements.push(text(e));
+        if let ExprKind::If(_, then, _) = m.expr(value).kind {
+            assert_eq!(text(then), "let %t = %b;");
+            assert_eq!(text(m.tail(then)), "%t");
+        }
+        e = body;
+    }
+    assert_eq!(
+        statements,
+        [
+            "let %x = add(%a, %b);",
+            "let %v = add(%x, %b);",
+            "let %y: Tensor[(2), float32] = multiply(%v, %a);",
+            "%z = %a + %y;",
+            "let %w = if (True) { let %t = %b; %t } else { %a };",
+            "(%z, %w);",
+        ]
+    );
+    assert_eq!(m.tail(func.body), e);
+    assert_eq!(text(e), "%y");
+    assert_eq!(m.tail(e), e);
+}
+
 #[test]
 fn infix_precedence_and_associativity() {
     // `a - b - c * d < e` is `((a - b) - (c * d)) < e`.

@@ -306,8 +306,9 @@ impl Infer<'_> {
         });
     }
 
+    /// Where the value of `e` is written: past `let`s, their chain's result.
     fn span(&self, e: ExprId) -> Span {
-        self.m.span_of(e)
+        self.m.span_of(self.m.tail(e))
     }
 
     /// The type of `e`, typed: a compact mention has its variable's (bound before any

@@ -308,7 +308,7 @@ impl Infer<'_> {
                 if solver.tcx.has_vars(t) {
                     let e = ExprId(i as u32);
                     errors.push(TypeError {
-                        span: m.expr(e).span,
+                        span: m.span_of(m.tail(e)),
                         expr: Some(e),
                         message: format!(
                             "the type of this expression is not determined: `{}`",

@@ -340,7 +340,7 @@ impl Parser<'_, '_> {
             .at(span)
             .call_full(callee, &self.items_stack[start..], attrs, &[]);
         self.items_stack.truncate(start);
-        self.chain_let(var, value, let_lo);
+        self.chain_let(var, value, let_lo, semi as u32 + 1);
         self.bind_chained(var);
         Some(semi + 1)
     }
@@ -363,15 +363,16 @@ impl Parser<'_, '_> {
         Some(blank(b, hi))
     }
 
-    /// Adds `let var = value;` (its first byte at `lo`) to the chain of `let`s being read,
-    /// starting one unless the frame on top is one; before `var` is bound.
+    /// Adds `let var = value;` (the statement at `lo..hi`) to the chain of `let`s being
+    /// read, starting one unless the frame on top is one; before `var` is bound.
     ///
-    /// The `Let` node is built now, so a chain of a million holds nothing aside: its body
-    /// is the value until the next `let` (or the chain's result) is known, which keeps an
-    /// abandoned chain a well-formed tree; its end is set when the chain ends.
+    /// The `Let` node is built now, whole, so a chain of a million holds nothing aside and
+    /// is never gone over again: its span is its statement's, and its body is the value
+    /// until the next `let` (or the chain's result) is known, which keeps an abandoned
+    /// chain a well-formed tree.
     #[inline(always)]
-    fn chain_let(&mut self, var: VarId, value: ExprId, lo: u32) {
-        let id = self.m.at(Span { lo, hi: lo }).let_(var, value, value);
+    fn chain_let(&mut self, var: VarId, value: ExprId, lo: u32, hi: u32) {
+        let id = self.m.at(Span { lo, hi }).let_(var, value, value);
         if let Some(Frame::LetChain { last, .. }) = self.frames.last_mut() {
             self.m.set_let_body(*last, id);
             *last = id;
@@ -726,7 +727,7 @@ impl Parser<'_, '_> {
     fn binary(&mut self, op: u8, lhs: ExprId, rhs: ExprId, lo: u32) -> ExprId {
         let span = Span {
             lo,
-            hi: self.m.expr(rhs).span.hi,
+            hi: self.prev_hi,
         };
         let def = *self.binops[op as usize].get_or_insert_with(|| {
             crate::registry::global()
@@ -786,13 +787,13 @@ impl Parser<'_, '_> {
                 } else {
                     let span = self.m.expr(e).span;
                     let var = self.m.at(span).var("_", None);
-                    self.chain_let(var, e, span.lo);
+                    self.chain_let(var, e, span.lo, self.prev_hi);
                     Mode::Seq
                 }
             }
             Frame::LetValue { var, lo } => {
                 self.expect(Tok::Semi, "`;` after the bound value")?;
-                self.chain_let(var, e, lo);
+                self.chain_let(var, e, lo, self.prev_hi);
                 self.bind_chained(var);
                 Mode::Seq
             }
@@ -804,8 +805,6 @@ impl Parser<'_, '_> {
                     self.unbind_locals(mark as usize);
                 }
                 self.m.set_let_body(last, e);
-                // Each `let` ends where its body, and so the chain, ends.
-                self.m.end_let_chain(first, last, self.prev_hi);
                 Mode::Deliver(first)
             }
             Frame::Fn { lo, top } => {
