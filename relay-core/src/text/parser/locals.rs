@@ -7,12 +7,24 @@
 //!
 //! The table is open addressing with linear probing: a slot of four bytes for a variable
 //! and, apart, a byte of its name's hash (0: empty), so a probe reads a record only when
-//! that byte matches. Its home slot is known from the name alone, so a parser that has
-//! read a name it is about to bind can ask for those lines early ([`Locals::prefetch`]).
+//! that byte matches, and a search for a name not there reads tags only. Its home slot
+//! is known from the name alone, so a parser that has read a name it is about to bind
+//! can ask for that line early ([`Locals::prefetch`]).
 //!
 //! In front of the table, a small cache of the latest bindings by hash: most mentions
 //! are of a name bound a few statements before, whose record is still in the processor's
 //! cache, while the table of a million names is not.
+//!
+//! The bindings of a definition's own `let` chain (unlogged: [`Locals::bind_unlogged`])
+//! go into the table only when a mention needs them there. Until then they are pending:
+//! kept as runs of consecutive variables, the latest few also in a window searched by
+//! hash (no pending binding has a name of the table, so the window is searched before
+//! it). A mention found by none of the cache, the guess of the next parameter, the window
+//! and the table puts every pending binding in the table, in order, and looks again. A
+//! model's chain, whose mentions are of the last few statements, never does: its million
+//! bindings take no slot of the table, and a binding's one search of the table is for a
+//! name it does not have. A binding whose name is in the table already (it shadows a
+//! parameter, say) goes in at once, after the pending ones.
 
 use crate::expr::{Module, VarId};
 use std::cell::Cell;
@@ -36,13 +48,25 @@ pub(super) struct Locals {
     /// the table's entry for its name is not.
     next: Cell<VarId>,
     /// Bindings made without an entry in `log` ([`Locals::bind_unlogged`]), and whether
-    /// one of them shadowed a variable.
+    /// one of them shadowed a variable of the table.
     unlogged: usize,
     unlogged_shadowed: bool,
+    /// The unlogged bindings not in the table yet, in order, as runs of consecutive
+    /// variables (first, how many): none of their names is in the table.
+    pending: Vec<(u32, u32)>,
+    /// The latest pending bindings, with the low half of their names' hashes: a ring,
+    /// written at `window_at` (mod [`WINDOW`]); emptied when the pending ones go in the
+    /// table.
+    window: Box<[(u32, VarId); WINDOW]>,
+    window_at: usize,
 }
 
 /// Slots in the cache of recent bindings.
 const RECENT: usize = 1024;
+
+/// The latest pending bindings searched before all of them go into the table: more than
+/// the distance back of a model's mentions (a residual connection's, a block's input).
+const WINDOW: usize = 64;
 
 impl Default for Locals {
     fn default() -> Self {
@@ -55,6 +79,9 @@ impl Default for Locals {
             next: Cell::new(NONE),
             unlogged: 0,
             unlogged_shadowed: false,
+            pending: Vec::new(),
+            window: Box::new([(0, NONE); WINDOW]),
+            window_at: 0,
         }
     }
 }
@@ -198,13 +225,12 @@ impl Table {
         }
     }
 
-    /// Asks the processor for the lines of the home slot of hash `h`.
+    /// Asks the processor for the line of tags of the home slot of hash `h` (a search
+    /// for a name not there reads only tags).
     #[inline]
     fn prefetch(&self, h: u64) {
-        let i = h as usize & self.mask();
-        if let (Some(t), Some(v)) = (self.tags.get(i), self.slots.get(i)) {
+        if let Some(t) = self.tags.get(h as usize & self.mask()) {
             prefetch_line(std::ptr::from_ref(t).cast());
-            prefetch_line(std::ptr::from_ref(v).cast());
         }
     }
 
@@ -297,15 +323,9 @@ fn same(a: &[u8], b: &[u8]) -> bool {
 }
 
 impl Locals {
-    /// Room for `n` bindings.
-    pub(super) fn reserve(&mut self, m: &Module, n: usize) {
-        self.table.reserve(m, n);
-        self.log.reserve(n);
-    }
-
     /// The variable `name` means.
     #[inline]
-    pub(super) fn get(&self, m: &Module, name: &str) -> Option<VarId> {
+    pub(super) fn get(&mut self, m: &Module, name: &str) -> Option<VarId> {
         let name = name.as_bytes();
         let h = hash(name);
         let v = self.recent[slot(h)];
@@ -324,9 +344,50 @@ impl Locals {
             self.next.set(VarId(p.0.wrapping_add(1)));
             return Some(p);
         }
-        let v = self.table.var(self.table.find(m, h, name)?);
+        if let Some(v) = self.in_window(m, h, name) {
+            return Some(v);
+        }
+        // No pending binding has a name of the table: the table's is the latest.
+        let i = match self.table.find(m, h, name) {
+            Some(i) => i,
+            None if !self.pending.is_empty() => {
+                self.flush(m);
+                self.table.find(m, h, name)?
+            }
+            None => return None,
+        };
+        let v = self.table.var(i);
         self.next.set(VarId(v.0.wrapping_add(1)));
         Some(v)
+    }
+
+    /// The latest pending binding of `name` (hash `h`), if the window has it.
+    #[inline]
+    fn in_window(&self, m: &Module, h: u64, name: &[u8]) -> Option<VarId> {
+        let n = self.window_at.min(WINDOW);
+        (1..=n)
+            .map(|k| self.window[(self.window_at - k) % WINDOW])
+            .find(|&(wh, v)| wh == h as u32 && same(m.var_name_bytes(v), name))
+            .map(|(_, v)| v)
+    }
+
+    /// Puts the pending bindings in the table, in order.
+    #[cold]
+    fn flush(&mut self, m: &Module) {
+        let pending = std::mem::take(&mut self.pending);
+        let n: u32 = pending.iter().map(|&(_, n)| n).sum();
+        self.table.reserve(m, n as usize);
+        for &(first, n) in &pending {
+            for v in (first..first + n).map(VarId) {
+                let name = m.var_name_bytes(v);
+                if self.table.insert(m, hash(name), name, v).is_some() {
+                    self.unlogged_shadowed = true;
+                }
+            }
+        }
+        self.pending = pending;
+        self.pending.clear();
+        self.window_at = 0;
     }
 
     /// Binds a function's parameters, in order.
@@ -339,6 +400,10 @@ impl Locals {
         if consecutive {
             self.params.push((first.0, n, self.log.len()));
         }
+        // Room for twice as many: the table is mostly searched for names it does not
+        // have (a definition's body binding new ones), which half full is quick to say.
+        self.table.reserve(m, vars.len().saturating_mul(2));
+        self.log.reserve(vars.len());
         for &v in vars {
             self.bind(m, v);
         }
@@ -352,6 +417,10 @@ impl Locals {
 
     /// Binds `v` under its own name, shadowing whatever had it.
     pub(super) fn bind(&mut self, m: &Module, v: VarId) {
+        if !self.pending.is_empty() {
+            // The table keeps the bindings' order: the pending ones go in first.
+            self.flush(m);
+        }
         if let Some(prev) = self.put(m, v) {
             let at = u32::try_from(self.log.len()).expect("fewer than 4 billion bindings");
             self.shadowed.push((at, prev));
@@ -370,12 +439,26 @@ impl Locals {
 
     /// Binds `v` for good: until [`Locals::clear`], with no entry in the log, which a
     /// million-binding chain would fill with 4 MB. For the bindings of a definition's
-    /// body, made outside every scope that ends before the definition does.
+    /// body, made outside every scope that ends before the definition does. Pending (not
+    /// in the table) unless its name is in the table already.
     pub(super) fn bind_unlogged(&mut self, m: &Module, v: VarId) {
-        if self.put(m, v).is_some() {
-            self.unlogged_shadowed = true;
-        }
+        let name = m.var_name_bytes(v);
+        let h = hash(name);
+        self.recent[slot(h)] = v;
         self.unlogged += 1;
+        if self.table.find(m, h, name).is_some() {
+            // It shadows a variable of the table: in it, in order.
+            self.flush(m);
+            self.table.insert(m, h, name, v);
+            self.unlogged_shadowed = true;
+            return;
+        }
+        match self.pending.last_mut() {
+            Some((first, n)) if first.wrapping_add(*n) == v.0 => *n += 1,
+            _ => self.pending.push((v.0, 1)),
+        }
+        self.window[self.window_at % WINDOW] = (h as u32, v);
+        self.window_at += 1;
     }
 
     /// How many bindings have been made: a mark to undo back to.
@@ -429,10 +512,13 @@ impl Locals {
         self.next.set(NONE);
         self.unlogged = 0;
         self.unlogged_shadowed = false;
+        self.pending.clear();
+        self.window_at = 0;
     }
 
     /// The names in scope (for a "did you mean").
-    pub(super) fn names<'m>(&self, m: &'m Module) -> Vec<&'m str> {
+    pub(super) fn names<'m>(&mut self, m: &'m Module) -> Vec<&'m str> {
+        self.flush(m);
         self.table.iter().map(|v| m.var_name(v)).collect()
     }
 }
@@ -465,10 +551,11 @@ mod tests {
         let mut marks: Vec<usize> = Vec::new();
         let mut rand = rng(0x2545_f491_4f6c_dd1d_u64);
         let name = |k: u64| format!("x{k}");
-        let check = |locals: &Locals, m: &Module, model: &HashMap<String, Vec<VarId>>, k: &str| {
-            let want = model.get(k).and_then(|s| s.last().copied());
-            assert_eq!(locals.get(m, k), want, "{k}");
-        };
+        let check =
+            |locals: &mut Locals, m: &Module, model: &HashMap<String, Vec<VarId>>, k: &str| {
+                let want = model.get(k).and_then(|s| s.last().copied());
+                assert_eq!(locals.get(m, k), want, "{k}");
+            };
         // A definition's parameters.
         fn define(
             m: &mut Module,
@@ -520,11 +607,30 @@ mod tests {
                         let ks = (0..n).map(|_| name(rand(3000))).collect();
                         define(&mut m, &mut locals, &mut model, &mut log, ks);
                         for k in &log {
-                            check(&locals, &m, &model, k);
+                            check(&mut locals, &m, &model, k);
                         }
                     }
                     None => {}
                 },
+                19 if marks.is_empty() => {
+                    // A definition's chain: a run of bindings (pending, more than the
+                    // window holds), names bound again, mentions of the latest ones and
+                    // of older ones (from the table, or all pending put in it).
+                    let mut run: Vec<String> = Vec::new();
+                    for _ in 0..rand(300) {
+                        let few = rand(2) == 0;
+                        let k = name(rand(if few { 60 } else { 3000 }));
+                        let v = m.var(&k, None);
+                        locals.bind_unlogged(&m, v);
+                        model.entry(k.clone()).or_default().push(v);
+                        run.push(k);
+                        unlogged += 1;
+                        if rand(4) == 0 {
+                            let back = rand(run.len() as u64) as usize;
+                            check(&mut locals, &m, &model, &run[run.len() - 1 - back]);
+                        }
+                    }
+                }
                 20 | 21 if marks.is_empty() => {
                     let k = name(rand(3000));
                     let v = m.var(&k, None);
@@ -532,7 +638,7 @@ mod tests {
                     model.entry(k).or_default().push(v);
                     unlogged += 1;
                 }
-                _ => check(&locals, &m, &model, &name(rand(3000))),
+                _ => check(&mut locals, &m, &model, &name(rand(3000))),
             }
             if round % 100 == 0 {
                 let mut names = locals.names(&m);
@@ -545,12 +651,12 @@ mod tests {
                 want.sort_unstable();
                 assert_eq!(names, want);
                 for k in model.keys() {
-                    check(&locals, &m, &model, k);
+                    check(&mut locals, &m, &model, k);
                 }
             }
         }
         for k in model.keys() {
-            check(&locals, &m, &model, k);
+            check(&mut locals, &m, &model, k);
         }
         assert!(
             unlogged > 300 && zero_marks > 100,
@@ -587,6 +693,53 @@ mod tests {
         locals.bind_unlogged(&m, w1);
         evict(&mut m, &mut locals, "w1");
         assert_eq!(locals.get(&m, "w1"), Some(w1));
+    }
+
+    /// The bindings of a chain, pending: the latest of a name is found when the cache of
+    /// recent bindings has lost it, within the window and beyond it (all pending go into
+    /// the table then, in order), and after it.
+    #[test]
+    fn pending_bindings_are_found_latest_first() {
+        let mut m = Module::new();
+        let mut locals = Locals::default();
+        let evict = |m: &mut Module, locals: &mut Locals, name: &str| {
+            let h = slot(hash(name.as_bytes()));
+            let other = (0..)
+                .map(|i| format!("z{i}"))
+                .find(|k| k != name && slot(hash(k.as_bytes())) == h)
+                .expect("a name of that slot");
+            let z = m.var(&other, None);
+            locals.bind_unlogged(m, z);
+        };
+        let params: Vec<VarId> = ["w0", "w1"].iter().map(|k| m.var(k, None)).collect();
+        locals.bind_params(&m, &params);
+        let bind = |m: &mut Module, locals: &mut Locals, k: &str| {
+            let v = m.var(k, None);
+            locals.bind_unlogged(m, v);
+            v
+        };
+        // In the window.
+        let _a0 = bind(&mut m, &mut locals, "a");
+        let a1 = bind(&mut m, &mut locals, "a");
+        evict(&mut m, &mut locals, "a");
+        assert_eq!(locals.get(&m, "a"), Some(a1));
+        assert!(locals.pending.len() == 1 && locals.window_at == 3);
+        // Beyond it: all pending go into the table.
+        let b1 = bind(&mut m, &mut locals, "b");
+        for i in 0..WINDOW {
+            bind(&mut m, &mut locals, &format!("c{i}"));
+        }
+        evict(&mut m, &mut locals, "b");
+        assert_eq!(locals.get(&m, "b"), Some(b1));
+        assert!(locals.pending.is_empty() && locals.window_at == 0);
+        assert_eq!(locals.get(&m, "a"), Some(a1));
+        // A binding of a name of the table goes in at once, and the parameters' guess is
+        // off from then on.
+        let w1 = bind(&mut m, &mut locals, "w1");
+        assert_eq!(locals.get(&m, "w0"), Some(params[0]));
+        assert_eq!(locals.get(&m, "w1"), Some(w1));
+        assert!(locals.unlogged_shadowed);
+        assert_eq!(locals.get(&m, "nowhere"), None);
     }
 
     /// The table alone, its variables removed in any order (the parser's are removed

@@ -599,7 +599,6 @@ impl<'s, 'a> Parser<'s, 'a> {
     /// Room for the nodes and names of a source text of `len` bytes.
     fn reserve_for_source(&mut self, len: usize) {
         self.m.reserve_for_source(len);
-        self.locals.reserve(&self.m, len / 40);
     }
 
     /// The lexer's next token.
