@@ -354,7 +354,7 @@ impl Parser<'_, '_> {
             return None;
         }
         let hi = name_end(b, i + 1);
-        let v = self.locals.get(&self.m, &self.src[i + 1..hi])?;
+        let v = self.locals.get(&self.m, &b[i + 1..hi])?;
         let span = Span {
             lo: i as u32,
             hi: hi as u32,

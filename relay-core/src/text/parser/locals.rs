@@ -325,8 +325,8 @@ fn same(a: &[u8], b: &[u8]) -> bool {
 impl Locals {
     /// The variable `name` means.
     #[inline]
-    pub(super) fn get(&mut self, m: &Module, name: &str) -> Option<VarId> {
-        let name = name.as_bytes();
+    pub(super) fn get(&mut self, m: &Module, name: &(impl AsRef<[u8]> + ?Sized)) -> Option<VarId> {
+        let name = name.as_ref();
         let h = hash(name);
         let v = self.recent[slot(h)];
         if v != NONE && same(m.var_name_bytes(v), name) {
