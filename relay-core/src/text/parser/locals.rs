@@ -666,6 +666,18 @@ mod tests {
         assert!(locals.names(&m).is_empty());
     }
 
+    /// Binds, unlogged, a new name that takes the recent cache's slot of `name`: the
+    /// cache then no longer has `name`'s binding.
+    fn evict(m: &mut Module, locals: &mut Locals, name: &str) {
+        let h = slot(hash(name.as_bytes()));
+        let other = (0..)
+            .map(|i| format!("z{i}"))
+            .find(|k| k != name && slot(hash(k.as_bytes())) == h)
+            .expect("a name of that slot");
+        let z = m.var(&other, None);
+        locals.bind_unlogged(m, z);
+    }
+
     /// A definition's body binds, unlogged, the name of a parameter: the guess of the next
     /// parameter (the one after the last found) must not find the parameter, even when
     /// the cache of recent bindings has lost the new binding.
@@ -673,17 +685,6 @@ mod tests {
     fn an_unlogged_binding_hides_the_next_parameter() {
         let mut m = Module::new();
         let mut locals = Locals::default();
-        // A new binding of a name that takes the recent cache's slot of `name`: the cache
-        // then no longer has `name`'s binding.
-        let evict = |m: &mut Module, locals: &mut Locals, name: &str| {
-            let h = slot(hash(name.as_bytes()));
-            let other = (0..)
-                .map(|i| format!("z{i}"))
-                .find(|k| k != name && slot(hash(k.as_bytes())) == h)
-                .expect("a name of that slot");
-            let z = m.var(&other, None);
-            locals.bind_unlogged(m, z);
-        };
         let params: Vec<VarId> = ["w0", "w1", "w2"].iter().map(|k| m.var(k, None)).collect();
         locals.bind_params(&m, &params);
         evict(&mut m, &mut locals, "w0");
@@ -702,15 +703,6 @@ mod tests {
     fn pending_bindings_are_found_latest_first() {
         let mut m = Module::new();
         let mut locals = Locals::default();
-        let evict = |m: &mut Module, locals: &mut Locals, name: &str| {
-            let h = slot(hash(name.as_bytes()));
-            let other = (0..)
-                .map(|i| format!("z{i}"))
-                .find(|k| k != name && slot(hash(k.as_bytes())) == h)
-                .expect("a name of that slot");
-            let z = m.var(&other, None);
-            locals.bind_unlogged(m, z);
-        };
         let params: Vec<VarId> = ["w0", "w1"].iter().map(|k| m.var(k, None)).collect();
         locals.bind_params(&m, &params);
         let bind = |m: &mut Module, locals: &mut Locals, k: &str| {
