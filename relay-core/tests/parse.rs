@@ -232,6 +232,7 @@ def @f(%a: Tensor[(2), float32], %b: Tensor[(2), float32]) {
   %z = %a + %y;
   let %w = if (True) { let %t = %b; %t } else { %a };
   (%z, %w);
+  { %w };
   %y
 }
 "#;
@@ -263,11 +264,36 @@ def @f(%a: Tensor[(2), float32], %b: Tensor[(2), float32]) {
             "%z = %a + %y;",
             "let %w = if (True) { let %t = %b; %t } else { %a };",
             "(%z, %w);",
+            "{ %w };",
         ]
     );
     assert_eq!(m.tail(func.body), e);
     assert_eq!(text(e), "%y");
     assert_eq!(m.tail(e), e);
+}
+
+/// An `if` with `else if` is an operand like any other: here an infix operator's right one
+/// (it used to be delivered past the operator's frame, a panic).
+#[test]
+fn else_if_as_an_infix_operand() {
+    let src = "def @f(%c: bool, %a: int32) { %a + if (%c) { %a } else if (%c) { %a } else { %a } }";
+    let (m, _, _) = parse(src);
+    let f = m.global_def(m.global("f").unwrap()).func.unwrap();
+    let ExprKind::Func(func) = &m.expr(f).kind else {
+        panic!("a function")
+    };
+    let ExprKind::Call { parts, .. } = &m.expr(func.body).kind else {
+        panic!("a call of `add`")
+    };
+    let [_, rhs] = m.args(*parts) else {
+        panic!("two operands")
+    };
+    let ExprKind::If(_, _, otherwise) = m.expr(*rhs).kind else {
+        panic!("an `if`")
+    };
+    assert!(matches!(m.expr(otherwise).kind, ExprKind::If(..)));
+    let Span { lo, hi } = m.span_of(func.body);
+    assert_eq!(&src[lo as usize..hi as usize], &src[30..src.len() - 2]);
 }
 
 #[test]

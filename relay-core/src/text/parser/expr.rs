@@ -31,8 +31,8 @@ pub(super) enum Frame {
     },
     /// `(items.., _`.
     Paren { start: u32, comma: bool, lo: u32 },
-    /// An expression statement: `_;` continues the sequence.
-    SeqExpr,
+    /// An expression statement from `lo`: `_;` continues the sequence.
+    SeqExpr { lo: u32 },
     /// `let %x = _;`.
     LetValue { var: VarId, lo: u32 },
     /// `let %x = value; .. _`: a chain of `let`s (and `e;` statements), built as it is
@@ -167,7 +167,7 @@ impl Parser<'_, '_> {
             if self.is_word("free_var") {
                 return Err(self.free_var());
             }
-            self.frames.push(Frame::SeqExpr);
+            self.frames.push(Frame::SeqExpr { lo });
             return Ok(Mode::Operand);
         }
         if !graph {
@@ -781,13 +781,13 @@ impl Parser<'_, '_> {
                     Mode::After(self.m.at(span).tuple(&items))
                 }
             }
-            Frame::SeqExpr => {
+            Frame::SeqExpr { lo } => {
                 if !self.eat(Tok::Semi)? || self.is(Tok::RBrace) || self.is(Tok::Eof) {
                     Mode::Deliver(e)
                 } else {
                     let span = self.m.expr(e).span;
                     let var = self.m.at(span).var("_", None);
-                    self.chain_let(var, e, span.lo, self.prev_hi);
+                    self.chain_let(var, e, lo, self.prev_hi);
                     Mode::Seq
                 }
             }
@@ -848,8 +848,10 @@ impl Parser<'_, '_> {
                 Mode::Seq
             }
             Frame::IfElseIf { c, t, lo } => {
+                // As an `if` with a braced `else`: an operand (an infix operator's right
+                // one, say, whose frame is below).
                 let span = self.span_from(lo);
-                Mode::Deliver(self.m.at(span).if_(c, t, e))
+                Mode::After(self.m.at(span).if_(c, t, e))
             }
             Frame::IfElse { c, t, lo } => {
                 self.expect(Tok::RBrace, "`}`")?;

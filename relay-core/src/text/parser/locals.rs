@@ -20,11 +20,12 @@
 //! kept as runs of consecutive variables, the latest few also in a window searched by
 //! hash (no pending binding has a name of the table, so the window is searched before
 //! it). A mention found by none of the cache, the guess of the next parameter, the window
-//! and the table puts every pending binding in the table, in order, and looks again. A
-//! model's chain, whose mentions are of the last few statements, never does: its million
-//! bindings take no slot of the table, and a binding's one search of the table is for a
-//! name it does not have. A binding whose name is in the table already (it shadows a
-//! parameter, say) goes in at once, after the pending ones.
+//! and the table puts every pending binding in the table, in order, and looks again
+//! (a mention further back than the window whose slot in the cache was taken since). A
+//! chain whose mentions are of the last few statements, like the reference workload's,
+//! never does: its million bindings take no slot of the table, and a binding's one
+//! search of the table is for a name it does not have. A binding whose name is in the
+//! table already (it shadows a parameter, say) goes in at once, after the pending ones.
 
 use crate::expr::{Module, VarId};
 use std::cell::Cell;
