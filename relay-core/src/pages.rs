@@ -12,8 +12,9 @@
 //! A table filled at once is made ready as it is filled, one written at random places
 //! all at once.
 //!
-//! The parser's table of locals is probed at random places. At a million operators it is
-//! 10 MB, 2,560 pages of 4 KiB, and nearly every binding's probe misses the TLB. Linux
+//! The parser's table of locals is probed at random places: every binding of a chain
+//! searches it. At a million operators it is 10 MB, 2,560 pages of 4 KiB, and nearly
+//! every such search misses the TLB. Linux
 //! backs a range advised `MADV_HUGEPAGE` with 2 MiB pages when its transparent huge pages
 //! are set to `madvise` or `always`, as by default: the table is then five pages. So the
 //! fixed-size tables of a run (that table, and inference's types by expression and by

@@ -28,7 +28,6 @@
 //! table already (it shadows a parameter, say) goes in at once, after the pending ones.
 
 use crate::expr::{Module, VarId};
-use std::cell::Cell;
 
 pub(super) struct Locals {
     table: Table,
@@ -47,7 +46,7 @@ pub(super) struct Locals {
     /// The variable after the last one a lookup found: a parameter list is mostly used in
     /// its order (a model's weights), and the next one's record is close at hand, where
     /// the table's entry for its name is not.
-    next: Cell<VarId>,
+    next: VarId,
     /// Bindings made without an entry in `log` ([`Locals::bind_unlogged`]), and whether
     /// one of them shadowed a variable of the table.
     unlogged: usize,
@@ -77,7 +76,7 @@ impl Default for Locals {
             log: Vec::new(),
             shadowed: Vec::new(),
             params: Vec::new(),
-            next: Cell::new(NONE),
+            next: NONE,
             unlogged: 0,
             unlogged_shadowed: false,
             pending: Vec::new(),
@@ -335,14 +334,14 @@ impl Locals {
         }
         // The next parameter, if no binding shadows another (then a bound parameter of
         // that name is the name's binding).
-        let p = self.next.get();
+        let p = self.next;
         let bound = |&(first, n, _): &(u32, u32, usize)| p.0 >= first && p.0 - first < n;
         if self.shadowed.is_empty()
             && !self.unlogged_shadowed
             && self.params.iter().rev().any(bound)
             && same(m.var_name_bytes(p), name)
         {
-            self.next.set(VarId(p.0.wrapping_add(1)));
+            self.next = VarId(p.0.wrapping_add(1));
             return Some(p);
         }
         if let Some(v) = self.in_window(m, h, name) {
@@ -358,7 +357,7 @@ impl Locals {
             None => return None,
         };
         let v = self.table.var(i);
-        self.next.set(VarId(v.0.wrapping_add(1)));
+        self.next = VarId(v.0.wrapping_add(1));
         Some(v)
     }
 
@@ -422,20 +421,14 @@ impl Locals {
             // The table keeps the bindings' order: the pending ones go in first.
             self.flush(m);
         }
-        if let Some(prev) = self.put(m, v) {
+        let name = m.var_name_bytes(v);
+        let h = hash(name);
+        self.recent[slot(h)] = v;
+        if let Some(prev) = self.table.insert(m, h, name, v) {
             let at = u32::try_from(self.log.len()).expect("fewer than 4 billion bindings");
             self.shadowed.push((at, prev));
         }
         self.log.push(v);
-    }
-
-    /// Puts `v` in the table and the cache of recent bindings: the variable it shadows.
-    #[inline]
-    fn put(&mut self, m: &Module, v: VarId) -> Option<VarId> {
-        let name = m.var_name_bytes(v);
-        let h = hash(name);
-        self.recent[slot(h)] = v;
-        self.table.insert(m, h, name, v)
     }
 
     /// Binds `v` for good: until [`Locals::clear`], with no entry in the log, which a
@@ -510,7 +503,7 @@ impl Locals {
         self.log.clear();
         self.shadowed.clear();
         self.params.clear();
-        self.next.set(NONE);
+        self.next = NONE;
         self.unlogged = 0;
         self.unlogged_shadowed = false;
         self.pending.clear();

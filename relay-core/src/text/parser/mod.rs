@@ -119,7 +119,7 @@ fn parse_module_with(
 ) -> Result<Module, Vec<ParseError>> {
     let mut p = Parser::new(src, tcx, adts);
     p.fast = fast;
-    p.reserve_for_source(src.len());
+    p.m.reserve_for_source(src.len());
     p.module();
     if p.errors.is_empty() {
         Ok(p.m)
@@ -260,7 +260,7 @@ pub fn parse_joined_recovering(
         joined.len()
     );
     let mut p = Parser::new(joined, tcx, adts);
-    p.reserve_for_source(joined.len());
+    p.m.reserve_for_source(joined.len());
     let mut start = 0;
     for &(name, len) in lens {
         let end = start + len;
@@ -594,11 +594,6 @@ impl<'s, 'a> Parser<'s, 'a> {
         self.lex.seek(pos);
         self.tok = self.next_tok()?;
         Ok(())
-    }
-
-    /// Room for the nodes and names of a source text of `len` bytes.
-    fn reserve_for_source(&mut self, len: usize) {
-        self.m.reserve_for_source(len);
     }
 
     /// The lexer's next token.
@@ -974,7 +969,7 @@ impl<'s, 'a> Parser<'s, 'a> {
         }
         // Back to before the definition.
         self.m = module;
-        self.reserve_for_source(self.src.len() - self.start);
+        self.m.reserve_for_source(self.src.len() - self.start);
         self.errors.truncate(errors);
         self.scope = scope;
         self.forget_words();
