@@ -296,16 +296,6 @@ impl ExprList {
     }
 }
 
-/// How far the pages of a module's growing arenas are ready ([`crate::pages`]).
-#[derive(Clone, Debug, Default)]
-struct Ahead {
-    exprs: crate::pages::Ahead,
-    mentions: crate::pages::Ahead,
-    lists: crate::pages::Ahead,
-    names: crate::pages::Ahead,
-    vars: crate::pages::Ahead,
-}
-
 /// A module: global functions over one arena of expressions, variables and patterns.
 #[derive(Clone, Debug, Default)]
 pub struct Module {
@@ -325,8 +315,6 @@ pub struct Module {
     /// The explicit type arguments of the calls that have them.
     type_args: FxHashMap<ExprId, Box<[ParamValue]>>,
     vars: Vec<VarDecl>,
-    /// How far the pages of each growing arena are ready.
-    ahead: Ahead,
     /// The end of each variable's span that is neither empty nor its `%name`
     /// ([`Module::var_span`]): few (a `_` bound to an expression statement).
     var_span_ends: FxHashMap<VarId, u32>,
@@ -354,7 +342,6 @@ impl Module {
 
     fn new_list(&mut self, items: &[ExprId]) -> ExprList {
         let start = u32::try_from(self.lists.len()).expect("more than 4 billion list items");
-        self.ahead.lists.before(&self.lists, items.len());
         self.lists.extend_from_slice(items);
         ExprList {
             start,
@@ -370,7 +357,6 @@ impl Module {
                 .filter(|&i| i < MENTION)
                 .expect("more than 2 billion expressions"),
         );
-        self.ahead.exprs.before(&self.exprs, 1);
         self.exprs.push(Expr {
             kind,
             span: self.span,
@@ -691,7 +677,6 @@ impl Module {
     /// A new local variable (a binder: use [`Module::var_ref`] to mention it).
     pub fn var(&mut self, name: &str, ann: Option<Ty>) -> VarId {
         let id = VarId(u32::try_from(self.vars.len()).expect("more than 4 billion variables"));
-        self.ahead.names.before_text(&self.names, name.len());
         self.names.push_str(name);
         let name_end = u32::try_from(self.names.len()).expect("more than 4 GiB of names");
         let mut ann = ann.map_or(NO_ANN, |t| {
@@ -705,7 +690,6 @@ impl Module {
         } else if u64::from(hi) != u64::from(lo) + 1 + name.len() as u64 {
             self.var_span_ends.insert(id, hi);
         }
-        self.ahead.vars.before(&self.vars, 1);
         self.vars.push(VarDecl { name_end, ann, lo });
         id
     }
@@ -728,7 +712,6 @@ impl Module {
             .ok()
             .filter(|&i| i < MENTION)
             .expect("more than 2 billion mentions");
-        self.ahead.mentions.before(&self.mentions, 1);
         self.mentions.push(Mention {
             var: v,
             lo: self.span.lo,
@@ -787,6 +770,21 @@ impl Module {
         self.push(ExprKind::Global(g))
     }
 
+    /// Makes the global mention `e` mention `g` instead, or, with `None`, an empty tuple
+    /// (a name that resolved to nothing: the parser's forward mentions, decided at the end
+    /// of their source).
+    pub(crate) fn retarget_global(&mut self, e: ExprId, g: Option<GlobalId>) {
+        let node = &mut self.exprs[e.0 as usize];
+        debug_assert!(matches!(node.kind, ExprKind::Global(_)));
+        node.kind = match g {
+            Some(g) => ExprKind::Global(g),
+            None => {
+                self.global_refs -= 1;
+                ExprKind::Tuple(ExprList { start: 0, len: 0 })
+            }
+        };
+    }
+
     /// Operator `op` as an expression.
     pub fn op(&mut self, op: &'static OpDef) -> ExprId {
         self.push(ExprKind::Op(op))
@@ -841,7 +839,6 @@ impl Module {
     ) -> ExprId {
         let start = u32::try_from(self.lists.len()).expect("more than 4 billion list items");
         // Item by item: a call has a few arguments, fewer than a copy's call is worth.
-        self.ahead.lists.before(&self.lists, 1 + args.len());
         self.lists.push(callee);
         for &a in args {
             self.lists.push(a);

@@ -30,7 +30,6 @@ pub mod infer;
 mod intern;
 pub mod kind;
 pub mod op;
-mod pages;
 pub mod print;
 pub mod registry;
 pub mod relation;

@@ -558,12 +558,12 @@ fn items_are_found_across_the_first_pass_windows() {
     assert_eq!(check(&src), expected);
 }
 
-/// A source that starts with a definition has it read before the first pass; a
-/// definition that mentions a global or meets an error is read again in the usual order.
-/// Either way the module is what the usual order makes of it.
+/// Definitions are read in one pass, in order: a global or data type may be used before
+/// its definition, a later definition shadows an earlier source's global for every
+/// mention of its own source, and errors come in the order of the text.
 #[test]
-fn the_first_definition_reads_as_the_usual_order_reads_it() {
-    // Read alone, kept: later definitions and data types are declared after it.
+fn definitions_are_read_in_one_pass() {
+    // Later definitions and data types.
     let src = "def @main(%x: int32) -> int32 { let %y = add(%x, %x); %y }\n\
                type Box { Box(int32) }\n\
                def @unbox(%b: Box) -> int32 { match (%b) { Box(%v) => %v } }";
@@ -571,7 +571,7 @@ fn the_first_definition_reads_as_the_usual_order_reads_it() {
         check(src),
         ["@main: fn (int32) -> int32", "@unbox: fn (Box) -> int32"]
     );
-    // It calls a later definition, uses a later data type, or itself: read again.
+    // It calls a later definition, uses a later data type, or itself.
     assert_eq!(
         check("def @main() -> int32 { @two() }\ndef @two() -> int32 { 2 }"),
         ["@main: fn () -> int32", "@two: fn () -> int32"]
@@ -584,18 +584,17 @@ fn the_first_definition_reads_as_the_usual_order_reads_it() {
         check("def @f(%n: int32) -> int32 { if (True) { %n } else { @f(%n) } }"),
         ["@f: fn (int32) -> int32"]
     );
-    // Its errors are those of the usual order, and so is the recovery after them.
+    // Errors, and the recovery after them, in the order of the text.
     assert_eq!(
         errors("def @main() -> int32 { %nope }\ndef @g() -> int32 { %also }\ndef @main() -> int32 { 1 }"),
         [
-            "63..68: `@main` is defined twice: first at line 1, column 5, again at line 3, column 5",
             "23..28: unbound local variable `%nope`",
             "51..56: unbound local variable `%also`",
+            "63..68: `@main` is defined twice: first at line 1, column 5, again at line 3, column 5",
         ]
     );
-    // It calls an earlier source's global, which a later definition shadows: read
-    // again, so that the call is to the later definition. (The comment makes the second
-    // source large enough to be read so.)
+    // It calls an earlier source's global, which a later definition shadows: the call
+    // is to the later definition.
     let lib = "def @map(%x: int32) -> int32 { %x }";
     let main = format!(
         "// {}\ndef @main() -> float32 {{ @map(1f) }}\ndef @map(%x: float32) -> float32 {{ %x }}",
@@ -608,8 +607,7 @@ fn the_first_definition_reads_as_the_usual_order_reads_it() {
     let typed = infer(tcx, &adts, &m);
     assert!(typed.errors().is_empty(), "{:?}", typed.errors());
     // After a source whose last definition broke off with its type parameter bound: the
-    // first definition of the next has only the data types in scope. (The comment makes
-    // the second source large enough to be read so.)
+    // first definition of the next has only the data types in scope.
     let lib = "def @f[A](%x: A) -> A { %x %x }";
     let main = format!("// {}\ndef @main(%y: A) -> A {{ %y }}", "-".repeat(200));
     let (mut tcx, mut adts) = setup();
@@ -620,7 +618,7 @@ fn the_first_definition_reads_as_the_usual_order_reads_it() {
     );
     let messages: Vec<&str> = r.errors.iter().map(|e| e.message.as_str()).collect();
     assert_eq!(messages, ["expected `}`, found `%x`", "unknown type `A`"]);
-    // Kept, then defined again.
+    // Defined again.
     assert_eq!(
         errors("def @main() -> int32 { 1 }\ndef @main() -> int32 { 2 }"),
         ["31..36: `@main` is defined twice: first at line 1, column 5, again at line 2, column 5"]

@@ -229,14 +229,14 @@ fn a_name_error_does_not_hide_the_type_errors_of_other_definitions() {
         ]
     );
     // So does an unknown type in a signature; a second definition of a name is dropped.
-    // (Duplicates are found first, before the definitions are read.)
+    // (The parse errors come in the order of the text.)
     let src =
         "def @a(%x: Lst[int32]) { %x }\ndef @d() { () }\ndef @d() { 3 + 3f }\ndef @c() { 2 + 2f }";
     assert_eq!(
         errors_at(src),
         [
-            "`@d`: `@d` is defined twice: first at line 2, column 5, again at line 3, column 5",
             "`Lst`: unknown type `Lst`",
+            "`@d`: `@d` is defined twice: first at line 2, column 5, again at line 3, column 5",
             "`2f`: dtype: int32 vs float32",
         ]
     );

@@ -21,27 +21,25 @@ struct DataDecl {
 }
 
 impl Parser<'_, '_> {
-    /// `def @name[params](%x: T, ...) -> R { body }`. Returns `true` (the item was read
-    /// to its end).
-    pub(super) fn def(&mut self) -> PResult<bool> {
+    /// `def @name[params](%x: T, ...) -> R { body }`.
+    pub(super) fn def(&mut self) -> PResult<()> {
         let kw = self.bump()?;
         let name = self.expect(Tok::Global, "a global's name after `def`")?;
-        let g = self.m.global(&self.text(name)[1..]);
+        // A second definition of a name is reported: its body is read (for its errors)
+        // and dropped.
+        let g = self.declare_global(name);
         self.fn_header()?;
         self.frames.push(Frame::Done);
         self.frames.push(Frame::Fn {
             lo: kw.lo,
             top: true,
         });
-        self.body_lo = self.tok.lo;
         self.expect(Tok::LBrace, "`{`")?;
         let f = self.run(Mode::Seq)?;
-        // A second definition of a name was reported by the first pass: its body is read
-        // (for its errors) and dropped.
-        if let Some(g) = g.filter(|&g| self.m.global_def(g).span == name.span()) {
+        if let Some(g) = g {
             self.m.set_body(g, f);
         }
-        Ok(true)
+        Ok(())
     }
 
     /// `[A, s: Shape](%x: T, %y) -> R` of a definition or function literal: binds its
@@ -156,7 +154,7 @@ impl Parser<'_, '_> {
         Ok(true)
     }
 
-    /// The second pass: declares the data types of the source (all names first, so that
+    /// Declares the data types of the source found by the first pass (all names first, so that
     /// they may mention each other), then their constructors.
     pub(super) fn declare_data(&mut self, items: &[Item]) {
         let mut decls = Vec::new();
@@ -189,6 +187,34 @@ impl Parser<'_, '_> {
             }
         }
         self.scope = self.adts.scope();
+    }
+
+    /// Skips a data type declared by [`Parser::declare_data`]: `type Name[A] { .. }`.
+    pub(super) fn skip_data_item(&mut self) -> PResult<()> {
+        while !self.is(Tok::LBrace) {
+            if self.is(Tok::Eof) {
+                return Err(self.expected("`{`"));
+            }
+            self.bump()?;
+        }
+        self.skip_braces()
+    }
+
+    /// From a `{`, past the `}` that closes it.
+    fn skip_braces(&mut self) -> PResult<()> {
+        let mut depth = 0usize;
+        loop {
+            match self.tok.kind {
+                Tok::LBrace => depth += 1,
+                Tok::RBrace => depth -= 1,
+                Tok::Eof => return Err(self.expected("`}`")),
+                _ => {}
+            }
+            self.bump()?;
+            if depth == 0 {
+                return Ok(());
+            }
+        }
     }
 
     /// `type Name[A, B]` or `data Name<a>`: declares the data type unless one of that

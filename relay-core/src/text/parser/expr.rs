@@ -453,17 +453,8 @@ impl Parser<'_, '_> {
                 })
             }
             Tok::Global => {
-                if self.alone {
-                    // To be read again in the usual order (`first_def_alone`): no need to
-                    // read on.
-                    return Err(super::ParseError::new(t.span(), String::new()));
-                }
                 self.bump()?;
-                let name = &self.text(t)[1..];
-                let e = match self.m.global(name) {
-                    Some(g) => self.m.at(t.span()).global_ref(g),
-                    None => self.unknown_global(t),
-                };
+                let e = self.global_mention(t);
                 let adjacent = self.tok.lo == t.hi;
                 if adjacent && (self.is(Tok::Lt) || self.is(Tok::LBracket)) {
                     return self.type_args_call(e);

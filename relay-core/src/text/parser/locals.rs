@@ -209,8 +209,8 @@ impl Table {
             .checked_mul(8)
             .map(|x| (x / 7).max(16).next_power_of_two())
             .expect("a table of fewer than 2^61 slots");
-        let old_tags = std::mem::replace(&mut self.tags, crate::pages::zeroed(buckets));
-        let old_slots = std::mem::replace(&mut self.slots, crate::pages::zeroed(buckets));
+        let old_tags = std::mem::replace(&mut self.tags, vec![0; buckets]);
+        let old_slots = std::mem::replace(&mut self.slots, vec![0; buckets]);
         let mask = buckets - 1;
         for (&t, &v) in old_tags.iter().zip(old_slots.iter()) {
             if t == 0 {

@@ -19,7 +19,7 @@ use super::ty_parser::{parse_shape_at, parse_type_at};
 use super::{Binding, TypeParseError, TypeScope};
 use crate::adt::AdtTable;
 use crate::diag::Label;
-use crate::expr::{ExprId, Module, Span, VarId};
+use crate::expr::{ExprId, GlobalId, Module, Span, VarId};
 use crate::fold::ParamValue;
 use crate::kind::{Kind, Param};
 use crate::ty::{Ty, TyCtx};
@@ -278,14 +278,12 @@ pub fn parse_joined_recovering(
         for &(_, len) in lens {
             let end = start + len;
             p.src = &joined[..end];
-            p.lex = Lexer::new(p.src);
-            if p.seek(start).is_ok() {
-                let items = p.find_items();
-                for (k, it) in items.iter().enumerate() {
-                    if it.kind == ItemKind::Def {
-                        let hi = items.get(k + 1).map_or(end as u32, |next| next.lo);
-                        defs.push(Span { lo: it.lo, hi });
-                    }
+            p.start = start;
+            let items = p.find_items();
+            for (k, it) in items.iter().enumerate() {
+                if it.kind == ItemKind::Def {
+                    let hi = items.get(k + 1).map_or(end as u32, |next| next.lo);
+                    defs.push(Span { lo: it.lo, hi });
                 }
             }
             start = end + 1;
@@ -303,7 +301,6 @@ pub fn parse_joined_recovering(
 enum ItemKind {
     Def,
     Data,
-    Other,
 }
 
 /// A top-level item found by the first pass: its kind and its first byte.
@@ -355,6 +352,13 @@ struct Parser<'s, 'a> {
     start: usize,
     /// The first byte and the name of each source read so far ([`parse_sources`]).
     starts: Vec<(u32, &'s str)>,
+    /// The globals this source has defined so far, by name.
+    defined: FxHashMap<&'s str, GlobalId>,
+    /// The mentions of globals the source had not defined when they were read, with
+    /// their names: resolved at the end of the source ([`Parser::resolve_forward`]).
+    forward: Vec<(ExprId, Token)>,
+    /// The source's top-level items, found when an error needs them to resume.
+    items: Option<Vec<Item>>,
     /// Attribute lists by their text: calls written alike share one list.
     attr_lists: FxHashMap<&'s str, Arc<crate::Attrs>>,
     /// The shared operator node read last and where that mention starts.
@@ -370,96 +374,6 @@ struct Parser<'s, 'a> {
     words: FxHashMap<&'s str, Word>,
     /// Operator nodes of `words` by their names' length and first and last eight bytes.
     op_nodes: [Option<(NameKey, ExprId)>; 16],
-    /// Whether the definition being read is read alone ([`Parser::first_def_alone`]).
-    alone: bool,
-    /// Where the last definition's body starts (its `{`).
-    body_lo: u32,
-}
-
-/// The bytes that matter inside a body: braces, and what starts a string or a comment.
-#[cfg(test)]
-const IN_BODY_BYTES: &[u8] = b"{}\"/#";
-/// The words that matter outside bodies, besides those bytes.
-const ITEM_WORDS: [&str; 3] = ["def", "type", "data"];
-
-/// Finds the next place that matters to [`Parser::find_items`]: inside a body, a brace or
-/// what starts a string or a comment ([`IN_BODY_BYTES`]); outside, also `def`, `type` or
-/// `data` (within a word, too: the caller checks). `memchr`'s vectorized searches, in
-/// groups: `{`, `}` or `"`; `/` or `#`; and each word. Each group's search is remembered
-/// until passed, so a body without comments is searched for them once. The groups search
-/// a window of [`SCAN_WINDOW`] bytes at a time, one after the other: a large program's
-/// text is read from memory once for all of them, not once for each. (The words, not
-/// their first letters: a definition's parameter list, long for a model's weights, has a
-/// `t` in every `float32`.)
-struct ItemScan {
-    /// Per group, the first match in its last searched window, or `usize::MAX` for none.
-    hit: [usize; GROUPS],
-    /// Per group, how far its last search holds: the end of that window, less the
-    /// length of its word but one (a word across the window's end is found by the next
-    /// window). 0 before the first search. A group's search holds for `i` while
-    /// `hit >= i` and `end > i` (`i` only grows).
-    end: [usize; GROUPS],
-    words: [memchr::memmem::Finder<'static>; 3],
-}
-
-impl Default for ItemScan {
-    fn default() -> Self {
-        ItemScan {
-            hit: [0; GROUPS],
-            end: [0; GROUPS],
-            words: ITEM_WORDS.map(memchr::memmem::Finder::new),
-        }
-    }
-}
-
-/// [`ItemScan`]'s groups: two of bytes, then a word each.
-const GROUPS: usize = 2 + ITEM_WORDS.len();
-
-/// The bytes a group searches at a time: well within the second-level cache.
-const SCAN_WINDOW: usize = 1 << 15;
-
-impl ItemScan {
-    fn next(&mut self, b: &[u8], mut i: usize, at_top: bool) -> Option<usize> {
-        let groups = if at_top { GROUPS } else { 2 };
-        loop {
-            // The first match of any group, and how far every group without one has
-            // searched.
-            let mut best = usize::MAX;
-            let mut horizon = usize::MAX;
-            for g in 0..groups {
-                if self.hit[g] < i || self.end[g] <= i {
-                    let end = b.len().min(i.saturating_add(SCAN_WINDOW));
-                    let s = &b[i..end];
-                    let (found, overlap) = match g {
-                        0 => (memchr::memchr3(b'{', b'}', b'"', s), 0),
-                        1 => (memchr::memchr2(b'/', b'#', s), 0),
-                        _ => {
-                            let w = &self.words[g - 2];
-                            (w.find(s), w.needle().len() - 1)
-                        }
-                    };
-                    self.hit[g] = found.map_or(usize::MAX, |k| i + k);
-                    self.end[g] = if end == b.len() {
-                        end
-                    } else {
-                        // (A window is longer than any word.)
-                        end - overlap
-                    };
-                }
-                best = best.min(self.hit[g]);
-                if self.hit[g] == usize::MAX {
-                    horizon = horizon.min(self.end[g]);
-                }
-            }
-            if best < horizon {
-                return Some(best);
-            }
-            if horizon >= b.len() {
-                return None;
-            }
-            i = horizon;
-        }
-    }
 }
 
 /// How many parameter types [`Parser::simple_params`] keeps at hand.
@@ -467,20 +381,6 @@ const PARAM_TYPES: usize = 8;
 
 /// A parameter type kept at hand: the first sixteen bytes of its text, its text, the type.
 type ParamType<'s> = ((u64, u64), &'s str, Ty);
-
-/// The end of the name starting at `i`, with `.` inside where a letter follows it.
-fn dotted_name_end(b: &[u8], mut i: usize) -> usize {
-    loop {
-        while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
-            i += 1;
-        }
-        if i + 1 < b.len() && b[i] == b'.' && (b[i + 1].is_ascii_alphabetic() || b[i + 1] == b'_') {
-            i += 1;
-        } else {
-            return i;
-        }
-    }
-}
 
 /// A name of up to sixteen bytes, exactly: its first and last eight bytes (overlapping,
 /// or the first word masked to a shorter name's bytes) and its length.
@@ -494,6 +394,14 @@ enum Word {
     /// with nothing of its own but its operator; a call's span starts at its own mention).
     Op(&'static crate::op::OpDef, Option<ExprId>),
     Unknown,
+}
+
+/// Whether `word` is in `text` as a word of its own (not inside a name).
+fn has_word(text: &[u8], word: &[u8]) -> bool {
+    let name = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'%' | b'@' | b'.');
+    memchr::memmem::find_iter(text, word).any(|i| {
+        (i == 0 || !name(text[i - 1])) && text.get(i + word.len()).is_none_or(|&c| !name(c))
+    })
 }
 
 /// The text of the type starting at `lo`, as far as a quick scan can tell: up to a `,`,
@@ -560,8 +468,6 @@ impl<'s, 'a> Parser<'s, 'a> {
             locals: locals::Locals::default(),
             frames: Vec::new(),
             items_stack: Vec::new(),
-            fast: true,
-            fast_args: Vec::new(),
             targs: Vec::new(),
             arms: Vec::new(),
             fns: Vec::new(),
@@ -570,9 +476,12 @@ impl<'s, 'a> Parser<'s, 'a> {
             start: 0,
             starts: Vec::new(),
             attr_lists: FxHashMap::default(),
+            fast: true,
+            fast_args: Vec::new(),
+            defined: FxHashMap::default(),
+            forward: Vec::new(),
+            items: None,
             last_op: (ExprId(u32::MAX), 0),
-            alone: false,
-            body_lo: 0,
             type_cache: FxHashMap::default(),
             type_cache_version: 0,
             param_types: [None; PARAM_TYPES],
@@ -846,156 +755,165 @@ impl<'s, 'a> Parser<'s, 'a> {
 
     // ----- the module -----
 
+    /// Reads the source from `self.start`, item by item, in one pass. A global may be
+    /// mentioned before its definition: such a mention is resolved at the end of the
+    /// source, to the source's own definition if it has one (which shadows an earlier
+    /// source's), else to an earlier source's global.
     fn module(&mut self) {
+        self.defined.clear();
+        self.forward.clear();
+        self.items = None;
+        self.forget_words();
         if let Err(e) = self.seek(self.start) {
             self.errors.push(e);
             return;
         }
-        if self.is(Tok::Hash) {
+        if self.is(Tok::Hash) && !self.at_metadata() {
             if let Err(e) = self.header() {
                 self.errors.push(e);
             }
         }
-        let mut items = None;
-        if self.fast && self.is_word("def") {
-            items = self.first_def_alone();
+        let first_error = self.errors.len();
+        // The data types first (a definition may use one declared after it): found by a
+        // pass over the tokens, which only a source that has the word `type` or `data`
+        // needs.
+        let src = &self.src.as_bytes()[self.start..];
+        if has_word(src, b"type") || has_word(src, b"data") {
+            let at = self.tok.lo as usize;
+            let items = self.find_items();
+            self.declare_data(&items);
+            self.forget_words();
+            if let Err(e) = self.seek(at) {
+                self.errors.push(e);
+                return;
+            }
         }
-        let items = items.unwrap_or_else(|| self.find_items());
-        self.declare_globals(&items);
-        let start = self.tok.lo as usize;
-        self.declare_data(&items);
-        self.forget_words();
-        if let Err(e) = self.seek(start) {
-            self.errors.push(e);
-            return;
-        }
-        let base = self.scope.clone();
+        let base = self.adts.scope();
         while !self.is(Tok::Eof) {
             let lo = self.tok.lo;
-            let here = items
-                .binary_search_by_key(&lo, |it| it.lo)
-                .ok()
-                .map(|i| items[i].kind);
-            let result = match here {
-                Some(ItemKind::Def) => {
-                    self.scope = base.clone();
-                    self.def()
-                }
-                // Read by the second pass: skip it.
-                Some(_) => Ok(false),
-                None if self.is_word("free_var") => Err(self.free_var()),
-                None if self.is(Tok::Hash)
-                    && self.src[self.tok.hi as usize..].starts_with("[metadata]") =>
-                {
-                    // TVM's metadata section, the rest of the text: one error, then done.
-                    let span = self.tok.span();
-                    let mut e = ParseError::new(
-                        Span {
-                            lo: span.lo,
-                            hi: span.lo + "#[metadata]".len() as u32,
-                        },
-                        "a metadata section (`#[metadata]`) is not supported".to_string(),
-                    );
-                    e.help =
-                        Some("write the constants it holds as values or parameters".to_string());
-                    self.errors.push(e);
-                    return;
-                }
-                None => Err(self.expected("`def`, `type` or `data`")),
+            let result = if self.is_word("def") {
+                self.scope = base.clone();
+                self.def()
+            } else if self.is_word("type") || self.is_word("data") {
+                self.skip_data_item()
+            } else if self.is_word("free_var") {
+                Err(self.free_var())
+            } else if self.at_metadata() {
+                // TVM's metadata section, the rest of the text: one error, then done.
+                let mut e = ParseError::new(
+                    Span {
+                        lo,
+                        hi: lo + "#[metadata]".len() as u32,
+                    },
+                    "a metadata section (`#[metadata]`) is not supported".to_string(),
+                );
+                e.help = Some("write the constants it holds as values or parameters".to_string());
+                self.errors.push(e);
+                break;
+            } else {
+                Err(self.expected("`def`, `type` or `data`"))
             };
             self.reset();
-            let resume = match result {
-                Ok(true) => continue,
-                Ok(false) => true,
-                Err(e) => {
-                    self.errors.push(e);
-                    true
-                }
-            };
-            if resume {
+            if let Err(e) = result {
+                self.errors.push(e);
                 // Go on at the next item.
-                let next = items
-                    .iter()
-                    .find(|it| it.lo > lo)
-                    .map_or(self.src.len(), |it| it.lo as usize);
+                let next = self.item_after(lo);
                 if let Err(e) = self.seek(next) {
                     self.errors.push(e);
-                    return;
+                    break;
                 }
             }
         }
+        self.resolve_forward();
+        // In the order of the text (an unknown global is known at the source's end).
+        self.errors[first_error..].sort_by_key(|e| e.span.lo);
     }
 
-    /// A source that starts with a definition (a model: one `def @main` of a million
-    /// statements) has it read before the first pass, which then searches only the text
-    /// after it: a large program's text is not read from memory twice. The definition is
-    /// declared first, as the first pass would declare it, and read as the usual order
-    /// reads it, with the data types of the earlier sources in scope. It is kept, and the
-    /// items after it returned, if the first pass would have found nothing else in its
-    /// header, nothing it reads depends on what comes after it: no global mentioned (a
-    /// later definition may be that global, or shadow an earlier source's: the reading
-    /// stops there), no error (an unknown name may be declared later; and a recovery
-    /// needs the first pass), no data type declared after it (its constructors would
-    /// change what names mean). Otherwise the module is put back as it was, and the
-    /// source is read in the usual order.
-    fn first_def_alone(&mut self) -> Option<Vec<Item>> {
-        let lo = self.tok.lo;
-        let name = self.def_name(lo as usize)?;
-        let n = &self.text(name)[1..];
-        // A global of an earlier source, which this one shadows; or a module so large
-        // already that copying it (to put it back) is not worth it: the usual order.
-        // (A copy costs at most what this source will add: many sources cost a copy
-        // each of what they add, not of all before them.)
-        if self.m.global(n).is_some() || self.m.sizes().0 > (self.src.len() - self.start) / 16 {
-            return None;
+    /// Whether the current token starts TVM's `#[metadata]` section.
+    fn at_metadata(&self) -> bool {
+        self.is(Tok::Hash) && self.src[self.tok.hi as usize..].starts_with("[metadata]")
+    }
+
+    /// Where the first top-level item after byte `lo` starts (the end of the source if
+    /// none): where reading resumes after an error.
+    #[cold]
+    fn item_after(&mut self, lo: u32) -> usize {
+        if self.items.is_none() {
+            self.items = Some(self.find_items());
         }
-        let (module, errors, scope) = (self.m.clone(), self.errors.len(), self.scope.clone());
-        self.m
-            .at(name.span())
-            .declare(n)
-            .expect("a name not declared yet");
-        self.scope = self.adts.scope();
-        self.forget_words();
-        self.alone = true;
-        let read = self.def();
-        self.alone = false;
-        self.reset();
-        if read.is_ok() && self.errors.len() == errors {
-            let header = self.items_in(lo as usize, self.body_lo as usize);
-            let rest = self.find_items();
-            if header.len() == 1 && rest.iter().all(|it| it.kind != ItemKind::Data) {
-                return Some(rest);
+        let items = self.items.as_deref().unwrap_or_default();
+        items
+            .iter()
+            .find(|it| it.lo > lo)
+            .map_or(self.src.len(), |it| it.lo as usize)
+    }
+
+    /// Resolves the mentions of globals the source had not defined when they were read.
+    fn resolve_forward(&mut self) {
+        for (e, t) in std::mem::take(&mut self.forward) {
+            let name = &self.text(t)[1..];
+            let g = self
+                .defined
+                .get(name)
+                .copied()
+                .or_else(|| self.m.global(name));
+            if g.is_none() {
+                self.unknown_global(t);
+            }
+            self.m.retarget_global(e, g);
+        }
+    }
+
+    /// A mention of the global named by token `t` (`@name`).
+    fn global_mention(&mut self, t: Token) -> ExprId {
+        let name = &self.text(t)[1..];
+        match self.defined.get(name) {
+            Some(&g) => self.m.at(t.span()).global_ref(g),
+            None => {
+                // Decided at the end of the source; a placeholder global until then.
+                let e = self.m.at(t.span()).global_ref(GlobalId(u32::MAX));
+                self.forward.push((e, t));
+                e
             }
         }
-        // Back to before the definition.
-        self.m = module;
-        self.m.reserve_for_source(self.src.len() - self.start);
-        self.errors.truncate(errors);
-        self.scope = scope;
-        self.forget_words();
-        self.attr_lists.clear();
-        self.last_op = (ExprId(u32::MAX), 0);
-        if let Err(e) = self.seek(lo as usize) {
+    }
+
+    /// Declares the global of the definition whose name is token `name`: a new one, or
+    /// one that shadows an earlier source's; `None` (and an error naming both places)
+    /// if the source defined it already.
+    fn declare_global(&mut self, name: Token) -> Option<GlobalId> {
+        let n = &self.text(name)[1..];
+        if let Some(&first) = self.defined.get(n) {
+            let first = self.m.global_def(first).span;
+            let message = format!(
+                "`@{n}` is defined twice: first at {}, again at {}",
+                self.place(first.lo),
+                self.place(name.lo)
+            );
+            let mut e = ParseError::new(name.span(), message);
+            e.labels
+                .push(Label::new(first, format!("`@{n}` first defined here")));
+            e.help = Some(format!("rename one of the two definitions of `@{n}`"));
             self.errors.push(e);
+            return None;
         }
-        None
+        let g = if self.m.global(n).is_some() {
+            self.m.at(name.span()).shadow(n)
+        } else {
+            self.m
+                .at(name.span())
+                .declare(n)
+                .expect("a name not declared yet")
+        };
+        self.defined.insert(n, g);
+        Some(g)
     }
 
-    /// The global `@name` after the `def` at `lo`, if that is what follows it.
-    fn def_name(&self, lo: usize) -> Option<Token> {
-        let mut lex = self.lex;
-        lex.seek(lo);
-        match (lex.next_token(), lex.next_token()) {
-            (Ok(_), Ok(t)) if t.kind == Tok::Global => Some(t),
-            _ => None,
-        }
-    }
-
-    /// Forgets the operators and constructors met (the data types in scope change, or
-    /// the module is put back).
+    /// Forgets the operators and constructors met (the data types in scope change).
     fn forget_words(&mut self) {
         self.words.clear();
         self.op_nodes = [None; 16];
+        self.last_op = (ExprId(u32::MAX), 0);
     }
 
     fn reset(&mut self) {
@@ -1024,200 +942,31 @@ impl<'s, 'a> Parser<'s, 'a> {
         Ok(())
     }
 
-    /// The first pass: every `def`, `type` and `data` outside braces, from the current
-    /// token on.
+    /// Every `def`, `type` and `data` outside braces in the source being read, by its
+    /// tokens (what a character the lexer does not take is skipped).
     fn find_items(&self) -> Vec<Item> {
-        #[cfg(test)]
-        tests::FIRST_PASS_FROM.with(|f| f.set(Some(self.tok.lo)));
-        self.items_in(self.tok.lo as usize, self.src.len())
-    }
-
-    /// The first pass over `lo..hi` of the text, from outside every body.
-    fn items_in(&self, lo: usize, hi: usize) -> Vec<Item> {
-        // A scan of the bytes, not of tokens: only braces, strings, comments and the
-        // words at depth 0 matter, and the bodies (most of a program) are skipped fast.
-        let b = &self.src.as_bytes()[..hi];
+        let mut lex = Lexer::new(self.src);
+        lex.seek(self.start);
         let mut items = Vec::new();
         let mut depth = 0usize;
-        let mut i = lo;
-        let mut scan = ItemScan::default();
-        while i < b.len() {
-            // On to the next place that matters: inside a body, braces and what starts a
-            // string or a comment; outside, also the item words.
-            let next = scan.next(b, i, depth == 0);
-            match next {
-                Some(k) => i = k,
-                None => break,
-            }
-            let c = b[i];
-            match c {
-                b'{' => depth += 1,
-                b'}' => depth = depth.saturating_sub(1),
-                b'"' => {
-                    // To the closing quote or the end of the line, as the lexer reads it.
-                    i += 1;
-                    while i < b.len() && b[i] != b'"' && b[i] != b'\n' {
-                        i += if b[i] == b'\\' { 2 } else { 1 };
-                    }
-                }
-                b'/' if b.get(i + 1) == Some(&b'/') => {
-                    while i < b.len() && b[i] != b'\n' {
-                        i += 1;
-                    }
-                }
-                b'#' if b.get(i + 1) != Some(&b'[') => {
-                    while i < b.len() && b[i] != b'\n' {
-                        i += 1;
-                    }
-                }
-                b'/' if b.get(i + 1) == Some(&b'*') => {
-                    i += 2;
-                    while i < b.len() && !(b[i] == b'*' && b.get(i + 1) == Some(&b'/')) {
-                        i += 1;
-                    }
-                    i += 1;
-                }
-                b'd' | b't' if depth == 0 => {
-                    // A word of its own (not inside a name, a number, or the name after
-                    // `%`, `@` or `.`), to its end, dotted names included.
-                    let lo = i;
-                    let own = lo == 0
-                        || !(b[lo - 1].is_ascii_alphanumeric()
-                            || matches!(b[lo - 1], b'_' | b'%' | b'@' | b'.'));
-                    i = dotted_name_end(b, lo);
-                    let kind = match &b[lo..i] {
-                        b"def" => ItemKind::Def,
-                        b"type" | b"data" => ItemKind::Data,
-                        _ => ItemKind::Other,
+        loop {
+            let t = lex.advance();
+            match t.kind {
+                Tok::Eof => break,
+                Tok::Error => lex.seek(t.hi.max(t.lo + 1) as usize),
+                Tok::LBrace => depth += 1,
+                Tok::RBrace => depth = depth.saturating_sub(1),
+                Tok::Ident if depth == 0 => {
+                    let kind = match self.text(t) {
+                        "def" => ItemKind::Def,
+                        "type" | "data" => ItemKind::Data,
+                        _ => continue,
                     };
-                    if own && kind != ItemKind::Other {
-                        items.push(Item {
-                            kind,
-                            lo: lo as u32,
-                        });
-                    }
-                    continue;
+                    items.push(Item { kind, lo: t.lo });
                 }
                 _ => {}
             }
-            i += 1;
         }
         items
-    }
-
-    /// Declares every `def @name` in source order; a second definition is an error.
-    fn declare_globals(&mut self, items: &[Item]) {
-        for it in items.iter().filter(|it| it.kind == ItemKind::Def) {
-            let Some(name) = self.def_name(it.lo as usize) else {
-                continue;
-            };
-            let n = &self.text(name)[1..];
-            // A global of an earlier source (the prelude) is shadowed for this one.
-            if let Some(g) = self.m.global(n) {
-                if (self.m.global_def(g).span.lo as usize) < self.start {
-                    self.m.at(name.span()).shadow(n);
-                    continue;
-                }
-            }
-            if let Err(dup) = self.m.at(name.span()).declare(n) {
-                let message = format!(
-                    "`@{n}` is defined twice: first at {}, again at {}",
-                    self.place(dup.first.lo),
-                    self.place(name.lo)
-                );
-                let mut e = ParseError::new(name.span(), message);
-                e.labels
-                    .push(Label::new(dup.first, format!("`@{n}` first defined here")));
-                e.help = Some(format!("rename one of the two definitions of `@{n}`"));
-                self.errors.push(e);
-            }
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{ItemScan, IN_BODY_BYTES, ITEM_WORDS, SCAN_WINDOW};
-    use std::cell::Cell;
-
-    thread_local! {
-        /// Where the last first pass started.
-        pub(super) static FIRST_PASS_FROM: Cell<Option<u32>> = const { Cell::new(None) };
-    }
-
-    /// The first pass of a source that starts with a definition read alone searches only
-    /// the text after it; when the definition must be read again, the whole source.
-    #[test]
-    fn the_first_pass_starts_after_a_first_definition_kept() {
-        let mut tcx = crate::TyCtx::new();
-        let mut adts = crate::adt::AdtTable::default();
-        let mut from = |src: &str| {
-            super::parse_module(src, &mut tcx, &mut adts).expect("parses");
-            FIRST_PASS_FROM.with(Cell::take)
-        };
-        let kept = "#[version = \"0.0.5\"]\ndef @main(%x: int32) -> int32 { %x }\ndef @g() { () }";
-        let second = kept.find("def @g").unwrap() as u32;
-        assert_eq!(from(kept), Some(second));
-        let again = "def @main() { @g() }\ndef @g() { () }";
-        assert_eq!(from(again), Some(0));
-        let alone = "def @main(%x: int32) -> int32 { %x }";
-        assert_eq!(from(alone), Some(alone.len() as u32));
-    }
-
-    /// The grouped scan finds what a byte-at-a-time one does, wherever the bytes and
-    /// words that matter fall, one scanner reused from position to position as
-    /// `find_items` uses it (forward, switching between inside and outside bodies).
-    #[test]
-    fn the_grouped_scan_agrees_with_the_byte_scan() {
-        let alphabet = b"{}\"/#|z.0 \n\x7f\x80\xff-[]azdtecusfyp";
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut words_found = 0;
-        for len in 0..40 {
-            for _ in 0..400 {
-                let mut text: Vec<u8> = (0..len)
-                    .map(|_| {
-                        seed ^= seed << 13;
-                        seed ^= seed >> 7;
-                        seed ^= seed << 17;
-                        alphabet[(seed % alphabet.len() as u64) as usize]
-                    })
-                    .collect();
-                // Now and then a word at a random place.
-                if len >= 4 && seed.is_multiple_of(2) {
-                    let w = ITEM_WORDS[(seed / 2 % 3) as usize].as_bytes();
-                    let at = (seed / 8) as usize % (len - w.len() + 1);
-                    text[at..at + w.len()].copy_from_slice(w);
-                }
-                let mut scan = ItemScan::default();
-                for start in 0..=len {
-                    let at_top = seed.is_multiple_of(3);
-                    let matters = |k: usize| {
-                        IN_BODY_BYTES.contains(&text[k])
-                            || at_top
-                                && ITEM_WORDS
-                                    .iter()
-                                    .any(|w| text[k..].starts_with(w.as_bytes()))
-                    };
-                    let naive = (start..len).find(|&k| matters(k));
-                    let found = scan.next(&text, start, at_top);
-                    assert_eq!(found, naive, "{text:?} from {start}");
-                    words_found +=
-                        usize::from(found.is_some_and(|k| !IN_BODY_BYTES.contains(&text[k])));
-                    seed = seed.rotate_left(7) ^ 0x9e37_79b9;
-                }
-            }
-        }
-        assert!(words_found > 1000, "{words_found}");
-    }
-
-    /// A word across the end of a window is found (by the next window).
-    #[test]
-    fn a_word_across_windows_is_found() {
-        for w in ITEM_WORDS {
-            for at in SCAN_WINDOW - 5..SCAN_WINDOW + 2 {
-                let text = format!("{}{w} {}", "x".repeat(at), "x".repeat(SCAN_WINDOW));
-                assert_eq!(ItemScan::default().next(text.as_bytes(), 0, true), Some(at));
-            }
-        }
     }
 }
