@@ -51,7 +51,8 @@ diagnostics! {
     // Syntax.
     parse_error,
     parse_error_expected_expression,
-    /// `free_var` and `meta[...]`, which TVM prints: clear errors, reading goes on.
+    /// `free_var` inside a definition, and a `meta[relay.Constant]` without the `/* ty=.. */`
+    /// that TVM prints after it: clear errors, reading goes on.
     unsupported_meta_and_free_var,
     // Names.
     unknown_operator,

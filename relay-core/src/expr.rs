@@ -124,7 +124,7 @@ impl VarDecl {
 }
 
 /// A function literal (also the body of a global).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Function {
     /// The type parameters it binds.
     pub type_params: Box<[Param]>,
@@ -134,6 +134,9 @@ pub struct Function {
     pub ret: Option<Ty>,
     /// The body.
     pub body: ExprId,
+    /// The attributes TVM writes among the parameters (`Primitive=1`,
+    /// `Compiler="mrvl"`, `global_symbol="f"`): kept and printed, with no effect on types.
+    pub attrs: Option<Arc<Attrs>>,
 }
 
 /// A `match` arm.
@@ -893,7 +896,15 @@ impl Module {
             params,
             ret,
             body,
+            attrs: None,
         })))
+    }
+
+    /// Gives function `f` (an [`ExprKind::Func`]) the attributes `attrs`.
+    pub fn set_func_attrs(&mut self, f: ExprId, attrs: Arc<Attrs>) {
+        if let ExprKind::Func(func) = &mut self.exprs[f.0 as usize].kind {
+            func.attrs = Some(attrs);
+        }
     }
 
     /// The call an operator builder made (`relay_ops::nn::dense(x, w).units(64).build()`):

@@ -372,6 +372,16 @@ impl Printer<'_> {
             }
             self.binder(v);
         }
+        if let Some(attrs) = &f.attrs {
+            for (i, (name, v)) in attrs.iter().enumerate() {
+                if i > 0 || !f.params.is_empty() {
+                    self.out.push_str(", ");
+                }
+                self.out.push_str(name);
+                self.out.push('=');
+                push_attr(&mut self.out, v);
+            }
+        }
         self.out.push(')');
         if let Some(r) = f.ret {
             self.out.push_str(" -> ");

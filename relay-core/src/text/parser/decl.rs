@@ -33,12 +33,78 @@ impl Parser<'_, '_> {
         self.frames.push(Frame::Fn {
             lo: kw.lo,
             top: true,
+            braced: true,
         });
         self.expect(Tok::LBrace, "`{`")?;
         let f = self.run(Mode::Seq)?;
         if let Some(g) = g {
             self.m.set_body(g, f);
         }
+        Ok(())
+    }
+
+    /// A printed expression (what TVM's `print(expr)` gives: `free_var %x: T;` lines,
+    /// bindings and a result), read as `IRModule.from_expr` reads it: the function
+    /// `@main` whose parameters are the free variables, in order; an expression that is a
+    /// function and has no free variables is `@main` itself.
+    pub(super) fn expr_program(&mut self) -> PResult<()> {
+        let lo = self.tok.lo;
+        let g = if self.defined.contains_key("main") || self.m.global("main").is_some() {
+            self.m.at(Span { lo, hi: lo }).shadow("main")
+        } else {
+            let g = self.m.at(Span { lo, hi: lo }).declare("main");
+            g.expect("a name not declared yet")
+        };
+        self.defined.insert("main", g);
+        self.fns.push(FnState {
+            type_params: Vec::new(),
+            params: Vec::new(),
+            attrs: None,
+            ret: None,
+            mark: self.locals.mark(),
+            type_restore: Vec::new(),
+        });
+        self.frames.push(Frame::Done);
+        self.frames.push(Frame::Fn {
+            lo,
+            top: true,
+            braced: false,
+        });
+        let f = self.run(Mode::Seq)?;
+        if !self.is(Tok::Eof) && !self.at_metadata() {
+            return Err(self.expected("the end of the expression"));
+        }
+        let f = match &self.m.expr(f).kind {
+            crate::expr::ExprKind::Func(func) if func.params.is_empty() => {
+                match self.m.expr(func.body).kind {
+                    crate::expr::ExprKind::Func(_) => func.body,
+                    _ => f,
+                }
+            }
+            _ => f,
+        };
+        self.m.set_body(g, f);
+        Ok(())
+    }
+
+    /// Whether the statements being read are a printed expression's.
+    pub(super) fn in_expr_program(&self) -> bool {
+        matches!(self.frames.get(1), Some(Frame::Fn { braced: false, .. }))
+    }
+
+    /// `free_var %x: T;` in a printed expression: a parameter of its `@main`.
+    pub(super) fn free_var_decl(&mut self) -> PResult<()> {
+        self.bump()?;
+        let t = self.expect(Tok::Local, "a variable `%name` after `free_var`")?;
+        let ann = if self.eat(Tok::Colon)? {
+            Some(self.ty()?)
+        } else {
+            None
+        };
+        self.eat(Tok::Semi)?;
+        let v = self.new_local(t, ann);
+        self.bind_local(v);
+        self.fns[0].params.push(v);
         Ok(())
     }
 
@@ -49,9 +115,16 @@ impl Parser<'_, '_> {
         let mark = self.locals.mark();
         let mut params = Vec::new();
         self.expect(Tok::LParen, "`(`")?;
+        let mut attrs = None;
         while !self.eat(Tok::RParen)? {
             if self.fast && self.is(Tok::Local) && self.simple_params(&mut params)? {
                 continue;
+            }
+            // TVM's function attributes (`Primitive=1, Compiler="mrvl"`) end the list.
+            if self.at_attr()? {
+                attrs = self.attrs()?;
+                self.expect(Tok::RParen, "`)`")?;
+                break;
             }
             let t = self.expect(Tok::Local, "a parameter `%name`")?;
             let ann = if self.eat(Tok::Colon)? {
@@ -60,6 +133,10 @@ impl Parser<'_, '_> {
                 None
             };
             params.push(self.new_local(t, ann));
+            // TVM's attributes of a parameter (`%x {virtual_device=..}`): read and dropped.
+            if self.is(Tok::LBrace) {
+                self.skip_braces()?;
+            }
             if !self.eat(Tok::Comma)? && !self.is(Tok::RParen) {
                 return Err(self.expected("`,` or `)`"));
             }
@@ -73,6 +150,7 @@ impl Parser<'_, '_> {
         self.fns.push(FnState {
             type_params,
             params,
+            attrs,
             ret,
             mark,
             type_restore,

@@ -112,8 +112,9 @@ impl Parser<'_, '_> {
         self.placeholder(t.span())
     }
 
-    /// `meta[relay.Constant][0]`: a reference into a metadata section, which this format
-    /// does not read. An error; the reference is skipped so that reading goes on.
+    /// `meta[relay.Constant][0]`: a constant of TVM's metadata section, typed by the
+    /// `/* ty=T */` comment TVM prints right after it. Without one it is an error that
+    /// says so; other references (`meta[relay.attrs.Conv2DAttrs][0]`) are errors.
     #[cold]
     pub(super) fn meta_reference(&mut self, lo: u32) -> PResult<Mode> {
         while self.eat(Tok::LBracket)? {
@@ -126,12 +127,48 @@ impl Parser<'_, '_> {
         }
         let span = self.span_from(lo);
         let text = &self.src[span.lo as usize..span.hi as usize];
+        let compact: String = text.split_whitespace().collect();
+        if compact.starts_with("meta[relay.Constant]") {
+            if let Some(ty) = self.ty_comment(span.hi as usize)? {
+                return Ok(Mode::After(self.m.at(span).constant(ty)));
+            }
+            let mut e =
+                ParseError::new(span, format!("the type of constant `{text}` is not known"));
+            e.help = Some(
+                "TVM prints it with its type as `/* ty=Tensor[(..), float32] */` after the reference: keep that comment".to_string(),
+            );
+            self.errors.push(e);
+            return Ok(Mode::After(self.placeholder(span)));
+        }
         let mut e = ParseError::new(
             span,
             format!("`{text}` refers to a metadata section, which is not supported"),
         );
-        e.help = Some("write the constant's value or make it a parameter".to_string());
+        e.help = Some("write the attributes it holds in the call".to_string());
         self.errors.push(e);
         Ok(Mode::After(self.placeholder(span)))
+    }
+
+    /// The type in a `/* ty=T */` comment that starts at or after byte `at` (blanks
+    /// before it), if there is one.
+    fn ty_comment(&mut self, at: usize) -> PResult<Option<crate::ty::Ty>> {
+        let b = self.src.as_bytes();
+        let mut i = at;
+        while i < b.len() && b[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        let Some(rest) = self.src[i..].strip_prefix("/*") else {
+            return Ok(None);
+        };
+        let end = rest.find("*/").map_or(self.src.len(), |k| i + 2 + k);
+        let inner = &self.src[i + 2..end];
+        let Some(k) = inner.find("ty=") else {
+            return Ok(None);
+        };
+        let pos = i + 2 + k + 3;
+        let (ty, _) =
+            crate::text::ty_parser::parse_type_at(self.tcx, &mut self.scope, self.src, pos)
+                .map_err(|e| self.type_error(e))?;
+        Ok(Some(ty))
     }
 }

@@ -44,8 +44,9 @@ pub(super) enum Frame {
         last: ExprId,
         mark: u32,
     },
-    /// The body of a function literal or definition (its state is on the `fns` stack).
-    Fn { lo: u32, top: bool },
+    /// The body of a function literal or definition (its state is on the `fns` stack);
+    /// not `braced` for a printed expression read as `@main` ([`Parser::expr_program`]).
+    Fn { lo: u32, top: bool, braced: bool },
     /// `{ _ }`.
     Block,
     /// `if (_)`.
@@ -165,7 +166,11 @@ impl Parser<'_, '_> {
         let graph = self.is(Tok::Local) && self.peek2()?.kind == Tok::Eq;
         if !(graph || self.is_word("let")) {
             if self.is_word("free_var") {
-                return Err(self.free_var());
+                if !self.in_expr_program() {
+                    return Err(self.free_var());
+                }
+                self.free_var_decl()?;
+                return Ok(Mode::Seq);
             }
             self.frames.push(Frame::SeqExpr { lo });
             return Ok(Mode::Operand);
@@ -509,7 +514,11 @@ impl Parser<'_, '_> {
             "fn" => {
                 self.fn_header()?;
                 self.expect(Tok::LBrace, "`{`")?;
-                self.frames.push(Frame::Fn { lo, top: false });
+                self.frames.push(Frame::Fn {
+                    lo,
+                    top: false,
+                    braced: true,
+                });
                 return Ok(Mode::Seq);
             }
             "True" | "False" => {
@@ -798,8 +807,10 @@ impl Parser<'_, '_> {
                 self.m.set_let_body(last, e);
                 Mode::Deliver(first)
             }
-            Frame::Fn { lo, top } => {
-                self.expect(Tok::RBrace, "`}`")?;
+            Frame::Fn { lo, top, braced } => {
+                if braced {
+                    self.expect(Tok::RBrace, "`}`")?;
+                }
                 let st = self.fns.pop().expect("a function's state");
                 if top {
                     // Its unlogged bindings too.
@@ -811,6 +822,9 @@ impl Parser<'_, '_> {
                 let span = self.span_from(lo);
                 let (tps, ps) = (st.type_params.into(), st.params.into_boxed_slice());
                 let f = self.m.at(span).func_of(tps, ps, st.ret, e);
+                if let Some(attrs) = st.attrs {
+                    self.m.set_func_attrs(f, attrs);
+                }
                 if top {
                     Mode::Deliver(f)
                 } else {

@@ -314,6 +314,8 @@ struct Item {
 struct FnState {
     type_params: Vec<Param>,
     params: Vec<VarId>,
+    /// Its attributes, written after the parameters (`Primitive=1`).
+    attrs: Option<Arc<crate::Attrs>>,
     ret: Option<Ty>,
     /// The length of the local shadow log before the parameters were bound.
     mark: usize,
@@ -796,20 +798,16 @@ impl<'s, 'a> Parser<'s, 'a> {
                 self.def()
             } else if self.is_word("type") || self.is_word("data") {
                 self.skip_data_item()
-            } else if self.is_word("free_var") {
-                Err(self.free_var())
             } else if self.at_metadata() {
-                // TVM's metadata section, the rest of the text: one error, then done.
-                let mut e = ParseError::new(
-                    Span {
-                        lo,
-                        hi: lo + "#[metadata]".len() as u32,
-                    },
-                    "a metadata section (`#[metadata]`) is not supported".to_string(),
-                );
-                e.help = Some("write the constants it holds as values or parameters".to_string());
-                self.errors.push(e);
+                // TVM's metadata section, the rest of the text.
                 break;
+            } else if self.is_word("free_var")
+                || self.is_word("fn")
+                || self.is_word("let")
+                || self.is(Tok::Local)
+            {
+                self.scope = base.clone();
+                self.expr_program()
             } else {
                 Err(self.expected("`def`, `type` or `data`"))
             };
