@@ -198,6 +198,12 @@ impl std::str::FromStr for DType {
         } else {
             return Err(err());
         };
+        // TVM reads `int`, `uint` and `float` as their 32-bit types.
+        let bits = if bits.is_empty() && code != DTypeCode::BFloat {
+            "32"
+        } else {
+            bits
+        };
         if !canonical_number(bits) {
             return Err(err());
         }

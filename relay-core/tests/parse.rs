@@ -502,33 +502,51 @@ fn match_on_a_bare_tuple_scrutinee() {
     assert_eq!(check(one), ["@one: fn (Optional[int32]) -> int32"]);
 }
 
+/// TVM's printed forms: a printed expression (`free_var` lines, bindings, a result) is
+/// `@main` over its free variables; a constant is typed by the `/* ty=T */` after it; a
+/// metadata section ends the module. What cannot be read says why.
 #[test]
-fn free_var_and_meta_are_clear_errors() {
+fn printed_expressions_constants_and_metadata() {
+    let src = "free_var %x: Tensor[(1, 4), float32];\n%0 = nn.relu(%x) /* ty=Tensor[(1, 4), float32] */;\nfree_var %b: Tensor[(4), float32];\nadd(%0, %b)";
+    assert_eq!(
+        check(src),
+        ["@main: fn (Tensor[(1, 4), float32], Tensor[(4), float32]) -> Tensor[(1, 4), float32]"]
+    );
+    // A function alone is `@main` itself.
+    assert_eq!(
+        check("fn (%x: int32) -> int32 { %x }"),
+        ["@main: fn (int32) -> int32"]
+    );
     assert_eq!(
         errors("free_var %x: Tensor[(2), float32];\ndef @f() { () }"),
-        ["0..8: free variables are not supported: `free_var` `%x` declares one"]
+        ["35..38: expected an expression, found `def`"]
     );
     assert_eq!(
         errors("def @f() { free_var %y: int32; %y }"),
         ["11..19: free variables are not supported: `free_var` `%y` declares one"]
     );
-    // The reference is skipped: the rest of the definition is read (here, its other
-    // error is found too).
+    let src = "def @f(%x: Tensor[(2, 3), float32]) {\n  add(%x, meta[relay.Constant][0] /* ty=Tensor[(3), float32] */)\n}";
+    assert_eq!(
+        check(src),
+        ["@f: fn (Tensor[(2, 3), float32]) -> Tensor[(2, 3), float32]"]
+    );
+    // Without its type, the reference is an error and skipped: the rest of the definition
+    // is read (here, its other error is found too).
     assert_eq!(
         errors("def @f(%x: float32) { add(%x, meta[relay.Constant][0]) + %z }"),
         [
-            "30..53: `meta[relay.Constant][0]` refers to a metadata section, which is not supported",
+            "30..53: the type of constant `meta[relay.Constant][0]` is not known",
             "57..59: unbound local variable `%z`",
         ]
     );
-    // The metadata section TVM prints at the end of a module: one error, the definitions
-    // before it read.
+    assert_eq!(
+        errors("def @f(%x: float32) { nn.conv2d(%x, %x, meta[relay.attrs.Conv2DAttrs][0]) }"),
+        ["40..72: `meta[relay.attrs.Conv2DAttrs][0]` refers to a metadata section, which is not supported"]
+    );
+    // The metadata section TVM prints at the end of a module ends it.
     assert_eq!(
         errors("def @f() { %q }\n#[metadata]\n{\"root\": 1, \"nodes\": [{\"def\": 2}]}"),
-        [
-            "11..13: unbound local variable `%q`",
-            "16..27: a metadata section (`#[metadata]`) is not supported",
-        ]
+        ["11..13: unbound local variable `%q`"]
     );
 }
 
@@ -1125,4 +1143,47 @@ fn bare_names_as_arguments_are_compact_mentions() {
     );
     assert!(args.iter().all(|(_, _, ty)| ty == t), "{args:?}");
     assert_eq!(m.mention_count(), 4);
+}
+
+/// TVM's syntax as it prints it: `match %x {` without parentheses, a parenthesized `let`
+/// as a value, a constructor without fields as a value (the call, as TVM's parser makes
+/// it), `(p)` as a one-field tuple pattern, infinities and NaNs, `int`/`uint`/`float`,
+/// function attributes (kept and printed back) and a parameter's attribute block.
+#[test]
+fn tvm_printed_syntax() {
+    assert_eq!(
+        check("def @f[A](%l: List[A]) -> List[A] { match %l { Nil => Nil, Cons(%h, %t) => %t } }"),
+        ["@f: fn [A](List[A]) -> List[A]"]
+    );
+    assert_eq!(
+        check("def @nil[A]() -> List[A] { Nil }"),
+        ["@nil: fn [A]() -> List[A]"]
+    );
+    assert_eq!(
+        check("def @g(%x: int32) {\n  %0 = (let %f = fn (%y: int32) { %y }; %f);\n  %0(%x)\n}"),
+        ["@g: fn (int32) -> int32"]
+    );
+    assert_eq!(
+        check("def @p(%t: (int32,)) -> int32 { match (%t) { (%v) => %v } }"),
+        ["@p: fn ((int32,)) -> int32"]
+    );
+    assert_eq!(
+        check("def @k() { (inff, -inff16, nanf, 1e-05f, 3i64, 1u8, 1f16) }"),
+        ["@k: fn () -> (float32, float16, float32, float32, int64, uint8, float16)"]
+    );
+    assert_eq!(
+        check("def @d(%a: Tensor[(2), int], %b: uint, %c: float, %v: Tensor[(2), float32x4]) { %a }"),
+        ["@d: fn (Tensor[(2), int32], uint32, float32, Tensor[(2), float32x4]) -> Tensor[(2), int32]"]
+    );
+    let src = "def @main(%x {virtual_device=meta[VirtualDevice][0]}: Tensor[(2), float32]) {\n  %0 = fn (%p0: Tensor[(2), float32], Primitive=1, Compiler=\"mrvl\") -> Tensor[(2), float32] {\n    add(%p0, %p0)\n  };\n  %0(%x)\n}";
+    assert_eq!(
+        check(src),
+        ["@main: fn (Tensor[(2), float32]) -> Tensor[(2), float32]"]
+    );
+    let (m, tcx, adts) = parse(src);
+    let printed = relay_core::text::print_module(&m, &tcx, &adts);
+    assert!(
+        printed.contains("fn (%p0: Tensor[(2), float32], Primitive=1, Compiler=\"mrvl\") -> Tensor[(2), float32] {"),
+        "{printed}"
+    );
 }

@@ -127,16 +127,17 @@ impl Parser<'_, '_> {
                 break;
             }
             let t = self.expect(Tok::Local, "a parameter `%name`")?;
+            // TVM's attributes of a parameter (`%x {virtual_device=..}: T`): read and
+            // dropped.
+            if self.is(Tok::LBrace) {
+                self.skip_braces()?;
+            }
             let ann = if self.eat(Tok::Colon)? {
                 Some(self.ty()?)
             } else {
                 None
             };
             params.push(self.new_local(t, ann));
-            // TVM's attributes of a parameter (`%x {virtual_device=..}`): read and dropped.
-            if self.is(Tok::LBrace) {
-                self.skip_braces()?;
-            }
             if !self.eat(Tok::Comma)? && !self.is(Tok::RParen) {
                 return Err(self.expected("`,` or `)`"));
             }

@@ -49,6 +49,8 @@ pub(super) enum Frame {
     Fn { lo: u32, top: bool, braced: bool },
     /// `{ _ }`.
     Block,
+    /// `(let .. ; _)`.
+    ParenSeq,
     /// `if (_)`.
     IfCond { lo: u32 },
     /// `if (c) { _ }`.
@@ -106,6 +108,20 @@ pub(super) fn blank(b: &[u8], mut i: usize) -> usize {
         i += 1;
     }
     i
+}
+
+/// The data type of the float literal TVM prints for an infinity or a NaN (`inff`,
+/// `nanf16`), if `name` is one.
+fn float_word(name: &str) -> Option<crate::DType> {
+    let suffix = name
+        .strip_prefix("inf")
+        .or_else(|| name.strip_prefix("nan"))?;
+    match suffix {
+        "f" | "f32" => Some(crate::DType::FLOAT32),
+        "f16" => Some(crate::DType::FLOAT16),
+        "f64" => Some(crate::DType::FLOAT64),
+        _ => None,
+    }
 }
 
 /// The registered name of an operator TVM's text format writes under another name.
@@ -468,6 +484,14 @@ impl Parser<'_, '_> {
             }
             Tok::Num | Tok::Minus => {
                 let negative = self.eat(Tok::Minus)?;
+                if let Some(f) = negative
+                    .then(|| float_word(self.text(self.tok)))
+                    .flatten()
+                    .filter(|_| self.is(Tok::Ident))
+                {
+                    self.bump()?;
+                    return Ok(Mode::After(self.scalar(f, t.lo)));
+                }
                 if negative && !self.is(Tok::Num) {
                     return Err(self.expected("a number after a unary `-`"));
                 }
@@ -477,6 +501,12 @@ impl Parser<'_, '_> {
             }
             Tok::LParen => {
                 self.bump()?;
+                // `(let %f = ..; %f)`: statements in parentheses, as TVM prints a `let`
+                // used as a value.
+                if self.is_word("let") {
+                    self.frames.push(Frame::ParenSeq);
+                    return Ok(Mode::Seq);
+                }
                 if self.eat(Tok::RParen)? {
                     let span = self.span_from(t.lo);
                     return Ok(Mode::After(self.m.at(span).tuple(&[])));
@@ -530,10 +560,8 @@ impl Parser<'_, '_> {
                 if !complete {
                     self.bump()?;
                 }
-                // The scrutinee reads its own parentheses: `match (%a, %b)` is a tuple.
-                if !self.is(Tok::LParen) {
-                    return Err(self.expected("`(`"));
-                }
+                // The scrutinee reads its own parentheses, if any: `match (%a, %b)` is a
+                // tuple, TVM prints `match %x {`.
                 self.frames.push(Frame::MatchScrut { lo, complete });
                 return Ok(Mode::Operand);
             }
@@ -567,7 +595,16 @@ impl Parser<'_, '_> {
                     }
                 };
                 let e = if let Word::Ctor(c) = word {
-                    self.m.at(t.span()).ctor(c)
+                    let e = self.m.at(t.span()).ctor(c);
+                    // A constructor without fields, not called: the call, as TVM reads it
+                    // (`Nil` is `Nil()`).
+                    if !self.is(Tok::LParen) && self.adts.ctor_info(self.tcx, c).fields.is_empty() {
+                        self.m.at(t.span()).call(e, &[])
+                    } else {
+                        e
+                    }
+                } else if let Some(f) = float_word(name) {
+                    self.scalar(f, lo)
                 } else if let Word::Op(op, node) = word {
                     let e = match node {
                         Some(e) => e,
@@ -833,6 +870,10 @@ impl Parser<'_, '_> {
             }
             Frame::Block => {
                 self.expect(Tok::RBrace, "`}`")?;
+                Mode::After(e)
+            }
+            Frame::ParenSeq => {
+                self.expect(Tok::RParen, "`)`")?;
                 Mode::After(e)
             }
             Frame::IfCond { lo } => {

@@ -292,17 +292,13 @@ impl Parser<'_, '_> {
             Tok::LParen => {
                 let lo = self.bump()?.lo;
                 let mut fields = Vec::new();
-                let mut comma = false;
                 while !self.eat(Tok::RParen)? {
                     fields.push(self.pattern(depth + 1)?);
-                    comma = self.eat(Tok::Comma)?;
-                    if !comma && !self.is(Tok::RParen) {
+                    if !self.eat(Tok::Comma)? && !self.is(Tok::RParen) {
                         return Err(self.expected("`,` or `)`"));
                     }
                 }
-                if fields.len() == 1 && !comma {
-                    return Ok(fields[0]);
-                }
+                // `(p)` is a tuple pattern of one field, as TVM reads it.
                 let span = self.span_from(lo);
                 Ok(self.m.at(span).pat(Pattern::Tuple(fields.into())))
             }

@@ -802,9 +802,9 @@ impl<'s, 'a> Parser<'s, 'a> {
                 // TVM's metadata section, the rest of the text.
                 break;
             } else if self.is_word("free_var")
-                || self.is_word("fn")
                 || self.is_word("let")
                 || self.is(Tok::Local)
+                || self.is_word("fn") && self.peek2().is_ok_and(|t| t.kind != Tok::Global)
             {
                 self.scope = base.clone();
                 self.expr_program()
