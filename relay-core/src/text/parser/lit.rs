@@ -220,6 +220,22 @@ impl Parser<'_, '_> {
                 }
                 Ok(AttrValue::List(items))
             }
+            Tok::Ident if self.is_word("meta") && self.peek2()?.kind == Tok::LBracket => {
+                // A reference into TVM's metadata (`meta[VirtualDevice][0]`), kept as text.
+                self.bump()?;
+                while self.eat(Tok::LBracket)? {
+                    while !self.eat(Tok::RBracket)? {
+                        if self.is(Tok::Eof) {
+                            return Err(self.expected("`]`"));
+                        }
+                        self.bump()?;
+                    }
+                }
+                let text: String = self.src[lo as usize..self.prev_hi as usize]
+                    .split_whitespace()
+                    .collect();
+                Ok(AttrValue::Str(text.into()))
+            }
             Tok::Ident => {
                 let t = self.bump()?;
                 Ok(match self.text(t) {
