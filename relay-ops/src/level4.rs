@@ -391,18 +391,22 @@ relay_op! {
 }
 
 relay_op! {
-    /// Batched matrix product of 3-D tensors: `x` is `(b, i, k)`, `y` is `(b, j, k)`
-    /// (TVM's Python default `transpose_b=true`); batch dimensions equal or one of them 1.
+    /// Batched matrix product of 3-D tensors: `x` is `(b, i, k)`, `y` is `(b, k, j)`;
+    /// batch dimensions equal or one of them 1; the contraction dimensions must agree.
     ///
-    /// Attributes: `out_dtype` (`Option<dtype>`, default `None`: the dtype of `x`),
-    /// `transpose_a` (`bool`, default `false`: `x` is `(b, k, i)`), `transpose_b`
-    /// (`bool`, default `true`; `false`: `y` is `(b, k, j)`).
+    /// Attributes (TVM's C++ `BatchMatmulAttrs`, whose defaults the text printer omits):
+    /// `out_dtype` (`Option<dtype>`, default `None`: the dtype of `x`), `transpose_a`
+    /// (`bool`, default `false`; `true`: `x` is `(b, k, i)`), `transpose_b` (`bool`,
+    /// default `false`; `true`: `y` is `(b, j, k)`). TVM's Python `nn.batch_matmul`
+    /// defaults `transpose_b` to `true` and so prints `transpose_b=True`; a call that
+    /// omits it means `false`.
     ///
     /// ```text
-    /// %z = nn.batch_matmul(%x, %y)  // (8, n, 64) f32, (1, 32, 64) f32 -> (8, n, 32) f32
+    /// %z = nn.batch_matmul(%x, %y, out_dtype="float16")  // (12, 128, 64) f16, (12, 64, 128) f16 -> (12, 128, 128) f16
+    /// %z = nn.batch_matmul(%x, %y, transpose_b=True)  // (8, n, 64) f32, (1, 32, 64) f32 -> (8, n, 32) f32
     /// ```
     nn.batch_matmul : fn<t1, t2, t3>(x: t1, y: t2) -> t3 where BatchMatmul,
-        attrs { out_dtype: Option<dtype> = None, transpose_a: bool = false, transpose_b: bool = true },
+        attrs { out_dtype: Option<dtype> = None, transpose_a: bool = false, transpose_b: bool = false },
         level 10;
 }
 

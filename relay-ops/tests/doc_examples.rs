@@ -287,7 +287,7 @@ fn every_operator_has_an_example_that_type_checks_to_its_claim() {
     }
     assert!(problems.is_empty(), "\n{}", problems.join("\n"));
     assert_eq!(ops, 144);
-    assert_eq!(examples, 145); // `sum` has two
+    assert_eq!(examples, 146); // `sum` and `nn.batch_matmul` have two
 }
 
 #[test]

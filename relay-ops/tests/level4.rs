@@ -715,12 +715,22 @@ fn argsort_and_sort() {
 fn batch_matmul() {
     const OP: &str = "nn.batch_matmul";
     check(&[
-        // transpose_b defaults to true, as in TVM's Python API.
+        // transpose_a and transpose_b default to false, as TVM's C++ attributes (whose
+        // defaults its printer omits): minGPT's attention scores as TVM prints them.
+        (
+            OP,
+            &[
+                "Tensor[(12, 128, 64), float16]",
+                "Tensor[(12, 64, 128), float16]",
+            ],
+            &[("out_dtype", string("float16"))],
+            Ok("Tensor[(12, 128, 128), float16]"),
+        ),
         (
             OP,
             &[
                 "Tensor[(8, 4, 64), float32]",
-                "Tensor[(8, 32, 64), float32]",
+                "Tensor[(1, 64, 32), float32]",
             ],
             &[],
             Ok("Tensor[(8, 4, 32), float32]"),
@@ -729,9 +739,18 @@ fn batch_matmul() {
             OP,
             &[
                 "Tensor[(8, 4, 64), float32]",
-                "Tensor[(1, 64, 32), float32]",
+                "Tensor[(8, 32, 64), float32]",
             ],
-            &[("transpose_b", boolean(false))],
+            &[("transpose_b", boolean(true))],
+            Ok("Tensor[(8, 4, 32), float32]"),
+        ),
+        (
+            OP,
+            &[
+                "Tensor[(1, 64, 4), float32]",
+                "Tensor[(8, 64, 32), float32]",
+            ],
+            &[("transpose_a", boolean(true))],
             Ok("Tensor[(8, 4, 32), float32]"),
         ),
         (
@@ -740,21 +759,31 @@ fn batch_matmul() {
                 "Tensor[(1, 64, 4), float32]",
                 "Tensor[(8, 32, 64), float32]",
             ],
-            &[("transpose_a", boolean(true))],
+            &[
+                ("transpose_a", boolean(true)),
+                ("transpose_b", boolean(true)),
+            ],
             Ok("Tensor[(8, 4, 32), float32]"),
         ),
         (
             OP,
-            &["Tensor[(8, 4, 64), int8]", "Tensor[(8, 32, 64), int8]"],
+            &["Tensor[(8, 4, 64), int8]", "Tensor[(8, 64, 32), int8]"],
             &[("out_dtype", string("int32"))],
             Ok("Tensor[(8, 4, 32), int32]"),
+        ),
+        // `out_dtype=""` (how TVM prints an unset dtype) is x's dtype.
+        (
+            OP,
+            &["Tensor[(8, 4, 64), int8]", "Tensor[(8, 64, 32), int8]"],
+            &[("out_dtype", string(""))],
+            Ok("Tensor[(8, 4, 32), int8]"),
         ),
         // Symbolic: equal by normal form.
         (
             OP,
             &[
                 "Tensor[(b, n, 2 * k), float32]",
-                "Tensor[(b, m, k + k), float32]",
+                "Tensor[(b, k + k, m), float32]",
             ],
             &[],
             Ok("Tensor[(b, n, m), float32]"),
@@ -762,13 +791,13 @@ fn batch_matmul() {
         (
             OP,
             &["Tensor[(b, n, k), float32]", "Tensor[(1, m, k), float32]"],
-            &[],
+            &[("transpose_b", boolean(true))],
             Ok("Tensor[(b, n, m), float32]"),
         ),
         // `?`: a batch `?` against a constant takes the constant, against 1 stays `?`.
         (
             OP,
-            &["Tensor[(?, 4, ?), float32]", "Tensor[(8, 32, 64), float32]"],
+            &["Tensor[(?, 4, ?), float32]", "Tensor[(8, 64, 32), float32]"],
             &[],
             Ok("Tensor[(8, 4, 32), float32]"),
         ),
@@ -776,7 +805,7 @@ fn batch_matmul() {
             OP,
             &[
                 "Tensor[(?, 4, 64), float32]",
-                "Tensor[(1, 32, 64), float32]",
+                "Tensor[(1, 64, 32), float32]",
             ],
             &[],
             Ok("Tensor[(?, 4, 32), float32]"),
@@ -786,23 +815,24 @@ fn batch_matmul() {
             OP,
             &[
                 "Tensor[(8, 4, 64), float32]",
-                "Tensor[(8, 32, 63), float32]",
+                "Tensor[(8, 63, 32), float32]",
             ],
             &[],
             Err("the contraction dimensions of `nn.batch_matmul` differ: 64 in `x` and 63 in `y`"),
         ),
+        // The Python API's default form `(b, j, k)` without `transpose_b=True`.
         (
             OP,
             &[
                 "Tensor[(8, 4, 64), float32]",
-                "Tensor[(8, 64, 32), float32]",
+                "Tensor[(8, 32, 64), float32]",
             ],
             &[],
             Err("the contraction dimensions of `nn.batch_matmul` differ: 64 in `x` and 32 in `y`"),
         ),
         (
             OP,
-            &["Tensor[(b, n, k), float32]", "Tensor[(b, m, j), float32]"],
+            &["Tensor[(b, n, k), float32]", "Tensor[(b, j, m), float32]"],
             &[],
             Err("the contraction dimensions of `nn.batch_matmul` differ: k in `x` and j in `y`"),
         ),
@@ -810,14 +840,14 @@ fn batch_matmul() {
             OP,
             &[
                 "Tensor[(8, 4, 64), float32]",
-                "Tensor[(3, 32, 64), float32]",
+                "Tensor[(3, 64, 32), float32]",
             ],
             &[],
             Err("the batch dimensions of `nn.batch_matmul` differ: 8 in `x` and 3 in `y`"),
         ),
         (
             OP,
-            &["Tensor[(4, 64), float32]", "Tensor[(8, 32, 64), float32]"],
+            &["Tensor[(4, 64), float32]", "Tensor[(8, 64, 32), float32]"],
             &[],
             Err("`nn.batch_matmul` needs 3-D tensors, `x` has rank 2"),
         ),
@@ -825,7 +855,7 @@ fn batch_matmul() {
             OP,
             &[
                 "Tensor[(8, 4, 64), float32]",
-                "Tensor[(8, 32, 64), float16]",
+                "Tensor[(8, 64, 32), float16]",
             ],
             &[],
             Err("dtype: float16 vs float32"),
@@ -1187,7 +1217,7 @@ fn attribute_defaults_are_tvms() {
     assert_eq!(shown("sort"), ["axis=-1", "is_ascend=True"]);
     assert_eq!(
         shown("nn.batch_matmul"),
-        ["out_dtype=None", "transpose_a=False", "transpose_b=True"]
+        ["out_dtype=None", "transpose_a=False", "transpose_b=False"]
     );
     assert_eq!(shown("shape_of"), ["dtype=\"int32\""]);
     assert_eq!(shown("ndarray_size"), ["dtype=\"int32\""]);

@@ -9,7 +9,8 @@ use relay_core::shape::broadcast;
 use relay_core::{relation, DTy, DType, Progress, RelCx, RelError, RelResult};
 
 /// `BatchMatmul(x, y, out)`: `x` is `(b, i, k)` (`(b, k, i)` with `transpose_a`), `y` is
-/// `(b', j, k)` with `transpose_b` (the default) or `(b', k, j)`; the result is
+/// `(b', k, j)` (`(b', j, k)` with `transpose_b`; both default to `false`, as in TVM's C++
+/// attributes: only its Python wrapper defaults `transpose_b` to `true`); the result is
 /// `(broadcast(b, b'), i, j)` of `out_dtype` (default: the dtype of `x`). The contraction
 /// dimensions must agree (a mismatch names both), the batch dimensions must be equal or
 /// one of them `1`, and the dtypes of `x` and `y` must agree.
@@ -34,7 +35,7 @@ pub fn batch_matmul(cx: &mut RelCx<'_>) -> RelResult {
     }
     cx.unify_dtype(ydt, xdt, 1)?;
     let ta = cx.attrs().bool("transpose_a")?.unwrap_or(false);
-    let tb = cx.attrs().bool("transpose_b")?.unwrap_or(true);
+    let tb = cx.attrs().bool("transpose_b")?.unwrap_or(false);
     let (i, kx) = if ta { (x[2], x[1]) } else { (x[1], x[2]) };
     let (j, ky) = if tb { (y[1], y[2]) } else { (y[2], y[1]) };
     let (kx, ky) = (cx.resolve_dim(kx), cx.resolve_dim(ky));
