@@ -460,7 +460,7 @@ fn conv_transpose_table() {
             "nn.conv1d_transpose",
             &["Tensor[(1, 8, 10), float32]", "Tensor[(8, 4, 3), float32]"],
             &[("channels", int(5))],
-            Err("the weight has 4 output channels per group (axis 1, `I` of OIW), but `channels` = 5 over `groups` = 1 give 5"),
+            Err("the weight has 4 output channels per group (axis 1, `O` of IOW), but `channels` = 5 over `groups` = 1 give 5"),
         ),
         (
             "nn.conv3d_transpose",
@@ -566,19 +566,19 @@ fn pool_table() {
         (
             "nn.max_pool2d",
             &["Tensor[(1, 4, 6), float32]"],
-            &[],
+            &[("pool_size", ints(&[1, 1]))],
             Err("`nn.max_pool2d` expects data of rank 4 (layout NCHW), found `Tensor[(1, 4, 6), float32]`"),
         ),
         (
             "nn.max_pool2d",
             &["Tensor[(1, 4, 6, 6), float32]"],
-            &[("layout", string("NCHW4h"))],
+            &[("pool_size", ints(&[1, 1])), ("layout", string("NCHW4h"))],
             Err("`nn.max_pool2d` does not support a split H axis (`layout` \"NCHW4h\")"),
         ),
         (
             "nn.max_pool2d",
             &["Tensor[(1, 4, 6, 6), float32]"],
-            &[("layout", string("NCDW"))],
+            &[("pool_size", ints(&[1, 1])), ("layout", string("NCDW"))],
             Err("`layout` \"NCDW\" of `nn.max_pool2d` has no axis H"),
         ),
         (
@@ -587,7 +587,14 @@ fn pool_table() {
             &[("pool_size", ints(&[3, 3]))],
             Err("the output of `nn.max_pool2d` would be empty along H: its size is 0 (data 2, padding 0, dilated window 3, stride 1)"),
         ),
-        ("nn.max_pool2d", &["_"], &[], Err("waiting: MaxPool2D")),
+        ("nn.max_pool2d", &["_"], &[("pool_size", ints(&[2, 2]))], Err("waiting: MaxPool2D")),
+        // `pool_size` has no default (none in TVM's C++; the Python API's (1, 1) is not one).
+        (
+            "nn.max_pool2d",
+            &["Tensor[(1, 4, 6, 6), float32]"],
+            &[("strides", ints(&[2, 2]))],
+            Err("`nn.max_pool2d` needs attribute `pool_size` of type `[int]`"),
+        ),
         (
             "nn.avg_pool2d",
             &["Tensor[(1, 32, 32, 16), float32]"],
@@ -633,7 +640,7 @@ fn pool_table() {
         (
             "nn.max_pool1d",
             &["Tensor[(1, 4, 9), float32]"],
-            &[("padding", ints(&[1, 1, 1]))],
+            &[("pool_size", ints(&[1])), ("padding", ints(&[1, 1, 1]))],
             Err("`padding` must have 1 or 2 values, it has 3"),
         ),
         (
@@ -657,7 +664,7 @@ fn pool_table() {
         (
             "nn.avg_pool1d",
             &["Tensor[(1, 4, 10), float32]"],
-            &[("out_layout", string("NCHW"))],
+            &[("pool_size", ints(&[1])), ("out_layout", string("NCHW"))],
             Err("`out_layout` \"NCHW\" is not supported: it must order the axes of `layout` \"NCW\""),
         ),
         (
@@ -675,7 +682,7 @@ fn pool_table() {
         (
             "nn.max_pool3d",
             &["Tensor[(1, 4, 8, 8), float32]"],
-            &[],
+            &[("pool_size", ints(&[1, 1, 1]))],
             Err("`nn.max_pool3d` expects data of rank 5 (layout NCDHW), found `Tensor[(1, 4, 8, 8), float32]`"),
         ),
         (
@@ -693,7 +700,7 @@ fn pool_table() {
         (
             "nn.avg_pool3d",
             &["Tensor[(1, 4, 8, 8, 8), float32]"],
-            &[("dilation", ints(&[1, 1]))],
+            &[("pool_size", ints(&[1, 1, 1])), ("dilation", ints(&[1, 1]))],
             Err("`dilation` must have 3 values, it has 2"),
         ),
     ]);
@@ -847,7 +854,7 @@ fn upsampling_table() {
         (
             "nn.upsampling",
             &["Tensor[(1, 16, 16, 3), float32]"],
-            &[("scale_h", f(2.0)), ("layout", string("NHWC")), ("method", string("bilinear")), ("align_corners", boolean(true))],
+            &[("scale_h", f(2.0)), ("scale_w", f(1.0)), ("layout", string("NHWC")), ("method", string("bilinear")), ("align_corners", boolean(true))],
             Ok("Tensor[(1, 32, 16, 3), float32]"),
         ),
         (
@@ -856,18 +863,25 @@ fn upsampling_table() {
             &[("scale_h", f(2.0)), ("scale_w", f(0.5))],
             Ok("Tensor[(n, 3, 2*h, floordiv(w + 1, 2)), float32]"),
         ),
-        ("nn.upsampling", &["Tensor[(n, 3, h, ?), float32]"], &[("scale_h", f(0.1))], Ok("Tensor[(n, 3, ?, ?), float32]")),
+        ("nn.upsampling", &["Tensor[(n, 3, h, ?), float32]"], &[("scale_h", f(0.1)), ("scale_w", int(1))], Ok("Tensor[(n, 3, ?, ?), float32]")),
         (
             "nn.upsampling",
             &["Tensor[(1, 3, 4, 4), float32]"],
-            &[("method", string("area"))],
+            &[("scale_h", f(1.0)), ("scale_w", f(1.0)), ("method", string("area"))],
             Err("`method` of `nn.upsampling` must be \"nearest_neighbor\", \"bilinear\" or \"bicubic\", found \"area\""),
         ),
         (
             "nn.upsampling",
             &["Tensor[(1, 3, 4, 4), float32]"],
-            &[("scale_w", f(0.0))],
+            &[("scale_h", f(1.0)), ("scale_w", f(0.0))],
             Err("`scale_w` must be positive, found 0.0"),
+        ),
+        // The scales have no default (none in TVM's C++; the Python API's 1 is not one).
+        (
+            "nn.upsampling",
+            &["Tensor[(1, 3, 4, 4), float32]"],
+            &[("scale_h", f(2.0))],
+            Err("`nn.upsampling` needs attribute `scale_w` of type `float`"),
         ),
     ]);
 }
@@ -963,11 +977,36 @@ fn every_relation_waits_for_unknown_data() {
             &[],
             Err("waiting: Conv3DTranspose"),
         ),
-        ("nn.max_pool1d", &["_"], &[], Err("waiting: MaxPool1D")),
-        ("nn.max_pool3d", &["_"], &[], Err("waiting: MaxPool3D")),
-        ("nn.avg_pool1d", &["_"], &[], Err("waiting: AvgPool1D")),
-        ("nn.avg_pool2d", &["_"], &[], Err("waiting: AvgPool2D")),
-        ("nn.avg_pool3d", &["_"], &[], Err("waiting: AvgPool3D")),
+        (
+            "nn.max_pool1d",
+            &["_"],
+            &[("pool_size", ints(&[1]))],
+            Err("waiting: MaxPool1D"),
+        ),
+        (
+            "nn.max_pool3d",
+            &["_"],
+            &[("pool_size", ints(&[1, 1, 1]))],
+            Err("waiting: MaxPool3D"),
+        ),
+        (
+            "nn.avg_pool1d",
+            &["_"],
+            &[("pool_size", ints(&[1]))],
+            Err("waiting: AvgPool1D"),
+        ),
+        (
+            "nn.avg_pool2d",
+            &["_"],
+            &[("pool_size", ints(&[1, 1]))],
+            Err("waiting: AvgPool2D"),
+        ),
+        (
+            "nn.avg_pool3d",
+            &["_"],
+            &[("pool_size", ints(&[1, 1, 1]))],
+            Err("waiting: AvgPool3D"),
+        ),
         (
             "nn.global_avg_pool2d",
             &["_"],
@@ -980,7 +1019,12 @@ fn every_relation_waits_for_unknown_data() {
             &[],
             Err("waiting: GlobalMaxPool2D"),
         ),
-        ("nn.upsampling", &["_"], &[], Err("waiting: UpSampling")),
+        (
+            "nn.upsampling",
+            &["_"],
+            &[("scale_h", f(2.0)), ("scale_w", f(2.0))],
+            Err("waiting: UpSampling"),
+        ),
         ("nn.lrn", &["_"], &[], Err("waiting: Lrn")),
         (
             "nn.l2_normalize",

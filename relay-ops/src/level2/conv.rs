@@ -24,11 +24,10 @@ fn data_canonical(n: usize) -> &'static str {
 
 /// The canonical kernel layout. A convolution's weight is (output channels, input channels
 /// per group, kernel...); a transposed one's is (input channels, output channels per group,
-/// kernel...). As in TVM, conv1d_transpose names its canonical layout `OIW` although its
-/// first axis holds the input channels.
+/// kernel...), `IOW`, `IOHW`, `IODHW` as in TVM v0.18.
 fn kernel_canonical(n: usize, transpose: bool) -> &'static str {
     if transpose {
-        ["OIW", "IOHW", "IODHW"][n - 1]
+        ["IOW", "IOHW", "IODHW"][n - 1]
     } else {
         ["OIW", "OIHW", "OIDHW"][n - 1]
     }
