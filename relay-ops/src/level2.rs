@@ -44,7 +44,8 @@ relay_op! {
     /// 1-D convolution of `data` (`NCW`) with `weight` (`OIW`).
     ///
     /// With `channels` and `kernel_size` the weight's type is inferred:
-    /// `(channels, C / groups, kernel_size[0])` laid out in `kernel_layout`. Otherwise the
+    /// `(channels, C / groups, kernel_size[0])` laid out in `kernel_layout` (no depthwise
+    /// form, as in TVM). Otherwise the
     /// weight must be known and the attributes given are checked against it. The output
     /// is `(N, channels, W')` laid out in `out_layout`, with
     /// `W' = floordiv(W + pad - (1 + (kw - 1) * dilation), stride) + 1`.
@@ -74,11 +75,14 @@ relay_op! {
 
     /// 2-D convolution of `data` (`NCHW`) with `weight` (`OIHW`).
     ///
-    /// With `channels` and `kernel_size` the weight's type is inferred:
-    /// `(channels, C / groups, kh, kw)` laid out in `kernel_layout` (for a depthwise
-    /// convolution, whose known weight has `groups` output channels, `(C, channels / C, kh,
-    /// kw)` as in TVM). Otherwise the weight must be known, and `kernel_size`, `channels`
-    /// and `C / groups` are checked against it. The output is `(N, channels, H', W')`
+    /// With `channels` and `kernel_size` the weight's type is inferred or checked:
+    /// `(channels, C / groups, kh, kw)` laid out in `kernel_layout`, or for a depthwise
+    /// convolution `(C, channels / C, kh, kw)`. A convolution is depthwise when `groups` is
+    /// both the data's `C` and the weight's output channels (TVM since apache/tvm#11681;
+    /// before, `groups` = the weight's output channels sufficed). A weight not known yet
+    /// with `groups` = `C` != `channels` could take either form: the relation waits for
+    /// it (TVM asks for the weight whenever `groups > 1`). Otherwise the weight must be
+    /// known, and `kernel_size`, `channels` and `C / groups` are checked against it. The output is `(N, channels, H', W')`
     /// laid out in `out_layout`, with
     /// `H' = floordiv(H + pad_h - (1 + (kh - 1) * dilation[0]), strides[0]) + 1`.
     ///
@@ -109,7 +113,8 @@ relay_op! {
     /// 3-D convolution of `data` (`NCDHW`) with `weight` (`OIDHW`).
     ///
     /// As `nn.conv2d` with a depth axis: the inferred weight is
-    /// `(channels, C / groups, kd, kh, kw)`, the output `(N, channels, D', H', W')`.
+    /// `(channels, C / groups, kd, kh, kw)` (depthwise, `groups` = `C` = the weight's output
+    /// channels: `(C, channels / C, kd, kh, kw)`), the output `(N, channels, D', H', W')`.
     ///
     /// Attributes: `strides = [1, 1, 1]`, `padding = [0, 0, 0]` (1, 3 or 6 values),
     /// `dilation = [1, 1, 1]`, `groups = 1`, `channels = None`, `kernel_size = None`,

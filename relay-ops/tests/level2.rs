@@ -325,6 +325,129 @@ fn conv_weights_are_inferred_backward() {
     ]);
 }
 
+/// Grouped convolutions: depthwise (weight `(C, channels / C, k...)`) only when `groups`
+/// is both the data's channel count and the weight's output channels (TVM since
+/// apache/tvm#11681, conv2d and conv3d); otherwise the weight is `(channels, C / groups,
+/// k...)`.
+#[test]
+fn grouped_convolutions() {
+    check(&[
+        // `groups` = the weight's output channels but not the data's channels: grouped.
+        (
+            "nn.conv2d",
+            &["Tensor[(1, 4, 8, 8), float32]", "Tensor[(2, 2, 1, 1), float32]"],
+            &[("kernel_size", ints(&[1, 1])), ("channels", int(2)), ("groups", int(2))],
+            Ok("Tensor[(1, 2, 8, 8), float32]"),
+        ),
+        (
+            "nn.conv3d",
+            &["Tensor[(1, 16, 224, 224, 224), float32]", "Tensor[(4, 4, 1, 1, 1), float32]"],
+            &[("kernel_size", ints(&[1, 1, 1])), ("channels", int(4)), ("groups", int(4))],
+            Ok("Tensor[(1, 4, 224, 224, 224), float32]"),
+        ),
+        (
+            "nn.conv2d",
+            &["Tensor[(1, 4, 8, 8), float32]", "Tensor[(2, 3, 1, 1), float32]"],
+            &[("kernel_size", ints(&[1, 1])), ("channels", int(2)), ("groups", int(2))],
+            Err("the weight has 3 input channels per group (axis 1, `I` of OIHW), but the data's 4 input channels over `groups` = 2 give 2"),
+        ),
+        // Read as depthwise before #11681 (`groups` = the weight's output channels): an
+        // error now, as in TVM.
+        (
+            "nn.conv2d",
+            &["Tensor[(1, 4, 8, 8), float32]", "Tensor[(2, 4, 1, 1), float32]"],
+            &[("kernel_size", ints(&[1, 1])), ("channels", int(8)), ("groups", int(2))],
+            Err("the weight has 2 output channels (axis 0, `O` of OIHW), but `channels` is 8"),
+        ),
+        // Depthwise: `groups` = C = the weight's output channels.
+        (
+            "nn.conv2d",
+            &["Tensor[(1, 4, 8, 8), float32]", "Tensor[(4, 3, 3, 3), float32]"],
+            &[("kernel_size", ints(&[3, 3])), ("channels", int(12)), ("groups", int(4))],
+            Ok("Tensor[(1, 12, 6, 6), float32]"),
+        ),
+        (
+            "nn.conv3d",
+            &["Tensor[(1, 4, 8, 8, 8), float32]", "Tensor[(4, 2, 3, 3, 3), float32]"],
+            &[("kernel_size", ints(&[3, 3, 3])), ("channels", int(8)), ("groups", int(4))],
+            Ok("Tensor[(1, 8, 6, 6, 6), float32]"),
+        ),
+        (
+            "nn.conv3d",
+            &["Tensor[(1, 4, 8, 8, 8), float32]", "Tensor[(4, 3, 3, 3, 3), float32]"],
+            &[("kernel_size", ints(&[3, 3, 3])), ("channels", int(8)), ("groups", int(4))],
+            Err("the weight has 3 input channels per group (axis 1, `I` of OIDHW), but `channels` over the data's channels give 2"),
+        ),
+        // conv1d has no depthwise form (in TVM neither): the weight is (channels, C / groups, k).
+        (
+            "nn.conv1d",
+            &["Tensor[(1, 4, 10), float32]", "Tensor[(4, 2, 3), float32]"],
+            &[("kernel_size", ints(&[3])), ("channels", int(8)), ("groups", int(4))],
+            Err("the weight has 4 output channels (axis 0, `O` of OIW), but `channels` is 8"),
+        ),
+        (
+            "nn.conv1d",
+            &["Tensor[(1, 4, 10), float32]", "Tensor[(8, 1, 3), float32]"],
+            &[("kernel_size", ints(&[3])), ("channels", int(8)), ("groups", int(4))],
+            Ok("Tensor[(1, 8, 8), float32]"),
+        ),
+        // An unknown weight with `groups` = C and `channels` != C could be either form:
+        // the relation waits for the weight (TVM asks for it).
+        (
+            "nn.conv2d",
+            &["Tensor[(1, 4, 8, 8), float32]", "_"],
+            &[("kernel_size", ints(&[3, 3])), ("channels", int(8)), ("groups", int(4))],
+            Err("waiting: Conv2D"),
+        ),
+    ]);
+    // Unambiguous unknown weights are inferred: grouped (`groups` != C), and depthwise
+    // with `channels` = C (both forms agree).
+    check_args(&[
+        (
+            "nn.conv2d",
+            &["Tensor[(1, 4, 8, 8), float32]", "_"],
+            &[
+                ("kernel_size", ints(&[1, 1])),
+                ("channels", int(2)),
+                ("groups", int(2)),
+            ],
+            "Tensor[(1, 2, 8, 8), float32]",
+            &[
+                "Tensor[(1, 4, 8, 8), float32]",
+                "Tensor[(2, 2, 1, 1), float32]",
+            ],
+        ),
+        (
+            "nn.conv3d",
+            &["Tensor[(1, 16, 224, 224, 224), float32]", "_"],
+            &[
+                ("kernel_size", ints(&[1, 1, 1])),
+                ("channels", int(4)),
+                ("groups", int(4)),
+            ],
+            "Tensor[(1, 4, 224, 224, 224), float32]",
+            &[
+                "Tensor[(1, 16, 224, 224, 224), float32]",
+                "Tensor[(4, 4, 1, 1, 1), float32]",
+            ],
+        ),
+        (
+            "nn.conv2d",
+            &["Tensor[(1, 4, 8, 8), float32]", "_"],
+            &[
+                ("kernel_size", ints(&[3, 3])),
+                ("channels", int(4)),
+                ("groups", int(4)),
+            ],
+            "Tensor[(1, 4, 6, 6), float32]",
+            &[
+                "Tensor[(1, 4, 8, 8), float32]",
+                "Tensor[(4, 1, 3, 3), float32]",
+            ],
+        ),
+    ]);
+}
+
 #[test]
 fn conv1d_and_conv3d_table() {
     check(&[
