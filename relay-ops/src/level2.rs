@@ -382,11 +382,14 @@ relay_op! {
     /// Pads every axis of `data` by its `(before, after)` pair of `pad_width` with the
     /// scalar `pad_value`.
     ///
-    /// Attributes: `pad_width` (required: one `[before, after]` per axis, not negative),
-    /// `pad_mode = "constant"` (or `"edge"`, `"reflect"`).
+    /// Attributes: `pad_width` (required: one `[before, after]` per axis; a negative width
+    /// crops, as in TVM, down to a size of 0), `pad_mode = "constant"` (or `"edge"`,
+    /// `"reflect"`). The sizes are checked arithmetic: a sum beyond 64 bits is an error
+    /// (TVM wraps around).
     ///
     /// ```text
     /// %y = nn.pad(%x, 0f, pad_width=[[0, 0], [0, 0], [1, 1], [2, 2]])  // (1, 3, 4, 4) f32 -> (1, 3, 6, 8) f32
+    /// %y = nn.pad(%x, 0f, pad_width=[[-1, -1], [2, -2], [0, -3], [4, 4]], pad_mode="reflect")  // (4, 6, 3, 5) f32 -> (2, 6, 0, 13) f32
     /// ```
     nn.pad : fn<t1, t2, t3>(data: t1, pad_value: t2) -> t3 where Pad,
         attrs { pad_width: [[int]], pad_mode: str = "constant" },

@@ -287,8 +287,9 @@ fn every_operator_has_an_example_that_type_checks_to_its_claim() {
     }
     assert!(problems.is_empty(), "\n{}", problems.join("\n"));
     assert_eq!(ops, 144);
-    assert_eq!(examples, 150); // `sum`, `nn.dense`, `nn.batch_matmul`, `broadcast_to`,
-                               // `collapse_sum_to` and `argsort` have two
+    // `sum`, `nn.dense`, `nn.batch_matmul`, `broadcast_to`, `collapse_sum_to`, `argsort`
+    // and `nn.pad` have two.
+    assert_eq!(examples, 151);
 }
 
 #[test]

@@ -934,11 +934,52 @@ fn pad_table() {
             &[("pad_width", pairs(&[[1, 1]]))],
             Err("`pad_width` has 1 pairs but the data `Tensor[(1, 3), float32]` has rank 2"),
         ),
+        // Negative widths crop (TVM's test_pad_run_dynamic_pad_value): down to 0, not below.
+        (
+            "nn.pad",
+            &["Tensor[(4, 6, 3, 5), float32]", "float32"],
+            &[
+                ("pad_width", pairs(&[[-1, -1], [2, -2], [0, -3], [4, 4]])),
+                ("pad_mode", string("reflect")),
+            ],
+            Ok("Tensor[(2, 6, 0, 13), float32]"),
+        ),
         (
             "nn.pad",
             &["Tensor[(1, 3), float32]", "float32"],
             &[("pad_width", pairs(&[[1, 1], [0, -1]]))],
-            Err("`pad_width[1]` must not be negative, found -1"),
+            Ok("Tensor[(3, 2), float32]"),
+        ),
+        (
+            "nn.pad",
+            &["Tensor[(n, ?), float32]", "float32"],
+            &[("pad_width", pairs(&[[-1, 0], [-5, -5]]))],
+            Ok("Tensor[(n - 1, ?), float32]"),
+        ),
+        (
+            "nn.pad",
+            &["Tensor[(4, 6, 3, 5), float32]", "float32"],
+            &[("pad_width", pairs(&[[0, 0], [0, 0], [-2, -2], [0, 0]]))],
+            Err("padding axis 2 gives it a negative size: 3 + -2 + -2 is -1"),
+        ),
+        // Checked arithmetic: no wrapping around.
+        (
+            "nn.pad",
+            &["Tensor[(3), float32]", "float32"],
+            &[("pad_width", pairs(&[[i64::MAX, i64::MAX]]))],
+            Err("padding axis 0 overflows: 3 + 9223372036854775807 + 9223372036854775807 is beyond 64 bits"),
+        ),
+        (
+            "nn.pad",
+            &["Tensor[(3, 5), float32]", "float32"],
+            &[("pad_width", pairs(&[[0, 0], [i64::MAX - 4, 0]]))],
+            Err("padding axis 1 overflows: 5 + 9223372036854775803 + 0 is beyond 64 bits"),
+        ),
+        (
+            "nn.pad",
+            &["Tensor[(3), float32]", "float32"],
+            &[("pad_width", pairs(&[[i64::MIN, i64::MIN]]))],
+            Err("padding axis 0 overflows: 3 + -9223372036854775808 + -9223372036854775808 is beyond 64 bits"),
         ),
         (
             "nn.pad",
