@@ -224,6 +224,26 @@ impl OpDef {
     /// let err = OP.attrs_for_call(&Attrs::new(vec![("axes".into(), AttrValue::Int(1))])).unwrap_err();
     /// assert_eq!(err.message, "`sum` has no attribute `axes` (its attribute is `keepdims`)");
     /// ```
+    ///
+    /// An optional dtype given as `""` (how TVM prints an unset dtype) is `None`; a
+    /// required one must name a dtype:
+    ///
+    /// ```
+    /// use relay_core::op::{AttrConst, AttrDef, AttrType, OpDef};
+    /// use relay_core::{AttrValue, Attrs, DType};
+    /// static OP: OpDef = OpDef {
+    ///     name: "nn.dense", doc: "", params: &[], arg_names: &[], args: &[], ret: "float32",
+    ///     relation: None, level: 1, file: file!(), line: line!(),
+    ///     attrs: &[
+    ///         AttrDef { name: "out_dtype", ty: AttrType::Option(&AttrType::DType), default: Some(AttrConst::None) },
+    ///         AttrDef { name: "dtype", ty: AttrType::DType, default: Some(AttrConst::DType("int32")) },
+    ///     ],
+    /// };
+    /// let call = |name: &str, v: &str| OP.attrs_for_call(&Attrs::new(vec![(name.into(), AttrValue::Str(v.into()))]));
+    /// assert_eq!(call("out_dtype", "").unwrap().get("out_dtype"), Some(&AttrValue::None));
+    /// assert_eq!(call("out_dtype", "float16").unwrap().get("out_dtype"), Some(&AttrValue::DType(DType::FLOAT16)));
+    /// assert_eq!(call("dtype", "").unwrap_err().message, "attribute `dtype` of `nn.dense` expects `dtype`, found `\"\"`");
+    /// ```
     pub fn attrs_for_call(&self, given: &Attrs) -> Result<Attrs, AttrError> {
         let mut values: Vec<Option<AttrValue>> = vec![None; self.attrs.len()];
         for (name, value) in given.iter() {
@@ -286,9 +306,12 @@ impl OpDef {
 }
 
 /// `value` as a value of type `ty`, converting an integer to a float and a string naming
-/// a data type to that data type; `None` if it is not of that type.
+/// a data type to that data type; `None` if it is not of that type. For an optional data
+/// type the empty string is `None`: TVM prints an unset `DataType` (its `void`, 0 bits) as
+/// `""` (`out_dtype=""`), and its relations read it as "the input's dtype".
 fn coerce(ty: AttrType, value: &AttrValue) -> Option<AttrValue> {
     Some(match (ty, value) {
+        (AttrType::Option(AttrType::DType), AttrValue::Str(s)) if s.is_empty() => AttrValue::None,
         (AttrType::Int, AttrValue::Int(_))
         | (AttrType::Float, AttrValue::Float(_))
         | (AttrType::Bool, AttrValue::Bool(_))

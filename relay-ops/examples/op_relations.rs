@@ -78,7 +78,7 @@ fn main() {
         (
             "nn.batch_matmul",
             &["Tensor[(b, n, 64), float32]", "Tensor[(b, n, 64), float32]"],
-            vec![],
+            vec![("transpose_b", AttrValue::Bool(true))],
         ),
         (
             "transpose",

@@ -581,11 +581,14 @@ relay_op! {
     /// A fully connected layer: `data · weightᵀ`, data `(.., k)`, weight `(units, k)`.
     ///
     /// Attributes: `units: Option<int> = None` (when given, an unknown weight is inferred
-    /// as `(units, k)` with the data's dtype), `out_dtype: Option<dtype> = None` (the
-    /// data's dtype). The contraction dimensions `k` must agree.
+    /// as `(units, k)` with the data's dtype; TVM's C++ gives it no default and always
+    /// prints it, `units=None` when unset), `out_dtype: Option<dtype> = None` (the data's
+    /// dtype; TVM prints it unset as `out_dtype=""`). The contraction dimensions `k` must
+    /// agree.
     ///
     /// ```text
     /// %y = nn.dense(%x, %w, units=64)  // (n, 768) f32, (64, 768) f32 -> (n, 64) f32
+    /// %y = nn.dense(%x, %w, units=None, out_dtype="")  // (n, 768) f16, (64, 768) f16 -> (n, 64) f16
     /// ```
     nn.dense : fn<t1, t2, t3>(data: t1, weight: t2) -> t3 where Dense,
         attrs { units: Option<int> = None, out_dtype: Option<dtype> = None },
@@ -700,15 +703,16 @@ relay_op! {
     /// `num_groups` groups; gamma and beta are `(C)` (inferred when unknown); the result
     /// has the data's type.
     ///
-    /// Attributes: `num_groups: int` (required), `axis: int = 1` (in `[-ndim, ndim)`),
-    /// `epsilon: float = 1e-5`, `center: bool = true`, `scale: bool = true`.
+    /// Attributes: `num_groups: int = 0` (TVM's C++ default; the type does not depend on
+    /// it), `axis: int = 1` (in `[-ndim, ndim)`), `epsilon: float = 1e-5`,
+    /// `center: bool = true`, `scale: bool = true`.
     ///
     /// ```text
     /// %y = nn.group_norm(%x, %g, %b, num_groups=4)  // (n, 16, 8, 8) f32, (16) f32, (16) f32 -> (n, 16, 8, 8) f32
     /// ```
     nn.group_norm : fn<t1, t2, t3, t4>(data: t1, gamma: t2, beta: t3) -> t4 where Norm,
         attrs {
-            num_groups: int,
+            num_groups: int = 0,
             axis: int = 1,
             epsilon: float = 0.00001,
             center: bool = true,

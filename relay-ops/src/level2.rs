@@ -6,8 +6,11 @@
 //! layouts letter by letter and lists of lists. `nn.batch_flatten` uses the shared
 //! [`Flatten`] clause, and the normalizations the clauses [`Lrn`] and [`L2Normalize`].
 //!
-//! Attribute defaults are those of TVM's Python API (`relay.nn.*`). `out_layout = ""`
-//! means the data's layout, `out_dtype = None` (TVM's `""`) the data's dtype.
+//! Attribute names, types and defaults are those of TVM's C++ attributes
+//! (`include/tvm/relay/attrs/nn.h`), whose defaults TVM's text printer omits: an attribute
+//! without a C++ default (`pool_size`, `scale_h`, `pad_width`, ...) is required, even where
+//! TVM's Python API has a default for it. `out_layout = ""` means the data's layout,
+//! `out_dtype = None` (printed by TVM as `""`) the data's dtype.
 
 mod conv;
 mod pool;
@@ -41,7 +44,8 @@ relay_op! {
     /// 1-D convolution of `data` (`NCW`) with `weight` (`OIW`).
     ///
     /// With `channels` and `kernel_size` the weight's type is inferred:
-    /// `(channels, C / groups, kernel_size[0])` laid out in `kernel_layout`. Otherwise the
+    /// `(channels, C / groups, kernel_size[0])` laid out in `kernel_layout` (no depthwise
+    /// form, as in TVM). Otherwise the
     /// weight must be known and the attributes given are checked against it. The output
     /// is `(N, channels, W')` laid out in `out_layout`, with
     /// `W' = floordiv(W + pad - (1 + (kw - 1) * dilation), stride) + 1`.
@@ -71,11 +75,14 @@ relay_op! {
 
     /// 2-D convolution of `data` (`NCHW`) with `weight` (`OIHW`).
     ///
-    /// With `channels` and `kernel_size` the weight's type is inferred:
-    /// `(channels, C / groups, kh, kw)` laid out in `kernel_layout` (for a depthwise
-    /// convolution, whose known weight has `groups` output channels, `(C, channels / C, kh,
-    /// kw)` as in TVM). Otherwise the weight must be known, and `kernel_size`, `channels`
-    /// and `C / groups` are checked against it. The output is `(N, channels, H', W')`
+    /// With `channels` and `kernel_size` the weight's type is inferred or checked:
+    /// `(channels, C / groups, kh, kw)` laid out in `kernel_layout`, or for a depthwise
+    /// convolution `(C, channels / C, kh, kw)`. A convolution is depthwise when `groups` is
+    /// both the data's `C` and the weight's output channels (TVM since apache/tvm#11681;
+    /// before, `groups` = the weight's output channels sufficed). A weight not known yet
+    /// with `groups` = `C` != `channels` could take either form: the relation waits for
+    /// it (TVM asks for the weight whenever `groups > 1`). Otherwise the weight must be
+    /// known, and `kernel_size`, `channels` and `C / groups` are checked against it. The output is `(N, channels, H', W')`
     /// laid out in `out_layout`, with
     /// `H' = floordiv(H + pad_h - (1 + (kh - 1) * dilation[0]), strides[0]) + 1`.
     ///
@@ -106,7 +113,8 @@ relay_op! {
     /// 3-D convolution of `data` (`NCDHW`) with `weight` (`OIDHW`).
     ///
     /// As `nn.conv2d` with a depth axis: the inferred weight is
-    /// `(channels, C / groups, kd, kh, kw)`, the output `(N, channels, D', H', W')`.
+    /// `(channels, C / groups, kd, kh, kw)` (depthwise, `groups` = `C` = the weight's output
+    /// channels: `(C, channels / C, kd, kh, kw)`), the output `(N, channels, D', H', W')`.
     ///
     /// Attributes: `strides = [1, 1, 1]`, `padding = [0, 0, 0]` (1, 3 or 6 values),
     /// `dilation = [1, 1, 1]`, `groups = 1`, `channels = None`, `kernel_size = None`,
@@ -131,27 +139,33 @@ relay_op! {
         },
         level 2;
 
-    /// 1-D transposed convolution of `data` (`NCW`) with `weight`.
+    /// 1-D transposed convolution of `data` (`NCW`) with `weight` (`IOW`).
     ///
-    /// The weight is `(C, channels / groups, kw)`: as in TVM, its canonical layout is
-    /// named `OIW` although its first axis holds the input channels. With `channels` and
-    /// `kernel_size` it is inferred. The output is `(N, channels, W')` with
-    /// `W' = strides[0] * (W - 1) + (1 + (kw - 1) * dilation[0]) - pad + output_padding[0]`.
+    /// The weight is `(C, channels / groups, kw)` in `IOW`; with `channels` and
+    /// `kernel_size` it is inferred, otherwise checked. The output is `(N, channels, W')`
+    /// with `W' = strides[0] * (W - 1) + (1 + (kw - 1) * dilation[0]) - pad + output_padding[0]`
+    /// (without `channels`, `channels` is the weight's `O` times `groups`: TVM forgets the
+    /// `groups` here, as it does not for 2-D and 3-D).
+    ///
+    /// Attributes: `channels = None`, `kernel_size = None`, `strides = [1]`,
+    /// `output_padding = [0]`, `padding = [0]` (1 or 2 values), `dilation = [1]`,
+    /// `groups = 1`, `data_layout = "NCW"`, `kernel_layout = "IOW"`, `out_layout = ""`,
+    /// `out_dtype = None`.
     ///
     /// ```text
     /// %y = nn.conv1d_transpose(%x, %w, strides=[2], channels=4, kernel_size=[3])  // (1, 8, 10) f32, (8, 4, 3) f32 -> (1, 4, 21) f32
     /// ```
     nn.conv1d_transpose : fn<t1, t2, t3>(data: t1, weight: t2) -> t3 where Conv1DTranspose,
         attrs {
-            strides: [int] = [1],
-            padding: [int] = [0],
-            output_padding: [int] = [0],
-            dilation: [int] = [1],
-            groups: int = 1,
             channels: Option<int> = None,
             kernel_size: Option<[int]> = None,
+            strides: [int] = [1],
+            output_padding: [int] = [0],
+            padding: [int] = [0],
+            dilation: [int] = [1],
+            groups: int = 1,
             data_layout: str = "NCW",
-            kernel_layout: str = "OIW",
+            kernel_layout: str = "IOW",
             out_layout: str = "",
             out_dtype: Option<dtype> = None,
         },
@@ -164,9 +178,9 @@ relay_op! {
     /// `(N, channels, H', W')` with
     /// `H' = strides[0] * (H - 1) + (1 + (kh - 1) * dilation[0]) - pad_h + output_padding[0]`.
     ///
-    /// Attributes: `strides = [1, 1]`, `padding = [0, 0]` (1, 2 or 4 values),
-    /// `output_padding = [0, 0]`, `dilation = [1, 1]`, `groups = 1`, `channels = None`,
-    /// `kernel_size = None`, `data_layout = "NCHW"`, `kernel_layout = "IOHW"`,
+    /// Attributes: `channels = None`, `kernel_size = None`, `strides = [1, 1]`,
+    /// `output_padding = [0, 0]`, `padding = [0, 0]` (1, 2 or 4 values),
+    /// `dilation = [1, 1]`, `groups = 1`, `data_layout = "NCHW"`, `kernel_layout = "IOHW"`,
     /// `out_layout = ""`, `out_dtype = None`.
     ///
     /// ```text
@@ -174,13 +188,13 @@ relay_op! {
     /// ```
     nn.conv2d_transpose : fn<t1, t2, t3>(data: t1, weight: t2) -> t3 where Conv2DTranspose,
         attrs {
-            strides: [int] = [1, 1],
-            padding: [int] = [0, 0],
-            output_padding: [int] = [0, 0],
-            dilation: [int] = [1, 1],
-            groups: int = 1,
             channels: Option<int> = None,
             kernel_size: Option<[int]> = None,
+            strides: [int] = [1, 1],
+            output_padding: [int] = [0, 0],
+            padding: [int] = [0, 0],
+            dilation: [int] = [1, 1],
+            groups: int = 1,
             data_layout: str = "NCHW",
             kernel_layout: str = "IOHW",
             out_layout: str = "",
@@ -197,13 +211,13 @@ relay_op! {
     /// ```
     nn.conv3d_transpose : fn<t1, t2, t3>(data: t1, weight: t2) -> t3 where Conv3DTranspose,
         attrs {
-            strides: [int] = [1, 1, 1],
-            padding: [int] = [0, 0, 0],
-            output_padding: [int] = [0, 0, 0],
-            dilation: [int] = [1, 1, 1],
-            groups: int = 1,
             channels: Option<int> = None,
             kernel_size: Option<[int]> = None,
+            strides: [int] = [1, 1, 1],
+            output_padding: [int] = [0, 0, 0],
+            padding: [int] = [0, 0, 0],
+            dilation: [int] = [1, 1, 1],
+            groups: int = 1,
             data_layout: str = "NCDHW",
             kernel_layout: str = "IODHW",
             out_layout: str = "",
@@ -216,15 +230,16 @@ relay_op! {
     /// `W' = floordiv(W + pad - ((pool_size - 1) * dilation + 1) + (ceil_mode ? strides - 1 : 0), strides) + 1`;
     /// the other axes are kept; `?` stays `?`.
     ///
-    /// Attributes: `pool_size = [1]`, `strides = [1]`, `dilation = [1]`, `padding = [0]`
-    /// (1 or 2 values), `layout = "NCW"`, `out_layout = ""` (the layout), `ceil_mode = false`.
+    /// Attributes: `pool_size` (required: TVM's C++ has no default), `strides = [1]`,
+    /// `dilation = [1]`, `padding = [0]` (1 or 2 values), `layout = "NCW"`,
+    /// `out_layout = ""` (the layout), `ceil_mode = false`.
     ///
     /// ```text
     /// %y = nn.max_pool1d(%x, pool_size=[2], strides=[2])  // (1, 4, 9) f32 -> (1, 4, 4) f32
     /// ```
     nn.max_pool1d : fn<t1, t2>(data: t1) -> t2 where MaxPool1D,
         attrs {
-            pool_size: [int] = [1],
+            pool_size: [int],
             strides: [int] = [1],
             dilation: [int] = [1],
             padding: [int] = [0],
@@ -239,16 +254,16 @@ relay_op! {
     /// `H' = floordiv(H + pad_h - ((pool_size[0] - 1) * dilation[0] + 1) + (ceil_mode ? strides[0] - 1 : 0), strides[0]) + 1`,
     /// W alike; the other axes are kept.
     ///
-    /// Attributes: `pool_size = [1, 1]`, `strides = [1, 1]`, `dilation = [1, 1]`,
+    /// Attributes: `pool_size` (required), `strides = [1, 1]`, `dilation = [1, 1]`,
     /// `padding = [0, 0]` (1, 2 or 4 values), `layout = "NCHW"` (any layout with H and W,
-    /// `NCHW16c` too), `out_layout = ""`, `ceil_mode = false`.
+    /// packed ones such as `NCHW16c` too), `out_layout = ""`, `ceil_mode = false`.
     ///
     /// ```text
     /// %y = nn.max_pool2d(%x, pool_size=[3, 3], strides=[2, 2], padding=[1, 1])  // (1, 64, 112, 112) f32 -> (1, 64, 56, 56) f32
     /// ```
     nn.max_pool2d : fn<t1, t2>(data: t1) -> t2 where MaxPool2D,
         attrs {
-            pool_size: [int] = [1, 1],
+            pool_size: [int],
             strides: [int] = [1, 1],
             dilation: [int] = [1, 1],
             padding: [int] = [0, 0],
@@ -260,7 +275,7 @@ relay_op! {
 
     /// 3-D max pooling over the D, H and W axes of `layout`.
     ///
-    /// Attributes: `pool_size = [1, 1, 1]`, `strides = [1, 1, 1]`, `dilation = [1, 1, 1]`,
+    /// Attributes: `pool_size` (required), `strides = [1, 1, 1]`, `dilation = [1, 1, 1]`,
     /// `padding = [0, 0, 0]` (1, 3 or 6 values), `layout = "NCDHW"`, `out_layout = ""`,
     /// `ceil_mode = false`.
     ///
@@ -269,7 +284,7 @@ relay_op! {
     /// ```
     nn.max_pool3d : fn<t1, t2>(data: t1) -> t2 where MaxPool3D,
         attrs {
-            pool_size: [int] = [1, 1, 1],
+            pool_size: [int],
             strides: [int] = [1, 1, 1],
             dilation: [int] = [1, 1, 1],
             padding: [int] = [0, 0, 0],
@@ -286,7 +301,7 @@ relay_op! {
     /// ```
     nn.avg_pool1d : fn<t1, t2>(data: t1) -> t2 where AvgPool1D,
         attrs {
-            pool_size: [int] = [1],
+            pool_size: [int],
             strides: [int] = [1],
             dilation: [int] = [1],
             padding: [int] = [0],
@@ -304,7 +319,7 @@ relay_op! {
     /// ```
     nn.avg_pool2d : fn<t1, t2>(data: t1) -> t2 where AvgPool2D,
         attrs {
-            pool_size: [int] = [1, 1],
+            pool_size: [int],
             strides: [int] = [1, 1],
             dilation: [int] = [1, 1],
             padding: [int] = [0, 0],
@@ -322,7 +337,7 @@ relay_op! {
     /// ```
     nn.avg_pool3d : fn<t1, t2>(data: t1) -> t2 where AvgPool3D,
         attrs {
-            pool_size: [int] = [1, 1, 1],
+            pool_size: [int],
             strides: [int] = [1, 1, 1],
             dilation: [int] = [1, 1, 1],
             padding: [int] = [0, 0, 0],
@@ -367,11 +382,14 @@ relay_op! {
     /// Pads every axis of `data` by its `(before, after)` pair of `pad_width` with the
     /// scalar `pad_value`.
     ///
-    /// Attributes: `pad_width` (required: one `[before, after]` per axis, not negative),
-    /// `pad_mode = "constant"` (or `"edge"`, `"reflect"`).
+    /// Attributes: `pad_width` (required: one `[before, after]` per axis; a negative width
+    /// crops, as in TVM, down to a size of 0), `pad_mode = "constant"` (or `"edge"`,
+    /// `"reflect"`). The sizes are checked arithmetic: a sum beyond 64 bits is an error
+    /// (TVM wraps around).
     ///
     /// ```text
     /// %y = nn.pad(%x, 0f, pad_width=[[0, 0], [0, 0], [1, 1], [2, 2]])  // (1, 3, 4, 4) f32 -> (1, 3, 6, 8) f32
+    /// %y = nn.pad(%x, 0f, pad_width=[[-1, -1], [2, -2], [0, -3], [4, 4]], pad_mode="reflect")  // (4, 6, 3, 5) f32 -> (2, 6, 0, 13) f32
     /// ```
     nn.pad : fn<t1, t2, t3>(data: t1, pad_value: t2) -> t3 where Pad,
         attrs { pad_width: [[int]], pad_mode: str = "constant" },
@@ -381,16 +399,17 @@ relay_op! {
     /// `H' = round(H * scale_h)` (exact for a symbolic `H` when the scale is a fraction
     /// over a power of two, `?` otherwise).
     ///
-    /// Attributes: `scale_h = 1.0`, `scale_w = 1.0`, `layout = "NCHW"`,
-    /// `method = "nearest_neighbor"` (or `"bilinear"`, `"bicubic"`), `align_corners = false`.
+    /// Attributes: `scale_h`, `scale_w` (required: TVM's C++ has no default),
+    /// `layout = "NCHW"`, `method = "nearest_neighbor"` (or `"bilinear"`, `"bicubic"`),
+    /// `align_corners = false`.
     ///
     /// ```text
     /// %y = nn.upsampling(%x, scale_h=2f, scale_w=2f)  // (1, 3, 16, 16) f32 -> (1, 3, 32, 32) f32
     /// ```
     nn.upsampling : fn<t1, t2>(data: t1) -> t2 where UpSampling,
         attrs {
-            scale_h: float = 1.0,
-            scale_w: float = 1.0,
+            scale_h: float,
+            scale_w: float,
             layout: str = "NCHW",
             method: str = "nearest_neighbor",
             align_corners: bool = false,
@@ -400,7 +419,8 @@ relay_op! {
     /// Local response normalization across `axis`; the type is the data's.
     ///
     /// Attributes: `size = 5`, `axis = 1` (an axis of the data), `bias = 2.0`,
-    /// `alpha = 0.00001`, `beta = 0.75`.
+    /// `alpha = 0.0001`, `beta = 0.75` (TVM's C++ defaults; its Python API passes an
+    /// alpha of 0.00001).
     ///
     /// ```text
     /// %y = nn.lrn(%x, size=3, axis=1)  // (1, 8, 4, 4) f32 -> (1, 8, 4, 4) f32
@@ -410,7 +430,7 @@ relay_op! {
             size: int = 5,
             axis: int = 1,
             bias: float = 2.0,
-            alpha: float = 0.00001,
+            alpha: float = 0.0001,
             beta: float = 0.75,
         },
         level 2;

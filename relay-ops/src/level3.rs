@@ -30,8 +30,15 @@ pub struct CastLike;
 #[relation(IdentityComp(Tensor(s, _), O) :- O = Tensor(s, bool))]
 pub struct IdentityComp;
 
-/// TVM's `InitOpRel`: no input; the result is `Tensor[shape, dtype]`.
-#[relation(InitOp(O) :- O = Tensor(attrs.shape, attrs.dtype), attrs(shape: shape, dtype: dtype))]
+/// TVM's `InitOpRel`: no input; the result is `Tensor[shape, dtype]`. An unset `dtype`
+/// (TVM's C++ default, the void dtype, printed `""`) is an error: TVM would type the result
+/// with the void dtype, which no tensor has.
+#[relation(
+    InitOp(O) :-
+        assert(attrs.dtype != None, "`dtype` must be set: the unset dtype (TVM's default) is no tensor's dtype"),
+        O = Tensor(attrs.shape, attrs.dtype),
+        attrs(shape: shape, dtype: Option<dtype>)
+)]
 pub struct InitOp;
 
 /// TVM's `FullLikeRel`: the data's type; the fill value is a scalar.
@@ -42,36 +49,43 @@ pub struct InitOp;
 )]
 pub struct FullLike;
 
-/// TVM's `ReverseRel`: the same type, `axis` in range.
+/// TVM's `ReverseRel`: the same type, `axis` in range. `axis` has no default in TVM's
+/// C++ (`None`), which TVM's relation cannot read (it crashes): an error here.
 #[relation(
     Reverse(Tensor(s, bt), O) :-
+        assert(attrs.axis != None, "`axis` must be set: `reverse` reverses one axis"),
         O = Tensor(s, bt),
         assert(attrs.axis >= -len(s), "`axis` is out of range"),
         assert(attrs.axis < len(s), "`axis` is out of range"),
-        attrs(axis: int)
+        attrs(axis: Option<int>)
 )]
 pub struct Reverse;
 
-/// TVM's `RepeatRel`: dimension `axis` multiplied by `repeats`.
+/// TVM's `RepeatRel`: dimension `axis` multiplied by `repeats`. `axis` defaults to
+/// `None` in TVM's C++, which TVM's relation cannot read (it crashes): an error here.
 #[relation(
     Repeat(Tensor(s, bt), O) :-
+        assert(attrs.axis != None, "`axis` must be set: `repeat` repeats along one axis"),
         assert(attrs.axis >= -len(s), "`axis` is out of range"),
         assert(attrs.axis < len(s), "`axis` is out of range"),
         assert(attrs.repeats >= 1, "`repeats` must be at least 1"),
         k = attrs.axis % len(s),
         O = Tensor([..s[..k], s[k] * attrs.repeats, ..s[k + 1..]], bt),
-        attrs(repeats: int, axis: int)
+        attrs(repeats: int, axis: Option<int>)
 )]
 pub struct Repeat;
 
-/// TVM's `GatherRel`: the shape of the indices, the data's dtype; same ranks.
+/// TVM's `GatherRel`: the shape of the indices, the data's dtype; same ranks. `axis`
+/// defaults to `None` in TVM's C++, which TVM's relation cannot read (it crashes): an
+/// error here.
 #[relation(
     Gather(Tensor(s, bt), Tensor(si, _), O) :-
+        assert(attrs.axis != None, "`axis` must be set: `gather` gathers along one axis"),
         assert(len(si) == len(s), "the data and the indices must have the same rank"),
         assert(attrs.axis >= -len(s), "`axis` is out of range"),
         assert(attrs.axis < len(s), "`axis` is out of range"),
         O = Tensor(si, bt),
-        attrs(axis: int)
+        attrs(axis: Option<int>)
 )]
 pub struct Gather;
 
@@ -116,14 +130,16 @@ relay_op! {
         },
         level 10;
 
-    /// TVM's `contrib_reverse_reshape`: `reshape` with the special values applied from
-    /// the right (on the reversed shapes).
+    /// TVM's `contrib_reverse_reshape` (the parser reads that name as this one): `reshape`
+    /// with the special values applied from the right (on the reversed shapes). Its
+    /// attributes are `reshape`'s (TVM's `ReshapeAttrs`): `newshape` (required),
+    /// `allowzero = false`.
     ///
     /// ```text
     /// %y = reverse_reshape(%x, newshape=[-1, 0])  // (10, 5, 4) f32 -> (50, 4) f32
     /// ```
     reverse_reshape : fn<t1, t2>(data: t1) -> t2 where ReverseReshape,
-        attrs { newshape: [int] },
+        attrs { newshape: [int], allowzero: bool = false },
         level 10;
 
     /// Permutes the dimensions by `axes` (`None`: reverses them).
@@ -157,14 +173,14 @@ relay_op! {
 
     /// Takes elements of `data` at `indices` along `axis` (`None`: of the flattened data).
     ///
-    /// Attributes: `axis: Option<int> = None`, `batch_dims: int = 0`,
+    /// Attributes: `batch_dims: int = 0`, `axis: Option<int> = None`,
     /// `mode: str = "clip"` (`"clip"`, `"wrap"` or `"fast"`).
     ///
     /// ```text
     /// %y = take(%x, %i, axis=0)  // (5, 4) f32, (2, 3) i32 -> (2, 3, 4) f32
     /// ```
     take : fn<t1, t2, t3>(data: t1, indices: t2) -> t3 where Take,
-        attrs { axis: Option<int> = None, batch_dims: int = 0, mode: str = "clip" },
+        attrs { batch_dims: int = 0, axis: Option<int> = None, mode: str = "clip" },
         level 3;
 
     /// Stacks a tuple of tensors of one shape along a new dimension `axis`.
@@ -204,24 +220,26 @@ relay_op! {
 
     /// A tensor of zeros of `shape` and `dtype`.
     ///
-    /// Attributes: `shape: [int]`, `dtype: dtype` (both required).
+    /// Attributes: `shape: [int]` (required), `dtype: Option<dtype> = None` (TVM's C++
+    /// default, which leaves the result without a dtype: an error here).
     ///
     /// ```text
     /// %y = zeros(shape=[2, 3], dtype="float32")  // -> (2, 3) f32
     /// ```
     zeros : fn<t>() -> t where InitOp,
-        attrs { shape: [int], dtype: dtype },
+        attrs { shape: [int], dtype: Option<dtype> = None },
         level 3;
 
     /// A tensor of ones of `shape` and `dtype`.
     ///
-    /// Attributes: `shape: [int]`, `dtype: dtype` (both required).
+    /// Attributes: `shape: [int]` (required), `dtype: Option<dtype> = None` (TVM's C++
+    /// default, which leaves the result without a dtype: an error here).
     ///
     /// ```text
     /// %y = ones(shape=[4], dtype="int32")  // -> (4) i32
     /// ```
     ones : fn<t>() -> t where InitOp,
-        attrs { shape: [int], dtype: dtype },
+        attrs { shape: [int], dtype: Option<dtype> = None },
         level 3;
 
     /// A tensor of `shape` filled with the scalar `fill_value`, of `dtype` (`None`: the
@@ -261,22 +279,28 @@ relay_op! {
     /// The values from `start` to `stop` by `step` (scalars of `dtype`); the length is
     /// not known statically.
     ///
+    /// Attributes: `dtype` (required: TVM's C++ has no default; its Python API passes
+    /// `"float32"`). TVM's `ArangeAttrs` also hold `start`, `stop` and `step` as
+    /// expressions, printed as `meta[relay.Constant][i]`, which the text parser does not
+    /// read as attribute values yet.
+    ///
     /// ```text
     /// %y = arange(%start, %stop, %step, dtype="int32")  // () i32, () i32, () i32 -> (?) i32
     /// ```
     arange : fn<t1, t2, t3, t4>(start: t1, stop: t2, step: t3) -> t4 where Arange,
-        attrs { dtype: dtype = "float32" },
+        attrs { dtype: dtype },
         level 3;
 
     /// Repeats each element `repeats` times along `axis`.
     ///
-    /// Attributes: `repeats: int`, `axis: int` (both required).
+    /// Attributes: `repeats: int` (required), `axis: Option<int> = None` (TVM's C++
+    /// default; an error: the axis must be given).
     ///
     /// ```text
     /// %y = repeat(%x, repeats=2, axis=1)  // (2, 3) f32 -> (2, 6) f32
     /// ```
     repeat : fn<t1, t2>(data: t1) -> t2 where Repeat,
-        attrs { repeats: int, axis: int },
+        attrs { repeats: int, axis: Option<int> = None },
         level 3;
 
     /// Tiles the data `reps` times along each dimension (the shorter of the shape and
@@ -289,22 +313,24 @@ relay_op! {
         attrs { reps: [int] },
         level 3;
 
-    /// Reverses the order of the elements along `axis`.
+    /// Reverses the order of the elements along `axis` (`Option<int> = None`, TVM's C++
+    /// default; an error: the axis must be given).
     ///
     /// ```text
     /// %y = reverse(%x, axis=1)  // (2, 3) f32 -> (2, 3) f32
     /// ```
     reverse : fn<t1, t2>(data: t1) -> t2 where Reverse,
-        attrs { axis: int },
+        attrs { axis: Option<int> = None },
         level 3;
 
-    /// Gathers elements along `axis` at `indices` (of the data's rank).
+    /// Gathers elements along `axis` (`Option<int> = None`, TVM's C++ default; an error:
+    /// the axis must be given) at `indices` (of the data's rank).
     ///
     /// ```text
     /// %y = gather(%x, %i, axis=1)  // (3, 4) f32, (3, 2) i32 -> (3, 2) f32
     /// ```
     gather : fn<t1, t2, t3>(data: t1, indices: t2) -> t3 where Gather,
-        attrs { axis: int },
+        attrs { axis: Option<int> = None },
         level 3;
 
     /// Gathers slices of `data` at the `M`-dimensional indices `(M, Y...)`:

@@ -3,7 +3,7 @@
 //! The relations these operators use live in submodules: the clause ones in [`rels`]
 //! (`BroadcastComp`, `Where`, `BroadcastTo`, ...), the imperative ones in [`reduce`]
 //! (`Reduce`, `ArgReduce`, `Variance`), [`slice`](mod@slice) (`StridedSlice`, `SliceLike`) and
-//! [`misc`] (`BatchMatmul`, `TopK`, `OneHot`). Broadcasting ops reuse
+//! [`misc`] (`BatchMatmul`, `TopK`, `OneHot`, `CollapseSumTo`). Broadcasting ops reuse
 //! [`Broadcast`], unary ones [`Identity`].
 
 use crate::relations::{Broadcast, Identity};
@@ -15,11 +15,11 @@ pub mod rels;
 pub mod slice;
 mod util;
 
-use misc::{BatchMatmul, OneHot, TopK};
+use misc::{BatchMatmul, CollapseSumTo, OneHot, TopK};
 use reduce::{ArgReduce, Reduce, Variance};
 use rels::{
-    Argsort, BroadcastComp, BroadcastTo, BroadcastToLike, CollapseSumLike, CollapseSumTo,
-    NdarraySize, ShapeOf, Sort, Where,
+    Argsort, BroadcastComp, BroadcastTo, BroadcastToLike, CollapseSumLike, NdarraySize, ShapeOf,
+    Sort, Where,
 };
 use slice::{SliceLike, StridedSlice};
 
@@ -272,8 +272,8 @@ relay_op! {
         attrs {
             axis: Option<[int]> = None,
             keepdims: bool = false,
-            exclude: bool = false,
             select_last_index: bool = false,
+            exclude: bool = false,
         },
         level 4;
 
@@ -286,8 +286,8 @@ relay_op! {
         attrs {
             axis: Option<[int]> = None,
             keepdims: bool = false,
-            exclude: bool = false,
             select_last_index: bool = false,
+            exclude: bool = false,
         },
         level 4;
 }
@@ -296,10 +296,12 @@ relay_op! {
     /// A strided slice, `data[begin:end:strides]` per axis.
     ///
     /// Attributes: `begin`, `end` (`[int]`, required; negatives count from the end),
-    /// `strides` (`Option<[int]>`, default `None`: all 1), `axes` (`Option<[int]>`, default
-    /// `None`: the lists cover the leading axes, the others are kept whole), `slice_mode`
-    /// (`str`, default `"end"`; `"size"`: `end` gives sizes, `-1` to the end, strides
-    /// ignored). Constant extents are clamped as in TVM; a symbolic extent `n` gives a
+    /// `strides` (`Option<[int]>`, default `None`: all 1), `slice_mode` (`str`, default
+    /// `"end"`; `"size"`: `end` gives sizes, `-1` to the end, strides ignored), `axes`
+    /// (`Option<[int]>`, default `None`: the lists cover the leading axes, the others are
+    /// kept whole). TVM's C++ gives `begin`, `end`, `strides` and `axes` no default (and
+    /// always prints them); an unset `strides` or `axes` means what TVM's Python API means
+    /// by its `None` default. Constant extents are clamped as in TVM; a symbolic extent `n` gives a
     /// size in `n` with indices relative to the axis' ends taken in bounds (`[1:-1]` is
     /// `n - 2`), and `?` when the far end is an absolute position (`[:10000]`); `?`
     /// gives `?`.
@@ -312,28 +314,36 @@ relay_op! {
             begin: [int],
             end: [int],
             strides: Option<[int]> = None,
-            axes: Option<[int]> = None,
             slice_mode: str = "end",
+            axes: Option<[int]> = None,
         },
         level 4;
 
-    /// The data broadcast to `shape` (`[int]`, required), which it must broadcast to.
+    /// The data broadcast to `shape` (`[int]`, required), which it must broadcast to. Its
+    /// attributes are TVM's `InitOpAttrs`: `dtype` (`Option<dtype>`, default `None`, as TVM
+    /// prints it: `dtype=""`) is not read, the result has the data's dtype.
     ///
     /// ```text
     /// %y = broadcast_to(%x, shape=[2, 3, 4])  // (3, 1) f32 -> (2, 3, 4) f32
+    /// %y = broadcast_to(%x, shape=[2, 3, 4], dtype="")  // (3, 1) i8 -> (2, 3, 4) i8
     /// ```
     broadcast_to : fn<t1, t2>(data: t1) -> t2 where BroadcastTo,
-        attrs { shape: [int] },
+        attrs { shape: [int], dtype: Option<dtype> = None },
         level 4;
 
-    /// The data summed down to `shape` (`[int]`, required), which must broadcast to the
-    /// data's shape.
+    /// The data summed down to a target shape, which must broadcast to the data's shape.
+    /// As in TVM, the target is the second argument, a 1-D integer tensor, and also the
+    /// attribute `shape` (`Option<[int]>`, default `None`; TVM's `InitOpAttrs`, which TVM
+    /// sets when the argument is a constant): the result is `shape`, or, when `shape` is
+    /// unset, as many `?` as the argument's length. `dtype` (`Option<dtype>`, default
+    /// `None`) is not read: the result has the data's dtype.
     ///
     /// ```text
-    /// %y = collapse_sum_to(%x, shape=[3, 1])  // (2, 3, 4) f32 -> (3, 1) f32
+    /// %y = collapse_sum_to(%x, %s, shape=[3, 1])  // (2, 3, 4) f32, (2) i64 -> (3, 1) f32
+    /// %y = collapse_sum_to(%x, %s)  // (2, 3, 4) f32, (2) i64 -> (?, ?) f32
     /// ```
-    collapse_sum_to : fn<t1, t2>(data: t1) -> t2 where CollapseSumTo,
-        attrs { shape: [int] },
+    collapse_sum_to : fn<t1, t2, t3>(data: t1, shape: t2) -> t3 where CollapseSumTo,
+        attrs { shape: Option<[int]> = None, dtype: Option<dtype> = None },
         level 4;
 
     /// Chooses from `x` where `condition` holds and from `y` elsewhere; the three shapes
@@ -348,61 +358,70 @@ relay_op! {
 relay_op! {
     /// The `k` largest (smallest with `is_ascend`) elements along `axis` and their indices.
     ///
-    /// Attributes: `k` (`int`, default `1`; below 1: the whole axis), `axis` (`int`,
-    /// default `-1`), `ret_type` (`str`, default `"both"`: the pair `(values, indices)`;
-    /// `"values"`, `"indices"`: one of them), `is_ascend` (`bool`, default `false`),
-    /// `dtype` (`dtype`, default `int32`: of the indices).
+    /// Attributes: `k` (`int`, required: TVM's C++ has no default; below 1: the whole
+    /// axis), `axis` (`int`, default `-1`), `ret_type` (`str`, default `"both"`: the pair
+    /// `(values, indices)`; `"values"`, `"indices"`: one of them), `is_ascend` (`bool`,
+    /// default `false`), `dtype` (`Option<dtype>`, default `None`: the indices are
+    /// `int32`, the Python API's default; TVM's relation would give them the void dtype).
     ///
     /// ```text
     /// %y = topk(%x, k=3)  // (4, 10) f32 -> ((4, 3) f32, (4, 3) i32)
     /// ```
     topk : fn<t1, t2>(data: t1) -> t2 where TopK,
         attrs {
-            k: int = 1,
+            k: int,
             axis: int = -1,
             ret_type: str = "both",
             is_ascend: bool = false,
-            dtype: dtype = "int32",
+            dtype: Option<dtype> = None,
         },
         level 6;
 
     /// The indices that sort the data along `axis`.
     ///
     /// Attributes: `axis` (`int`, default `-1`), `is_ascend` (`bool`, default `true`),
-    /// `dtype` (`dtype`, default `int32`: of the result).
+    /// `dtype` (`Option<dtype>`, default `None`: the result is `int32`, the Python API's
+    /// default; TVM's relation would give it the void dtype).
     ///
     /// ```text
     /// %y = argsort(%x)  // (4, n) f32 -> (4, n) i32
+    /// %y = argsort(%x, dtype="int64")  // (4, n) f32 -> (4, n) i64
     /// ```
     argsort : fn<t1, t2>(data: t1) -> t2 where Argsort,
-        attrs { axis: int = -1, is_ascend: bool = true, dtype: dtype = "int32" },
+        attrs { axis: int = -1, is_ascend: bool = true, dtype: Option<dtype> = None },
         level 6;
 
     /// The data sorted along `axis`; the type is unchanged.
     ///
-    /// Attributes: `axis` (`int`, default `-1`), `is_ascend` (`bool`, default `true`).
+    /// Attributes: `axis` (`int`, default `-1`), `is_ascend` (`bool`, default `true`),
+    /// `dtype` (`Option<dtype>`, default `None`; `sort` shares `argsort`'s `ArgsortAttrs`
+    /// in TVM and does not read it).
     ///
     /// ```text
     /// %y = sort(%x, axis=0)  // (4, n) f32 -> (4, n) f32
     /// ```
     sort : fn<t1, t2>(data: t1) -> t2 where Sort,
-        attrs { axis: int = -1, is_ascend: bool = true },
+        attrs { axis: int = -1, is_ascend: bool = true, dtype: Option<dtype> = None },
         level 6;
 }
 
 relay_op! {
-    /// Batched matrix product of 3-D tensors: `x` is `(b, i, k)`, `y` is `(b, j, k)`
-    /// (TVM's Python default `transpose_b=true`); batch dimensions equal or one of them 1.
+    /// Batched matrix product of 3-D tensors: `x` is `(b, i, k)`, `y` is `(b, k, j)`;
+    /// batch dimensions equal or one of them 1; the contraction dimensions must agree.
     ///
-    /// Attributes: `out_dtype` (`Option<dtype>`, default `None`: the dtype of `x`),
-    /// `transpose_a` (`bool`, default `false`: `x` is `(b, k, i)`), `transpose_b`
-    /// (`bool`, default `true`; `false`: `y` is `(b, k, j)`).
+    /// Attributes (TVM's C++ `BatchMatmulAttrs`, whose defaults the text printer omits):
+    /// `out_dtype` (`Option<dtype>`, default `None`: the dtype of `x`), `transpose_a`
+    /// (`bool`, default `false`; `true`: `x` is `(b, k, i)`), `transpose_b` (`bool`,
+    /// default `false`; `true`: `y` is `(b, j, k)`). TVM's Python `nn.batch_matmul`
+    /// defaults `transpose_b` to `true` and so prints `transpose_b=True`; a call that
+    /// omits it means `false`.
     ///
     /// ```text
-    /// %z = nn.batch_matmul(%x, %y)  // (8, n, 64) f32, (1, 32, 64) f32 -> (8, n, 32) f32
+    /// %z = nn.batch_matmul(%x, %y, out_dtype="float16")  // (12, 128, 64) f16, (12, 64, 128) f16 -> (12, 128, 128) f16
+    /// %z = nn.batch_matmul(%x, %y, transpose_b=True)  // (8, n, 64) f32, (1, 32, 64) f32 -> (8, n, 32) f32
     /// ```
     nn.batch_matmul : fn<t1, t2, t3>(x: t1, y: t2) -> t3 where BatchMatmul,
-        attrs { out_dtype: Option<dtype> = None, transpose_a: bool = false, transpose_b: bool = true },
+        attrs { out_dtype: Option<dtype> = None, transpose_a: bool = false, transpose_b: bool = false },
         level 10;
 }
 
@@ -433,34 +452,38 @@ relay_op! {
         attrs { axes: Option<[int]> = None },
         level 10;
 
-    /// The shape of the data as a 1-D tensor of `dtype` (default `int32`).
+    /// The shape of the data as a 1-D tensor of `dtype` (`Option<dtype>`, default `None`:
+    /// `int32`, the Python API's default; TVM's relation would use the void dtype).
     ///
     /// ```text
     /// %y = shape_of(%x)  // (n, 3) f32 -> (2) i32
     /// ```
     shape_of : fn<t1, t2>(data: t1) -> t2 where ShapeOf,
-        attrs { dtype: dtype = "int32" },
+        attrs { dtype: Option<dtype> = None },
         level 10;
 
-    /// The number of elements of the data as a scalar of `dtype` (default `int32`).
+    /// The number of elements of the data as a scalar of `dtype` (`Option<dtype>`,
+    /// default `None`: `int32`, the Python API's default; TVM's relation would use the
+    /// void dtype).
     ///
     /// ```text
     /// %y = ndarray_size(%x)  // (n, 3) f32 -> () i32
     /// ```
     ndarray_size : fn<t1, t2>(data: t1) -> t2 where NdarraySize,
-        attrs { dtype: dtype = "int32" },
+        attrs { dtype: Option<dtype> = None },
         level 10;
 
     /// A one-hot encoding: `on_value` where the index matches, `off_value` elsewhere.
     ///
-    /// Attributes: `depth` (`int`, required: the size of the new axis), `axis` (`int`,
-    /// default `-1`: appended), `dtype` (`dtype`, required: of the result and of the two
-    /// scalar values). The indices must be integers.
+    /// Attributes: `depth` (`int`, default `1`: the size of the new axis), `axis` (`int`,
+    /// default `-1`: appended), `dtype` (`Option<dtype>`, default `None`: of the result and
+    /// of the two scalar values; unset, the values' dtype, where TVM's relation would
+    /// give the result the void dtype). The indices must be integers.
     ///
     /// ```text
     /// %y = one_hot(%i, %on, %off, depth=10, dtype="float32")  // (n) i32, () f32, () f32 -> (n, 10) f32
     /// ```
     one_hot : fn<t1, t2, t3, t4>(indices: t1, on_value: t2, off_value: t3) -> t4 where OneHot,
-        attrs { depth: int, axis: int = -1, dtype: dtype },
+        attrs { depth: int = 1, axis: int = -1, dtype: Option<dtype> = None },
         level 10;
 }

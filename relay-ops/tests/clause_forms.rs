@@ -477,7 +477,7 @@ fn reductions_as_clauses() {
         ),
         if attrs.out_dtype == None { odt = xdt } else { odt = attrs.out_dtype },
         O = Tensor([..broadcast([sx[0]], [sy[0]]), i, j], odt),
-        attrs(transpose_a: bool = false, transpose_b: bool = true, out_dtype: Option<dtype> = None)
+        attrs(transpose_a: bool = false, transpose_b: bool = false, out_dtype: Option<dtype> = None)
 )]
 pub struct ClauseBatchMatmul;
 
@@ -511,7 +511,7 @@ fn batch_matmul_as_a_clause() {
     let inputs: Vec<&[&str]> = pairs.iter().map(|p| p.as_slice()).collect();
     let mut attrs = Vec::new();
     for ta in [None, Some(true)] {
-        for tb in [None, Some(false)] {
+        for tb in [None, Some(true)] {
             for out in [None, Some(string("int32"))] {
                 let mut a = Vec::new();
                 if let Some(t) = ta {

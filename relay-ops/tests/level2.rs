@@ -325,6 +325,129 @@ fn conv_weights_are_inferred_backward() {
     ]);
 }
 
+/// Grouped convolutions: depthwise (weight `(C, channels / C, k...)`) only when `groups`
+/// is both the data's channel count and the weight's output channels (TVM since
+/// apache/tvm#11681, conv2d and conv3d); otherwise the weight is `(channels, C / groups,
+/// k...)`.
+#[test]
+fn grouped_convolutions() {
+    check(&[
+        // `groups` = the weight's output channels but not the data's channels: grouped.
+        (
+            "nn.conv2d",
+            &["Tensor[(1, 4, 8, 8), float32]", "Tensor[(2, 2, 1, 1), float32]"],
+            &[("kernel_size", ints(&[1, 1])), ("channels", int(2)), ("groups", int(2))],
+            Ok("Tensor[(1, 2, 8, 8), float32]"),
+        ),
+        (
+            "nn.conv3d",
+            &["Tensor[(1, 16, 224, 224, 224), float32]", "Tensor[(4, 4, 1, 1, 1), float32]"],
+            &[("kernel_size", ints(&[1, 1, 1])), ("channels", int(4)), ("groups", int(4))],
+            Ok("Tensor[(1, 4, 224, 224, 224), float32]"),
+        ),
+        (
+            "nn.conv2d",
+            &["Tensor[(1, 4, 8, 8), float32]", "Tensor[(2, 3, 1, 1), float32]"],
+            &[("kernel_size", ints(&[1, 1])), ("channels", int(2)), ("groups", int(2))],
+            Err("the weight has 3 input channels per group (axis 1, `I` of OIHW), but the data's 4 input channels over `groups` = 2 give 2"),
+        ),
+        // Read as depthwise before #11681 (`groups` = the weight's output channels): an
+        // error now, as in TVM.
+        (
+            "nn.conv2d",
+            &["Tensor[(1, 4, 8, 8), float32]", "Tensor[(2, 4, 1, 1), float32]"],
+            &[("kernel_size", ints(&[1, 1])), ("channels", int(8)), ("groups", int(2))],
+            Err("the weight has 2 output channels (axis 0, `O` of OIHW), but `channels` is 8"),
+        ),
+        // Depthwise: `groups` = C = the weight's output channels.
+        (
+            "nn.conv2d",
+            &["Tensor[(1, 4, 8, 8), float32]", "Tensor[(4, 3, 3, 3), float32]"],
+            &[("kernel_size", ints(&[3, 3])), ("channels", int(12)), ("groups", int(4))],
+            Ok("Tensor[(1, 12, 6, 6), float32]"),
+        ),
+        (
+            "nn.conv3d",
+            &["Tensor[(1, 4, 8, 8, 8), float32]", "Tensor[(4, 2, 3, 3, 3), float32]"],
+            &[("kernel_size", ints(&[3, 3, 3])), ("channels", int(8)), ("groups", int(4))],
+            Ok("Tensor[(1, 8, 6, 6, 6), float32]"),
+        ),
+        (
+            "nn.conv3d",
+            &["Tensor[(1, 4, 8, 8, 8), float32]", "Tensor[(4, 3, 3, 3, 3), float32]"],
+            &[("kernel_size", ints(&[3, 3, 3])), ("channels", int(8)), ("groups", int(4))],
+            Err("the weight has 3 input channels per group (axis 1, `I` of OIDHW), but `channels` over the data's channels give 2"),
+        ),
+        // conv1d has no depthwise form (in TVM neither): the weight is (channels, C / groups, k).
+        (
+            "nn.conv1d",
+            &["Tensor[(1, 4, 10), float32]", "Tensor[(4, 2, 3), float32]"],
+            &[("kernel_size", ints(&[3])), ("channels", int(8)), ("groups", int(4))],
+            Err("the weight has 4 output channels (axis 0, `O` of OIW), but `channels` is 8"),
+        ),
+        (
+            "nn.conv1d",
+            &["Tensor[(1, 4, 10), float32]", "Tensor[(8, 1, 3), float32]"],
+            &[("kernel_size", ints(&[3])), ("channels", int(8)), ("groups", int(4))],
+            Ok("Tensor[(1, 8, 8), float32]"),
+        ),
+        // An unknown weight with `groups` = C and `channels` != C could be either form:
+        // the relation waits for the weight (TVM asks for it).
+        (
+            "nn.conv2d",
+            &["Tensor[(1, 4, 8, 8), float32]", "_"],
+            &[("kernel_size", ints(&[3, 3])), ("channels", int(8)), ("groups", int(4))],
+            Err("waiting: Conv2D"),
+        ),
+    ]);
+    // Unambiguous unknown weights are inferred: grouped (`groups` != C), and depthwise
+    // with `channels` = C (both forms agree).
+    check_args(&[
+        (
+            "nn.conv2d",
+            &["Tensor[(1, 4, 8, 8), float32]", "_"],
+            &[
+                ("kernel_size", ints(&[1, 1])),
+                ("channels", int(2)),
+                ("groups", int(2)),
+            ],
+            "Tensor[(1, 2, 8, 8), float32]",
+            &[
+                "Tensor[(1, 4, 8, 8), float32]",
+                "Tensor[(2, 2, 1, 1), float32]",
+            ],
+        ),
+        (
+            "nn.conv3d",
+            &["Tensor[(1, 16, 224, 224, 224), float32]", "_"],
+            &[
+                ("kernel_size", ints(&[1, 1, 1])),
+                ("channels", int(4)),
+                ("groups", int(4)),
+            ],
+            "Tensor[(1, 4, 224, 224, 224), float32]",
+            &[
+                "Tensor[(1, 16, 224, 224, 224), float32]",
+                "Tensor[(4, 4, 1, 1, 1), float32]",
+            ],
+        ),
+        (
+            "nn.conv2d",
+            &["Tensor[(1, 4, 8, 8), float32]", "_"],
+            &[
+                ("kernel_size", ints(&[3, 3])),
+                ("channels", int(4)),
+                ("groups", int(4)),
+            ],
+            "Tensor[(1, 4, 6, 6), float32]",
+            &[
+                "Tensor[(1, 4, 8, 8), float32]",
+                "Tensor[(4, 1, 3, 3), float32]",
+            ],
+        ),
+    ]);
+}
+
 #[test]
 fn conv1d_and_conv3d_table() {
     check(&[
@@ -460,7 +583,7 @@ fn conv_transpose_table() {
             "nn.conv1d_transpose",
             &["Tensor[(1, 8, 10), float32]", "Tensor[(8, 4, 3), float32]"],
             &[("channels", int(5))],
-            Err("the weight has 4 output channels per group (axis 1, `I` of OIW), but `channels` = 5 over `groups` = 1 give 5"),
+            Err("the weight has 4 output channels per group (axis 1, `O` of IOW), but `channels` = 5 over `groups` = 1 give 5"),
         ),
         (
             "nn.conv3d_transpose",
@@ -566,19 +689,19 @@ fn pool_table() {
         (
             "nn.max_pool2d",
             &["Tensor[(1, 4, 6), float32]"],
-            &[],
+            &[("pool_size", ints(&[1, 1]))],
             Err("`nn.max_pool2d` expects data of rank 4 (layout NCHW), found `Tensor[(1, 4, 6), float32]`"),
         ),
         (
             "nn.max_pool2d",
             &["Tensor[(1, 4, 6, 6), float32]"],
-            &[("layout", string("NCHW4h"))],
+            &[("pool_size", ints(&[1, 1])), ("layout", string("NCHW4h"))],
             Err("`nn.max_pool2d` does not support a split H axis (`layout` \"NCHW4h\")"),
         ),
         (
             "nn.max_pool2d",
             &["Tensor[(1, 4, 6, 6), float32]"],
-            &[("layout", string("NCDW"))],
+            &[("pool_size", ints(&[1, 1])), ("layout", string("NCDW"))],
             Err("`layout` \"NCDW\" of `nn.max_pool2d` has no axis H"),
         ),
         (
@@ -587,7 +710,14 @@ fn pool_table() {
             &[("pool_size", ints(&[3, 3]))],
             Err("the output of `nn.max_pool2d` would be empty along H: its size is 0 (data 2, padding 0, dilated window 3, stride 1)"),
         ),
-        ("nn.max_pool2d", &["_"], &[], Err("waiting: MaxPool2D")),
+        ("nn.max_pool2d", &["_"], &[("pool_size", ints(&[2, 2]))], Err("waiting: MaxPool2D")),
+        // `pool_size` has no default (none in TVM's C++; the Python API's (1, 1) is not one).
+        (
+            "nn.max_pool2d",
+            &["Tensor[(1, 4, 6, 6), float32]"],
+            &[("strides", ints(&[2, 2]))],
+            Err("`nn.max_pool2d` needs attribute `pool_size` of type `[int]`"),
+        ),
         (
             "nn.avg_pool2d",
             &["Tensor[(1, 32, 32, 16), float32]"],
@@ -633,7 +763,7 @@ fn pool_table() {
         (
             "nn.max_pool1d",
             &["Tensor[(1, 4, 9), float32]"],
-            &[("padding", ints(&[1, 1, 1]))],
+            &[("pool_size", ints(&[1])), ("padding", ints(&[1, 1, 1]))],
             Err("`padding` must have 1 or 2 values, it has 3"),
         ),
         (
@@ -657,7 +787,7 @@ fn pool_table() {
         (
             "nn.avg_pool1d",
             &["Tensor[(1, 4, 10), float32]"],
-            &[("out_layout", string("NCHW"))],
+            &[("pool_size", ints(&[1])), ("out_layout", string("NCHW"))],
             Err("`out_layout` \"NCHW\" is not supported: it must order the axes of `layout` \"NCW\""),
         ),
         (
@@ -675,7 +805,7 @@ fn pool_table() {
         (
             "nn.max_pool3d",
             &["Tensor[(1, 4, 8, 8), float32]"],
-            &[],
+            &[("pool_size", ints(&[1, 1, 1]))],
             Err("`nn.max_pool3d` expects data of rank 5 (layout NCDHW), found `Tensor[(1, 4, 8, 8), float32]`"),
         ),
         (
@@ -693,7 +823,7 @@ fn pool_table() {
         (
             "nn.avg_pool3d",
             &["Tensor[(1, 4, 8, 8, 8), float32]"],
-            &[("dilation", ints(&[1, 1]))],
+            &[("pool_size", ints(&[1, 1, 1])), ("dilation", ints(&[1, 1]))],
             Err("`dilation` must have 3 values, it has 2"),
         ),
     ]);
@@ -804,11 +934,52 @@ fn pad_table() {
             &[("pad_width", pairs(&[[1, 1]]))],
             Err("`pad_width` has 1 pairs but the data `Tensor[(1, 3), float32]` has rank 2"),
         ),
+        // Negative widths crop (TVM's test_pad_run_dynamic_pad_value): down to 0, not below.
+        (
+            "nn.pad",
+            &["Tensor[(4, 6, 3, 5), float32]", "float32"],
+            &[
+                ("pad_width", pairs(&[[-1, -1], [2, -2], [0, -3], [4, 4]])),
+                ("pad_mode", string("reflect")),
+            ],
+            Ok("Tensor[(2, 6, 0, 13), float32]"),
+        ),
         (
             "nn.pad",
             &["Tensor[(1, 3), float32]", "float32"],
             &[("pad_width", pairs(&[[1, 1], [0, -1]]))],
-            Err("`pad_width[1]` must not be negative, found -1"),
+            Ok("Tensor[(3, 2), float32]"),
+        ),
+        (
+            "nn.pad",
+            &["Tensor[(n, ?), float32]", "float32"],
+            &[("pad_width", pairs(&[[-1, 0], [-5, -5]]))],
+            Ok("Tensor[(n - 1, ?), float32]"),
+        ),
+        (
+            "nn.pad",
+            &["Tensor[(4, 6, 3, 5), float32]", "float32"],
+            &[("pad_width", pairs(&[[0, 0], [0, 0], [-2, -2], [0, 0]]))],
+            Err("padding axis 2 gives it a negative size: 3 + -2 + -2 is -1"),
+        ),
+        // Checked arithmetic: no wrapping around.
+        (
+            "nn.pad",
+            &["Tensor[(3), float32]", "float32"],
+            &[("pad_width", pairs(&[[i64::MAX, i64::MAX]]))],
+            Err("padding axis 0 overflows: 3 + 9223372036854775807 + 9223372036854775807 is beyond 64 bits"),
+        ),
+        (
+            "nn.pad",
+            &["Tensor[(3, 5), float32]", "float32"],
+            &[("pad_width", pairs(&[[0, 0], [i64::MAX - 4, 0]]))],
+            Err("padding axis 1 overflows: 5 + 9223372036854775803 + 0 is beyond 64 bits"),
+        ),
+        (
+            "nn.pad",
+            &["Tensor[(3), float32]", "float32"],
+            &[("pad_width", pairs(&[[i64::MIN, i64::MIN]]))],
+            Err("padding axis 0 overflows: 3 + -9223372036854775808 + -9223372036854775808 is beyond 64 bits"),
         ),
         (
             "nn.pad",
@@ -847,7 +1018,7 @@ fn upsampling_table() {
         (
             "nn.upsampling",
             &["Tensor[(1, 16, 16, 3), float32]"],
-            &[("scale_h", f(2.0)), ("layout", string("NHWC")), ("method", string("bilinear")), ("align_corners", boolean(true))],
+            &[("scale_h", f(2.0)), ("scale_w", f(1.0)), ("layout", string("NHWC")), ("method", string("bilinear")), ("align_corners", boolean(true))],
             Ok("Tensor[(1, 32, 16, 3), float32]"),
         ),
         (
@@ -856,18 +1027,25 @@ fn upsampling_table() {
             &[("scale_h", f(2.0)), ("scale_w", f(0.5))],
             Ok("Tensor[(n, 3, 2*h, floordiv(w + 1, 2)), float32]"),
         ),
-        ("nn.upsampling", &["Tensor[(n, 3, h, ?), float32]"], &[("scale_h", f(0.1))], Ok("Tensor[(n, 3, ?, ?), float32]")),
+        ("nn.upsampling", &["Tensor[(n, 3, h, ?), float32]"], &[("scale_h", f(0.1)), ("scale_w", int(1))], Ok("Tensor[(n, 3, ?, ?), float32]")),
         (
             "nn.upsampling",
             &["Tensor[(1, 3, 4, 4), float32]"],
-            &[("method", string("area"))],
+            &[("scale_h", f(1.0)), ("scale_w", f(1.0)), ("method", string("area"))],
             Err("`method` of `nn.upsampling` must be \"nearest_neighbor\", \"bilinear\" or \"bicubic\", found \"area\""),
         ),
         (
             "nn.upsampling",
             &["Tensor[(1, 3, 4, 4), float32]"],
-            &[("scale_w", f(0.0))],
+            &[("scale_h", f(1.0)), ("scale_w", f(0.0))],
             Err("`scale_w` must be positive, found 0.0"),
+        ),
+        // The scales have no default (none in TVM's C++; the Python API's 1 is not one).
+        (
+            "nn.upsampling",
+            &["Tensor[(1, 3, 4, 4), float32]"],
+            &[("scale_h", f(2.0))],
+            Err("`nn.upsampling` needs attribute `scale_w` of type `float`"),
         ),
     ]);
 }
@@ -963,11 +1141,36 @@ fn every_relation_waits_for_unknown_data() {
             &[],
             Err("waiting: Conv3DTranspose"),
         ),
-        ("nn.max_pool1d", &["_"], &[], Err("waiting: MaxPool1D")),
-        ("nn.max_pool3d", &["_"], &[], Err("waiting: MaxPool3D")),
-        ("nn.avg_pool1d", &["_"], &[], Err("waiting: AvgPool1D")),
-        ("nn.avg_pool2d", &["_"], &[], Err("waiting: AvgPool2D")),
-        ("nn.avg_pool3d", &["_"], &[], Err("waiting: AvgPool3D")),
+        (
+            "nn.max_pool1d",
+            &["_"],
+            &[("pool_size", ints(&[1]))],
+            Err("waiting: MaxPool1D"),
+        ),
+        (
+            "nn.max_pool3d",
+            &["_"],
+            &[("pool_size", ints(&[1, 1, 1]))],
+            Err("waiting: MaxPool3D"),
+        ),
+        (
+            "nn.avg_pool1d",
+            &["_"],
+            &[("pool_size", ints(&[1]))],
+            Err("waiting: AvgPool1D"),
+        ),
+        (
+            "nn.avg_pool2d",
+            &["_"],
+            &[("pool_size", ints(&[1, 1]))],
+            Err("waiting: AvgPool2D"),
+        ),
+        (
+            "nn.avg_pool3d",
+            &["_"],
+            &[("pool_size", ints(&[1, 1, 1]))],
+            Err("waiting: AvgPool3D"),
+        ),
         (
             "nn.global_avg_pool2d",
             &["_"],
@@ -980,7 +1183,12 @@ fn every_relation_waits_for_unknown_data() {
             &[],
             Err("waiting: GlobalMaxPool2D"),
         ),
-        ("nn.upsampling", &["_"], &[], Err("waiting: UpSampling")),
+        (
+            "nn.upsampling",
+            &["_"],
+            &[("scale_h", f(2.0)), ("scale_w", f(2.0))],
+            Err("waiting: UpSampling"),
+        ),
         ("nn.lrn", &["_"], &[], Err("waiting: Lrn")),
         (
             "nn.l2_normalize",

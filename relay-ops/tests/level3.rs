@@ -458,10 +458,21 @@ fn initializers() {
             ],
         );
     }
-    assert_eq!(
-        infer("zeros", &[], &[("shape", ints(&[2]))]),
-        Err("`zeros` needs attribute `dtype` of type `dtype`".to_string())
-    );
+    // `dtype` defaults to TVM's C++ default, unset (printed `""`): TVM would give the
+    // result the void dtype; here it is an error.
+    for dtype in [None, Some(string(""))] {
+        let mut attrs = vec![("shape", ints(&[2]))];
+        attrs.extend(dtype.map(|d| ("dtype", d)));
+        for op in ["zeros", "ones"] {
+            assert_eq!(
+                infer(op, &[], &attrs),
+                Err(
+                    "`dtype` must be set: the unset dtype (TVM's default) is no tensor's dtype"
+                        .to_string()
+                )
+            );
+        }
+    }
     check_op(
         "full",
         &[
@@ -539,22 +550,32 @@ fn arange_has_an_unknown_length() {
                 &[("dtype", string("int32"))],
                 Ok("Tensor[(?), int32]"),
             ),
-            (&["_", "_", "_"], &[], Ok("Tensor[(?), float32]")),
             (
-                &["float32", "_", "float32"],
-                &[],
+                &["_", "_", "_"],
+                &[("dtype", string("float32"))],
                 Ok("Tensor[(?), float32]"),
             ),
             (
-                &["Tensor[(n), float32]", "float32", "float32"],
+                &["float32", "_", "float32"],
+                &[("dtype", string("float32"))],
+                Ok("Tensor[(?), float32]"),
+            ),
+            // `dtype` has no default (none in TVM's C++; the Python API passes float32).
+            (
+                &["float32", "float32", "float32"],
                 &[],
+                Err("`arange` needs attribute `dtype` of type `dtype`"),
+            ),
+            (
+                &["Tensor[(n), float32]", "float32", "float32"],
+                &[("dtype", string("float32"))],
                 Err(
                     "`start` of `arange` must be a scalar of float32, found `Tensor[(n), float32]`",
                 ),
             ),
             (
                 &["float32", "int8", "float32"],
-                &[],
+                &[("dtype", string("float32"))],
                 Err("`stop` of `arange` must be a scalar of float32, found `int8`"),
             ),
         ],
@@ -592,6 +613,12 @@ fn repeat_tile_reverse() {
                 &["Tensor[(2, 3), float32]"],
                 &[("repeats", int(0)), ("axis", int(0))],
                 Err("`repeats` must be at least 1"),
+            ),
+            // `axis` defaults to `None` (TVM's C++ default, which its relation crashes on).
+            (
+                &["Tensor[(2, 3), float32]"],
+                &[("repeats", int(2))],
+                Err("`axis` must be set: `repeat` repeats along one axis"),
             ),
         ],
     );
@@ -648,6 +675,11 @@ fn repeat_tile_reverse() {
                 &[("axis", int(-3))],
                 Err("`axis` is out of range"),
             ),
+            (
+                &["Tensor[(2, 3), float32]"],
+                &[("axis", AttrValue::None)],
+                Err("`axis` must be set: `reverse` reverses one axis"),
+            ),
         ],
     );
 }
@@ -676,6 +708,11 @@ fn gathers() {
                 &["Tensor[(3, 4), float32]", "Tensor[(3), int32]"],
                 &[("axis", int(0))],
                 Err("the data and the indices must have the same rank"),
+            ),
+            (
+                &["Tensor[(3, 4), float32]", "Tensor[(3, 2), int32]"],
+                &[],
+                Err("`axis` must be set: `gather` gathers along one axis"),
             ),
             (
                 &["Tensor[(3, 4), float32]", "Tensor[(3, 1), int32]"],

@@ -24,11 +24,10 @@ fn data_canonical(n: usize) -> &'static str {
 
 /// The canonical kernel layout. A convolution's weight is (output channels, input channels
 /// per group, kernel...); a transposed one's is (input channels, output channels per group,
-/// kernel...). As in TVM, conv1d_transpose names its canonical layout `OIW` although its
-/// first axis holds the input channels.
+/// kernel...), `IOW`, `IOHW`, `IODHW` as in TVM v0.18.
 fn kernel_canonical(n: usize, transpose: bool) -> &'static str {
     if transpose {
-        ["OIW", "IOHW", "IODHW"][n - 1]
+        ["IOW", "IOHW", "IODHW"][n - 1]
     } else {
         ["OIW", "OIHW", "OIDHW"][n - 1]
     }
@@ -180,10 +179,19 @@ fn conv(cx: &mut RelCx<'_>, spec: &Spec) -> RelResult {
             expected[1] = Some((d, format!("`channels` = {c} over `groups` = {groups} give")));
         }
     } else {
-        let depthwise = groups > 1
-            && wcanon
-                .as_ref()
-                .is_some_and(|w| cx.tcx_ref().dims.as_const(w[0]) == Some(groups));
+        // Depthwise, as TVM since apache/tvm#11681 (2-D and 3-D only): `groups` is both the
+        // data's channel count and the weight's output channels. A weight not known yet
+        // with `groups` equal to the data's channels could be either form unless
+        // `channels` is that count too (then both forms agree): wait for it, as TVM
+        // refuses to guess (it asks for the weight whenever `groups > 1`).
+        let cin_is_groups = groups > 1 && n >= 2 && cin_const == Some(groups);
+        let depthwise = match &wcanon {
+            Some(w) => cin_is_groups && cx.tcx_ref().dims.as_const(w[0]) == Some(groups),
+            None if cin_is_groups && channels.is_some_and(|c| c != groups) => {
+                return Ok(Progress::NotYet)
+            }
+            None => false,
+        };
         match (depthwise, channels) {
             (true, Some(c)) if kernel_size.is_some() => {
                 // TVM's depthwise form: (C, channels / C, kernel...).

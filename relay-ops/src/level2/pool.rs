@@ -263,7 +263,10 @@ pub fn upsampling_rel(cx: &mut RelCx<'_>) -> RelResult {
 }
 
 /// The relation of `nn.pad`: each dimension grows by its `(before, after)` pair of
-/// `pad_width`; the pad value must be a scalar.
+/// `pad_width`; the pad value must be a scalar. Negative widths crop (as in TVM): a
+/// constant dimension must not end up negative (0 is allowed), a symbolic one is taken
+/// as given, `?` stays `?`. The sums are checked: one beyond 64 bits is an error (TVM
+/// wraps around).
 #[relation(Pad)]
 pub fn pad_rel(cx: &mut RelCx<'_>) -> RelResult {
     let widths = need(cx, "pad_width", Attrs::int_lists)?;
@@ -278,11 +281,6 @@ pub fn pad_rel(cx: &mut RelCx<'_>) -> RelResult {
             return Err(RelError::new(format!(
                 "`pad_width[{i}]` must be a (before, after) pair, it has {} values",
                 w.len()
-            )));
-        }
-        if let Some(bad) = w.iter().find(|&&x| x < 0) {
-            return Err(RelError::new(format!(
-                "`pad_width[{i}]` must not be negative, found {bad}"
             )));
         }
     }
@@ -311,8 +309,34 @@ pub fn pad_rel(cx: &mut RelCx<'_>) -> RelResult {
         ));
     }
     let mut out = Vec::with_capacity(dims.len());
-    for (&d, w) in dims.iter().zip(&widths) {
-        out.push(plus(cx, d, w[0] + w[1])?);
+    for (i, (&d, w)) in dims.iter().zip(&widths).enumerate() {
+        let padded = w[0]
+            .checked_add(w[1])
+            .ok_or(())
+            .and_then(|total| plus(cx, d, total).map_err(|_| ()));
+        let Ok(size) = padded else {
+            return Err(RelError::at(
+                0,
+                format!(
+                    "padding axis {i} overflows: {} + {} + {} is beyond 64 bits",
+                    cx.show_dim(d),
+                    w[0],
+                    w[1]
+                ),
+            ));
+        };
+        if let Some(c) = cx.tcx_ref().dims.as_const(size).filter(|&c| c < 0) {
+            return Err(RelError::at(
+                0,
+                format!(
+                    "padding axis {i} gives it a negative size: {} + {} + {} is {c}",
+                    cx.show_dim(d),
+                    w[0],
+                    w[1]
+                ),
+            ));
+        }
+        out.push(size);
     }
     let t = cx.mk_tensor(&out, dt);
     cx.unify(2, t)?;

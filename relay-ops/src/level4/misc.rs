@@ -1,15 +1,17 @@
-//! `BatchMatmul`, `TopK` and `OneHot`: imperative. `TopK` and `OneHot` because their
-//! shapes depend on attributes in ways the clause notation does not say well (the result
-//! kind of `ret_type`, an axis that may be `-1` for "append"); `BatchMatmul` for speed
+//! `BatchMatmul`, `TopK`, `OneHot` and `CollapseSumTo`: imperative. `TopK`, `OneHot` and
+//! `CollapseSumTo` because their shapes depend on attributes in ways the clause notation
+//! does not say well (the result kind of `ret_type`, an axis that may be `-1` for
+//! "append", a result of `?`s when an attribute is unset); `BatchMatmul` for speed
 //! (relay-ops/tests/clause_forms.rs has it as a clause, with each transposition a
 //! branch: the same results, about 1.6x slower per call).
 
 use super::util;
 use relay_core::shape::broadcast;
-use relay_core::{relation, DTy, DType, Progress, RelCx, RelError, RelResult};
+use relay_core::{relation, DTy, DType, Dim, Dims, Progress, RelCx, RelError, RelResult};
 
 /// `BatchMatmul(x, y, out)`: `x` is `(b, i, k)` (`(b, k, i)` with `transpose_a`), `y` is
-/// `(b', j, k)` with `transpose_b` (the default) or `(b', k, j)`; the result is
+/// `(b', k, j)` (`(b', j, k)` with `transpose_b`; both default to `false`, as in TVM's C++
+/// attributes: only its Python wrapper defaults `transpose_b` to `true`); the result is
 /// `(broadcast(b, b'), i, j)` of `out_dtype` (default: the dtype of `x`). The contraction
 /// dimensions must agree (a mismatch names both), the batch dimensions must be equal or
 /// one of them `1`, and the dtypes of `x` and `y` must agree.
@@ -34,7 +36,7 @@ pub fn batch_matmul(cx: &mut RelCx<'_>) -> RelResult {
     }
     cx.unify_dtype(ydt, xdt, 1)?;
     let ta = cx.attrs().bool("transpose_a")?.unwrap_or(false);
-    let tb = cx.attrs().bool("transpose_b")?.unwrap_or(true);
+    let tb = cx.attrs().bool("transpose_b")?.unwrap_or(false);
     let (i, kx) = if ta { (x[2], x[1]) } else { (x[1], x[2]) };
     let (j, ky) = if tb { (y[1], y[2]) } else { (y[2], y[1]) };
     let (kx, ky) = (cx.resolve_dim(kx), cx.resolve_dim(ky));
@@ -118,13 +120,19 @@ pub fn topk(cx: &mut RelCx<'_>) -> RelResult {
 
 /// `OneHot(indices, on_value, off_value, out)`: the indices' shape with `depth` inserted
 /// at `axis` (`-1`: appended), of `dtype`; `on_value` and `off_value` are scalars of
-/// `dtype` (assigned when unknown); the indices must be integers.
+/// `dtype` (assigned when unknown); the indices must be integers. An unset `dtype` (TVM's
+/// C++ default, with which TVM's relation gives the result the void dtype) is the dtype of
+/// the two values.
 #[relation(OneHot)]
 pub fn one_hot(cx: &mut RelCx<'_>) -> RelResult {
-    let Some(dt) = cx.attrs().dtype("dtype")? else {
-        return Err(RelError::new("`one_hot` needs attribute `dtype`"));
+    let dt = match cx.attrs().dtype("dtype")? {
+        Some(dt) => DTy::Known(dt),
+        None => match (cx.tensor(1)?, cx.tensor(2)?) {
+            (Some((_, dt)), _) | (None, Some((_, dt))) => dt,
+            (None, None) => return Ok(Progress::NotYet),
+        },
     };
-    let scalar = cx.tcx().scalar(dt);
+    let scalar = cx.mk_tensor(&[], dt);
     cx.unify(1, scalar)?;
     cx.unify(2, scalar)?;
     let Some((dims, idt)) = cx.tensor_dims(0)? else {
@@ -157,7 +165,100 @@ pub fn one_hot(cx: &mut RelCx<'_>) -> RelResult {
     let mut out = dims.clone();
     let depth = cx.tcx().dims.konst(depth);
     out.insert(pos, depth);
-    let t = cx.mk_tensor(&out, DTy::Known(dt));
+    let t = cx.mk_tensor(&out, dt);
     cx.unify(3, t)?;
+    Ok(Progress::Solved)
+}
+
+/// `CollapseSumTo(data, shape, out)`: the data summed down to a target shape, as TVM has
+/// it: the second argument is the target as a 1-D integer tensor, and the attribute
+/// `shape` the target's dimensions (TVM sets it when the argument is a constant). The
+/// result is `shape` of the data's dtype, or, when `shape` is unset, as many `?` as the
+/// argument's (static) length; the target must broadcast to the data's shape.
+#[relation(CollapseSumTo)]
+pub fn collapse_sum_to(cx: &mut RelCx<'_>) -> RelResult {
+    let op = "collapse_sum_to";
+    let shape = cx.attrs().ints("shape")?;
+    if let Some(bad) = shape.iter().flatten().find(|&&d| d < 0) {
+        return Err(RelError::new(format!(
+            "`shape` of `{op}` must not have a negative dimension, found {bad}"
+        )));
+    }
+    let target = cx.tensor_dims(1)?;
+    if let Some((t, tdt)) = &target {
+        let int = match cx.resolve_dtype(*tdt) {
+            DTy::Known(d) => d.is_int(),
+            _ => true,
+        };
+        if t.len() != 1 || !int {
+            let shown = cx.resolve(cx.arg(1));
+            return Err(RelError::at(
+                1,
+                format!(
+                    "the target shape of `{op}` must be a 1-D integer tensor, found `{}`",
+                    cx.show(shown)
+                ),
+            ));
+        }
+    }
+    let out: Vec<Dim> = match (shape, &target) {
+        (Some(shape), _) => {
+            let out: Vec<Dim> = shape.iter().map(|&d| cx.tcx().dims.konst(d)).collect();
+            if let Some((t, _)) = &target {
+                let rank = cx.tcx().dims.konst(shape.len() as i64);
+                if cx.unify_dim(t[0], rank, 1).is_err() {
+                    let len = cx.show_dim(t[0]);
+                    return Err(RelError::at(
+                        1,
+                        format!(
+                            "the target shape of `{op}` has {len} elements but `shape` has {}",
+                            shape.len()
+                        ),
+                    ));
+                }
+            }
+            out
+        }
+        (None, Some((t, _))) => {
+            let t0 = cx.resolve_dim(t[0]);
+            match cx.tcx_ref().dims.as_const(t0) {
+                Some(r) => {
+                    vec![Dims::ANY; util::bounded_rank("the length of the target shape", r)?]
+                }
+                None if cx.tcx_ref().dims.has_vars(t0) => return Ok(Progress::NotYet),
+                None => {
+                    let len = cx.show_dim(t0);
+                    return Err(RelError::at(
+                        1,
+                        format!("the target shape of `{op}` must have a static length, found {len} (and `shape` is unset)"),
+                    ));
+                }
+            }
+        }
+        (None, None) => return Ok(Progress::NotYet),
+    };
+    let Some((data, dt)) = cx.tensor_dims(0)? else {
+        return Ok(Progress::NotYet);
+    };
+    let (data, out): (Vec<Dim>, Vec<Dim>) = (
+        data.iter().map(|&d| cx.resolve_dim(d)).collect(),
+        out.iter().map(|&d| cx.resolve_dim(d)).collect(),
+    );
+    match broadcast(&cx.tcx_ref().dims, &out, &data) {
+        Ok(Some(b)) if b == data => {}
+        Ok(None) => return Ok(Progress::NotYet),
+        _ => {
+            let (o, d) = (cx.mk_tensor(&out, dt), cx.resolve(cx.arg(0)));
+            let (o, d) = (cx.show(o), cx.show(d));
+            return Err(RelError::at(
+                0,
+                format!(
+                    "the target shape of `{op}` does not broadcast to the data's: `{o}` from `{d}`"
+                ),
+            ));
+        }
+    }
+    let t = cx.mk_tensor(&out, dt);
+    cx.unify(2, t)?;
     Ok(Progress::Solved)
 }

@@ -23,17 +23,6 @@ pub struct Where;
 )]
 pub struct BroadcastTo;
 
-/// `collapse_sum_to`: the data summed down to the `shape` attribute, which must broadcast
-/// to the data's shape.
-#[relation(
-    CollapseSumTo(Tensor(s, bt), O) :-
-        t = attrs.shape,
-        O = Tensor(t, bt),
-        assert(broadcast(t, s) == s, "`shape` does not broadcast to the data's shape"),
-        attrs(shape: shape)
-)]
-pub struct CollapseSumTo;
-
 /// `broadcast_to_like`: the data broadcast to the second argument's shape.
 #[relation(
     BroadcastToLike(Tensor(s, bt), Tensor(t, _), O) :-

@@ -1,0 +1,351 @@
+//! Every operator's attributes, pinned: their names, types and defaults, in declaration
+//! order, against a table written from TVM v0.18's C++ attribute structs
+//! (`include/tvm/relay/attrs/{nn,transform,reduce,algorithm}.h`). TVM's text printer
+//! omits an attribute equal to its C++ default, so these defaults, not the Python API's,
+//! are what an omitted attribute means. A C++ attribute without a default is required
+//! here, except the few marked below that TVM always prints and may leave unset: those
+//! default to `None`, as TVM's Python API leaves them.
+//!
+//! Each line is `operator | C++ attributes struct | attributes` (`-`: the operator has no
+//! attributes struct), the attributes as `relay ops` lists them: `name: type` for a
+//! required one, `name: type = default` otherwise.
+
+use relay_core::op::OpDef;
+use relay_core::registry;
+use relay_ops as _;
+
+const TABLE: &[&str] = &[
+    "abs | - | none",
+    "acos | - | none",
+    "acosh | - | none",
+    "add | - | none",
+    "all | ReduceAttrs | axis: Option<[int]> = None, keepdims: bool = False, exclude: bool = False",
+    "any | ReduceAttrs | axis: Option<[int]> = None, keepdims: bool = False, exclude: bool = False",
+    // `ArangeAttrs` also hold `start`, `stop`, `step` (expressions, printed as
+    // `meta[relay.Constant][i]`), which the text parser does not read as attributes yet.
+    "arange | ArangeAttrs | dtype: dtype",
+    "argmax | ArgReduceAttrs | axis: Option<[int]> = None, keepdims: bool = False, select_last_index: bool = False, exclude: bool = False",
+    "argmin | ArgReduceAttrs | axis: Option<[int]> = None, keepdims: bool = False, select_last_index: bool = False, exclude: bool = False",
+    "argsort | ArgsortAttrs | axis: int = -1, is_ascend: bool = True, dtype: Option<dtype> = None",
+    "asin | - | none",
+    "asinh | - | none",
+    "atan | - | none",
+    "atanh | - | none",
+    "bitwise_and | - | none",
+    "bitwise_not | - | none",
+    "bitwise_or | - | none",
+    "bitwise_xor | - | none",
+    "broadcast_to | InitOpAttrs | shape: [int], dtype: Option<dtype> = None",
+    "broadcast_to_like | - | none",
+    "cast | CastAttrs | dtype: dtype",
+    "cast_like | - | none",
+    "ceil | - | none",
+    "clip | ClipAttrs | a_min: float, a_max: float",
+    "collapse_sum_like | - | none",
+    "collapse_sum_to | InitOpAttrs | shape: Option<[int]> = None, dtype: Option<dtype> = None",
+    "concatenate | ConcatenateAttrs | axis: int = 0",
+    "copy | - | none",
+    "cos | - | none",
+    "cosh | - | none",
+    "cumprod | ScanopAttrs | axis: Option<int> = None, dtype: Option<dtype> = None, exclusive: bool = False",
+    "cumsum | ScanopAttrs | axis: Option<int> = None, dtype: Option<dtype> = None, exclusive: bool = False",
+    "divide | - | none",
+    "equal | - | none",
+    "erf | - | none",
+    "exp | - | none",
+    "expand_dims | ExpandDimsAttrs | axis: int, num_newaxis: int = 1",
+    "floor | - | none",
+    "floor_divide | - | none",
+    "floor_mod | - | none",
+    "full | InitOpAttrs | shape: [int], dtype: Option<dtype> = None",
+    "full_like | - | none",
+    "gather | GatherAttrs | axis: Option<int> = None",
+    "gather_nd | GatherNDAttrs | batch_dims: int = 0, index_rank: Option<int> = None",
+    "greater | - | none",
+    "greater_equal | - | none",
+    "isfinite | - | none",
+    "isinf | - | none",
+    "isnan | - | none",
+    "left_shift | - | none",
+    "less | - | none",
+    "less_equal | - | none",
+    "log | - | none",
+    "log10 | - | none",
+    "log2 | - | none",
+    "logical_and | - | none",
+    "logical_not | - | none",
+    "logical_or | - | none",
+    "logical_xor | - | none",
+    "max | ReduceAttrs | axis: Option<[int]> = None, keepdims: bool = False, exclude: bool = False",
+    "maximum | - | none",
+    "mean | ReduceAttrs | axis: Option<[int]> = None, keepdims: bool = False, exclude: bool = False",
+    "min | ReduceAttrs | axis: Option<[int]> = None, keepdims: bool = False, exclude: bool = False",
+    "minimum | - | none",
+    "mod | - | none",
+    "multiply | - | none",
+    "ndarray_size | NdarraySizeAttrs | dtype: Option<dtype> = None",
+    "negative | - | none",
+    r#"nn.avg_pool1d | AvgPool1DAttrs | pool_size: [int], strides: [int] = [1], dilation: [int] = [1], padding: [int] = [0], layout: str = "NCW", out_layout: str = "", ceil_mode: bool = False, count_include_pad: bool = False"#,
+    r#"nn.avg_pool2d | AvgPool2DAttrs | pool_size: [int], strides: [int] = [1, 1], dilation: [int] = [1, 1], padding: [int] = [0, 0], layout: str = "NCHW", out_layout: str = "", ceil_mode: bool = False, count_include_pad: bool = False"#,
+    r#"nn.avg_pool3d | AvgPool3DAttrs | pool_size: [int], strides: [int] = [1, 1, 1], dilation: [int] = [1, 1, 1], padding: [int] = [0, 0, 0], layout: str = "NCDHW", out_layout: str = "", ceil_mode: bool = False, count_include_pad: bool = False"#,
+    "nn.batch_flatten | - | none",
+    "nn.batch_matmul | BatchMatmulAttrs | out_dtype: Option<dtype> = None, transpose_a: bool = False, transpose_b: bool = False",
+    "nn.batch_norm | BatchNormAttrs | axis: int = 1, epsilon: float = 1e-5f, center: bool = True, scale: bool = True",
+    "nn.bias_add | BiasAddAttrs | axis: int = 1",
+    r#"nn.conv1d | Conv1DAttrs | strides: [int] = [1], padding: [int] = [0, 0], dilation: [int] = [1], groups: int = 1, channels: Option<int> = None, kernel_size: Option<[int]> = None, data_layout: str = "NCW", kernel_layout: str = "OIW", out_layout: str = "", out_dtype: Option<dtype> = None"#,
+    r#"nn.conv1d_transpose | Conv1DTransposeAttrs | channels: Option<int> = None, kernel_size: Option<[int]> = None, strides: [int] = [1], output_padding: [int] = [0], padding: [int] = [0], dilation: [int] = [1], groups: int = 1, data_layout: str = "NCW", kernel_layout: str = "IOW", out_layout: str = "", out_dtype: Option<dtype> = None"#,
+    r#"nn.conv2d | Conv2DAttrs | strides: [int] = [1, 1], padding: [int] = [0, 0], dilation: [int] = [1, 1], groups: int = 1, channels: Option<int> = None, kernel_size: Option<[int]> = None, data_layout: str = "NCHW", kernel_layout: str = "OIHW", out_layout: str = "", out_dtype: Option<dtype> = None"#,
+    r#"nn.conv2d_transpose | Conv2DTransposeAttrs | channels: Option<int> = None, kernel_size: Option<[int]> = None, strides: [int] = [1, 1], output_padding: [int] = [0, 0], padding: [int] = [0, 0], dilation: [int] = [1, 1], groups: int = 1, data_layout: str = "NCHW", kernel_layout: str = "IOHW", out_layout: str = "", out_dtype: Option<dtype> = None"#,
+    r#"nn.conv3d | Conv3DAttrs | strides: [int] = [1, 1, 1], padding: [int] = [0, 0, 0], dilation: [int] = [1, 1, 1], groups: int = 1, channels: Option<int> = None, kernel_size: Option<[int]> = None, data_layout: str = "NCDHW", kernel_layout: str = "OIDHW", out_layout: str = "", out_dtype: Option<dtype> = None"#,
+    r#"nn.conv3d_transpose | Conv3DTransposeAttrs | channels: Option<int> = None, kernel_size: Option<[int]> = None, strides: [int] = [1, 1, 1], output_padding: [int] = [0, 0, 0], padding: [int] = [0, 0, 0], dilation: [int] = [1, 1, 1], groups: int = 1, data_layout: str = "NCDHW", kernel_layout: str = "IODHW", out_layout: str = "", out_dtype: Option<dtype> = None"#,
+    // `units` has no C++ default: TVM always prints it (`units=None` when unset).
+    "nn.dense | DenseAttrs | units: Option<int> = None, out_dtype: Option<dtype> = None",
+    "nn.dropout | DropoutAttrs | rate: float = 0.5f",
+    r#"nn.global_avg_pool2d | GlobalPool2DAttrs | layout: str = "NCHW", out_layout: str = """#,
+    r#"nn.global_max_pool2d | GlobalPool2DAttrs | layout: str = "NCHW", out_layout: str = """#,
+    "nn.group_norm | GroupNormAttrs | num_groups: int = 0, axis: int = 1, epsilon: float = 1e-5f, center: bool = True, scale: bool = True",
+    "nn.instance_norm | InstanceNormAttrs | axis: int = 1, epsilon: float = 1e-5f, center: bool = True, scale: bool = True",
+    // `axis` has no C++ default: TVM always prints it.
+    "nn.l2_normalize | L2NormalizeAttrs | eps: float, axis: Option<[int]> = None",
+    "nn.layer_norm | LayerNormAttrs | axis: int = -1, epsilon: float = 1e-5f, center: bool = True, scale: bool = True",
+    "nn.leaky_relu | LeakyReluAttrs | alpha: float = 0.25f",
+    "nn.log_softmax | SoftmaxAttrs | axis: int = -1",
+    "nn.lrn | LRNAttrs | size: int = 5, axis: int = 1, bias: float = 2.0f, alpha: float = 0.0001f, beta: float = 0.75f",
+    // `units` has no C++ default: TVM always prints it (`units=None` when unset).
+    "nn.matmul | MatmulAttrs | units: Option<int> = None, out_dtype: Option<dtype> = None, transpose_a: bool = False, transpose_b: bool = False",
+    r#"nn.max_pool1d | MaxPool1DAttrs | pool_size: [int], strides: [int] = [1], dilation: [int] = [1], padding: [int] = [0], layout: str = "NCW", out_layout: str = "", ceil_mode: bool = False"#,
+    r#"nn.max_pool2d | MaxPool2DAttrs | pool_size: [int], strides: [int] = [1, 1], dilation: [int] = [1, 1], padding: [int] = [0, 0], layout: str = "NCHW", out_layout: str = "", ceil_mode: bool = False"#,
+    r#"nn.max_pool3d | MaxPool3DAttrs | pool_size: [int], strides: [int] = [1, 1, 1], dilation: [int] = [1, 1, 1], padding: [int] = [0, 0, 0], layout: str = "NCDHW", out_layout: str = "", ceil_mode: bool = False"#,
+    r#"nn.pad | PadAttrs | pad_width: [[int]], pad_mode: str = "constant""#,
+    "nn.prelu | PReluAttrs | axis: int = 1",
+    "nn.relu | - | none",
+    "nn.softmax | SoftmaxAttrs | axis: int = -1",
+    r#"nn.upsampling | UpSamplingAttrs | scale_h: float, scale_w: float, layout: str = "NCHW", method: str = "nearest_neighbor", align_corners: bool = False"#,
+    "not_equal | - | none",
+    "one_hot | OneHotAttrs | depth: int = 1, axis: int = -1, dtype: Option<dtype> = None",
+    "ones | InitOpAttrs | shape: [int], dtype: Option<dtype> = None",
+    "ones_like | - | none",
+    "power | - | none",
+    "prod | ReduceAttrs | axis: Option<[int]> = None, keepdims: bool = False, exclude: bool = False",
+    "reinterpret | CastAttrs | dtype: dtype",
+    "repeat | RepeatAttrs | repeats: int, axis: Option<int> = None",
+    "reshape | ReshapeAttrs | newshape: [int], allowzero: bool = False",
+    "reshape_like | ReshapeLikeAttrs | lhs_begin: int = 0, lhs_end: Option<int> = None, rhs_begin: int = 0, rhs_end: Option<int> = None",
+    "reverse | ReverseAttrs | axis: Option<int> = None",
+    // TVM's `contrib_reverse_reshape`.
+    "reverse_reshape | ReshapeAttrs | newshape: [int], allowzero: bool = False",
+    "right_shift | - | none",
+    "round | - | none",
+    "rsqrt | - | none",
+    "shape_of | ShapeOfAttrs | dtype: Option<dtype> = None",
+    "sigmoid | - | none",
+    "sign | - | none",
+    "sin | - | none",
+    "sinh | - | none",
+    // `axes` has no C++ default: TVM always prints it.
+    "slice_like | SliceLikeAttrs | axes: Option<[int]> = None",
+    "sort | ArgsortAttrs | axis: int = -1, is_ascend: bool = True, dtype: Option<dtype> = None",
+    "split | SplitAttrs | indices_or_sections: int | [int], axis: int = 0",
+    "sqrt | - | none",
+    "squeeze | SqueezeAttrs | axis: Option<[int]> = None",
+    "stack | StackAttrs | axis: int = 0",
+    // Not a TVM operator (TVM's Python `std` is `sqrt(variance)`): `VarianceAttrs`.
+    "std | VarianceAttrs | axis: Option<[int]> = None, keepdims: bool = False, exclude: bool = False, unbiased: bool = False",
+    // `strides` and `axes` have no C++ default: TVM always prints them.
+    r#"strided_slice | StridedSliceAttrs | begin: [int], end: [int], strides: Option<[int]> = None, slice_mode: str = "end", axes: Option<[int]> = None"#,
+    "subtract | - | none",
+    "sum | ReduceAttrs | axis: Option<[int]> = None, keepdims: bool = False, exclude: bool = False",
+    r#"take | TakeAttrs | batch_dims: int = 0, axis: Option<int> = None, mode: str = "clip""#,
+    "tan | - | none",
+    "tanh | - | none",
+    "tile | TileAttrs | reps: [int]",
+    r#"topk | TopKAttrs | k: int, axis: int = -1, ret_type: str = "both", is_ascend: bool = False, dtype: Option<dtype> = None"#,
+    // `axes` has no C++ default: TVM always prints it.
+    "transpose | TransposeAttrs | axes: Option<[int]> = None",
+    "trunc | - | none",
+    "trunc_divide | - | none",
+    "trunc_mod | - | none",
+    "variance | VarianceAttrs | axis: Option<[int]> = None, keepdims: bool = False, exclude: bool = False, unbiased: bool = False",
+    "where | - | none",
+    "zeros | InitOpAttrs | shape: [int], dtype: Option<dtype> = None",
+    "zeros_like | - | none",
+];
+
+/// An operator's attributes as the table writes them.
+fn shown(op: &OpDef) -> String {
+    if op.attrs.is_empty() {
+        return "none".into();
+    }
+    let attrs: Vec<String> = op
+        .attrs
+        .iter()
+        .map(|a| match &a.default {
+            Some(c) => format!("{}: {} = {}", a.name, a.ty, c.value()),
+            None => format!("{}: {}", a.name, a.ty),
+        })
+        .collect();
+    attrs.join(", ")
+}
+
+#[test]
+fn every_operator_has_the_attributes_and_defaults_of_tvm() {
+    let reg = registry::global().unwrap();
+    let mut wrong = Vec::new();
+    let mut names = Vec::new();
+    for line in TABLE {
+        let parts: Vec<&str> = line.splitn(3, " | ").collect();
+        let [name, _cpp_struct, attrs] = parts[..] else {
+            panic!("a table line is `op | struct | attributes`: {line}");
+        };
+        names.push(name);
+        match reg.op(name) {
+            None => wrong.push(format!("`{name}` is in the table but not registered")),
+            Some(op) if shown(op) != attrs => wrong.push(format!(
+                "`{name}`:\n   declared {}\n   table    {attrs}",
+                shown(op)
+            )),
+            Some(_) => {}
+        }
+    }
+    for op in reg.ops() {
+        if !names.contains(&op.name) {
+            wrong.push(format!("`{}` is registered but not in the table", op.name));
+        }
+    }
+    assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+    assert_eq!(TABLE.len(), 144);
+}
+
+/// The comparison is exact: a changed default, type, name or order is caught.
+#[test]
+fn a_changed_default_is_caught() {
+    use relay_core::op::{AttrConst, AttrDef, AttrType};
+    static OP: OpDef = OpDef {
+        name: "nn.softmax",
+        doc: "",
+        params: &[],
+        arg_names: &[],
+        args: &[],
+        ret: "float32",
+        relation: None,
+        attrs: &[AttrDef {
+            name: "axis",
+            ty: AttrType::Int,
+            default: Some(AttrConst::Int(1)),
+        }],
+        level: 1,
+        file: "",
+        line: 0,
+    };
+    assert_eq!(shown(&OP), "axis: int = 1");
+    assert!(TABLE.contains(&"nn.softmax | SoftmaxAttrs | axis: int = -1"));
+}
+
+/// Calls with their attributes as TVM prints them (unset dtypes as `""`, unset lists and
+/// integers as `None`) type-check through the text parser: `(parameters, call, result)`.
+#[test]
+fn attributes_as_tvm_prints_them_are_accepted() {
+    use relay_core::adt::AdtTable;
+    use relay_core::text::parse_module;
+    use relay_core::TyCtx;
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "%x: Tensor[(4, 768), float16], %w: Tensor[(64, 768), float16]",
+            r#"nn.dense(%x, %w, units=None, out_dtype="")"#,
+            "Tensor[(4, 64), float16]",
+        ),
+        (
+            "%x: Tensor[(4, 768), float32], %w: Tensor[(64, 768), float32]",
+            r#"nn.matmul(%x, %w, units=None, out_dtype="", transpose_b=True)"#,
+            "Tensor[(4, 64), float32]",
+        ),
+        (
+            "%x: Tensor[(12, 128, 64), float16], %y: Tensor[(12, 64, 128), float16]",
+            r#"nn.batch_matmul(%x, %y, out_dtype="float16")"#,
+            "Tensor[(12, 128, 128), float16]",
+        ),
+        (
+            "%x: Tensor[(3, 1), float32]",
+            r#"broadcast_to(%x, shape=[2, 3, 4], dtype="")"#,
+            "Tensor[(2, 3, 4), float32]",
+        ),
+        (
+            "%x: Tensor[(1, 3, 8, 8), int8], %w: Tensor[(4, 3, 3, 3), int8]",
+            r#"nn.conv2d(%x, %w, padding=[1, 1, 1, 1], channels=4, kernel_size=[3, 3], out_dtype="")"#,
+            "Tensor[(1, 4, 8, 8), int8]",
+        ),
+        (
+            "%x: Tensor[(2, 3, 4), float32], %s: Tensor[(2), int64]",
+            "collapse_sum_to(%x, %s, shape=[3, 1])",
+            "Tensor[(3, 1), float32]",
+        ),
+        (
+            "%x: Tensor[(4, 10), float32]",
+            r#"topk(%x, k=3, axis=-1, ret_type="both", is_ascend=False, dtype="int32")"#,
+            "(Tensor[(4, 3), float32], Tensor[(4, 3), int32])",
+        ),
+        (
+            "%x: Tensor[(4, 10), float32]",
+            r#"argsort(%x, axis=-1, is_ascend=True, dtype="int64")"#,
+            "Tensor[(4, 10), int64]",
+        ),
+        (
+            "%x: Tensor[(4, 10), float32]",
+            r#"shape_of(%x, dtype="int64")"#,
+            "Tensor[(2), int64]",
+        ),
+        (
+            "%i: Tensor[(5), int32]",
+            r#"one_hot(%i, 1f, 0f, depth=10, axis=-1, dtype="float32")"#,
+            "Tensor[(5, 10), float32]",
+        ),
+        (
+            "%x: Tensor[(4, 10), float32]",
+            "strided_slice(%x, begin=[0, 2], end=[4, 10], strides=[1], axes=None)",
+            "Tensor[(4, 8), float32]",
+        ),
+        (
+            "%x: Tensor[(4, 10), float32]",
+            "transpose(%x, axes=None)",
+            "Tensor[(10, 4), float32]",
+        ),
+        (
+            "%x: Tensor[(10, 5, 4), float32]",
+            "contrib_reverse_reshape(%x, newshape=[-1, 0])",
+            "Tensor[(50, 4), float32]",
+        ),
+        (
+            "%x: Tensor[(1, 64, 8, 8), float32]",
+            r#"nn.max_pool2d(%x, pool_size=[2, 2], strides=[2, 2], padding=[0, 0, 0, 0], layout="NCHW")"#,
+            "Tensor[(1, 64, 4, 4), float32]",
+        ),
+        (
+            "%x: Tensor[(2, 5), float32]",
+            r#"cumsum(%x, axis=1, dtype="")"#,
+            "Tensor[(2, 5), float32]",
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (params, call, want) in cases {
+        let src = format!("def @f({params}) {{ {call} }}");
+        let mut tcx = TyCtx::new();
+        let mut adts = AdtTable::default();
+        let m = match parse_module(&src, &mut tcx, &mut adts) {
+            Ok(m) => m,
+            Err(e) => {
+                wrong.push(format!("{call}: does not parse: {}", e[0].message));
+                continue;
+            }
+        };
+        let typed = relay_core::infer::infer(tcx, &adts, &m);
+        if let Some(e) = typed.errors().first() {
+            wrong.push(format!("{call}: {}", e.message));
+            continue;
+        }
+        let got = typed.show(typed.global_ty(m.global("f").unwrap()));
+        if got.rsplit_once(" -> ").map(|(_, r)| r) != Some(*want) {
+            wrong.push(format!("{call}: {got}, want the result {want}"));
+        }
+    }
+    assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+}
