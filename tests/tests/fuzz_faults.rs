@@ -129,3 +129,43 @@ fn strided_slice_at_the_ends_of_i64_is_exact() {
         &[&format!("@main: fn ({big}) -> {big}")],
     );
 }
+
+// ----- 16: control characters in messages -----
+
+#[test]
+fn control_characters_in_messages_are_escaped() {
+    first_error(
+        "def @main() { \u{0} }",
+        "expected a token, found the character `\\0`",
+    );
+    first_error(
+        "def @main() { \u{1b} }",
+        "expected a token, found the character `\\u{1b}`",
+    );
+}
+
+// ----- 2: counts that size a result -----
+
+#[test]
+fn the_number_of_split_sections_is_bounded() {
+    for n in ["4611686018427387904", "2147483648", "30000000", "65537"] {
+        first_error(
+            &format!(
+                "def @main(%x: Tensor[(?), float32]) {{ split(%x, indices_or_sections={n}) }}"
+            ),
+            &format!("`indices_or_sections` is {n} sections, more than the 65536 a split may make"),
+        );
+    }
+    well_typed(
+        "def @main(%x: Tensor[(?), float32]) { split(%x, indices_or_sections=2) }",
+        &["@main: fn (Tensor[(?), float32]) -> (Tensor[(?), float32], Tensor[(?), float32])"],
+    );
+}
+
+#[test]
+fn gather_nd_counts_near_i64_max_are_an_error() {
+    first_error(
+        "def @main(%d: Tensor[(2, 3), float32], %i: Tensor[(1, 4), int32]) { gather_nd(%d, %i, batch_dims=9223372036854775807, index_rank=1) }",
+        "`gather_nd` indexes 1 dimensions after 9223372036854775807 batch dimensions of `Tensor[(2, 3), float32]`, which has rank 2",
+    );
+}
