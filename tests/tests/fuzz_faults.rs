@@ -169,3 +169,47 @@ fn gather_nd_counts_near_i64_max_are_an_error() {
         "`gather_nd` indexes 1 dimensions after 9223372036854775807 batch dimensions of `Tensor[(2, 3), float32]`, which has rank 2",
     );
 }
+
+// ----- 7: nn.upsampling's float scale on large integers -----
+
+#[test]
+fn upsampling_scales_a_large_height_exactly_or_fails() {
+    let up = |h: &str, scale: &str| {
+        format!("def @main(%x: Tensor[(1, 1, {h}, 1), float32]) {{ nn.upsampling(%x, scale_h={scale}) }}")
+    };
+    first_error(
+        &up("5000000000000000000", "2f"),
+        "dimension arithmetic overflows 64 bits",
+    );
+    // 2^53 + 1: lost in `f64`.
+    well_typed(
+        &up("9007199254740993", "1f"),
+        &["@main: fn (Tensor[(1, 1, 9007199254740993, 1), float32]) -> Tensor[(1, 1, 9007199254740993, 1), float32]"],
+    );
+    // 1.5 * (2^53 + 1) = 13510798882111489.5, rounded half away from zero.
+    well_typed(
+        &up("9007199254740993", "1.5f"),
+        &["@main: fn (Tensor[(1, 1, 9007199254740993, 1), float32]) -> Tensor[(1, 1, 13510798882111490, 1), float32]"],
+    );
+    well_typed(
+        &up("9223372036854775807", "0.5f"),
+        &["@main: fn (Tensor[(1, 1, 9223372036854775807, 1), float32]) -> Tensor[(1, 1, 4611686018427387904, 1), float32]"],
+    );
+    well_typed(
+        &up("5", "0.3f"),
+        // 5 * 0.3 is 1.5 in `f64` (exactly, 1.4999...): TVM rounds it to 2.
+        &["@main: fn (Tensor[(1, 1, 5, 1), float32]) -> Tensor[(1, 1, 2, 1), float32]"],
+    );
+}
+
+#[test]
+fn upsampling_a_height_f64_holds_is_scaled_as_tvm_scales_it() {
+    let up = |h: &str, scale: &str| {
+        format!("def @main(%x: Tensor[(1, 1, {h}, 1), float32]) {{ nn.upsampling(%x, scale_h={scale}) }}")
+    };
+    first_error(
+        &up("9007199254740992", "2000f"),
+        "dimension arithmetic overflows 64 bits",
+    );
+    first_error(&up("2", "1e300f"), "dimension arithmetic overflows 64 bits");
+}
