@@ -1,6 +1,7 @@
 //! The `relay` command.
 //!
-//! - `relay check [--bindings] FILE...`: type-check Relay programs. On success, exit 0 and
+//! - `relay check [--bindings] FILE...`: type-check Relay programs (`-` reads one from
+//!   standard input, which diagnostics name `<stdin>`). On success, exit 0 and
 //!   print one line `@name: TYPE` per global definition, in source order; with
 //!   `--bindings`, also one line `%name: TYPE` per `let` or graph binding inside it. The
 //!   prelude (`relay_ops::prelude`: `@map`, `@foldl`, ...) is in scope and its globals are
@@ -11,14 +12,14 @@
 //! - `relay workload N`: the reference workload of the benchmarks with N operators.
 
 use clap::{Parser, Subcommand};
-use codespan_reporting::diagnostic::{Diagnostic, Label};
-use codespan_reporting::files::SimpleFiles;
-use codespan_reporting::term::{self, termcolor};
+use codespan_reporting::diagnostic::Severity;
 use relay_core::expr::{ExprId, ExprKind, Module, Span};
 use relay_core::{registry, TyCtx};
 use relay_ops::prelude::{Origin, Prelude, Problem, PRELUDE, PRELUDE_NAME};
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::process::ExitCode;
+
+mod render;
 
 #[derive(Parser)]
 #[command(name = "relay", version, about = "Type-check Relay programs")]
@@ -34,14 +35,15 @@ enum Command {
         /// Also print the type of every `let` and graph binding.
         #[arg(long)]
         bindings: bool,
-        /// The `.relay` files.
+        /// The `.relay` files (`-`: standard input).
         #[arg(required = true)]
         files: Vec<std::path::PathBuf>,
     },
     /// List every registered operator: type, relation, attributes, level.
     Ops,
     /// Print the reference workload of the benchmarks: a transformer-like block of 18
-    /// operators repeated to OPS operators in one `let` chain of `@main`.
+    /// operators repeated to OPS operators in one `let` chain of `@main` (at most
+    /// 10,000,000).
     Workload {
         /// The number of operators.
         ops: usize,
@@ -60,6 +62,13 @@ fn main() -> ExitCode {
     let code = match cli.command {
         Command::Check { bindings, files } => check(&mut out, &files, bindings),
         Command::Ops => ops(&mut out),
+        Command::Workload { ops } if ops > relay_ops::workload::MAX_OPS => {
+            eprintln!(
+                "error: the workload has at most {} operators, found {ops}",
+                relay_ops::workload::MAX_OPS
+            );
+            Ok(ExitCode::from(2))
+        }
         Command::Workload { ops } => out
             .write_all(relay_ops::workload::transformer(ops).as_bytes())
             .map(|()| ExitCode::SUCCESS),
@@ -111,12 +120,7 @@ fn check(
     let prelude = match Prelude::standard() {
         Ok(p) => p,
         Err(problems) => {
-            emit_problems(
-                None,
-                &[(PRELUDE_NAME, PRELUDE)],
-                &problems,
-                Diagnostic::error,
-            );
+            emit_problems(None, &[(PRELUDE_NAME, PRELUDE)], &problems, Severity::Error);
             return Ok(ExitCode::from(1));
         }
     };
@@ -126,7 +130,7 @@ fn check(
         let read = match read_after(prelude.buffer(0), path) {
             Ok(read) => read,
             Err(e) => {
-                eprintln!("error: cannot read `{}`: {e}", path.display());
+                eprintln!("error: cannot read `{}`: {e}", input_name(path));
                 return Ok(ExitCode::from(2));
             }
         };
@@ -144,36 +148,89 @@ fn check(
     })
 }
 
-/// `prefix` followed by the contents of the file at `path`, read into its spare room, and
-/// what the file was when read, if it is a regular file (which can be read again).
-fn read_after(
-    mut prefix: String,
-    path: &std::path::Path,
-) -> std::io::Result<(String, Option<Stamp>)> {
-    use std::io::Read;
-    let mut file = std::fs::File::open(path)?;
+/// The name diagnostics give the program at `path`: `<stdin>` for `-`.
+fn input_name(path: &std::path::Path) -> String {
+    if is_stdin(path) {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+fn is_stdin(path: &std::path::Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// `prefix` followed by the program at `path` (standard input for `-`), read into its
+/// spare room, and what the file was when read, if it is a regular file (which can be
+/// read again).
+fn read_after(prefix: String, path: &std::path::Path) -> std::io::Result<(String, Option<Stamp>)> {
+    if is_stdin(path) {
+        let text = read_limited(prefix, std::io::stdin().lock(), 0, MAX_TEXT)?;
+        return Ok((text, None));
+    }
+    let file = std::fs::File::open(path)?;
     let meta = file.metadata().ok();
     let len = meta.as_ref().map_or(0, |m| m.len() as usize);
-    // Positions in the text are 32-bit: a text of 4 GiB or more is refused, before it is
-    // read when its size is known, after otherwise (a pipe, a growing file).
-    let too_large = |n: usize| {
-        (n >= u32::MAX as usize).then(|| {
-            std::io::Error::other("the file is 4 GiB or more, larger than the checker addresses")
-        })
-    };
-    if let Some(e) = too_large(prefix.len() + len) {
-        return Err(e);
-    }
-    prefix.reserve_exact(len + 1);
-    file.read_to_string(&mut prefix)?;
-    if let Some(e) = too_large(prefix.len()) {
-        return Err(e);
-    }
+    let text = read_limited(prefix, file, len, MAX_TEXT)?;
     let stamp = meta.filter(|m| m.is_file()).map(|m| Stamp {
         len: m.len(),
         modified: m.modified().ok(),
     });
-    Ok((prefix, stamp))
+    Ok((text, stamp))
+}
+
+/// The most bytes of text (the prelude's and the program's) the checker reads: positions
+/// in the text are 32-bit.
+const MAX_TEXT: usize = u32::MAX as usize - 1;
+
+/// `prefix` followed by what `reader` gives (`len` bytes expected), so long as the whole
+/// is at most `max` bytes: reading stops past it, so that an endless input (`/dev/zero`)
+/// is refused instead of filling the memory. A leading byte order mark is skipped; text
+/// that is not UTF-8 is an error naming the byte, its offset, line and column.
+fn read_limited(
+    prefix: String,
+    reader: impl std::io::Read,
+    len: usize,
+    max: usize,
+) -> std::io::Result<String> {
+    use std::io::Read;
+    let too_large =
+        || std::io::Error::other("the file is 4 GiB or more, larger than the checker addresses");
+    let start = prefix.len();
+    let room = max.saturating_sub(start);
+    // Refused before it is read when its size is known, as soon as it is read past the
+    // limit otherwise (a pipe, a growing file, a device).
+    if len > room {
+        return Err(too_large());
+    }
+    let mut bytes = prefix.into_bytes();
+    bytes.reserve_exact(len + 1);
+    reader.take(room as u64 + 1).read_to_end(&mut bytes)?;
+    if bytes.len() - start > room {
+        return Err(too_large());
+    }
+    const BOM: &[u8] = b"\xEF\xBB\xBF";
+    let skipped = if bytes[start..].starts_with(BOM) {
+        bytes.drain(start..start + BOM.len());
+        BOM.len()
+    } else {
+        0
+    };
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let bytes = e.as_bytes();
+        // The text before `at` is UTF-8.
+        let before = std::str::from_utf8(&bytes[start..at]).unwrap_or("");
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        std::io::Error::other(format!(
+            "the byte 0x{:02x} at offset {} (line {}, column {}) is not UTF-8, which the text must be",
+            bytes[at],
+            at - start + skipped,
+            before.matches('\n').count() + 1,
+            before[line_start..].chars().count() + 1,
+        ))
+    })
 }
 
 /// What a regular file was when it was read: read again, it is the same text if its size
@@ -196,7 +253,7 @@ fn check_one(
     bindings: bool,
     leave: bool,
 ) -> std::io::Result<bool> {
-    let name = path.display().to_string();
+    let name = input_name(path);
     let (mut checked, buf) = match prelude.parse_buffer(&buf) {
         Ok(parsed) if stamp.is_some() && buf.len() > LARGE_PROGRAM => {
             // Inference needs no text, and a large model's text is about as large as all
@@ -228,12 +285,12 @@ fn check_one(
         checked.point_at_attributes(prelude, src);
         let sources: Vec<(&str, &str)> = prelude.sources().collect();
         let user = Some((name.as_str(), src));
-        emit_problems(user, &sources, &checked.warnings, Diagnostic::warning);
+        emit_problems(user, &sources, &checked.warnings, Severity::Warning);
         if !checked.is_ok() {
             // In the order of the text, whichever phase found them.
             let mut errors = std::mem::take(&mut checked.errors);
             errors.sort_by_key(|p| (p.origin != Origin::User, p.span.lo));
-            emit_problems(user, &sources, &errors, Diagnostic::error);
+            emit_problems(user, &sources, &errors, Severity::Error);
             return Ok(false);
         }
     }
@@ -268,24 +325,30 @@ const LARGE_PROGRAM: usize = 1 << 20;
 
 /// Renders `problems`, each against the source it is in: the user's file (`user`, as
 /// `(name, text)`) or one of the prelude's `sources`; a secondary label may point into
-/// another source than its problem. A help line comes after the notes.
+/// another source than its problem. A help line comes after the notes. At most
+/// [`render::MAX_SHOWN`] are shown, and a long line is shown as windows around its labels.
 fn emit_problems(
     user: Option<(&str, &str)>,
     sources: &[(&str, &str)],
     problems: &[Problem],
-    severity: fn() -> Diagnostic<usize>,
+    severity: Severity,
 ) {
     if problems.is_empty() {
         return;
     }
     // The user's file is file 0, the sources follow in order, then an empty stand-in for
     // a source of another name (which `Prelude` never gives).
-    let mut files = SimpleFiles::new();
-    files.add(user.map_or("<input>", |u| u.0), user.map_or("", |u| u.1));
-    for &(name, text) in sources {
-        files.add(name, text);
-    }
-    let unknown = files.add("<unknown source>", "");
+    let mut files = vec![render::Source::new(
+        user.map_or("<input>", |u| u.0),
+        user.map_or("", |u| u.1),
+    )];
+    files.extend(
+        sources
+            .iter()
+            .map(|&(name, text)| render::Source::new(name, text)),
+    );
+    let unknown = files.len();
+    files.push(render::Source::new("<unknown source>", ""));
     let file_of = |origin: &Origin| match origin {
         Origin::User => 0,
         Origin::Prelude(n) => sources
@@ -293,26 +356,27 @@ fn emit_problems(
             .position(|(s, _)| s == n)
             .map_or(unknown, |i| i + 1),
     };
-    let mut diags = Vec::with_capacity(problems.len());
-    for p in problems {
+    // Only the problems shown are prepared.
+    let mut diags = Vec::with_capacity(problems.len().min(render::MAX_SHOWN));
+    for (i, p) in problems.iter().enumerate() {
+        if i >= render::MAX_SHOWN {
+            // Counted, not shown.
+            diags.push((severity, String::new(), Vec::new(), Vec::new()));
+            continue;
+        }
         let id = file_of(&p.origin);
-        let mut labels = vec![label(&files, id, p.span, true)];
+        let mut labels = vec![label(&files, id, p.span, true, String::new())];
         for l in &p.labels {
             let lid = file_of(&l.origin);
-            labels.push(label(&files, lid, l.span, false).with_message(&l.message));
+            labels.push(label(&files, lid, l.span, false, l.message.clone()));
         }
         let mut notes = p.notes.clone();
         if let Some(help) = &p.help {
             notes.push(format!("help: {help}"));
         }
-        diags.push(
-            severity()
-                .with_message(&p.message)
-                .with_labels(labels)
-                .with_notes(notes),
-        );
+        diags.push((severity, p.message.clone(), labels, notes));
     }
-    emit(&files, &diags);
+    render::emit(&files, diags);
 }
 
 /// The variables bound by `let` (and graph bindings) inside `root`, in source order.
@@ -335,30 +399,66 @@ fn let_bindings(m: &Module, root: ExprId) -> Vec<relay_core::expr::VarId> {
     out
 }
 
-/// A label at `span` of file `id`, clamped to its text.
-fn label(files: &SimpleFiles<&str, &str>, id: usize, span: Span, primary: bool) -> Label<usize> {
-    let len = files.get(id).map_or(0, |f| f.source().len());
-    let lo = (span.lo as usize).min(len);
-    let hi = (span.hi as usize).clamp(lo, len);
-    if primary {
-        Label::primary(id, lo..hi)
-    } else {
-        Label::secondary(id, lo..hi)
+/// A label at `span` of file `id`, clamped to its text (and to its characters).
+fn label(
+    files: &[render::Source<'_>],
+    id: usize,
+    span: Span,
+    primary: bool,
+    message: String,
+) -> render::Labeled {
+    let text = files.get(id).map_or("", |f| f.text());
+    let mut lo = (span.lo as usize).min(text.len());
+    while !text.is_char_boundary(lo) {
+        lo -= 1;
+    }
+    let mut hi = (span.hi as usize).clamp(lo, text.len());
+    while !text.is_char_boundary(hi) {
+        hi += 1;
+    }
+    render::Labeled {
+        file: id,
+        range: lo..hi,
+        primary,
+        message,
     }
 }
 
-fn emit(files: &SimpleFiles<&str, &str>, diags: &[Diagnostic<usize>]) {
-    if diags.is_empty() {
-        return;
+#[cfg(test)]
+mod tests {
+    use super::read_limited;
+    use std::io::Read;
+
+    #[test]
+    fn an_endless_input_is_refused_at_the_limit() {
+        // As `/dev/zero`, with a limit of 1 MiB rather than 4 GiB.
+        let e = read_limited("prelude\n".into(), std::io::repeat(0), 0, 1 << 20).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the file is 4 GiB or more, larger than the checker addresses"
+        );
+        let text = read_limited("p\n".into(), std::io::repeat(b'x').take(10), 0, 12).unwrap();
+        assert_eq!(text, "p\nxxxxxxxxxx");
+        let e = read_limited("p\n".into(), std::io::repeat(b'x').take(11), 0, 12).unwrap_err();
+        assert!(e.to_string().starts_with("the file is 4 GiB"), "{e}");
     }
-    let choice = if std::io::stderr().is_terminal() {
-        termcolor::ColorChoice::Auto
-    } else {
-        termcolor::ColorChoice::Never
-    };
-    let writer = termcolor::StandardStream::stderr(choice);
-    let config = term::Config::default();
-    for d in diags {
-        let _ = term::emit_to_write_style(&mut writer.lock(), &config, files, d);
+
+    #[test]
+    fn text_that_is_not_utf8_is_named_by_offset_line_and_column() {
+        let src: &[u8] = b"def @main() {\n  \xc3\xa9 \xff }";
+        let e = read_limited("p\n".into(), src, src.len(), 100).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the byte 0xff at offset 19 (line 2, column 5) is not UTF-8, which the text must be"
+        );
+        // Past a byte order mark, which is skipped, offsets are the file's.
+        let src: &[u8] = b"\xef\xbb\xbf\xff";
+        let e = read_limited(String::new(), src, src.len(), 100).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the byte 0xff at offset 3 (line 1, column 1) is not UTF-8, which the text must be"
+        );
+        let src: &[u8] = b"\xef\xbb\xbfdef";
+        assert_eq!(read_limited("p\n".into(), src, 6, 100).unwrap(), "p\ndef");
     }
 }

@@ -166,3 +166,181 @@ fn a_large_program_shows_its_problems_as_a_small_one() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `relay` with `args`, given `stdin` on standard input.
+fn relay_with_input(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_relay"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run relay");
+    // Written from another thread, so that a child that does not read cannot block it.
+    let mut input = child.stdin.take().unwrap();
+    let stdin = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&stdin);
+    });
+    let out = child.wait_with_output().expect("wait for relay");
+    writer.join().unwrap();
+    (
+        out.status.code().expect("an exit code, not a signal"),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// A file of the test's own with `bytes`, in the target's temporary directory.
+fn temp_file(name: &str, bytes: &[u8]) -> String {
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+#[test]
+fn a_dash_reads_the_program_from_standard_input() {
+    assert_eq!(
+        relay_with_input(&["check", "-"], b"def @f(%x: float32) { %x }\n"),
+        (
+            0,
+            "@f: fn (float32) -> float32\n".to_string(),
+            String::new()
+        )
+    );
+    assert_eq!(
+        relay_with_input(&["check", "-"], b"def @f(%x: float32) {\n  %y\n}\n"),
+        (
+            1,
+            String::new(),
+            concat!(
+                "error: unbound local variable `%y`\n",
+                "  ┌─ <stdin>:2:3\n",
+                "  │\n",
+                "2 │   %y\n",
+                "  │   ^^\n",
+                "  │\n",
+                "  = help: did you mean `%x`?\n",
+                "\n",
+            )
+            .to_string()
+        )
+    );
+    let (code, out, err) = relay_with_input(&["check", "-"], b"\xff");
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (
+            2,
+            "",
+            "error: cannot read `<stdin>`: the byte 0xff at offset 0 (line 1, column 1) is not UTF-8, which the text must be\n"
+        )
+    );
+}
+
+#[test]
+fn a_file_that_is_not_utf8_is_named_by_offset_line_and_column() {
+    let path = temp_file("not_utf8.relay", b"def @f(%x: float32) {\n  %x \xff\n}\n");
+    let (code, out, err) = relay(&["check", &path]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(
+        err,
+        format!("error: cannot read `{path}`: the byte 0xff at offset 27 (line 2, column 6) is not UTF-8, which the text must be\n")
+    );
+}
+
+#[test]
+fn a_byte_order_mark_is_skipped() {
+    let path = temp_file("bom.relay", b"\xef\xbb\xbfdef @f(%x: float32) { %x }\n");
+    assert_eq!(
+        relay(&["check", &path]),
+        (
+            0,
+            "@f: fn (float32) -> float32\n".to_string(),
+            String::new()
+        )
+    );
+}
+
+#[test]
+fn control_characters_are_shown_escaped() {
+    let path = temp_file(
+        "control.relay",
+        b"def @f(%x: float32) {\n  %x \x01 \x00 }\n",
+    );
+    let (code, out, err) = relay(&["check", &path]);
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert_eq!(
+        err,
+        format!(
+            concat!(
+                "error: expected a token, found the character `\\u{{1}}`\n",
+                "  ┌─ {}:2:6\n",
+                "  │\n",
+                "2 │   %x \\u{{1}} \\0 }}\n",
+                "  │      ^^^^^\n",
+                "\n",
+            ),
+            path
+        )
+    );
+}
+
+/// A line of a thousand unbound names: each error shows a window of the line, not the
+/// line, and 50 errors are shown, then the count of the rest. (Rendered in full, the
+/// line for every label and a write per character, it took over a minute.)
+#[test]
+fn a_long_line_is_shown_as_a_window_and_errors_past_fifty_are_counted() {
+    let names: Vec<String> = (0..1000).map(|i| format!("%v{i:05}")).collect();
+    let src = format!("def @main(%x: float32) {{ ({}) }}\n", names.join(", "));
+    let path = temp_file("long_line.relay", src.as_bytes());
+    let (code, out, err) = relay(&["check", &path]);
+    assert_eq!((code, out.as_str()), (1, ""));
+    let blocks: Vec<&str> = err.split("\n\n").collect();
+    assert_eq!(blocks.len(), 52, "50 errors, the count, and the end");
+    assert_eq!(
+        blocks[0],
+        format!(
+            concat!(
+                "error: unbound local variable `%v00000`\n",
+                "  ┌─ {}:1:27\n",
+                "  │\n",
+                "1 │ def @main(%x: float32) {{ (%v00000, %v00001, %v00002, %v00003, %v00004, %v...\n",
+                "  │                           ^^^^^^^",
+            ),
+            path
+        )
+    );
+    assert_eq!(
+        blocks[49],
+        format!(
+            concat!(
+                "error: unbound local variable `%v00049`\n",
+                "  ┌─ {}:1:468\n",
+                "  │\n",
+                "1 │ ...44, %v00045, %v00046, %v00047, %v00048, %v00049, %v00050, %v00051, %v00052, %v00053, %v...\n",
+                "  │                                            ^^^^^^^",
+            ),
+            path
+        )
+    );
+    assert_eq!(
+        blocks[50],
+        "error: 1000 errors in all: the first 50 are shown, 950 are not"
+    );
+    assert_eq!(blocks[51], "");
+}
+
+#[test]
+fn the_workload_size_is_bounded() {
+    assert_eq!(
+        relay(&["workload", "1000000000000"]),
+        (
+            2,
+            String::new(),
+            "error: the workload has at most 10000000 operators, found 1000000000000\n".to_string()
+        )
+    );
+}

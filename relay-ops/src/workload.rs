@@ -88,6 +88,10 @@ pub const WEIGHTS: [(&str, &str); 10] = [
     ("b2", "Tensor[(768), float32]"),
 ];
 
+/// The most operators `relay workload` makes: ten times the largest size of the
+/// performance targets, about 600 MB of text.
+pub const MAX_OPS: usize = 10_000_000;
+
 /// The workload with `ops` operators (the last block cut short if `ops` is not a multiple
 /// of 18) as Relay text. `@main` takes the input `%x: Tensor[(n, 768), float32]` and the
 /// weights of every block begun, and returns the last binding.

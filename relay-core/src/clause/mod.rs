@@ -332,6 +332,8 @@ mod run;
 mod tests;
 mod value;
 
-pub use ir::{Arith, AttrDecl, AttrType, Clause, Cmp, Goal, Item, Message, RustFn, Term};
+pub use ir::{
+    Arith, AttrDecl, AttrType, Clause, Cmp, Goal, Item, Message, RustFn, Term, MAX_REPEAT,
+};
 pub use run::{run_clause, PlanCell};
 pub use value::Value;

@@ -256,7 +256,14 @@ impl<'s> Lexer<'s> {
                 let ch = std::str::from_utf8(&self.src[lo..])
                     .ok()
                     .and_then(|s| s.chars().next())
-                    .map_or_else(|| format!("byte 0x{c:02x}"), |ch| format!("`{ch}`"));
+                    .map_or_else(
+                        || format!("byte 0x{c:02x}"),
+                        // A control character (NUL among them) is shown escaped.
+                        |ch| match ch.is_control() {
+                            true => format!("`{}`", ch.escape_debug()),
+                            false => format!("`{ch}`"),
+                        },
+                    );
                 format!("expected a token, found the character {ch}")
             }
         };

@@ -103,10 +103,14 @@ impl std::error::Error for TypeParseError {}
 
 /// Parses the type in `src`, resolving names in `scope` (new rigid symbols are added).
 ///
+/// It reads every type [`TyCtx::show`] prints, a negative constant dimension among them
+/// (which arithmetic on symbols can make: `n - 5` at `n = 3`); a program's annotation,
+/// read by the module parser, refuses one.
+///
 /// On an error the scope is left as it was: neither the symbols the text introduced
 /// before the error nor the parameters of a function type it was reading stay bound.
 pub fn parse_type(tcx: &mut TyCtx, scope: &mut TypeScope, src: &str) -> Result<Ty, TypeParseError> {
-    run(tcx, scope, src, 0, |p| {
+    run(tcx, scope, src, 0, false, |p| {
         let t = p.ty()?;
         p.skip_ws();
         if p.pos != p.src.len() {
@@ -120,31 +124,35 @@ pub fn parse_type(tcx: &mut TyCtx, scope: &mut TypeScope, src: &str) -> Result<T
 
 /// Parses the type that starts at byte `pos` of `src` and returns it with the offset
 /// just past it (for the expression parser, which reads types inside a larger text).
+/// A negative constant dimension is an error: it is written in a program.
 pub(crate) fn parse_type_at(
     tcx: &mut TyCtx,
     scope: &mut TypeScope,
     src: &str,
     pos: usize,
 ) -> Result<(Ty, usize), TypeParseError> {
-    run(tcx, scope, src, pos, |p| p.ty())
+    run(tcx, scope, src, pos, true, |p| p.ty())
 }
 
-/// Parses the shape (`(10, n)` or a shape parameter's name) that starts at byte `pos`.
+/// Parses the shape (`(10, n)` or a shape parameter's name) that starts at byte `pos`,
+/// as [`parse_type_at`] a type.
 pub(crate) fn parse_shape_at(
     tcx: &mut TyCtx,
     scope: &mut TypeScope,
     src: &str,
     pos: usize,
 ) -> Result<(Shape, usize), TypeParseError> {
-    run(tcx, scope, src, pos, |p| p.shape())
+    run(tcx, scope, src, pos, true, |p| p.shape())
 }
 
-/// Runs `f` on a parser at `pos`; on an error, undoes every change to the scope.
+/// Runs `f` on a parser at `pos`, which refuses negative constant dimensions if
+/// `in_program`; on an error, undoes every change to the scope.
 fn run<T>(
     tcx: &mut TyCtx,
     scope: &mut TypeScope,
     src: &str,
     pos: usize,
+    in_program: bool,
     f: impl FnOnce(&mut Parser<'_>) -> PResult<T>,
 ) -> PResult<(T, usize)> {
     let mut p = Parser {
@@ -154,6 +162,7 @@ fn run<T>(
         scope,
         depth: 0,
         journal: Vec::new(),
+        in_program,
     };
     let result = f(&mut p);
     match result {
@@ -177,6 +186,9 @@ struct Parser<'a> {
     /// Each change made to the scope, with the binding it replaced, to undo them all if
     /// the text turns out not to be a type.
     journal: Vec<(Box<str>, Option<Binding>)>,
+    /// Whether the text is a program's, where a negative constant dimension is an error
+    /// (`-1` is no dimension; the unknown one is `?`).
+    in_program: bool,
 }
 
 type PResult<T> = Result<T, TypeParseError>;
@@ -423,7 +435,17 @@ impl Parser<'_> {
         if self.eat("(") {
             let mut dims = Vec::new();
             while !self.eat(")") {
-                dims.push(self.dim()?);
+                self.skip_ws();
+                let start = self.pos;
+                let d = self.dim()?;
+                let negative = self.tcx.dims.as_const(d).filter(|&c| c < 0);
+                if let Some(c) = negative.filter(|_| self.in_program) {
+                    return Err(self.error_at(
+                        start,
+                        format!("a dimension must not be negative, found {c} (an unknown dimension is `?`)"),
+                    ));
+                }
+                dims.push(d);
                 if !self.eat(",") {
                     self.expect(")")?;
                     break;

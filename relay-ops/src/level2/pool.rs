@@ -214,7 +214,9 @@ fn dyadic(scale: f64) -> Option<(i64, i64)> {
 
 /// `round(h * scale)` (half away from zero, as TVM rounds): exact for a scale that is a
 /// dyadic fraction `p / q` (`floordiv(p*h + q/2, q)`), `?` for another scale unless `h`
-/// is a constant.
+/// is a constant. A constant `h` is scaled in `f64`, as TVM does, while `f64` holds it
+/// (up to 2^53), and exactly above (where `f64` would lose it); a result beyond 64 bits
+/// is an error.
 fn scaled(cx: &mut RelCx<'_>, h: Dim, scale: f64, attr: &str) -> Result<Dim, RelError> {
     if !(scale.is_finite() && scale > 0.0) {
         return Err(RelError::new(format!(
@@ -222,7 +224,41 @@ fn scaled(cx: &mut RelCx<'_>, h: Dim, scale: f64, attr: &str) -> Result<Dim, Rel
         )));
     }
     if let Some(c) = cx.tcx_ref().dims.as_const(h) {
-        return Ok(konst(cx, (c as f64 * scale).round() as i64));
+        if c.unsigned_abs() <= 1 << 53 {
+            // 2^63 is exact in `f64`; below it, the cast is exact too.
+            let r = (c as f64 * scale).round();
+            if r.abs() >= 9_223_372_036_854_775_808.0 {
+                return Err(arith(relay_core::DimError::Overflow));
+            }
+            return Ok(konst(cx, r as i64));
+        }
+        // `scale` is exactly `m * 2^e`: `c * m` fits in 117 bits, then the shift rounds.
+        let bits = scale.to_bits();
+        let (biased, fraction) = ((bits >> 52) & 0x7ff, bits & ((1 << 52) - 1));
+        let (m, e) = match biased {
+            0 => (fraction, -1074),
+            _ => (fraction | 1 << 52, biased as i32 - 1075),
+        };
+        let x = i128::from(c) * i128::from(m);
+        let (sign, x) = (x.signum(), x.unsigned_abs());
+        let rounded = if e >= 0 {
+            u32::try_from(e)
+                .ok()
+                .filter(|&e| e < 128 && x.leading_zeros() > e)
+                .map(|e| x << e)
+        } else {
+            let k = e.unsigned_abs();
+            Some(match k {
+                // Below one half, whatever `x` (under 2^117).
+                k if k > 118 => 0,
+                k => (x + (1 << (k - 1))) >> k,
+            })
+        };
+        let value = rounded
+            .and_then(|r| i128::try_from(r).ok())
+            .and_then(|r| i64::try_from(sign * r).ok())
+            .ok_or_else(|| arith(relay_core::DimError::Overflow))?;
+        return Ok(konst(cx, value));
     }
     let Some((p, q)) = dyadic(scale) else {
         return Ok(relay_core::Dims::ANY);

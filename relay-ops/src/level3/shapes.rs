@@ -2,6 +2,7 @@
 //! the clause notation cannot write): imperative, but for `transpose`, a clause.
 
 use super::util::{arith, exact_quotient, norm_axis, shown};
+use relay_core::clause::MAX_REPEAT;
 use relay_core::dim::Dims;
 use relay_core::{
     relation, AttrValue, DTy, DType, Dim, Progress, RelCx, RelError, RelResult, TyData,
@@ -115,6 +116,13 @@ pub fn split(cx: &mut RelCx<'_>) -> RelResult {
             if n <= 0 {
                 return Err(RelError::new(format!(
                     "`indices_or_sections` must be a positive number of sections, found {n}"
+                )));
+            }
+            // The sections are the fields of the result: their number is bounded
+            // before it sizes one.
+            if n > MAX_REPEAT {
+                return Err(RelError::new(format!(
+                    "`indices_or_sections` is {n} sections, more than the {MAX_REPEAT} a split may make"
                 )));
             }
             let nd = cx.tcx().dims.konst(n);
@@ -417,7 +425,7 @@ pub fn gather_nd(cx: &mut RelCx<'_>) -> RelResult {
             ));
         }
     };
-    if b < 0 || m < 0 || (b + m) as usize > data.len() {
+    if b < 0 || m < 0 || b.checked_add(m).is_none_or(|n| n as usize > data.len()) {
         let t = shown(cx, 0);
         return Err(RelError::at(
             0,

@@ -41,20 +41,25 @@ fn slice_size(cx: &mut RelCx<'_>, extent: Dim, s: &AxisSlice) -> Result<Dim, Rel
     if dims.is_any(extent) {
         return Ok(extent);
     }
-    let step = stride.abs();
     if let Some(n) = dims.as_const(extent) {
+        // In `i128`, where no sum or difference of these `i64`s overflows (and
+        // `|i64::MIN|` is a step like any other).
+        let (n, stride) = (i128::from(negative_extent(axis, n)?), i128::from(stride));
+        let (lo, hi) = if stride < 0 { (-1, n - 1) } else { (0, n) };
         let canon = |i: i64| {
-            let (lo, hi) = if stride < 0 { (-1, n - 1) } else { (0, n) };
-            let i = if i < 0 { i.saturating_add(n) } else { i };
-            i.clamp(lo, hi)
+            let i = i128::from(i);
+            if i < 0 { i + n } else { i }.clamp(lo, hi)
         };
-        let b = begin.map_or(if stride < 0 { n - 1 } else { 0 }, canon);
+        let b = begin.map_or(if stride < 0 { hi } else { 0 }, canon);
         let e = end.map_or(if stride < 0 { -1 } else { n }, canon);
         let range = if stride < 0 { b - e } else { e - b };
         if range < 0 {
-            return Err(order_error(axis, begin, end, stride));
+            return Err(order_error(axis, begin, end, stride as i64));
         }
-        return Ok(dims.konst((range + step - 1) / step));
+        let step = stride.abs();
+        let size = (range + step - 1) / step;
+        // At most `n`, so it fits.
+        return Ok(dims.konst(size as i64));
     }
     // A symbolic extent `n`. Indices relative to the ends of the axis (a begin from the
     // start, any negative index, an open end) are taken to be in bounds; a far end given
@@ -106,13 +111,33 @@ fn slice_size(cx: &mut RelCx<'_>, extent: Dim, s: &AxisSlice) -> Result<Dim, Rel
     if dims.as_const(range).is_some_and(|r| r < 0) {
         return Err(order_error(axis, begin, end, stride));
     }
+    let step = stride.unsigned_abs();
     if step == 1 {
         return Ok(range);
     }
+    let Ok(step) = i64::try_from(step) else {
+        // A step of 2^63 is longer than any axis: one element, or none.
+        let one = dims.konst(1);
+        return dims
+            .apply(relay_core::DimOp::Min, range, one)
+            .map_err(util::arith);
+    };
     let k = dims.konst(step - 1);
     let up = dims.add(range, k).map_err(util::arith)?;
     let step = dims.konst(step);
     dims.floordiv(up, step).map_err(util::arith)
+}
+
+/// `n`, unless it is negative: an axis of negative length (which a signature such as
+/// `Tensor[(n - 5), float32]` instantiated with `n = 3` makes) cannot be sliced.
+fn negative_extent(axis: usize, n: i64) -> Result<i64, RelError> {
+    if n < 0 {
+        return Err(RelError::at(
+            0,
+            format!("`strided_slice` at axis {axis}: the axis has a negative length, {n}"),
+        ));
+    }
+    Ok(n)
 }
 
 fn order_error(axis: usize, begin: Option<i64>, end: Option<i64>, stride: i64) -> RelError {
@@ -224,6 +249,9 @@ pub fn strided_slice(cx: &mut RelCx<'_>) -> RelResult {
                     let ds = &mut cx.tcx().dims;
                     out[s.axis] = match ds.as_const(extent) {
                         Some(n) => {
+                            let n = negative_extent(s.axis, n)?;
+                            // `b + n` for a negative `b` and `n - b` for `b` in `[0, n]`
+                            // do not overflow.
                             let b = if b < 0 { b + n } else { b }.clamp(0, n);
                             ds.konst(size.min(n - b))
                         }

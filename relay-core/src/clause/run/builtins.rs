@@ -278,6 +278,18 @@ impl Machine<'_, '_> {
             },
             (AttrType::Shape | AttrType::Ints, AttrValue::List(_))
             | (AttrType::Ints, AttrValue::Int(_)) => {
+                if let (AttrType::Shape, AttrValue::List(items)) = (decl.ty, v) {
+                    let negative = items.iter().find_map(|v| match v {
+                        AttrValue::Int(c) if *c < 0 => Some(*c),
+                        _ => None,
+                    });
+                    if let Some(c) = negative {
+                        return Err(err(
+                            None,
+                            format!("`{}` must not be negative, found {c}", decl.name),
+                        ));
+                    }
+                }
                 // The dimensions the list reads as, kept for the run.
                 let Some((start, len)) = self.attr_list(i as u16) else {
                     return Err(wrong());

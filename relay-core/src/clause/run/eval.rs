@@ -96,7 +96,8 @@ impl Machine<'_, '_> {
 
     /// The dimensions of the list attribute `i` (as a range of the run's `attr_dims`)
     /// when the call gives it as a list of integers (or, for `[int]`, one integer);
-    /// `None` for anything else, which the general path reads (or reports).
+    /// `None` for anything else (a `shape` with a negative entry among it), which the
+    /// general path reads (or reports).
     pub(super) fn attr_list(&mut self, i: u16) -> Option<(u32, u32)> {
         if let Some(span) = self.scratch.attr_lists[i as usize] {
             return Some(span);
@@ -111,7 +112,12 @@ impl Machine<'_, '_> {
             v @ AttrValue::Int(_) if decl.ty == AttrType::Ints => std::slice::from_ref(v),
             _ => return None,
         };
-        if !items.iter().all(|v| matches!(v, AttrValue::Int(_))) {
+        // A shape has no negative dimension: the general path reports one.
+        let fits = |v: &AttrValue| match v {
+            AttrValue::Int(c) => decl.ty != AttrType::Shape || *c >= 0,
+            _ => false,
+        };
+        if !items.iter().all(fits) {
             return None;
         }
         let start = self.scratch.attr_dims.len();

@@ -1,0 +1,215 @@
+//! The faults that fuzzing found (issue 17), each as the program that showed it, checked
+//! through the library with its exact result: the signatures, or the first error.
+//!
+//! The rows that were superlinear run an input that took seconds before their fix and
+//! takes milliseconds after: a regression shows as a slow test, never as a timed
+//! assertion.
+
+use relay_core::{adt, infer::infer, text::parse_module, TyCtx};
+use relay_ops as _;
+
+/// `@name: TYPE` for every global, or the messages of the errors (of the parser, or else
+/// of inference).
+fn check(src: &str) -> Result<Vec<String>, Vec<String>> {
+    let mut tcx = TyCtx::new();
+    let mut adts = adt::load(&mut tcx).expect("the prelude's data types load");
+    let module = parse_module(src, &mut tcx, &mut adts)
+        .map_err(|errs| errs.iter().map(|e| e.message.clone()).collect::<Vec<_>>())?;
+    let typed = infer(tcx, &adts, &module);
+    let errors: Vec<String> = typed.errors().iter().map(|e| e.message.clone()).collect();
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    Ok(module
+        .globals()
+        .iter()
+        .map(|g| {
+            let id = module.global(&g.name).expect("a declared global");
+            format!("@{}: {}", g.name, typed.show(typed.global_ty(id)))
+        })
+        .collect())
+}
+
+/// Asserts that `src` checks with exactly the signatures `expected`.
+#[track_caller]
+fn well_typed(src: &str, expected: &[&str]) {
+    assert_eq!(
+        check(src),
+        Ok(expected.iter().map(|s| s.to_string()).collect()),
+        "{src}"
+    );
+}
+
+/// Asserts that the first error of `src` is exactly `first`.
+#[track_caller]
+fn first_error(src: &str, first: &str) {
+    match check(src) {
+        Ok(sigs) => panic!("well typed: {sigs:?}\n{src}"),
+        Err(errs) => assert_eq!(errs[0], first, "all errors: {errs:?}"),
+    }
+}
+
+// ----- 1: negative dimensions -----
+
+#[test]
+fn a_negative_dimension_in_an_annotation_is_an_error_where_it_is_written() {
+    let negative = "a dimension must not be negative, found -1 (an unknown dimension is `?`)";
+    first_error(
+        "def @main(%x: Tensor[(-1), float32]) { strided_slice(%x, begin=[0], end=[1]) }",
+        negative,
+    );
+    first_error(
+        "def @main(%x: Tensor[(-1), float32]) { strided_slice(%x, begin=[0], end=[1], slice_mode=\"size\") }",
+        negative,
+    );
+    first_error(
+        "def @main(%x: Tensor[(3, 2 - 5), float32]) { %x }",
+        "a dimension must not be negative, found -3 (an unknown dimension is `?`)",
+    );
+    // A symbolic dimension may be written with a minus.
+    well_typed(
+        "def @main(%x: Tensor[(n - 1), float32]) { %x }",
+        &["@main: fn (Tensor[(n - 1), float32]) -> Tensor[(n - 1), float32]"],
+    );
+}
+
+#[test]
+fn a_negative_shape_attribute_is_an_error() {
+    first_error(
+        "def @main() { zeros(shape=[-5], dtype=\"float32\") }",
+        "`shape` must not be negative, found -5",
+    );
+    first_error(
+        "def @main() { ones(shape=[2, -1], dtype=\"float32\") }",
+        "`shape` must not be negative, found -1",
+    );
+    first_error(
+        "def @main(%x: Tensor[(1), float32]) { broadcast_to(%x, shape=[-1]) }",
+        "`shape` must not be negative, found -1",
+    );
+    first_error(
+        "def @main() { full(1f, shape=[-1], dtype=\"float32\") }",
+        "`shape` must not be negative, found -1",
+    );
+}
+
+#[test]
+fn slicing_an_axis_of_negative_length_is_an_error_not_a_panic() {
+    // A signature's `n - 5` instantiated with `n = 3`.
+    let src = "def @f(%x: Tensor[(n), float32]) -> Tensor[(n - 5), float32] { strided_slice(%x, begin=[5], end=[2147483647]) }
+def @main(%y: Tensor[(3), float32]) { strided_slice(@f(%y), begin=[0], end=[1]SIZE) }";
+    for size in ["", ", slice_mode=\"size\""] {
+        first_error(
+            &src.replace("SIZE", size),
+            "`strided_slice` at axis 0: the axis has a negative length, -2",
+        );
+    }
+}
+
+// ----- 6: strided_slice arithmetic -----
+
+#[test]
+fn strided_slice_at_the_ends_of_i64_is_exact() {
+    let big = "Tensor[(9223372036854775807), float32]";
+    well_typed(
+        &format!("def @main(%x: {big}) {{ strided_slice(%x, begin=[0], end=[9223372036854775807], strides=[2]) }}"),
+        &[&format!("@main: fn ({big}) -> Tensor[(4611686018427387904), float32]")],
+    );
+    // `|i64::MIN|` is 2^63: one element.
+    well_typed(
+        &format!("def @main(%x: {big}) {{ strided_slice(%x, begin=[-1], end=[-9223372036854775808], strides=[-9223372036854775808]) }}"),
+        &[&format!("@main: fn ({big}) -> Tensor[(1), float32]")],
+    );
+    well_typed(
+        "def @main(%x: Tensor[(n), float32]) { strided_slice(%x, begin=[-1], end=[-9223372036854775808], strides=[-9223372036854775808]) }",
+        &["@main: fn (Tensor[(n), float32]) -> Tensor[(min(1, n)), float32]"],
+    );
+    well_typed(
+        &format!("def @main(%x: {big}) {{ strided_slice(%x, begin=[-9223372036854775808], end=[9223372036854775807], slice_mode=\"size\") }}"),
+        &[&format!("@main: fn ({big}) -> {big}")],
+    );
+}
+
+// ----- 16: control characters in messages -----
+
+#[test]
+fn control_characters_in_messages_are_escaped() {
+    first_error(
+        "def @main() { \u{0} }",
+        "expected a token, found the character `\\0`",
+    );
+    first_error(
+        "def @main() { \u{1b} }",
+        "expected a token, found the character `\\u{1b}`",
+    );
+}
+
+// ----- 2: counts that size a result -----
+
+#[test]
+fn the_number_of_split_sections_is_bounded() {
+    for n in ["4611686018427387904", "2147483648", "30000000", "65537"] {
+        first_error(
+            &format!(
+                "def @main(%x: Tensor[(?), float32]) {{ split(%x, indices_or_sections={n}) }}"
+            ),
+            &format!("`indices_or_sections` is {n} sections, more than the 65536 a split may make"),
+        );
+    }
+    well_typed(
+        "def @main(%x: Tensor[(?), float32]) { split(%x, indices_or_sections=2) }",
+        &["@main: fn (Tensor[(?), float32]) -> (Tensor[(?), float32], Tensor[(?), float32])"],
+    );
+}
+
+#[test]
+fn gather_nd_counts_near_i64_max_are_an_error() {
+    first_error(
+        "def @main(%d: Tensor[(2, 3), float32], %i: Tensor[(1, 4), int32]) { gather_nd(%d, %i, batch_dims=9223372036854775807, index_rank=1) }",
+        "`gather_nd` indexes 1 dimensions after 9223372036854775807 batch dimensions of `Tensor[(2, 3), float32]`, which has rank 2",
+    );
+}
+
+// ----- 7: nn.upsampling's float scale on large integers -----
+
+#[test]
+fn upsampling_scales_a_large_height_exactly_or_fails() {
+    let up = |h: &str, scale: &str| {
+        format!("def @main(%x: Tensor[(1, 1, {h}, 1), float32]) {{ nn.upsampling(%x, scale_h={scale}) }}")
+    };
+    first_error(
+        &up("5000000000000000000", "2f"),
+        "dimension arithmetic overflows 64 bits",
+    );
+    // 2^53 + 1: lost in `f64`.
+    well_typed(
+        &up("9007199254740993", "1f"),
+        &["@main: fn (Tensor[(1, 1, 9007199254740993, 1), float32]) -> Tensor[(1, 1, 9007199254740993, 1), float32]"],
+    );
+    // 1.5 * (2^53 + 1) = 13510798882111489.5, rounded half away from zero.
+    well_typed(
+        &up("9007199254740993", "1.5f"),
+        &["@main: fn (Tensor[(1, 1, 9007199254740993, 1), float32]) -> Tensor[(1, 1, 13510798882111490, 1), float32]"],
+    );
+    well_typed(
+        &up("9223372036854775807", "0.5f"),
+        &["@main: fn (Tensor[(1, 1, 9223372036854775807, 1), float32]) -> Tensor[(1, 1, 4611686018427387904, 1), float32]"],
+    );
+    well_typed(
+        &up("5", "0.3f"),
+        // 5 * 0.3 is 1.5 in `f64` (exactly, 1.4999...): TVM rounds it to 2.
+        &["@main: fn (Tensor[(1, 1, 5, 1), float32]) -> Tensor[(1, 1, 2, 1), float32]"],
+    );
+}
+
+#[test]
+fn upsampling_a_height_f64_holds_is_scaled_as_tvm_scales_it() {
+    let up = |h: &str, scale: &str| {
+        format!("def @main(%x: Tensor[(1, 1, {h}, 1), float32]) {{ nn.upsampling(%x, scale_h={scale}) }}")
+    };
+    first_error(
+        &up("9007199254740992", "2000f"),
+        "dimension arithmetic overflows 64 bits",
+    );
+    first_error(&up("2", "1e300f"), "dimension arithmetic overflows 64 bits");
+}
