@@ -3,7 +3,11 @@
 //!
 //! The relations of the convolutions ([`Conv2D`], ...), the pools ([`MaxPool2D`], ...),
 //! `nn.pad` ([`Pad`]) and `nn.upsampling` ([`UpSampling`]) are imperative: they read
-//! layouts letter by letter and lists of lists. `nn.batch_flatten` uses the shared
+//! layouts letter by letter and lists of lists. Layouts are TVM's: the canonical axes in
+//! any order, each possibly packed by a factor (`NHWC`, `NCHW16c`, `NCHW4n4c`,
+//! `OIHW16i16o`); a convolution maps its data, weight and result to and from `NCHW` and
+//! `OIHW` (their 1-D and 3-D forms), as TVM's `BijectiveLayout` does, and a pool keeps the
+//! packed axes as they are (it may not pack its spatial axes). `nn.batch_flatten` uses the shared
 //! [`Flatten`] clause, and the normalizations the clauses [`Lrn`] and [`L2Normalize`].
 //!
 //! Attribute names, types and defaults are those of TVM's C++ attributes
@@ -52,7 +56,7 @@ relay_op! {
     ///
     /// Attributes: `strides = [1]`, `padding = [0, 0]` (one value, or (left, right)),
     /// `dilation = [1]`, `groups = 1`, `channels = None`, `kernel_size = None`,
-    /// `data_layout = "NCW"` (or `"NWC"`), `kernel_layout = "OIW"` (or `"WIO"`),
+    /// `data_layout = "NCW"` (or `"NWC"`, `"NCW8c"`), `kernel_layout = "OIW"` (or `"WIO"`),
     /// `out_layout = ""` (the data's), `out_dtype = None` (the data's).
     ///
     /// ```text
@@ -88,12 +92,14 @@ relay_op! {
     ///
     /// Attributes: `strides = [1, 1]`, `padding = [0, 0]` (1 value: every side; 2: (top
     /// and bottom, left and right); 4: (top, left, bottom, right)), `dilation = [1, 1]`,
-    /// `groups = 1`, `channels = None`, `kernel_size = None`, `data_layout = "NCHW"` (or
-    /// `"NHWC"`, any order of NCHW), `kernel_layout = "OIHW"` (or `"HWIO"`, `"HWOI"`, ...),
+    /// `groups = 1`, `channels = None`, `kernel_size = None`, `data_layout = "NCHW"` (any
+    /// order of NCHW, each axis possibly packed: `"NHWC"`, `"NCHW16c"`),
+    /// `kernel_layout = "OIHW"` (or `"HWIO"`, `"HWOI"`, `"OIHW16i16o"`, ...),
     /// `out_layout = ""` (the data's), `out_dtype = None` (the data's).
     ///
     /// ```text
     /// %y = nn.conv2d(%x, %w, strides=[2, 2], padding=[1, 1], channels=16, kernel_size=[3, 3])  // (1, 3, 32, 32) f32, (16, 3, 3, 3) f32 -> (1, 16, 16, 16) f32
+    /// %y = nn.conv2d(%x, %w, padding=[1, 1, 1, 1], channels=64, kernel_size=[3, 3], data_layout="NCHW16c", kernel_layout="OIHW16i16o")  // (1, 4, 56, 56, 16) f32, (4, 4, 3, 3, 16, 16) f32 -> (1, 4, 56, 56, 16) f32
     /// ```
     nn.conv2d : fn<t1, t2, t3>(data: t1, weight: t2) -> t3 where Conv2D,
         attrs {
@@ -118,7 +124,7 @@ relay_op! {
     ///
     /// Attributes: `strides = [1, 1, 1]`, `padding = [0, 0, 0]` (1, 3 or 6 values),
     /// `dilation = [1, 1, 1]`, `groups = 1`, `channels = None`, `kernel_size = None`,
-    /// `data_layout = "NCDHW"` (or `"NDHWC"`), `kernel_layout = "OIDHW"` (or `"DHWIO"`),
+    /// `data_layout = "NCDHW"` (or `"NDHWC"`, `"NCDHW8c"`), `kernel_layout = "OIDHW"` (or `"DHWIO"`),
     /// `out_layout = ""` (the data's), `out_dtype = None` (the data's).
     ///
     /// ```text

@@ -188,8 +188,14 @@ fn conv2d_table() {
         (
             "nn.conv2d",
             &["Tensor[(1, 3, 8, 8), float32]", "Tensor[(16, 3, 3, 3), float32]"],
+            &[("data_layout", string("NCDW"))],
+            Err("`data_layout` \"NCDW\" is not supported: it must order the axes of NCHW, each possibly packed by a factor"),
+        ),
+        (
+            "nn.conv2d",
+            &["Tensor[(1, 3, 8, 8), float32]", "Tensor[(16, 3, 3, 3), float32]"],
             &[("data_layout", string("NCHW16c"))],
-            Err("`data_layout` \"NCHW16c\" is not supported: it must order the axes of NCHW"),
+            Err("`nn.conv2d` expects data of rank 5 (layout NCHW16c), found `Tensor[(1, 3, 8, 8), float32]`"),
         ),
         (
             "nn.conv2d",
@@ -448,6 +454,198 @@ fn grouped_convolutions() {
     ]);
 }
 
+/// Packed layouts (`NCHW16c`, `OIHW16i16o`, `NCHW4n4c`, ...) as TVM's `BijectiveLayout`
+/// maps them to and from the canonical `NCHW` / `OIHW`: a packed axis is its outer
+/// dimension times its factor. Where TVM rounds up or does not check, a packed dimension
+/// that does not divide, or an inner dimension other than its factor, is an error.
+#[test]
+fn packed_layouts() {
+    let packed = |data: &str, kernel: &str| {
+        vec![
+            ("data_layout", string(data)),
+            ("kernel_layout", string(kernel)),
+        ]
+    };
+    let with = |mut v: Vec<(&'static str, AttrValue)>, more: &[(&'static str, AttrValue)]| {
+        v.extend_from_slice(more);
+        v
+    };
+    let nchw16c = with(
+        packed("NCHW16c", "OIHW16i16o"),
+        &[
+            ("padding", ints(&[1, 1, 1, 1])),
+            ("channels", int(64)),
+            ("kernel_size", ints(&[3, 3])),
+        ],
+    );
+    check(&[
+        (
+            "nn.conv2d",
+            &["Tensor[(1, 4, 56, 56, 16), float32]", "Tensor[(4, 4, 3, 3, 16, 16), float32]"],
+            &nchw16c,
+            Ok("Tensor[(1, 4, 56, 56, 16), float32]"),
+        ),
+        // Packed data, an unpacked weight and output.
+        (
+            "nn.conv2d",
+            &["Tensor[(1, 2, 8, 8, 16), float32]", "Tensor[(8, 32, 3, 3), float32]"],
+            &[("data_layout", string("NCHW16c")), ("out_layout", string("NCHW"))],
+            Ok("Tensor[(1, 8, 6, 6), float32]"),
+        ),
+        // The batch packed too (6-D, as TVM's tensor-core layouts), and a symbolic batch.
+        (
+            "nn.conv2d",
+            &["Tensor[(2, 4, 8, 8, 4, 4), float32]", "Tensor[(4, 4, 1, 1, 4, 4), float32]"],
+            &packed("NCHW4n4c", "OIHW4i4o"),
+            Ok("Tensor[(2, 4, 8, 8, 4, 4), float32]"),
+        ),
+        (
+            "nn.conv2d",
+            &["Tensor[(n, 1, 8, 8, 4), float32]", "Tensor[(8, 1, 3, 3), float32]"],
+            &packed("NCHW4n", "OIHW"),
+            Ok("Tensor[(n, 8, 6, 6, 4), float32]"),
+        ),
+        (
+            "nn.conv2d",
+            &["Tensor[(1, 8, 8, 2, 8), float32]", "Tensor[(3, 3, 16, 4), float32]"],
+            &[
+                ("data_layout", string("NHWC8c")),
+                ("kernel_layout", string("HWIO")),
+                ("out_layout", string("NHWC2c")),
+            ],
+            Ok("Tensor[(1, 6, 6, 2, 2), float32]"),
+        ),
+        (
+            "nn.conv1d",
+            &["Tensor[(1, 2, 10, 4), float32]", "Tensor[(2, 2, 3, 4, 4), float32]"],
+            &[("data_layout", string("NCW4c")), ("kernel_layout", string("OIW4i4o"))],
+            Ok("Tensor[(1, 2, 8, 4), float32]"),
+        ),
+        (
+            "nn.conv3d",
+            &["Tensor[(1, 1, 4, 4, 4, 8), float32]", "Tensor[(8, 8, 1, 1, 1), float32]"],
+            &packed("NCDHW8c", "OIDHW"),
+            Ok("Tensor[(1, 1, 4, 4, 4, 8), float32]"),
+        ),
+        (
+            "nn.conv2d_transpose",
+            &["Tensor[(1, 1, 8, 8, 16), float32]", "Tensor[(1, 8, 3, 3, 16), float32]"],
+            &[
+                ("data_layout", string("NCHW16c")),
+                ("kernel_layout", string("IOHW16i")),
+                ("out_layout", string("NCHW")),
+                ("strides", ints(&[2, 2])),
+            ],
+            Ok("Tensor[(1, 8, 17, 17), float32]"),
+        ),
+        // `?` stays `?`.
+        (
+            "nn.conv2d",
+            &["Tensor[(?, 4, ?, 56, 16), float32]", "Tensor[(4, 4, 3, 3, 16, 16), float32]"],
+            &nchw16c,
+            Ok("Tensor[(?, 4, ?, 56, 16), float32]"),
+        ),
+        // Errors: an inner dimension that is not its factor, a packed dimension that does
+        // not divide, a mismatch naming both axes of a packed one.
+        (
+            "nn.conv2d",
+            &["Tensor[(1, 4, 56, 56, 8), float32]", "Tensor[(4, 4, 3, 3, 16, 16), float32]"],
+            &nchw16c,
+            Err("dimension 4 of the data is 8, but `16c` of `data_layout` NCHW16c needs 16"),
+        ),
+        (
+            "nn.conv2d",
+            &["Tensor[(1, 4, 56, 56, 16), float32]", "Tensor[(4, 4, 3, 3, 16, 8), float32]"],
+            &nchw16c,
+            Err("dimension 5 of the weight is 8, but `16o` of `kernel_layout` OIHW16i16o needs 16"),
+        ),
+        (
+            "nn.conv2d",
+            &["Tensor[(1, 4, 56, 56, 16), float32]", "Tensor[(4, 2, 3, 3, 16, 16), float32]"],
+            &nchw16c,
+            Err("the weight has 32 input channels per group (axes 1 and 4, `I` and `16i` of OIHW16i16o), but the data's 64 input channels over `groups` = 1 give 64"),
+        ),
+        (
+            "nn.conv2d",
+            &["Tensor[(1, 2, 8, 8, 16), float32]", "Tensor[(20, 32, 3, 3), float32]"],
+            &[("data_layout", string("NCHW16c"))],
+            Err("`out_layout` NCHW16c packs C by 16, but the output's C is 20, not a multiple of 16"),
+        ),
+        (
+            "nn.conv2d",
+            &["Tensor[(1, 3, 8, 8), float32]", "_"],
+            &with(packed("NCHW", "OIHW16i16o"), &[("channels", int(16)), ("kernel_size", ints(&[3, 3]))]),
+            Err("`kernel_layout` OIHW16i16o packs I by 16, but the weight's I is 3, not a multiple of 16"),
+        ),
+        (
+            "nn.conv2d",
+            &["Tensor[(1, 3, h, 8), float32]", "Tensor[(4, 3, 3, 3), float32]"],
+            &[("out_layout", string("NCHW2h"))],
+            Err("`out_layout` NCHW2h packs H by 2, but the output's H is h - 2, not known to be a multiple of 2"),
+        ),
+        (
+            "nn.conv2d",
+            &["Tensor[(1, 1, 8, 8, 4, 8), float32]", "Tensor[(4, 32, 3, 3), float32]"],
+            &[("data_layout", string("NCHW4c8c"))],
+            Err("`data_layout` \"NCHW4c8c\" is not supported: it must order the axes of NCHW, each possibly packed by a factor"),
+        ),
+        (
+            "nn.conv2d",
+            &["Tensor[(1, 1, 8, 8, 4), float32]", "Tensor[(4, 4, 3, 3), float32]"],
+            &[("data_layout", string("NCHW4x"))],
+            Err("`data_layout` \"NCHW4x\" is not supported: it must order the axes of NCHW, each possibly packed by a factor"),
+        ),
+    ]);
+    // The weight inferred backward in the packed kernel layout.
+    check_args(&[(
+        "nn.conv2d",
+        &["Tensor[(1, 4, 56, 56, 16), float32]", "_"],
+        &nchw16c,
+        "Tensor[(1, 4, 56, 56, 16), float32]",
+        &[
+            "Tensor[(1, 4, 56, 56, 16), float32]",
+            "Tensor[(4, 4, 3, 3, 16, 16), float32]",
+        ],
+    )]);
+    // Pools keep the packed axes (a packed H or W is refused, as in TVM).
+    check(&[
+        (
+            "nn.max_pool2d",
+            &["Tensor[(1, 4, 7, 7, 16), float32]"],
+            &[
+                ("pool_size", ints(&[3, 3])),
+                ("strides", ints(&[2, 2])),
+                ("padding", ints(&[1, 1])),
+                ("ceil_mode", boolean(true)),
+                ("layout", string("NCHW16c")),
+            ],
+            Ok("Tensor[(1, 4, 4, 4, 16), float32]"),
+        ),
+        (
+            "nn.avg_pool2d",
+            &["Tensor[(2, 4, 8, 8, 4, 4), float32]"],
+            &[
+                ("pool_size", ints(&[2, 2])),
+                ("strides", ints(&[2, 2])),
+                ("layout", string("NCHW4n4c")),
+            ],
+            Ok("Tensor[(2, 4, 4, 4, 4, 4), float32]"),
+        ),
+        (
+            "nn.global_avg_pool2d",
+            &["Tensor[(n, 4, 7, 7, 16), float32]"],
+            &[("layout", string("NCHW16c"))],
+            Ok("Tensor[(n, 4, 1, 1, 16), float32]"),
+        ),
+        (
+            "nn.max_pool2d",
+            &["Tensor[(1, 4, 8, 8, 8), float32]"],
+            &[("pool_size", ints(&[2, 2])), ("layout", string("NCHW16c"))],
+            Err("dimension 4 of the data is 8, but `16c` of `layout` NCHW16c needs 16"),
+        ),
+    ]);
+}
+
 #[test]
 fn conv1d_and_conv3d_table() {
     check(&[
@@ -523,7 +721,7 @@ fn conv1d_and_conv3d_table() {
                 "Tensor[(8, 4, 3, 3, 3), float32]",
             ],
             &[("data_layout", string("NCHW"))],
-            Err("`data_layout` \"NCHW\" is not supported: it must order the axes of NCDHW"),
+            Err("`data_layout` \"NCHW\" is not supported: it must order the axes of NCDHW, each possibly packed by a factor"),
         ),
     ]);
 }
@@ -584,6 +782,13 @@ fn conv_transpose_table() {
             &["Tensor[(1, 8, 10), float32]", "Tensor[(8, 4, 3), float32]"],
             &[("channels", int(5))],
             Err("the weight has 4 output channels per group (axis 1, `O` of IOW), but `channels` = 5 over `groups` = 1 give 5"),
+        ),
+        // conv1d_transpose's canonical kernel layout is IOW (its default); OIW swaps them.
+        (
+            "nn.conv1d_transpose",
+            &["Tensor[(1, 8, 10), float32]", "Tensor[(4, 8, 3), float32]"],
+            &[("kernel_layout", string("OIW"))],
+            Ok("Tensor[(1, 4, 12), float32]"),
         ),
         (
             "nn.conv3d_transpose",

@@ -1,13 +1,11 @@
 //! The relations of the convolutions and the transposed convolutions, in 1-D, 2-D, 3-D.
 //!
-//! Imperative: the layouts permute the data, the weight and the result by letters, the
-//! weight's expected shape depends on which attributes are given (and on depthwise
+//! Imperative: the layouts map the data, the weight and the result to and from their
+//! canonical layouts (`NCHW`, `OIHW`; reordered, packed as `NCHW16c` and `OIHW16i16o`),
+//! the weight's expected shape depends on which attributes are given (and on depthwise
 //! grouping), and every mismatch is reported naming the weight's axis.
 
-use super::util::{
-    arith, canonical, empty, konst, lay_out, need, padding, per_axis, permutation, plus,
-    spatial_letter,
-};
+use super::util::{arith, empty, konst, need, padding, per_axis, plus, spatial_letter, Layout};
 use relay_core::{relation, Attrs, DTy, Dim, Progress, RelCx, RelError, RelResult};
 
 /// What distinguishes one convolution from another.
@@ -44,29 +42,31 @@ fn weight_axis_name(spec: &Spec, i: usize) -> String {
     }
 }
 
-/// Unifies a weight dimension with what the attributes or the data ask for, or fails
-/// naming the weight's axis and where the expectation comes from.
-#[allow(clippy::too_many_arguments)]
+/// Unifies canonical weight dimension `i` with what the attributes or the data ask for,
+/// or fails naming the weight's axis (or axes, when packed) and where the expectation
+/// comes from.
 fn check_weight_dim(
     cx: &mut RelCx<'_>,
     spec: &Spec,
-    kernel_layout: &str,
-    laid_index: usize,
-    canonical_index: usize,
+    kernel: &Layout,
+    i: usize,
     actual: Dim,
-    expected: Dim,
-    source: &str,
+    (expected, source): (Dim, &str),
 ) -> Result<(), RelError> {
     if cx.unify_dim(actual, expected, 1).is_ok() {
         return Ok(());
     }
-    let letter = kernel_layout.chars().nth(laid_index).unwrap_or('?');
+    let letter = kernel_canonical(spec.n, spec.transpose)
+        .chars()
+        .nth(i)
+        .unwrap_or('?');
     Err(RelError::at(
         1,
         format!(
-            "the weight has {} {} (axis {laid_index}, `{letter}` of {kernel_layout}), but {source} {}",
+            "the weight has {} {} ({}), but {source} {}",
             cx.show_dim(actual),
-            weight_axis_name(spec, canonical_index),
+            weight_axis_name(spec, i),
+            kernel.describe(i, letter),
             cx.show_dim(expected),
         ),
     ))
@@ -110,47 +110,46 @@ fn conv(cx: &mut RelCx<'_>, spec: &Spec) -> RelResult {
         s if s.is_empty() => data_layout.clone(),
         s => s,
     };
-    let dcanon = data_canonical(n);
-    let dperm = permutation("data_layout", &data_layout, dcanon)?;
-    let kperm = permutation(
-        "kernel_layout",
-        &kernel_layout,
-        kernel_canonical(n, spec.transpose),
-    )?;
-    let operm = permutation("out_layout", &out_layout, dcanon)?;
+    let (dcanon, kcanon) = (data_canonical(n), kernel_canonical(n, spec.transpose));
+    let dl = Layout::new("data_layout", &data_layout, dcanon)?;
+    let kl = Layout::new("kernel_layout", &kernel_layout, kcanon)?;
+    let ol = Layout::new("out_layout", &out_layout, dcanon)?;
     let out_dtype = cx.attrs().dtype("out_dtype")?;
 
     let Some((data, ddt)) = cx.tensor_dims(0)? else {
         return Ok(Progress::NotYet);
     };
-    if data.len() != n + 2 {
+    if data.len() != dl.rank() {
         let t = cx.resolve(cx.arg(0));
         return Err(RelError::at(
             0,
             format!(
-                "`{op}` expects data of rank {} (layout {data_layout}), found `{}`",
-                n + 2,
+                "`{op}` expects data of rank {} (layout {}), found `{}`",
+                dl.rank(),
+                dl.name(),
                 cx.show(t)
             ),
         ));
     }
-    let d = canonical(&data, &dperm);
+    let d = dl.canonical(cx, &data, 0, "the data", dcanon)?;
     let (batch, cin) = (d[0], d[1]);
     let weight = cx.tensor_dims(1)?;
-    if let Some((w, _)) = &weight {
-        if w.len() != n + 2 {
+    let wcanon = match &weight {
+        Some((w, _)) if w.len() != kl.rank() => {
             let t = cx.resolve(cx.arg(1));
             return Err(RelError::at(
                 1,
                 format!(
-                    "`{op}` expects a weight of rank {} (layout {kernel_layout}), found `{}`",
-                    n + 2,
+                    "`{op}` expects a weight of rank {} (layout {}), found `{}`",
+                    kl.rank(),
+                    kl.name(),
                     cx.show(t)
                 ),
             ));
         }
-    }
-    let wcanon = weight.as_ref().map(|(w, _)| canonical(w, &kperm));
+        Some((w, _)) => Some(kl.canonical(cx, w, 1, "the weight", kcanon)?),
+        None => None,
+    };
     let g = konst(cx, groups);
     let cin_const = cx.tcx_ref().dims.as_const(cin);
     if let Some(c) = cin_const.filter(|c| c % groups != 0) {
@@ -217,16 +216,14 @@ fn conv(cx: &mut RelCx<'_>, spec: &Spec) -> RelResult {
         }
     }
 
-    let wcanon = match (&weight, channels.is_some() && kernel_size.is_some()) {
-        (Some((w, _)), _) => {
-            let w = w.clone();
+    let wcanon = match (wcanon, channels.is_some() && kernel_size.is_some()) {
+        (Some(w), _) => {
             for (i, e) in expected.iter().enumerate() {
                 if let Some((e, source)) = e {
-                    let j = kperm[i];
-                    check_weight_dim(cx, spec, &kernel_layout, j, i, w[j], *e, source)?;
+                    check_weight_dim(cx, spec, &kl, i, w[i], (*e, source))?;
                 }
             }
-            canonical(&w, &kperm)
+            w
         }
         (None, true) => {
             // Backward inference: the weight is assigned from the attributes.
@@ -234,7 +231,7 @@ fn conv(cx: &mut RelCx<'_>, spec: &Spec) -> RelResult {
                 .iter()
                 .map(|e| e.as_ref().expect("every axis is determined").0)
                 .collect();
-            let laid = lay_out(&full, &kperm);
+            let laid = kl.lay_out(cx, &full, "the weight", kcanon)?;
             let t = cx.mk_tensor(&laid, ddt);
             cx.unify(1, t)?;
             full
@@ -283,7 +280,7 @@ fn conv(cx: &mut RelCx<'_>, spec: &Spec) -> RelResult {
         }
         out.push(size);
     }
-    let laid = lay_out(&out, &operm);
+    let laid = ol.lay_out(cx, &out, "the output", dcanon)?;
     let dtype = out_dtype.map(DTy::Known).unwrap_or(ddt);
     let t = cx.mk_tensor(&laid, dtype);
     let last = cx.len() - 1;

@@ -70,7 +70,8 @@ fn layouts(cx: &RelCx<'_>, op: &str, n: usize) -> Result<Layouts, RelError> {
     })
 }
 
-/// The data's dimensions, checked against the layout's rank; `None` while unknown.
+/// The data's dimensions, checked against the layout's rank and its packed axes (the
+/// `16` of `NCHW16c`, which TVM does not check); `None` while unknown.
 fn data_dims(
     cx: &mut RelCx<'_>,
     op: &str,
@@ -90,6 +91,21 @@ fn data_dims(
                 cx.show(t)
             ),
         ));
+    }
+    for (q, axis) in l.axes.iter().enumerate() {
+        if let Axis::Sub(f, letter) = *axis {
+            let factor = konst(cx, f);
+            if cx.unify_dim(dims[q], factor, 0).is_err() {
+                return Err(RelError::at(
+                    0,
+                    format!(
+                        "dimension {q} of the data is {}, but `{f}{letter}` of `layout` {} needs {f}",
+                        cx.show_dim(dims[q]),
+                        l.name
+                    ),
+                ));
+            }
+        }
     }
     Ok(Some((dims, dt)))
 }

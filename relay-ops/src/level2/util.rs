@@ -2,7 +2,7 @@
 //! and error messages that name dimensions.
 
 use relay_core::attrs::AttrTypeError;
-use relay_core::{Attrs, Dim, DimError, RelCx, RelError};
+use relay_core::{Attrs, Dim, DimError, Dims, RelCx, RelError};
 
 /// An arithmetic failure of the dimension algebra, as a relation error.
 pub(super) fn arith(e: DimError) -> RelError {
@@ -125,45 +125,159 @@ pub(super) fn parse_layout(attr: &str, s: &str) -> Result<Vec<Axis>, RelError> {
     Ok(axes)
 }
 
-/// For each letter of `canonical`, its position in layout `layout` (attribute `attr`),
-/// which must be a permutation of `canonical`.
-pub(super) fn permutation(
-    attr: &str,
-    layout: &str,
-    canonical: &str,
-) -> Result<Vec<usize>, RelError> {
-    let axes = parse_layout(attr, layout)?;
-    let ok = axes.len() == canonical.len()
-        && axes
-            .iter()
-            .all(|a| matches!(a, Axis::Primal(c) if canonical.contains(*c)));
-    if !ok {
-        return Err(RelError::new(format!(
-            "`{attr}` \"{layout}\" is not supported: it must order the axes of {canonical}"
-        )));
-    }
-    Ok(canonical
-        .chars()
-        .map(|c| {
-            axes.iter()
-                .position(|a| *a == Axis::Primal(c))
-                .expect("checked: a permutation")
+/// A layout attribute read against an operator's canonical layout (`NCHW`, `OIHW`, ...),
+/// as TVM's `BijectiveLayout` converts between them: the canonical axes in any order, each
+/// possibly packed by a subordinate axis (`NCHW16c`: C is split into an outer `C` and an
+/// inner `16c` of 16; `OIHW16i16o`). A canonical dimension is its outer dimension times
+/// the factor; back from canonical, the outer dimension is the quotient. Where TVM rounds
+/// a quotient up (a `C` of 20 packed by 16 gives 2 blocks, hiding 12 padding channels)
+/// and does not check the inner dimensions, this is an error.
+///
+/// ```text
+/// NHWC        (1, 32, 32, 3)        <-> NCHW (1, 3, 32, 32)
+/// NCHW16c     (1, 4, 56, 56, 16)    <-> NCHW (1, 64, 56, 56)
+/// OIHW16i16o  (4, 4, 3, 3, 16, 16)  <-> OIHW (64, 64, 3, 3)
+/// ```
+#[derive(Clone, Debug)]
+pub(super) struct Layout {
+    attr: &'static str,
+    name: String,
+    /// For each canonical axis, its position, and its subordinate axis' position and
+    /// factor when it is packed.
+    axes: Vec<(usize, Option<(usize, i64)>)>,
+    rank: usize,
+}
+
+impl Layout {
+    /// Layout `name` of attribute `attr`, which must hold every axis of `canonical` once,
+    /// packed or not, and nothing else.
+    pub(super) fn new(attr: &'static str, name: &str, canonical: &str) -> Result<Layout, RelError> {
+        let parsed = parse_layout(attr, name)?;
+        let unsupported = || {
+            RelError::new(format!(
+                "`{attr}` \"{name}\" is not supported: it must order the axes of {canonical}, each possibly packed by a factor"
+            ))
+        };
+        let mut axes = Vec::with_capacity(canonical.len());
+        for c in canonical.chars() {
+            let primal = parsed.iter().position(|a| *a == Axis::Primal(c));
+            let sub = parsed.iter().enumerate().find_map(|(i, a)| match a {
+                Axis::Sub(f, l) if l.to_ascii_uppercase() == c => Some((i, *f)),
+                _ => None,
+            });
+            axes.push((primal.ok_or_else(unsupported)?, sub));
+        }
+        let held = axes.len() + axes.iter().filter(|(_, s)| s.is_some()).count();
+        if held != parsed.len() {
+            // An axis of another layout, or an axis packed twice.
+            return Err(unsupported());
+        }
+        Ok(Layout {
+            attr,
+            name: name.to_owned(),
+            axes,
+            rank: parsed.len(),
         })
-        .collect())
-}
-
-/// `dims` (in the order of `canonical`) laid out in the layout whose permutation is `perm`.
-pub(super) fn lay_out(dims: &[Dim], perm: &[usize]) -> Vec<Dim> {
-    let mut out = dims.to_vec();
-    for (i, &p) in perm.iter().enumerate() {
-        out[p] = dims[i];
     }
-    out
-}
 
-/// `dims` (laid out by `perm`) in canonical order.
-pub(super) fn canonical(dims: &[Dim], perm: &[usize]) -> Vec<Dim> {
-    perm.iter().map(|&p| dims[p]).collect()
+    /// The layout as written (`NCHW16c`).
+    pub(super) fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The number of dimensions of a tensor in this layout.
+    pub(super) fn rank(&self) -> usize {
+        self.rank
+    }
+
+    /// Where canonical axis `i` (of letter `letter`) is, for messages: `axis 1, `C` of
+    /// NCHW` or `axes 1 and 4, `C` and `16c` of NCHW16c`.
+    pub(super) fn describe(&self, i: usize, letter: char) -> String {
+        match self.axes[i] {
+            (p, None) => format!("axis {p}, `{letter}` of {}", self.name),
+            (p, Some((q, f))) => format!(
+                "axes {p} and {q}, `{letter}` and `{f}{}` of {}",
+                letter.to_ascii_lowercase(),
+                self.name
+            ),
+        }
+    }
+
+    /// `dims` (argument `arg`, `what` in messages: "the data") in canonical order: a packed
+    /// axis is its outer dimension times its factor, and its inner dimension must be the
+    /// factor.
+    pub(super) fn canonical(
+        &self,
+        cx: &mut RelCx<'_>,
+        dims: &[Dim],
+        arg: usize,
+        what: &str,
+        canonical: &str,
+    ) -> Result<Vec<Dim>, RelError> {
+        let mut out = Vec::with_capacity(self.axes.len());
+        for (&(p, sub), letter) in self.axes.iter().zip(canonical.chars()) {
+            let Some((q, f)) = sub else {
+                out.push(dims[p]);
+                continue;
+            };
+            let factor = konst(cx, f);
+            if cx.unify_dim(dims[q], factor, arg).is_err() {
+                return Err(RelError::at(
+                    arg,
+                    format!(
+                        "dimension {q} of {what} is {}, but `{f}{}` of `{}` {} needs {f}",
+                        cx.show_dim(dims[q]),
+                        letter.to_ascii_lowercase(),
+                        self.attr,
+                        self.name
+                    ),
+                ));
+            }
+            out.push(cx.tcx().dims.scale(dims[p], f).map_err(arith)?);
+        }
+        Ok(out)
+    }
+
+    /// `dims` (in canonical order; `what` in messages: "the output") laid out in this
+    /// layout: a packed axis is split into its quotient by the factor and the factor, and
+    /// must be a multiple of the factor (`?` stays `?`).
+    pub(super) fn lay_out(
+        &self,
+        cx: &mut RelCx<'_>,
+        dims: &[Dim],
+        what: &str,
+        canonical: &str,
+    ) -> Result<Vec<Dim>, RelError> {
+        let mut out = vec![Dims::ANY; self.rank];
+        for ((&(p, sub), &d), letter) in self.axes.iter().zip(dims).zip(canonical.chars()) {
+            let Some((q, f)) = sub else {
+                out[p] = d;
+                continue;
+            };
+            out[q] = konst(cx, f);
+            if cx.tcx_ref().dims.is_any(d) {
+                out[p] = Dims::ANY;
+                continue;
+            }
+            let factor = konst(cx, f);
+            let rem = cx.tcx().dims.floormod(d, factor).map_err(arith)?;
+            if cx.tcx_ref().dims.as_const(rem) != Some(0) {
+                let known = if cx.tcx_ref().dims.as_const(d).is_some() {
+                    ""
+                } else {
+                    "known to be "
+                };
+                return Err(RelError::new(format!(
+                    "`{}` {} packs {letter} by {f}, but {what}'s {letter} is {}, not {known}a multiple of {f}",
+                    self.attr,
+                    self.name,
+                    cx.show_dim(d)
+                )));
+            }
+            out[p] = cx.tcx().dims.floordiv(d, factor).map_err(arith)?;
+        }
+        Ok(out)
+    }
 }
 
 /// A constant dimension.
