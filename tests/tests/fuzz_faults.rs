@@ -175,7 +175,7 @@ fn gather_nd_counts_near_i64_max_are_an_error() {
 #[test]
 fn upsampling_scales_a_large_height_exactly_or_fails() {
     let up = |h: &str, scale: &str| {
-        format!("def @main(%x: Tensor[(1, 1, {h}, 1), float32]) {{ nn.upsampling(%x, scale_h={scale}) }}")
+        format!("def @main(%x: Tensor[(1, 1, {h}, 1), float32]) {{ nn.upsampling(%x, scale_h={scale}, scale_w=1f) }}")
     };
     first_error(
         &up("5000000000000000000", "2f"),
@@ -205,7 +205,7 @@ fn upsampling_scales_a_large_height_exactly_or_fails() {
 #[test]
 fn upsampling_a_height_f64_holds_is_scaled_as_tvm_scales_it() {
     let up = |h: &str, scale: &str| {
-        format!("def @main(%x: Tensor[(1, 1, {h}, 1), float32]) {{ nn.upsampling(%x, scale_h={scale}) }}")
+        format!("def @main(%x: Tensor[(1, 1, {h}, 1), float32]) {{ nn.upsampling(%x, scale_h={scale}, scale_w=1f) }}")
     };
     first_error(
         &up("9007199254740992", "2000f"),
