@@ -254,6 +254,7 @@ fn check_one(
     leave: bool,
 ) -> std::io::Result<bool> {
     let name = input_name(path);
+    let text_len = buf.len();
     let (mut checked, buf) = match prelude.parse_buffer(&buf) {
         Ok(parsed) if stamp.is_some() && buf.len() > LARGE_PROGRAM => {
             // Inference needs no text, and a large model's text is about as large as all
@@ -301,15 +302,22 @@ fn check_one(
     // of a large model's `@main` is itself megabytes of text). One allocation, so freeing
     // it is quick even when the rest of the data is left to the end of the process.
     drop(buf);
+    // The types printed are bounded by the program's size: a type whose parts are shared
+    // (`@dup` applied thirty times) has text exponentially larger than itself, and is cut.
+    let mut budget = OutputBudget::new(text_len);
     for g in checked.user_globals() {
         let Some(gid) = module.global(&g.name) else {
             continue;
         };
-        writeln!(out, "@{}: {}", g.name, typed.show(typed.global_ty(gid)))?;
+        let ty = typed.show_within(typed.global_ty(gid), budget.line());
+        budget.spend(ty.len());
+        writeln!(out, "@{}: {ty}", g.name)?;
         if bindings {
             for var in g.func.map_or_else(Vec::new, |f| let_bindings(module, f)) {
                 let name = module.var_name(var);
-                writeln!(out, "%{name}: {}", typed.show(typed.var_ty(var)))?;
+                let ty = typed.show_within(typed.var_ty(var), budget.line());
+                budget.spend(ty.len());
+                writeln!(out, "%{name}: {ty}")?;
             }
         }
     }
@@ -317,6 +325,34 @@ fn check_one(
         std::mem::forget(checked);
     }
     Ok(true)
+}
+
+/// The bytes of types one check prints: [`OutputBudget::PER_BYTE`] per byte of the
+/// text checked (the prelude's and the program's), at least [`OutputBudget::LEAST`]; a line past it still prints
+/// [`OutputBudget::LINE`] bytes before its type is cut.
+struct OutputBudget {
+    left: usize,
+}
+
+impl OutputBudget {
+    const PER_BYTE: usize = 4;
+    const LEAST: usize = 1 << 20;
+    const LINE: usize = 256;
+
+    fn new(text_len: usize) -> Self {
+        OutputBudget {
+            left: text_len.saturating_mul(Self::PER_BYTE).max(Self::LEAST),
+        }
+    }
+
+    /// The limit of the next line's type.
+    fn line(&self) -> usize {
+        self.left.max(Self::LINE)
+    }
+
+    fn spend(&mut self, n: usize) {
+        self.left = self.left.saturating_sub(n);
+    }
 }
 
 /// The size of text above which the last program's data is not freed: freeing it piece

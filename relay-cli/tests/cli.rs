@@ -344,3 +344,33 @@ fn the_workload_size_is_bounded() {
         )
     );
 }
+
+/// `@dup` applied thirty deep: the type of `@main` has 2^31 - 1 nodes of text (printing
+/// it aborted on a 4 GiB allocation). The line is cut past the output's budget (1 MiB
+/// for a small program) with the count of the nodes left.
+#[test]
+fn a_type_exponentially_larger_than_its_program_is_cut() {
+    let mut call = "%x".to_string();
+    for _ in 0..30 {
+        call = format!("@dup({call})");
+    }
+    let src = format!(
+        "def @dup[A](%x: A) -> (A, A) {{ (%x, %x) }}\ndef @main(%x: float32) {{ {call} }}\n"
+    );
+    let path = temp_file("dup30.relay", src.as_bytes());
+    let (code, out, err) = relay(&["check", &path]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "@dup: fn [A](A) -> (A, A)");
+    assert!(
+        lines[1].starts_with("@main: fn (float32) -> ((((("),
+        "{}",
+        &lines[1][..100]
+    );
+    assert!(lines[1].len() < (1 << 20) + 200, "{}", lines[1].len());
+    assert!(
+        lines[1].ends_with(&format!(" 2147292984 nodes more{}", ")".repeat(30))),
+        "{}",
+        &lines[1][lines[1].len() - 100..]
+    );
+}

@@ -14,6 +14,14 @@
 //! `m - n`, `3 - n`), with `floormod(x, c)` recovered from its stored form
 //! `x - c*floordiv(x, c)`. Everything printed reads back through the type parser as the
 //! same dimension.
+//!
+//! Printed text is bounded. Types are interned, so a type may share its parts: `@dup`
+//! (`fn [A](A) -> (A, A)`) applied thirty times is a type of thirty nodes whose text has
+//! a billion. Each printing has a limit of bytes ([`SHOW_LIMIT`] for
+//! [`TyCtx::show`], the caller's for [`type_to_string_within`]): past it, the next type
+//! or dimension is not printed; the text ends with `... N nodes more` (the types and
+//! dimensions not printed) and the brackets still open, as in
+//! `((float32, float32), ... 1073741822 nodes more)`. Text so cut does not read back.
 
 use crate::dim::{Dim, DimData, Shown, ShownTerm};
 use crate::ty::{DTy, Shape, ShapeData, Ty, TyCtx, TyData};
@@ -37,7 +45,17 @@ enum Piece {
     /// holds them) from this index on, one at a time: a signature of a million parameters
     /// needs no million pieces at once.
     Items(Ty, u32),
+    /// A dimension of a shape's list: a node, where the text may be cut.
+    ShapeDim(Dim),
 }
+
+/// The most bytes [`TyCtx::show`] prints of one type, shape or dimension (then cut as
+/// the module's docs say): types in messages stay readable whatever their size.
+pub const SHOW_LIMIT: usize = 8 << 10;
+
+/// The most bytes printed of a type that is a result rather than part of a message (a
+/// signature): far above a real model's, far below what would exhaust memory.
+pub const OUTPUT_LIMIT: usize = 64 << 20;
 
 struct Printer<'a> {
     tcx: &'a TyCtx,
@@ -47,20 +65,34 @@ struct Printer<'a> {
     /// The tensor types printed so far: a signature of many parameters of a few types
     /// prints each type once.
     tensors: FxHashMap<Ty, Box<str>>,
+    /// The length of text past which no more nodes are printed.
+    limit: usize,
+    /// The nodes (types and dimensions of shapes) printed so far.
+    nodes: u64,
 }
 
 impl<'a> Printer<'a> {
-    fn run(tcx: &'a TyCtx, first: Piece) -> String {
+    fn run(tcx: &'a TyCtx, first: Piece, limit: usize) -> String {
         let mut p = Printer {
             tcx,
             out: String::new(),
             stack: vec![first],
             sums: SumOrders::default(),
             tensors: FxHashMap::default(),
+            limit,
+            nodes: 0,
         };
         while let Some(piece) = p.stack.pop() {
+            if matches!(piece, Piece::Ty(_) | Piece::ShapeDim(_)) {
+                if p.out.len() >= p.limit {
+                    p.cut(first);
+                    break;
+                }
+                p.nodes += 1;
+            }
             match piece {
                 Piece::Ty(t) => p.ty(t),
+                Piece::ShapeDim(d) => p.stack.push(Piece::Dim(d)),
                 Piece::Shape(s) => p.shape(s),
                 Piece::DType(dt) => p.dtype(dt),
                 Piece::Dim(d) => {
@@ -79,6 +111,29 @@ impl<'a> Printer<'a> {
             }
         }
         p.out
+    }
+
+    /// Ends the text where the limit cut it (before the piece just popped): the number
+    /// of nodes not printed, then the brackets still open.
+    #[cold]
+    fn cut(&mut self, first: Piece) {
+        let total = match first {
+            Piece::Ty(t) => tree_size(self.tcx, t),
+            Piece::Shape(s) => self.tcx.shape_dims(s).map_or(0, |d| d.len() as u64),
+            _ => 0,
+        };
+        let more = total.saturating_sub(self.nodes);
+        let _ = write!(
+            self.out,
+            "... {more} node{} more",
+            if more == 1 { "" } else { "s" }
+        );
+        while let Some(piece) = self.stack.pop() {
+            if let Piece::Text(text) = piece {
+                self.out
+                    .extend(text.chars().filter(|c| matches!(c, ')' | ']')));
+            }
+        }
     }
 
     /// Pushes `items` separated by `sep` so that they print in order.
@@ -133,8 +188,12 @@ impl<'a> Printer<'a> {
                     return;
                 }
                 if let Some(done) = self.tensors.get(&t) {
-                    self.out.push_str(done);
-                    return;
+                    // Copied whole only within the limit; else printed, to be cut.
+                    if self.out.len() + done.len() <= self.limit {
+                        self.out.push_str(done);
+                        self.nodes += tcx.shape_dims(*s).map_or(0, |d| d.len() as u64);
+                        return;
+                    }
                 }
                 self.stack.push(Piece::EndTensor(t, self.out.len()));
                 self.out.push_str("Tensor[");
@@ -196,7 +255,7 @@ impl<'a> Printer<'a> {
             ShapeData::Dims(dims) => {
                 self.out.push('(');
                 self.stack.push(Piece::Text(")"));
-                self.push_list(dims, ", ", Piece::Dim);
+                self.push_list(dims, ", ", Piece::ShapeDim);
             }
             ShapeData::Var(v) => {
                 let _ = write!(self.out, "{v}");
@@ -255,7 +314,8 @@ fn expand_dim(
         | Piece::Shape(_)
         | Piece::DType(_)
         | Piece::EndTensor(..)
-        | Piece::Items(..) => {
+        | Piece::Items(..)
+        | Piece::ShapeDim(_) => {
             unreachable!("not a dimension piece")
         }
     }
@@ -539,22 +599,68 @@ fn merge_sort<T: Copy>(items: &mut Vec<T>, cmp: &dyn Fn(&T, &T) -> Ordering) {
     *items = src;
 }
 
-/// `ty` in the text syntax.
-pub fn type_to_string(tcx: &TyCtx, ty: Ty) -> String {
-    Printer::run(tcx, Piece::Ty(ty))
+/// The number of nodes of `ty` as printed: each type, and each dimension of a shape's
+/// list, counted once per place it is printed (saturating). Linear in the distinct types
+/// `ty` holds, however many places they are printed in.
+pub fn tree_size(tcx: &TyCtx, ty: Ty) -> u64 {
+    let mut sizes: FxHashMap<Ty, u64> = FxHashMap::default();
+    let mut stack = vec![(ty, false)];
+    let parts = |t: Ty| -> &[Ty] {
+        match tcx.data(t) {
+            TyData::Tuple(ts) | TyData::Call(_, ts) => ts,
+            TyData::Func(f) => &f.args,
+            TyData::Ref(inner) => std::slice::from_ref(inner),
+            _ => &[],
+        }
+    };
+    let ret = |t: Ty| match tcx.data(t) {
+        TyData::Func(f) => Some(f.ret),
+        _ => None,
+    };
+    while let Some((t, done)) = stack.pop() {
+        if sizes.contains_key(&t) {
+            continue;
+        }
+        if !done {
+            stack.push((t, true));
+            stack.extend(parts(t).iter().chain(ret(t).as_ref()).map(|&p| (p, false)));
+            continue;
+        }
+        let own = match tcx.data(t) {
+            TyData::Tensor(s, _) => 1 + tcx.shape_dims(*s).map_or(0, |d| d.len() as u64),
+            _ => 1,
+        };
+        let size = parts(t)
+            .iter()
+            .chain(ret(t).as_ref())
+            .fold(own, |n, p| n.saturating_add(sizes[p]));
+        sizes.insert(t, size);
+    }
+    sizes[&ty]
 }
 
-/// `shape` in the text syntax.
+/// `ty` in the text syntax, cut past [`SHOW_LIMIT`] bytes.
+pub fn type_to_string(tcx: &TyCtx, ty: Ty) -> String {
+    type_to_string_within(tcx, ty, SHOW_LIMIT)
+}
+
+/// `ty` in the text syntax, cut past `limit` bytes (`usize::MAX`: never; the text of a
+/// type that shares its parts may then be exponentially larger than the type).
+pub fn type_to_string_within(tcx: &TyCtx, ty: Ty, limit: usize) -> String {
+    Printer::run(tcx, Piece::Ty(ty), limit)
+}
+
+/// `shape` in the text syntax, cut past [`SHOW_LIMIT`] bytes.
 pub fn shape_to_string(tcx: &TyCtx, shape: Shape) -> String {
-    Printer::run(tcx, Piece::Shape(shape))
+    Printer::run(tcx, Piece::Shape(shape), SHOW_LIMIT)
 }
 
 /// `dim` in the text syntax.
 pub fn dim_to_string(tcx: &TyCtx, dim: Dim) -> String {
-    Printer::run(tcx, Piece::Dim(dim))
+    Printer::run(tcx, Piece::Dim(dim), SHOW_LIMIT)
 }
 
 /// `dt` in the text syntax.
 pub fn dtype_to_string(tcx: &TyCtx, dt: DTy) -> String {
-    Printer::run(tcx, Piece::DType(dt))
+    Printer::run(tcx, Piece::DType(dt), SHOW_LIMIT)
 }

@@ -587,9 +587,15 @@ impl TyCtx {
         out
     }
 
-    /// `ty` printed in the text syntax.
+    /// `ty` printed in the text syntax, cut past [`crate::print::SHOW_LIMIT`] bytes
+    /// (`(float32, ... 12 nodes more)`).
     pub fn show(&self, ty: Ty) -> String {
         crate::print::type_to_string(self, ty)
+    }
+
+    /// `ty` printed in the text syntax, cut past `limit` bytes (`usize::MAX`: never).
+    pub fn show_within(&self, ty: Ty, limit: usize) -> String {
+        crate::print::type_to_string_within(self, ty, limit)
     }
 
     /// `dim` printed in the text syntax.

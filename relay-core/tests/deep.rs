@@ -23,7 +23,7 @@ fn deep_tuple_types_unify_resolve_and_print() {
         assert_eq!(s.solve(), Outcome::Solved);
 
         let expected = format!("{}int32{}", "(".repeat(DEPTH), ",)".repeat(DEPTH));
-        assert_eq!(s.tcx.show(known), expected);
+        assert_eq!(s.tcx.show_within(known, usize::MAX), expected);
     });
 }
 
@@ -96,7 +96,7 @@ fn long_binding_chains_resolve() {
         let r = s.resolve(vars[0]);
         assert!(!s.tcx.has_vars(r));
         assert_eq!(
-            s.tcx.show(r).len(),
+            s.tcx.show_within(r, usize::MAX).len(),
             "bool".len() + (DEPTH - 1) * "(,)".len()
         );
     });

@@ -181,7 +181,9 @@ impl Checked {
         }
     }
 
-    /// `@name: TYPE` for each of the program's globals, in source order.
+    /// `@name: TYPE` for each of the program's globals, in source order. A type is cut
+    /// past [`relay_core::print::OUTPUT_LIMIT`] bytes (only one whose parts are shared
+    /// many times over comes near).
     pub fn signatures(&self) -> Vec<String> {
         let Some((m, typed)) = &self.typed else {
             return Vec::new();
@@ -190,7 +192,8 @@ impl Checked {
             .iter()
             .filter_map(|g| {
                 let gid = m.global(&g.name)?;
-                Some(format!("@{}: {}", g.name, typed.show(typed.global_ty(gid))))
+                let ty = typed.show_within(typed.global_ty(gid), relay_core::print::OUTPUT_LIMIT);
+                Some(format!("@{}: {ty}", g.name))
             })
             .collect()
     }

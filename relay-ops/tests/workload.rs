@@ -38,7 +38,10 @@ fn without_remembered_results_the_types_are_the_same() {
         assert!(typed.errors().is_empty(), "{:?}", typed.errors());
         let mut tys = bindings(&m, &typed);
         let main = m.global("main").expect("@main");
-        tys.push(("@main".into(), typed.show(typed.global_ty(main))));
+        tys.push((
+            "@main".into(),
+            typed.show_within(typed.global_ty(main), usize::MAX),
+        ));
         let stats = typed.solver.stats();
         shown.push((tys, stats.remembered > 0));
     }
@@ -63,7 +66,7 @@ fn every_binding_of_the_workload_at_1000_operators_has_its_type() {
     // The result is the last binding; the parameters are the input and every block's
     // weights.
     let blocks = ops.div_ceil(BLOCK.len());
-    let sig = typed.show(typed.global_ty(main));
+    let sig = typed.show_within(typed.global_ty(main), usize::MAX);
     let last = &expected.last().expect("bindings").1;
     assert!(sig.ends_with(&format!(") -> {last}")), "{sig}");
     let ExprKind::Func(f) = &module.expr(func).kind else {

@@ -93,9 +93,14 @@ impl Typed {
         self.global_tys[g.index()]
     }
 
-    /// `ty` printed.
+    /// `ty` printed, cut past [`crate::print::SHOW_LIMIT`] bytes.
     pub fn show(&self, ty: Ty) -> String {
         self.solver.tcx.show(ty)
+    }
+
+    /// `ty` printed, cut past `limit` bytes (`usize::MAX`: never).
+    pub fn show_within(&self, ty: Ty, limit: usize) -> String {
+        self.solver.tcx.show_within(ty, limit)
     }
 }
 

@@ -241,7 +241,8 @@ impl Printer<'_> {
     }
 
     fn ty(&mut self, t: Ty) {
-        let s = self.tcx.show(t);
+        // Whole, to read back: an annotation the parser read is no larger than its text.
+        let s = self.tcx.show_within(t, usize::MAX);
         self.out.push_str(&s);
     }
 
