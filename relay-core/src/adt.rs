@@ -88,6 +88,7 @@ pub struct CtorRef {
 pub struct AdtTable {
     adts: FxHashMap<Box<str>, Adt>,
     ctors: FxHashMap<Box<str>, CtorRef>,
+    /// Every handle, in the order declared (sorted by name when asked for).
     order: Vec<Adt>,
 }
 
@@ -112,9 +113,12 @@ impl AdtTable {
         &tcx.adt_info(c.adt).ctors[c.index as usize]
     }
 
-    /// Every loaded handle, sorted by name.
-    pub fn adts(&self) -> &[Adt] {
-        &self.order
+    /// Every loaded handle, sorted by name (handles of one name in the order they were
+    /// declared).
+    pub fn adts(&self, tcx: &TyCtx) -> Vec<Adt> {
+        let mut sorted = self.order.clone();
+        sorted.sort_by(|&a, &b| tcx.adt_info(a).name.cmp(&tcx.adt_info(b).name));
+        sorted
     }
 
     /// Declares data type `name` over the type parameters `params` (all of kind `Type`)
@@ -128,10 +132,7 @@ impl AdtTable {
     ) -> Result<Adt, KindError> {
         let adt = tcx.adt(name, params)?;
         self.adts.insert(name.into(), adt);
-        let at = self
-            .order
-            .partition_point(|&a| *tcx.adt_info(a).name < *name);
-        self.order.insert(at, adt);
+        self.order.push(adt);
         Ok(adt)
     }
 
@@ -144,8 +145,9 @@ impl AdtTable {
         adt: Adt,
         ctors: Vec<(Box<str>, Vec<Ty>)>,
     ) -> Result<(), Box<str>> {
-        for (i, (name, _)) in ctors.iter().enumerate() {
-            if self.ctors.contains_key(name) || ctors[..i].iter().any(|(n, _)| n == name) {
+        let mut seen = rustc_hash::FxHashSet::default();
+        for (name, _) in &ctors {
+            if self.ctors.contains_key(name) || !seen.insert(name) {
                 return Err(name.clone());
             }
         }

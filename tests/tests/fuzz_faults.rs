@@ -30,6 +30,17 @@ fn check(src: &str) -> Result<Vec<String>, Vec<String>> {
         .collect())
 }
 
+/// The warnings of `src`, which must be well typed, as their messages.
+fn warnings(src: &str) -> Vec<String> {
+    let mut tcx = TyCtx::new();
+    let mut adts = adt::load(&mut tcx).expect("the prelude's data types load");
+    let module = parse_module(src, &mut tcx, &mut adts).expect("parses");
+    let typed = infer(tcx, &adts, &module);
+    let errors: Vec<&str> = typed.errors().iter().map(|e| e.message.as_str()).collect();
+    assert_eq!(errors, Vec::<&str>::new(), "{src}");
+    typed.warnings().iter().map(|w| w.message.clone()).collect()
+}
+
 /// Asserts that `src` checks with exactly the signatures `expected`.
 #[track_caller]
 fn well_typed(src: &str, expected: &[&str]) {
@@ -212,4 +223,102 @@ fn upsampling_a_height_f64_holds_is_scaled_as_tvm_scales_it() {
         "dimension arithmetic overflows 64 bits",
     );
     first_error(&up("2", "1e300f"), "dimension arithmetic overflows 64 bits");
+}
+
+// ----- 8 and 11: match analysis -----
+
+/// A match on a tuple of 257 lists with one arm, all `Nil`: wide, not deep, and not
+/// exhaustive (it was accepted with a warning that patterns nested deeper than 256 levels
+/// are not checked).
+#[test]
+fn a_wide_match_is_checked_like_a_narrow_one() {
+    let n = 257;
+    let tuple = format!("({})", vec!["%x"; n].join(", "));
+    let all_nil = format!("({})", vec!["Nil"; n].join(", "));
+    let src =
+        format!("def @main(%x: List[int32]) -> int32 {{ match ({tuple}) {{ {all_nil} => 0 }} }}");
+    // The first eight cases missed: `Cons` in the last column, then one column earlier
+    // with any value after it, ...
+    let cases: Vec<String> = (0..8)
+        .map(|k| {
+            let mut fields = vec!["Nil"; n - 1 - k];
+            fields.push("Cons(_, _)");
+            fields.extend(vec!["_"; k]);
+            format!("`({})`", fields.join(", "))
+        })
+        .collect();
+    first_error(
+        &src,
+        &format!("non-exhaustive match: {} not covered", cases.join(", ")),
+    );
+    let all_wild = format!("({})", vec!["_"; n].join(", "));
+    let src = format!(
+        "def @main(%x: List[int32]) -> int32 {{ match ({tuple}) {{ {all_nil} => 0, {all_wild} => 1 }} }}"
+    );
+    well_typed(&src, &["@main: fn (List[int32]) -> int32"]);
+    // Ten thousand columns take no stack.
+    let n = 10_000;
+    let tuple = format!("({})", vec!["%x"; n].join(", "));
+    let arm = format!("({})", vec!["_"; n].join(", "));
+    let src = format!(
+        "def @main(%x: List[int32]) -> int32 {{ match ({tuple}) {{ {arm} => 0, {arm} => 1 }} }}"
+    );
+    assert_eq!(
+        warnings(&src),
+        ["unreachable arm: the arms before it match every value it matches (arm 2)"]
+    );
+}
+
+/// Ten thousand equal arms: each is unreachable, found without a search of the arms
+/// before it (a search per arm took 8 s).
+#[test]
+fn many_equal_arms_are_unreachable_in_linear_time() {
+    let arms = vec!["Cons(_, Nil) => 0"; 10_000].join(", ");
+    let src = format!(
+        "def @main(%l: List[int32]) -> int32 {{ match (%l) {{ Nil => 1, {arms}, _ => 2 }} }}"
+    );
+    let w = warnings(&src);
+    assert_eq!(w.len(), 9_999);
+    assert_eq!(
+        w[0],
+        "unreachable arm: the arms before it match every value it matches (arm 3)"
+    );
+    assert_eq!(
+        w[9_998],
+        "unreachable arm: the arms before it match every value it matches (arm 10001)"
+    );
+}
+
+/// One data type of 100,000 constructors, matched arm by arm (its constructors were
+/// checked for duplicates pairwise: 12.6 s).
+#[test]
+fn a_data_type_of_many_constructors_is_declared_and_matched_in_linear_time() {
+    let n = 100_000;
+    let ctors: Vec<String> = (0..n).map(|i| format!("C{i}")).collect();
+    let decl = format!("type T {{ {} }}\n", ctors.join(", "));
+    let arms = |from: usize| {
+        (from..n)
+            .map(|i| format!("C{i} => {i}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    well_typed(
+        &format!(
+            "{decl}def @main(%t: T) -> int32 {{ match (%t) {{ {} }} }}",
+            arms(0)
+        ),
+        &["@main: fn (T) -> int32"],
+    );
+    first_error(
+        &format!(
+            "{decl}def @main(%t: T) -> int32 {{ match (%t) {{ {} }} }}",
+            arms(1)
+        ),
+        "non-exhaustive match: `C0` not covered",
+    );
+    let dup = format!(
+        "type T {{ {}, C7 }}\ndef @main() -> T {{ C1() }}",
+        ctors.join(", ")
+    );
+    first_error(&dup, "constructor `C7` is declared twice");
 }

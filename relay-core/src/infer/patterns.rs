@@ -105,15 +105,25 @@ impl Infer<'_> {
                 attr: None,
             });
         }
-        if report.too_deep {
-            self.warnings.push(TypeError {
-                span,
-                expr: Some(e),
-                message: format!(
-                    "patterns nested deeper than {} levels are not checked for exhaustiveness",
+        // A complete match that was not checked is an error: it may miss cases.
+        if let (true, Some(why)) = (complete, report.unchecked) {
+            let why = match why {
+                crate::exhaust::Unchecked::TooDeep => format!(
+                    "its patterns nest deeper than {} levels",
                     crate::exhaust::MAX_PATTERN_DEPTH
                 ),
-                notes: Vec::new(),
+                crate::exhaust::Unchecked::TooLarge => format!(
+                    "checking it would take more than {} steps",
+                    crate::exhaust::MAX_WORK
+                ),
+            };
+            self.errors.push(TypeError {
+                span,
+                expr: Some(e),
+                message: format!("this match cannot be checked for exhaustiveness: {why}"),
+                notes: vec![
+                    "split it into nested matches, or use `match?` for a partial match".to_string(),
+                ],
                 labels: Vec::new(),
                 help: None,
                 attr: None,

@@ -251,7 +251,7 @@ impl Printer<'_> {
         let registered: FxHashSet<&str> = crate::registry::global()
             .map(|r| r.data_types().iter().map(|d| d.name).collect())
             .unwrap_or_default();
-        for &adt in adts.adts() {
+        for adt in adts.adts(self.tcx) {
             let info = self.tcx.adt_info(adt);
             if registered.contains(&*info.name) {
                 continue;
