@@ -145,9 +145,23 @@ impl AdtTable {
         adt: Adt,
         ctors: Vec<(Box<str>, Vec<Ty>)>,
     ) -> Result<(), Box<str>> {
+        self.define_ctors_shadowing(tcx, adt, ctors, |_| false)
+    }
+
+    /// [`AdtTable::define_ctors`], where a constructor of a data type for which `shadows`
+    /// holds is not a clash: the new constructor of that name takes its place (a
+    /// program's own `Some` over the prelude's).
+    pub fn define_ctors_shadowing(
+        &mut self,
+        tcx: &mut TyCtx,
+        adt: Adt,
+        ctors: Vec<(Box<str>, Vec<Ty>)>,
+        shadows: impl Fn(Adt) -> bool,
+    ) -> Result<(), Box<str>> {
         let mut seen = rustc_hash::FxHashSet::default();
         for (name, _) in &ctors {
-            if self.ctors.contains_key(name) || !seen.insert(name) {
+            let clash = self.ctors.get(name).is_some_and(|c| !shadows(c.adt));
+            if clash || !seen.insert(name) {
                 return Err(name.clone());
             }
         }
@@ -176,10 +190,16 @@ impl AdtTable {
 
     /// A scope binding every loaded data type's name to its handle (to parse types that
     /// mention them).
+    ///
+    /// TVM's prelude calls `Optional` `Option`: where no data type has that name, it is
+    /// `Optional`'s too.
     pub fn scope(&self) -> TypeScope {
         let mut scope = TypeScope::new();
         for (name, &adt) in &self.adts {
             scope.bind(name, Binding::Adt(adt));
+        }
+        if let (None, Some(&optional)) = (self.adts.get("Option"), self.adts.get("Optional")) {
+            scope.bind("Option", Binding::Adt(optional));
         }
         scope
     }

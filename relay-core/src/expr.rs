@@ -419,6 +419,25 @@ impl Module {
         self.exprs[e.0 as usize].span
     }
 
+    /// Whether a `let` of value `value` binds its variable before the value (the value
+    /// may mention it: a recursive closure, as TVM's loops print). TVM binds every `let`
+    /// so; here, one whose value as written starts with a function literal (`fn (..) {..}`,
+    /// or a call or projection of one), so that `let %x = add(%x, 1f)` still means the
+    /// `%x` before it.
+    pub fn let_binds_first(&self, mut value: ExprId) -> bool {
+        loop {
+            if value.is_mention() {
+                return false;
+            }
+            value = match &self.expr(value).kind {
+                ExprKind::Func(_) => return true,
+                ExprKind::Call { parts, .. } => self.callee(*parts),
+                ExprKind::Proj(base, _) => *base,
+                _ => return false,
+            };
+        }
+    }
+
     /// The expression whose value `e` has, past its `let`s: `e` itself unless it is a
     /// [`ExprKind::Let`], whose value is its body's (a chain's result). A type error about
     /// a value is shown there.

@@ -541,7 +541,7 @@ fn printed_expressions_constants_and_metadata() {
     );
     assert_eq!(
         errors("def @f(%x: float32) { nn.conv2d(%x, %x, meta[relay.attrs.Conv2DAttrs][0]) }"),
-        ["40..72: `meta[relay.attrs.Conv2DAttrs][0]` refers to a metadata section, which is not supported"]
+        ["40..72: the attributes `meta[relay.attrs.Conv2DAttrs][0]` are in a metadata section, which this text does not have"]
     );
     // The metadata section TVM prints at the end of a module ends it.
     assert_eq!(
@@ -1185,5 +1185,72 @@ fn tvm_printed_syntax() {
     assert!(
         printed.contains("fn (%p0: Tensor[(2), float32], Primitive=1, Compiler=\"mrvl\") -> Tensor[(2), float32] {"),
         "{printed}"
+    );
+}
+
+/// A program's own data types shadow the registered ones of their names, constructors
+/// included (TVM's prelude declares `type Option[A] { Some(A), None }`); TVM's name
+/// `Option` is `Optional` where no data type has it; `extern type` declares a data type
+/// without constructors.
+#[test]
+fn data_types_of_the_program_shadow_the_registered_ones() {
+    let src = "type Optional[A] { Some(A), None }\n\
+               def @f(%x: Optional[int32]) -> int32 { match %x { Some(%v) => %v, None => 0 } }";
+    assert_eq!(check(src), ["@f: fn (Optional[int32]) -> int32"]);
+    let (m, tcx, adts) = parse(src);
+    let printed = relay_core::text::print_module(&m, &tcx, &adts);
+    assert!(
+        printed.starts_with("#[version = \"0.0.5\"]\ntype Optional[A] {"),
+        "{printed}"
+    );
+    assert_eq!(
+        check("def @g(%x: Option[int32]) -> Option[int32] { %x }"),
+        ["@g: fn (Optional[int32]) -> Optional[int32]"]
+    );
+    assert_eq!(
+        check("extern type Storage\ndef @s(%x: Storage) -> Storage { %x }"),
+        ["@s: fn (Storage) -> Storage"]
+    );
+    assert_eq!(
+        errors("type T { A }\ntype T { B }"),
+        ["18..19: data type `T` is declared twice"]
+    );
+}
+
+/// A `let` whose value starts with a function literal sees its own name, as TVM binds
+/// it (the loops TVM prints are such closures); another `let` sees the binding before.
+#[test]
+fn a_let_of_a_function_may_call_itself() {
+    let src = "def @main(%n: int32) -> int32 {\n  let %loop = fn (%i: int32) -> int32 { if (equal(%i, 10)) { %i } else { %loop(add(%i, 1)) } };\n  %loop(%n)\n}";
+    assert_eq!(check(src), ["@main: fn (int32) -> int32"]);
+    let src = "def @main(%x: int32) -> int32 { let %x = add(%x, 1); %x }";
+    assert_eq!(check(src), ["@main: fn (int32) -> int32"]);
+}
+
+/// A constant of TVM's metadata section is typed by its tensor there (data type and
+/// shape from the tensor's header), before any `/* ty=.. */`; a section that is not
+/// TVM's JSON, or a constant it does not have, is an error that says so.
+#[test]
+fn metadata_constants() {
+    let meta = r#"#[metadata]
+{"root": 1, "nodes": [{"type_key": ""}, {"type_key": "Map", "keys": ["relay.Constant"], "data": [2]},
+ {"type_key": "Array", "data": [3]},
+ {"type_key": "relay.Constant", "attrs": {"_checked_type_": "0", "data": "0", "span": "0"}}],
+ "b64ndarrays": ["P6G0lvBAXt0AAAAAAAAAAAEAAAAAAAAAAgAAAAIgAQACAAAAAAAAAAMAAAAAAAAAGAAAAAAAAAAAAIA/AAAAQAAAQEAAAIBAAACgQAAAwEA="],
+ "attrs": {"tvm_version": "0.8.0"}}"#;
+    let src = format!("def @main() {{\n  meta[relay.Constant][0]\n}}\n{meta}");
+    assert_eq!(check(&src), ["@main: fn () -> Tensor[(2, 3), float32]"]);
+    let src = format!("def @main() {{\n  meta[relay.Constant][1]\n}}\n{meta}");
+    assert_eq!(
+        errors(&src),
+        ["16..39: the metadata section has no `relay.Constant` 1"]
+    );
+    let src = "def @main() {\n  meta[relay.Constant][0]\n}\n#[metadata]\n{ nope";
+    assert_eq!(
+        errors(src),
+        [
+            "16..39: the type of constant `meta[relay.Constant][0]` is not known",
+            "56..56: the metadata section is not JSON: key must be a string",
+        ]
     );
 }

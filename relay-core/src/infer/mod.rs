@@ -401,6 +401,14 @@ impl Infer<'_> {
                         };
                         let value_ty = self.expr_tys[value.index()];
                         match self.m.var_decl(var).ann() {
+                            // A function's variable, bound before its value (it may call
+                            // itself): the two are one type.
+                            None if self.m.let_binds_first(value) => {
+                                let vt = self.var_tys[var.index()];
+                                if let Err(err) = self.s.unify(vt, value_ty) {
+                                    self.binding_error(var, value, &err);
+                                }
+                            }
                             // Unannotated: the variable has the value's type.
                             None => self.var_tys[var.index()] = value_ty,
                             Some(vt) => {
@@ -486,7 +494,10 @@ impl Infer<'_> {
             ExprKind::Call { parts, .. } if self.leaf_call(e, m.list(*parts)) => {
                 return;
             }
-            ExprKind::Let { value, .. } => {
+            ExprKind::Let { var, value, .. } => {
+                if m.let_binds_first(*value) {
+                    self.bind_var(*var);
+                }
                 stack.push(Frame::BindLet(e));
                 stack.push(Frame::Enter(*value));
                 return;

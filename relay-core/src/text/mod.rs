@@ -23,6 +23,7 @@
 //! ```
 
 mod lexer;
+mod metadata;
 mod parser;
 mod printer;
 mod ty_parser;

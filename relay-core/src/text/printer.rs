@@ -251,9 +251,12 @@ impl Printer<'_> {
         let registered: FxHashSet<&str> = crate::registry::global()
             .map(|r| r.data_types().iter().map(|d| d.name).collect())
             .unwrap_or_default();
+        // The first data type of a registered name is the registered one; later ones of
+        // that name are a program's own, which shadow it.
+        let mut seen = FxHashSet::default();
         for adt in adts.adts(self.tcx) {
             let info = self.tcx.adt_info(adt);
-            if registered.contains(&*info.name) {
+            if seen.insert(&*info.name) && registered.contains(&*info.name) {
                 continue;
             }
             self.out.push_str("type ");
@@ -478,9 +481,16 @@ impl Printer<'_> {
                 self.tasks.push(Task::Unbind(self.log.len()));
                 self.tasks.push(Task::Expr(*body, Ctx::Seq));
                 self.tasks.push(Task::Nl);
-                self.tasks.push(Task::Bind(*var));
+                // In scope in its value when the parser binds it first.
+                let first = m.let_binds_first(*value);
+                if !first {
+                    self.tasks.push(Task::Bind(*var));
+                }
                 self.tasks.push(Task::Str(";"));
                 self.tasks.push(Task::Expr(*value, Ctx::Operand));
+                if first {
+                    self.tasks.push(Task::Bind(*var));
+                }
             }
             ExprKind::Var(v) => self.var(*v),
             ExprKind::Global(g) => {

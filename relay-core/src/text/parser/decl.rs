@@ -16,8 +16,8 @@ struct DataDecl {
     adt: Adt,
     name: Box<str>,
     params: Vec<(Box<str>, Param)>,
-    /// Where its `{` is.
-    body: usize,
+    /// Where its `{` is (`None` for an `extern type`).
+    body: Option<usize>,
 }
 
 impl Parser<'_, '_> {
@@ -254,7 +254,12 @@ impl Parser<'_, '_> {
             self.restore_types(restore);
             match ctors {
                 Ok((ctors, spans)) => {
-                    if let Err(dup) = self.adts.define_ctors(self.tcx, d.adt, ctors) {
+                    let here = &self.declared_here;
+                    let shadows = |a| !here.contains(&a);
+                    let defined = self
+                        .adts
+                        .define_ctors_shadowing(self.tcx, d.adt, ctors, shadows);
+                    if let Err(dup) = defined {
                         let at = spans
                             .iter()
                             .find(|(n, _)| **n == *dup)
@@ -270,6 +275,21 @@ impl Parser<'_, '_> {
 
     /// Skips a data type declared by [`Parser::declare_data`]: `type Name[A] { .. }`.
     pub(super) fn skip_data_item(&mut self) -> PResult<()> {
+        if self.is_word("extern") {
+            // `extern type Name[A, ..]`, which ends there.
+            self.bump()?;
+            self.expect_word("type")?;
+            self.expect(Tok::Ident, "a data type's name")?;
+            if self.eat(Tok::LBracket)? {
+                while !self.eat(Tok::RBracket)? {
+                    if self.is(Tok::Eof) {
+                        return Err(self.expected("`]`"));
+                    }
+                    self.bump()?;
+                }
+            }
+            return Ok(());
+        }
         while !self.is(Tok::LBrace) {
             if self.is(Tok::Eof) {
                 return Err(self.expected("`{`"));
@@ -300,16 +320,24 @@ impl Parser<'_, '_> {
     /// name is loaded already (`None` then).
     fn data_header(&mut self, pos: usize) -> PResult<Option<DataDecl>> {
         self.seek(pos)?;
-        self.bump()?;
+        // TVM's `extern type Storage`: a data type without constructors, and no body.
+        let external = self.is_word("extern");
+        if external {
+            self.bump()?;
+            self.expect_word("type")?;
+        } else {
+            self.bump()?;
+        }
         let name = self.expect(Tok::Ident, "a data type's name")?;
         let n = self.text(name);
         let saved = self.scope.clone();
         let params = self.type_params();
         self.scope = saved;
         let (params, _) = params?;
-        if !self.is(Tok::LBrace) {
+        if !external && !self.is(Tok::LBrace) {
             return Err(self.expected("`{`"));
         }
+        // One of an earlier source, or registered, is shadowed for this one.
         if let Some(existing) = self.adts.adt(n) {
             if self.declared_here.contains(&existing) {
                 return Err(ParseError {
@@ -319,7 +347,6 @@ impl Parser<'_, '_> {
                     help: None,
                 });
             }
-            return Ok(None);
         }
         let adt = self
             .adts
@@ -339,7 +366,11 @@ impl Parser<'_, '_> {
             adt,
             name: n.into(),
             params,
-            body: self.tok.lo as usize,
+            body: if external {
+                None
+            } else {
+                Some(self.tok.lo as usize)
+            },
         }))
     }
 
@@ -349,7 +380,10 @@ impl Parser<'_, '_> {
         &mut self,
         d: &DataDecl,
     ) -> PResult<(Vec<(Box<str>, Vec<Ty>)>, Vec<(Box<str>, Span)>)> {
-        self.seek(d.body)?;
+        let Some(body) = d.body else {
+            return Ok((Vec::new(), Vec::new()));
+        };
+        self.seek(body)?;
         self.expect(Tok::LBrace, "`{`")?;
         let mut ctors = Vec::new();
         let mut spans = Vec::new();

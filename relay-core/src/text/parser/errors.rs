@@ -112,30 +112,31 @@ impl Parser<'_, '_> {
         self.placeholder(t.span())
     }
 
-    /// `meta[relay.Constant][0]`: a constant of TVM's metadata section, typed by the
-    /// `/* ty=T */` comment TVM prints right after it. Without one it is an error that
-    /// says so; other references (`meta[relay.attrs.Conv2DAttrs][0]`) are errors.
+    /// `meta[relay.Constant][0]`: a constant of TVM's metadata section, typed by its
+    /// tensor in the section (its data type and shape), else by the `/* ty=T */` comment
+    /// TVM prints right after it; without either it is an error that says so. Other
+    /// references as a value (`meta[relay.attrs.Conv2DAttrs][0]`) are errors.
     #[cold]
     pub(super) fn meta_reference(&mut self, lo: u32) -> PResult<Mode> {
-        while self.eat(Tok::LBracket)? {
-            while !self.eat(Tok::RBracket)? {
-                if self.is(Tok::Eof) {
-                    return Err(self.expected("`]`"));
-                }
-                self.bump()?;
-            }
-        }
-        let span = self.span_from(lo);
+        let (span, kind, n) = self.meta_ref(lo)?;
         let text = &self.src[span.lo as usize..span.hi as usize];
-        let compact: String = text.split_whitespace().collect();
-        if compact.starts_with("meta[relay.Constant]") {
-            if let Some(ty) = self.ty_comment(span.hi as usize)? {
+        if kind == "relay.Constant" {
+            let from_metadata = self.metadata().map(|md| md.constant(n));
+            let ty = match from_metadata {
+                Some(Ok((dtype, shape))) => Some(self.tcx.tensor_const(&shape, dtype)),
+                Some(Err(message)) => {
+                    self.error(span, message);
+                    return Ok(Mode::After(self.placeholder(span)));
+                }
+                None => self.ty_comment(span.hi as usize)?,
+            };
+            if let Some(ty) = ty {
                 return Ok(Mode::After(self.m.at(span).constant(ty)));
             }
             let mut e =
                 ParseError::new(span, format!("the type of constant `{text}` is not known"));
             e.help = Some(
-                "TVM prints it with its type as `/* ty=Tensor[(..), float32] */` after the reference: keep that comment".to_string(),
+                "TVM prints it with its type as `/* ty=Tensor[(..), float32] */` after the reference, or with the module's `#[metadata]` section: keep either".to_string(),
             );
             self.errors.push(e);
             return Ok(Mode::After(self.placeholder(span)));
@@ -147,6 +148,109 @@ impl Parser<'_, '_> {
         e.help = Some("write the attributes it holds in the call".to_string());
         self.errors.push(e);
         Ok(Mode::After(self.placeholder(span)))
+    }
+
+    /// `meta[relay.attrs.X][n]` as a call's attributes: read from the metadata section,
+    /// each value as the operator declares it (TVM writes scalars as text: `"1"`).
+    #[cold]
+    pub(super) fn meta_attrs(&mut self) -> PResult<Option<std::sync::Arc<crate::Attrs>>> {
+        let lo = self.bump()?.lo;
+        let (span, kind, n) = self.meta_ref(lo)?;
+        let text = self.src[span.lo as usize..span.hi as usize].to_string();
+        let op = match self.frames.last() {
+            Some(super::expr::Frame::Call { callee, .. }) if !callee.is_mention() => {
+                match self.m.expr(*callee).kind {
+                    crate::expr::ExprKind::Op(op) => Some(op),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        let read = match self.metadata() {
+            Some(md) => md.attrs(&kind, n),
+            None => Err(format!(
+                "the attributes `{text}` are in a metadata section, which this text does not have"
+            )),
+        };
+        let entries = match read {
+            Ok(entries) => entries,
+            Err(message) => {
+                self.error(span, message);
+                return Ok(None);
+            }
+        };
+        let values = entries
+            .into_iter()
+            .map(|(name, v)| {
+                let ty = op
+                    .and_then(|op| op.attrs.iter().find(|a| a.name == name))
+                    .map(|a| &a.ty);
+                (
+                    name.into_boxed_str(),
+                    super::super::metadata::attr_value(v, ty),
+                )
+            })
+            .collect();
+        Ok(Some(std::sync::Arc::new(crate::Attrs::new(values))))
+    }
+
+    /// Reads `meta[kind][n]` from its `meta` (at `lo`, read): its span, kind and index.
+    pub(super) fn meta_ref(&mut self, lo: u32) -> PResult<(Span, String, u64)> {
+        while self.eat(Tok::LBracket)? {
+            while !self.eat(Tok::RBracket)? {
+                if self.is(Tok::Eof) {
+                    return Err(self.expected("`]`"));
+                }
+                self.bump()?;
+            }
+        }
+        let span = self.span_from(lo);
+        let compact: String = self.src[span.lo as usize..span.hi as usize]
+            .split_whitespace()
+            .collect();
+        let parts = compact
+            .strip_prefix("meta[")
+            .and_then(|r| r.strip_suffix(']'))
+            .and_then(|r| r.split_once("]["))
+            .and_then(|(k, n)| Some((k.to_string(), n.parse::<u64>().ok()?)));
+        match parts {
+            Some((kind, n)) => Ok((span, kind, n)),
+            None => Err(ParseError::new(
+                span,
+                format!("expected `meta[kind][index]`, found `{compact}`"),
+            )),
+        }
+    }
+
+    /// The source's metadata section, read at its first use (an error if it is not
+    /// TVM's JSON, reported once); `None` if there is none.
+    pub(super) fn metadata(&mut self) -> Option<&super::super::metadata::Metadata> {
+        if self.metadata.is_none() {
+            let src = &self.src[self.start..];
+            let read = match src.rfind("#[metadata]") {
+                None => Ok(None),
+                Some(at) => {
+                    let json = &src[at + "#[metadata]".len()..];
+                    super::super::metadata::Metadata::parse(json)
+                        .map(Some)
+                        .map_err(|(m, k)| {
+                            let lo = (self.start + at + "#[metadata]".len() + k) as u32;
+                            (m, Span { lo, hi: lo })
+                        })
+                }
+            };
+            self.metadata = Some(match read {
+                Ok(md) => Ok(md),
+                Err((message, span)) => {
+                    self.error(span, message.clone());
+                    Err(message)
+                }
+            });
+        }
+        match self.metadata.as_ref() {
+            Some(Ok(Some(md))) => Some(md),
+            _ => None,
+        }
     }
 
     /// The type in a `/* ty=T */` comment that starts at or after byte `at` (blanks

@@ -34,7 +34,13 @@ pub(super) enum Frame {
     /// An expression statement from `lo`: `_;` continues the sequence.
     SeqExpr { lo: u32 },
     /// `let %x = _;`.
-    LetValue { var: VarId, lo: u32 },
+    LetValue {
+        var: VarId,
+        lo: u32,
+        /// For a function's `let` (bound before its value, so that it may call itself, as
+        /// TVM binds it): the locals' mark before it was bound.
+        early: Option<u32>,
+    },
     /// `let %x = value; .. _`: a chain of `let`s (and `e;` statements), built as it is
     /// read: the first `Let` node and the last, whose body is still to come (`mark`: the
     /// locals' log before the first was bound, or [`UNLOGGED`] for a definition's body,
@@ -202,7 +208,13 @@ impl Parser<'_, '_> {
         };
         self.expect(Tok::Eq, "`=`")?;
         let var = self.new_local(name, ann);
-        self.frames.push(Frame::LetValue { var, lo });
+        // `let %loop = fn (..) { .. %loop(..) }`: a function sees its own name.
+        let early = (!graph && self.is_word("fn")).then(|| {
+            let mark = self.locals.mark() as u32;
+            self.bind_local(var);
+            mark
+        });
+        self.frames.push(Frame::LetValue { var, lo, early });
         Ok(Mode::Operand)
     }
 
@@ -393,6 +405,12 @@ impl Parser<'_, '_> {
     /// chain a well-formed tree.
     #[inline(always)]
     fn chain_let(&mut self, var: VarId, value: ExprId, lo: u32, hi: u32) {
+        self.chain_let_from(var, value, lo, hi, None);
+    }
+
+    /// [`Parser::chain_let`], where a chain it starts undoes the locals back to `mark`
+    /// if given (its variable was bound before its value).
+    fn chain_let_from(&mut self, var: VarId, value: ExprId, lo: u32, hi: u32, mark: Option<u32>) {
         let id = self.m.at(Span { lo, hi }).let_(var, value, value);
         if let Some(Frame::LetChain { last, .. }) = self.frames.last_mut() {
             self.m.set_let_body(*last, id);
@@ -401,7 +419,7 @@ impl Parser<'_, '_> {
             let mark = if matches!(self.frames.last(), Some(Frame::Fn { top: true, .. })) {
                 UNLOGGED
             } else {
-                self.locals.mark() as u32
+                mark.unwrap_or(self.locals.mark() as u32)
             };
             self.frames.push(Frame::LetChain {
                 first: id,
@@ -683,6 +701,11 @@ impl Parser<'_, '_> {
         if self.is(Tok::RParen) {
             return self.finish_call(None);
         }
+        // `op(%x, meta[relay.attrs.Conv2DAttrs][0])`: the attributes, in the metadata.
+        if self.is_word("meta") && self.src[self.tok.hi as usize..].starts_with("[relay.attrs.") {
+            let attrs = self.meta_attrs()?;
+            return self.finish_call(attrs);
+        }
         if self.at_attr()? {
             let attrs = self.attrs()?;
             return self.finish_call(attrs);
@@ -828,10 +851,12 @@ impl Parser<'_, '_> {
                     Mode::Seq
                 }
             }
-            Frame::LetValue { var, lo } => {
+            Frame::LetValue { var, lo, early } => {
                 self.expect(Tok::Semi, "`;` after the bound value")?;
-                self.chain_let(var, e, lo, self.prev_hi);
-                self.bind_chained(var);
+                self.chain_let_from(var, e, lo, self.prev_hi, early);
+                if early.is_none() {
+                    self.bind_chained(var);
+                }
                 Mode::Seq
             }
             Frame::LetChain { first, last, mark } => {

@@ -374,6 +374,9 @@ struct Parser<'s, 'a> {
     param_next: usize,
     /// Operators and constructors by name, for this source.
     words: FxHashMap<&'s str, Word>,
+    /// The source's metadata section, read when a reference needs it: `None` before,
+    /// then the section or why it could not be read (`Ok(None)`: there is none).
+    metadata: Option<Result<Option<super::metadata::Metadata>, String>>,
     /// Operator nodes of `words` by their names' length and first and last eight bytes.
     op_nodes: [Option<(NameKey, ExprId)>; 16],
 }
@@ -489,6 +492,7 @@ impl<'s, 'a> Parser<'s, 'a> {
             param_types: [None; PARAM_TYPES],
             param_next: 0,
             words: FxHashMap::default(),
+            metadata: None,
             op_nodes: [None; 16],
         }
     }
@@ -765,6 +769,7 @@ impl<'s, 'a> Parser<'s, 'a> {
         self.defined.clear();
         self.forward.clear();
         self.items = None;
+        self.metadata = None;
         self.forget_words();
         if let Err(e) = self.seek(self.start) {
             self.errors.push(e);
@@ -796,7 +801,7 @@ impl<'s, 'a> Parser<'s, 'a> {
             let result = if self.is_word("def") {
                 self.scope = base.clone();
                 self.def()
-            } else if self.is_word("type") || self.is_word("data") {
+            } else if self.is_word("type") || self.is_word("data") || self.is_word("extern") {
                 self.skip_data_item()
             } else if self.at_metadata() {
                 // TVM's metadata section, the rest of the text.
@@ -840,10 +845,8 @@ impl<'s, 'a> Parser<'s, 'a> {
             self.items = Some(self.find_items());
         }
         let items = self.items.as_deref().unwrap_or_default();
-        items
-            .iter()
-            .find(|it| it.lo > lo)
-            .map_or(self.src.len(), |it| it.lo as usize)
+        let next = items.partition_point(|it| it.lo <= lo);
+        items.get(next).map_or(self.src.len(), |it| it.lo as usize)
     }
 
     /// Resolves the mentions of globals the source had not defined when they were read.
@@ -957,7 +960,15 @@ impl<'s, 'a> Parser<'s, 'a> {
                 Tok::Ident if depth == 0 => {
                     let kind = match self.text(t) {
                         "def" => ItemKind::Def,
-                        "type" | "data" => ItemKind::Data,
+                        // (The `type` of `extern type` is the item's `extern`'s.)
+                        "type"
+                            if items.last().is_some_and(|it: &Item| {
+                                self.src[it.lo as usize..t.lo as usize].trim_end() == "extern"
+                            }) =>
+                        {
+                            continue
+                        }
+                        "type" | "data" | "extern" => ItemKind::Data,
                         _ => continue,
                     };
                     items.push(Item { kind, lo: t.lo });
