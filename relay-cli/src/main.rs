@@ -1,6 +1,6 @@
 //! The `relay` command.
 //!
-//! - `relay check [--bindings] FILE...`: type-check Relay programs (`-` reads one from
+//! - `relay check [--bindings] [--compare-printed] FILE...`: type-check Relay programs (`-` reads one from
 //!   standard input, which diagnostics name `<stdin>`). On success, exit 0 and
 //!   print one line `@name: TYPE` per global definition, in source order; with
 //!   `--bindings`, also one line `%name: TYPE` per `let` or graph binding inside it. The
@@ -35,6 +35,10 @@ enum Command {
         /// Also print the type of every `let` and graph binding.
         #[arg(long)]
         bindings: bool,
+        /// Compare each binding's inferred type with the `/* ty=T */` TVM printed on it,
+        /// and report every disagreement (exit 1 if there is one).
+        #[arg(long)]
+        compare_printed: bool,
         /// The `.relay` files (`-`: standard input).
         #[arg(required = true)]
         files: Vec<std::path::PathBuf>,
@@ -60,7 +64,18 @@ fn main() -> ExitCode {
     };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let code = match cli.command {
-        Command::Check { bindings, files } => check(&mut out, &files, bindings),
+        Command::Check {
+            bindings,
+            compare_printed,
+            files,
+        } => check(
+            &mut out,
+            &files,
+            Show {
+                bindings,
+                compare_printed,
+            },
+        ),
         Command::Ops => ops(&mut out),
         Command::Workload { ops } if ops > relay_ops::workload::MAX_OPS => {
             eprintln!(
@@ -111,10 +126,19 @@ fn ops(out: &mut impl Write) -> std::io::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// What `relay check` shows besides the signatures.
+#[derive(Copy, Clone)]
+struct Show {
+    /// Every binding's type.
+    bindings: bool,
+    /// The disagreements of the inferred types with the printed ones.
+    compare_printed: bool,
+}
+
 fn check(
     out: &mut impl Write,
     files: &[std::path::PathBuf],
-    bindings: bool,
+    show: Show,
 ) -> std::io::Result<ExitCode> {
     // The prelude is in scope in every file; it is checked once, here.
     let prelude = match Prelude::standard() {
@@ -137,7 +161,7 @@ fn check(
         // The last file's checked module, if large, is not freed: the process ends right
         // after (its text is, before the types are printed).
         let leave = i + 1 == files.len() && read.0.len() > LARGE_PROGRAM;
-        if !check_one(out, &prelude, path, read, bindings, leave)? {
+        if !check_one(out, &prelude, path, read, show, leave)? {
             failed = true;
         }
     }
@@ -250,13 +274,13 @@ fn check_one(
     prelude: &Prelude,
     path: &std::path::Path,
     (buf, stamp): (String, Option<Stamp>),
-    bindings: bool,
+    show: Show,
     leave: bool,
 ) -> std::io::Result<bool> {
     let name = input_name(path);
     let text_len = buf.len();
     let (mut checked, buf) = match prelude.parse_buffer(&buf) {
-        Ok(parsed) if stamp.is_some() && buf.len() > LARGE_PROGRAM => {
+        Ok(parsed) if stamp.is_some() && buf.len() > LARGE_PROGRAM && !show.compare_printed => {
             // Inference needs no text, and a large model's text is about as large as all
             // that inference adds to its module: it goes first, and is read again only
             // if there are problems to show.
@@ -295,6 +319,15 @@ fn check_one(
             return Ok(false);
         }
     }
+    // The printed types against the inferred ones: after the signatures.
+    let disagreements = match (&buf, show.compare_printed) {
+        (Some(buf), true) => {
+            let src = &buf[checked.offset as usize..];
+            let found = relay_ops::compare::printed_types(&checked, src);
+            Some((found, src.to_string()))
+        }
+        _ => None,
+    };
     let Some((module, typed)) = &checked.typed else {
         return Ok(false);
     };
@@ -312,7 +345,7 @@ fn check_one(
         let ty = typed.show_within(typed.global_ty(gid), budget.line());
         budget.spend(ty.len());
         writeln!(out, "@{}: {ty}", g.name)?;
-        if bindings {
+        if show.bindings {
             for var in g.func.map_or_else(Vec::new, |f| let_bindings(module, f)) {
                 let name = module.var_name(var);
                 let ty = typed.show_within(typed.var_ty(var), budget.line());
@@ -323,6 +356,19 @@ fn check_one(
     }
     if leave {
         std::mem::forget(checked);
+    }
+    if let Some((found, src)) = disagreements {
+        if !found.is_empty() {
+            out.flush()?;
+            let sources: Vec<(&str, &str)> = prelude.sources().collect();
+            emit_problems(
+                Some((name.as_str(), &src)),
+                &sources,
+                &found,
+                Severity::Error,
+            );
+            return Ok(false);
+        }
     }
     Ok(true)
 }

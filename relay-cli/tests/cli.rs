@@ -374,3 +374,33 @@ fn a_type_exponentially_larger_than_its_program_is_cut() {
         &lines[1][lines[1].len() - 100..]
     );
 }
+
+/// `--compare-printed`: a module whose printed types agree with the inferred ones (a
+/// printed `?` agrees with any dimension) checks as usual; a disagreement is an error at
+/// the printed type that shows both, and the exit code is 1.
+#[test]
+fn compare_printed_reports_each_disagreement() {
+    let fused = "tests/corpus/fused/tvmcn_pass_infra_fuse_level0.relay";
+    let (code, out, err) = relay(&["check", "--compare-printed", fused]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(out, "@main: fn (Tensor[(1, 64, 56, 56), float32], Tensor[(64, 64, 3, 3), float32]) -> Tensor[(1, 64, 54, 54), float32]\n");
+    let src = "def @main(%x: Tensor[(2, 3), float32]) {\n  %0 = nn.relu(%x) /* ty=Tensor[(?, 3), float32] */;\n  %1 = add(%0, %0) /* ty=Tensor[(2, 4), float32] */;\n  %1\n}\n";
+    let (code, out, err) = relay_with_input(&["check", "--compare-printed", "-"], src.as_bytes());
+    assert_eq!(code, 1);
+    assert_eq!(
+        out,
+        "@main: fn (Tensor[(2, 3), float32]) -> Tensor[(2, 3), float32]\n"
+    );
+    assert_eq!(
+        err,
+        concat!(
+            "error: `%1` is `Tensor[(2, 3), float32]`, but TVM printed `Tensor[(2, 4), float32]`\n",
+            "  ┌─ <stdin>:3:26\n",
+            "  │\n",
+            "3 │   %1 = add(%0, %0) /* ty=Tensor[(2, 4), float32] */;\n",
+            "  │   --                     ^^^^^^^^^^^^^^^^^^^^^^^\n",
+            "  │   │                       \n",
+            "  │   `%1` bound here\n\n"
+        )
+    );
+}

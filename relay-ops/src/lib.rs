@@ -12,6 +12,7 @@
 
 pub use relay_core;
 
+pub mod compare;
 pub mod level1;
 pub mod level2;
 pub mod level3;

@@ -1,6 +1,7 @@
 //! The corpus of real printed Relay modules (`tests/corpus/`, each file naming its source,
-//! the text as TVM printed it): each is checked as `relay check` checks it. The files that
-//! pass are listed with the signature of their last global; the others with the exact
+//! the text as TVM printed it): each is checked as `relay check --compare-printed` checks
+//! it. The files that pass agree with every type TVM printed on their bindings, and are
+//! listed with the signature of their last global where it is pinned; the others with the exact
 //! first error that stops them today (operators not built yet, TVM features still to do),
 //! so that a change in either direction shows here.
 
@@ -117,6 +118,10 @@ fn corpus_files_check_as_listed() {
         if !checked.is_ok() {
             wrong.push(format!("{file}: {}", checked.errors[0].message));
             continue;
+        }
+        // Each binding's type is the one TVM printed on it.
+        for p in relay_ops::compare::printed_types(&checked, &src) {
+            wrong.push(format!("{file}: {}", p.message));
         }
         let sigs = checked.signatures();
         if !last.is_empty() && sigs.last().map(String::as_str) != Some(*last) {

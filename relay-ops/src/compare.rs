@@ -1,0 +1,182 @@
+//! Auditing a printed module: each binding's inferred type against the `/* ty=T */` that
+//! TVM printed on it (`relay check --compare-printed`). A compiler engineer finds with it
+//! the pass that printed a wrong type.
+//!
+//! A printed `?` agrees with any dimension (TVM prints `?` where it does not know one),
+//! and so does a printed symbol; constant dimensions, data types and the structure of the
+//! types must agree. A comment whose type does not parse (a data type the program does
+//! not declare) is left alone.
+//!
+//! ```
+//! use relay_ops::{compare::printed_types, prelude::Prelude};
+//! let src = "def @main(%x: Tensor[(2, 3), float32]) {\n  %0 = nn.relu(%x) /* ty=Tensor[(2, 4), float32] */;\n  %0\n}";
+//! let checked = Prelude::standard().unwrap().check(src);
+//! let problems = printed_types(&checked, src);
+//! assert_eq!(
+//!     problems[0].message,
+//!     "`%0` is `Tensor[(2, 3), float32]`, but TVM printed `Tensor[(2, 4), float32]`"
+//! );
+//! ```
+
+use crate::prelude::{Checked, Origin, Problem, ProblemLabel};
+use relay_core::expr::{ExprId, ExprKind, Module, Span};
+use relay_core::text::{parse_type, TypeScope};
+use relay_core::ty::{DTy, Ty, TyData};
+use relay_core::TyCtx;
+
+/// The bindings of the program (`program`: its text) whose inferred type disagrees with
+/// the type TVM printed after their value, as problems at the printed comment. Nothing
+/// for a program that did not check.
+pub fn printed_types(checked: &Checked, program: &str) -> Vec<Problem> {
+    let Some((m, typed)) = &checked.typed else {
+        return Vec::new();
+    };
+    let offset = checked.offset;
+    // Printed types are read into a context of their own (`?` and symbols in it stand
+    // for what they say; the inferred types are compared by their parts).
+    let mut printed_tcx = TyCtx::new();
+    let tcx = &typed.solver.tcx;
+    let mut out = Vec::new();
+    for g in checked.user_globals() {
+        let Some(root) = g.func else { continue };
+        for (var, value, statement) in lets(m, root) {
+            let (Some(value_hi), Some(stmt_hi)) = (
+                (m.span_of(value).hi).checked_sub(offset),
+                statement.hi.checked_sub(offset),
+            ) else {
+                continue;
+            };
+            let Some((lo, text)) = ty_comment(program, value_hi as usize, stmt_hi as usize) else {
+                continue;
+            };
+            let mut scope = TypeScope::new();
+            let Ok(printed) = parse_type(&mut printed_tcx, &mut scope, text) else {
+                continue;
+            };
+            let inferred = typed.var_ty(var);
+            if agree(tcx, inferred, &printed_tcx, printed) {
+                continue;
+            }
+            let name = m.var_name(var);
+            let span = Span {
+                lo: lo as u32,
+                hi: (lo + text.len()) as u32,
+            };
+            let var_span = m.var_span(var);
+            out.push(Problem {
+                origin: Origin::User,
+                span,
+                message: format!(
+                    "`%{name}` is `{}`, but TVM printed `{}`",
+                    typed.show(inferred),
+                    printed_tcx.show(printed)
+                ),
+                notes: Vec::new(),
+                labels: vec![ProblemLabel {
+                    origin: Origin::User,
+                    span: Span {
+                        lo: var_span.lo.saturating_sub(offset),
+                        hi: var_span.hi.saturating_sub(offset),
+                    },
+                    message: format!("`%{name}` bound here"),
+                }],
+                help: None,
+            });
+        }
+    }
+    out
+}
+
+/// The `let`s inside `root`: each variable, value, and the span of its statement.
+fn lets(m: &Module, root: ExprId) -> Vec<(relay_core::expr::VarId, ExprId, Span)> {
+    let mut out = Vec::new();
+    let mut stack = vec![root];
+    let mut kids = Vec::new();
+    while let Some(e) = stack.pop() {
+        if e.is_mention() {
+            continue;
+        }
+        let node = m.expr(e);
+        if let ExprKind::Let { var, value, .. } = node.kind {
+            out.push((var, value, node.span));
+        }
+        kids.clear();
+        m.children(e, &mut kids);
+        stack.extend(kids.iter().rev());
+    }
+    out
+}
+
+/// The type text of the `/* ty=T */` comment in `program[lo..hi]` (between a bound
+/// value and the end of its statement), and where it starts.
+fn ty_comment(program: &str, lo: usize, hi: usize) -> Option<(usize, &str)> {
+    let between = program.get(lo..hi.min(program.len()))?;
+    let open = between.find("/*")?;
+    let inner_lo = lo + open + 2;
+    let inner = &program[inner_lo..];
+    let close = inner.find("*/")?;
+    let comment = &inner[..close];
+    let at = comment.find("ty=")?;
+    let text = comment[at + 3..].trim_end();
+    Some((inner_lo + at + 3, text))
+}
+
+/// Whether the inferred type `a` (in `ta`) agrees with the printed `b` (in `tb`).
+fn agree(ta: &TyCtx, a: Ty, tb: &TyCtx, b: Ty) -> bool {
+    let mut stack = vec![(a, b)];
+    while let Some((a, b)) = stack.pop() {
+        match (ta.data(a), tb.data(b)) {
+            // Not known here, or a parameter: nothing to hold against the print.
+            (TyData::Var(_) | TyData::Param(_), _) | (_, TyData::Var(_) | TyData::Param(_)) => {}
+            (TyData::Tensor(sa, da), TyData::Tensor(sb, db)) => {
+                if let (DTy::Known(x), DTy::Known(y)) = (da, db) {
+                    if x != y {
+                        return false;
+                    }
+                }
+                let (Some(xa), Some(xb)) = (ta.shape_dims(*sa), tb.shape_dims(*sb)) else {
+                    continue;
+                };
+                if xa.len() != xb.len() {
+                    return false;
+                }
+                for (&x, &y) in xa.iter().zip(xb) {
+                    let (Some(x), Some(y)) = (ta.dims.as_const(x), tb.dims.as_const(y)) else {
+                        continue;
+                    };
+                    if x != y {
+                        return false;
+                    }
+                }
+            }
+            (TyData::Tuple(xa), TyData::Tuple(xb)) => {
+                if xa.len() != xb.len() {
+                    return false;
+                }
+                stack.extend(xa.iter().copied().zip(xb.iter().copied()));
+            }
+            (TyData::Func(fa), TyData::Func(fb)) => {
+                if fa.args.len() != fb.args.len() {
+                    return false;
+                }
+                stack.extend(fa.args.iter().copied().zip(fb.args.iter().copied()));
+                stack.push((fa.ret, fb.ret));
+            }
+            (TyData::Ref(x), TyData::Ref(y)) => stack.push((*x, *y)),
+            // Data types are by name in the print.
+            (TyData::Adt(x), TyData::Adt(y)) => {
+                if ta.adt_info(*x).name != tb.adt_info(*y).name {
+                    return false;
+                }
+            }
+            (TyData::Call(x, xa), TyData::Call(y, xb)) => {
+                if ta.adt_info(*x).name != tb.adt_info(*y).name || xa.len() != xb.len() {
+                    return false;
+                }
+                stack.extend(xa.iter().copied().zip(xb.iter().copied()));
+            }
+            _ => return false,
+        }
+    }
+    true
+}
