@@ -510,6 +510,17 @@ impl TyCtx {
         self.mk(TyData::Ref(ty))
     }
 
+    /// Whether `p` is an incomplete type `_` written in a program (a parameter of that
+    /// name, which inference replaces by an unknown wherever it is read).
+    pub fn is_hole(&self, p: Param) -> bool {
+        self.param_name(p) == "_"
+    }
+
+    /// Whether `ty` mentions an incomplete type `_` ([`TyCtx::is_hole`]).
+    pub fn has_holes(&self, ty: Ty) -> bool {
+        self.has_params(ty) && self.free_params(ty).into_iter().any(|p| self.is_hole(p))
+    }
+
     /// Makes room for `n` more type variables.
     pub fn reserve_vars(&mut self, n: usize) {
         self.types.reserve(n);

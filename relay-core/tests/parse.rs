@@ -1254,3 +1254,36 @@ fn metadata_constants() {
         ]
     );
 }
+
+/// `_` (an incomplete type) wherever an annotation may be, inside function and tuple
+/// types too: each an unknown of its own, solved like an unannotated position.
+#[test]
+fn incomplete_types_are_solved() {
+    let src = "def @f(%x: Tensor[(2), float32], %y: (int32, _)) -> _ {\n  let %z: fn (_) -> _ = fn (%a: _) { add(%a, %x) };\n  (%z(%x), %y.1)\n}\ndef @g(%v: Tensor[(2), float32]) { @f(%v, (1, 2f)) }";
+    assert_eq!(
+        check(src),
+        [
+            "@f: fn (Tensor[(2), float32], (int32, float32)) -> (Tensor[(2), float32], float32)",
+            "@g: fn (Tensor[(2), float32]) -> (Tensor[(2), float32], float32)"
+        ]
+    );
+}
+
+/// Polymorphic function types of different arity unify as in TVM: the surplus type
+/// parameters of the larger become unknowns, and the `if` has the smaller's type.
+#[test]
+fn polymorphic_functions_of_different_arity_unify() {
+    let src = "def @h[A, B, C](%a: A, %b: B) -> C { @h(%a, %b) }\n\
+               def @same[A](%x: A, %y: A) -> A { %x }\n\
+               def @f(%c: bool) { if (%c) { @h } else { @same } }\n\
+               def @g(%c: bool) { if (%c) { @same } else { @h } }";
+    assert_eq!(
+        check(src),
+        [
+            "@h: fn [A, B, C](A, B) -> C",
+            "@same: fn [A](A, A) -> A",
+            "@f: fn (bool) -> fn [A](A, A) -> A",
+            "@g: fn (bool) -> fn [A](A, A) -> A"
+        ]
+    );
+}

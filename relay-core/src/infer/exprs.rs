@@ -212,6 +212,7 @@ impl Infer<'_> {
                 let body_ty = self.expr_tys[f.body.index()];
                 let ret = match f.ret {
                     Some(r) => {
+                        let r = self.open_ann(r);
                         let bspan = self.span(f.body);
                         self.unify(r, body_ty, bspan, Some(f.body), "the function's body");
                         r
@@ -240,7 +241,17 @@ impl Infer<'_> {
                 if !self.unify(tt, ft, fspan, Some(*f), "the branches of `if` differ") {
                     self.label_type(*t, "the other branch");
                 }
-                tt
+                // Of two polymorphic functions, the one of fewer type parameters (the other's
+                // surplus became unknowns when they were unified), as TVM types it.
+                let type_params = |s: &Self, t: Ty| match s.s.tcx.data(t) {
+                    TyData::Func(f) => f.params.len(),
+                    _ => 0,
+                };
+                if type_params(self, ft) < type_params(self, tt) {
+                    ft
+                } else {
+                    tt
+                }
             }
             ExprKind::Match {
                 scrutinee,

@@ -340,11 +340,29 @@ impl Infer<'_> {
     /// The type of a variable at its binder: its annotation, or a fresh unknown.
     fn bind_var(&mut self, v: VarId) -> Ty {
         let t = match self.m.var_decl(v).ann() {
-            Some(t) => t,
+            Some(t) => self.open_ann(t),
             None => self.s.fresh_ty(),
         };
         self.var_tys[v.index()] = t;
         t
+    }
+
+    /// Annotation `t` with each incomplete type `_` in it an unknown of its own.
+    pub(super) fn open_ann(&mut self, t: Ty) -> Ty {
+        if !self.s.tcx.has_holes(t) {
+            return t;
+        }
+        let holes: Vec<Param> = (self.s.tcx.free_params(t).into_iter())
+            .filter(|&p| self.s.tcx.is_hole(p))
+            .collect();
+        let map = holes
+            .into_iter()
+            .map(|p| (p, crate::fold::ParamValue::Ty(self.s.fresh_ty())))
+            .collect();
+        self.s
+            .tcx
+            .substitute(t, &map)
+            .expect("a type put in place of a type changes no dimension")
     }
 
     /// A global whose parameters and result are all annotated has its type before its
@@ -362,7 +380,10 @@ impl Infer<'_> {
             };
             let anns: Option<Vec<Ty>> =
                 f.params.iter().map(|&v| self.m.var_decl(v).ann()).collect();
-            match (anns, f.ret) {
+            // An annotation with an incomplete type `_` is solved with the body.
+            let holes = |t: &Ty| self.s.tcx.has_holes(*t);
+            let anns = anns.filter(|a| !a.iter().any(holes));
+            match (anns, f.ret.filter(|r| !holes(r))) {
                 (Some(args), Some(ret)) => {
                     let mut params: Vec<Param> = f.type_params.to_vec();
                     for &t in args.iter().chain(std::iter::once(&ret)) {
@@ -412,6 +433,11 @@ impl Infer<'_> {
                             // Unannotated: the variable has the value's type.
                             None => self.var_tys[var.index()] = value_ty,
                             Some(vt) => {
+                                let vt = if self.m.let_binds_first(value) {
+                                    self.var_tys[var.index()]
+                                } else {
+                                    self.open_ann(vt)
+                                };
                                 self.var_tys[var.index()] = vt;
                                 if let Err(err) = self.s.unify(vt, value_ty) {
                                     self.binding_error(var, value, &err);

@@ -175,14 +175,6 @@ impl Solver {
                     work.push((mono, inst, at));
                 }
                 (TyData::Func(f), TyData::Func(g)) => {
-                    if f.params.len() != g.params.len() {
-                        let kind = UnifyErrorKind::Arity {
-                            what: "type parameters",
-                            left: f.params.len(),
-                            right: g.params.len(),
-                        };
-                        return Err(fail(&paths, at, kind));
-                    }
                     if f.args.len() != g.args.len() {
                         let kind = UnifyErrorKind::Arity {
                             what: "function arguments",
@@ -199,37 +191,53 @@ impl Solver {
                     {
                         return Err(fail(&paths, at, UnifyErrorKind::Constraints));
                     }
-                    // Rename g's parameters to f's (same kinds, in order), as TVM does.
-                    let mut g_ty = b;
+                    // The type parameters of the one with more are renamed to the other's
+                    // (same kinds, in order), and its surplus ones become unknowns, as TVM
+                    // unifies them: `fn [A, B, C](A, B) -> C` and `fn [A](A, A) -> A` agree.
+                    let (mut f_ty, mut g_ty) = (a, b);
                     if !f.params.is_empty() {
+                        let f_bigger = f.params.len() > g.params.len();
+                        let (big, small) = if f_bigger { (&f, &g) } else { (&g, &f) };
                         let mut map = FxHashMap::default();
-                        for (&p, &q) in f.params.iter().zip(g.params.iter()) {
-                            let (kp, kq) =
-                                (self.tcx.param_info(p).kind, self.tcx.param_info(q).kind);
-                            if kp != kq {
-                                return Err(fail(&paths, at, UnifyErrorKind::Types(a, b)));
-                            }
-                            let value = match kp {
-                                Kind::Type => {
-                                    ParamValue::Ty(self.tcx.param_ty(p).expect("kind checked"))
+                        for (i, &q) in big.params.iter().enumerate() {
+                            let kq = self.tcx.param_info(q).kind;
+                            let value = match small.params.get(i) {
+                                None => self.fresh_for(kq),
+                                Some(&p) if self.tcx.param_info(p).kind != kq => {
+                                    return Err(fail(&paths, at, UnifyErrorKind::Types(a, b)));
                                 }
-                                Kind::Shape => ParamValue::Shape(
-                                    self.tcx.shape_param(p).expect("kind checked"),
-                                ),
-                                Kind::ShapeVar => {
-                                    ParamValue::Dim(self.tcx.dim_param(p).expect("kind checked"))
-                                }
-                                Kind::BaseType => ParamValue::DType(DTy::Param(p)),
+                                Some(&p) => match kq {
+                                    Kind::Type => {
+                                        ParamValue::Ty(self.tcx.param_ty(p).expect("kind checked"))
+                                    }
+                                    Kind::Shape => ParamValue::Shape(
+                                        self.tcx.shape_param(p).expect("kind checked"),
+                                    ),
+                                    Kind::ShapeVar => ParamValue::Dim(
+                                        self.tcx.dim_param(p).expect("kind checked"),
+                                    ),
+                                    Kind::BaseType => ParamValue::DType(DTy::Param(p)),
+                                },
                             };
                             map.insert(q, value);
                         }
-                        // Strip g's binder so the substitution reaches its body.
-                        let body = self.tcx.func(&[], &g.args, g.ret, g.constraints.to_vec());
-                        g_ty = self
+                        // Strip the binder so the substitution reaches the body.
+                        let body = self
+                            .tcx
+                            .func(&[], &big.args, big.ret, big.constraints.to_vec());
+                        let renamed = self
                             .tcx
                             .substitute(body, &map)
                             .map_err(|e| fail(&paths, at, UnifyErrorKind::Arith(e)))?;
+                        if f_bigger {
+                            f_ty = renamed;
+                        } else {
+                            g_ty = renamed;
+                        }
                     }
+                    let TyData::Func(f) = self.tcx.data(f_ty).clone() else {
+                        unreachable!()
+                    };
                     let TyData::Func(g2) = self.tcx.data(g_ty).clone() else {
                         unreachable!()
                     };

@@ -349,6 +349,12 @@ impl Parser<'_> {
             "Tensor" => self.tensor(),
             "fn" => self.func(),
             "ref" => self.ref_inner(),
+            // In a program, an incomplete type: a parameter of its own named `_`, which
+            // inference solves like an unannotated position (`crate::TyCtx::is_hole`).
+            "_" if self.in_program => {
+                let p = self.tcx.param("_", Kind::Type);
+                Ok(self.tcx.param_ty(p).expect("a parameter of kind `Type`"))
+            }
             "_" => Err(self.error_at(
                 start,
                 "`_` (an incomplete type) needs a solver to stand for",

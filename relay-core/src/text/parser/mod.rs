@@ -662,7 +662,11 @@ impl<'s, 'a> Parser<'s, 'a> {
         }
         let (t, end) = parse_type_at(self.tcx, &mut self.scope, self.src, lo)
             .map_err(|e| self.type_error(e))?;
-        if end == lo + text.len() && self.scope.version() == self.type_cache_version {
+        // (Each `_` is an unknown of its own: a type with one is read anew.)
+        if end == lo + text.len()
+            && self.scope.version() == self.type_cache_version
+            && !self.tcx.has_holes(t)
+        {
             self.type_cache.insert(text, t);
         }
         self.prev_hi = end as u32;
