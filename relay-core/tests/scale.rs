@@ -117,3 +117,29 @@ fn a_chain_of_projections_is_typed_in_linear_time() {
         Ok(vec!["@main: fn (float32) -> float32".to_string()])
     );
 }
+
+/// Unknown names among ten thousand of the same length, then among a hundred thousand:
+/// each suggestion fills at most `SUGGESTION_WORK` cells, in the band that could still
+/// win (each compared with every candidate whole: 34 s for such a file).
+#[test]
+fn suggestions_are_bounded_by_the_name_and_the_work() {
+    use relay_core::diag::did_you_mean;
+    let names: Vec<String> = (0..10_000).map(|i| format!("v{i:05}")).collect();
+    let candidates = || names.iter().map(String::as_str);
+    for i in (0..10_000).step_by(97) {
+        let wrong = format!("w{i:05}");
+        assert_eq!(did_you_mean(&wrong, candidates()), Some(names[i].as_str()));
+    }
+    // A name that is itself a candidate is no suggestion, but a neighbour can be.
+    assert_eq!(did_you_mean("v00005", candidates()), Some("v00000"));
+    assert_eq!(did_you_mean("completely_different", candidates()), None);
+    // Past the work, the closest of the candidates compared, if any is close: here
+    // none before the work is spent, `v099999` being past it.
+    let names: Vec<String> = (0..100_000).map(|i| format!("v{i:06}")).collect();
+    let candidates = || names.iter().map(String::as_str);
+    assert_eq!(did_you_mean("w000017", candidates()), Some("v000017"));
+    assert_eq!(did_you_mean("w099999", candidates()), SUGGESTED);
+}
+
+/// The last suggestion above: none, the work being spent before `v099999`.
+const SUGGESTED: Option<&str> = None;
