@@ -49,9 +49,16 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
+/// The most cells of distance tables one suggestion fills: past them, the closest of
+/// the candidates seen is the suggestion. A name of a few characters is compared with
+/// thousands of candidates within it; a file of ten thousand unknown names among ten
+/// thousand in scope costs ten thousand times this, not ten thousand squared.
+pub const SUGGESTION_WORK: usize = 1 << 18;
+
 /// The candidate closest to `name`, if one is close enough to be a likely typo: within a
 /// third of the name's length (at least 1), ties to the smallest name. A candidate equal to `name`
-/// is not a suggestion.
+/// is not a suggestion. Only as many candidates as [`SUGGESTION_WORK`] allows are
+/// compared, each within the band of the distance that could still win.
 ///
 /// ```
 /// use relay_core::diag::did_you_mean;
@@ -63,21 +70,117 @@ pub fn did_you_mean<'c>(
     name: &str,
     candidates: impl IntoIterator<Item = &'c str>,
 ) -> Option<&'c str> {
-    let limit = (name.chars().count() / 3).max(1);
+    let a: Vec<char> = name.chars().collect();
+    let limit = (a.len() / 3).max(1);
+    // Far longer or shorter names cannot be close: skipped before counting.
+    let near: Vec<&str> = candidates
+        .into_iter()
+        .filter(|&c| c != name && c.len().abs_diff(name.len()) <= limit)
+        .collect();
+    let mut work = 0;
+    let mut b = Vec::new();
+    // Ties go to the smallest name, so that the order of `candidates` (a hash table's,
+    // say) does not matter.
     let mut best: Option<(usize, &str)> = None;
-    for c in candidates {
-        // Far longer or shorter names cannot be close: skip them before counting.
-        if c == name || c.len().abs_diff(name.len()) > limit {
-            continue;
+    let consider = |best: &mut Option<(usize, &'c str)>, d: usize, c: &'c str| {
+        if best.is_none_or(|(bd, bc)| (d, c) < (bd, bc)) {
+            *best = Some((d, c));
         }
-        let d = edit_distance(name, c);
-        // Ties go to the smallest name, so that the order of `candidates` (a hash
-        // table's, say) does not matter.
-        if d <= limit && best.is_none_or(|(bd, bc)| (d, c) < (bd, bc)) {
-            best = Some((d, c));
+    };
+    // A typo is most often one edit: a scan of each candidate to its second difference.
+    for &c in &near {
+        if work >= SUGGESTION_WORK {
+            break;
+        }
+        b.clear();
+        b.extend(c.chars());
+        if one_edit_apart(&a, &b, &mut work) {
+            consider(&mut best, 1, c);
+        }
+    }
+    if best.is_some() || limit == 1 {
+        return best.map(|(_, c)| c);
+    }
+    // Else the distance, within the band of what could still win.
+    let mut rows = (Vec::new(), Vec::new());
+    for &c in &near {
+        if work >= SUGGESTION_WORK {
+            break;
+        }
+        b.clear();
+        b.extend(c.chars());
+        let within = best.map_or(limit, |(d, _)| d);
+        if let Some(d) = distance_within(&a, &b, within, &mut rows, &mut work) {
+            consider(&mut best, d, c);
         }
     }
     best.map(|(_, c)| c)
+}
+
+/// Whether `a` and `b` (not equal) are one edit apart: a character replaced, inserted
+/// or deleted. `work` counts the characters compared.
+fn one_edit_apart(a: &[char], b: &[char], work: &mut usize) -> bool {
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    if long.len() - short.len() > 1 {
+        return false;
+    }
+    let same = short.iter().zip(long).take_while(|(x, y)| x == y).count();
+    *work += same + 1;
+    let (rest_short, rest_long) = if short.len() == long.len() {
+        (
+            &short[(same + 1).min(short.len())..],
+            &long[(same + 1).min(long.len())..],
+        )
+    } else {
+        (&short[same..], &long[same + 1..])
+    };
+    *work += rest_short.len();
+    rest_short == rest_long
+}
+
+/// The edit distance between `a` and `b` if it is at most `k`: only the band of cells
+/// within `k` of the diagonal is filled (`work` counts them), and the search stops when
+/// a whole row of the band is above `k`.
+fn distance_within(
+    a: &[char],
+    b: &[char],
+    k: usize,
+    (prev, cur): &mut (Vec<usize>, Vec<usize>),
+    work: &mut usize,
+) -> Option<usize> {
+    let (m, n) = (a.len(), b.len());
+    if m.abs_diff(n) > k {
+        return None;
+    }
+    const FAR: usize = usize::MAX / 2;
+    prev.clear();
+    prev.resize(n + 1, FAR);
+    for (j, p) in prev.iter_mut().enumerate().take(k.min(n) + 1) {
+        *p = j;
+    }
+    cur.clear();
+    cur.resize(n + 1, FAR);
+    for i in 1..=m {
+        let lo = i.saturating_sub(k).max(1);
+        let hi = (i + k).min(n);
+        cur[lo - 1] = if lo == 1 && i <= k { i } else { FAR };
+        let mut least = cur[lo - 1];
+        for j in lo..=hi {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let v = (prev[j - 1] + cost).min(prev[j] + 1).min(cur[j - 1] + 1);
+            cur[j] = v;
+            least = least.min(v);
+        }
+        if hi < n {
+            cur[hi + 1] = FAR;
+        }
+        *work += hi + 1 - lo.min(hi + 1);
+        if least > k {
+            return None;
+        }
+        std::mem::swap(prev, cur);
+    }
+    (prev[n] <= k).then_some(prev[n])
 }
 
 /// Renames the unknowns printed in `texts` (`'t178`, `'s3`, `'d7`, `'b2`: the solver's

@@ -134,11 +134,21 @@ fn rebuild(tcx: &mut TyCtx, data: &TyData, kids: &[Ty]) -> Ty {
 
 /// Folds `ty` with `f`.
 pub(crate) fn fold_ty<F: Folder>(tcx: &mut TyCtx, f: &mut F, ty: Ty) -> Result<Ty, DimError> {
+    fold_ty_with(tcx, f, ty, &mut FxHashMap::default())
+}
+
+/// Folds `ty` with `f`, with `memo` holding the folds of types already folded by the same
+/// folder (it is extended): folding many types that share parts visits each part once.
+pub(crate) fn fold_ty_with<F: Folder>(
+    tcx: &mut TyCtx,
+    f: &mut F,
+    ty: Ty,
+    memo: &mut FxHashMap<Ty, Ty>,
+) -> Result<Ty, DimError> {
     let mask = f.mask();
     if tcx.ty_flags(ty) & mask == 0 {
         return Ok(ty);
     }
-    let mut memo: FxHashMap<Ty, Ty> = FxHashMap::default();
     let mut stack = vec![Frame::Visit(ty)];
     let mut results: Vec<Ty> = Vec::new();
     let mut kids = Vec::new();

@@ -312,12 +312,15 @@ impl Infer<'_> {
 
     pub(super) fn proj(&mut self, e: ExprId, t: ExprId, i: u32) -> Ty {
         let tt = self.expr_tys[t.index()];
-        let tt = self.s.resolve(tt);
+        // Its outer structure is enough (resolving it whole, at each of a chain of
+        // projections into a deep tuple, was quadratic).
+        let tt = self.s.resolve_top(tt);
         match self.s.tcx.data(tt) {
             TyData::Tuple(fields) => match fields.get(i as usize) {
                 Some(&f) => f,
                 None => {
                     let n = fields.len();
+                    let tt = self.s.resolve(tt);
                     let shown = self.s.tcx.show(tt);
                     self.error(
                         Some(e),
@@ -339,6 +342,7 @@ impl Infer<'_> {
                 out
             }
             _ => {
+                let tt = self.s.resolve(tt);
                 let shown = self.s.tcx.show(tt);
                 self.error(
                     Some(e),
@@ -365,7 +369,9 @@ impl Infer<'_> {
         }
         let span = self.span(e);
         let ct = self.expr_tys[callee.index()];
-        let ct = self.s.resolve(ct);
+        // Its outer structure is enough (resolving it whole, at each call of a curried
+        // chain `%f(%x)(%x)...`, was quadratic); a message resolves it whole.
+        let ct = self.s.resolve_top(ct);
         let arg_tys: Vec<Ty> = args.iter().map(|&a| self.ty_of(a)).collect();
         // The callee's name is for messages only: made when one is.
         let TyData::Func(_) = self.s.tcx.data(ct) else {
@@ -373,6 +379,7 @@ impl Infer<'_> {
                 let name = self.callee_name(callee);
                 self.error(Some(e), span, format!("{name} takes no type arguments"));
             }
+            let ct = self.s.resolve(ct);
             let ret = self.s.fresh_ty();
             let want = self.s.tcx.func(&[], &arg_tys, ret, Vec::new());
             if let Err(err) = self.s.unify(ct, want) {
@@ -403,6 +410,7 @@ impl Infer<'_> {
                     if args.len() == 1 { "was" } else { "were" }
                 ),
             );
+            let ct = self.s.resolve(ct);
             self.label_callee(callee, ct, n);
             return ret;
         }

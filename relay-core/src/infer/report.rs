@@ -270,14 +270,8 @@ impl Infer<'_> {
             m,
             ..
         } = self;
-        // A loop per table (a chain of iterators costs more than the check itself).
-        for tys in [&mut expr_tys, &mut var_tys, &mut global_tys] {
-            for t in tys.iter_mut() {
-                if solver.tcx.has_vars(*t) {
-                    *t = solver.resolve(*t);
-                }
-            }
-        }
+        // Resolved together: the parts the types share are resolved once.
+        solver.resolve_each(&mut [&mut expr_tys, &mut var_tys, &mut global_tys]);
         let mut errors = errors;
         if errors.is_empty() {
             // Bindings nothing constrains (no let-generalization), by name.

@@ -23,6 +23,12 @@ impl Solver {
         self.resolve_slow(ty)
     }
 
+    /// `ty` with its bound variables followed at the top only: enough to see what it is
+    /// (a tuple, a function), in time that does not depend on its size.
+    pub fn resolve_top(&mut self, ty: Ty) -> Ty {
+        self.shallow(ty)
+    }
+
     /// Runs `f` with the type context and a folder that replaces solved variables.
     fn with_resolver<R>(&mut self, f: impl FnOnce(&mut TyCtx, &mut Resolver<'_>) -> R) -> R {
         let Solver {
@@ -40,6 +46,28 @@ impl Solver {
             dtypes,
         };
         f(tcx, &mut r)
+    }
+
+    /// Resolves every type of `tables` in place, sharing the work: a part common to many
+    /// of them (a variable's value inside every type of a nest of tuples around it) is
+    /// resolved once, so the whole is linear in the distinct types, not in the sum of
+    /// their sizes.
+    pub fn resolve_each(&mut self, tables: &mut [&mut [Ty]]) {
+        let mut memo = FxHashMap::default();
+        // A loop per table (a chain of iterators costs more than the check itself).
+        for tys in tables.iter_mut() {
+            for t in tys.iter_mut() {
+                if !self.tcx.has_vars(*t) {
+                    continue;
+                }
+                let folded =
+                    self.with_resolver(|tcx, r| crate::fold::fold_ty_with(tcx, r, *t, &mut memo));
+                match folded {
+                    Ok(r) => *t = r,
+                    Err(e) => self.resolve_failed(e),
+                }
+            }
+        }
     }
 
     #[inline(never)]
