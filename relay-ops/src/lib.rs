@@ -5,6 +5,8 @@
 //! - [`level1`] … [`level4`]: TVM's operators by support level (level 4 also holds
 //!   levels 6 and 10), declared with `relay_op!` over relations declared with
 //!   `#[relation]`.
+//! - [`quantized`]: TVM's quantized operators (`qnn.*`, level 11) and the fixed-point
+//!   multiplications.
 //! - [`relations`]: the relations shared across levels (`Identity`, `Flatten`, `Broadcast`).
 //!
 //! A crate that needs these declarations at run time (through
@@ -17,6 +19,7 @@ pub mod level2;
 pub mod level3;
 pub mod level4;
 pub mod prelude;
+pub mod quantized;
 pub mod relations;
 pub mod workload;
 
@@ -26,6 +29,7 @@ pub use level1::*;
 pub use level2::*;
 pub use level3::*;
 pub use level4::*;
+pub use quantized::*;
 
 /// The `nn.*` operators of every level: `relay_ops::nn::conv2d(x, w)`.
 pub mod nn {

@@ -10,6 +10,7 @@ use std::path::Path;
 /// Files that check, with their last global's signature (whose result TVM printed as the
 /// `ty` of the function's last binding).
 const PASSING: &[(&str, &str)] = &[
+    ("byoc/rfc0015_cmsisnn_partitioned.relay", "@tvmgen_default_cmsisnn_0: fn (Tensor[(1, 16, 16, 3), int8]) -> Tensor[(1, 16, 16, 3), int8]"),
     ("byoc/rfc0075_csinn_partitioned.relay", ""),
     ("byoc/tvm_capture_postdfsindex_spans_cublas.relay", ""),
     ("byoc/tvm_lower_te_compiler_primitive.relay", ""),
@@ -30,16 +31,15 @@ const PASSING: &[(&str, &str)] = &[
     ("models/tvmcn_pass_infra_custom_pass.relay", ""),
     ("models/tvmcn_pass_infra_fold_constant.relay", ""),
     ("models/tvmcn_quickstart_resnet18.relay", "@main: fn (Tensor[(1, 3, 224, 224), float32], Tensor[(3), float32], Tensor[(3), float32], Tensor[(3), float32], Tensor[(3), float32], Tensor[(64, 3, 7, 7), float32], Tensor[(64), float32], Tensor[(64), float32], Tensor[(64), float32], Tensor[(64), float32], Tensor[(64), float32], Tensor[(64), float32], Tensor[(64), float32], Tensor[(64), float32], Tensor[(64, 64, 3, 3), float32], Tensor[(64), float32], Tensor[(64), float32], Tensor[(64), float32], Tensor[(64), float32], Tensor[(64, 64, 3, 3), float32], Tensor[(64, 64, 1, 1), float32], Tensor[(64), float32], Tensor[(64), float32], Tensor[(64), float32], Tensor[(64), float32], Tensor[(64, 64, 3, 3), float32], Tensor[(64), float32], Tensor[(64), float32], Tensor[(64), float32], Tensor[(64), float32], Tensor[(64, 64, 3, 3), float32], Tensor[(64), float32], Tensor[(64), float32], Tensor[(64), float32], Tensor[(64), float32], Tensor[(128, 64, 3, 3), float32], Tensor[(128), float32], Tensor[(128), float32], Tensor[(128), float32], Tensor[(128), float32], Tensor[(128, 128, 3, 3), float32], Tensor[(128, 64, 1, 1), float32], Tensor[(128), float32], Tensor[(128), float32], Tensor[(128), float32], Tensor[(128), float32], Tensor[(128, 128, 3, 3), float32], Tensor[(128), float32], Tensor[(128), float32], Tensor[(128), float32], Tensor[(128), float32], Tensor[(128, 128, 3, 3), float32], Tensor[(128), float32], Tensor[(128), float32], Tensor[(128), float32], Tensor[(128), float32], Tensor[(256, 128, 3, 3), float32], Tensor[(256), float32], Tensor[(256), float32], Tensor[(256), float32], Tensor[(256), float32], Tensor[(256, 256, 3, 3), float32], Tensor[(256, 128, 1, 1), float32], Tensor[(256), float32], Tensor[(256), float32], Tensor[(256), float32], Tensor[(256), float32], Tensor[(256, 256, 3, 3), float32], Tensor[(256), float32], Tensor[(256), float32], Tensor[(256), float32], Tensor[(256), float32], Tensor[(256, 256, 3, 3), float32], Tensor[(256), float32], Tensor[(256), float32], Tensor[(256), float32], Tensor[(256), float32], Tensor[(512, 256, 3, 3), float32], Tensor[(512), float32], Tensor[(512), float32], Tensor[(512), float32], Tensor[(512), float32], Tensor[(512, 512, 3, 3), float32], Tensor[(512, 256, 1, 1), float32], Tensor[(512), float32], Tensor[(512), float32], Tensor[(512), float32], Tensor[(512), float32], Tensor[(512, 512, 3, 3), float32], Tensor[(512), float32], Tensor[(512), float32], Tensor[(512), float32], Tensor[(512), float32], Tensor[(512, 512, 3, 3), float32], Tensor[(512), float32], Tensor[(512), float32], Tensor[(512), float32], Tensor[(512), float32], Tensor[(1000, 512), float32], Tensor[(1000), float32]) -> Tensor[(1, 1000), float32]"),
+    ("quantized/rfc0015_cmsisnn_softmax_qnn.relay", "@main: fn (Tensor[(1, 16, 16, 3), int8]) -> Tensor[(1, 16, 16, 3), int8]"),
+    ("quantized/tvm_hexagon_qnn_concat_after.relay", "@main: fn (Tensor[(1, 64, 35, 35), uint8], Tensor[(1, 64, 35, 35), uint8], Tensor[(1, 32, 35, 35), uint8]) -> Tensor[(1, 160, 35, 35), uint8]"),
+    ("quantized/tvm_hexagon_qnn_concat_before.relay", "@main: fn (Tensor[(1, 64, 35, 35), uint8], Tensor[(1, 64, 35, 35), uint8], Tensor[(1, 32, 35, 35), uint8]) -> Tensor[(1, 160, 35, 35), uint8]"),
     ("tvm_std/gradient.rly", ""),
     ("tvm_std/nat.rly", "@nat_iterate: fn [A](fn (A) -> A, nat) -> fn (A) -> A"),
 ];
 
 /// Files that do not check yet, with their first error.
 const FAILING: &[(&str, &str)] = &[
-    (
-        "byoc/rfc0015_cmsisnn_partitioned.relay",
-        "unknown operator `qnn.dequantize`",
-    ),
     (
         "dynamic/compass_while_loop_metadata.relay",
         "unbound local variable `%while_loop1`",
@@ -71,18 +71,6 @@ const FAILING: &[(&str, &str)] = &[
     (
         "models/relay_mlir_const_metadata.relay",
         "the type of constant `meta[relay.Constant][0]` is not known",
-    ),
-    (
-        "quantized/rfc0015_cmsisnn_softmax_qnn.relay",
-        "unknown operator `qnn.dequantize`",
-    ),
-    (
-        "quantized/tvm_hexagon_qnn_concat_after.relay",
-        "unknown operator `qnn.requantize`",
-    ),
-    (
-        "quantized/tvm_hexagon_qnn_concat_before.relay",
-        "unknown operator `qnn.requantize`",
     ),
     (
         "tvm_std/core.rly",
