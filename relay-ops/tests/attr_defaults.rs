@@ -1,7 +1,7 @@
 //! Every operator's attributes, pinned: their names, types and defaults, in declaration
 //! order, against a table written from TVM v0.18's C++ attribute structs
-//! (`include/tvm/relay/attrs/{nn,transform,reduce,algorithm}.h`,
-//! `include/tvm/relay/qnn/attrs.h`). TVM's text printer
+//! (`include/tvm/relay/attrs/{nn,transform,reduce,algorithm,annotation,memory,on_device,
+//! device_copy,vm,call,debug}.h`, `include/tvm/relay/qnn/attrs.h`). TVM's text printer
 //! omits an attribute equal to its C++ default, so these defaults, not the Python API's,
 //! are what an omitted attribute means. A C++ attribute without a default is required
 //! here, except the few marked below that TVM always prints and may leave unset: those
@@ -21,6 +21,15 @@ const TABLE: &[&str] = &[
     "acosh | - | none",
     "add | - | none",
     "all | ReduceAttrs | axis: Option<[int]> = None, keepdims: bool = False, exclude: bool = False",
+    "annotation.bitpack_end | - | none",
+    "annotation.bitpack_start | - | none",
+    "annotation.cast_hint | CastHintAttrs | dtype: dtype",
+    "annotation.checkpoint | - | none",
+    "annotation.compiler_begin | CompilerAttrs | compiler: str",
+    "annotation.compiler_end | CompilerAttrs | compiler: str",
+    "annotation.stop_fusion | - | none",
+    // `WithFuncIdAttrs` (src/relay/transforms/partial_eval.cc).
+    "annotation.with_funcid | WithFuncIdAttrs | fid: int = -1",
     "any | ReduceAttrs | axis: Option<[int]> = None, keepdims: bool = False, exclude: bool = False",
     // `ArangeAttrs` also hold `start`, `stop`, `step` (expressions, printed as
     // `meta[relay.Constant][i]`), which the text parser does not read as attributes yet.
@@ -38,6 +47,8 @@ const TABLE: &[&str] = &[
     "bitwise_xor | - | none",
     "broadcast_to | InitOpAttrs | shape: [int], dtype: Option<dtype> = None",
     "broadcast_to_like | - | none",
+    // `CallLoweredAttrs` holds a `metadata` map, which the text format does not write.
+    "call_lowered | CallLoweredAttrs | none",
     "cast | CastAttrs | dtype: dtype",
     "cast_like | - | none",
     "ceil | - | none",
@@ -50,6 +61,12 @@ const TABLE: &[&str] = &[
     "cosh | - | none",
     "cumprod | ScanopAttrs | axis: Option<int> = None, dtype: Option<dtype> = None, exclusive: bool = False",
     "cumsum | ScanopAttrs | axis: Option<int> = None, dtype: Option<dtype> = None, exclusive: bool = False",
+    // `debug_func` (an `EnvFunc`) has no C++ default; a reference into the metadata
+    // section arrives as its text.
+    "debug | DebugAttrs | debug_func: Option<str> = None",
+    // The virtual devices default to fully unconstrained (`None`); a reference into the
+    // metadata section (`meta[VirtualDevice][0]`) arrives as its text.
+    "device_copy | DeviceCopyAttrs | src_virtual_device: Option<str> = None, dst_virtual_device: Option<str> = None",
     "divide | - | none",
     "equal | - | none",
     "erf | - | none",
@@ -82,6 +99,11 @@ const TABLE: &[&str] = &[
     "max | ReduceAttrs | axis: Option<[int]> = None, keepdims: bool = False, exclude: bool = False",
     "maximum | - | none",
     "mean | ReduceAttrs | axis: Option<[int]> = None, keepdims: bool = False, exclude: bool = False",
+    r#"memory.alloc_storage | AllocStorageAttrs | dtype: dtype = "float32", virtual_device: Option<str> = None"#,
+    // `const_shape` (a constant of the metadata section, as its text) and `assert_shape`
+    // have no C++ default.
+    r#"memory.alloc_tensor | AllocTensorAttrs | dtype: dtype = "float32", const_shape: Option<str> = None, assert_shape: Option<[int]> = None"#,
+    "memory.kill | - | none",
     "min | ReduceAttrs | axis: Option<[int]> = None, keepdims: bool = False, exclude: bool = False",
     "minimum | - | none",
     "mod | - | none",
@@ -125,6 +147,7 @@ const TABLE: &[&str] = &[
     "nn.softmax | SoftmaxAttrs | axis: int = -1",
     r#"nn.upsampling | UpSamplingAttrs | scale_h: float, scale_w: float, layout: str = "NCHW", method: str = "nearest_neighbor", align_corners: bool = False"#,
     "not_equal | - | none",
+    "on_device | OnDeviceAttrs | virtual_device: Option<str> = None, constrain_result: bool = False, constrain_body: bool = True",
     "one_hot | OneHotAttrs | depth: int = 1, axis: int = -1, dtype: Option<dtype> = None",
     "ones | InitOpAttrs | shape: [int], dtype: Option<dtype> = None",
     "ones_like | - | none",
@@ -200,6 +223,11 @@ const TABLE: &[&str] = &[
     "trunc_divide | - | none",
     "trunc_mod | - | none",
     "variance | VarianceAttrs | axis: Option<[int]> = None, keepdims: bool = False, exclude: bool = False, unbiased: bool = False",
+    // `DictAttrs`: any attributes, which a schema cannot declare.
+    "vm.invoke_tvm_op | DictAttrs | none",
+    "vm.reshape_tensor | ReshapeTensorAttrs | newshape: [int]",
+    // As `shape_of`.
+    "vm.shape_of | ShapeOfAttrs | dtype: Option<dtype> = None",
     "where | - | none",
     "zeros | InitOpAttrs | shape: [int], dtype: Option<dtype> = None",
     "zeros_like | - | none",
@@ -247,7 +275,7 @@ fn every_operator_has_the_attributes_and_defaults_of_tvm() {
         }
     }
     assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
-    assert_eq!(TABLE.len(), 173);
+    assert_eq!(TABLE.len(), 191);
 }
 
 /// The comparison is exact: a changed default, type, name or order is caught.

@@ -18,6 +18,14 @@ fn the_registry_holds_exactly_the_operator_library() {
         "acosh",
         "add",
         "all",
+        "annotation.bitpack_end",
+        "annotation.bitpack_start",
+        "annotation.cast_hint",
+        "annotation.checkpoint",
+        "annotation.compiler_begin",
+        "annotation.compiler_end",
+        "annotation.stop_fusion",
+        "annotation.with_funcid",
         "any",
         "arange",
         "argmax",
@@ -33,6 +41,7 @@ fn the_registry_holds_exactly_the_operator_library() {
         "bitwise_xor",
         "broadcast_to",
         "broadcast_to_like",
+        "call_lowered",
         "cast",
         "cast_like",
         "ceil",
@@ -45,6 +54,8 @@ fn the_registry_holds_exactly_the_operator_library() {
         "cosh",
         "cumprod",
         "cumsum",
+        "debug",
+        "device_copy",
         "divide",
         "equal",
         "erf",
@@ -77,6 +88,9 @@ fn the_registry_holds_exactly_the_operator_library() {
         "max",
         "maximum",
         "mean",
+        "memory.alloc_storage",
+        "memory.alloc_tensor",
+        "memory.kill",
         "min",
         "minimum",
         "mod",
@@ -117,6 +131,7 @@ fn the_registry_holds_exactly_the_operator_library() {
         "nn.softmax",
         "nn.upsampling",
         "not_equal",
+        "on_device",
         "one_hot",
         "ones",
         "ones_like",
@@ -183,12 +198,15 @@ fn the_registry_holds_exactly_the_operator_library() {
         "trunc_divide",
         "trunc_mod",
         "variance",
+        "vm.invoke_tvm_op",
+        "vm.reshape_tensor",
+        "vm.shape_of",
         "where",
         "zeros",
         "zeros_like",
     ];
     assert_eq!(names, expected);
-    assert_eq!(names.len(), 173);
+    assert_eq!(names.len(), 191);
 }
 
 #[test]

@@ -21,6 +21,10 @@ const PASSING: &[(&str, &str)] = &[
     ("fused/tvm_lower_te_primitive.relay", ""),
     ("fused/tvmcn_pass_infra_fuse_level0.relay", "@main: fn (Tensor[(1, 64, 56, 56), float32], Tensor[(64, 64, 3, 3), float32]) -> Tensor[(1, 64, 54, 54), float32]"),
     ("fused/tvmcn_pass_infra_sequential.relay", ""),
+    ("lowered/tvm_aot_lower_main_call_lowered.relay", "@main: fn (Tensor[(5, 7), float32]) -> Tensor[(5, 7), float32]"),
+    ("lowered/tvm_aot_lower_main_typed.relay", "@main: fn (Tensor[(5, 7), float32]) -> Tensor[(5, 7), float32]"),
+    ("lowered/tvm_plan_devices_device_copy.relay", "@main: fn (Tensor[(5, 7), float32]) -> Tensor[(5, 7), float32]"),
+    ("lowered/tvm_plan_devices_on_device.relay", "@main: fn (Tensor[(5, 7), float32], Tensor[(5, 7), float32], Tensor[(5, 7), float32], Tensor[(5, 7), float32]) -> Tensor[(5, 7), float32]"),
     ("models/glenside_efficientnet_lite4_11.relay", ""),
     ("models/glenside_mobilenet.relay", ""),
     ("models/glenside_mobilenet_simplified_for_inference.relay", ""),
@@ -47,22 +51,6 @@ const FAILING: &[(&str, &str)] = &[
     (
         "dynamic/tvm_indexed_graph_test_onnx_loop.relay",
         "the type of constant `meta[relay.Constant][0]` is not known",
-    ),
-    (
-        "lowered/tvm_aot_lower_main_call_lowered.relay",
-        "unknown operator `call_lowered`",
-    ),
-    (
-        "lowered/tvm_aot_lower_main_typed.relay",
-        "unknown operator `call_lowered`",
-    ),
-    (
-        "lowered/tvm_plan_devices_device_copy.relay",
-        "unknown operator `on_device`",
-    ),
-    (
-        "lowered/tvm_plan_devices_on_device.relay",
-        "unknown operator `on_device`",
     ),
     (
         "models/glenside_transformer.relay",
