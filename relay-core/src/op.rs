@@ -129,7 +129,7 @@ pub struct OpDef {
     pub relation: Option<RelationRef>,
     /// The attribute schema, in declaration order.
     pub attrs: &'static [AttrDef],
-    /// TVM's support level (1 to 10).
+    /// TVM's support level (1 to 11: 11 is the quantized operators').
     pub level: u8,
     /// Where it was declared (`file!()`).
     pub file: &'static str,

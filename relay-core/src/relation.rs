@@ -289,4 +289,48 @@ impl RelCx<'_> {
         let s = self.solver.tcx.shape(dims);
         self.solver.tcx.tensor(s, dtype)
     }
+
+    /// Runs relation `rel` over some of this run's arguments, with this call's
+    /// attributes: argument `i` of `rel` is argument `args[i]` here, and an error of `rel`
+    /// blames the argument here. How one operator's relation reuses another's, as TVM's do
+    /// (`qnn.dense` checks its scales, then runs `nn.dense`'s relation over its data,
+    /// weight and result).
+    ///
+    /// ```
+    /// use relay_core::{relation, DType, Outcome, Progress, RelCx, RelResult, Relation, Solver, TyCtx};
+    ///
+    /// #[relation(Same(I, I) :- true)]
+    /// pub struct Same;
+    ///
+    /// /// `Skip(A, B, O)`: `O` is `A`; `B` is ignored.
+    /// #[relation(Skip)]
+    /// pub fn skip(cx: &mut RelCx<'_>) -> RelResult {
+    ///     cx.run_on(Same::REF, &[0, 2])
+    /// }
+    ///
+    /// let mut s = Solver::new(TyCtx::new());
+    /// let a = s.tcx.tensor_const(&[2], DType::INT8);
+    /// let (b, o) = (s.fresh_ty(), s.fresh_ty());
+    /// s.add_relation(Skip::REF, &[a, b, o], None, 0);
+    /// assert_eq!(s.solve(), Outcome::Solved);
+    /// let o = s.resolve(o);
+    /// assert_eq!(s.tcx.show(o), "Tensor[(2), int8]");
+    /// ```
+    pub fn run_on(&mut self, rel: RelationRef, args: &[usize]) -> RelResult {
+        let tys: Vec<Ty> = args
+            .iter()
+            .map(|&i| self.solver.resolve(self.args[i]))
+            .collect();
+        let binds_at_start = self.solver.binds;
+        let mut sub = RelCx {
+            solver: &mut *self.solver,
+            args: &tys,
+            attrs: self.attrs,
+            binds_at_start,
+        };
+        (rel.0.solve)(&mut sub).map_err(|mut e| {
+            e.arg = e.arg.and_then(|i| args.get(i).copied());
+            e
+        })
+    }
 }

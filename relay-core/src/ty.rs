@@ -189,6 +189,8 @@ pub struct TyCtx {
     shape_flags: Vec<u8>,
     params: Vec<ParamInfo>,
     adts: Vec<AdtInfo>,
+    /// The ADT last declared under each name.
+    adt_names: rustc_hash::FxHashMap<Box<str>, Adt>,
     var_tys: Vec<Ty>,
     var_shapes: Vec<Shape>,
     tensor_cache: [Option<(Shape, DTy, Ty)>; TENSOR_CACHE],
@@ -212,6 +214,7 @@ impl TyCtx {
             shape_flags: Vec::new(),
             params: Vec::new(),
             adts: Vec::new(),
+            adt_names: Default::default(),
             var_tys: Vec::new(),
             var_shapes: Vec::new(),
             tensor_cache: [None; TENSOR_CACHE],
@@ -265,7 +268,25 @@ impl TyCtx {
             params: params.into(),
             ctors: Box::new([]),
         });
+        self.adt_names.insert(name.into(), Adt(id));
         Ok(Adt(id))
+    }
+
+    /// The ADT declared last under `name` (a program's own data type shadows the
+    /// prelude's): how a relation finds a data type it returns, as TVM's
+    /// `memory.alloc_storage` returns the module's `Storage`.
+    ///
+    /// ```
+    /// use relay_core::TyCtx;
+    /// let mut tcx = TyCtx::new();
+    /// assert_eq!(tcx.adt_named("Storage"), None);
+    /// let first = tcx.adt("Storage", &[]).unwrap();
+    /// assert_eq!(tcx.adt_named("Storage"), Some(first));
+    /// let second = tcx.adt("Storage", &[]).unwrap();
+    /// assert_eq!(tcx.adt_named("Storage"), Some(second));
+    /// ```
+    pub fn adt_named(&self, name: &str) -> Option<Adt> {
+        self.adt_names.get(name).copied()
     }
 
     /// Records the constructors of `adt` (replacing any recorded before).

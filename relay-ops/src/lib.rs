@@ -5,6 +5,11 @@
 //! - [`level1`] … [`level4`]: TVM's operators by support level (level 4 also holds
 //!   levels 6 and 10), declared with `relay_op!` over relations declared with
 //!   `#[relation]`.
+//! - [`internal`]: TVM's compiler-internal operators (`annotation.*`, `on_device`,
+//!   `device_copy`, `call_lowered`, `memory.*`, `vm.*`, `debug`) and the data type
+//!   `Storage`.
+//! - [`quantized`]: TVM's quantized operators (`qnn.*`, level 11) and the fixed-point
+//!   multiplications.
 //! - [`relations`]: the relations shared across levels (`Identity`, `Flatten`, `Broadcast`).
 //!
 //! A crate that needs these declarations at run time (through
@@ -13,20 +18,24 @@
 pub use relay_core;
 
 pub mod compare;
+pub mod internal;
 pub mod level1;
 pub mod level2;
 pub mod level3;
 pub mod level4;
 pub mod prelude;
+pub mod quantized;
 pub mod relations;
 pub mod workload;
 
 // Every operator's builder and definition at the crate root (`relay_ops::add`,
 // `relay_ops::ADD`), and the dotted `nn.*` operators of every level under one `nn`.
+pub use internal::*;
 pub use level1::*;
 pub use level2::*;
 pub use level3::*;
 pub use level4::*;
+pub use quantized::*;
 
 /// The `nn.*` operators of every level: `relay_ops::nn::conv2d(x, w)`.
 pub mod nn {

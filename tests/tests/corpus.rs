@@ -11,6 +11,14 @@ use std::path::Path;
 /// Files that check, with their last global's signature where it is pinned (whose result TVM printed as the
 /// `ty` of the function's last binding).
 const PASSING: &[(&str, &str)] = &[
+    ("byoc/rfc0015_cmsisnn_partitioned.relay", "@tvmgen_default_cmsisnn_0: fn (Tensor[(1, 16, 16, 3), int8]) -> Tensor[(1, 16, 16, 3), int8]"),
+    ("lowered/tvm_aot_lower_main_call_lowered.relay", "@main: fn (Tensor[(5, 7), float32]) -> Tensor[(5, 7), float32]"),
+    ("lowered/tvm_aot_lower_main_typed.relay", "@main: fn (Tensor[(5, 7), float32]) -> Tensor[(5, 7), float32]"),
+    ("lowered/tvm_plan_devices_device_copy.relay", "@main: fn (Tensor[(5, 7), float32]) -> Tensor[(5, 7), float32]"),
+    ("lowered/tvm_plan_devices_on_device.relay", "@main: fn (Tensor[(5, 7), float32], Tensor[(5, 7), float32], Tensor[(5, 7), float32], Tensor[(5, 7), float32]) -> Tensor[(5, 7), float32]"),
+    ("quantized/rfc0015_cmsisnn_softmax_qnn.relay", "@main: fn (Tensor[(1, 16, 16, 3), int8]) -> Tensor[(1, 16, 16, 3), int8]"),
+    ("quantized/tvm_hexagon_qnn_concat_after.relay", "@main: fn (Tensor[(1, 64, 35, 35), uint8], Tensor[(1, 64, 35, 35), uint8], Tensor[(1, 32, 35, 35), uint8]) -> Tensor[(1, 160, 35, 35), uint8]"),
+    ("quantized/tvm_hexagon_qnn_concat_before.relay", "@main: fn (Tensor[(1, 64, 35, 35), uint8], Tensor[(1, 64, 35, 35), uint8], Tensor[(1, 32, 35, 35), uint8]) -> Tensor[(1, 160, 35, 35), uint8]"),
     ("tvm_std/prelude.rly", ""),
     ("tvm_std/core.rly", ""),
     ("models/relay_mlir_const_metadata.relay", "@main: fn (Tensor[(1, 2, 3), float32]) -> Tensor[(2, 3), float32]"),
@@ -41,44 +49,10 @@ const PASSING: &[(&str, &str)] = &[
 ];
 
 /// Files that do not check yet, with their first error.
-const FAILING: &[(&str, &str)] = &[
-    (
-        "byoc/rfc0015_cmsisnn_partitioned.relay",
-        "unknown operator `qnn.dequantize`",
-    ),
-    (
-        "dynamic/tvm_indexed_graph_test_onnx_loop.relay",
-        "the type of constant `meta[relay.Constant][0]` is not known",
-    ),
-    (
-        "lowered/tvm_aot_lower_main_call_lowered.relay",
-        "unknown operator `call_lowered`",
-    ),
-    (
-        "lowered/tvm_aot_lower_main_typed.relay",
-        "unknown operator `call_lowered`",
-    ),
-    (
-        "lowered/tvm_plan_devices_device_copy.relay",
-        "unknown operator `on_device`",
-    ),
-    (
-        "lowered/tvm_plan_devices_on_device.relay",
-        "unknown operator `on_device`",
-    ),
-    (
-        "quantized/rfc0015_cmsisnn_softmax_qnn.relay",
-        "unknown operator `qnn.dequantize`",
-    ),
-    (
-        "quantized/tvm_hexagon_qnn_concat_after.relay",
-        "unknown operator `qnn.requantize`",
-    ),
-    (
-        "quantized/tvm_hexagon_qnn_concat_before.relay",
-        "unknown operator `qnn.requantize`",
-    ),
-];
+const FAILING: &[(&str, &str)] = &[(
+    "dynamic/tvm_indexed_graph_test_onnx_loop.relay",
+    "the type of constant `meta[relay.Constant][0]` is not known",
+)];
 
 fn corpus() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus")

@@ -150,11 +150,11 @@ fn check_decl<'a>(cx: &mut Ctxt, d: &'a OpDecl, first: bool) -> OpModel<'a> {
     let level = match &d.level {
         None => 10,
         Some(l) => match l.base10_parse::<u8>() {
-            Ok(n @ 1..=10) => n,
+            Ok(n @ 1..=11) => n,
             _ => {
                 cx.error(
                     l.span(),
-                    format!("expected a support level from 1 to 10, found `{l}`"),
+                    format!("expected a support level from 1 to 11, found `{l}`"),
                 );
                 10
             }

@@ -252,6 +252,8 @@ fn expand_op(m: &OpModel<'_>) -> TokenStream {
         #p::inventory::submit! { #p::OpEntry { def: &#static_name } }
 
         #[doc = #doc]
+        // One parameter per argument of the operator (`qnn.add` has eight).
+        #[allow(clippy::too_many_arguments)]
         pub fn #fn_name<E>(#(#arg_idents: E,)* #(#req_params),*) -> #builder<E> {
             #builder(#p::CallBuilder::new(&#static_name, #p::Vec::from([#(#arg_idents),*])) #(#req_sets)*)
         }

@@ -17,6 +17,12 @@ use relay_core::{relation, DTy, DType, Dim, Dims, Progress, RelCx, RelError, Rel
 /// one of them `1`, and the dtypes of `x` and `y` must agree.
 #[relation(BatchMatmul)]
 pub fn batch_matmul(cx: &mut RelCx<'_>) -> RelResult {
+    batch_matmul_of(cx, "nn.batch_matmul", true)
+}
+
+/// `BatchMatmul` for operator `op` (named in messages); `same_dtypes`: `x` and `y` must
+/// have one dtype (`qnn.batch_matmul` multiplies `int8` by `uint8`).
+pub(crate) fn batch_matmul_of(cx: &mut RelCx<'_>, op: &str, same_dtypes: bool) -> RelResult {
     let Some((x, xdt)) = cx.tensor_dims(0)? else {
         return Ok(Progress::NotYet);
     };
@@ -27,14 +33,13 @@ pub fn batch_matmul(cx: &mut RelCx<'_>) -> RelResult {
         if d.len() != 3 {
             return Err(RelError::at(
                 arg,
-                format!(
-                    "`nn.batch_matmul` needs 3-D tensors, `{name}` has rank {}",
-                    d.len()
-                ),
+                format!("`{op}` needs 3-D tensors, `{name}` has rank {}", d.len()),
             ));
         }
     }
-    cx.unify_dtype(ydt, xdt, 1)?;
+    if same_dtypes {
+        cx.unify_dtype(ydt, xdt, 1)?;
+    }
     let ta = cx.attrs().bool("transpose_a")?.unwrap_or(false);
     let tb = cx.attrs().bool("transpose_b")?.unwrap_or(false);
     let (i, kx) = if ta { (x[2], x[1]) } else { (x[1], x[2]) };
@@ -43,7 +48,7 @@ pub fn batch_matmul(cx: &mut RelCx<'_>) -> RelResult {
     let ds = &cx.tcx_ref().dims;
     if kx != ky && !ds.is_any(kx) && !ds.is_any(ky) {
         let msg = format!(
-            "the contraction dimensions of `nn.batch_matmul` differ: {} in `x` and {} in `y`",
+            "the contraction dimensions of `{op}` differ: {} in `x` and {} in `y`",
             cx.show_dim(kx),
             cx.show_dim(ky)
         );
@@ -60,7 +65,7 @@ pub fn batch_matmul(cx: &mut RelCx<'_>) -> RelResult {
             return Err(RelError::at(
                 1,
                 format!(
-                    "the batch dimensions of `nn.batch_matmul` differ: {} in `x` and {} in `y`",
+                    "the batch dimensions of `{op}` differ: {} in `x` and {} in `y`",
                     cx.show_dim(bx),
                     cx.show_dim(by)
                 ),

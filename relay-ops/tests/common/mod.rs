@@ -1,11 +1,14 @@
-//! Shared by the operator tests: type one call of a registered operator.
+//! Shared by the operator tests: type one call of a registered operator, or a program
+//! with the type of each of its bindings.
 
 #![allow(dead_code)]
 
 pub mod oracles;
 
+use relay_core::expr::{ExprId, ExprKind, Module, VarId};
 use relay_core::text::{parse_type, TypeScope};
 use relay_core::{registry, AttrValue, Attrs, Outcome, Solver, Ty, TyCtx};
+use relay_ops::prelude::Prelude;
 use std::sync::Arc;
 
 // Link the operator library so that its declarations are registered.
@@ -173,4 +176,42 @@ pub fn check_args(cases: &[ArgsCase<'_>]) {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The variables bound by `let` (and graph bindings) inside `root`, in source order.
+pub fn let_bindings(m: &Module, root: ExprId) -> Vec<VarId> {
+    let mut out = Vec::new();
+    let mut stack = vec![root];
+    let mut kids = Vec::new();
+    while let Some(e) = stack.pop() {
+        if e.is_mention() {
+            continue;
+        }
+        if let ExprKind::Let { var, .. } = m.expr(e).kind {
+            out.push(var);
+        }
+        kids.clear();
+        m.children(e, &mut kids);
+        stack.extend(kids.iter().rev());
+    }
+    out
+}
+
+/// `@name: TYPE` of each global of `src`, each followed by `%name: TYPE` of its bindings.
+pub fn check_with_bindings(src: &str) -> Vec<String> {
+    let prelude = Prelude::standard().expect("the prelude checks");
+    let checked = prelude.check(src);
+    let messages: Vec<&str> = checked.errors.iter().map(|e| e.message.as_str()).collect();
+    assert!(checked.is_ok(), "{messages:?}");
+    let (module, typed) = checked.typed.as_ref().expect("typed");
+    let mut out = Vec::new();
+    for g in checked.user_globals() {
+        let gid = module.global(&g.name).expect("declared");
+        out.push(format!("@{}: {}", g.name, typed.show(typed.global_ty(gid))));
+        for var in g.func.map_or_else(Vec::new, |f| let_bindings(module, f)) {
+            let ty = typed.show(typed.var_ty(var));
+            out.push(format!("%{}: {ty}", module.var_name(var)));
+        }
+    }
+    out
 }
