@@ -6,12 +6,15 @@
 //!   levels 6 and 10), declared with `relay_op!` over relations declared with
 //!   `#[relation]`.
 //! - [`relations`]: the relations shared across levels (`Identity`, `Flatten`, `Broadcast`).
+//! - [`conv_variants`]: `layout_transform` and the convolution variants (packed, winograd,
+//!   GEMM, deformable, bit-serial), correlation and dilation.
 //!
 //! A crate that needs these declarations at run time (through
 //! [`relay_core::registry::global`]) must link this crate: `use relay_ops as _;`.
 
 pub use relay_core;
 
+pub mod conv_variants;
 pub mod level1;
 pub mod level2;
 pub mod level3;
@@ -22,6 +25,7 @@ pub mod workload;
 
 // Every operator's builder and definition at the crate root (`relay_ops::add`,
 // `relay_ops::ADD`), and the dotted `nn.*` operators of every level under one `nn`.
+pub use conv_variants::*;
 pub use level1::*;
 pub use level2::*;
 pub use level3::*;
@@ -29,6 +33,7 @@ pub use level4::*;
 
 /// The `nn.*` operators of every level: `relay_ops::nn::conv2d(x, w)`.
 pub mod nn {
+    pub use crate::conv_variants::nn::*;
     pub use crate::level1::nn::*;
     pub use crate::level2::nn::*;
     pub use crate::level3::nn::*;

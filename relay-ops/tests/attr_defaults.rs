@@ -66,6 +66,7 @@ const TABLE: &[&str] = &[
     "isfinite | - | none",
     "isinf | - | none",
     "isnan | - | none",
+    "layout_transform | LayoutTransformAttrs | src_layout: str, dst_layout: str",
     "left_shift | - | none",
     "less | - | none",
     "less_equal | - | none",
@@ -92,14 +93,33 @@ const TABLE: &[&str] = &[
     "nn.batch_matmul | BatchMatmulAttrs | out_dtype: Option<dtype> = None, transpose_a: bool = False, transpose_b: bool = False",
     "nn.batch_norm | BatchNormAttrs | axis: int = 1, epsilon: float = 1e-5f, center: bool = True, scale: bool = True",
     "nn.bias_add | BiasAddAttrs | axis: int = 1",
+    r#"nn.bitpack | BitPackAttrs | bits: int = 1, pack_axis: int = 1, bit_axis: int = -1, pack_type: Option<dtype> = None, name: str = "BitPack""#,
+    r#"nn.bitserial_conv2d | BinaryConv2DAttrs | strides: [int] = [1, 1], padding: [int] = [0, 0], kernel_size: [int] = [3, 3], channels: Option<int> = None, activation_bits: int = 1, weight_bits: int = 1, data_layout: str = "NCHW", kernel_layout: str = "OIHW", pack_dtype: Option<dtype> = None, out_dtype: Option<dtype> = None, unipolar: bool = True"#,
+    // `units` has no C++ default: TVM always prints it (`units=None` when unset).
+    "nn.bitserial_dense | BinaryDenseAttrs | units: Option<int> = None, data_bits: int = 1, weight_bits: int = 1, pack_dtype: Option<dtype> = None, out_dtype: Option<dtype> = None, unipolar: bool = True",
+    r#"nn.contrib_conv2d_NCHWc | Conv2DAttrs | strides: [int] = [1, 1], padding: [int] = [0, 0], dilation: [int] = [1, 1], groups: int = 1, channels: Option<int> = None, kernel_size: Option<[int]> = None, data_layout: str = "NCHW", kernel_layout: str = "OIHW", out_layout: str = "", out_dtype: Option<dtype> = None"#,
+    "nn.contrib_conv2d_gemm_weight_transform | ConvGemmWeightTransformAttrs | tile_N: int, tile_K: int",
+    r#"nn.contrib_conv2d_gemm_without_weight_transform | Conv2DAttrs | strides: [int] = [1, 1], padding: [int] = [0, 0], dilation: [int] = [1, 1], groups: int = 1, channels: Option<int> = None, kernel_size: Option<[int]> = None, data_layout: str = "NCHW", kernel_layout: str = "OIHW", out_layout: str = "", out_dtype: Option<dtype> = None"#,
+    "nn.contrib_conv2d_winograd_nnpack_weight_transform | Conv2DWinogradNNPACKWeightTransformAttrs | convolution_algorithm: int, out_dtype: Option<dtype> = None",
+    "nn.contrib_conv2d_winograd_weight_transform | ConvWinogradWeightTransformAttrs | tile_size: int",
+    r#"nn.contrib_conv2d_winograd_without_weight_transform | Conv2DWinogradAttrs | tile_size: int, strides: [int] = [1, 1], padding: [int] = [0, 0], dilation: [int] = [1, 1], groups: int = 1, channels: Option<int> = None, kernel_size: Option<[int]> = None, data_layout: str = "NCHW", kernel_layout: str = "OIHW", out_layout: str = "", out_dtype: Option<dtype> = None"#,
+    "nn.contrib_conv3d_winograd_weight_transform | ConvWinogradWeightTransformAttrs | tile_size: int",
+    r#"nn.contrib_conv3d_winograd_without_weight_transform | Conv3DWinogradAttrs | tile_size: int, strides: [int] = [1, 1, 1], padding: [int] = [0, 0, 0], dilation: [int] = [1, 1, 1], groups: int = 1, channels: Option<int> = None, kernel_size: Option<[int]> = None, data_layout: str = "NCDHW", kernel_layout: str = "OIDHW", out_layout: str = "", out_dtype: Option<dtype> = None"#,
+    // TVM registers `DenseAttrs` but builds `DensePackAttrs`; `units` has no C++ default: TVM always prints it.
+    r#"nn.contrib_dense_pack | DensePackAttrs | units: Option<int> = None, out_dtype: Option<dtype> = None, weight_layout: str = "NC""#,
+    r#"nn.contrib_depthwise_conv2d_NCHWc | Conv2DAttrs | strides: [int] = [1, 1], padding: [int] = [0, 0], dilation: [int] = [1, 1], groups: int = 1, channels: Option<int> = None, kernel_size: Option<[int]> = None, data_layout: str = "NCHW", kernel_layout: str = "OIHW", out_layout: str = "", out_dtype: Option<dtype> = None"#,
     r#"nn.conv1d | Conv1DAttrs | strides: [int] = [1], padding: [int] = [0, 0], dilation: [int] = [1], groups: int = 1, channels: Option<int> = None, kernel_size: Option<[int]> = None, data_layout: str = "NCW", kernel_layout: str = "OIW", out_layout: str = "", out_dtype: Option<dtype> = None"#,
     r#"nn.conv1d_transpose | Conv1DTransposeAttrs | channels: Option<int> = None, kernel_size: Option<[int]> = None, strides: [int] = [1], output_padding: [int] = [0], padding: [int] = [0], dilation: [int] = [1], groups: int = 1, data_layout: str = "NCW", kernel_layout: str = "IOW", out_layout: str = "", out_dtype: Option<dtype> = None"#,
     r#"nn.conv2d | Conv2DAttrs | strides: [int] = [1, 1], padding: [int] = [0, 0], dilation: [int] = [1, 1], groups: int = 1, channels: Option<int> = None, kernel_size: Option<[int]> = None, data_layout: str = "NCHW", kernel_layout: str = "OIHW", out_layout: str = "", out_dtype: Option<dtype> = None"#,
+    r#"nn.conv2d_backward_weight | Conv2DAttrs | strides: [int] = [1, 1], padding: [int] = [0, 0], dilation: [int] = [1, 1], groups: int = 1, channels: Option<int> = None, kernel_size: Option<[int]> = None, data_layout: str = "NCHW", kernel_layout: str = "OIHW", out_layout: str = "", out_dtype: Option<dtype> = None"#,
     r#"nn.conv2d_transpose | Conv2DTransposeAttrs | channels: Option<int> = None, kernel_size: Option<[int]> = None, strides: [int] = [1, 1], output_padding: [int] = [0, 0], padding: [int] = [0, 0], dilation: [int] = [1, 1], groups: int = 1, data_layout: str = "NCHW", kernel_layout: str = "IOHW", out_layout: str = "", out_dtype: Option<dtype> = None"#,
     r#"nn.conv3d | Conv3DAttrs | strides: [int] = [1, 1, 1], padding: [int] = [0, 0, 0], dilation: [int] = [1, 1, 1], groups: int = 1, channels: Option<int> = None, kernel_size: Option<[int]> = None, data_layout: str = "NCDHW", kernel_layout: str = "OIDHW", out_layout: str = "", out_dtype: Option<dtype> = None"#,
     r#"nn.conv3d_transpose | Conv3DTransposeAttrs | channels: Option<int> = None, kernel_size: Option<[int]> = None, strides: [int] = [1, 1, 1], output_padding: [int] = [0, 0, 0], padding: [int] = [0, 0, 0], dilation: [int] = [1, 1, 1], groups: int = 1, data_layout: str = "NCDHW", kernel_layout: str = "IODHW", out_layout: str = "", out_dtype: Option<dtype> = None"#,
+    r#"nn.correlation | CorrelationAttrs | kernel_size: int = 1, max_displacement: int = 1, stride1: int = 1, stride2: int = 1, padding: [int] = [0, 0], is_multiply: bool = True, layout: str = "NCHW""#,
+    r#"nn.deformable_conv2d | DeformableConv2DAttrs | strides: [int] = [1, 1], padding: [int] = [0, 0], dilation: [int] = [1, 1], deformable_groups: int = 1, groups: int = 1, channels: Option<int> = None, kernel_size: Option<[int]> = None, data_layout: str = "NCHW", kernel_layout: str = "OIHW", out_layout: str = "", out_dtype: Option<dtype> = None"#,
     // `units` has no C++ default: TVM always prints it (`units=None` when unset).
     "nn.dense | DenseAttrs | units: Option<int> = None, out_dtype: Option<dtype> = None",
+    "nn.dilate | DilateAttrs | strides: [int] = [1, 1], dilation_value: float = 0.0f",
     "nn.dropout | DropoutAttrs | rate: float = 0.5f",
     r#"nn.global_avg_pool2d | GlobalPool2DAttrs | layout: str = "NCHW", out_layout: str = """#,
     r#"nn.global_max_pool2d | GlobalPool2DAttrs | layout: str = "NCHW", out_layout: str = """#,
@@ -213,7 +233,7 @@ fn every_operator_has_the_attributes_and_defaults_of_tvm() {
         }
     }
     assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
-    assert_eq!(TABLE.len(), 144);
+    assert_eq!(TABLE.len(), 162);
 }
 
 /// The comparison is exact: a changed default, type, name or order is caught.
@@ -323,6 +343,11 @@ fn attributes_as_tvm_prints_them_are_accepted() {
             "%x: Tensor[(2, 5), float32]",
             r#"cumsum(%x, axis=1, dtype="")"#,
             "Tensor[(2, 5), float32]",
+        ),
+        (
+            "%x: Tensor[(4, 64), float32], %w: Tensor[(3, 64, 16), float32]",
+            r#"nn.contrib_dense_pack(%x, %w, units=None, out_dtype="", weight_layout="NC16n")"#,
+            "Tensor[(4, 48), float32]",
         ),
     ];
     let mut wrong = Vec::new();

@@ -62,6 +62,7 @@ fn the_registry_holds_exactly_the_operator_library() {
         "isfinite",
         "isinf",
         "isnan",
+        "layout_transform",
         "left_shift",
         "less",
         "less_equal",
@@ -88,13 +89,30 @@ fn the_registry_holds_exactly_the_operator_library() {
         "nn.batch_matmul",
         "nn.batch_norm",
         "nn.bias_add",
+        "nn.bitpack",
+        "nn.bitserial_conv2d",
+        "nn.bitserial_dense",
+        "nn.contrib_conv2d_NCHWc",
+        "nn.contrib_conv2d_gemm_weight_transform",
+        "nn.contrib_conv2d_gemm_without_weight_transform",
+        "nn.contrib_conv2d_winograd_nnpack_weight_transform",
+        "nn.contrib_conv2d_winograd_weight_transform",
+        "nn.contrib_conv2d_winograd_without_weight_transform",
+        "nn.contrib_conv3d_winograd_weight_transform",
+        "nn.contrib_conv3d_winograd_without_weight_transform",
+        "nn.contrib_dense_pack",
+        "nn.contrib_depthwise_conv2d_NCHWc",
         "nn.conv1d",
         "nn.conv1d_transpose",
         "nn.conv2d",
+        "nn.conv2d_backward_weight",
         "nn.conv2d_transpose",
         "nn.conv3d",
         "nn.conv3d_transpose",
+        "nn.correlation",
+        "nn.deformable_conv2d",
         "nn.dense",
+        "nn.dilate",
         "nn.dropout",
         "nn.global_avg_pool2d",
         "nn.global_max_pool2d",
@@ -159,7 +177,7 @@ fn the_registry_holds_exactly_the_operator_library() {
         "zeros_like",
     ];
     assert_eq!(names, expected);
-    assert_eq!(names.len(), 144);
+    assert_eq!(names.len(), 162);
 }
 
 #[test]
