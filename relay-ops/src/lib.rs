@@ -8,6 +8,8 @@
 //! - [`relations`]: the relations shared across levels (`Identity`, `Flatten`, `Broadcast`).
 //! - [`conv_variants`]: `layout_transform` and the convolution variants (packed, winograd,
 //!   GEMM, deformable, bit-serial), correlation and dilation.
+//! - [`image_ops`]: the `image.*` operators (resizes, crops, sampling grids, dilation),
+//!   re-exported as [`image`].
 //!
 //! A crate that needs these declarations at run time (through
 //! [`relay_core::registry::global`]) must link this crate: `use relay_ops as _;`.
@@ -15,6 +17,7 @@
 pub use relay_core;
 
 pub mod conv_variants;
+pub mod image_ops;
 pub mod level1;
 pub mod level2;
 pub mod level3;
@@ -26,6 +29,7 @@ pub mod workload;
 // Every operator's builder and definition at the crate root (`relay_ops::add`,
 // `relay_ops::ADD`), and the dotted `nn.*` operators of every level under one `nn`.
 pub use conv_variants::*;
+pub use image_ops::image;
 pub use level1::*;
 pub use level2::*;
 pub use level3::*;

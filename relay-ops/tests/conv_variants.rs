@@ -466,42 +466,6 @@ fn correlation_and_dilate_table() {
     ]);
 }
 
-/// The name and type of every `let` (and graph binding) of `@main`'s body, in order, and
-/// `@main`'s type.
-fn bindings(src: &str) -> (Vec<(String, String)>, String) {
-    use relay_core::expr::ExprKind;
-    let checked = relay_ops::prelude::Prelude::standard().unwrap().check(src);
-    let messages: Vec<&str> = checked.errors.iter().map(|e| e.message.as_str()).collect();
-    assert!(messages.is_empty(), "{messages:?}");
-    let (m, typed) = checked.typed.as_ref().expect("typed");
-    let main = m.global("main").expect("@main");
-    let func = m.global_def(main).func.expect("defined");
-    let ExprKind::Func(f) = &m.expr(func).kind else {
-        panic!("@main is a function")
-    };
-    let mut found = Vec::new();
-    let mut e = f.body;
-    while let ExprKind::Let { var, body, .. } = m.expr(e).kind {
-        found.push((m.var_name(var).to_string(), typed.show(typed.var_ty(var))));
-        e = body;
-    }
-    (found, typed.show(typed.global_ty(main)))
-}
-
-/// The `(name, type)` of each `%name = ... /* ty=TYPE */;` line of `src`: the types TVM
-/// printed.
-fn printed(src: &str) -> Vec<(String, String)> {
-    src.lines()
-        .filter_map(|l| {
-            let l = l.trim();
-            let (lhs, rest) = l.split_once(" = ")?;
-            let name = lhs.strip_prefix('%')?;
-            let ty = rest.rsplit_once("/* ty=")?.1.strip_suffix(" */;")?;
-            Some((name.to_string(), ty.to_string()))
-        })
-        .collect()
-}
-
 /// An NCHWc convolution chain as TVM's x86 layout alteration prints it: the data and the
 /// weight laid out in packed layouts, the packed convolution, and back to `NCHW`. Each
 /// binding has the type TVM printed on it.
@@ -519,8 +483,8 @@ def @main(%data: Tensor[(1, 32, 56, 56), float32], %weight: Tensor[(64, 32, 3, 3
   layout_transform(%6, src_layout="NCHW16c", dst_layout="NCHW") /* ty=Tensor[(1, 64, 56, 56), float32] */
 }
 "#;
-    let (found, main) = bindings(src);
-    assert_eq!(found, printed(src));
+    let (found, main) = common::bindings(src);
+    assert_eq!(found, common::printed(src));
     assert_eq!(found.len(), 7);
     assert_eq!(
         main,
