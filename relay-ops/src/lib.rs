@@ -10,6 +10,8 @@
 //!   GEMM, deformable, bit-serial), correlation and dilation.
 //! - [`image_ops`]: the `image.*` operators (resizes, crops, sampling grids, dilation),
 //!   re-exported as [`image`].
+//! - [`vision_ops`]: the `vision.*` operators (multibox, non-maximum suppressions, R-CNN
+//!   regions, YOLO), re-exported as [`vision`].
 //!
 //! A crate that needs these declarations at run time (through
 //! [`relay_core::registry::global`]) must link this crate: `use relay_ops as _;`.
@@ -24,6 +26,7 @@ pub mod level3;
 pub mod level4;
 pub mod prelude;
 pub mod relations;
+pub mod vision_ops;
 pub mod workload;
 
 // Every operator's builder and definition at the crate root (`relay_ops::add`,
@@ -34,6 +37,7 @@ pub use level1::*;
 pub use level2::*;
 pub use level3::*;
 pub use level4::*;
+pub use vision_ops::vision;
 
 /// The `nn.*` operators of every level: `relay_ops::nn::conv2d(x, w)`.
 pub mod nn {

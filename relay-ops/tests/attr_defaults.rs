@@ -193,6 +193,17 @@ const TABLE: &[&str] = &[
     "trunc_divide | - | none",
     "trunc_mod | - | none",
     "variance | VarianceAttrs | axis: Option<[int]> = None, keepdims: bool = False, exclude: bool = False, unbiased: bool = False",
+    r#"vision.all_class_non_max_suppression | AllClassNonMaximumSuppressionAttrs | output_format: str = "onnx""#,
+    // `score_threshold` has no C++ default: TVM always prints it (`None`: the threshold is an argument).
+    "vision.get_valid_counts | GetValidCountsAttrs | score_threshold: Option<float> = None, id_index: int = 0, score_index: int = 1",
+    "vision.multibox_prior | MultiBoxPriorAttrs | sizes: [float] = [1.0f], ratios: [float] = [1.0f], steps: [float] = [-1.0f, -1.0f], offsets: [float] = [0.5f, 0.5f], clip: bool = False",
+    "vision.multibox_transform_loc | MultiBoxTransformLocAttrs | clip: bool = True, threshold: float = 0.01f, variances: [float] = [0.1f, 0.1f, 0.2f, 0.2f], keep_background: bool = False",
+    "vision.non_max_suppression | NonMaximumSuppressionAttrs | force_suppress: bool = False, top_k: int = -1, coord_start: int = 2, score_index: int = 1, id_index: int = 0, return_indices: bool = True, invalid_to_bottom: bool = False",
+    "vision.proposal | ProposalAttrs | scales: [float] = [4.0f, 8.0f, 16.0f, 32.0f], ratios: [float] = [0.5f, 1.0f, 2.0f], feature_stride: int = 16, threshold: float = 0.7f, rpn_pre_nms_top_n: int = 6000, rpn_post_nms_top_n: int = 300, rpn_min_size: int = 16, iou_loss: bool = False",
+    "vision.regular_non_max_suppression | RegularNonMaximumSuppressionAttrs | max_detections_per_class: int, max_detections: int, num_classes: int, iou_threshold: float, score_threshold: float",
+    r#"vision.roi_align | ROIAlignAttrs | pooled_size: [int], spatial_scale: float, sample_ratio: int = -1, layout: str = "NCHW", mode: str = "avg""#,
+    r#"vision.roi_pool | ROIPoolAttrs | pooled_size: [int], spatial_scale: float, layout: str = "NCHW""#,
+    "vision.yolo_reorg | YoloReorgAttrs | stride: int = 1",
     "where | - | none",
     "zeros | InitOpAttrs | shape: [int], dtype: Option<dtype> = None",
     "zeros_like | - | none",
@@ -240,7 +251,7 @@ fn every_operator_has_the_attributes_and_defaults_of_tvm() {
         }
     }
     assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
-    assert_eq!(TABLE.len(), 169);
+    assert_eq!(TABLE.len(), 179);
 }
 
 /// The comparison is exact: a changed default, type, name or order is caught.
@@ -350,6 +361,11 @@ fn attributes_as_tvm_prints_them_are_accepted() {
             "%x: Tensor[(2, 5), float32]",
             r#"cumsum(%x, axis=1, dtype="")"#,
             "Tensor[(2, 5), float32]",
+        ),
+        (
+            "%x: Tensor[(1, 100, 6), float32]",
+            "vision.get_valid_counts(%x, 0.5f, score_threshold=None)",
+            "(Tensor[(1), int32], Tensor[(1, 100, 6), float32], Tensor[(1, 100), int32])",
         ),
         (
             "%x: Tensor[(4, 64), float32], %w: Tensor[(3, 64, 16), float32]",

@@ -179,12 +179,22 @@ fn the_registry_holds_exactly_the_operator_library() {
         "trunc_divide",
         "trunc_mod",
         "variance",
+        "vision.all_class_non_max_suppression",
+        "vision.get_valid_counts",
+        "vision.multibox_prior",
+        "vision.multibox_transform_loc",
+        "vision.non_max_suppression",
+        "vision.proposal",
+        "vision.regular_non_max_suppression",
+        "vision.roi_align",
+        "vision.roi_pool",
+        "vision.yolo_reorg",
         "where",
         "zeros",
         "zeros_like",
     ];
     assert_eq!(names, expected);
-    assert_eq!(names.len(), 169);
+    assert_eq!(names.len(), 179);
 }
 
 #[test]
