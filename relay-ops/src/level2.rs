@@ -16,9 +16,9 @@
 //! TVM's Python API has a default for it. `out_layout = ""` means the data's layout,
 //! `out_dtype = None` (printed by TVM as `""`) the data's dtype.
 
-mod conv;
+pub(crate) mod conv;
 mod pool;
-mod util;
+pub(crate) mod util;
 
 pub use conv::{Conv1D, Conv1DTranspose, Conv2D, Conv2DTranspose, Conv3D, Conv3DTranspose};
 pub use pool::{

@@ -11,6 +11,12 @@
 //! - [`quantized`]: TVM's quantized operators (`qnn.*`, level 11) and the fixed-point
 //!   multiplications.
 //! - [`relations`]: the relations shared across levels (`Identity`, `Flatten`, `Broadcast`).
+//! - [`conv_variants`]: `layout_transform` and the convolution variants (packed, winograd,
+//!   GEMM, deformable, bit-serial), correlation and dilation.
+//! - [`image_ops`]: the `image.*` operators (resizes, crops, sampling grids, dilation),
+//!   re-exported as [`image`].
+//! - [`vision_ops`]: the `vision.*` operators (multibox, non-maximum suppressions, R-CNN
+//!   regions, YOLO), re-exported as [`vision`].
 //!
 //! A crate that needs these declarations at run time (through
 //! [`relay_core::registry::global`]) must link this crate: `use relay_ops as _;`.
@@ -18,6 +24,8 @@
 pub use relay_core;
 
 pub mod compare;
+pub mod conv_variants;
+pub mod image_ops;
 pub mod internal;
 pub mod level1;
 pub mod level2;
@@ -26,19 +34,24 @@ pub mod level4;
 pub mod prelude;
 pub mod quantized;
 pub mod relations;
+pub mod vision_ops;
 pub mod workload;
 
 // Every operator's builder and definition at the crate root (`relay_ops::add`,
 // `relay_ops::ADD`), and the dotted `nn.*` operators of every level under one `nn`.
+pub use conv_variants::*;
+pub use image_ops::image;
 pub use internal::*;
 pub use level1::*;
 pub use level2::*;
 pub use level3::*;
 pub use level4::*;
 pub use quantized::*;
+pub use vision_ops::vision;
 
 /// The `nn.*` operators of every level: `relay_ops::nn::conv2d(x, w)`.
 pub mod nn {
+    pub use crate::conv_variants::nn::*;
     pub use crate::level1::nn::*;
     pub use crate::level2::nn::*;
     pub use crate::level3::nn::*;

@@ -1,7 +1,7 @@
 //! Every operator's attributes, pinned: their names, types and defaults, in declaration
 //! order, against a table written from TVM v0.18's C++ attribute structs
-//! (`include/tvm/relay/attrs/{nn,transform,reduce,algorithm,annotation,memory,on_device,
-//! device_copy,vm,call,debug}.h`, `include/tvm/relay/qnn/attrs.h`). TVM's text printer
+//! (`include/tvm/relay/attrs/{nn,transform,reduce,algorithm,image,vision,bitserial,
+//! annotation,memory,on_device,device_copy,vm,call,debug}.h`, `include/tvm/relay/qnn/attrs.h`). TVM's text printer
 //! omits an attribute equal to its C++ default, so these defaults, not the Python API's,
 //! are what an omitted attribute means. A C++ attribute without a default is required
 //! here, except the few marked below that TVM always prints and may leave unset: those
@@ -83,9 +83,17 @@ const TABLE: &[&str] = &[
     "gather_nd | GatherNDAttrs | batch_dims: int = 0, index_rank: Option<int> = None",
     "greater | - | none",
     "greater_equal | - | none",
+    "image.affine_grid | AffineGridAttrs | target_shape: [int]",
+    r#"image.crop_and_resize | CropAndResizeAttrs | crop_size: Option<[int]> = None, layout: str = "NCHW", method: str = "bilinear", extrapolation_value: float = 0.0f, out_dtype: Option<dtype> = None"#,
+    r#"image.dilation2d | Dilation2DAttrs | strides: [int] = [1, 1], padding: [int] = [0, 0], dilations: [int] = [1, 1], data_layout: str = "NCHW", kernel_layout: str = "IHW", out_dtype: Option<dtype> = None"#,
+    r#"image.grid_sample | GridSampleAttrs | method: str = "bilinear", layout: str = "NCHW", padding_mode: str = "zeros", align_corners: bool = True"#,
+    r#"image.resize1d | Resize1DAttrs | size: Option<[int]> = None, roi: Option<[float]> = None, layout: str = "NCW", method: str = "linear", coordinate_transformation_mode: str = "half_pixel", rounding_method: str = "round", cubic_alpha: float = -0.5f, cubic_exclude: int = 0, extrapolation_value: float = 0.0f, out_dtype: Option<dtype> = None"#,
+    r#"image.resize2d | Resize2DAttrs | size: Option<[int]> = None, roi: Option<[float]> = None, layout: str = "NCHW", method: str = "linear", coordinate_transformation_mode: str = "half_pixel", rounding_method: str = "round", cubic_alpha: float = -0.5f, cubic_exclude: int = 0, extrapolation_value: float = 0.0f, out_dtype: Option<dtype> = None"#,
+    r#"image.resize3d | Resize3DAttrs | size: Option<[int]> = None, roi: Option<[float]> = None, layout: str = "NCDHW", method: str = "linear", coordinate_transformation_mode: str = "half_pixel", rounding_method: str = "round", cubic_alpha: float = -0.5f, cubic_exclude: int = 0, extrapolation_value: float = 0.0f, out_dtype: Option<dtype> = None"#,
     "isfinite | - | none",
     "isinf | - | none",
     "isnan | - | none",
+    "layout_transform | LayoutTransformAttrs | src_layout: str, dst_layout: str",
     "left_shift | - | none",
     "less | - | none",
     "less_equal | - | none",
@@ -117,14 +125,33 @@ const TABLE: &[&str] = &[
     "nn.batch_matmul | BatchMatmulAttrs | out_dtype: Option<dtype> = None, transpose_a: bool = False, transpose_b: bool = False",
     "nn.batch_norm | BatchNormAttrs | axis: int = 1, epsilon: float = 1e-5f, center: bool = True, scale: bool = True",
     "nn.bias_add | BiasAddAttrs | axis: int = 1",
+    r#"nn.bitpack | BitPackAttrs | bits: int = 1, pack_axis: int = 1, bit_axis: int = -1, pack_type: Option<dtype> = None, name: str = "BitPack""#,
+    r#"nn.bitserial_conv2d | BinaryConv2DAttrs | strides: [int] = [1, 1], padding: [int] = [0, 0], kernel_size: [int] = [3, 3], channels: Option<int> = None, activation_bits: int = 1, weight_bits: int = 1, data_layout: str = "NCHW", kernel_layout: str = "OIHW", pack_dtype: Option<dtype> = None, out_dtype: Option<dtype> = None, unipolar: bool = True"#,
+    // `units` has no C++ default: TVM always prints it (`units=None` when unset).
+    "nn.bitserial_dense | BinaryDenseAttrs | units: Option<int> = None, data_bits: int = 1, weight_bits: int = 1, pack_dtype: Option<dtype> = None, out_dtype: Option<dtype> = None, unipolar: bool = True",
+    r#"nn.contrib_conv2d_NCHWc | Conv2DAttrs | strides: [int] = [1, 1], padding: [int] = [0, 0], dilation: [int] = [1, 1], groups: int = 1, channels: Option<int> = None, kernel_size: Option<[int]> = None, data_layout: str = "NCHW", kernel_layout: str = "OIHW", out_layout: str = "", out_dtype: Option<dtype> = None"#,
+    "nn.contrib_conv2d_gemm_weight_transform | ConvGemmWeightTransformAttrs | tile_N: int, tile_K: int",
+    r#"nn.contrib_conv2d_gemm_without_weight_transform | Conv2DAttrs | strides: [int] = [1, 1], padding: [int] = [0, 0], dilation: [int] = [1, 1], groups: int = 1, channels: Option<int> = None, kernel_size: Option<[int]> = None, data_layout: str = "NCHW", kernel_layout: str = "OIHW", out_layout: str = "", out_dtype: Option<dtype> = None"#,
+    "nn.contrib_conv2d_winograd_nnpack_weight_transform | Conv2DWinogradNNPACKWeightTransformAttrs | convolution_algorithm: int, out_dtype: Option<dtype> = None",
+    "nn.contrib_conv2d_winograd_weight_transform | ConvWinogradWeightTransformAttrs | tile_size: int",
+    r#"nn.contrib_conv2d_winograd_without_weight_transform | Conv2DWinogradAttrs | tile_size: int, strides: [int] = [1, 1], padding: [int] = [0, 0], dilation: [int] = [1, 1], groups: int = 1, channels: Option<int> = None, kernel_size: Option<[int]> = None, data_layout: str = "NCHW", kernel_layout: str = "OIHW", out_layout: str = "", out_dtype: Option<dtype> = None"#,
+    "nn.contrib_conv3d_winograd_weight_transform | ConvWinogradWeightTransformAttrs | tile_size: int",
+    r#"nn.contrib_conv3d_winograd_without_weight_transform | Conv3DWinogradAttrs | tile_size: int, strides: [int] = [1, 1, 1], padding: [int] = [0, 0, 0], dilation: [int] = [1, 1, 1], groups: int = 1, channels: Option<int> = None, kernel_size: Option<[int]> = None, data_layout: str = "NCDHW", kernel_layout: str = "OIDHW", out_layout: str = "", out_dtype: Option<dtype> = None"#,
+    // TVM registers `DenseAttrs` but builds `DensePackAttrs`; `units` has no C++ default: TVM always prints it.
+    r#"nn.contrib_dense_pack | DensePackAttrs | units: Option<int> = None, out_dtype: Option<dtype> = None, weight_layout: str = "NC""#,
+    r#"nn.contrib_depthwise_conv2d_NCHWc | Conv2DAttrs | strides: [int] = [1, 1], padding: [int] = [0, 0], dilation: [int] = [1, 1], groups: int = 1, channels: Option<int> = None, kernel_size: Option<[int]> = None, data_layout: str = "NCHW", kernel_layout: str = "OIHW", out_layout: str = "", out_dtype: Option<dtype> = None"#,
     r#"nn.conv1d | Conv1DAttrs | strides: [int] = [1], padding: [int] = [0, 0], dilation: [int] = [1], groups: int = 1, channels: Option<int> = None, kernel_size: Option<[int]> = None, data_layout: str = "NCW", kernel_layout: str = "OIW", out_layout: str = "", out_dtype: Option<dtype> = None"#,
     r#"nn.conv1d_transpose | Conv1DTransposeAttrs | channels: Option<int> = None, kernel_size: Option<[int]> = None, strides: [int] = [1], output_padding: [int] = [0], padding: [int] = [0], dilation: [int] = [1], groups: int = 1, data_layout: str = "NCW", kernel_layout: str = "IOW", out_layout: str = "", out_dtype: Option<dtype> = None"#,
     r#"nn.conv2d | Conv2DAttrs | strides: [int] = [1, 1], padding: [int] = [0, 0], dilation: [int] = [1, 1], groups: int = 1, channels: Option<int> = None, kernel_size: Option<[int]> = None, data_layout: str = "NCHW", kernel_layout: str = "OIHW", out_layout: str = "", out_dtype: Option<dtype> = None"#,
+    r#"nn.conv2d_backward_weight | Conv2DAttrs | strides: [int] = [1, 1], padding: [int] = [0, 0], dilation: [int] = [1, 1], groups: int = 1, channels: Option<int> = None, kernel_size: Option<[int]> = None, data_layout: str = "NCHW", kernel_layout: str = "OIHW", out_layout: str = "", out_dtype: Option<dtype> = None"#,
     r#"nn.conv2d_transpose | Conv2DTransposeAttrs | channels: Option<int> = None, kernel_size: Option<[int]> = None, strides: [int] = [1, 1], output_padding: [int] = [0, 0], padding: [int] = [0, 0], dilation: [int] = [1, 1], groups: int = 1, data_layout: str = "NCHW", kernel_layout: str = "IOHW", out_layout: str = "", out_dtype: Option<dtype> = None"#,
     r#"nn.conv3d | Conv3DAttrs | strides: [int] = [1, 1, 1], padding: [int] = [0, 0, 0], dilation: [int] = [1, 1, 1], groups: int = 1, channels: Option<int> = None, kernel_size: Option<[int]> = None, data_layout: str = "NCDHW", kernel_layout: str = "OIDHW", out_layout: str = "", out_dtype: Option<dtype> = None"#,
     r#"nn.conv3d_transpose | Conv3DTransposeAttrs | channels: Option<int> = None, kernel_size: Option<[int]> = None, strides: [int] = [1, 1, 1], output_padding: [int] = [0, 0, 0], padding: [int] = [0, 0, 0], dilation: [int] = [1, 1, 1], groups: int = 1, data_layout: str = "NCDHW", kernel_layout: str = "IODHW", out_layout: str = "", out_dtype: Option<dtype> = None"#,
+    r#"nn.correlation | CorrelationAttrs | kernel_size: int = 1, max_displacement: int = 1, stride1: int = 1, stride2: int = 1, padding: [int] = [0, 0], is_multiply: bool = True, layout: str = "NCHW""#,
+    r#"nn.deformable_conv2d | DeformableConv2DAttrs | strides: [int] = [1, 1], padding: [int] = [0, 0], dilation: [int] = [1, 1], deformable_groups: int = 1, groups: int = 1, channels: Option<int> = None, kernel_size: Option<[int]> = None, data_layout: str = "NCHW", kernel_layout: str = "OIHW", out_layout: str = "", out_dtype: Option<dtype> = None"#,
     // `units` has no C++ default: TVM always prints it (`units=None` when unset).
     "nn.dense | DenseAttrs | units: Option<int> = None, out_dtype: Option<dtype> = None",
+    "nn.dilate | DilateAttrs | strides: [int] = [1, 1], dilation_value: float = 0.0f",
     "nn.dropout | DropoutAttrs | rate: float = 0.5f",
     r#"nn.global_avg_pool2d | GlobalPool2DAttrs | layout: str = "NCHW", out_layout: str = """#,
     r#"nn.global_max_pool2d | GlobalPool2DAttrs | layout: str = "NCHW", out_layout: str = """#,
@@ -228,6 +255,17 @@ const TABLE: &[&str] = &[
     "vm.reshape_tensor | ReshapeTensorAttrs | newshape: [int]",
     // As `shape_of`.
     "vm.shape_of | ShapeOfAttrs | dtype: Option<dtype> = None",
+    r#"vision.all_class_non_max_suppression | AllClassNonMaximumSuppressionAttrs | output_format: str = "onnx""#,
+    // `score_threshold` has no C++ default: TVM always prints it (`None`: the threshold is an argument).
+    "vision.get_valid_counts | GetValidCountsAttrs | score_threshold: Option<float> = None, id_index: int = 0, score_index: int = 1",
+    "vision.multibox_prior | MultiBoxPriorAttrs | sizes: [float] = [1.0f], ratios: [float] = [1.0f], steps: [float] = [-1.0f, -1.0f], offsets: [float] = [0.5f, 0.5f], clip: bool = False",
+    "vision.multibox_transform_loc | MultiBoxTransformLocAttrs | clip: bool = True, threshold: float = 0.01f, variances: [float] = [0.1f, 0.1f, 0.2f, 0.2f], keep_background: bool = False",
+    "vision.non_max_suppression | NonMaximumSuppressionAttrs | force_suppress: bool = False, top_k: int = -1, coord_start: int = 2, score_index: int = 1, id_index: int = 0, return_indices: bool = True, invalid_to_bottom: bool = False",
+    "vision.proposal | ProposalAttrs | scales: [float] = [4.0f, 8.0f, 16.0f, 32.0f], ratios: [float] = [0.5f, 1.0f, 2.0f], feature_stride: int = 16, threshold: float = 0.7f, rpn_pre_nms_top_n: int = 6000, rpn_post_nms_top_n: int = 300, rpn_min_size: int = 16, iou_loss: bool = False",
+    "vision.regular_non_max_suppression | RegularNonMaximumSuppressionAttrs | max_detections_per_class: int, max_detections: int, num_classes: int, iou_threshold: float, score_threshold: float",
+    r#"vision.roi_align | ROIAlignAttrs | pooled_size: [int], spatial_scale: float, sample_ratio: int = -1, layout: str = "NCHW", mode: str = "avg""#,
+    r#"vision.roi_pool | ROIPoolAttrs | pooled_size: [int], spatial_scale: float, layout: str = "NCHW""#,
+    "vision.yolo_reorg | YoloReorgAttrs | stride: int = 1",
     "where | - | none",
     "zeros | InitOpAttrs | shape: [int], dtype: Option<dtype> = None",
     "zeros_like | - | none",
@@ -275,7 +313,7 @@ fn every_operator_has_the_attributes_and_defaults_of_tvm() {
         }
     }
     assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
-    assert_eq!(TABLE.len(), 191);
+    assert_eq!(TABLE.len(), 226);
 }
 
 /// The comparison is exact: a changed default, type, name or order is caught.
@@ -385,6 +423,16 @@ fn attributes_as_tvm_prints_them_are_accepted() {
             "%x: Tensor[(2, 5), float32]",
             r#"cumsum(%x, axis=1, dtype="")"#,
             "Tensor[(2, 5), float32]",
+        ),
+        (
+            "%x: Tensor[(1, 100, 6), float32]",
+            "vision.get_valid_counts(%x, 0.5f, score_threshold=None)",
+            "(Tensor[(1), int32], Tensor[(1, 100, 6), float32], Tensor[(1, 100), int32])",
+        ),
+        (
+            "%x: Tensor[(4, 64), float32], %w: Tensor[(3, 64, 16), float32]",
+            r#"nn.contrib_dense_pack(%x, %w, units=None, out_dtype="", weight_layout="NC16n")"#,
+            "Tensor[(4, 48), float32]",
         ),
     ];
     let mut wrong = Vec::new();

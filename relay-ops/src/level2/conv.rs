@@ -9,11 +9,14 @@ use super::util::{arith, empty, konst, need, padding, per_axis, plus, spatial_le
 use relay_core::{relation, Attrs, DTy, Dim, Progress, RelCx, RelError, RelResult};
 
 /// What distinguishes one convolution from another.
-struct Spec {
-    op: &'static str,
+pub(crate) struct Spec {
+    pub(crate) op: &'static str,
     /// The number of spatial axes.
-    n: usize,
-    transpose: bool,
+    pub(crate) n: usize,
+    pub(crate) transpose: bool,
+    /// Whether an axis of a layout may be packed more than once (`OIHW2i8o4i`), as the
+    /// packed convolutions' layouts may.
+    pub(crate) repacked: bool,
 }
 
 fn data_canonical(n: usize) -> &'static str {
@@ -72,7 +75,9 @@ fn check_weight_dim(
     ))
 }
 
-fn conv(cx: &mut RelCx<'_>, spec: &Spec) -> RelResult {
+/// The relation of a convolution (`spec` says which): also that of the packed
+/// convolutions `nn.contrib_conv2d_NCHWc` and `nn.contrib_depthwise_conv2d_NCHWc`.
+pub(crate) fn conv(cx: &mut RelCx<'_>, spec: &Spec) -> RelResult {
     let (op, n) = (spec.op, spec.n);
     let strides = per_axis("strides", need(cx, "strides", Attrs::int_or_ints)?, n, 1)?;
     let dilation = per_axis("dilation", need(cx, "dilation", Attrs::int_or_ints)?, n, 1)?;
@@ -111,9 +116,14 @@ fn conv(cx: &mut RelCx<'_>, spec: &Spec) -> RelResult {
         s => s,
     };
     let (dcanon, kcanon) = (data_canonical(n), kernel_canonical(n, spec.transpose));
-    let dl = Layout::new("data_layout", &data_layout, dcanon)?;
-    let kl = Layout::new("kernel_layout", &kernel_layout, kcanon)?;
-    let ol = Layout::new("out_layout", &out_layout, dcanon)?;
+    let read = if spec.repacked {
+        Layout::new_repacked
+    } else {
+        Layout::new
+    };
+    let dl = read("data_layout", &data_layout, dcanon)?;
+    let kl = read("kernel_layout", &kernel_layout, kcanon)?;
+    let ol = read("out_layout", &out_layout, dcanon)?;
     let out_dtype = cx.attrs().dtype("out_dtype")?;
 
     let Some((data, ddt)) = cx.tensor_dims(0)? else {
@@ -293,7 +303,7 @@ macro_rules! conv_relation {
         $(#[$doc])*
         #[relation($name)]
         pub fn $f(cx: &mut RelCx<'_>) -> RelResult {
-            conv(cx, &Spec { op: $op, n: $n, transpose: $t })
+            conv(cx, &Spec { op: $op, n: $n, transpose: $t, repacked: false })
         }
     )*};
 }

@@ -5,14 +5,14 @@ use relay_core::attrs::AttrTypeError;
 use relay_core::{Attrs, Dim, DimError, Dims, RelCx, RelError};
 
 /// An arithmetic failure of the dimension algebra, as a relation error.
-pub(super) fn arith(e: DimError) -> RelError {
+pub(crate) fn arith(e: DimError) -> RelError {
     RelError::new(e.to_string())
 }
 
 /// Attribute `name` as `read` (one of the typed readers of [`Attrs`], such as
 /// [`Attrs::int`]) gives it. The level-2 relations need every attribute they read (their
 /// operators' schemas give each a default), so an absent one, or `None`, is an error.
-pub(super) fn need<'a, T>(
+pub(crate) fn need<'a, T>(
     cx: &'a RelCx<'_>,
     name: &str,
     read: impl FnOnce(&'a Attrs, &str) -> Result<Option<T>, AttrTypeError>,
@@ -22,7 +22,7 @@ pub(super) fn need<'a, T>(
 
 /// A per-spatial-axis attribute (`strides`, `dilation`, `kernel_size`, ...): `n` values
 /// (one value is repeated), each at least `min`.
-pub(super) fn per_axis(
+pub(crate) fn per_axis(
     name: &str,
     values: Vec<i64>,
     n: usize,
@@ -49,7 +49,7 @@ pub(super) fn per_axis(
 /// The total padding of each of the `n` spatial axes, as TVM reads `padding`: one value
 /// pads every side by it; `n` values pad both sides of each axis; `2n` values give the
 /// befores then the afters (`(top, left, bottom, right)` in 2-D).
-pub(super) fn padding(values: &[i64], n: usize) -> Result<Vec<i64>, RelError> {
+pub(crate) fn padding(values: &[i64], n: usize) -> Result<Vec<i64>, RelError> {
     if let Some(bad) = values.iter().find(|&&v| v < 0) {
         return Err(RelError::new(format!(
             "`padding` must not be negative, found {bad}"
@@ -79,13 +79,13 @@ pub(super) fn padding(values: &[i64], n: usize) -> Result<Vec<i64>, RelError> {
 
 /// One axis of a layout: a primal axis (`N`, `C`, `H`) or a subordinate one (`16c`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) enum Axis {
+pub(crate) enum Axis {
     Primal(char),
     Sub(i64, char),
 }
 
 /// A layout string (`NCHW`, `NHWC`, `NCHW16c`) as its axes.
-pub(super) fn parse_layout(attr: &str, s: &str) -> Result<Vec<Axis>, RelError> {
+pub(crate) fn parse_layout(attr: &str, s: &str) -> Result<Vec<Axis>, RelError> {
     let bad = |why: &str| RelError::new(format!("`{attr}` \"{s}\" is not a layout: {why}"));
     let mut axes = Vec::new();
     let mut factor: Option<i64> = None;
@@ -127,10 +127,11 @@ pub(super) fn parse_layout(attr: &str, s: &str) -> Result<Vec<Axis>, RelError> {
 
 /// A layout attribute read against an operator's canonical layout (`NCHW`, `OIHW`, ...),
 /// as TVM's `BijectiveLayout` converts between them: the canonical axes in any order, each
-/// possibly packed by a subordinate axis (`NCHW16c`: C is split into an outer `C` and an
-/// inner `16c` of 16; `OIHW16i16o`). A canonical dimension is its outer dimension times
-/// the factor; back from canonical, the outer dimension is the quotient. Where TVM rounds
-/// a quotient up (a `C` of 20 packed by 16 gives 2 blocks, hiding 12 padding channels)
+/// possibly packed by subordinate axes (`NCHW16c`: C is split into an outer `C` and an
+/// inner `16c` of 16; `OIHW16i16o`; `OIHW2i8o4i`, whose I is packed twice, by 2 and by 4,
+/// 8 in all). A canonical dimension is its outer dimension times the product of its
+/// factors; back from canonical, the outer dimension is the quotient. Where TVM rounds a
+/// quotient up (a `C` of 20 packed by 16 gives 2 blocks, hiding 12 padding channels)
 /// and does not check the inner dimensions, this is an error.
 ///
 /// ```text
@@ -139,19 +140,39 @@ pub(super) fn parse_layout(attr: &str, s: &str) -> Result<Vec<Axis>, RelError> {
 /// OIHW16i16o  (4, 4, 3, 3, 16, 16)  <-> OIHW (64, 64, 3, 3)
 /// ```
 #[derive(Clone, Debug)]
-pub(super) struct Layout {
+pub(crate) struct Layout {
     attr: &'static str,
     name: String,
-    /// For each canonical axis, its position, and its subordinate axis' position and
-    /// factor when it is packed.
-    axes: Vec<(usize, Option<(usize, i64)>)>,
+    /// For each canonical axis, its position, and the positions and factors of its
+    /// subordinate axes (none when it is not packed), in the layout's order.
+    axes: Vec<(usize, Vec<(usize, i64)>)>,
     rank: usize,
 }
 
 impl Layout {
     /// Layout `name` of attribute `attr`, which must hold every axis of `canonical` once,
-    /// packed or not, and nothing else.
-    pub(super) fn new(attr: &'static str, name: &str, canonical: &str) -> Result<Layout, RelError> {
+    /// packed once or not, and nothing else.
+    pub(crate) fn new(attr: &'static str, name: &str, canonical: &str) -> Result<Layout, RelError> {
+        Self::read(attr, name, canonical, false)
+    }
+
+    /// As [`Layout::new`], but an axis may be packed more than once, its factor being
+    /// the product (`OIHW2i8o4i`, as TVM lays out the weights of its x86 int8 packed
+    /// convolutions; `NCHW4c8c` packs C by 32).
+    pub(crate) fn new_repacked(
+        attr: &'static str,
+        name: &str,
+        canonical: &str,
+    ) -> Result<Layout, RelError> {
+        Self::read(attr, name, canonical, true)
+    }
+
+    fn read(
+        attr: &'static str,
+        name: &str,
+        canonical: &str,
+        repacked: bool,
+    ) -> Result<Layout, RelError> {
         let parsed = parse_layout(attr, name)?;
         let unsupported = || {
             RelError::new(format!(
@@ -159,18 +180,32 @@ impl Layout {
             ))
         };
         let mut axes = Vec::with_capacity(canonical.len());
+        let mut held = 0;
         for c in canonical.chars() {
             let primal = parsed.iter().position(|a| *a == Axis::Primal(c));
-            let sub = parsed.iter().enumerate().find_map(|(i, a)| match a {
-                Axis::Sub(f, l) if l.to_ascii_uppercase() == c => Some((i, *f)),
-                _ => None,
-            });
-            axes.push((primal.ok_or_else(unsupported)?, sub));
+            let subs: Vec<(usize, i64)> = parsed
+                .iter()
+                .enumerate()
+                .filter_map(|(i, a)| match a {
+                    Axis::Sub(f, l) if l.to_ascii_uppercase() == c => Some((i, *f)),
+                    _ => None,
+                })
+                .collect();
+            held += 1 + subs.len();
+            axes.push((primal.ok_or_else(unsupported)?, subs));
         }
-        let held = axes.len() + axes.iter().filter(|(_, s)| s.is_some()).count();
-        if held != parsed.len() {
-            // An axis of another layout, or an axis packed twice.
+        if held != parsed.len() || (!repacked && axes.iter().any(|(_, s)| s.len() > 1)) {
+            // An axis of another layout, or (unless allowed) an axis packed twice.
             return Err(unsupported());
+        }
+        for (_, subs) in &axes {
+            subs.iter()
+                .try_fold(1i64, |p, &(_, f)| p.checked_mul(f))
+                .ok_or_else(|| {
+                    RelError::new(format!(
+                        "`{attr}` \"{name}\" is not a layout: a factor is too large"
+                    ))
+                })?;
         }
         Ok(Layout {
             attr,
@@ -181,32 +216,48 @@ impl Layout {
     }
 
     /// The layout as written (`NCHW16c`).
-    pub(super) fn name(&self) -> &str {
+    pub(crate) fn name(&self) -> &str {
         &self.name
     }
 
     /// The number of dimensions of a tensor in this layout.
-    pub(super) fn rank(&self) -> usize {
+    pub(crate) fn rank(&self) -> usize {
         self.rank
     }
 
+    /// The product of canonical axis `i`'s factors (1 when it is not packed); it fits in
+    /// `i64` ([`Layout::new`] checks).
+    pub(crate) fn factor(&self, i: usize) -> i64 {
+        self.axes[i].1.iter().map(|&(_, f)| f).product()
+    }
+
     /// Where canonical axis `i` (of letter `letter`) is, for messages: `axis 1, `C` of
-    /// NCHW` or `axes 1 and 4, `C` and `16c` of NCHW16c`.
-    pub(super) fn describe(&self, i: usize, letter: char) -> String {
-        match self.axes[i] {
-            (p, None) => format!("axis {p}, `{letter}` of {}", self.name),
-            (p, Some((q, f))) => format!(
-                "axes {p} and {q}, `{letter}` and `{f}{}` of {}",
-                letter.to_ascii_lowercase(),
-                self.name
-            ),
+    /// NCHW`, `axes 1 and 4, `C` and `16c` of NCHW16c` or `axes 1, 4 and 6, `I`, `2i`
+    /// and `4i` of OIHW2i8o4i`.
+    pub(crate) fn describe(&self, i: usize, letter: char) -> String {
+        let (p, subs) = &self.axes[i];
+        if subs.is_empty() {
+            return format!("axis {p}, `{letter}` of {}", self.name);
         }
+        let lower = letter.to_ascii_lowercase();
+        let mut positions = vec![p.to_string()];
+        let mut names = vec![format!("`{letter}`")];
+        for (q, f) in subs {
+            positions.push(q.to_string());
+            names.push(format!("`{f}{lower}`"));
+        }
+        format!(
+            "axes {}, {} of {}",
+            join_and(&positions),
+            join_and(&names),
+            self.name
+        )
     }
 
     /// `dims` (argument `arg`, `what` in messages: "the data") in canonical order: a packed
-    /// axis is its outer dimension times its factor, and its inner dimension must be the
+    /// axis is its outer dimension times its factors, and each inner dimension must be its
     /// factor.
-    pub(super) fn canonical(
+    pub(crate) fn canonical(
         &self,
         cx: &mut RelCx<'_>,
         dims: &[Dim],
@@ -215,49 +266,45 @@ impl Layout {
         canonical: &str,
     ) -> Result<Vec<Dim>, RelError> {
         let mut out = Vec::with_capacity(self.axes.len());
-        for (&(p, sub), letter) in self.axes.iter().zip(canonical.chars()) {
-            let Some((q, f)) = sub else {
-                out.push(dims[p]);
-                continue;
-            };
-            let factor = konst(cx, f);
-            if cx.unify_dim(dims[q], factor, arg).is_err() {
-                return Err(RelError::at(
-                    arg,
-                    format!(
-                        "dimension {q} of {what} is {}, but `{f}{}` of `{}` {} needs {f}",
-                        cx.show_dim(dims[q]),
-                        letter.to_ascii_lowercase(),
-                        self.attr,
-                        self.name
-                    ),
-                ));
+        for (i, ((p, subs), letter)) in self.axes.iter().zip(canonical.chars()).enumerate() {
+            for &(q, f) in subs {
+                let factor = konst(cx, f);
+                if cx.unify_dim(dims[q], factor, arg).is_err() {
+                    return Err(RelError::at(
+                        arg,
+                        format!(
+                            "dimension {q} of {what} is {}, but `{f}{}` of `{}` {} needs {f}",
+                            cx.show_dim(dims[q]),
+                            letter.to_ascii_lowercase(),
+                            self.attr,
+                            self.name
+                        ),
+                    ));
+                }
             }
-            out.push(cx.tcx().dims.scale(dims[p], f).map_err(arith)?);
+            out.push(
+                cx.tcx()
+                    .dims
+                    .scale(dims[*p], self.factor(i))
+                    .map_err(arith)?,
+            );
         }
         Ok(out)
     }
 
     /// `dims` (in canonical order; `what` in messages: "the output") laid out in this
-    /// layout: a packed axis is split into its quotient by the factor and the factor, and
-    /// must be a multiple of the factor (`?` stays `?`).
-    pub(super) fn lay_out(
+    /// layout: a packed axis is split into its quotient by its factors' product and the
+    /// factors, and must be a multiple of the product (`?` stays `?`).
+    pub(crate) fn lay_out(
         &self,
         cx: &mut RelCx<'_>,
         dims: &[Dim],
         what: &str,
         canonical: &str,
     ) -> Result<Vec<Dim>, RelError> {
-        let mut out = vec![Dims::ANY; self.rank];
-        for ((&(p, sub), &d), letter) in self.axes.iter().zip(dims).zip(canonical.chars()) {
-            let Some((q, f)) = sub else {
-                out[p] = d;
-                continue;
-            };
-            out[q] = konst(cx, f);
+        self.split(cx, dims, |cx, d, f, letter| {
             if cx.tcx_ref().dims.is_any(d) {
-                out[p] = Dims::ANY;
-                continue;
+                return Ok(Dims::ANY);
             }
             let factor = konst(cx, f);
             let rem = cx.tcx().dims.floormod(d, factor).map_err(arith)?;
@@ -274,29 +321,96 @@ impl Layout {
                     cx.show_dim(d)
                 )));
             }
-            out[p] = cx.tcx().dims.floordiv(d, factor).map_err(arith)?;
+            cx.tcx().dims.floordiv(d, factor).map_err(arith)
+        }, canonical)
+    }
+
+    /// `dims` (in canonical order) laid out in this layout as TVM's `layout_transform`
+    /// does: a packed axis that is not a multiple of its factors' product is rounded up
+    /// (the tensor is padded with zeros), `ceil(d / f)`, which is `floordiv(d + f - 1, f)`
+    /// for a symbolic `d` not known to be a multiple (`?` stays `?`).
+    pub(crate) fn lay_out_padded(
+        &self,
+        cx: &mut RelCx<'_>,
+        dims: &[Dim],
+        canonical: &str,
+    ) -> Result<Vec<Dim>, RelError> {
+        self.split(
+            cx,
+            dims,
+            |cx, d, f, _| {
+                if cx.tcx_ref().dims.is_any(d) {
+                    return Ok(Dims::ANY);
+                }
+                let factor = konst(cx, f);
+                let rem = cx.tcx().dims.floormod(d, factor).map_err(arith)?;
+                let d = if cx.tcx_ref().dims.as_const(rem) == Some(0) {
+                    d
+                } else {
+                    plus(cx, d, f - 1)?
+                };
+                cx.tcx().dims.floordiv(d, factor).map_err(arith)
+            },
+            canonical,
+        )
+    }
+
+    /// `dims` laid out, each packed canonical dimension `d` (of factor product `f`) split
+    /// into `outer(cx, d, f, letter)` and its factors.
+    fn split(
+        &self,
+        cx: &mut RelCx<'_>,
+        dims: &[Dim],
+        mut outer: impl FnMut(&mut RelCx<'_>, Dim, i64, char) -> Result<Dim, RelError>,
+        canonical: &str,
+    ) -> Result<Vec<Dim>, RelError> {
+        let mut out = vec![Dims::ANY; self.rank];
+        for (i, (((p, subs), &d), letter)) in self
+            .axes
+            .iter()
+            .zip(dims)
+            .zip(canonical.chars())
+            .enumerate()
+        {
+            if subs.is_empty() {
+                out[*p] = d;
+                continue;
+            }
+            for &(q, f) in subs {
+                out[q] = konst(cx, f);
+            }
+            out[*p] = outer(cx, d, self.factor(i), letter)?;
         }
         Ok(out)
     }
 }
 
+/// `a`, `a and b`, `a, b and c`.
+fn join_and(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
 /// A constant dimension.
-pub(super) fn konst(cx: &mut RelCx<'_>, c: i64) -> Dim {
+pub(crate) fn konst(cx: &mut RelCx<'_>, c: i64) -> Dim {
     cx.tcx().dims.konst(c)
 }
 
 /// `a + c` for a constant `c`.
-pub(super) fn plus(cx: &mut RelCx<'_>, a: Dim, c: i64) -> Result<Dim, RelError> {
+pub(crate) fn plus(cx: &mut RelCx<'_>, a: Dim, c: i64) -> Result<Dim, RelError> {
     let c = konst(cx, c);
     cx.tcx().dims.add(a, c).map_err(arith)
 }
 
 /// Whether `d` is a constant below 1, for an error on an empty output.
-pub(super) fn empty(cx: &RelCx<'_>, d: Dim) -> Option<i64> {
+pub(crate) fn empty(cx: &RelCx<'_>, d: Dim) -> Option<i64> {
     cx.tcx_ref().dims.as_const(d).filter(|&c| c < 1)
 }
 
 /// The letter of a spatial axis `i` of `n` (`D`, `H`, `W`).
-pub(super) fn spatial_letter(n: usize, i: usize) -> char {
+pub(crate) fn spatial_letter(n: usize, i: usize) -> char {
     ['D', 'H', 'W'][3 - n + i]
 }

@@ -215,3 +215,39 @@ pub fn check_with_bindings(src: &str) -> Vec<String> {
     }
     out
 }
+
+/// The name and type of every `let` (and graph binding) of `@main`'s body, in order, and
+/// `@main`'s type.
+pub fn bindings(src: &str) -> (Vec<(String, String)>, String) {
+    use relay_core::expr::ExprKind;
+    let checked = relay_ops::prelude::Prelude::standard().unwrap().check(src);
+    let messages: Vec<&str> = checked.errors.iter().map(|e| e.message.as_str()).collect();
+    assert!(messages.is_empty(), "{messages:?}");
+    let (m, typed) = checked.typed.as_ref().expect("typed");
+    let main = m.global("main").expect("@main");
+    let func = m.global_def(main).func.expect("defined");
+    let ExprKind::Func(f) = &m.expr(func).kind else {
+        panic!("@main is a function")
+    };
+    let mut found = Vec::new();
+    let mut e = f.body;
+    while let ExprKind::Let { var, body, .. } = m.expr(e).kind {
+        found.push((m.var_name(var).to_string(), typed.show(typed.var_ty(var))));
+        e = body;
+    }
+    (found, typed.show(typed.global_ty(main)))
+}
+
+/// The `(name, type)` of each `%name = ... /* ty=TYPE */;` line of `src`: the types TVM
+/// printed.
+pub fn printed(src: &str) -> Vec<(String, String)> {
+    src.lines()
+        .filter_map(|l| {
+            let l = l.trim();
+            let (lhs, rest) = l.split_once(" = ")?;
+            let name = lhs.strip_prefix('%')?;
+            let ty = rest.rsplit_once("/* ty=")?.1.strip_suffix(" */;")?;
+            Some((name.to_string(), ty.to_string()))
+        })
+        .collect()
+}

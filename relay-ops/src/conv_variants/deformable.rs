@@ -1,0 +1,288 @@
+//! The deformable convolution and the gradient of a convolution with respect to its
+//! weight: convolutions whose relations assign more than their output.
+
+use super::window::{out_size, Window};
+use crate::level2::util::{arith, konst, need, padding, per_axis, Layout};
+use relay_core::{relation, Attrs, DTy, Dim, Progress, RelCx, RelError, RelResult};
+
+/// Unifies `actual` with `expected`, or fails blaming argument `arg` with `message`
+/// given both printed.
+fn agree(
+    cx: &mut RelCx<'_>,
+    arg: usize,
+    actual: Dim,
+    expected: Dim,
+    message: impl FnOnce(&str, &str) -> String,
+) -> Result<(), RelError> {
+    if cx.unify_dim(actual, expected, arg).is_err() {
+        let (a, e) = (cx.resolve_dim(actual), cx.resolve_dim(expected));
+        let (a, e) = (cx.show_dim(a), cx.show_dim(e));
+        return Err(RelError::at(arg, message(&a, &e)));
+    }
+    Ok(())
+}
+
+/// What axis `i` of an `OIHW` weight holds, for messages.
+fn weight_axis(i: usize) -> &'static str {
+    [
+        "output channels",
+        "input channels per group",
+        "as kernel height",
+        "as kernel width",
+    ][i]
+}
+
+/// `DeformableConv2D(data, offset, weight, out)`: `nn.conv2d`'s shapes (data `NCHW`,
+/// weight `OIHW`, through their layouts), and the offset is
+/// `(N, 2 * kh * kw * deformable_groups, H', W')` in the data's layout, assigned as TVM
+/// does. With `channels` and `kernel_size` the weight is `(channels, C / groups, kh,
+/// kw)`: assigned when unknown, checked when known (TVM assigns it regardless, so a
+/// mismatch surfaces as a unification failure). Without them the weight must be known;
+/// `kernel_size`, `channels` and `C / groups` are checked against it.
+#[relation(DeformableConv2D)]
+pub fn deformable_conv2d(cx: &mut RelCx<'_>) -> RelResult {
+    let op = "nn.deformable_conv2d";
+    let strides = per_axis("strides", need(cx, "strides", Attrs::int_or_ints)?, 2, 1)?;
+    let dilation = per_axis("dilation", need(cx, "dilation", Attrs::int_or_ints)?, 2, 1)?;
+    let pads = padding(&need(cx, "padding", Attrs::int_or_ints)?, 2)?;
+    let groups = need(cx, "groups", Attrs::int)?;
+    let dgroups = need(cx, "deformable_groups", Attrs::int)?;
+    for (name, v) in [("groups", groups), ("deformable_groups", dgroups)] {
+        if v < 1 {
+            return Err(RelError::new(format!(
+                "`{name}` must be at least 1, found {v}"
+            )));
+        }
+    }
+    let channels = cx.attrs().int("channels")?;
+    if let Some(c) = channels.filter(|&c| c < 1) {
+        return Err(RelError::new(format!(
+            "`channels` must be at least 1, found {c}"
+        )));
+    }
+    let kernel_size = cx
+        .attrs()
+        .int_or_ints("kernel_size")?
+        .map(|k| per_axis("kernel_size", k, 2, 1))
+        .transpose()?;
+    let data_layout = need(cx, "data_layout", Attrs::str)?.to_owned();
+    let kernel_layout = need(cx, "kernel_layout", Attrs::str)?.to_owned();
+    let out_layout = match need(cx, "out_layout", Attrs::str)? {
+        "" => data_layout.clone(),
+        s => s.to_owned(),
+    };
+    let dl = Layout::new_repacked("data_layout", &data_layout, "NCHW")?;
+    let kl = Layout::new_repacked("kernel_layout", &kernel_layout, "OIHW")?;
+    let ol = Layout::new_repacked("out_layout", &out_layout, "NCHW")?;
+    let out_dtype = cx.attrs().dtype("out_dtype")?;
+
+    let Some((data, ddt)) = cx.tensor_dims(0)? else {
+        return Ok(Progress::NotYet);
+    };
+    if data.len() != dl.rank() {
+        let t = cx.resolve(cx.arg(0));
+        return Err(RelError::at(
+            0,
+            format!(
+                "`{op}` expects data of rank {} (layout {}), found `{}`",
+                dl.rank(),
+                dl.name(),
+                cx.show(t)
+            ),
+        ));
+    }
+    let d = dl.canonical(cx, &data, 0, "the data", "NCHW")?;
+    if let Some(c) = cx.tcx_ref().dims.as_const(d[1]).filter(|c| c % groups != 0) {
+        return Err(RelError::at(
+            0,
+            format!("the data's {c} input channels are not divisible by `groups` = {groups}"),
+        ));
+    }
+    let g = konst(cx, groups);
+    let per_group = cx.tcx().dims.floordiv(d[1], g).map_err(arith)?;
+    let weight = match cx.tensor_dims(2)? {
+        Some((w, _)) if w.len() != kl.rank() => {
+            let t = cx.resolve(cx.arg(2));
+            return Err(RelError::at(
+                2,
+                format!(
+                    "`{op}` expects a weight of rank {} (layout {}), found `{}`",
+                    kl.rank(),
+                    kl.name(),
+                    cx.show(t)
+                ),
+            ));
+        }
+        Some((w, _)) => Some(kl.canonical(cx, &w, 2, "the weight", "OIHW")?),
+        None => None,
+    };
+    // The weight as the attributes and the data give it, with each expectation's source.
+    let mut expected: Vec<Option<(Dim, String)>> = vec![None; 4];
+    if let Some(c) = channels {
+        expected[0] = Some((konst(cx, c), "`channels` is".into()));
+    }
+    let shown_c = cx.show_dim(d[1]);
+    expected[1] = Some((
+        per_group,
+        format!("the data's {shown_c} input channels over `groups` = {groups} give"),
+    ));
+    if let Some(ks) = &kernel_size {
+        for (i, &k) in ks.iter().enumerate() {
+            expected[2 + i] = Some((konst(cx, k), format!("`kernel_size[{i}]` is")));
+        }
+    }
+    let w = match (weight, channels.is_some() && kernel_size.is_some()) {
+        (Some(w), _) => {
+            for (i, e) in expected.iter().enumerate() {
+                if let Some((e, source)) = e {
+                    let place = kl.describe(i, "OIHW".as_bytes()[i] as char);
+                    agree(cx, 2, w[i], *e, |a, e| {
+                        format!(
+                            "the weight has {a} {} ({place}), but {source} {e}",
+                            weight_axis(i)
+                        )
+                    })?;
+                }
+            }
+            w
+        }
+        (None, true) => {
+            let full: Vec<Dim> = expected
+                .iter()
+                .map(|e| e.as_ref().expect("every axis is determined").0)
+                .collect();
+            let laid = kl.lay_out(cx, &full, "the weight", "OIHW")?;
+            let t = cx.mk_tensor(&laid, ddt);
+            cx.unify(2, t)?;
+            full
+        }
+        (None, false) => return Ok(Progress::NotYet),
+    };
+    let mut out = vec![d[0], w[0]];
+    for i in 0..2 {
+        let win = Window {
+            pad: pads[i],
+            dilation: dilation[i],
+            stride: strides[i],
+        };
+        out.push(out_size(cx, op, ['H', 'W'][i], d[2 + i], w[2 + i], win)?);
+    }
+    // The offset: two coordinates per kernel element and deformable group.
+    let kk = cx.tcx().dims.mul(w[2], w[3]).map_err(arith)?;
+    let offsets = cx.tcx().dims.scale(kk, 2).map_err(arith)?;
+    let offsets = cx.tcx().dims.scale(offsets, dgroups).map_err(arith)?;
+    let offset = [d[0], offsets, out[2], out[3]];
+    let laid = dl.lay_out(cx, &offset, "the offset", "NCHW")?;
+    let t = cx.mk_tensor(&laid, ddt);
+    if cx.unify(1, t).is_err() {
+        let (want, found) = (cx.resolve(t), cx.resolve(cx.arg(1)));
+        let (want, found) = (cx.show(want), cx.show(found));
+        return Err(RelError::at(
+            1,
+            format!("the offset of `{op}` must be `{want}` (two coordinates per kernel element and deformable group), found `{found}`"),
+        ));
+    }
+    let laid = ol.lay_out(cx, &out, "the output", "NCHW")?;
+    let dtype = out_dtype.map(DTy::Known).unwrap_or(ddt);
+    let t = cx.mk_tensor(&laid, dtype);
+    cx.unify(3, t)?;
+    Ok(Progress::Solved)
+}
+
+/// `Conv2DBackwardWeight(grad, data, out)`: the gradient of `nn.conv2d` with respect to
+/// its weight. TVM reuses the convolution's attributes with other meanings:
+/// `data_layout` is the gradient's layout, `kernel_layout` the data's and `out_layout`
+/// the weight's (`""`: `OIHW`, where TVM's relation crashes). The weight is
+/// `(O, C / groups, kh, kw)` with `O` the gradient's channels, `C` the data's and
+/// `kernel_size` (required) `(kh, kw)`; a depthwise gradient (`groups` > 1 equal to both
+/// channel counts) is `(O, channels / groups, kh, kw)`. The result has `out_dtype`
+/// (default: the gradient's). The gradient's and the data's batches must agree, and
+/// `channels`, when set, must be `O` (TVM checks neither), and is `O` where the
+/// gradient's is `?`.
+#[relation(Conv2DBackwardWeight)]
+pub fn conv2d_backward_weight(cx: &mut RelCx<'_>) -> RelResult {
+    let op = "nn.conv2d_backward_weight";
+    let Some(kernel_size) = cx.attrs().int_or_ints("kernel_size")? else {
+        return Err(RelError::new(format!("`{op}` needs `kernel_size`")));
+    };
+    let kernel_size = per_axis("kernel_size", kernel_size, 2, 1)?;
+    let groups = need(cx, "groups", Attrs::int)?;
+    if groups < 1 {
+        return Err(RelError::new(format!(
+            "`groups` must be at least 1, found {groups}"
+        )));
+    }
+    let channels = cx.attrs().int("channels")?;
+    let grad_layout = need(cx, "data_layout", Attrs::str)?.to_owned();
+    let data_layout = need(cx, "kernel_layout", Attrs::str)?.to_owned();
+    let weight_layout = match need(cx, "out_layout", Attrs::str)? {
+        "" => "OIHW".to_owned(),
+        s => s.to_owned(),
+    };
+    let gl = Layout::new_repacked("data_layout", &grad_layout, "NCHW")?;
+    let dl = Layout::new_repacked("kernel_layout", &data_layout, "NCHW")?;
+    let wl = Layout::new_repacked("out_layout", &weight_layout, "OIHW")?;
+    let out_dtype = cx.attrs().dtype("out_dtype")?;
+    let (Some((grad, gdt)), Some((data, _))) = (cx.tensor_dims(0)?, cx.tensor_dims(1)?) else {
+        return Ok(Progress::NotYet);
+    };
+    for (arg, what, dims, l) in [(0, "gradient", &grad, &gl), (1, "data", &data, &dl)] {
+        if dims.len() != l.rank() {
+            let t = cx.resolve(cx.arg(arg));
+            return Err(RelError::at(
+                arg,
+                format!(
+                    "`{op}` expects the {what} of rank {} (layout {}), found `{}`",
+                    l.rank(),
+                    l.name(),
+                    cx.show(t)
+                ),
+            ));
+        }
+    }
+    let g = gl.canonical(cx, &grad, 0, "the gradient", "NCHW")?;
+    let d = dl.canonical(cx, &data, 1, "the data", "NCHW")?;
+    agree(cx, 1, d[0], g[0], |d, g| {
+        format!("the batch of the data of `{op}` is {d}, but the gradient's is {g}")
+    })?;
+    let (cin, mut cout) = (d[1], g[1]);
+    if let Some(c) = channels {
+        let c = konst(cx, c);
+        agree(cx, 0, cout, c, |o, c| {
+            format!("the gradient of `{op}` has {o} channels, but `channels` is {c}")
+        })?;
+        // `channels` is the gradient's channel count, known where the gradient has `?`.
+        cout = c;
+    }
+    let dims = &cx.tcx_ref().dims;
+    if groups > 1 && (dims.has_vars(cin) || dims.has_vars(cout)) {
+        // Whether it is depthwise is not known yet.
+        return Ok(Progress::NotYet);
+    }
+    let depthwise =
+        groups > 1 && dims.as_const(cin) == Some(groups) && dims.as_const(cout) == Some(groups);
+    let per_group = if depthwise {
+        let Some(c) = channels else {
+            return Err(RelError::new(format!(
+                "`{op}` needs `channels` for a depthwise convolution"
+            )));
+        };
+        konst(cx, c / groups)
+    } else {
+        if let Some(c) = dims.as_const(cin).filter(|c| c % groups != 0) {
+            return Err(RelError::at(
+                1,
+                format!("the data's {c} input channels are not divisible by `groups` = {groups}"),
+            ));
+        }
+        let g = konst(cx, groups);
+        cx.tcx().dims.floordiv(cin, g).map_err(arith)?
+    };
+    let kh = konst(cx, kernel_size[0]);
+    let kw = konst(cx, kernel_size[1]);
+    let laid = wl.lay_out(cx, &[cout, per_group, kh, kw], "the weight", "OIHW")?;
+    let dtype = out_dtype.map(DTy::Known).unwrap_or(gdt);
+    let t = cx.mk_tensor(&laid, dtype);
+    cx.unify(2, t)?;
+    Ok(Progress::Solved)
+}

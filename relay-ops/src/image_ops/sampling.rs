@@ -1,0 +1,144 @@
+//! The relations of the sampling grids (`image.affine_grid`, `image.grid_sample`) and of
+//! morphological dilation (`image.dilation2d`).
+
+use crate::conv_variants::window::{out_size, Window};
+use crate::level2::util::{konst, need, padding, per_axis, Layout};
+use relay_core::{relation, Attrs, DTy, Progress, RelCx, RelError, RelResult};
+
+/// `image.affine_grid`'s relation: affine matrices `(batch, 2, 3)` give the sampling grid
+/// `(batch, 2, target_shape[0], target_shape[1])`.
+#[relation(
+    AffineGrid(X @ Tensor(s, bt), O) :-
+        assert(len(s) == 3, "the data of `image.affine_grid` must be affine matrices (batch, 2, 3), found `{}`", X),
+        assert(s[1] = 2, "the data of `image.affine_grid` must be affine matrices (batch, 2, 3), found `{}`", X),
+        assert(s[2] = 3, "the data of `image.affine_grid` must be affine matrices (batch, 2, 3), found `{}`", X),
+        assert(len(attrs.target_shape) == 2, "`target_shape` of `image.affine_grid` must have 2 values, it has {}", len(attrs.target_shape)),
+        for d in attrs.target_shape {
+            assert(d >= 1, "`target_shape` must be at least 1, found {}", d),
+        },
+        O = Tensor([s[0], 2, ..attrs.target_shape], bt),
+        attrs(target_shape: [int])
+)]
+pub struct AffineGrid;
+
+/// `GridSample(data, grid, out)`: 4-D data (`NCHW` through `layout`) sampled at a grid
+/// `(N, 2, H', W')` gives `(N, C, H', W')`; 5-D data (`NCDHW`) at `(N, 3, D', H', W')`
+/// gives `(N, C, D', H', W')`, in the data's layout and dtype. TVM checks neither the
+/// grid's batch nor its coordinate count; here they must agree.
+#[relation(GridSample)]
+pub fn grid_sample(cx: &mut RelCx<'_>) -> RelResult {
+    let op = "image.grid_sample";
+    let layout = need(cx, "layout", Attrs::str)?.to_owned();
+    let (Some((data, dt)), Some((grid, _))) = (cx.tensor_dims(0)?, cx.tensor_dims(1)?) else {
+        return Ok(Progress::NotYet);
+    };
+    let (n, canon) = match data.len() {
+        4 => (2, "NCHW"),
+        5 => (3, "NCDHW"),
+        _ => {
+            let t = cx.resolve(cx.arg(0));
+            return Err(RelError::at(
+                0,
+                format!(
+                    "the data of `{op}` must be 4-D or 5-D, found `{}`",
+                    cx.show(t)
+                ),
+            ));
+        }
+    };
+    let l = Layout::new_repacked("layout", &layout, canon)?;
+    if l.rank() != data.len() {
+        return Err(RelError::new(format!(
+            "`layout` {layout} of `{op}` does not fit {}-D data",
+            data.len()
+        )));
+    }
+    let mut d = l.canonical(cx, &data, 0, "the data", canon)?;
+    let coords = konst(cx, n as i64);
+    if grid.len() != n + 2
+        || cx.unify_dim(grid[1], coords, 1).is_err()
+        || cx.unify_dim(grid[0], d[0], 1).is_err()
+    {
+        let t = cx.resolve(cx.arg(1));
+        let b = cx.show_dim(d[0]);
+        let spatial = ["H', W'", "D', H', W'"][n - 2];
+        return Err(RelError::at(
+            1,
+            format!(
+                "the grid of `{op}` must be ({b}, {n}, {spatial}) for {}-D data, found `{}`",
+                data.len(),
+                cx.show(t)
+            ),
+        ));
+    }
+    d[2..].copy_from_slice(&grid[2..]);
+    let laid = l.lay_out(cx, &d, "the output", canon)?;
+    let t = cx.mk_tensor(&laid, dt);
+    cx.unify(2, t)?;
+    Ok(Progress::Solved)
+}
+
+/// `Dilation2D(data, weight, out)`: the data (`NCHW` through `data_layout`) dilated by a
+/// structuring element `(C, kh, kw)` (`IHW` through `kernel_layout`) gives
+/// `(N, C, H', W')` in the data's layout, with `nn.conv2d`'s `H'` (`dilations` for its
+/// dilation), of `out_dtype` (default: the data's). The weight's channels must be the
+/// data's (TVM does not check).
+#[relation(Dilation2D)]
+pub fn dilation2d(cx: &mut RelCx<'_>) -> RelResult {
+    let op = "image.dilation2d";
+    let strides = per_axis("strides", need(cx, "strides", Attrs::int_or_ints)?, 2, 1)?;
+    let dilations = per_axis(
+        "dilations",
+        need(cx, "dilations", Attrs::int_or_ints)?,
+        2,
+        1,
+    )?;
+    let pads = padding(&need(cx, "padding", Attrs::int_or_ints)?, 2)?;
+    let data_layout = need(cx, "data_layout", Attrs::str)?.to_owned();
+    let kernel_layout = need(cx, "kernel_layout", Attrs::str)?.to_owned();
+    let dl = Layout::new_repacked("data_layout", &data_layout, "NCHW")?;
+    let kl = Layout::new_repacked("kernel_layout", &kernel_layout, "IHW")?;
+    let out_dtype = cx.attrs().dtype("out_dtype")?;
+    let (Some((data, dt)), Some((weight, _))) = (cx.tensor_dims(0)?, cx.tensor_dims(1)?) else {
+        return Ok(Progress::NotYet);
+    };
+    for (arg, what, dims, l) in [(0, "data", &data, &dl), (1, "weight", &weight, &kl)] {
+        if dims.len() != l.rank() {
+            let t = cx.resolve(cx.arg(arg));
+            return Err(RelError::at(
+                arg,
+                format!(
+                    "`{op}` expects {what} of rank {} (layout {}), found `{}`",
+                    l.rank(),
+                    l.name(),
+                    cx.show(t)
+                ),
+            ));
+        }
+    }
+    let d = dl.canonical(cx, &data, 0, "the data", "NCHW")?;
+    let w = kl.canonical(cx, &weight, 1, "the weight", "IHW")?;
+    if cx.unify_dim(w[0], d[1], 1).is_err() {
+        let (wc, dc) = (cx.show_dim(w[0]), cx.show_dim(d[1]));
+        return Err(RelError::at(
+            1,
+            format!(
+                "the weight of `{op}` has {wc} channels ({}), but the data has {dc}",
+                kl.describe(0, 'I')
+            ),
+        ));
+    }
+    let mut out = vec![d[0], w[0]];
+    for i in 0..2 {
+        let win = Window {
+            pad: pads[i],
+            dilation: dilations[i],
+            stride: strides[i],
+        };
+        out.push(out_size(cx, op, ['H', 'W'][i], d[2 + i], w[1 + i], win)?);
+    }
+    let laid = dl.lay_out(cx, &out, "the output", "NCHW")?;
+    let t = cx.mk_tensor(&laid, out_dtype.map(DTy::Known).unwrap_or(dt));
+    cx.unify(2, t)?;
+    Ok(Progress::Solved)
+}
