@@ -18,7 +18,7 @@
 
 mod conv;
 mod pool;
-mod util;
+pub(crate) mod util;
 
 pub use conv::{Conv1D, Conv1DTranspose, Conv2D, Conv2DTranspose, Conv3D, Conv3DTranspose};
 pub use pool::{

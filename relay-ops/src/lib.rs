@@ -5,6 +5,7 @@
 //! - [`level1`] … [`level4`]: TVM's operators by support level (level 4 also holds
 //!   levels 6 and 10), declared with `relay_op!` over relations declared with
 //!   `#[relation]`.
+//! - [`dynamic`]: TVM's `dyn.*` operators (shapes from tensors), under [`r#dyn`].
 //! - [`relations`]: the relations shared across levels (`Identity`, `Flatten`, `Broadcast`).
 //!
 //! A crate that needs these declarations at run time (through
@@ -12,6 +13,7 @@
 
 pub use relay_core;
 
+pub mod dynamic;
 pub mod level1;
 pub mod level2;
 pub mod level3;
@@ -26,6 +28,9 @@ pub use level1::*;
 pub use level2::*;
 pub use level3::*;
 pub use level4::*;
+
+/// The `dyn.*` operators: `relay_ops::r#dyn::reshape(x, s)`, `relay_ops::r#dyn::nn::pad(..)`.
+pub use dynamic::r#dyn;
 
 /// The `nn.*` operators of every level: `relay_ops::nn::conv2d(x, w)`.
 pub mod nn {

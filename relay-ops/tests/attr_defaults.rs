@@ -50,6 +50,22 @@ const TABLE: &[&str] = &[
     "cumprod | ScanopAttrs | axis: Option<int> = None, dtype: Option<dtype> = None, exclusive: bool = False",
     "cumsum | ScanopAttrs | axis: Option<int> = None, dtype: Option<dtype> = None, exclusive: bool = False",
     "divide | - | none",
+    "dyn.broadcast_to | InitOpAttrs | shape: Option<[int]> = None, dtype: Option<dtype> = None",
+    "dyn.expand_dims | DynExpandDimsAttrs | num_newaxis: int = 1",
+    "dyn.full | InitOpAttrs | shape: Option<[int]> = None, dtype: Option<dtype> = None",
+    r#"dyn.image.resize2d | Resize2DAttrs | size: Option<[int]> = None, roi: Option<[float]> = None, layout: str = "NCHW", method: str = "linear", coordinate_transformation_mode: str = "half_pixel", rounding_method: str = "round", cubic_alpha: float = -0.5f, cubic_exclude: int = 0, extrapolation_value: float = 0.0f, out_dtype: Option<dtype> = None"#,
+    r#"dyn.nn.pad | PadAttrs | pad_width: [[int]] = [], pad_mode: str = "constant""#,
+    r#"dyn.nn.upsampling | UpSamplingAttrs | scale_h: float = 0.0f, scale_w: float = 0.0f, layout: str = "NCHW", method: str = "nearest_neighbor", align_corners: bool = False"#,
+    r#"dyn.nn.upsampling3d | UpSampling3DAttrs | scale_d: float = 0.0f, scale_h: float = 0.0f, scale_w: float = 0.0f, layout: str = "NCDHW", method: str = "nearest_neighbor", coordinate_transformation_mode: str = "half_pixel""#,
+    "dyn.one_hot | OneHotAttrs | depth: int = 1, axis: int = -1, dtype: Option<dtype> = None",
+    "dyn.ones | InitOpAttrs | shape: Option<[int]> = None, dtype: Option<dtype> = None",
+    "dyn.reshape | ReshapeAttrs | newshape: [int] = [], allowzero: bool = False",
+    "dyn.sparse_to_dense | - | none",
+    "dyn.squeeze | SqueezeAttrs | axis: Option<[int]> = None",
+    r#"dyn.strided_slice | StridedSliceAttrs | begin: Option<[int]> = None, end: Option<[int]> = None, strides: Option<[int]> = None, slice_mode: str = "end", axes: Option<[int]> = None"#,
+    "dyn.tile | TileAttrs | reps: [int] = []",
+    r#"dyn.topk | TopKAttrs | k: Option<int> = None, axis: int = -1, ret_type: str = "both", is_ascend: bool = False, dtype: Option<dtype> = None"#,
+    "dyn.zeros | InitOpAttrs | shape: Option<[int]> = None, dtype: Option<dtype> = None",
     "equal | - | none",
     "erf | - | none",
     "exp | - | none",
@@ -213,7 +229,7 @@ fn every_operator_has_the_attributes_and_defaults_of_tvm() {
         }
     }
     assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
-    assert_eq!(TABLE.len(), 144);
+    assert_eq!(TABLE.len(), 160);
 }
 
 /// The comparison is exact: a changed default, type, name or order is caught.
@@ -323,6 +339,16 @@ fn attributes_as_tvm_prints_them_are_accepted() {
             "%x: Tensor[(2, 5), float32]",
             r#"cumsum(%x, axis=1, dtype="")"#,
             "Tensor[(2, 5), float32]",
+        ),
+        (
+            "%x: Tensor[(?, ?), float32], %s: Tensor[(3), int64]",
+            "dyn.broadcast_to(%x, %s, shape=None)",
+            "Tensor[(?, ?, ?), float32]",
+        ),
+        (
+            "%x: Tensor[(2, 3), float32], %s: Tensor[(1), int64]",
+            "dyn.reshape(%x, %s, newshape=[])",
+            "Tensor[(?), float32]",
         ),
     ];
     let mut wrong = Vec::new();

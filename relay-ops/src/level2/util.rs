@@ -139,7 +139,7 @@ pub(super) fn parse_layout(attr: &str, s: &str) -> Result<Vec<Axis>, RelError> {
 /// OIHW16i16o  (4, 4, 3, 3, 16, 16)  <-> OIHW (64, 64, 3, 3)
 /// ```
 #[derive(Clone, Debug)]
-pub(super) struct Layout {
+pub(crate) struct Layout {
     attr: &'static str,
     name: String,
     /// For each canonical axis, its position, and its subordinate axis' position and
@@ -151,7 +151,7 @@ pub(super) struct Layout {
 impl Layout {
     /// Layout `name` of attribute `attr`, which must hold every axis of `canonical` once,
     /// packed or not, and nothing else.
-    pub(super) fn new(attr: &'static str, name: &str, canonical: &str) -> Result<Layout, RelError> {
+    pub(crate) fn new(attr: &'static str, name: &str, canonical: &str) -> Result<Layout, RelError> {
         let parsed = parse_layout(attr, name)?;
         let unsupported = || {
             RelError::new(format!(
@@ -181,18 +181,18 @@ impl Layout {
     }
 
     /// The layout as written (`NCHW16c`).
-    pub(super) fn name(&self) -> &str {
+    pub(crate) fn name(&self) -> &str {
         &self.name
     }
 
     /// The number of dimensions of a tensor in this layout.
-    pub(super) fn rank(&self) -> usize {
+    pub(crate) fn rank(&self) -> usize {
         self.rank
     }
 
     /// Where canonical axis `i` (of letter `letter`) is, for messages: `axis 1, `C` of
     /// NCHW` or `axes 1 and 4, `C` and `16c` of NCHW16c`.
-    pub(super) fn describe(&self, i: usize, letter: char) -> String {
+    pub(crate) fn describe(&self, i: usize, letter: char) -> String {
         match self.axes[i] {
             (p, None) => format!("axis {p}, `{letter}` of {}", self.name),
             (p, Some((q, f))) => format!(
@@ -206,7 +206,7 @@ impl Layout {
     /// `dims` (argument `arg`, `what` in messages: "the data") in canonical order: a packed
     /// axis is its outer dimension times its factor, and its inner dimension must be the
     /// factor.
-    pub(super) fn canonical(
+    pub(crate) fn canonical(
         &self,
         cx: &mut RelCx<'_>,
         dims: &[Dim],
@@ -241,7 +241,7 @@ impl Layout {
     /// `dims` (in canonical order; `what` in messages: "the output") laid out in this
     /// layout: a packed axis is split into its quotient by the factor and the factor, and
     /// must be a multiple of the factor (`?` stays `?`).
-    pub(super) fn lay_out(
+    pub(crate) fn lay_out(
         &self,
         cx: &mut RelCx<'_>,
         dims: &[Dim],

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod oracles;
+pub mod printed;
 
 use relay_core::text::{parse_type, TypeScope};
 use relay_core::{registry, AttrValue, Attrs, Outcome, Solver, Ty, TyCtx};
