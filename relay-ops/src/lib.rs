@@ -5,6 +5,7 @@
 //! - [`level1`] … [`level4`]: TVM's operators by support level (level 4 also holds
 //!   levels 6 and 10), declared with `relay_op!` over relations declared with
 //!   `#[relation]`.
+//! - [`neural`]: the other `nn.*` operators (adaptive pools, sparse, losses, ...).
 //! - [`dynamic`]: TVM's `dyn.*` operators (shapes from tensors), under [`r#dyn`].
 //! - [`relations`]: the relations shared across levels (`Identity`, `Flatten`, `Broadcast`).
 //!
@@ -18,6 +19,7 @@ pub mod level1;
 pub mod level2;
 pub mod level3;
 pub mod level4;
+pub mod neural;
 pub mod prelude;
 pub mod relations;
 pub mod workload;
@@ -38,4 +40,5 @@ pub mod nn {
     pub use crate::level2::nn::*;
     pub use crate::level3::nn::*;
     pub use crate::level4::nn::*;
+    pub use crate::neural::nn::*;
 }

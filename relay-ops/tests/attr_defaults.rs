@@ -101,12 +101,20 @@ const TABLE: &[&str] = &[
     "multiply | - | none",
     "ndarray_size | NdarraySizeAttrs | dtype: Option<dtype> = None",
     "negative | - | none",
+    r#"nn.adaptive_avg_pool1d | AdaptivePool1DAttrs | output_size: [int] = [], layout: str = "NCW", out_layout: str = """#,
+    r#"nn.adaptive_avg_pool2d | AdaptivePool2DAttrs | output_size: [int] = [], layout: str = "NCHW", out_layout: str = """#,
+    r#"nn.adaptive_avg_pool3d | AdaptivePool3DAttrs | output_size: [int] = [], layout: str = "NCDHW", out_layout: str = """#,
+    r#"nn.adaptive_max_pool1d | AdaptivePool1DAttrs | output_size: [int] = [], layout: str = "NCW", out_layout: str = """#,
+    r#"nn.adaptive_max_pool2d | AdaptivePool2DAttrs | output_size: [int] = [], layout: str = "NCHW", out_layout: str = """#,
+    r#"nn.adaptive_max_pool3d | AdaptivePool3DAttrs | output_size: [int] = [], layout: str = "NCDHW", out_layout: str = """#,
     r#"nn.avg_pool1d | AvgPool1DAttrs | pool_size: [int], strides: [int] = [1], dilation: [int] = [1], padding: [int] = [0], layout: str = "NCW", out_layout: str = "", ceil_mode: bool = False, count_include_pad: bool = False"#,
     r#"nn.avg_pool2d | AvgPool2DAttrs | pool_size: [int], strides: [int] = [1, 1], dilation: [int] = [1, 1], padding: [int] = [0, 0], layout: str = "NCHW", out_layout: str = "", ceil_mode: bool = False, count_include_pad: bool = False"#,
+    r#"nn.avg_pool2d_grad | AvgPool2DAttrs | pool_size: [int], strides: [int] = [1, 1], dilation: [int] = [1, 1], padding: [int] = [0, 0], layout: str = "NCHW", out_layout: str = "", ceil_mode: bool = False, count_include_pad: bool = False"#,
     r#"nn.avg_pool3d | AvgPool3DAttrs | pool_size: [int], strides: [int] = [1, 1, 1], dilation: [int] = [1, 1, 1], padding: [int] = [0, 0, 0], layout: str = "NCDHW", out_layout: str = "", ceil_mode: bool = False, count_include_pad: bool = False"#,
     "nn.batch_flatten | - | none",
     "nn.batch_matmul | BatchMatmulAttrs | out_dtype: Option<dtype> = None, transpose_a: bool = False, transpose_b: bool = False",
     "nn.batch_norm | BatchNormAttrs | axis: int = 1, epsilon: float = 1e-5f, center: bool = True, scale: bool = True",
+    "nn.batch_to_space_nd | BatchToSpaceNDAttrs | block_shape: [int] = [1, 1], crops: [[int]]",
     "nn.bias_add | BiasAddAttrs | axis: int = 1",
     r#"nn.conv1d | Conv1DAttrs | strides: [int] = [1], padding: [int] = [0, 0], dilation: [int] = [1], groups: int = 1, channels: Option<int> = None, kernel_size: Option<[int]> = None, data_layout: str = "NCW", kernel_layout: str = "OIW", out_layout: str = "", out_dtype: Option<dtype> = None"#,
     r#"nn.conv1d_transpose | Conv1DTransposeAttrs | channels: Option<int> = None, kernel_size: Option<[int]> = None, strides: [int] = [1], output_padding: [int] = [0], padding: [int] = [0], dilation: [int] = [1], groups: int = 1, data_layout: str = "NCW", kernel_layout: str = "IOW", out_layout: str = "", out_dtype: Option<dtype> = None"#,
@@ -114,13 +122,19 @@ const TABLE: &[&str] = &[
     r#"nn.conv2d_transpose | Conv2DTransposeAttrs | channels: Option<int> = None, kernel_size: Option<[int]> = None, strides: [int] = [1, 1], output_padding: [int] = [0, 0], padding: [int] = [0, 0], dilation: [int] = [1, 1], groups: int = 1, data_layout: str = "NCHW", kernel_layout: str = "IOHW", out_layout: str = "", out_dtype: Option<dtype> = None"#,
     r#"nn.conv3d | Conv3DAttrs | strides: [int] = [1, 1, 1], padding: [int] = [0, 0, 0], dilation: [int] = [1, 1, 1], groups: int = 1, channels: Option<int> = None, kernel_size: Option<[int]> = None, data_layout: str = "NCDHW", kernel_layout: str = "OIDHW", out_layout: str = "", out_dtype: Option<dtype> = None"#,
     r#"nn.conv3d_transpose | Conv3DTransposeAttrs | channels: Option<int> = None, kernel_size: Option<[int]> = None, strides: [int] = [1, 1, 1], output_padding: [int] = [0, 0, 0], padding: [int] = [0, 0, 0], dilation: [int] = [1, 1, 1], groups: int = 1, data_layout: str = "NCDHW", kernel_layout: str = "IODHW", out_layout: str = "", out_dtype: Option<dtype> = None"#,
+    "nn.cross_entropy | - | none",
+    "nn.cross_entropy_with_logits | - | none",
     // `units` has no C++ default: TVM always prints it (`units=None` when unset).
     "nn.dense | DenseAttrs | units: Option<int> = None, out_dtype: Option<dtype> = None",
+    r#"nn.depth_to_space | SubPixelAttrs | block_size: int = 1, layout: str = "NCHW", mode: str = "DCR""#,
     "nn.dropout | DropoutAttrs | rate: float = 0.5f",
+    "nn.fast_softmax | SoftmaxAttrs | axis: int = -1",
+    "nn.fifo_buffer | FIFOBufferAttrs | axis: int = 0",
     r#"nn.global_avg_pool2d | GlobalPool2DAttrs | layout: str = "NCHW", out_layout: str = """#,
     r#"nn.global_max_pool2d | GlobalPool2DAttrs | layout: str = "NCHW", out_layout: str = """#,
     "nn.group_norm | GroupNormAttrs | num_groups: int = 0, axis: int = 1, epsilon: float = 1e-5f, center: bool = True, scale: bool = True",
     "nn.instance_norm | InstanceNormAttrs | axis: int = 1, epsilon: float = 1e-5f, center: bool = True, scale: bool = True",
+    "nn.internal.sparse_dense_padded | SparseDenseAttrs | sparse_lhs: bool = False",
     // `axis` has no C++ default: TVM always prints it.
     "nn.l2_normalize | L2NormalizeAttrs | eps: float, axis: Option<[int]> = None",
     "nn.layer_norm | LayerNormAttrs | axis: int = -1, epsilon: float = 1e-5f, center: bool = True, scale: bool = True",
@@ -131,12 +145,22 @@ const TABLE: &[&str] = &[
     "nn.matmul | MatmulAttrs | units: Option<int> = None, out_dtype: Option<dtype> = None, transpose_a: bool = False, transpose_b: bool = False",
     r#"nn.max_pool1d | MaxPool1DAttrs | pool_size: [int], strides: [int] = [1], dilation: [int] = [1], padding: [int] = [0], layout: str = "NCW", out_layout: str = "", ceil_mode: bool = False"#,
     r#"nn.max_pool2d | MaxPool2DAttrs | pool_size: [int], strides: [int] = [1, 1], dilation: [int] = [1, 1], padding: [int] = [0, 0], layout: str = "NCHW", out_layout: str = "", ceil_mode: bool = False"#,
+    r#"nn.max_pool2d_grad | MaxPool2DAttrs | pool_size: [int], strides: [int] = [1, 1], dilation: [int] = [1, 1], padding: [int] = [0, 0], layout: str = "NCHW", out_layout: str = "", ceil_mode: bool = False"#,
     r#"nn.max_pool3d | MaxPool3DAttrs | pool_size: [int], strides: [int] = [1, 1, 1], dilation: [int] = [1, 1, 1], padding: [int] = [0, 0, 0], layout: str = "NCDHW", out_layout: str = "", ceil_mode: bool = False"#,
+    r#"nn.mirror_pad | MirrorPadAttrs | mode: str = "SYMMETRIC", pad_width: [[int]]"#,
+    r#"nn.nll_loss | NLLLossAttrs | reduction: str = "mean", ignore_index: int"#,
     r#"nn.pad | PadAttrs | pad_width: [[int]], pad_mode: str = "constant""#,
     "nn.prelu | PReluAttrs | axis: int = 1",
     "nn.relu | - | none",
     "nn.softmax | SoftmaxAttrs | axis: int = -1",
+    "nn.space_to_batch_nd | SpaceToBatchNDAttrs | block_shape: [int] = [1, 1], paddings: [[int]], pad_value: float = 0.0f",
+    r#"nn.space_to_depth | SubPixelAttrs | block_size: int = 1, layout: str = "NCHW", mode: str = "DCR""#,
+    "nn.sparse_add | - | none",
+    r#"nn.sparse_conv2d | SparseConv2DAttrs | layout: str = "NHWC", kernel_size: [int] = [1, 1]"#,
+    "nn.sparse_dense | SparseDenseAttrs | sparse_lhs: bool = False",
+    "nn.sparse_transpose | SparseTransposeAttrs | none",
     r#"nn.upsampling | UpSamplingAttrs | scale_h: float, scale_w: float, layout: str = "NCHW", method: str = "nearest_neighbor", align_corners: bool = False"#,
+    r#"nn.upsampling3d | UpSampling3DAttrs | scale_d: float, scale_h: float, scale_w: float, layout: str = "NCDHW", method: str = "nearest_neighbor", coordinate_transformation_mode: str = "half_pixel""#,
     "not_equal | - | none",
     "one_hot | OneHotAttrs | depth: int = 1, axis: int = -1, dtype: Option<dtype> = None",
     "ones | InitOpAttrs | shape: [int], dtype: Option<dtype> = None",
@@ -229,7 +253,7 @@ fn every_operator_has_the_attributes_and_defaults_of_tvm() {
         }
     }
     assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
-    assert_eq!(TABLE.len(), 160);
+    assert_eq!(TABLE.len(), 184);
 }
 
 /// The comparison is exact: a changed default, type, name or order is caught.

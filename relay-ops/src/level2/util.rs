@@ -79,7 +79,7 @@ pub(super) fn padding(values: &[i64], n: usize) -> Result<Vec<i64>, RelError> {
 
 /// One axis of a layout: a primal axis (`N`, `C`, `H`) or a subordinate one (`16c`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) enum Axis {
+pub(crate) enum Axis {
     Primal(char),
     Sub(i64, char),
 }
