@@ -6,6 +6,7 @@
 //!   levels 6 and 10), declared with `relay_op!` over relations declared with
 //!   `#[relation]`.
 //! - [`neural`]: the other `nn.*` operators (adaptive pools, sparse, losses, ...).
+//! - [`tensor`]: the other tensor operators (`einsum`, scatters, sparse, `random.*`, ...).
 //! - [`dynamic`]: TVM's `dyn.*` operators (shapes from tensors), under [`r#dyn`].
 //! - [`relations`]: the relations shared across levels (`Identity`, `Flatten`, `Broadcast`).
 //!
@@ -22,6 +23,7 @@ pub mod level4;
 pub mod neural;
 pub mod prelude;
 pub mod relations;
+pub mod tensor;
 pub mod workload;
 
 // Every operator's builder and definition at the crate root (`relay_ops::add`,
@@ -30,6 +32,7 @@ pub use level1::*;
 pub use level2::*;
 pub use level3::*;
 pub use level4::*;
+pub use tensor::*;
 
 /// The `dyn.*` operators: `relay_ops::r#dyn::reshape(x, s)`, `relay_ops::r#dyn::nn::pad(..)`.
 pub use dynamic::r#dyn;
