@@ -251,7 +251,7 @@ pub fn mirror_pad_rel(cx: &mut RelCx<'_>) -> RelResult {
     let mut out = Vec::with_capacity(dims.len());
     for (i, (&d, w)) in dims.iter().zip(&widths).enumerate() {
         if let Some(n) = cx.tcx_ref().dims.as_const(d) {
-            let most = if reflect { n - 1 } else { n };
+            let most = if reflect { n.saturating_sub(1) } else { n };
             if w[0] > most || w[1] > most {
                 let mode = if reflect { "REFLECT" } else { "SYMMETRIC" };
                 return Err(RelError::at(

@@ -281,7 +281,9 @@ pub fn matrix_set_diag_rel(cx: &mut RelCx<'_>) -> RelResult {
     }
     let (m, n) = (dims[r - 2], dims[r - 1]);
     let ds = &cx.tcx_ref().dims;
-    if ds.as_const(m).is_some_and(|m| k1 <= -m) || ds.as_const(n).is_some_and(|n| k2 >= n) {
+    // In `i128`: `-m` of any `i64` fits.
+    let below = |m: i64| i128::from(k1) <= -i128::from(m);
+    if ds.as_const(m).is_some_and(below) || ds.as_const(n).is_some_and(|n| k2 >= n) {
         let t = shown(cx, 0);
         return Err(RelError::at(
             0,
