@@ -81,7 +81,7 @@ fn ops_lists_every_operator() {
         out.contains("nn.conv2d: fn [t1, t2, t3](t1, t2) -> t3 where Conv2D\n"),
         "{out}"
     );
-    assert_eq!(out.lines().filter(|l| !l.starts_with(' ')).count(), 226);
+    assert_eq!(out.lines().filter(|l| !l.starts_with(' ')).count(), 295);
 }
 
 #[test]

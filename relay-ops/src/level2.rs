@@ -17,7 +17,7 @@
 //! `out_dtype = None` (printed by TVM as `""`) the data's dtype.
 
 pub(crate) mod conv;
-mod pool;
+pub(crate) mod pool;
 pub(crate) mod util;
 
 pub use conv::{Conv1D, Conv1DTranspose, Conv2D, Conv2DTranspose, Conv3D, Conv3DTranspose};

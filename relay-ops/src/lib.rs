@@ -10,6 +10,9 @@
 //!   `Storage`.
 //! - [`quantized`]: TVM's quantized operators (`qnn.*`, level 11) and the fixed-point
 //!   multiplications.
+//! - [`neural`]: the other `nn.*` operators (adaptive pools, sparse, losses, ...).
+//! - [`tensor`]: the other tensor operators (`einsum`, scatters, sparse, `random.*`, ...).
+//! - [`dynamic`]: TVM's `dyn.*` operators (shapes from tensors), under [`r#dyn`].
 //! - [`relations`]: the relations shared across levels (`Identity`, `Flatten`, `Broadcast`).
 //! - [`conv_variants`]: `layout_transform` and the convolution variants (packed, winograd,
 //!   GEMM, deformable, bit-serial), correlation and dilation.
@@ -25,15 +28,18 @@ pub use relay_core;
 
 pub mod compare;
 pub mod conv_variants;
+pub mod dynamic;
 pub mod image_ops;
 pub mod internal;
 pub mod level1;
 pub mod level2;
 pub mod level3;
 pub mod level4;
+pub mod neural;
 pub mod prelude;
 pub mod quantized;
 pub mod relations;
+pub mod tensor;
 pub mod vision_ops;
 pub mod workload;
 
@@ -47,7 +53,11 @@ pub use level2::*;
 pub use level3::*;
 pub use level4::*;
 pub use quantized::*;
+pub use tensor::*;
 pub use vision_ops::vision;
+
+/// The `dyn.*` operators: `relay_ops::r#dyn::reshape(x, s)`, `relay_ops::r#dyn::nn::pad(..)`.
+pub use dynamic::r#dyn;
 
 /// The `nn.*` operators of every level: `relay_ops::nn::conv2d(x, w)`.
 pub mod nn {
@@ -56,4 +66,5 @@ pub mod nn {
     pub use crate::level2::nn::*;
     pub use crate::level3::nn::*;
     pub use crate::level4::nn::*;
+    pub use crate::neural::nn::*;
 }

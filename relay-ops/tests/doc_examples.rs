@@ -294,13 +294,13 @@ fn every_operator_has_an_example_that_type_checks_to_its_claim() {
         problems.extend(example_problems(op));
     }
     assert!(problems.is_empty(), "\n{}", problems.join("\n"));
-    assert_eq!(ops, 226);
+    assert_eq!(ops, 295);
     // `sum`, `nn.dense`, `nn.conv2d`, `nn.batch_matmul`, `broadcast_to`,
     // `collapse_sum_to`, `argsort`, `nn.pad`, `layout_transform`,
     // `nn.contrib_conv3d_winograd_weight_transform`,
     // `nn.contrib_conv2d_gemm_weight_transform`, `image.resize2d`,
     // `vision.non_max_suppression` and `vision.all_class_non_max_suppression` have two.
-    assert_eq!(examples, 240);
+    assert_eq!(examples, 312);
 }
 
 #[test]
@@ -560,5 +560,5 @@ fn the_hand_written_attribute_paragraphs_agree_with_the_declarations() {
         checked += n;
     }
     assert!(problems.is_empty(), "\n{}", problems.join("\n"));
-    assert_eq!(checked, 119);
+    assert_eq!(checked, 146);
 }

@@ -10,15 +10,17 @@ use relay_core::{relation, Attrs, Dim, Progress, RelCx, RelError, RelResult};
 
 /// A layout's axes and the positions of its spatial axes, and the positions of the
 /// layout's axes in the output layout (`out_layout`, the same layout when empty).
-struct Layouts {
-    axes: Vec<Axis>,
-    spatial: Vec<usize>,
+pub(crate) struct Layouts {
+    pub(crate) axes: Vec<Axis>,
+    pub(crate) spatial: Vec<usize>,
     /// For each axis of the output layout, its position in the input layout.
-    out: Vec<usize>,
-    name: String,
+    pub(crate) out: Vec<usize>,
+    pub(crate) name: String,
 }
 
-fn layouts(cx: &RelCx<'_>, op: &str, n: usize) -> Result<Layouts, RelError> {
+/// The `layout` (and `out_layout`, if the operator has one) of a pool-like operator `op`
+/// with `n` spatial axes, which may not be split.
+pub(crate) fn layouts(cx: &RelCx<'_>, op: &str, n: usize) -> Result<Layouts, RelError> {
     let name = need(cx, "layout", Attrs::str)?.to_owned();
     let axes = parse_layout("layout", &name)?;
     let mut spatial = Vec::with_capacity(n);
@@ -70,20 +72,30 @@ fn layouts(cx: &RelCx<'_>, op: &str, n: usize) -> Result<Layouts, RelError> {
     })
 }
 
-/// The data's dimensions, checked against the layout's rank and its packed axes (the
-/// `16` of `NCHW16c`, which TVM does not check); `None` while unknown.
-fn data_dims(
+/// The data's dimensions (argument 0), checked against the layout's rank and its packed
+/// axes (the `16` of `NCHW16c`, which TVM does not check); `None` while unknown.
+pub(crate) fn data_dims(
     cx: &mut RelCx<'_>,
     op: &str,
     l: &Layouts,
 ) -> Result<Option<(Vec<Dim>, relay_core::DTy)>, RelError> {
-    let Some((dims, dt)) = cx.tensor_dims(0)? else {
+    data_dims_of(cx, op, l, 0)
+}
+
+/// [`data_dims`] of argument `arg`.
+fn data_dims_of(
+    cx: &mut RelCx<'_>,
+    op: &str,
+    l: &Layouts,
+    arg: usize,
+) -> Result<Option<(Vec<Dim>, relay_core::DTy)>, RelError> {
+    let Some((dims, dt)) = cx.tensor_dims(arg)? else {
         return Ok(None);
     };
     if dims.len() != l.axes.len() {
-        let t = cx.resolve(cx.arg(0));
+        let t = cx.resolve(cx.arg(arg));
         return Err(RelError::at(
-            0,
+            arg,
             format!(
                 "`{op}` expects data of rank {} (layout {}), found `{}`",
                 l.axes.len(),
@@ -95,9 +107,9 @@ fn data_dims(
     for (q, axis) in l.axes.iter().enumerate() {
         if let Axis::Sub(f, letter) = *axis {
             let factor = konst(cx, f);
-            if cx.unify_dim(dims[q], factor, 0).is_err() {
+            if cx.unify_dim(dims[q], factor, arg).is_err() {
                 return Err(RelError::at(
-                    0,
+                    arg,
                     format!(
                         "dimension {q} of the data is {}, but `{f}{letter}` of `layout` {} needs {f}",
                         cx.show_dim(dims[q]),
@@ -111,7 +123,12 @@ fn data_dims(
 }
 
 /// Unifies the output with `dims` (in the input layout) laid out in the output layout.
-fn finish(cx: &mut RelCx<'_>, l: &Layouts, dims: &[Dim], dt: relay_core::DTy) -> RelResult {
+pub(crate) fn finish(
+    cx: &mut RelCx<'_>,
+    l: &Layouts,
+    dims: &[Dim],
+    dt: relay_core::DTy,
+) -> RelResult {
     let laid: Vec<Dim> = l.out.iter().map(|&p| dims[p]).collect();
     let t = cx.mk_tensor(&laid, dt);
     let last = cx.len() - 1;
@@ -120,6 +137,23 @@ fn finish(cx: &mut RelCx<'_>, l: &Layouts, dims: &[Dim], dt: relay_core::DTy) ->
 }
 
 fn pool(cx: &mut RelCx<'_>, op: &str, n: usize) -> RelResult {
+    let Some((dims, dt)) = pooled(cx, op, n, 0)? else {
+        return Ok(Progress::NotYet);
+    };
+    let t = cx.mk_tensor(&dims, dt);
+    let last = cx.len() - 1;
+    cx.unify(last, t)?;
+    Ok(Progress::Solved)
+}
+
+/// The result of pool `op` (`n` spatial axes) of the data in argument `arg`, laid out in
+/// `out_layout`; `None` while the data is unknown.
+pub(crate) fn pooled(
+    cx: &mut RelCx<'_>,
+    op: &str,
+    n: usize,
+    arg: usize,
+) -> Result<Option<(Vec<Dim>, relay_core::DTy)>, RelError> {
     let pool_size = per_axis(
         "pool_size",
         need(cx, "pool_size", Attrs::int_or_ints)?,
@@ -131,8 +165,8 @@ fn pool(cx: &mut RelCx<'_>, op: &str, n: usize) -> RelResult {
     let pads = padding(&need(cx, "padding", Attrs::int_or_ints)?, n)?;
     let ceil_mode = need(cx, "ceil_mode", Attrs::bool)?;
     let l = layouts(cx, op, n)?;
-    let Some((mut dims, dt)) = data_dims(cx, op, &l)? else {
-        return Ok(Progress::NotYet);
+    let Some((mut dims, dt)) = data_dims_of(cx, op, &l, arg)? else {
+        return Ok(None);
     };
     for i in 0..n {
         let h = dims[l.spatial[i]];
@@ -152,7 +186,7 @@ fn pool(cx: &mut RelCx<'_>, op: &str, n: usize) -> RelResult {
         let size = plus(cx, x, 1)?;
         if let Some(c) = empty(cx, size) {
             return Err(RelError::at(
-                0,
+                arg,
                 format!(
                     "the output of `{op}` would be empty along {}: its size is {c} (data {}, padding {}, dilated window {window}, stride {})",
                     spatial_letter(n, i),
@@ -164,7 +198,7 @@ fn pool(cx: &mut RelCx<'_>, op: &str, n: usize) -> RelResult {
         }
         dims[l.spatial[i]] = size;
     }
-    finish(cx, &l, &dims, dt)
+    Ok(Some((l.out.iter().map(|&p| dims[p]).collect(), dt)))
 }
 
 macro_rules! pool_relation {
@@ -233,7 +267,7 @@ fn dyadic(scale: f64) -> Option<(i64, i64)> {
 /// is a constant. A constant `h` is scaled in `f64`, as TVM does, while `f64` holds it
 /// (up to 2^53), and exactly above (where `f64` would lose it); a result beyond 64 bits
 /// is an error.
-fn scaled(cx: &mut RelCx<'_>, h: Dim, scale: f64, attr: &str) -> Result<Dim, RelError> {
+pub(crate) fn scaled(cx: &mut RelCx<'_>, h: Dim, scale: f64, attr: &str) -> Result<Dim, RelError> {
     if !(scale.is_finite() && scale > 0.0) {
         return Err(RelError::new(format!(
             "`{attr}` must be positive, found {scale:?}"

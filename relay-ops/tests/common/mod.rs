@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod oracles;
+pub mod printed;
 
 use relay_core::expr::{ExprId, ExprKind, Module, VarId};
 use relay_core::text::{parse_type, TypeScope};

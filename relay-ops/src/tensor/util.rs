@@ -1,0 +1,111 @@
+//! What the tensor relations share: showing arguments, reading integer tensors, axes.
+
+use relay_core::{DTy, Dim, RelCx, RelError, TyData};
+
+/// Argument `arg`, resolved as far as known, in the text syntax.
+pub(super) fn shown(cx: &mut RelCx<'_>, arg: usize) -> String {
+    let t = cx.resolve(cx.arg(arg));
+    cx.show(t)
+}
+
+/// Whether `dt` is known not to be an integer type.
+pub(super) fn not_integer(cx: &mut RelCx<'_>, dt: DTy) -> bool {
+    matches!(cx.resolve_dtype(dt), DTy::Known(d) if !d.is_int())
+}
+
+/// A dimension-arithmetic failure blaming argument `arg`.
+pub(super) fn arith(arg: usize) -> impl Fn(relay_core::DimError) -> RelError {
+    move |e| RelError::at(arg, e.to_string())
+}
+
+/// Argument `arg` of `op` (`what` names it) if it is a tensor of known rank: of one of
+/// `ranks` (any, when empty), of integers if `int`.
+pub(super) fn part(
+    cx: &mut RelCx<'_>,
+    op: &str,
+    arg: usize,
+    what: &str,
+    ranks: &[usize],
+    int: bool,
+) -> Result<Option<(Vec<Dim>, DTy)>, RelError> {
+    let Some((dims, dt)) = cx.tensor_dims(arg)? else {
+        return Ok(None);
+    };
+    if (!ranks.is_empty() && !ranks.contains(&dims.len())) || (int && not_integer(cx, dt)) {
+        let t = shown(cx, arg);
+        let ranks: Vec<String> = ranks
+            .iter()
+            .map(|r| {
+                if *r == 0 {
+                    "a scalar".into()
+                } else {
+                    format!("{r}-D")
+                }
+            })
+            .collect();
+        let kind = if int { " of integers" } else { "" };
+        let sep = if ranks.is_empty() { "" } else { " " };
+        return Err(RelError::at(
+            arg,
+            format!(
+                "`{op}` expects {what}{sep}{}{kind}, found `{t}`",
+                ranks.join(" or ")
+            ),
+        ));
+    }
+    Ok(Some((dims, dt)))
+}
+
+/// `axis` of `op` normalized against `rank`, or an error naming the attribute.
+pub(super) fn axis(op: &str, attr: &str, axis: i64, rank: usize) -> Result<usize, RelError> {
+    let r = rank as i64;
+    if axis < -r || axis >= r {
+        return Err(RelError::new(format!(
+            "`{attr}` {axis} of `{op}` is out of range for rank {rank}"
+        )));
+    }
+    Ok(if axis < 0 { axis + r } else { axis } as usize)
+}
+
+/// A tensor's dimensions and dtype.
+pub(super) type TensorDims = (Vec<Dim>, DTy);
+
+/// The fields of a tuple argument `arg` of `op`, each a tensor of known rank; `None`
+/// while any is unknown.
+pub(super) fn tuple_of_tensors(
+    cx: &mut RelCx<'_>,
+    op: &str,
+    arg: usize,
+) -> Result<Option<Vec<TensorDims>>, RelError> {
+    let t = cx.resolve(cx.arg(arg));
+    let fields: Vec<_> = match cx.data(t) {
+        TyData::Tuple(f) => f.to_vec(),
+        TyData::Var(_) => return Ok(None),
+        _ => {
+            let s = cx.show(t);
+            return Err(RelError::at(
+                arg,
+                format!("`{op}` expects a tuple of tensors, found `{s}`"),
+            ));
+        }
+    };
+    let mut out = Vec::with_capacity(fields.len());
+    for f in fields {
+        let f = cx.resolve(f);
+        match cx.data(f).clone() {
+            TyData::Tensor(s, dt) => match cx.tcx_ref().shape_dims(s) {
+                Some(d) => out.push((d.to_vec(), dt)),
+                None => return Ok(None),
+            },
+            TyData::Var(_) => return Ok(None),
+            _ => {
+                let s = cx.show(t);
+                return Err(RelError::at(
+                    arg,
+                    format!("`{op}` expects a tuple of tensors, found `{s}`"),
+                ));
+            }
+        }
+    }
+    Ok(Some(out))
+}
