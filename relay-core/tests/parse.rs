@@ -1287,3 +1287,49 @@ fn polymorphic_functions_of_different_arity_unify() {
         ]
     );
 }
+
+/// A parameter declared twice is an error at the second, naming the first; an error in
+/// the version header does not hide the next item (or report the header's `]` again).
+#[test]
+fn duplicate_parameters_and_header_errors() {
+    assert_eq!(
+        errors("def @main(%x: float32, %x: int32) { %x }"),
+        ["23..25: parameter `%x` is declared twice"]
+    );
+    assert_eq!(
+        errors("def @f() { fn (%a: int32, %b: int32, %a: int32) { %a } }"),
+        ["37..39: parameter `%a` is declared twice"]
+    );
+    assert_eq!(
+        errors("#[version = \"0.0.5\"]\n$\ndef @f() { %q }"),
+        [
+            "21..22: expected a token, found the character `$`",
+            "34..36: unbound local variable `%q`"
+        ]
+    );
+}
+
+/// Inputs that were quadratic in their size: 100,000 duplicate definitions (each error
+/// names two places by line: a line index, not a count from the start), 100,000 type
+/// parameters of one global, 2,000 unknown names in one body (each did go over every
+/// name in scope for a "did you mean": the first 50 do, which is all that is shown).
+#[test]
+fn error_places_and_suggestions_are_linear() {
+    let dups = "def @f() { () }\n".repeat(100_000);
+    let errs = errors(&dups);
+    assert_eq!(errs.len(), 99_999);
+    assert_eq!(
+        errs[99_998],
+        "1599988..1599990: `@f` is defined twice: first at line 1, column 5, again at line 100000, column 5"
+    );
+    let params: Vec<String> = (0..100_000).map(|i| format!("T{i}")).collect();
+    let src = format!("def @g[{}]() {{ () }}", params.join(", "));
+    assert_eq!(check(&src).len(), 1);
+    let names: Vec<String> = (0..2_000).map(|i| format!("%u{i}")).collect();
+    let src = format!("def @h(%u0x: int32) {{ ({}) }}", names.join(", "));
+    let (mut tcx, mut adts) = setup();
+    let errs = relay_core::text::parse_module(&src, &mut tcx, &mut adts).unwrap_err();
+    assert_eq!(errs.len(), 2_000);
+    assert_eq!(errs[0].help.as_deref(), Some("did you mean `%u0x`?"));
+    assert!(errs[50..].iter().all(|e| e.help.is_none()));
+}

@@ -147,7 +147,19 @@ impl Parser<'_, '_> {
         } else {
             None
         };
-        self.locals.bind_params(&self.m, &params);
+        for (v, first) in self.locals.bind_params(&self.m, &params) {
+            let name = self.m.var_name(v);
+            let mut e = ParseError::new(
+                self.m.var_span(v),
+                format!("parameter `%{name}` is declared twice"),
+            );
+            e.labels.push(crate::diag::Label::new(
+                self.m.var_span(first),
+                format!("`%{name}` first declared here"),
+            ));
+            e.help = Some(format!("rename one of the two parameters `%{name}`"));
+            self.errors.push(e);
+        }
         self.fns.push(FnState {
             type_params,
             params,
