@@ -372,10 +372,6 @@ struct Parser<'s, 'a> {
     /// Types by their text, valid while the type scope has version `type_cache_version`.
     type_cache: FxHashMap<&'s str, Ty>,
     type_cache_version: u64,
-    /// Types of the cache met last as parameters' (a model has a few kinds of weights),
-    /// each with its first sixteen bytes, searched in turn; the next one to replace.
-    param_types: [Option<ParamType<'s>>; PARAM_TYPES],
-    param_next: usize,
     /// Operators and constructors by name, for this source.
     words: FxHashMap<&'s str, Word>,
     /// How many unknown names have been reported (see `Parser::suggests`).
@@ -383,19 +379,7 @@ struct Parser<'s, 'a> {
     /// The source's metadata section, read when a reference needs it: `None` before,
     /// then the section or why it could not be read (`Ok(None)`: there is none).
     metadata: Option<Result<Option<super::metadata::Metadata>, String>>,
-    /// Operator nodes of `words` by their names' length and first and last eight bytes.
-    op_nodes: [Option<(NameKey, ExprId)>; 16],
 }
-
-/// How many parameter types [`Parser::simple_params`] keeps at hand.
-const PARAM_TYPES: usize = 8;
-
-/// A parameter type kept at hand: the first sixteen bytes of its text, its text, the type.
-type ParamType<'s> = ((u64, u64), &'s str, Ty);
-
-/// A name of up to sixteen bytes, exactly: its first and last eight bytes (overlapping,
-/// or the first word masked to a shorter name's bytes) and its length.
-type NameKey = (u64, u64, u8);
 
 /// What a name in expression position is.
 #[derive(Copy, Clone)]
@@ -489,12 +473,9 @@ impl<'s, 'a> Parser<'s, 'a> {
             last_op: (ExprId(u32::MAX), 0),
             type_cache: FxHashMap::default(),
             type_cache_version: 0,
-            param_types: [None; PARAM_TYPES],
-            param_next: 0,
             words: FxHashMap::default(),
             metadata: None,
             suggested: 0,
-            op_nodes: [None; 16],
         }
     }
 
@@ -679,7 +660,6 @@ impl<'s, 'a> Parser<'s, 'a> {
         let text = type_text(self.src, lo);
         if self.type_cache_version != self.scope.version() {
             self.type_cache.clear();
-            self.param_types = [None; PARAM_TYPES];
             self.type_cache_version = self.scope.version();
         }
         if let Some(&t) = self.type_cache.get(text) {
@@ -952,7 +932,6 @@ impl<'s, 'a> Parser<'s, 'a> {
     /// Forgets the operators and constructors met (the data types in scope change).
     fn forget_words(&mut self) {
         self.words.clear();
-        self.op_nodes = [None; 16];
         self.last_op = (ExprId(u32::MAX), 0);
     }
 
