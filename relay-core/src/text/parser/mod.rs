@@ -814,11 +814,12 @@ impl<'s, 'a> Parser<'s, 'a> {
                 return;
             }
         }
-        let base = self.adts.scope();
+        self.scope = self.adts.scope();
+        let base = self.scope.mark();
         while !self.is(Tok::Eof) {
             let lo = self.tok.lo;
             let result = if self.is_word("def") {
-                self.scope = base.clone();
+                self.scope.reset(base);
                 self.def()
             } else if self.is_word("type") || self.is_word("data") || self.is_word("extern") {
                 self.skip_data_item()
@@ -830,7 +831,7 @@ impl<'s, 'a> Parser<'s, 'a> {
                 || self.is(Tok::Local)
                 || self.is_word("fn") && self.peek2().is_ok_and(|t| t.kind != Tok::Global)
             {
-                self.scope = base.clone();
+                self.scope.reset(base);
                 self.expr_program()
             } else {
                 Err(self.expected("`def`, `type` or `data`"))
