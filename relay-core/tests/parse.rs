@@ -1349,3 +1349,13 @@ fn many_definitions_over_many_data_types_are_linear() {
     assert_eq!(sigs.len(), 20_000);
     assert_eq!(sigs[19_999], "@f19999: fn (T19999) -> T19999");
 }
+
+/// A local's name may be dotted, as TVM prints a parameter imported from Paddle
+/// (`%conv2d_0.w_0`); a dot before a digit is a projection (`%t.0`).
+#[test]
+fn dotted_local_names() {
+    assert_eq!(
+        check("def @f(%conv2d_0.w_0: Tensor[(2), float32], %t: (int32, int32)) { (%conv2d_0.w_0, %t.0) }"),
+        ["@f: fn (Tensor[(2), float32], (int32, int32)) -> (Tensor[(2), float32], int32)"]
+    );
+}
