@@ -1287,3 +1287,75 @@ fn polymorphic_functions_of_different_arity_unify() {
         ]
     );
 }
+
+/// A parameter declared twice is an error at the second, naming the first; an error in
+/// the version header does not hide the next item (or report the header's `]` again).
+#[test]
+fn duplicate_parameters_and_header_errors() {
+    assert_eq!(
+        errors("def @main(%x: float32, %x: int32) { %x }"),
+        ["23..25: parameter `%x` is declared twice"]
+    );
+    assert_eq!(
+        errors("def @f() { fn (%a: int32, %b: int32, %a: int32) { %a } }"),
+        ["37..39: parameter `%a` is declared twice"]
+    );
+    assert_eq!(
+        errors("#[version = \"0.0.5\"]\n$\ndef @f() { %q }"),
+        [
+            "21..22: expected a token, found the character `$`",
+            "34..36: unbound local variable `%q`"
+        ]
+    );
+}
+
+/// Inputs that were quadratic in their size: 100,000 duplicate definitions (each error
+/// names two places by line: a line index, not a count from the start), 100,000 type
+/// parameters of one global, 2,000 unknown names in one body (each did go over every
+/// name in scope for a "did you mean": the first 50 do, which is all that is shown).
+#[test]
+fn error_places_and_suggestions_are_linear() {
+    let dups = "def @f() { () }\n".repeat(100_000);
+    let errs = errors(&dups);
+    assert_eq!(errs.len(), 99_999);
+    assert_eq!(
+        errs[99_998],
+        "1599988..1599990: `@f` is defined twice: first at line 1, column 5, again at line 100000, column 5"
+    );
+    let params: Vec<String> = (0..100_000).map(|i| format!("T{i}")).collect();
+    let src = format!("def @g[{}]() {{ () }}", params.join(", "));
+    assert_eq!(check(&src).len(), 1);
+    let names: Vec<String> = (0..2_000).map(|i| format!("%u{i}")).collect();
+    let src = format!("def @h(%u0x: int32) {{ ({}) }}", names.join(", "));
+    let (mut tcx, mut adts) = setup();
+    let errs = relay_core::text::parse_module(&src, &mut tcx, &mut adts).unwrap_err();
+    assert_eq!(errs.len(), 2_000);
+    assert_eq!(errs[0].help.as_deref(), Some("did you mean `%u0x`?"));
+    assert!(errs[50..].iter().all(|e| e.help.is_none()));
+}
+
+/// Each definition starts from the data types' scope without copying it (20,000 data
+/// types and 20,000 definitions: a copy each was 400 million entries copied).
+#[test]
+fn many_definitions_over_many_data_types_are_linear() {
+    let mut src = String::new();
+    for i in 0..20_000 {
+        src.push_str(&format!("type T{i} {{ C{i} }}\n"));
+    }
+    for i in 0..20_000 {
+        src.push_str(&format!("def @f{i}(%x: T{i}) -> T{i} {{ %x }}\n"));
+    }
+    let sigs = check(&src);
+    assert_eq!(sigs.len(), 20_000);
+    assert_eq!(sigs[19_999], "@f19999: fn (T19999) -> T19999");
+}
+
+/// A local's name may be dotted, as TVM prints a parameter imported from Paddle
+/// (`%conv2d_0.w_0`); a dot before a digit is a projection (`%t.0`).
+#[test]
+fn dotted_local_names() {
+    assert_eq!(
+        check("def @f(%conv2d_0.w_0: Tensor[(2), float32], %t: (int32, int32)) { (%conv2d_0.w_0, %t.0) }"),
+        ["@f: fn (Tensor[(2), float32], (int32, int32)) -> (Tensor[(2), float32], int32)"]
+    );
+}

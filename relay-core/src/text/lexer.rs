@@ -413,12 +413,9 @@ impl<'s> Lexer<'s> {
 
     /// `%name`, `%0`, `@name`.
     fn sigil(&mut self, lo: usize, c: u8) -> Result<Token, Fail> {
-        // Global names may be dotted like operator names.
-        self.pos = if c == b'@' {
-            dotted_end(self.src, lo + 1)
-        } else {
-            name_end(self.src, lo + 1)
-        };
+        // Names may be dotted like operator names (`@nn.f`; TVM prints a parameter
+        // imported from Paddle as `%conv2d_0.w_0`); `%t.0` is a projection.
+        self.pos = dotted_end(self.src, lo + 1);
         if self.pos == lo + 1 {
             return Err(Fail::new(FailKind::Name, lo, lo + 1));
         }

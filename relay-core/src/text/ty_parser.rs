@@ -37,6 +37,16 @@ pub struct TypeScope {
     /// Changes whenever the bindings do, to a value no other state of any scope has had:
     /// what a type's text means is a function of the text and the version.
     version: u64,
+    /// Every change since the scope was made, with the binding it replaced: what
+    /// [`TypeScope::reset`] undoes.
+    journal: Vec<(Box<str>, Option<Binding>)>,
+}
+
+/// A state of a [`TypeScope`] to come back to ([`TypeScope::mark`]).
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct ScopeMark {
+    changes: usize,
+    version: u64,
 }
 
 /// The source of [`TypeScope`] versions.
@@ -55,7 +65,34 @@ impl TypeScope {
     /// Binds `name`, shadowing any earlier binding; returns the earlier one.
     pub fn bind(&mut self, name: &str, b: Binding) -> Option<Binding> {
         self.version = next_version();
-        self.names.insert(name.into(), b)
+        let previous = self.names.insert(name.into(), b);
+        self.journal.push((name.into(), previous));
+        previous
+    }
+
+    /// The state of the bindings now, to come back to.
+    pub(crate) fn mark(&self) -> ScopeMark {
+        ScopeMark {
+            changes: self.journal.len(),
+            version: self.version,
+        }
+    }
+
+    /// Undoes every change since `mark` (of this scope), latest first: the bindings are
+    /// those of the mark again, and so is the version.
+    pub(crate) fn reset(&mut self, mark: ScopeMark) {
+        while self.journal.len() > mark.changes {
+            let (name, previous) = self.journal.pop().expect("above the mark");
+            match previous {
+                Some(b) => {
+                    self.names.insert(name, b);
+                }
+                None => {
+                    self.names.remove(&name);
+                }
+            }
+        }
+        self.version = mark.version;
     }
 
     /// The version of the bindings: equal versions mean equal bindings.
@@ -71,14 +108,11 @@ impl TypeScope {
     /// Undoes a [`TypeScope::bind`]: gives `name` back the binding `previous` it returned.
     pub fn unbind(&mut self, name: &str, previous: Option<Binding>) {
         self.version = next_version();
-        match previous {
-            Some(b) => {
-                self.names.insert(name.into(), b);
-            }
-            None => {
-                self.names.remove(name);
-            }
-        }
+        let replaced = match previous {
+            Some(b) => self.names.insert(name.into(), b),
+            None => self.names.remove(name),
+        };
+        self.journal.push((name.into(), replaced));
     }
 }
 

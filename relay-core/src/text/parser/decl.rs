@@ -2,7 +2,7 @@
 
 use super::expr::blank;
 use super::expr::{Frame, Mode};
-use super::{type_text, FnState, Item, ItemKind, PResult, ParseError, Parser, PARAM_TYPES};
+use super::{type_text, FnState, Item, ItemKind, PResult, ParseError, Parser};
 use crate::expr::Span;
 use crate::kind::Param;
 use crate::text::lexer::name_end;
@@ -147,7 +147,19 @@ impl Parser<'_, '_> {
         } else {
             None
         };
-        self.locals.bind_params(&self.m, &params);
+        for (v, first) in self.locals.bind_params(&self.m, &params) {
+            let name = self.m.var_name(v);
+            let mut e = ParseError::new(
+                self.m.var_span(v),
+                format!("parameter `%{name}` is declared twice"),
+            );
+            e.labels.push(crate::diag::Label::new(
+                self.m.var_span(first),
+                format!("`%{name}` first declared here"),
+            ));
+            e.help = Some(format!("rename one of the two parameters `%{name}`"));
+            self.errors.push(e);
+        }
         self.fns.push(FnState {
             type_params,
             params,
@@ -178,34 +190,10 @@ impl Parser<'_, '_> {
                 break;
             }
             let ty_lo = blank(b, colon + 1);
-            // A type met last whose text starts with the same sixteen bytes, if the text
-            // here starts with it (then it ends here too: the next check finds a `,` or
-            // `)` after it, and a cached text is a whole type); else the cache.
-            let key = b.get(ty_lo..ty_lo + 16).map(|w| {
-                let lo = u64::from_le_bytes(w[..8].try_into().expect("eight bytes"));
-                let hi = u64::from_le_bytes(w[8..].try_into().expect("eight bytes"));
-                (lo, hi)
-            });
-            let seen = key.and_then(|k| {
-                self.param_types
-                    .iter()
-                    .flatten()
-                    .find(|&&(seen, text, _)| seen == k && b[ty_lo..].starts_with(text.as_bytes()))
-                    .map(|&(_, text, ty)| (text, ty))
-            });
-            let (text, ty) = match seen {
-                Some(found) => found,
-                None => {
-                    let text = type_text(self.src, ty_lo);
-                    let Some(&ty) = self.type_cache.get(text) else {
-                        break;
-                    };
-                    if let Some(k) = key {
-                        self.param_types[self.param_next] = Some((k, text, ty));
-                        self.param_next = (self.param_next + 1) % PARAM_TYPES;
-                    }
-                    (text, ty)
-                }
+            // A type met before (the same text in the same scope).
+            let text = type_text(self.src, ty_lo);
+            let Some(&ty) = self.type_cache.get(text) else {
+                break;
             };
             let ty_hi = ty_lo + text.len();
             let after = blank(b, ty_hi);

@@ -7,6 +7,9 @@ use super::{PResult, ParseError, Parser};
 use crate::expr::{ExprId, Span};
 use crate::text::lexer::{Tok, Token};
 
+/// How many unknown names of a parse get a "did you mean" (more are not shown).
+const MAX_SUGGESTED: usize = 50;
+
 impl Parser<'_, '_> {
     /// Reports `message` about the unknown name `name` at `span`, with the closest of
     /// `candidates` (written with `sigil` before it) as help.
@@ -23,6 +26,20 @@ impl Parser<'_, '_> {
         e.help = crate::diag::did_you_mean(name, candidates)
             .map(|c| format!("did you mean `{sigil}{c}`?"));
         self.errors.push(e);
+    }
+
+    /// Whether an unknown name still gets a "did you mean": the first
+    /// [`MAX_SUGGESTED`] of a parse do (no more are shown), so that a thousand unknown
+    /// names do not each go over every name in scope.
+    fn suggests(&mut self) -> bool {
+        self.suggested += 1;
+        self.suggested <= MAX_SUGGESTED
+    }
+
+    /// An unknown name without a suggestion ([`Parser::suggests`]).
+    fn unknown_plain(&mut self, span: Span, message: String) -> ExprId {
+        self.errors.push(ParseError::new(span, message));
+        self.placeholder(span)
     }
 
     /// The error for a `free_var %x: T;` declaration (TVM prints one for each free
@@ -51,6 +68,9 @@ impl Parser<'_, '_> {
     pub(super) fn unbound_local(&mut self, t: Token) -> ExprId {
         let name = &self.text(t)[1..];
         let message = format!("unbound local variable `%{name}`");
+        if !self.suggests() {
+            return self.unknown_plain(t.span(), message);
+        }
         let names: Vec<String> = self
             .locals
             .names(&self.m)
@@ -72,6 +92,9 @@ impl Parser<'_, '_> {
     pub(super) fn unknown_global(&mut self, t: Token) -> ExprId {
         let name = &self.text(t)[1..];
         let message = format!("unknown global `@{name}`");
+        if !self.suggests() {
+            return self.unknown_plain(t.span(), message);
+        }
         let globals: Vec<String> = self
             .m
             .globals()
@@ -99,6 +122,9 @@ impl Parser<'_, '_> {
             "operator"
         };
         let message = format!("unknown {what} `{name}`");
+        if !self.suggests() {
+            return self.unknown_plain(t.span(), message);
+        }
         let mut names: Vec<String> = self.adts.ctor_names().map(str::to_string).collect();
         let ops = crate::registry::global().map_or(&[][..], |r| r.ops());
         names.extend(ops.iter().map(|op| op.name.to_string()));

@@ -438,35 +438,12 @@ impl Parser<'_, '_> {
         }
     }
 
-    /// The shared node of the operator named at `lo..hi`, if it has one. A name of up to
-    /// sixteen bytes is its length and its first and last eight bytes (overlapping), which
-    /// a small cache compares at once; a longer one, or a miss, goes to the table.
+    /// The shared node of the operator named at `lo..hi`, if it has one.
     fn op_node(&mut self, lo: usize, hi: usize) -> Option<ExprId> {
-        let b = self.src.as_bytes();
-        let n = hi - lo;
-        let word = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().expect("eight bytes"));
-        let key = match n {
-            8..=16 => Some((word(lo), word(hi - 8), n as u8)),
-            1..=7 if lo + 8 <= b.len() => Some((word(lo) & (u64::MAX >> (64 - 8 * n)), 0, n as u8)),
+        match self.words.get(&self.src[lo..hi]) {
+            Some(&Word::Op(_, Some(e))) => Some(e),
             _ => None,
-        };
-        let Some(k) = key else {
-            return match self.words.get(&self.src[lo..hi]) {
-                Some(&Word::Op(_, Some(e))) => Some(e),
-                _ => None,
-            };
-        };
-        let slot = ((k.0 ^ k.1).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 60) as usize;
-        if let Some((seen, e)) = self.op_nodes[slot] {
-            if seen == k {
-                return Some(e);
-            }
         }
-        let Some(&Word::Op(_, Some(e))) = self.words.get(&self.src[lo..hi]) else {
-            return None;
-        };
-        self.op_nodes[slot] = Some((k, e));
-        Some(e)
     }
 
     /// An operand: a name, a literal, or the start of a construct.

@@ -391,9 +391,11 @@ impl Locals {
     }
 
     /// Binds a function's parameters, in order.
-    pub(super) fn bind_params(&mut self, m: &Module, vars: &[VarId]) {
+    ///
+    /// Returns each parameter whose name an earlier one of `vars` has, with that one.
+    pub(super) fn bind_params(&mut self, m: &Module, vars: &[VarId]) -> Vec<(VarId, VarId)> {
         let Some(&first) = vars.first() else {
-            return;
+            return Vec::new();
         };
         let consecutive = vars.iter().zip(first.0..).all(|(v, i)| v.0 == i);
         let n = u32::try_from(vars.len()).expect("fewer than 4 billion parameters");
@@ -404,9 +406,17 @@ impl Locals {
         // have (a definition's body binding new ones), which half full is quick to say.
         self.table.reserve(m, vars.len().saturating_mul(2));
         self.log.reserve(vars.len());
+        let mut twice = Vec::new();
         for &v in vars {
+            let shadows = self.shadowed.len();
             self.bind(m, v);
+            if let Some(&(_, prev)) = self.shadowed.get(shadows) {
+                if vars.contains(&prev) {
+                    twice.push((v, prev));
+                }
+            }
         }
+        twice
     }
 
     /// Asks for the part of the table where `name` would be bound, ahead of binding it.

@@ -325,6 +325,10 @@ struct FnState {
 
 struct Parser<'s, 'a> {
     src: &'s str,
+    /// The whole text (`src` is the part of it up to the end of the source being read).
+    full_src: &'s str,
+    /// The offsets of `full_src`'s newlines, found when an error needs a place.
+    newlines: std::cell::OnceCell<Vec<u32>>,
     lex: Lexer<'s>,
     /// The current token (not consumed yet).
     tok: Token,
@@ -368,28 +372,14 @@ struct Parser<'s, 'a> {
     /// Types by their text, valid while the type scope has version `type_cache_version`.
     type_cache: FxHashMap<&'s str, Ty>,
     type_cache_version: u64,
-    /// Types of the cache met last as parameters' (a model has a few kinds of weights),
-    /// each with its first sixteen bytes, searched in turn; the next one to replace.
-    param_types: [Option<ParamType<'s>>; PARAM_TYPES],
-    param_next: usize,
     /// Operators and constructors by name, for this source.
     words: FxHashMap<&'s str, Word>,
+    /// How many unknown names have been reported (see `Parser::suggests`).
+    suggested: usize,
     /// The source's metadata section, read when a reference needs it: `None` before,
     /// then the section or why it could not be read (`Ok(None)`: there is none).
     metadata: Option<Result<Option<super::metadata::Metadata>, String>>,
-    /// Operator nodes of `words` by their names' length and first and last eight bytes.
-    op_nodes: [Option<(NameKey, ExprId)>; 16],
 }
-
-/// How many parameter types [`Parser::simple_params`] keeps at hand.
-const PARAM_TYPES: usize = 8;
-
-/// A parameter type kept at hand: the first sixteen bytes of its text, its text, the type.
-type ParamType<'s> = ((u64, u64), &'s str, Ty);
-
-/// A name of up to sixteen bytes, exactly: its first and last eight bytes (overlapping,
-/// or the first word masked to a shorter name's bytes) and its length.
-type NameKey = (u64, u64, u8);
 
 /// What a name in expression position is.
 #[derive(Copy, Clone)]
@@ -445,19 +435,13 @@ fn word_end(src: &str, offset: usize) -> usize {
     end
 }
 
-/// `line L, column C` of byte `offset` (both from 1).
-fn line_col(src: &str, offset: u32) -> String {
-    let before = &src.as_bytes()[..(offset as usize).min(src.len())];
-    let line = before.iter().filter(|&&c| c == b'\n').count() + 1;
-    let col = before.iter().rev().take_while(|&&c| c != b'\n').count() + 1;
-    format!("line {line}, column {col}")
-}
-
 impl<'s, 'a> Parser<'s, 'a> {
     fn new(src: &'s str, tcx: &'a mut TyCtx, adts: &'a mut AdtTable) -> Self {
         let scope = adts.scope();
         Parser {
             src,
+            full_src: src,
+            newlines: std::cell::OnceCell::new(),
             lex: Lexer::new(src),
             tok: Token {
                 kind: Tok::Eof,
@@ -489,11 +473,9 @@ impl<'s, 'a> Parser<'s, 'a> {
             last_op: (ExprId(u32::MAX), 0),
             type_cache: FxHashMap::default(),
             type_cache_version: 0,
-            param_types: [None; PARAM_TYPES],
-            param_next: 0,
             words: FxHashMap::default(),
             metadata: None,
-            op_nodes: [None; 16],
+            suggested: 0,
         }
     }
 
@@ -614,15 +596,42 @@ impl<'s, 'a> Parser<'s, 'a> {
     /// `line L, column C` of byte `offset`, counted in its own source, followed by that
     /// source's name if it is not the one being read.
     fn place(&self, offset: u32) -> String {
-        let Some(&(lo, name)) = self.starts.iter().rev().find(|(lo, _)| *lo <= offset) else {
-            return line_col(self.src, offset);
-        };
-        let here = line_col(&self.src[lo as usize..], offset - lo);
-        if lo as usize == self.start {
+        let (lo, name) = self
+            .starts
+            .iter()
+            .rev()
+            .find(|(lo, _)| *lo <= offset)
+            .copied()
+            .unwrap_or((0, ""));
+        let here = self.line_col(lo, offset);
+        if lo as usize == self.start || name.is_empty() {
             here
         } else {
             format!("{here} of {name}")
         }
+    }
+
+    /// `line L, column C` of byte `offset`, counted from byte `lo` (a source's start),
+    /// both from 1: by the offsets of the text's newlines, found once.
+    fn line_col(&self, lo: u32, offset: u32) -> String {
+        let newlines = self.newlines.get_or_init(|| {
+            memchr::memchr_iter(b'\n', self.full_src.as_bytes())
+                .map(|i| i as u32)
+                .collect()
+        });
+        let offset = offset.min(self.full_src.len() as u32);
+        let before = newlines.partition_point(|&i| i < offset);
+        let first = newlines.partition_point(|&i| i < lo);
+        let line_start = if before > first {
+            newlines[before - 1] + 1
+        } else {
+            lo
+        };
+        format!(
+            "line {}, column {}",
+            before - first + 1,
+            offset - line_start + 1
+        )
     }
 
     // ----- types -----
@@ -651,7 +660,6 @@ impl<'s, 'a> Parser<'s, 'a> {
         let text = type_text(self.src, lo);
         if self.type_cache_version != self.scope.version() {
             self.type_cache.clear();
-            self.param_types = [None; PARAM_TYPES];
             self.type_cache_version = self.scope.version();
         }
         if let Some(&t) = self.type_cache.get(text) {
@@ -691,6 +699,7 @@ impl<'s, 'a> Parser<'s, 'a> {
     fn type_params(&mut self) -> PResult<(Vec<Param>, Vec<(Box<str>, Option<Binding>)>)> {
         let mut params = Vec::new();
         let mut restore = Vec::new();
+        let mut seen = rustc_hash::FxHashSet::default();
         let close = if self.eat(Tok::LBracket)? {
             Tok::RBracket
         } else if self.eat(Tok::Lt)? {
@@ -716,7 +725,7 @@ impl<'s, 'a> Parser<'s, 'a> {
                 Kind::Type
             };
             let n = self.text(name);
-            if restore.iter().any(|(r, _): &(Box<str>, _)| &**r == n) {
+            if !seen.insert(n) {
                 return Err(ParseError {
                     span: name.span(),
                     message: format!("type parameter `{n}` is declared twice"),
@@ -781,7 +790,13 @@ impl<'s, 'a> Parser<'s, 'a> {
         }
         if self.is(Tok::Hash) && !self.at_metadata() {
             if let Err(e) = self.header() {
+                // Go on at the first item after the header's error.
+                let next = self.item_after(e.span.lo);
                 self.errors.push(e);
+                if let Err(e) = self.seek(next) {
+                    self.errors.push(e);
+                    return;
+                }
             }
         }
         let first_error = self.errors.len();
@@ -799,11 +814,12 @@ impl<'s, 'a> Parser<'s, 'a> {
                 return;
             }
         }
-        let base = self.adts.scope();
+        self.scope = self.adts.scope();
+        let base = self.scope.mark();
         while !self.is(Tok::Eof) {
             let lo = self.tok.lo;
             let result = if self.is_word("def") {
-                self.scope = base.clone();
+                self.scope.reset(base);
                 self.def()
             } else if self.is_word("type") || self.is_word("data") || self.is_word("extern") {
                 self.skip_data_item()
@@ -815,7 +831,7 @@ impl<'s, 'a> Parser<'s, 'a> {
                 || self.is(Tok::Local)
                 || self.is_word("fn") && self.peek2().is_ok_and(|t| t.kind != Tok::Global)
             {
-                self.scope = base.clone();
+                self.scope.reset(base);
                 self.expr_program()
             } else {
                 Err(self.expected("`def`, `type` or `data`"))
@@ -917,7 +933,6 @@ impl<'s, 'a> Parser<'s, 'a> {
     /// Forgets the operators and constructors met (the data types in scope change).
     fn forget_words(&mut self) {
         self.words.clear();
-        self.op_nodes = [None; 16];
         self.last_op = (ExprId(u32::MAX), 0);
     }
 
