@@ -1,6 +1,7 @@
 //! The parser alone: any UTF-8 text is a module or parse errors, never a panic or a
-//! hang; a module prints; and the two readers of `let` chains (the fast path and the
-//! general loop) agree on whether the text parses and on what it means.
+//! hang; every error spans characters of the text; a module prints; and the two readers
+//! of `let` chains (the fast path and the general loop) agree on whether the text parses
+//! and on what it means.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -30,10 +31,10 @@ fuzz_target!(|data: &[u8]| {
             let _ = print_module(&m, &tcx, &adts);
         }
         Err(errs) => {
-            assert!(
-                errs.iter().all(|e| !e.message.is_empty()),
-                "an error without a message"
-            );
+            for e in &errs {
+                assert!(!e.message.is_empty(), "an error without a message");
+                relay_fuzz::assert_span_in(e.span, src, &e.message);
+            }
         }
     }
 });

@@ -2,6 +2,7 @@
 //! of operator calls that `op_call` draws from the fuzzer's bytes.
 
 use arbitrary::{Result, Unstructured};
+use relay_core::expr::Span;
 use relay_core::op::{AttrConst, AttrType, OpDef};
 use relay_ops::prelude::{Checked, Origin, Prelude};
 use std::sync::OnceLock;
@@ -15,8 +16,8 @@ pub fn prelude() -> &'static Prelude {
 /// Checks `src` as `relay check` does (the prelude in scope), then reads everything the
 /// command prints: the signatures, the problems, the `--compare-printed` disagreements.
 ///
-/// Asserts what `relay check` relies on: every problem has a message and a span inside
-/// the source it names.
+/// Asserts what `relay check` relies on: every problem has a message and a span over
+/// characters of the source it names.
 pub fn check(src: &str) -> Checked {
     let prelude = prelude();
     let checked = prelude.check(src);
@@ -42,15 +43,20 @@ pub fn check(src: &str) -> Checked {
                     .1
             }
         };
-        assert!(
-            p.span.lo <= p.span.hi && p.span.hi as usize <= text.len(),
-            "the span {:?} of `{}` is outside its source ({} bytes)",
-            p.span,
-            p.message,
-            text.len()
-        );
+        assert_span_in(p.span, text, &p.message);
     }
     checked
+}
+
+/// Asserts that `span` (of the problem `message`) covers characters of `text`: it ends
+/// inside it, after it starts, both ends at a character's boundary.
+pub fn assert_span_in(span: Span, text: &str, message: &str) {
+    let (lo, hi) = (span.lo as usize, span.hi as usize);
+    assert!(
+        lo <= hi && hi <= text.len() && text.is_char_boundary(lo) && text.is_char_boundary(hi),
+        "the span {span:?} of `{message}` is not characters of its source ({} bytes)",
+        text.len()
+    );
 }
 
 /// Prints the program and what checking it gave, when `RELAY_FUZZ_SHOW` is set (to read
