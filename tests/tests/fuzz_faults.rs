@@ -347,3 +347,37 @@ fn an_unexpected_character_is_spanned_by_its_own_bytes() {
         assert_eq!(errs[0].span, Span { lo, hi }, "in {src:?}");
     }
 }
+
+/// A parse error at a word that starts with a character outside ASCII ends inside that
+/// character: the parser's `word_end` (`relay-core/src/text/parser/mod.rs`) counts the
+/// word's ASCII letters and, finding none, takes one byte. Found by the `parse` and
+/// `check` fuzz targets, which require every span to end on a character boundary.
+/// Ignored until the parser spans the character (`é` is two bytes).
+#[test]
+#[ignore = "a fault in the parser (word_end), left to its owner"]
+fn a_type_error_at_a_character_outside_ascii_is_spanned_by_the_whole_character() {
+    use relay_core::expr::Span;
+    for (src, message, lo) in [
+        (
+            "def @main(%x: Tensor[(1), éfloat32]) { %x }",
+            "expected a data type, found `éfloat32])`",
+            26,
+        ),
+        (
+            "def @main(%x: Tensor[(1, é), float32]) { %x }",
+            "expected a dimension, found `é),`",
+            25,
+        ),
+        (
+            "def @main(%x: (float32 é)) { %x }",
+            "expected `)`, found `é))`",
+            23,
+        ),
+    ] {
+        let mut tcx = TyCtx::new();
+        let mut adts = adt::load(&mut tcx).expect("the prelude's data types load");
+        let errs = parse_module(src, &mut tcx, &mut adts).expect_err("a type error");
+        assert_eq!(errs[0].message, message);
+        assert_eq!(errs[0].span, Span { lo, hi: lo + 2 }, "in {src:?}");
+    }
+}
