@@ -69,6 +69,31 @@ pub struct Problem {
     pub help: Option<String>,
 }
 
+/// The message, then each note and the help on a line of its own, as rustc writes them
+/// under a diagnostic (`= note`, `= help: ...`). The place is not shown: it needs the
+/// source's text (`relay_cli::render` shows the problem against it).
+///
+/// ```
+/// use relay_ops::prelude::Prelude;
+/// let checked = Prelude::standard().unwrap().check("def @f() { @lenght(Nil()) }");
+/// assert_eq!(
+///     checked.errors[0].to_string(),
+///     "unknown global `@lenght`\n  = help: did you mean `@length`?"
+/// );
+/// ```
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)?;
+        for note in &self.notes {
+            write!(f, "\n  = {note}")?;
+        }
+        if let Some(help) = &self.help {
+            write!(f, "\n  = help: {help}")?;
+        }
+        Ok(())
+    }
+}
+
 /// A secondary place of a [`Problem`]: where a clashing fact came from, a first definition.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProblemLabel {
