@@ -27,7 +27,7 @@
 use clap::{Parser, Subcommand};
 use relay_core::expr::{ExprId, ExprKind, Module};
 use relay_core::{registry, TyCtx};
-use relay_ops::prelude::{Prelude, PRELUDE, PRELUDE_NAME};
+use relay_ops::prelude::Prelude;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -163,7 +163,10 @@ fn check(
     let prelude = match Prelude::standard() {
         Ok(p) => p,
         Err(problems) => {
-            emit_problems(None, &[(PRELUDE_NAME, PRELUDE)], &problems, Severity::Error);
+            let sources = relay_ops::prelude::standard_sources();
+            let sources: Vec<(&str, &str)> =
+                sources.iter().map(|(n, t)| (n.as_str(), *t)).collect();
+            emit_problems(None, &sources, &problems, Severity::Error);
             return Ok(ExitCode::from(1));
         }
     };

@@ -10,7 +10,7 @@ pub use crate::op::{
     marker, AttrArg, AttrConst, AttrDef, AttrType as OpAttrType, CallBuilder, OpCall, OpDef,
     TypeParamDef,
 };
-pub use crate::registry::{DataEntry, OpEntry, RelationEntry};
+pub use crate::registry::{DataEntry, OpEntry, PreludeEntry, RelationEntry};
 pub use crate::relation::{Relation, RelationRef};
 pub use core::option::Option::{None, Some};
 pub use inventory;

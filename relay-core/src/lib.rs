@@ -163,6 +163,24 @@ pub use relay_macros::relay_data;
 /// dotted names at module level, not inside a function); the definition is the `static`
 /// named after the operator in upper case.
 pub use relay_macros::relay_op;
+
+/// Registers a prelude: a file of Relay functions (`def @f ...`) that every program
+/// checked with `relay_ops::prelude::Prelude::standard()` (and so `relay check`) has in
+/// scope, next to the standard prelude's `@map`, `@foldl`, .... The path is relative to
+/// the file the macro is in, as `include_str!`'s; the text is part of the binary.
+///
+/// ```ignore
+/// // In src/lib.rs, next to src/my_prelude.relay (as tests/downstream does):
+/// relay_core::relay_prelude!("my_prelude.relay");
+/// ```
+///
+/// The prelude is type-checked when a `Prelude` is built, with the standard prelude and
+/// the registered preludes whose names sort before its own in scope; its errors are shown
+/// in its file, named by its path as `file!()` names the file that registers it
+/// (`src/my_prelude.relay`; `tests/downstream/src/my_prelude.relay` in a workspace). Its functions may use the crate's operators and data types. As
+/// for operators, only a crate that is linked is seen (`use my_ops as _;`).
+pub use relay_macros::relay_prelude;
+
 pub use solve::{
     InstantiateError, Outcome, SolveError, Solver, Step, UnifyError, UnifyErrorKind, VarRef,
     Waiting,

@@ -57,6 +57,54 @@ pub struct DataEntry {
 
 inventory::collect!(DataEntry);
 
+/// A prelude text registered by [`relay_prelude!`](crate::relay_prelude): Relay
+/// functions a crate adds to every program's scope.
+#[derive(Debug)]
+pub struct PreludeEntry {
+    /// The path given to the macro, relative to the file it is in (`"my_prelude.relay"`).
+    pub path: &'static str,
+    /// The file the macro is in (`file!()`).
+    pub file: &'static str,
+    /// The line the macro is on.
+    pub line: u32,
+    /// The text of the prelude (`include_str!(path)`).
+    pub text: &'static str,
+}
+
+inventory::collect!(PreludeEntry);
+
+impl PreludeEntry {
+    /// The name its diagnostics give the prelude: its file's path, as the path of the
+    /// file that registers it names it (`tests/downstream/src/my_prelude.relay`).
+    ///
+    /// ```
+    /// use relay_core::registry::PreludeEntry;
+    /// let e = PreludeEntry { path: "my_prelude.relay", file: "src/lib.rs", line: 3, text: "" };
+    /// assert_eq!(e.name(), "src/my_prelude.relay");
+    /// let e = PreludeEntry { path: "../relay/ops.relay", file: "lib.rs", line: 3, text: "" };
+    /// assert_eq!(e.name(), "../relay/ops.relay");
+    /// ```
+    pub fn name(&self) -> String {
+        let path = std::path::Path::new(self.path);
+        match std::path::Path::new(self.file).parent() {
+            Some(dir) if path.is_relative() && !dir.as_os_str().is_empty() => {
+                dir.join(path).display().to_string()
+            }
+            _ => self.path.to_string(),
+        }
+    }
+}
+
+/// Every prelude text registered by [`relay_prelude!`](crate::relay_prelude) in the
+/// linked crates, sorted by name (and by place, for two of one name).
+pub fn preludes() -> Vec<(String, &'static PreludeEntry)> {
+    let mut all: Vec<(String, &'static PreludeEntry)> = inventory::iter::<PreludeEntry>()
+        .map(|e| (e.name(), e))
+        .collect();
+    all.sort_by(|a, b| (&a.0, a.1.file, a.1.line).cmp(&(&b.0, b.1.file, b.1.line)));
+    all
+}
+
 /// Why the registry could not be built.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RegistryError {

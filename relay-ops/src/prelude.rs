@@ -43,6 +43,26 @@ pub const PRELUDE: &str = include_str!("prelude.relay");
 /// The name [`PRELUDE`] goes by in diagnostics.
 pub const PRELUDE_NAME: &str = "the prelude";
 
+/// The `(name, text)` of the sources of [`Prelude::standard`]: [`PRELUDE`] (named
+/// [`PRELUDE_NAME`]), then the preludes registered with
+/// [`relay_prelude!`](relay_core::relay_prelude) by the linked crates, sorted by name (a
+/// registered prelude is named by its path, `src/my_prelude.relay`). The texts of the
+/// problems [`Prelude::standard`] may give are among them.
+///
+/// ```
+/// let sources = relay_ops::prelude::standard_sources();
+/// assert_eq!(sources[0], (relay_ops::prelude::PRELUDE_NAME.to_string(), relay_ops::prelude::PRELUDE));
+/// ```
+pub fn standard_sources() -> Vec<(String, &'static str)> {
+    let mut sources = vec![(PRELUDE_NAME.to_string(), PRELUDE)];
+    sources.extend(
+        relay_core::registry::preludes()
+            .into_iter()
+            .map(|(name, e)| (name, e.text)),
+    );
+    sources
+}
+
 /// Where a [`Problem`] is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Origin {
@@ -225,17 +245,19 @@ impl Checked {
 }
 
 impl Prelude {
-    /// [`PRELUDE`] alone, checked.
+    /// [`PRELUDE`] and the preludes the linked crates register with
+    /// [`relay_prelude!`](relay_core::relay_prelude) ([`standard_sources`]), checked.
     ///
     /// # Errors
-    /// The prelude's own problems (none, unless the registry of data types is broken).
+    /// The problems of the first source that does not check, in its own coordinates
+    /// (none for [`PRELUDE`], unless the registry of data types is broken).
     pub fn standard() -> Result<Self, Vec<Problem>> {
         Self::with(&[])
     }
 
-    /// [`PRELUDE`] and `extra` (`(name, text)` pairs, e.g. a downstream crate's
-    /// `include_str!` file) on top of it, in order; each source is checked with the ones
-    /// before it in scope.
+    /// [`Prelude::standard`]'s sources and `extra` (`(name, text)` pairs, e.g. a
+    /// downstream crate's `include_str!` file) on top of them, in order; each source is
+    /// checked with the ones before it in scope.
     ///
     /// # Errors
     /// The problems of the first source that does not check, in its own coordinates; or
@@ -244,7 +266,9 @@ impl Prelude {
         let mut p = Prelude {
             sources: vec![(PRELUDE_NAME.to_string(), PRELUDE.to_string())],
         };
-        for &(name, text) in extra {
+        let registered = standard_sources();
+        let registered = registered[1..].iter().map(|(n, t)| (n.as_str(), *t));
+        for (name, text) in registered.chain(extra.iter().copied()) {
             // Problems name their source: two of one name could not be told apart.
             if p.sources.iter().any(|(n, _)| n == name) {
                 return Err(vec![Problem {

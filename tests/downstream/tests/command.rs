@@ -1,5 +1,6 @@
 //! The crate's own `relay` command (`src/main.rs`, three lines over `relay_cli::main`),
-//! end to end: it checks programs that use the crate's operator and data type.
+//! end to end: it checks programs that use the crate's operator, data type and prelude
+//! functions (`relay_prelude!`).
 
 use std::process::Command;
 
@@ -23,14 +24,15 @@ fn my_relay(args: &[&str]) -> (i32, String, String) {
 }
 
 #[test]
-fn checks_a_program_over_the_crates_operator_and_data_type() {
+fn checks_a_program_over_the_crates_operator_data_type_and_prelude() {
     assert_eq!(
         my_relay(&["check", "--bindings", "tests/downstream/tests/zipper.relay"]),
         (
             0,
             "@shift: fn [A](Zipper[A]) -> Zipper[A]\n\
              @main: fn (Tensor[(n, 4), int8]) -> Zipper[Tensor[(n, 4), int8]]\n\
-             %y: Tensor[(n, 4), int8]\n"
+             %y: Tensor[(n, 4), int8]\n\
+             %ys: List[Tensor[(n, 4), int8]]\n"
                 .to_string(),
             String::new()
         )
@@ -50,6 +52,31 @@ fn shows_the_crates_operator_errors_as_relay_check_does() {
                 "  │\n",
                 "3 │   my.identity(%x, note=3)\n",
                 "  │                   ^^^^^^\n",
+                "\n",
+            )
+            .to_string()
+        )
+    );
+}
+
+#[test]
+fn points_into_the_crates_prelude_file() {
+    assert_eq!(
+        my_relay(&["check", "tests/downstream/tests/bad_flip.relay"]),
+        (
+            1,
+            String::new(),
+            concat!(
+                "error: argument 1 of `@flip`: `Zipper['a]` vs `List['b]`\n",
+                "  ┌─ tests/downstream/tests/bad_flip.relay:3:9\n",
+                "  │\n",
+                "3 │   @flip(Cons(%x, Nil))\n",
+                "  │         ^^^^^^^^^^^^^\n",
+                "  │\n",
+                "  ┌─ tests/downstream/src/my_prelude.relay:6:14\n",
+                "  │\n",
+                "6 │ def @flip[A](%z: Zipper[A]) -> Zipper[A] {\n",
+                "  │              -- parameter `%z` is declared `Zipper[A]` here\n",
                 "\n",
             )
             .to_string()
