@@ -122,7 +122,8 @@ pub enum RegistryError {
         second: String,
     },
     /// An operator whose relation takes a different number of arguments than the
-    /// operator's arguments and result.
+    /// operator's arguments and result (`relay_op!` makes this a compile error for a
+    /// relation of `#[relation]`; here it is caught for one written by hand).
     Arity {
         /// The operator.
         op: &'static str,

@@ -192,6 +192,22 @@ fn expand_op(m: &OpModel<'_>) -> TokenStream {
             #p::Some(<#r as #p::Relation>::REF)),
         None => quote!(#p::None),
     };
+    // The relation takes the operator's arguments and its result: checked in a constant,
+    // an error at the relation's name.
+    let arity_check = d.relation.as_ref().map(|r| {
+        let span = syn::spanned::Spanned::span(r);
+        let written = quote!(#r).to_string().replace(' ', "");
+        let args = d.args.len();
+        quote_spanned! {span=>
+            const _: () = {
+                const MESSAGE: #p::ArityMessage =
+                    #p::ArityMessage::check(<#r as #p::Relation>::ARITY, #full, #written, #args);
+                if !MESSAGE.is_empty() {
+                    ::core::panic!("{}", MESSAGE.as_str());
+                }
+            };
+        }
+    });
     let attr_defs = d.attr_decls.iter().zip(&m.attrs).map(|(a, am)| {
         let name = a.name.to_string();
         let ty = attr_type(&am.ty);
@@ -250,6 +266,8 @@ fn expand_op(m: &OpModel<'_>) -> TokenStream {
         };
 
         #p::inventory::submit! { #p::OpEntry { def: &#static_name } }
+
+        #arity_check
 
         #[doc = #doc]
         // One parameter per argument of the operator (`qnn.add` has eight).

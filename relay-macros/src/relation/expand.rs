@@ -33,6 +33,7 @@ pub fn registration(
             };
             impl ::relay_core::Relation for #ty {
                 const DEF: &'static ::relay_core::RelationDef = &__RELAY_DEF;
+                const ARITY: ::core::option::Option<usize> = #arity;
             }
             ::relay_core::__private::inventory::submit! {
                 ::relay_core::__private::RelationEntry {
