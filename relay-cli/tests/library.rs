@@ -73,3 +73,27 @@ fn render_problems_renders_a_list() {
         "unknown global `@lenght`\n  = help: did you mean `@length`?"
     );
 }
+
+#[test]
+fn an_operator_of_a_crate_not_linked_says_how_to_link_it() {
+    // The downstream crate's program, checked where that crate is not linked.
+    let prelude = Prelude::standard().unwrap();
+    let file = "tests/downstream/tests/zipper.relay";
+    let program =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../").to_string() + file)
+            .unwrap();
+    let checked = prelude.check(&program);
+    let shown = render(&prelude, file, &program, &checked);
+    assert!(
+        shown.contains(concat!(
+            "error: unknown operator `my.identity`\n",
+            "   ┌─ tests/downstream/tests/zipper.relay:11:12\n",
+            "   │\n",
+            "11 │   let %y = my.identity(%x, note=\"kept\");\n",
+            "   │            ^^^^^^^^^^^\n",
+            "   │\n",
+            "   = help: no registered operator is in the `my` namespace: the crate that declares `my.identity` is not linked into the program, as `inventory` finds only what is linked; name the crate in your code (`use my_ops as _;`)\n",
+        )),
+        "{shown}"
+    );
+}

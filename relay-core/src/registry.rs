@@ -296,6 +296,102 @@ impl Registry {
     }
 }
 
+/// What an unknown name was used as, for [`link_hint`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Unknown {
+    /// An operator (`my.identity`).
+    Operator,
+    /// A data type (`List`).
+    Type,
+    /// A constructor (`Cons`).
+    Constructor,
+}
+
+/// The data types and constructors of relay-ops' prelude: a program that names one when
+/// none is registered misses relay-ops.
+const PRELUDE_NAMES: [&str; 11] = [
+    "List", "Optional", "Tree", "nat", "Nil", "Cons", "None", "Some", "Rose", "zero", "succ",
+];
+
+/// How to fix an unknown name when the global registry seems to lack the crate that
+/// declares it: `inventory` only sees the crates linked into the program, and a crate is
+/// linked only when the program's code names it. `None` when nothing suggests a missing
+/// crate (the registry holds operators of the name's namespace, say: then a misspelling
+/// is likelier, which "did you mean" addresses).
+///
+/// - nothing is registered, or no operator (for an operator) or no data type (for a type
+///   or a constructor);
+/// - an operator with a dotted namespace (`my.identity`) no registered operator has;
+/// - one of the prelude's data types or constructors (`List`, `Cons`), which relay-ops
+///   declares, when `List` is not registered.
+///
+/// ```
+/// use relay_core::registry::{link_hint, Unknown};
+/// relay_core::relay_op! { copy : fn<a, b>(a) -> b; }
+/// # fn main() {
+/// // Here `copy` is the only registered operator, and no data type is registered.
+/// assert_eq!(link_hint(Unknown::Operator, "cpy"), None);
+/// assert!(link_hint(Unknown::Type, "List").unwrap().starts_with("no data type is registered"));
+/// assert_eq!(
+///     link_hint(Unknown::Operator, "my.identity").unwrap(),
+///     "no registered operator is in the `my` namespace: the crate that declares \
+///      `my.identity` is not linked into the program, as `inventory` finds only what is \
+///      linked; name the crate in your code (`use my_ops as _;`)"
+/// );
+/// # }
+/// ```
+pub fn link_hint(what: Unknown, name: &str) -> Option<String> {
+    const LINK: &str = "as `inventory` finds only what is linked";
+    let reg = match global() {
+        Ok(reg) => reg,
+        Err(RegistryError::Empty) => {
+            return Some(format!(
+                "nothing is registered: no crate that declares operators or data types is \
+                 linked into the program, {LINK}; name each in your code (`use relay_ops \
+                 as _;` for TVM's operators and the prelude, `use my_ops as _;` for a crate \
+                 of your own)"
+            ))
+        }
+        Err(_) => return None,
+    };
+    let relay_ops = "`use relay_ops as _;` for TVM's operators and the prelude";
+    match what {
+        Unknown::Operator if reg.ops.is_empty() => Some(format!(
+            "no operator is registered: no crate that declares operators is linked into the \
+             program, {LINK}; name each in your code ({relay_ops}, `use my_ops as _;` for a \
+             crate of your own)"
+        )),
+        Unknown::Operator => {
+            let (namespace, _) = name.rsplit_once('.')?;
+            // The operators are sorted by name: those of the namespace follow its prefix.
+            let prefix = format!("{namespace}.");
+            let i = reg.ops.partition_point(|o| o.name < prefix.as_str());
+            let known = reg.ops.get(i).is_some_and(|o| o.name.starts_with(&prefix));
+            (!known).then(|| {
+                format!(
+                    "no registered operator is in the `{namespace}` namespace: the crate that \
+                     declares `{name}` is not linked into the program, {LINK}; name the \
+                     crate in your code (`use my_ops as _;`)"
+                )
+            })
+        }
+        Unknown::Type | Unknown::Constructor if reg.data.is_empty() => Some(format!(
+            "no data type is registered: no crate that declares data types is linked into the \
+             program, {LINK}; name each in your code ({relay_ops}, `use my_ops as _;` for a \
+             crate of your own)"
+        )),
+        Unknown::Type | Unknown::Constructor
+            if PRELUDE_NAMES.contains(&name) && reg.data("List").is_none() =>
+        {
+            Some(format!(
+                "`{name}` is the prelude's, which relay-ops declares: relay-ops is not linked \
+                 into the program, {LINK}; name it in your code (`use relay_ops as _;`)"
+            ))
+        }
+        Unknown::Type | Unknown::Constructor => None,
+    }
+}
+
 /// The registry of every declaration in the linked crates, built on first use.
 pub fn global() -> Result<&'static Registry, &'static RegistryError> {
     static GLOBAL: OnceLock<Result<Registry, RegistryError>> = OnceLock::new();
