@@ -119,6 +119,9 @@ fn ops(out: &mut impl Write) -> std::io::Result<ExitCode> {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");
+            if let Some(help) = e.help() {
+                eprintln!(" = help: {help}");
+            }
             return Ok(ExitCode::from(2));
         }
     };

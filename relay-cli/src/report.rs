@@ -51,7 +51,7 @@ pub fn render(prelude: &Prelude, name: &str, program: &str, checked: &Checked) -
 /// `problems` rendered as rustc renders its diagnostics (without colors), each against
 /// the source it is in: [`Origin::User`] is `user` (`(name, text)`), [`Origin::Prelude`]
 /// the one of its name among `sources` (`(name, text)` pairs, as
-/// [`Prelude::sources`] gives them). At most [`MAX_SHOWN`] are shown, then a line counts
+/// [`Prelude::sources`] gives them); [`Origin::Registry`] is a plain error. At most [`MAX_SHOWN`] are shown, then a line counts
 /// the rest.
 ///
 /// ```
@@ -144,11 +144,15 @@ fn write_problems<'p>(
     let unknown = files.len();
     files.push(render::Source::new("<unknown source>", ""));
     let file_of = |origin: &Origin| match origin {
-        Origin::User => 0,
-        Origin::Prelude(n) => sources
-            .iter()
-            .position(|(s, _)| s == n)
-            .map_or(unknown, |i| i + 1),
+        Origin::User => Some(0),
+        Origin::Prelude(n) => Some(
+            sources
+                .iter()
+                .position(|(s, _)| s == n)
+                .map_or(unknown, |i| i + 1),
+        ),
+        // A plain error: its message names the places.
+        Origin::Registry => None,
     };
     // Only the problems shown are prepared.
     let mut diags = Vec::with_capacity(problems.len().min(render::MAX_SHOWN));
@@ -158,11 +162,14 @@ fn write_problems<'p>(
             diags.push((severity, String::new(), Vec::new(), Vec::new()));
             continue;
         }
-        let id = file_of(&p.origin);
-        let mut labels = vec![label(&files, id, p.span, true, String::new())];
+        let mut labels = Vec::with_capacity(1 + p.labels.len());
+        if let Some(id) = file_of(&p.origin) {
+            labels.push(label(&files, id, p.span, true, String::new()));
+        }
         for l in &p.labels {
-            let lid = file_of(&l.origin);
-            labels.push(label(&files, lid, l.span, false, l.message.clone()));
+            if let Some(lid) = file_of(&l.origin) {
+                labels.push(label(&files, lid, l.span, false, l.message.clone()));
+            }
         }
         let mut notes = p.notes.clone();
         if let Some(help) = &p.help {

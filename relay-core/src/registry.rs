@@ -169,6 +169,44 @@ impl fmt::Display for RegistryError {
     }
 }
 
+impl RegistryError {
+    /// How to fix it, where the message does not say.
+    ///
+    /// ```
+    /// use relay_core::registry::RegistryError;
+    /// let e = RegistryError::Duplicate {
+    ///     what: "relation", name: "Dense", first: "a.rs:3".into(), second: "b.rs:7".into(),
+    /// };
+    /// assert_eq!(
+    ///     e.help().unwrap(),
+    ///     "the names of relations are global across the linked crates: rename one of them (`MyDense`)"
+    /// );
+    /// ```
+    pub fn help(&self) -> Option<String> {
+        let RegistryError::Duplicate { what, name, .. } = self else {
+            return None;
+        };
+        Some(match *what {
+            "operator" if name.contains('.') => "the names of operators are global across \
+                the linked crates: rename one of them, or put it in a namespace of its crate's \
+                own"
+            .to_string(),
+            "operator" => format!(
+                "the names of operators are global across the linked crates: rename one of \
+                 them (a crate's operators usually share a namespace of its own: `my.{name}`)"
+            ),
+            "relation" => format!(
+                "the names of relations are global across the linked crates: rename one of \
+                 them (`My{name}`)"
+            ),
+            _ => format!(
+                "the names of data types and constructors are global across the linked \
+                 crates, as in Relay's text format: rename one of the {what}s"
+            ),
+        })
+    }
+}
+
 impl std::error::Error for RegistryError {}
 
 /// Every registered relation, operator and data type, sorted by name.

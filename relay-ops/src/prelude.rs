@@ -70,6 +70,10 @@ pub enum Origin {
     User,
     /// In the prelude source of that name: the span indexes into its text.
     Prelude(String),
+    /// In the declarations of the linked crates (the registry: two declarations of one
+    /// name, a data type's field of an unknown type): no text to point at, the message
+    /// names the places (`file:line`).
+    Registry,
 }
 
 /// An error or a warning, in the coordinates of the source it is in.
@@ -206,6 +210,7 @@ impl Checked {
             let text = match &problem.origin {
                 Origin::User => program,
                 Origin::Prelude(n) => prelude.text_of(n),
+                Origin::Registry => continue,
             };
             if let Some(span) = attribute_span(text, problem.span, &p.attr) {
                 problem.span = span;
@@ -412,7 +417,15 @@ impl Prelude {
         let mut adts = match adt::load(&mut tcx) {
             Ok(a) => a,
             Err(e) => {
-                let p = self.place(&starts, Span::default(), e.to_string(), Vec::new());
+                // A broken registry: no text is at fault.
+                let p = Problem {
+                    origin: Origin::Registry,
+                    span: Span::default(),
+                    message: e.to_string(),
+                    notes: Vec::new(),
+                    labels: Vec::new(),
+                    help: e.help(),
+                };
                 return Err(failed(vec![p], Vec::new()));
             }
         };
