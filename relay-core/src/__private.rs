@@ -16,3 +16,16 @@ pub use crate::relation::{Relation, RelationRef};
 pub use core::option::Option::{None, Some};
 pub use inventory;
 pub use std::vec::Vec;
+
+/// The definition a relation with compile errors implements `Relation` with (so that the
+/// operators naming it get no second error); never registered, never run.
+pub static UNCOMPILED_RELATION: crate::relation::RelationDef = crate::relation::RelationDef {
+    name: "<a relation that did not compile>",
+    arity: None,
+    needs: &[],
+    solve: |_| {
+        Err(crate::relation::RelError::new(
+            "the relation did not compile",
+        ))
+    },
+};

@@ -96,6 +96,11 @@ pub use relay_macros::relation;
 ///
 /// Constructors are global names (as in Relay's text format): two data types declaring a
 /// constructor of the same name are rejected when the registry is built.
+///
+/// The struct of a data type named like an item of Rust's prelude or a primitive type
+/// (`Result`, `Option`, `Box`, `str`, ...) is named `{name}Data`, so that it does not
+/// shadow Rust's in the module: `data Result<a, e>` is `ResultData` in Rust (and
+/// `Result` in Relay), and `Result<T, E>` stays Rust's.
 pub use relay_macros::relay_data;
 /// Declares operators: registers an [`OpDef`] for each and generates a typed builder of
 /// calls ([`OpCall`]). See [`op`] for the runtime types.

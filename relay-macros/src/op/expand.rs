@@ -41,8 +41,23 @@ fn emit(ns: &Namespace<'_>, path: &str) -> TokenStream {
             format!("{path}.{name}")
         };
         let inner = emit(child, &full);
-        let ident = rust_ident(&ident.to_string(), ident.span());
+        let span = ident.span();
+        let ident = rust_ident(&ident.to_string(), span);
         let doc = format!("Operators of the `{full}` namespace.");
+        if path.is_empty() {
+            // Two invocations in one module each define the namespace's module: rustc's
+            // error names the module only, this item's name says what to do.
+            let hint = format_ident!(
+                "merge_the_relay_op_blocks_of_namespace_{}_into_one",
+                name,
+                span = span
+            );
+            out.extend(quote_spanned! {span=>
+                #[doc(hidden)]
+                #[allow(non_upper_case_globals, dead_code)]
+                const #hint: () = ();
+            });
+        }
         out.extend(quote! {
             #[doc = #doc]
             pub mod #ident {

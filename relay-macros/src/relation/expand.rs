@@ -404,3 +404,15 @@ pub fn imperative(name: &Ident, f: &syn::ItemFn) -> TokenStream {
         #reg
     }
 }
+
+/// After an error in the declaration of relation `ty`: its `Relation` impl over a
+/// definition that is never registered (nor run: the program does not compile), so that
+/// an operator naming it gets no second error.
+pub fn placeholder(ty: &Ident) -> TokenStream {
+    quote! {
+        impl ::relay_core::Relation for #ty {
+            const DEF: &'static ::relay_core::RelationDef =
+                &::relay_core::__private::UNCOMPILED_RELATION;
+        }
+    }
+}
