@@ -1,7 +1,7 @@
 //! What the declaration macros expand into. Not public API: may change at any time.
 
 pub use crate::adt::{CtorCall, CtorDef, DataDef};
-pub use crate::arity::ArityMessage;
+pub use crate::agreement::{AttrSig, Disagreement};
 pub use crate::clause::{
     run_clause, Arith, AttrDecl, AttrType, Clause, Cmp, Goal, Item, Message, PlanCell, RustFn, Term,
 };

@@ -123,6 +123,10 @@ pub trait Relation {
     /// sets it; a relation written by hand that leaves it `None` is checked when the
     /// registry is built.
     const ARITY: Option<usize> = None;
+    /// The attributes its clause declares, which `relay_op!` checks against the
+    /// operator's at compile time. `#[relation]` sets them for a clause; empty for a
+    /// relation written as code, which reads the call's attributes as they come.
+    const ATTRS: &'static [crate::agreement::AttrSig] = &[];
     /// A reference to it, to add instances to a solver.
     const REF: RelationRef = RelationRef(Self::DEF);
 }

@@ -1,7 +1,7 @@
 //! Code generation: a checked clause into static data, plus the relation's definition,
 //! its `Relation` impl and its registration. Cannot fail.
 
-use super::ast::{BinOp, Clause, CmpOp, Goal, ListItem, Term};
+use super::ast::{AttrDecl, BinOp, Clause, CmpOp, Goal, ListItem, Term};
 use super::check::{dtype_literal, is_none, show, Checked};
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
@@ -16,7 +16,17 @@ pub fn registration(
     needs: &[usize],
     solve: TokenStream,
     statics: TokenStream,
+    attrs: &[&AttrDecl],
 ) -> TokenStream {
+    let sigs = attrs.iter().map(|d| {
+        let name = d.name.to_string();
+        let (ty, default) = super::sig::attr_sig(d);
+        let default = match default {
+            Some(d) => quote!(::core::option::Option::Some(#d)),
+            None => quote!(::core::option::Option::None),
+        };
+        quote!(::relay_core::__private::AttrSig { name: #name, ty: #ty, default: #default })
+    });
     let name = ty.to_string();
     let arity = match arity {
         Some(n) => quote!(::core::option::Option::Some(#n)),
@@ -34,6 +44,7 @@ pub fn registration(
             impl ::relay_core::Relation for #ty {
                 const DEF: &'static ::relay_core::RelationDef = &__RELAY_DEF;
                 const ARITY: ::core::option::Option<usize> = #arity;
+                const ATTRS: &'static [::relay_core::__private::AttrSig] = &[#(#sigs),*];
             }
             ::relay_core::__private::inventory::submit! {
                 ::relay_core::__private::RelationEntry {
@@ -90,7 +101,15 @@ pub fn clause(item: &syn::ItemStruct, clause: &Clause, checked: &Checked) -> Tok
     };
     let solve = quote!(|cx| #p::run_clause(&__RELAY_CLAUSE, cx));
     let needs = super::needs::needs(clause);
-    let reg = registration(&item.ident, Some(clause.head.len()), &needs, solve, statics);
+    let decls: Vec<&AttrDecl> = clause.attrs.iter().flat_map(|b| b.decls.iter()).collect();
+    let reg = registration(
+        &item.ident,
+        Some(clause.head.len()),
+        &needs,
+        solve,
+        statics,
+        &decls,
+    );
     quote!(#item #reg)
 }
 
@@ -395,7 +414,7 @@ pub fn imperative(name: &Ident, f: &syn::ItemFn) -> TokenStream {
     let doc = format!("The relation `{name}`, solved by [`{fn_name}`].");
     let span = syn::spanned::Spanned::span(&f.sig.output);
     let solve = quote_spanned!(span=> { const __RELAY_SOLVE: fn(&mut ::relay_core::RelCx<'_>) -> ::relay_core::RelResult = #fn_name; __RELAY_SOLVE });
-    let reg = registration(name, None, &[], solve, TokenStream::new());
+    let reg = registration(name, None, &[], solve, TokenStream::new(), &[]);
     quote! {
         #f
         #[doc = #doc]

@@ -8,6 +8,7 @@ mod dtype;
 mod expand;
 mod needs;
 mod show;
+pub(crate) mod sig;
 
 use proc_macro2::TokenStream;
 use quote::quote;
