@@ -178,11 +178,19 @@ fn expand_op(m: &OpModel<'_>) -> TokenStream {
     } else {
         format!("{user_doc}\n\n{attrs_doc}")
     };
-    // The rustdoc: the same, with the signature before the attributes.
+    // The rustdoc: the same, with the signature (and a link to the relation) before the
+    // attributes.
+    let signature = match &d.relation {
+        Some(r) => {
+            let path = quote!(#r).to_string().replace(' ', "");
+            format!("`{signature}` (relation: [`{path}`])")
+        }
+        None => format!("`{signature}`"),
+    };
     let doc = if user_doc.is_empty() {
-        format!("`{signature}`\n\n{attrs_doc}")
+        format!("{signature}\n\n{attrs_doc}")
     } else {
-        format!("{user_doc}\n\n`{signature}`\n\n{attrs_doc}")
+        format!("{user_doc}\n\n{signature}\n\n{attrs_doc}")
     };
 
     let param_defs = d.params.iter().zip(&m.kinds).map(|(param, k)| {

@@ -110,6 +110,13 @@ pub fn clause(item: &syn::ItemStruct, clause: &Clause, checked: &Checked) -> Tok
         statics,
         &decls,
     );
+    // The rustdoc ends with the clause.
+    let mut item = item.clone();
+    let doc = format!(
+        "\n\nThe relation's clause:\n\n```text\n{}\n```",
+        super::show::show_clause(clause)
+    );
+    item.attrs.push(syn::parse_quote!(#[doc = #doc]));
     quote!(#item #reg)
 }
 
