@@ -119,6 +119,8 @@ struct Checker {
     vars: HashMap<String, VarInfo>,
     order: Vec<String>,
     attrs: Vec<(String, Kind)>,
+    /// The declared attributes of an unknown type (an error already).
+    untyped: Vec<String>,
     /// The declared attributes that are `Option<..>`.
     optional: Vec<String>,
     /// The variables of comprehensions and loops.
@@ -134,6 +136,7 @@ pub fn check(clause: &Clause) -> Result<Checked, Vec<syn::Error>> {
         vars: HashMap::new(),
         order: Vec::new(),
         attrs: Vec::new(),
+        untyped: Vec::new(),
         optional: Vec::new(),
         locals: Vec::new(),
         loops: 0,
@@ -162,7 +165,7 @@ pub fn check(clause: &Clause) -> Result<Checked, Vec<syn::Error>> {
     }
     for d in &decls {
         let name = d.name.to_string();
-        if c.attrs.iter().any(|(a, _)| *a == name) {
+        if c.attrs.iter().any(|(a, _)| *a == name) || c.untyped.contains(&name) {
             c.error(
                 d.name.span(),
                 format!("the attribute `{name}` is declared twice"),
@@ -177,10 +180,11 @@ pub fn check(clause: &Clause) -> Result<Checked, Vec<syn::Error>> {
             c.error(
                 d.ty.span,
                 format!(
-                    "unknown attribute type `{ty}`, expected one of `int`, `bool`, `dtype`, `shape`, `[int]`, optionally in `Option<..>`"
+                    "unknown attribute type `{ty}`: expected `int`, `float`, `bool`, `str`, `dtype`, `shape` or `[int]`, optionally in `Option<..>`"
                 ),
             );
-            c.attrs.push((name, Kind::Bool));
+            // Its uses are not checked: one error, not one more at each.
+            c.untyped.push(name);
             continue;
         };
         match &d.default {

@@ -153,7 +153,8 @@ impl Checker {
                 match &**attr {
                     Term::Attr(_, name) if ok_op => {
                         let n = name.to_string();
-                        if self.attrs.iter().all(|a| a.0 != n) {
+                        if self.untyped.contains(&n) {
+                        } else if self.attrs.iter().all(|a| a.0 != n) {
                             self.term(attr, Kind::Dim, false);
                         } else if !self.optional.contains(&n) {
                             self.error(
@@ -257,6 +258,7 @@ impl Checker {
                 self.term(a, kind, false);
                 self.term(b, kind, false);
             }
+            Term::Attr(_, name) if self.untyped.contains(&name.to_string()) => {}
             Term::Attr(_, name) => {
                 let n = name.to_string();
                 match self.attrs.iter().find(|a| a.0 == n) {
