@@ -277,6 +277,8 @@ pub enum Term {
     Wild,
     /// An integer literal (a constant dimension).
     Int(i64),
+    /// `?`: the dimension `Any`, of a size known only at run time (`nonzero`'s count).
+    Any,
     /// `true` or `false`.
     Bool(bool),
     /// A dtype literal (`float32`), by code, bits and lanes.

@@ -63,7 +63,7 @@
 //! | `Tensor(shape, dtype)` | a tensor type |
 //! | `Tuple(p, ...)`, `(p, q)`, `(p,)`, `()` | a tuple type of that many fields |
 //! | shape: `s` or `[d0, d1, ..rest]` | a whole shape, or its dimensions; at most one `..rest`, anywhere |
-//! | dimension: `n`, `3`, `_` | one dimension |
+//! | dimension: `n`, `3`, `?`, `_` | one dimension (`?` matches only `?`) |
 //! | dtype: `bt`, `float32`, `_` | an element type |
 //! | `X @ pattern` | what `pattern` matches, and names the whole of it `X` (for messages, or to pass it on) |
 //!
@@ -114,7 +114,8 @@
 //!
 //! # Terms
 //!
-//! Variables; integers (`-1` too); `true`, `false`; dtype literals; `Tensor(shape, dtype)`;
+//! Variables; integers (`-1` too); `?` (the dimension `Any`: `Tensor([?, len(s)], int64)`
+//! for `argwhere`, whose count is known only at run time); `true`, `false`; dtype literals; `Tensor(shape, dtype)`;
 //! `Tuple(a, b)` or `(a, b)`; lists `[d0, ..s, d1]` (dimensions, and shapes spliced in);
 //! indexing `s[i]` (negative from the end); slices `s[a..b]`, `s[a..]`, `s[..b]` (Python's
 //! bounds: negative from the end, clamped); `+ - *`, `/` (floor division), `%` (floor

@@ -233,6 +233,7 @@ fn term(t: &Term, c: &Checked) -> TokenStream {
         },
         Term::Wild(_) => quote!(#p::Term::Wild),
         Term::Int(v, _) => quote!(#p::Term::Int(#v)),
+        Term::Any(_) => quote!(#p::Term::Any),
         Term::Bool(b, _) => quote!(#p::Term::Bool(#b)),
         Term::Call { name, args } => {
             let a: Vec<TokenStream> = args.iter().map(boxed).collect();

@@ -298,6 +298,7 @@ impl Machine<'_, '_> {
             Term::Var(i) => return Ok(self.scratch.slots[*i as usize].val),
             Term::Wild => return Ok(None),
             Term::Int(c) => Value::Dim(self.cx.tcx().dims.konst(*c)),
+            Term::Any => Value::Dim(crate::dim::Dims::ANY),
             Term::Bool(b) => Value::Bool(*b),
             Term::DType(code, bits, lanes) => {
                 Value::DType(DTy::Known(dtype_of(*code, *bits, *lanes)))

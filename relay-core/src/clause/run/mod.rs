@@ -718,6 +718,7 @@ pub(crate) fn for_each_child(t: &'static Term, f: &mut dyn FnMut(&'static Term))
         Term::Var(_)
         | Term::Wild
         | Term::Int(_)
+        | Term::Any
         | Term::Bool(_)
         | Term::DType(..)
         | Term::Attr(_)

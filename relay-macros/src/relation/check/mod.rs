@@ -529,7 +529,7 @@ impl Checker {
                 }
                 return;
             }
-            (Term::Int(..), Kind::Dim) => true,
+            (Term::Int(..) | Term::Any(_), Kind::Dim) => true,
             _ => false,
         };
         if !ok {
@@ -590,7 +590,7 @@ impl Checker {
                 }
             }
             Term::Wild(_) | Term::Rust { .. } => return None,
-            Term::Int(..) => Kind::Dim,
+            Term::Int(..) | Term::Any(_) => Kind::Dim,
             Term::Str(_) => Kind::Str,
             Term::Float(..) => Kind::Float,
             Term::Bool(..) | Term::Cmp(..) | Term::Logic(..) | Term::Not(..) => Kind::Bool,

@@ -33,6 +33,11 @@ impl Checker {
                     self.mismatch(*span, want, format!("the integer `{c}`"));
                 }
             }
+            Term::Any(span) => {
+                if want != Kind::Dim {
+                    self.mismatch(*span, want, "the dimension `?`".into());
+                }
+            }
             Term::Bool(b, span) => {
                 if want != Kind::Bool {
                     self.mismatch(*span, want, format!("`{b}`"));

@@ -586,3 +586,5 @@ fn constant_divisions_round_as_dimensions_do() {
     assert_eq!(Arith::FloorMod.on_consts(1, 0), None);
     assert_eq!(Arith::FloorDiv.on_consts(i64::MIN, -1), None);
 }
+
+mod notation;
