@@ -282,8 +282,9 @@
 //! the output), with the unifier's message; `broadcast` names both clashing dimensions;
 //! an `assert` gives its message; another condition quotes itself (`` `len(s) == 2` does
 //! not hold: it is `3 == 2` ``). A comparison of dimensions with different normal forms
-//! over rigid symbols (`n < 5`) cannot be decided and is an error; `?` satisfies every
-//! comparison (it is checked at run time).
+//! over rigid symbols (`n < 5`) cannot be decided and is an error, whose message suggests
+//! testing `is_int(n)` first (`if is_int(n) { assert(attrs.k <= n, ..) }`); `?` satisfies
+//! every comparison (it is checked at run time).
 //!
 //! ```
 //! use relay_core::{relation, DType, Outcome, Relation, Solver, TyCtx};

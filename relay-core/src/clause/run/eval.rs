@@ -445,7 +445,7 @@ impl Machine<'_, '_> {
                 let (Some(x), Some(y)) = (self.eval(a, blame)?, self.eval(b, blame)?) else {
                     return Ok(None);
                 };
-                match self.compare(*op, x, y, op.symbol(), blame)? {
+                match self.compare(*op, (x, y), Some((a, b)), op.symbol(), blame)? {
                     Some(r) => Value::Bool(r),
                     None => return Ok(None),
                 }
@@ -736,7 +736,7 @@ impl Machine<'_, '_> {
                     Some(x) => x,
                     None => self.scratch.dims[dims.start + k],
                 };
-                match self.compare(Cmp::Eq, Value::Dim(a), Value::Dim(b), what, blame)? {
+                match self.compare(Cmp::Eq, (Value::Dim(a), Value::Dim(b)), None, what, blame)? {
                     Some(true) => return Ok(Some(true)),
                     Some(false) => {}
                     None => undecided = true,

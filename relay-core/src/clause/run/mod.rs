@@ -536,7 +536,7 @@ impl Machine<'_, '_> {
             let (Some(x), Some(y)) = (self.eval(a, blame)?, self.eval(b, blame)?) else {
                 return Ok(Step::Wait);
             };
-            return match self.compare(*op, x, y, text, blame)? {
+            return match self.compare(*op, (x, y), Some((a, b)), text, blame)? {
                 None => Ok(Step::Wait),
                 Some(true) => Ok(Step::Done),
                 Some(false) => {
@@ -586,12 +586,13 @@ impl Machine<'_, '_> {
         result.map_err(|e| err(blame, e.describe(&self.cx.solver.tcx)))
     }
 
-    /// Decides `a op b`: `None` while it depends on an unknown.
+    /// Decides `a op b`: `None` while it depends on an unknown. `sides` are the terms
+    /// `a` and `b` come from, named in the hint of an order that cannot be decided.
     fn compare(
         &mut self,
         op: Cmp,
-        a: Value,
-        b: Value,
+        (a, b): (Value, Value),
+        sides: Option<(&'static Term, &'static Term)>,
         text: &str,
         blame: Option<usize>,
     ) -> Result<Option<bool>, RelError> {
@@ -659,16 +660,38 @@ impl Machine<'_, '_> {
             Cmp::Ne => Ok(Some(true)),
             _ => {
                 let tcx = self.cx.tcx_ref();
+                // The symbolic side, named as the clause writes it when it can be.
+                let side = sides.and_then(|(a, b)| {
+                    let t = if tcx.dims.as_const(x).is_none() { a } else { b };
+                    self.term_name(t)
+                });
+                let hint = match side {
+                    Some(t) => format!(
+                        "; to accept a symbolic dimension, test `is_int({t})` first (`if is_int({t}) {{ .. }}`)"
+                    ),
+                    None => "; to accept a symbolic dimension, test it with `is_int(..)` first".into(),
+                };
                 Err(err(
                     blame,
                     format!(
-                        "cannot decide `{text}`: `{}` and `{}` have no known order",
+                        "cannot decide `{text}`: `{}` and `{}` have no known order{hint}",
                         tcx.show_dim(x),
                         tcx.show_dim(y)
                     ),
                 ))
             }
         }
+    }
+
+    /// A variable, an attribute or a constant index of a variable as the clause writes
+    /// it (`n`, `attrs.k`, `s[0]`): what a message can name.
+    fn term_name(&self, t: &Term) -> Option<String> {
+        Some(match t {
+            Term::Var(i) => self.clause.vars[*i as usize].to_string(),
+            Term::Attr(i) => format!("attrs.{}", self.clause.attrs[*i as usize].name),
+            Term::Index(s, Term::Int(i)) => format!("{}[{i}]", self.term_name(s)?),
+            _ => return None,
+        })
     }
 
     fn resolve(&mut self, v: Value) -> Value {
