@@ -108,7 +108,8 @@
 //!   attributes the body reads: `int`, `bool`, `dtype`, `shape` (a list of integers read
 //!   as a shape), `[int]` (the same, also given as a single integer), `str` and `float`
 //!   (compared with a literal, either side: `attrs.layout == "NCHW"`, `attrs.rate < 1.0`;
-//!   an integer counts as a float), and any of them as
+//!   an integer counts as a float), `[float]` (a list of floats, or a single float,
+//!   indexed: `attrs.scales[0]`), and any of them as
 //!   `Option<type>` (default `None`; `attrs.name == None` and `attrs.name != None` test it,
 //!   and reading it while it is `None` is an error), with optional defaults.
 //!
@@ -121,6 +122,9 @@
 //! bounds: negative from the end, clamped); `+ - *`, `/` (floor division), `%` (floor
 //! modulo) and unary `-` on dimensions; the builtins `prod(s)`, `sum(s)`, `len(s)`,
 //! `broadcast(s1, s2)`, `min(a, b)`, `max(a, b)`, `floordiv(a, b)`, `floormod(a, b)`,
+//! `d * x` with `x` a float (a literal, a `float` attribute, `attrs.scales[i]` of a
+//! `[float]` one): `floor(d * x)` as TVM's resize computes it (exact below 2^53, an error
+//! when it does not fit; for a symbol, an integral factor scales it and another gives `?`);
 //! `reverse(s)` (the dimensions in reverse order), `distinct(s)` (a bool: no two
 //! dimensions are equal); `[d; n]` (`n` times the dimension `d`); `s[list]` (the
 //! dimensions of `s` at the indices of a list, as in NumPy: `s[attrs.axes]`);

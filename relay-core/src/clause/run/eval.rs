@@ -576,6 +576,7 @@ impl Machine<'_, '_> {
                     None => Ok(None),
                 }
             }
+            Term::ScaleFloor(d, x) => return self.scale_floor(d, x, blame),
             Term::IsInt(d) => {
                 let Some(d) = self.eval_dim(d, blame)? else {
                     return Ok(None);

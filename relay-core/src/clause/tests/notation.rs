@@ -77,3 +77,111 @@ fn an_order_on_a_symbol_suggests_is_int() {
         Err("cannot decide `n * 2 > 4`: `2*h` and `4` have no known order; to accept a symbolic dimension, test it with `is_int(..)` first".into())
     );
 }
+
+/// `image.resize2d` by scales: `floor(h * scale)`, as TVM computes it.
+#[relation(
+    Resize(Tensor([n, c, h, w], bt), O) :-
+        O = Tensor([n, c, h * attrs.scales[0], attrs.scales[-1] * w], bt),
+        attrs(scales: [float] = [1.0, 1])
+)]
+struct Resize;
+
+/// `nn.upsampling`: one float attribute per axis.
+#[relation(
+    Upsample(Tensor([h, w], bt), O) :-
+        O = Tensor([h * attrs.scale_h, w * 0.5], bt),
+        attrs(scale_h: float = 2)
+)]
+struct Upsample;
+
+fn floats(v: &[f64]) -> AttrValue {
+    AttrValue::List(v.iter().map(|&f| AttrValue::Float(f)).collect())
+}
+
+#[test]
+fn floats_scale_dimensions_with_floor() {
+    let r = Resize::REF;
+    let x = "Tensor[(1, 3, 5, 7), float32]";
+    assert_eq!(
+        run(r, &[x], &[]),
+        Ok("Tensor[(1, 3, 5, 7), float32]".into())
+    );
+    assert_eq!(
+        run(r, &[x], &[("scales", floats(&[1.5, 2.0]))]),
+        Ok("Tensor[(1, 3, 7, 14), float32]".into())
+    );
+    // An integer is a float; a single value is a list of one.
+    assert_eq!(
+        run(
+            r,
+            &[x],
+            &[(
+                "scales",
+                AttrValue::List(vec![AttrValue::Int(3), AttrValue::Float(0.3)])
+            )]
+        ),
+        Ok("Tensor[(1, 3, 15, 2), float32]".into())
+    );
+    assert_eq!(
+        run(r, &[x], &[("scales", AttrValue::Float(0.5))]),
+        Ok("Tensor[(1, 3, 2, 3), float32]".into())
+    );
+    // A symbol: exact by an integral factor, `?` otherwise.
+    assert_eq!(
+        run(
+            r,
+            &["Tensor[(1, 3, h, w), float32]"],
+            &[("scales", floats(&[2.0, 1.5]))]
+        ),
+        Ok("Tensor[(1, 3, 2*h, ?), float32]".into())
+    );
+    assert_eq!(
+        run(
+            r,
+            &["Tensor[(1, 3, ?, 4), float32]"],
+            &[("scales", floats(&[2.0, 2.0]))]
+        ),
+        Ok("Tensor[(1, 3, ?, 8), float32]".into())
+    );
+    assert_eq!(
+        run(r, &[x], &[("scales", floats(&[]))]),
+        Err("index 0 is out of range for `scales`, which has 0 values".into())
+    );
+    assert_eq!(
+        run(
+            r,
+            &["Tensor[(1, 1, 9007199254740992, 1), float32]"],
+            &[("scales", floats(&[1.0, 1.0]))]
+        ),
+        Err(
+            "cannot scale the dimension 9007199254740992 by a float exactly: it is 2^53 or more"
+                .into()
+        )
+    );
+    assert_eq!(
+        run(
+            r,
+            &["Tensor[(1, 1, 4503599627370496, 1), float32]"],
+            &[("scales", floats(&[4096.0, 1.0]))]
+        ),
+        Err("`floor(4503599627370496 * 4096.0)` does not fit a dimension".into())
+    );
+    assert_eq!(
+        run(r, &[x], &[("scales", AttrValue::Str("big".into()))]),
+        Err("the attribute `scales` must be a list of floats, found `\"big\"`".into())
+    );
+
+    let u = Upsample::REF;
+    assert_eq!(
+        run(u, &["Tensor[(3, 5), int8]"], &[]),
+        Ok("Tensor[(6, 2), int8]".into())
+    );
+    assert_eq!(
+        run(
+            u,
+            &["Tensor[(3, 5), int8]"],
+            &[("scale_h", AttrValue::Float(1.5))]
+        ),
+        Ok("Tensor[(4, 2), int8]".into())
+    );
+}

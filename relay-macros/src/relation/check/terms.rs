@@ -1,6 +1,6 @@
 //! Checking the terms of a body: each against the kind its place wants.
 
-use super::super::ast::{CmpOp, ListItem, Term};
+use super::super::ast::{BinOp, CmpOp, ListItem, Term};
 use super::*;
 
 impl Checker {
@@ -130,6 +130,16 @@ impl Checker {
                 self.term(base, Kind::Shape, false);
                 for b in lo.iter().chain(hi.iter()) {
                     self.term(b, Kind::Dim, false);
+                }
+            }
+            Term::Binary(BinOp::Mul, span, a, b) if self.is_float(a) || self.is_float(b) => {
+                if want != Kind::Dim {
+                    self.mismatch(*span, want, "a dimension (the result of `*`)".into());
+                }
+                let (d, x) = if self.is_float(b) { (a, b) } else { (b, a) };
+                self.term(d, Kind::Dim, false);
+                if let Term::Index(_, _, i) = &**x {
+                    self.term(i, Kind::Dim, false);
                 }
             }
             Term::Binary(op, span, a, b) => {
@@ -267,7 +277,13 @@ impl Checker {
             Term::Attr(_, name) => {
                 let n = name.to_string();
                 match self.attrs.iter().find(|a| a.0 == n) {
-                    Some(&(_, kind)) if matches!(kind, Kind::Str | Kind::Float) => self.error(
+                    Some(&(_, Kind::Float | Kind::Floats)) => self.error(
+                        name.span(),
+                        format!(
+                            "the float attribute `{n}` is only compared with a literal (`attrs.{n} < 0.5`) or multiplies a dimension (`h * attrs.{n}`, or `h * attrs.{n}[0]` for a `[float]`)"
+                        ),
+                    ),
+                    Some(&(_, kind)) if kind == Kind::Str => self.error(
                         name.span(),
                         format!(
                             "the {} attribute `{n}` is only compared with a literal (`attrs.{n} == {}`)",
@@ -339,6 +355,17 @@ impl Checker {
 
     /// `Str` or `Float` when a side of a comparison is a string or a float (attribute or
     /// literal; an integer literal goes with a float attribute).
+    /// Whether `t` is a float that multiplies a dimension (`h * attrs.scale`).
+    fn is_float(&self, t: &Term) -> bool {
+        is_float(t, |n| {
+            self.attrs.iter().find(|a| a.0 == n).map(|a| match a.1 {
+                Kind::Float => "float",
+                Kind::Floats => "[float]",
+                _ => "",
+            })
+        })
+    }
+
     fn str_or_float(&self, a: &Term, b: &Term) -> Option<Kind> {
         [self.peek(a), self.peek(b)]
             .into_iter()
