@@ -128,7 +128,9 @@
 //! `reverse(s)` (the dimensions in reverse order), `distinct(s)` (a bool: no two
 //! dimensions are equal); `[d; n]` (`n` times the dimension `d`); `s[list]` (the
 //! dimensions of `s` at the indices of a list, as in NumPy: `s[attrs.axes]`);
-//! attributes `attrs.name`; calls of Rust functions `rust(path)(args...)`;
+//! attributes `attrs.name`; calls of Rust functions `rust(path)(args...)` (a `str`
+//! attribute or a string literal is an argument too, a [`Value::Text`]:
+//! `rust(einsum)(attrs.equation, a, b)`);
 //! comprehensions `[elem for x in list]` and `[elem for x in list if cond]` (a shape: the
 //! dimension `elem` for each dimension `x` of `list`, or each integer of a range
 //! `lo..hi`, that passes `cond`; `x` is local to the comprehension); membership `x in

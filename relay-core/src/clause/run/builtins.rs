@@ -388,6 +388,7 @@ impl Machine<'_, '_> {
         Ok(match (decl.ty, v) {
             (AttrType::Int, AttrValue::Int(c)) => Value::Dim(self.cx.tcx().dims.konst(*c)),
             (AttrType::Bool, AttrValue::Bool(b)) => Value::Bool(*b),
+            (AttrType::Str, AttrValue::Str(s)) => Value::Text(self.cx.tcx().text(s)),
             (AttrType::DType, AttrValue::DType(d)) => Value::DType(DTy::Known(*d)),
             (AttrType::DType, AttrValue::Str(s)) => match s.parse() {
                 Ok(d) => Value::DType(DTy::Known(d)),

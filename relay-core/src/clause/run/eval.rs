@@ -512,8 +512,10 @@ impl Machine<'_, '_> {
                 Some(b) => Value::Bool(!b),
                 None => return Ok(None),
             },
-            // Literals only read as the defaults of `str` and `float` attributes.
-            Term::Str(_) | Term::Float(_) => return Ok(None),
+            // A string is passed to Rust functions; a float literal is read only as a
+            // default or by `eval_float`.
+            Term::Str(s) => Value::Text(self.cx.tcx().text(s)),
+            Term::Float(_) => return Ok(None),
             Term::StrCmp(i, op, text) => Value::Bool(self.attr_str(*i, *op, text)?),
             Term::FloatCmp(i, op, x) => Value::Bool(self.attr_float(*i, *op, *x)?),
             Term::Distinct(list) => {

@@ -566,6 +566,7 @@ impl Machine<'_, '_> {
             (Value::Dim(x), Value::Dim(y)) => solver.unify_dims(x, y),
             (Value::DType(x), Value::DType(y)) => solver.unify_dtypes(x, y),
             (Value::Bool(x), Value::Bool(y)) if x == y => Ok(()),
+            (Value::Text(x), Value::Text(y)) if x == y => Ok(()),
             (Value::Bool(x), Value::Bool(y)) => {
                 return Err(err(blame, format!("`{x}` vs `{y}`")));
             }
@@ -701,6 +702,7 @@ impl Machine<'_, '_> {
             Value::Dim(d) => Value::Dim(self.resolve_dim(d)),
             Value::DType(d) => Value::DType(self.cx.resolve_dtype(d)),
             Value::Bool(b) => Value::Bool(b),
+            Value::Text(t) => Value::Text(t),
         }
     }
 
@@ -729,7 +731,7 @@ impl Machine<'_, '_> {
             Value::Shape(s) => tcx.shape_flags(s) & HAS_VARS != 0,
             Value::Dim(d) => tcx.dims.has_vars(d),
             Value::DType(d) => matches!(d, DTy::Var(_)),
-            Value::Bool(_) => false,
+            Value::Bool(_) | Value::Text(_) => false,
         }
     }
 }

@@ -3,8 +3,10 @@
 
 use super::run;
 use crate::attrs::AttrValue;
+use crate::clause::Value;
 use crate::relation;
 use crate::relation::Relation;
+use crate::{RelCx, RelError};
 
 /// `nonzero`: the count of the nonzero elements is known only at run time.
 #[relation(ArgWhere(Tensor(s, _), O) :- O = Tensor([?, len(s)], int64))]
@@ -183,5 +185,73 @@ fn floats_scale_dimensions_with_floor() {
             &[("scale_h", AttrValue::Float(1.5))]
         ),
         Ok("Tensor[(4, 2), int8]".into())
+    );
+}
+
+/// The output shape of an einsum `equation` over two shapes (no ellipsis, no checks
+/// beyond the letters' dimensions).
+fn einsum(cx: &mut RelCx<'_>, args: &[Value]) -> Result<Value, RelError> {
+    let equation = args[0].text(cx.tcx()).unwrap_or_default().to_string();
+    let (Some((ins, out)), [_, a, b]) = (equation.split_once("->"), args) else {
+        return Err(RelError::new(format!(
+            "expected `in,in->out`, found {equation:?}"
+        )));
+    };
+    let shapes = [a.shape().unwrap(), b.shape().unwrap()];
+    let mut letters = Vec::new();
+    for (spec, s) in ins.split(',').zip(shapes) {
+        let dims = cx.tcx().shape_dims(s).unwrap().to_vec();
+        letters.extend(spec.chars().zip(dims));
+    }
+    let mut dims = Vec::new();
+    for c in out.chars() {
+        match letters.iter().find(|l| l.0 == c) {
+            Some(&(_, d)) => dims.push(d),
+            None => return Err(RelError::new(format!("`{c}` is not an input's letter"))),
+        }
+    }
+    Ok(Value::Shape(cx.tcx().shape(&dims)))
+}
+
+#[relation(
+    Einsum(Tensor(a, bt), Tensor(b, bt), O) :-
+        if attrs.equation == "" {
+            O = Tensor([], bt)
+        } else {
+            O = Tensor(rust(einsum)(attrs.equation, a, b), bt)
+        },
+        attrs(equation: str)
+)]
+struct Einsum;
+
+/// A string literal passed on.
+#[relation(MatMul(Tensor(a, bt), Tensor(b, bt), O) :- O = Tensor(rust(einsum)("ij,jk->ik", a, b), bt))]
+struct MatMul;
+
+#[test]
+fn strings_are_passed_to_rust_functions() {
+    let e = Einsum::REF;
+    let (x, y) = ("Tensor[(2, 3), float32]", "Tensor[(3, 4), float32]");
+    let eq = |s: &str| [("equation", AttrValue::Str(s.into()))];
+    assert_eq!(
+        run(e, &[x, y], &eq("ij,jk->ik")),
+        Ok("Tensor[(2, 4), float32]".into())
+    );
+    assert_eq!(
+        run(e, &[x, y], &eq("ij,jk->ki")),
+        Ok("Tensor[(4, 2), float32]".into())
+    );
+    assert_eq!(run(e, &[x, y], &eq("")), Ok("float32".into()));
+    assert_eq!(
+        run(e, &[x, y], &eq("ij,jk->z")),
+        Err("`z` is not an input's letter".into())
+    );
+    assert_eq!(
+        run(e, &[x, y], &eq("ij")),
+        Err("expected `in,in->out`, found \"ij\"".into())
+    );
+    assert_eq!(
+        run(MatMul::REF, &[x, y], &[]),
+        Ok("Tensor[(2, 4), float32]".into())
     );
 }

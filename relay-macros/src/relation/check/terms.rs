@@ -283,12 +283,10 @@ impl Checker {
                             "the float attribute `{n}` is only compared with a literal (`attrs.{n} < 0.5`) or multiplies a dimension (`h * attrs.{n}`, or `h * attrs.{n}[0]` for a `[float]`)"
                         ),
                     ),
-                    Some(&(_, kind)) if kind == Kind::Str => self.error(
+                    Some(&(_, Kind::Str)) => self.error(
                         name.span(),
                         format!(
-                            "the {} attribute `{n}` is only compared with a literal (`attrs.{n} == {}`)",
-                            kind.name(),
-                            if kind == Kind::Str { "\"text\"" } else { "0.5" }
+                            "the string attribute `{n}` is only compared with a literal (`attrs.{n} == \"text\"`) or passed to a Rust function (`rust(f)(attrs.{n})`)"
                         ),
                     ),
                     Some(&(_, kind)) => {
@@ -347,14 +345,17 @@ impl Checker {
             }
             Term::Rust { args, .. } => {
                 for a in args {
-                    self.any_term(a);
+                    match a {
+                        // A string attribute is a value here (an einsum equation).
+                        Term::Attr(_, n)
+                            if self.attrs.iter().any(|x| *n == x.0 && x.1 == Kind::Str) => {}
+                        _ => self.any_term(a),
+                    }
                 }
             }
         }
     }
 
-    /// `Str` or `Float` when a side of a comparison is a string or a float (attribute or
-    /// literal; an integer literal goes with a float attribute).
     /// Whether `t` is a float that multiplies a dimension (`h * attrs.scale`).
     fn is_float(&self, t: &Term) -> bool {
         is_float(t, |n| {
@@ -366,6 +367,8 @@ impl Checker {
         })
     }
 
+    /// `Str` or `Float` when a side of a comparison is a string or a float (attribute or
+    /// literal; an integer literal goes with a float attribute).
     fn str_or_float(&self, a: &Term, b: &Term) -> Option<Kind> {
         [self.peek(a), self.peek(b)]
             .into_iter()
