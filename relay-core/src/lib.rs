@@ -200,6 +200,7 @@ pub use solve::{
     Waiting,
 };
 pub use ty::{
-    Adt, AdtCtor, AdtInfo, ArityError, Constraint, DTy, FuncTy, Shape, ShapeData, Ty, TyCtx, TyData,
+    Adt, AdtCtor, AdtInfo, ArityError, Constraint, DTy, FuncTy, Shape, ShapeData, Text, Ty, TyCtx,
+    TyData,
 };
 pub use var::{DTypeVar, DimVar, ShapeVar, TyVar};

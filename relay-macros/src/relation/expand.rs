@@ -73,6 +73,7 @@ pub fn clause(item: &syn::ItemStruct, clause: &Clause, checked: &Checked) -> Tok
             "[int]" => quote!(Ints),
             "str" => quote!(Str),
             "float" => quote!(Float),
+            "[float]" => quote!(Floats),
             _ => quote!(Shape),
         };
         let default = match &d.default {
@@ -233,6 +234,7 @@ fn term(t: &Term, c: &Checked) -> TokenStream {
         },
         Term::Wild(_) => quote!(#p::Term::Wild),
         Term::Int(v, _) => quote!(#p::Term::Int(#v)),
+        Term::Any(_) => quote!(#p::Term::Any),
         Term::Bool(b, _) => quote!(#p::Term::Bool(#b)),
         Term::Call { name, args } => {
             let a: Vec<TokenStream> = args.iter().map(boxed).collect();
@@ -300,6 +302,11 @@ fn term(t: &Term, c: &Checked) -> TokenStream {
             };
             let (lo, hi) = (opt(lo), opt(hi));
             quote!(#p::Term::Slice(#b, #lo, #hi))
+        }
+        Term::Binary(BinOp::Mul, _, a, b) if c.is_float(a) || c.is_float(b) => {
+            let (d, x) = if c.is_float(b) { (a, b) } else { (b, a) };
+            let (d, x) = (boxed(d), boxed(x));
+            quote!(#p::Term::ScaleFloor(#d, #x))
         }
         Term::Binary(op, _, a, b) => {
             let op = match op {

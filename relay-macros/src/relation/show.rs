@@ -34,6 +34,7 @@ pub fn show(t: &Term) -> String {
         Term::Name(i) => i.to_string(),
         Term::Wild(_) => "_".into(),
         Term::Int(c, _) => c.to_string(),
+        Term::Any(_) => "?".into(),
         Term::Logic(and, _, a, b) => {
             format!("{} {} {}", show(a), if *and { "&&" } else { "||" }, show(b))
         }

@@ -46,6 +46,7 @@ fn value(t: &Term, base: &str) -> Option<String> {
             let mut out = Vec::with_capacity(items.len());
             for item in items {
                 match item {
+                    ListItem::Dim(t) if base == "[float]" => out.push(value(t, "float")?),
                     ListItem::Dim(t) => out.push(value(t, "int")?),
                     ListItem::Splice(..) => return None,
                 }

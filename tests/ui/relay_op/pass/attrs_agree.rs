@@ -16,6 +16,7 @@ use relay_core::{relation, relay_op};
             axis: int = -1,
             flag: bool = false,
             pad: Option<[int]> = None,
+            scales: [float] = [1, 2.5],
         )
 )]
 pub struct Resize;
@@ -31,9 +32,10 @@ relay_op! {
             flag: bool = false,
             pad: Option<[int]> = None,
             unread: int = 3,
+            scales: [float] = [1.0, 2.5],
         };
 }
 
 fn main() {
-    assert_eq!(RESIZE.attrs.len(), 8);
+    assert_eq!(RESIZE.attrs.len(), 9);
 }
