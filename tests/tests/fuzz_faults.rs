@@ -322,3 +322,28 @@ fn a_data_type_of_many_constructors_is_declared_and_matched_in_linear_time() {
     );
     first_error(&dup, "constructor `C7` is declared twice");
 }
+
+// ----- found by `cargo fuzz` (fuzz/README.md) -----
+
+/// The error at a character that starts no token covers that character: its span was
+/// four bytes whatever the character's length, past the end of a two-byte `Ӗ` alone in
+/// the file (found by the `check` target) and into the next token after an `é`.
+#[test]
+fn an_unexpected_character_is_spanned_by_its_own_bytes() {
+    use relay_core::expr::Span;
+    for (src, ch, lo, hi) in [
+        ("\u{4d6}", "Ӗ", 0, 2),
+        ("def @main() { é+1 }", "é", 14, 16),
+        ("def @main() { € }", "€", 14, 17),
+        ("def @main() { 𝄞 }", "𝄞", 14, 18),
+    ] {
+        let mut tcx = TyCtx::new();
+        let mut adts = adt::load(&mut tcx).expect("the prelude's data types load");
+        let errs = parse_module(src, &mut tcx, &mut adts).expect_err("no such token");
+        assert_eq!(
+            errs[0].message,
+            format!("expected a token, found the character `{ch}`")
+        );
+        assert_eq!(errs[0].span, Span { lo, hi }, "in {src:?}");
+    }
+}

@@ -382,14 +382,20 @@ impl<'s> Lexer<'s> {
             b'"' => return self.string(lo),
             c if c.is_ascii_digit() => return Ok(self.number(lo, after_dot)),
             c if is_ident_start(c) => return Ok(self.ident(lo)),
-            // (A character outside ASCII is shown as `é` or `byte 0xNN`, which the
-            // span covers the first four bytes of.)
+            // (The span covers the character, whose length its first byte gives: the
+            // text is UTF-8 and `lo` is at a character's start.)
             _ => {
+                let len = match c {
+                    0xC0..=0xDF => 2,
+                    0xE0..=0xEF => 3,
+                    0xF0..=0xF7 => 4,
+                    _ => 1,
+                };
                 return Err(Fail::new(
                     FailKind::Char,
                     lo,
-                    lo + if c < 0x80 { 1 } else { 4 },
-                ))
+                    (lo + len).min(self.src.len()),
+                ));
             }
         };
         self.pos += len;
