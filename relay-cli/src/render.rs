@@ -9,7 +9,7 @@
 //!   `\u{1b}`), in the source lines and in the messages.
 //! - At most [`MAX_SHOWN`] diagnostics of one severity are rendered; a last line counts
 //!   the rest, as rustc's "aborting due to N previous errors" does.
-//! - The output is rendered into one buffer and written at once.
+//! - The output is rendered into one buffer and written at once ([`emit_with`]).
 //!
 //! Labels keep their true line and column numbers (`file.relay:1:20345`): the excerpt
 //! maps its own offsets back to the source's.
@@ -100,12 +100,9 @@ pub struct Labeled {
     pub message: String,
 }
 
-/// Renders `diags` (a severity, a message, labels and notes each) to standard error:
-/// the first [`MAX_SHOWN`], then a line that counts the rest.
-pub fn emit(sources: &[Source<'_>], diags: Vec<(Severity, String, Vec<Labeled>, Vec<String>)>) {
-    if diags.is_empty() {
-        return;
-    }
+/// Runs `write` on a buffer and writes what it wrote to standard error at once, in color
+/// on a terminal.
+pub fn emit_with(write: impl FnOnce(&mut dyn termcolor::WriteColor)) {
     let choice = if std::io::stderr().is_terminal() {
         termcolor::ColorChoice::Auto
     } else {
@@ -113,11 +110,14 @@ pub fn emit(sources: &[Source<'_>], diags: Vec<(Severity, String, Vec<Labeled>, 
     };
     let writer = termcolor::BufferWriter::stderr(choice);
     let mut buffer = writer.buffer();
-    render(&mut buffer, sources, diags);
-    let _ = writer.print(&buffer);
+    write(&mut buffer);
+    if !buffer.is_empty() {
+        let _ = writer.print(&buffer);
+    }
 }
 
-/// Renders `diags` into `out`, as [`emit`] does.
+/// Renders `diags` (a severity, a message, labels and notes each) into `out`: the first
+/// [`MAX_SHOWN`], then a line that counts the rest. `diags` is not empty.
 pub fn render(
     out: &mut dyn termcolor::WriteColor,
     sources: &[Source<'_>],

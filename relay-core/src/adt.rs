@@ -245,6 +245,19 @@ impl fmt::Display for AdtError {
     }
 }
 
+impl AdtError {
+    /// How to fix it, where that is known: a type name it was probably meant to be
+    /// (`Lst`: `did you mean `List`?`), how to link the crate that declares it, how to
+    /// resolve a clash of names.
+    pub fn help(&self) -> Option<String> {
+        match self {
+            AdtError::Registry(e) => e.help(),
+            AdtError::Field { error, .. } => error.help.clone(),
+            AdtError::Duplicate(_) => None,
+        }
+    }
+}
+
 impl std::error::Error for AdtError {}
 
 /// Loads every registered data type into `tcx`: a handle per data type, the constructors'

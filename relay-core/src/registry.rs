@@ -57,6 +57,54 @@ pub struct DataEntry {
 
 inventory::collect!(DataEntry);
 
+/// A prelude text registered by [`relay_prelude!`](crate::relay_prelude): Relay
+/// functions a crate adds to every program's scope.
+#[derive(Debug)]
+pub struct PreludeEntry {
+    /// The path given to the macro, relative to the file it is in (`"my_prelude.relay"`).
+    pub path: &'static str,
+    /// The file the macro is in (`file!()`).
+    pub file: &'static str,
+    /// The line the macro is on.
+    pub line: u32,
+    /// The text of the prelude (`include_str!(path)`).
+    pub text: &'static str,
+}
+
+inventory::collect!(PreludeEntry);
+
+impl PreludeEntry {
+    /// The name its diagnostics give the prelude: its file's path, as the path of the
+    /// file that registers it names it (`tests/downstream/src/my_prelude.relay`).
+    ///
+    /// ```
+    /// use relay_core::registry::PreludeEntry;
+    /// let e = PreludeEntry { path: "my_prelude.relay", file: "src/lib.rs", line: 3, text: "" };
+    /// assert_eq!(e.name(), "src/my_prelude.relay");
+    /// let e = PreludeEntry { path: "../relay/ops.relay", file: "lib.rs", line: 3, text: "" };
+    /// assert_eq!(e.name(), "../relay/ops.relay");
+    /// ```
+    pub fn name(&self) -> String {
+        let path = std::path::Path::new(self.path);
+        match std::path::Path::new(self.file).parent() {
+            Some(dir) if path.is_relative() && !dir.as_os_str().is_empty() => {
+                dir.join(path).display().to_string()
+            }
+            _ => self.path.to_string(),
+        }
+    }
+}
+
+/// Every prelude text registered by [`relay_prelude!`](crate::relay_prelude) in the
+/// linked crates, sorted by name (and by place, for two of one name).
+pub fn preludes() -> Vec<(String, &'static PreludeEntry)> {
+    let mut all: Vec<(String, &'static PreludeEntry)> = inventory::iter::<PreludeEntry>()
+        .map(|e| (e.name(), e))
+        .collect();
+    all.sort_by(|a, b| (&a.0, a.1.file, a.1.line).cmp(&(&b.0, b.1.file, b.1.line)));
+    all
+}
+
 /// Why the registry could not be built.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RegistryError {
@@ -74,7 +122,8 @@ pub enum RegistryError {
         second: String,
     },
     /// An operator whose relation takes a different number of arguments than the
-    /// operator's arguments and result.
+    /// operator's arguments and result (`relay_op!` makes this a compile error for a
+    /// relation of `#[relation]`; here it is caught for one written by hand).
     Arity {
         /// The operator.
         op: &'static str,
@@ -117,6 +166,44 @@ impl fmt::Display for RegistryError {
                  (its arguments and its result) but `{relation}` takes {expected}"
             ),
         }
+    }
+}
+
+impl RegistryError {
+    /// How to fix it, where the message does not say.
+    ///
+    /// ```
+    /// use relay_core::registry::RegistryError;
+    /// let e = RegistryError::Duplicate {
+    ///     what: "relation", name: "Dense", first: "a.rs:3".into(), second: "b.rs:7".into(),
+    /// };
+    /// assert_eq!(
+    ///     e.help().unwrap(),
+    ///     "the names of relations are global across the linked crates: rename one of them (`MyDense`)"
+    /// );
+    /// ```
+    pub fn help(&self) -> Option<String> {
+        let RegistryError::Duplicate { what, name, .. } = self else {
+            return None;
+        };
+        Some(match *what {
+            "operator" if name.contains('.') => "the names of operators are global across \
+                the linked crates: rename one of them, or put it in a namespace of its crate's \
+                own"
+            .to_string(),
+            "operator" => format!(
+                "the names of operators are global across the linked crates: rename one of \
+                 them (a crate's operators usually share a namespace of its own: `my.{name}`)"
+            ),
+            "relation" => format!(
+                "the names of relations are global across the linked crates: rename one of \
+                 them (`My{name}`)"
+            ),
+            _ => format!(
+                "the names of data types and constructors are global across the linked \
+                 crates, as in Relay's text format: rename one of the {what}s"
+            ),
+        })
     }
 }
 
@@ -244,6 +331,102 @@ impl Registry {
     /// Every data type, sorted by name.
     pub fn data_types(&self) -> &[&'static DataDef] {
         &self.data
+    }
+}
+
+/// What an unknown name was used as, for [`link_hint`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Unknown {
+    /// An operator (`my.identity`).
+    Operator,
+    /// A data type (`List`).
+    Type,
+    /// A constructor (`Cons`).
+    Constructor,
+}
+
+/// The data types and constructors of relay-ops' prelude: a program that names one when
+/// none is registered misses relay-ops.
+const PRELUDE_NAMES: [&str; 11] = [
+    "List", "Optional", "Tree", "nat", "Nil", "Cons", "None", "Some", "Rose", "zero", "succ",
+];
+
+/// How to fix an unknown name when the global registry seems to lack the crate that
+/// declares it: `inventory` only sees the crates linked into the program, and a crate is
+/// linked only when the program's code names it. `None` when nothing suggests a missing
+/// crate (the registry holds operators of the name's namespace, say: then a misspelling
+/// is likelier, which "did you mean" addresses).
+///
+/// - nothing is registered, or no operator (for an operator) or no data type (for a type
+///   or a constructor);
+/// - an operator with a dotted namespace (`my.identity`) no registered operator has;
+/// - one of the prelude's data types or constructors (`List`, `Cons`), which relay-ops
+///   declares, when `List` is not registered.
+///
+/// ```
+/// use relay_core::registry::{link_hint, Unknown};
+/// relay_core::relay_op! { copy : fn<a, b>(a) -> b; }
+/// # fn main() {
+/// // Here `copy` is the only registered operator, and no data type is registered.
+/// assert_eq!(link_hint(Unknown::Operator, "cpy"), None);
+/// assert!(link_hint(Unknown::Type, "List").unwrap().starts_with("no data type is registered"));
+/// assert_eq!(
+///     link_hint(Unknown::Operator, "my.identity").unwrap(),
+///     "no registered operator is in the `my` namespace: the crate that declares \
+///      `my.identity` is not linked into the program, as `inventory` finds only what is \
+///      linked; name the crate in your code (`use my_ops as _;`)"
+/// );
+/// # }
+/// ```
+pub fn link_hint(what: Unknown, name: &str) -> Option<String> {
+    const LINK: &str = "as `inventory` finds only what is linked";
+    let reg = match global() {
+        Ok(reg) => reg,
+        Err(RegistryError::Empty) => {
+            return Some(format!(
+                "nothing is registered: no crate that declares operators or data types is \
+                 linked into the program, {LINK}; name each in your code (`use relay_ops \
+                 as _;` for TVM's operators and the prelude, `use my_ops as _;` for a crate \
+                 of your own)"
+            ))
+        }
+        Err(_) => return None,
+    };
+    let relay_ops = "`use relay_ops as _;` for TVM's operators and the prelude";
+    match what {
+        Unknown::Operator if reg.ops.is_empty() => Some(format!(
+            "no operator is registered: no crate that declares operators is linked into the \
+             program, {LINK}; name each in your code ({relay_ops}, `use my_ops as _;` for a \
+             crate of your own)"
+        )),
+        Unknown::Operator => {
+            let (namespace, _) = name.rsplit_once('.')?;
+            // The operators are sorted by name: those of the namespace follow its prefix.
+            let prefix = format!("{namespace}.");
+            let i = reg.ops.partition_point(|o| o.name < prefix.as_str());
+            let known = reg.ops.get(i).is_some_and(|o| o.name.starts_with(&prefix));
+            (!known).then(|| {
+                format!(
+                    "no registered operator is in the `{namespace}` namespace: the crate that \
+                     declares `{name}` is not linked into the program, {LINK}; name the \
+                     crate in your code (`use my_ops as _;`)"
+                )
+            })
+        }
+        Unknown::Type | Unknown::Constructor if reg.data.is_empty() => Some(format!(
+            "no data type is registered: no crate that declares data types is linked into the \
+             program, {LINK}; name each in your code ({relay_ops}, `use my_ops as _;` for a \
+             crate of your own)"
+        )),
+        Unknown::Type | Unknown::Constructor
+            if PRELUDE_NAMES.contains(&name) && reg.data("List").is_none() =>
+        {
+            Some(format!(
+                "`{name}` is the prelude's, which relay-ops declares: relay-ops is not linked \
+                 into the program, {LINK}; name it in your code (`use relay_ops as _;`)"
+            ))
+        }
+        Unknown::Type | Unknown::Constructor => None,
     }
 }
 

@@ -118,6 +118,15 @@ impl fmt::Debug for RelationDef {
 pub trait Relation {
     /// The relation's definition.
     const DEF: &'static RelationDef;
+    /// The number of arguments it takes, if fixed: [`RelationDef::arity`], as a constant
+    /// `relay_op!` checks the operator's count against at compile time. `#[relation]`
+    /// sets it; a relation written by hand that leaves it `None` is checked when the
+    /// registry is built.
+    const ARITY: Option<usize> = None;
+    /// The attributes its clause declares, which `relay_op!` checks against the
+    /// operator's at compile time. `#[relation]` sets them for a clause; empty for a
+    /// relation written as code, which reads the call's attributes as they come.
+    const ATTRS: &'static [crate::agreement::AttrSig] = &[];
     /// A reference to it, to add instances to a solver.
     const REF: RelationRef = RelationRef(Self::DEF);
 }

@@ -194,9 +194,16 @@ pub struct TyCtx {
     var_tys: Vec<Ty>,
     var_shapes: Vec<Shape>,
     tensor_cache: [Option<(Shape, DTy, Ty)>; TENSOR_CACHE],
+    /// The strings of clause values (an einsum equation), interned.
+    texts: Interner<Box<str>>,
     /// The dimension table and its arithmetic.
     pub dims: Dims,
 }
+
+/// An interned string: a string attribute or literal passed to a Rust function of a
+/// clause ([`Value::Text`](crate::clause::Value::Text)), read with [`TyCtx::text_str`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Text(u32);
 
 impl Default for TyCtx {
     fn default() -> Self {
@@ -205,6 +212,24 @@ impl Default for TyCtx {
 }
 
 impl TyCtx {
+    /// The string `s`, interned.
+    ///
+    /// ```
+    /// let mut tcx = relay_core::TyCtx::new();
+    /// let t = tcx.text("ij,jk->ik");
+    /// assert_eq!(tcx.text_str(t), "ij,jk->ik");
+    /// assert_eq!(tcx.text("ij,jk->ik"), t);
+    /// ```
+    pub fn text(&mut self, s: &str) -> Text {
+        let hash = std::hash::BuildHasher::hash_one(&rustc_hash::FxBuildHasher, s);
+        Text(self.texts.intern_with(hash, |t| &**t == s, || s.into()))
+    }
+
+    /// The string of an interned [`Text`].
+    pub fn text_str(&self, t: Text) -> &str {
+        self.texts.get(t.0)
+    }
+
     /// An empty context.
     pub fn new() -> Self {
         TyCtx {
@@ -218,6 +243,7 @@ impl TyCtx {
             var_tys: Vec::new(),
             var_shapes: Vec::new(),
             tensor_cache: [None; TENSOR_CACHE],
+            texts: Interner::new(),
             dims: Dims::new(),
         }
     }

@@ -114,6 +114,10 @@ fn duplicate_relation_names_both_places() {
         err.to_string(),
         "relation `Broadcast` is declared twice: at a.rs:1 and at b.rs:2"
     );
+    assert_eq!(
+        err.help().unwrap(),
+        "the names of relations are global across the linked crates: rename one of them (`MyBroadcast`)"
+    );
 }
 
 #[test]
@@ -122,6 +126,10 @@ fn duplicate_operator_names_both_places() {
     assert_eq!(
         err.to_string(),
         "operator `add` is declared twice: at more.rs:3 and at ops.rs:10"
+    );
+    assert_eq!(
+        err.help().unwrap(),
+        "the names of operators are global across the linked crates: rename one of them (a crate's operators usually share a namespace of its own: `my.add`)"
     );
 }
 
@@ -136,6 +144,10 @@ fn duplicate_data_types_and_constructors() {
     assert_eq!(
         err.to_string(),
         "constructor `Nil` is declared twice: at prelude.rs:4 and at prelude.rs:9"
+    );
+    assert_eq!(
+        err.help().unwrap(),
+        "the names of data types and constructors are global across the linked crates, as in Relay's text format: rename one of the constructors"
     );
 }
 

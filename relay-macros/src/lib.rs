@@ -1,4 +1,5 @@
-//! Declaration macros for Relay: `#[relation]`, `relay_op!` and `relay_data!`.
+//! Declaration macros for Relay: `#[relation]`, `relay_op!`, `relay_data!` and
+//! `relay_prelude!`.
 //!
 //! Use them through `relay_core` (which re-exports them); the generated code refers to
 //! the runtime by absolute paths under `::relay_core::__private`. Each macro is split in
@@ -9,6 +10,7 @@ use proc_macro::TokenStream;
 
 mod data;
 mod op;
+mod prelude;
 mod relation;
 
 /// Declares a type relation. See `relay_core::clause` for the accepted forms.
@@ -27,4 +29,10 @@ pub fn relay_op(input: TokenStream) -> TokenStream {
 #[proc_macro]
 pub fn relay_data(input: TokenStream) -> TokenStream {
     data::expand(input.into()).into()
+}
+
+/// Registers a prelude file of Relay functions. See `relay_core::relay_prelude`.
+#[proc_macro]
+pub fn relay_prelude(input: TokenStream) -> TokenStream {
+    prelude::expand(input.into()).into()
 }

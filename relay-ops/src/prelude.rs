@@ -43,6 +43,26 @@ pub const PRELUDE: &str = include_str!("prelude.relay");
 /// The name [`PRELUDE`] goes by in diagnostics.
 pub const PRELUDE_NAME: &str = "the prelude";
 
+/// The `(name, text)` of the sources of [`Prelude::standard`]: [`PRELUDE`] (named
+/// [`PRELUDE_NAME`]), then the preludes registered with
+/// [`relay_prelude!`](relay_core::relay_prelude) by the linked crates, sorted by name (a
+/// registered prelude is named by its path, `src/my_prelude.relay`). The texts of the
+/// problems [`Prelude::standard`] may give are among them.
+///
+/// ```
+/// let sources = relay_ops::prelude::standard_sources();
+/// assert_eq!(sources[0], (relay_ops::prelude::PRELUDE_NAME.to_string(), relay_ops::prelude::PRELUDE));
+/// ```
+pub fn standard_sources() -> Vec<(String, &'static str)> {
+    let mut sources = vec![(PRELUDE_NAME.to_string(), PRELUDE)];
+    sources.extend(
+        relay_core::registry::preludes()
+            .into_iter()
+            .map(|(name, e)| (name, e.text)),
+    );
+    sources
+}
+
 /// Where a [`Problem`] is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Origin {
@@ -50,6 +70,10 @@ pub enum Origin {
     User,
     /// In the prelude source of that name: the span indexes into its text.
     Prelude(String),
+    /// In the declarations of the linked crates (the registry: two declarations of one
+    /// name, a data type's field of an unknown type): no text to point at, the message
+    /// names the places (`file:line`).
+    Registry,
 }
 
 /// An error or a warning, in the coordinates of the source it is in.
@@ -67,6 +91,31 @@ pub struct Problem {
     pub labels: Vec<ProblemLabel>,
     /// How to fix it, where that is known.
     pub help: Option<String>,
+}
+
+/// The message, then each note and the help on a line of its own, as rustc writes them
+/// under a diagnostic (`= note`, `= help: ...`). The place is not shown: it needs the
+/// source's text (`relay_cli::render` shows the problem against it).
+///
+/// ```
+/// use relay_ops::prelude::Prelude;
+/// let checked = Prelude::standard().unwrap().check("def @f() { @lenght(Nil()) }");
+/// assert_eq!(
+///     checked.errors[0].to_string(),
+///     "unknown global `@lenght`\n  = help: did you mean `@length`?"
+/// );
+/// ```
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)?;
+        for note in &self.notes {
+            write!(f, "\n  = {note}")?;
+        }
+        if let Some(help) = &self.help {
+            write!(f, "\n  = help: {help}")?;
+        }
+        Ok(())
+    }
 }
 
 /// A secondary place of a [`Problem`]: where a clashing fact came from, a first definition.
@@ -161,6 +210,7 @@ impl Checked {
             let text = match &problem.origin {
                 Origin::User => program,
                 Origin::Prelude(n) => prelude.text_of(n),
+                Origin::Registry => continue,
             };
             if let Some(span) = attribute_span(text, problem.span, &p.attr) {
                 problem.span = span;
@@ -200,17 +250,19 @@ impl Checked {
 }
 
 impl Prelude {
-    /// [`PRELUDE`] alone, checked.
+    /// [`PRELUDE`] and the preludes the linked crates register with
+    /// [`relay_prelude!`](relay_core::relay_prelude) ([`standard_sources`]), checked.
     ///
     /// # Errors
-    /// The prelude's own problems (none, unless the registry of data types is broken).
+    /// The problems of the first source that does not check, in its own coordinates
+    /// (none for [`PRELUDE`], unless the registry of data types is broken).
     pub fn standard() -> Result<Self, Vec<Problem>> {
         Self::with(&[])
     }
 
-    /// [`PRELUDE`] and `extra` (`(name, text)` pairs, e.g. a downstream crate's
-    /// `include_str!` file) on top of it, in order; each source is checked with the ones
-    /// before it in scope.
+    /// [`Prelude::standard`]'s sources and `extra` (`(name, text)` pairs, e.g. a
+    /// downstream crate's `include_str!` file) on top of them, in order; each source is
+    /// checked with the ones before it in scope.
     ///
     /// # Errors
     /// The problems of the first source that does not check, in its own coordinates; or
@@ -219,7 +271,9 @@ impl Prelude {
         let mut p = Prelude {
             sources: vec![(PRELUDE_NAME.to_string(), PRELUDE.to_string())],
         };
-        for &(name, text) in extra {
+        let registered = standard_sources();
+        let registered = registered[1..].iter().map(|(n, t)| (n.as_str(), *t));
+        for (name, text) in registered.chain(extra.iter().copied()) {
             // Problems name their source: two of one name could not be told apart.
             if p.sources.iter().any(|(n, _)| n == name) {
                 return Err(vec![Problem {
@@ -363,7 +417,15 @@ impl Prelude {
         let mut adts = match adt::load(&mut tcx) {
             Ok(a) => a,
             Err(e) => {
-                let p = self.place(&starts, Span::default(), e.to_string(), Vec::new());
+                // A broken registry: no text is at fault.
+                let p = Problem {
+                    origin: Origin::Registry,
+                    span: Span::default(),
+                    message: e.to_string(),
+                    notes: Vec::new(),
+                    labels: Vec::new(),
+                    help: e.help(),
+                };
                 return Err(failed(vec![p], Vec::new()));
             }
         };

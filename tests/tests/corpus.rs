@@ -43,8 +43,6 @@ const PASSING: &[(&str, &str)] = &[
     ("quantized/tvmbook_quantize_partition_cast_hint.relay", ""),
 ];
 
-/// Files that do not check yet, with their first error.
-
 fn corpus() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus")
 }

@@ -124,8 +124,10 @@ pub enum AttrType {
     Ints,
     /// A string, compared with string literals.
     Str,
-    /// A float, compared with float literals.
+    /// A float, compared with float literals or multiplying a dimension.
     Float,
+    /// `[float]`: a list of floats (or a single float), indexed (`attrs.scales[0]`).
+    Floats,
 }
 
 impl AttrType {
@@ -139,6 +141,7 @@ impl AttrType {
             AttrType::Ints => "[int]",
             AttrType::Str => "str",
             AttrType::Float => "float",
+            AttrType::Floats => "[float]",
         }
     }
 }
@@ -277,6 +280,8 @@ pub enum Term {
     Wild,
     /// An integer literal (a constant dimension).
     Int(i64),
+    /// `?`: the dimension `Any`, of a size known only at run time (`nonzero`'s count).
+    Any,
     /// `true` or `false`.
     Bool(bool),
     /// A dtype literal (`float32`), by code, bits and lanes.
@@ -358,6 +363,11 @@ pub enum Term {
     In(&'static Term, &'static Term),
     /// `if cond { a } else { b }`: `a` when `cond` holds, `b` when it does not.
     IfElse(&'static Term, &'static Term, &'static Term),
+    /// `d * x` with `x` a float (a [`Term::Float`], a `float` attribute, or an index
+    /// `attrs.scales[i]` of a `[float]` one): `floor(d * x)`, as TVM's resize computes
+    /// its output size. Exact for dimensions below 2^53; `?` for a symbolic `d` scaled
+    /// by a non-integral factor.
+    ScaleFloor(&'static Term, &'static Term),
     /// `is_int(d)`: whether a dimension is a constant: `true` for an integer, `false`
     /// for `?` and for expressions over rigid symbols, undecided while it has unknowns.
     IsInt(&'static Term),

@@ -63,7 +63,7 @@
 //! | `Tensor(shape, dtype)` | a tensor type |
 //! | `Tuple(p, ...)`, `(p, q)`, `(p,)`, `()` | a tuple type of that many fields |
 //! | shape: `s` or `[d0, d1, ..rest]` | a whole shape, or its dimensions; at most one `..rest`, anywhere |
-//! | dimension: `n`, `3`, `_` | one dimension |
+//! | dimension: `n`, `3`, `?`, `_` | one dimension (`?` matches only `?`) |
 //! | dtype: `bt`, `float32`, `_` | an element type |
 //! | `X @ pattern` | what `pattern` matches, and names the whole of it `X` (for messages, or to pass it on) |
 //!
@@ -108,22 +108,29 @@
 //!   attributes the body reads: `int`, `bool`, `dtype`, `shape` (a list of integers read
 //!   as a shape), `[int]` (the same, also given as a single integer), `str` and `float`
 //!   (compared with a literal, either side: `attrs.layout == "NCHW"`, `attrs.rate < 1.0`;
-//!   an integer counts as a float), and any of them as
+//!   an integer counts as a float), `[float]` (a list of floats, or a single float,
+//!   indexed: `attrs.scales[0]`), and any of them as
 //!   `Option<type>` (default `None`; `attrs.name == None` and `attrs.name != None` test it,
 //!   and reading it while it is `None` is an error), with optional defaults.
 //!
 //! # Terms
 //!
-//! Variables; integers (`-1` too); `true`, `false`; dtype literals; `Tensor(shape, dtype)`;
+//! Variables; integers (`-1` too); `?` (the dimension `Any`: `Tensor([?, len(s)], int64)`
+//! for `argwhere`, whose count is known only at run time); `true`, `false`; dtype literals; `Tensor(shape, dtype)`;
 //! `Tuple(a, b)` or `(a, b)`; lists `[d0, ..s, d1]` (dimensions, and shapes spliced in);
 //! indexing `s[i]` (negative from the end); slices `s[a..b]`, `s[a..]`, `s[..b]` (Python's
 //! bounds: negative from the end, clamped); `+ - *`, `/` (floor division), `%` (floor
 //! modulo) and unary `-` on dimensions; the builtins `prod(s)`, `sum(s)`, `len(s)`,
 //! `broadcast(s1, s2)`, `min(a, b)`, `max(a, b)`, `floordiv(a, b)`, `floormod(a, b)`,
+//! `d * x` with `x` a float (a literal, a `float` attribute, `attrs.scales[i]` of a
+//! `[float]` one): `floor(d * x)` as TVM's resize computes it (exact below 2^53, an error
+//! when it does not fit; for a symbol, an integral factor scales it and another gives `?`);
 //! `reverse(s)` (the dimensions in reverse order), `distinct(s)` (a bool: no two
 //! dimensions are equal); `[d; n]` (`n` times the dimension `d`); `s[list]` (the
 //! dimensions of `s` at the indices of a list, as in NumPy: `s[attrs.axes]`);
-//! attributes `attrs.name`; calls of Rust functions `rust(path)(args...)`;
+//! attributes `attrs.name`; calls of Rust functions `rust(path)(args...)` (a `str`
+//! attribute or a string literal is an argument too, a [`Value::Text`]:
+//! `rust(einsum)(attrs.equation, a, b)`);
 //! comprehensions `[elem for x in list]` and `[elem for x in list if cond]` (a shape: the
 //! dimension `elem` for each dimension `x` of `list`, or each integer of a range
 //! `lo..hi`, that passes `cond`; `x` is local to the comprehension); membership `x in
@@ -281,8 +288,9 @@
 //! the output), with the unifier's message; `broadcast` names both clashing dimensions;
 //! an `assert` gives its message; another condition quotes itself (`` `len(s) == 2` does
 //! not hold: it is `3 == 2` ``). A comparison of dimensions with different normal forms
-//! over rigid symbols (`n < 5`) cannot be decided and is an error; `?` satisfies every
-//! comparison (it is checked at run time).
+//! over rigid symbols (`n < 5`) cannot be decided and is an error, whose message suggests
+//! testing `is_int(n)` first (`if is_int(n) { assert(attrs.k <= n, ..) }`); `?` satisfies
+//! every comparison (it is checked at run time).
 //!
 //! ```
 //! use relay_core::{relation, DType, Outcome, Relation, Solver, TyCtx};

@@ -1,7 +1,7 @@
 //! The runtime values of clause variables and terms.
 
 use crate::dim::Dim;
-use crate::ty::{DTy, Shape, Ty, TyCtx};
+use crate::ty::{DTy, Shape, Text, Ty, TyCtx};
 
 /// The value of a clause variable or term while a clause runs. It may still mention the
 /// solver's unknowns (a type variable, a shape of unknown rank, a dimension variable).
@@ -17,6 +17,9 @@ pub enum Value {
     DType(DTy),
     /// A truth value.
     Bool(bool),
+    /// A string (a `str` attribute or a string literal), interned: its text is
+    /// [`TyCtx::text_str`].
+    Text(Text),
 }
 
 impl Value {
@@ -28,6 +31,7 @@ impl Value {
             Value::Dim(_) => "a dimension",
             Value::DType(_) => "a dtype",
             Value::Bool(_) => "a bool",
+            Value::Text(_) => "a string",
         }
     }
 
@@ -71,6 +75,22 @@ impl Value {
         }
     }
 
+    /// The string, if it is one.
+    ///
+    /// ```
+    /// use relay_core::clause::Value;
+    /// let mut tcx = relay_core::TyCtx::new();
+    /// let v = Value::Text(tcx.text("NCHW"));
+    /// assert_eq!(v.text(&tcx), Some("NCHW"));
+    /// assert_eq!(v.show(&tcx), "\"NCHW\"");
+    /// ```
+    pub fn text(self, tcx: &TyCtx) -> Option<&str> {
+        match self {
+            Value::Text(t) => Some(tcx.text_str(t)),
+            _ => None,
+        }
+    }
+
     /// The value printed in the text syntax.
     pub fn show(self, tcx: &TyCtx) -> String {
         match self {
@@ -79,6 +99,7 @@ impl Value {
             Value::Dim(d) => tcx.show_dim(d),
             Value::DType(d) => tcx.show_dtype(d),
             Value::Bool(b) => b.to_string(),
+            Value::Text(t) => format!("{:?}", tcx.text_str(t)),
         }
     }
 }

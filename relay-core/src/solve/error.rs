@@ -246,3 +246,21 @@ impl fmt::Display for InstantiateError {
 }
 
 impl std::error::Error for InstantiateError {}
+
+/// The error of a relation whose code panicked with `payload`: an internal error of the
+/// relation, which names it, not of the program.
+pub(crate) fn relation_panicked(
+    relation: crate::relation::RelationRef,
+    payload: &(dyn std::any::Any + Send),
+) -> crate::relation::RelError {
+    let what = payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("a panic without a message");
+    crate::relation::RelError::new(format!(
+        "internal error: relation `{}` panicked: {what}",
+        relation.name()
+    ))
+    .note("this is a bug of the relation, not of the program: report it to the crate that declares it")
+}

@@ -548,7 +548,11 @@ impl Solver {
                         attrs: attrs.as_deref().unwrap_or(&NO_ATTRS),
                         binds_at_start: binds_before,
                     };
-                    (relation.0.solve)(&mut cx)
+                    // A relation's code that panics (an index past a rank it did not
+                    // check) fails this instance, not the whole check.
+                    let run = std::panic::AssertUnwindSafe(|| (relation.0.solve)(&mut cx));
+                    std::panic::catch_unwind(run)
+                        .unwrap_or_else(|panic| Err(error::relation_panicked(relation, &*panic)))
                 };
                 match result {
                     Ok(Progress::Solved) => {

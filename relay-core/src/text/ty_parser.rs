@@ -255,8 +255,10 @@ impl Parser<'_> {
             .filter(|(_, b)| matches!(b, Binding::Adt(_) | Binding::Param(_) | Binding::Ty(_)))
             .map(|(n, _)| &**n);
         let mut e = self.error_at(offset, format!("unknown type `{name}`"));
-        e.help = crate::diag::did_you_mean(name, types.chain(["Tensor"]))
-            .map(|c| format!("did you mean `{c}`?"));
+        e.help = crate::registry::link_hint(crate::registry::Unknown::Type, name).or_else(|| {
+            crate::diag::did_you_mean(name, types.chain(["Tensor"]))
+                .map(|c| format!("did you mean `{c}`?"))
+        });
         e
     }
 

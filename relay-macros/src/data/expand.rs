@@ -2,7 +2,7 @@
 //! an associated constant, one builder per constructor, and one `inventory::submit!`.
 
 use super::ast::{DataDecl, Input};
-use super::names::{doc_text, rust_ident, snake};
+use super::names::{data_struct, doc_text, rust_ident, snake};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use std::collections::HashSet;
@@ -18,11 +18,16 @@ pub fn expand(input: &Input) -> TokenStream {
 }
 
 fn expand_decl(d: &DataDecl) -> TokenStream {
-    let name = &d.name;
-    let name_str = name.to_string();
+    let name = &data_struct(&d.name);
+    let name_str = d.name.to_string();
     let mut doc = doc_text(&d.attrs);
     if doc.is_empty() {
         doc = format!("The data type `{name_str}`.");
+    }
+    if *name != d.name {
+        doc.push_str(&format!(
+            "\n\n(Named `{name}` in Rust: a struct `{name_str}` would shadow Rust's own.)"
+        ));
     }
     let params = d.params.iter().map(|p| p.to_string());
     let mut seen = HashSet::new();

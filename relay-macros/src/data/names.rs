@@ -102,3 +102,76 @@ pub fn is_dtype(s: &str) -> bool {
             | "bfloat16"
     )
 }
+
+/// The names of Rust's prelude (2021) and its primitive types: a `relay_data!` struct of
+/// one of these names would shadow it in the module (`data Result<a, e>` and every
+/// `Result<T, E>` after it).
+const RUST_NAMES: &[&str] = &[
+    "Copy",
+    "Send",
+    "Sized",
+    "Sync",
+    "Unpin",
+    "Drop",
+    "Fn",
+    "FnMut",
+    "FnOnce",
+    "Box",
+    "ToOwned",
+    "Clone",
+    "PartialEq",
+    "PartialOrd",
+    "Eq",
+    "Ord",
+    "AsRef",
+    "AsMut",
+    "Into",
+    "From",
+    "Default",
+    "Iterator",
+    "Extend",
+    "IntoIterator",
+    "DoubleEndedIterator",
+    "ExactSizeIterator",
+    "Option",
+    "Some",
+    "None",
+    "Result",
+    "Ok",
+    "Err",
+    "String",
+    "ToString",
+    "Vec",
+    "TryFrom",
+    "TryInto",
+    "FromIterator",
+    "bool",
+    "char",
+    "str",
+    "i8",
+    "i16",
+    "i32",
+    "i64",
+    "i128",
+    "isize",
+    "u8",
+    "u16",
+    "u32",
+    "u64",
+    "u128",
+    "usize",
+    "f32",
+    "f64",
+];
+
+/// The name of the struct `relay_data!` generates for data type `name`: the name itself,
+/// or `{name}Data` for a name of Rust's prelude (`Result` → `ResultData`), which the
+/// struct would shadow.
+pub fn data_struct(name: &Ident) -> Ident {
+    let text = name.to_string();
+    if RUST_NAMES.contains(&text.as_str()) {
+        Ident::new(&format!("{text}Data"), name.span())
+    } else {
+        name.clone()
+    }
+}

@@ -141,10 +141,14 @@ fn check_decl<'a>(cx: &mut Ctxt, d: &'a OpDecl, first: bool) -> OpModel<'a> {
             }
             attr_names.push(&a.name);
             let ty = resolve(cx, &a.ty);
+            // A default is not checked against a type that is not known (one error, not
+            // a second one about the default).
             let default = a.default.as_ref().map(|v| {
-                const_of(cx, &ty, v).unwrap_or_else(|| quote!(::relay_core::__private::AttrConst::None))
+                ty.as_ref()
+                    .and_then(|ty| const_of(cx, ty, v))
+                    .unwrap_or_else(|| quote!(::relay_core::__private::AttrConst::None))
             });
-            AttrModel { ty, default }
+            AttrModel { ty: ty.unwrap_or(ATy::Int), default }
         })
         .collect();
     let level = match &d.level {
@@ -169,11 +173,15 @@ fn check_decl<'a>(cx: &mut Ctxt, d: &'a OpDecl, first: bool) -> OpModel<'a> {
     }
 }
 
-fn resolve(cx: &mut Ctxt, t: &AttrTy) -> ATy {
-    match t {
-        AttrTy::List(t) => ATy::List(Box::new(resolve(cx, t))),
-        AttrTy::Option(t) => ATy::Option(Box::new(resolve(cx, t))),
-        AttrTy::Either(a, b) => ATy::Either(Box::new(resolve(cx, a)), Box::new(resolve(cx, b))),
+/// The type `t` names; `None` (after an error on its token) for a name that is no type.
+fn resolve(cx: &mut Ctxt, t: &AttrTy) -> Option<ATy> {
+    Some(match t {
+        AttrTy::List(t) => ATy::List(Box::new(resolve(cx, t)?)),
+        AttrTy::Option(t) => ATy::Option(Box::new(resolve(cx, t)?)),
+        AttrTy::Either(a, b) => {
+            let (a, b) = (resolve(cx, a), resolve(cx, b));
+            ATy::Either(Box::new(a?), Box::new(b?))
+        }
         AttrTy::Named(n) => match n.to_string().as_str() {
             "int" => ATy::Int,
             "float" => ATy::Float,
@@ -187,10 +195,10 @@ fn resolve(cx: &mut Ctxt, t: &AttrTy) -> ATy {
                         "unknown attribute type `{n}`: expected `int`, `float`, `bool`, `str`, `dtype`, `[T]` or `Option<T>`"
                     ),
                 );
-                ATy::Int
+                return None;
             }
         },
-    }
+    })
 }
 
 fn mismatch(cx: &mut Ctxt, ty: &ATy, v: &Value, hint: &str) -> Option<TokenStream> {

@@ -1,6 +1,7 @@
 //! Code generation for `relay_op!`: per operator, the definition as a `static`, one
 //! `inventory::submit!`, and a typed builder; operators with a dotted name go in modules.
 
+use super::ast::Value;
 use super::check::{ATy, OpModel};
 use crate::data::names::{camel, doc_text, rust_ident};
 use crate::data::tytext::Kind;
@@ -41,8 +42,23 @@ fn emit(ns: &Namespace<'_>, path: &str) -> TokenStream {
             format!("{path}.{name}")
         };
         let inner = emit(child, &full);
-        let ident = rust_ident(&ident.to_string(), ident.span());
+        let span = ident.span();
+        let ident = rust_ident(&ident.to_string(), span);
         let doc = format!("Operators of the `{full}` namespace.");
+        if path.is_empty() {
+            // Two invocations in one module each define the namespace's module: rustc's
+            // error names the module only, this item's name says what to do.
+            let hint = format_ident!(
+                "merge_the_relay_op_blocks_of_namespace_{}_into_one",
+                name,
+                span = span
+            );
+            out.extend(quote_spanned! {span=>
+                #[doc(hidden)]
+                #[allow(non_upper_case_globals, dead_code)]
+                const #hint: () = ();
+            });
+        }
         out.extend(quote! {
             #[doc = #doc]
             pub mod #ident {
@@ -162,11 +178,19 @@ fn expand_op(m: &OpModel<'_>) -> TokenStream {
     } else {
         format!("{user_doc}\n\n{attrs_doc}")
     };
-    // The rustdoc: the same, with the signature before the attributes.
+    // The rustdoc: the same, with the signature (and a link to the relation) before the
+    // attributes.
+    let signature = match &d.relation {
+        Some(r) => {
+            let path = quote!(#r).to_string().replace(' ', "");
+            format!("`{signature}` (relation: [`{path}`])")
+        }
+        None => format!("`{signature}`"),
+    };
     let doc = if user_doc.is_empty() {
-        format!("`{signature}`\n\n{attrs_doc}")
+        format!("{signature}\n\n{attrs_doc}")
     } else {
-        format!("{user_doc}\n\n`{signature}`\n\n{attrs_doc}")
+        format!("{user_doc}\n\n{signature}\n\n{attrs_doc}")
     };
 
     let param_defs = d.params.iter().zip(&m.kinds).map(|(param, k)| {
@@ -192,6 +216,49 @@ fn expand_op(m: &OpModel<'_>) -> TokenStream {
             #p::Some(<#r as #p::Relation>::REF)),
         None => quote!(#p::None),
     };
+    // The relation takes the operator's arguments and its result: checked in a constant,
+    // an error at the relation's name.
+    let arity_check = d.relation.as_ref().map(|r| {
+        let span = syn::spanned::Spanned::span(r);
+        let written = quote!(#r).to_string().replace(' ', "");
+        let args = d.args.len();
+        quote_spanned! {span=>
+            const _: () = {
+                const MESSAGE: #p::Disagreement =
+                    #p::Disagreement::arity(<#r as #p::Relation>::ARITY, #full, #written, #args);
+                if !MESSAGE.is_empty() {
+                    ::core::panic!("{}", MESSAGE.as_str());
+                }
+            };
+        }
+    });
+    // The attributes the relation's clause declares are the operator's, alike.
+    let attrs_check = d.relation.as_ref().map(|r| {
+        let span = syn::spanned::Spanned::span(r);
+        let written = quote!(#r).to_string().replace(' ', "");
+        let sigs = d.attr_decls.iter().zip(&m.attrs).map(|(a, am)| {
+            let name = a.name.to_string();
+            let ty = am.ty.text();
+            let default = match a.default.as_ref().and_then(|v| sig_value(v, &am.ty)) {
+                Some(v) => quote!(#p::Some(#v)),
+                None => quote!(#p::None),
+            };
+            quote!(#p::AttrSig { name: #name, ty: #ty, default: #default })
+        });
+        quote_spanned! {span=>
+            const _: () = {
+                const MESSAGE: #p::Disagreement = #p::Disagreement::attrs(
+                    <#r as #p::Relation>::ATTRS,
+                    &[#(#sigs),*],
+                    #full,
+                    #written,
+                );
+                if !MESSAGE.is_empty() {
+                    ::core::panic!("{}", MESSAGE.as_str());
+                }
+            };
+        }
+    });
     let attr_defs = d.attr_decls.iter().zip(&m.attrs).map(|(a, am)| {
         let name = a.name.to_string();
         let ty = attr_type(&am.ty);
@@ -251,6 +318,9 @@ fn expand_op(m: &OpModel<'_>) -> TokenStream {
 
         #p::inventory::submit! { #p::OpEntry { def: &#static_name } }
 
+        #arity_check
+        #attrs_check
+
         #[doc = #doc]
         // One parameter per argument of the operator (`qnn.add` has eight).
         #[allow(clippy::too_many_arguments)]
@@ -272,4 +342,44 @@ fn expand_op(m: &OpModel<'_>) -> TokenStream {
             }
         }
     }
+}
+
+/// The canonical text of the default `v` of an attribute of type `ty`, as a clause's
+/// is written (`crate::relation::sig`); `None` for a value it does not read.
+fn sig_value(v: &Value, ty: &ATy) -> Option<String> {
+    use crate::relation::sig::float;
+    use syn::Lit;
+    let inner = match ty {
+        ATy::Option(t) => t,
+        other => other,
+    };
+    Some(match v {
+        Value::Lit(neg, Lit::Int(i)) => {
+            let n: i64 = i.base10_parse().ok()?;
+            let n = if neg.is_some() { n.checked_neg()? } else { n };
+            if matches!(inner, ATy::Float) {
+                float(n as f64)
+            } else {
+                n.to_string()
+            }
+        }
+        Value::Lit(neg, Lit::Float(f)) => {
+            let x: f64 = f.base10_parse().ok()?;
+            float(if neg.is_some() { -x } else { x })
+        }
+        Value::Lit(None, Lit::Str(s)) if matches!(inner, ATy::DType) => s.value(),
+        Value::Lit(None, Lit::Str(s)) => format!("{:?}", s.value()),
+        Value::Lit(None, Lit::Bool(b)) => b.value.to_string(),
+        Value::Ident(i) => i.to_string(),
+        Value::Some(_, v) => sig_value(v, inner)?,
+        Value::List(_, items) => {
+            let elem = match inner {
+                ATy::List(t) => &**t,
+                other => other,
+            };
+            let items: Option<Vec<String>> = items.iter().map(|v| sig_value(v, elem)).collect();
+            format!("[{}]", items?.join(", "))
+        }
+        Value::Lit(..) => return None,
+    })
 }

@@ -138,6 +138,8 @@ pub enum Term {
     /// A variable, or a dtype literal (`float32`): told apart by the checker.
     Name(Ident),
     Wild(Span),
+    /// `?`: the dimension `Any`.
+    Any(Span),
     Int(i64, Span),
     Bool(bool, Span),
     /// `name(args...)`: `Tensor`, `Tuple` or a builtin.
@@ -195,6 +197,7 @@ impl Term {
             Term::Str(l) => l.span(),
             Term::Float(_, s) => *s,
             Term::Wild(s)
+            | Term::Any(s)
             | Term::Int(_, s)
             | Term::Bool(_, s)
             | Term::Tuple(s, _)
@@ -696,6 +699,10 @@ fn primary(input: ParseStream) -> syn::Result<Term> {
     if input.peek(Token![_]) {
         let t: Token![_] = input.parse()?;
         return Ok(Term::Wild(t.span));
+    }
+    if input.peek(Token![?]) {
+        let t: Token![?] = input.parse()?;
+        return Ok(Term::Any(t.span));
     }
     if input.peek(token::Bracket) {
         let content;

@@ -1,7 +1,7 @@
 //! Code generation: a checked clause into static data, plus the relation's definition,
 //! its `Relation` impl and its registration. Cannot fail.
 
-use super::ast::{BinOp, Clause, CmpOp, Goal, ListItem, Term};
+use super::ast::{AttrDecl, BinOp, Clause, CmpOp, Goal, ListItem, Term};
 use super::check::{dtype_literal, is_none, show, Checked};
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
@@ -16,7 +16,17 @@ pub fn registration(
     needs: &[usize],
     solve: TokenStream,
     statics: TokenStream,
+    attrs: &[&AttrDecl],
 ) -> TokenStream {
+    let sigs = attrs.iter().map(|d| {
+        let name = d.name.to_string();
+        let (ty, default) = super::sig::attr_sig(d);
+        let default = match default {
+            Some(d) => quote!(::core::option::Option::Some(#d)),
+            None => quote!(::core::option::Option::None),
+        };
+        quote!(::relay_core::__private::AttrSig { name: #name, ty: #ty, default: #default })
+    });
     let name = ty.to_string();
     let arity = match arity {
         Some(n) => quote!(::core::option::Option::Some(#n)),
@@ -33,6 +43,8 @@ pub fn registration(
             };
             impl ::relay_core::Relation for #ty {
                 const DEF: &'static ::relay_core::RelationDef = &__RELAY_DEF;
+                const ARITY: ::core::option::Option<usize> = #arity;
+                const ATTRS: &'static [::relay_core::__private::AttrSig] = &[#(#sigs),*];
             }
             ::relay_core::__private::inventory::submit! {
                 ::relay_core::__private::RelationEntry {
@@ -61,6 +73,7 @@ pub fn clause(item: &syn::ItemStruct, clause: &Clause, checked: &Checked) -> Tok
             "[int]" => quote!(Ints),
             "str" => quote!(Str),
             "float" => quote!(Float),
+            "[float]" => quote!(Floats),
             _ => quote!(Shape),
         };
         let default = match &d.default {
@@ -89,7 +102,22 @@ pub fn clause(item: &syn::ItemStruct, clause: &Clause, checked: &Checked) -> Tok
     };
     let solve = quote!(|cx| #p::run_clause(&__RELAY_CLAUSE, cx));
     let needs = super::needs::needs(clause);
-    let reg = registration(&item.ident, Some(clause.head.len()), &needs, solve, statics);
+    let decls: Vec<&AttrDecl> = clause.attrs.iter().flat_map(|b| b.decls.iter()).collect();
+    let reg = registration(
+        &item.ident,
+        Some(clause.head.len()),
+        &needs,
+        solve,
+        statics,
+        &decls,
+    );
+    // The rustdoc ends with the clause.
+    let mut item = item.clone();
+    let doc = format!(
+        "\n\nThe relation's clause:\n\n```text\n{}\n```",
+        super::show::show_clause(clause)
+    );
+    item.attrs.push(syn::parse_quote!(#[doc = #doc]));
     quote!(#item #reg)
 }
 
@@ -206,6 +234,7 @@ fn term(t: &Term, c: &Checked) -> TokenStream {
         },
         Term::Wild(_) => quote!(#p::Term::Wild),
         Term::Int(v, _) => quote!(#p::Term::Int(#v)),
+        Term::Any(_) => quote!(#p::Term::Any),
         Term::Bool(b, _) => quote!(#p::Term::Bool(#b)),
         Term::Call { name, args } => {
             let a: Vec<TokenStream> = args.iter().map(boxed).collect();
@@ -273,6 +302,11 @@ fn term(t: &Term, c: &Checked) -> TokenStream {
             };
             let (lo, hi) = (opt(lo), opt(hi));
             quote!(#p::Term::Slice(#b, #lo, #hi))
+        }
+        Term::Binary(BinOp::Mul, _, a, b) if c.is_float(a) || c.is_float(b) => {
+            let (d, x) = if c.is_float(b) { (a, b) } else { (b, a) };
+            let (d, x) = (boxed(d), boxed(x));
+            quote!(#p::Term::ScaleFloor(#d, #x))
         }
         Term::Binary(op, _, a, b) => {
             let op = match op {
@@ -394,12 +428,24 @@ pub fn imperative(name: &Ident, f: &syn::ItemFn) -> TokenStream {
     let doc = format!("The relation `{name}`, solved by [`{fn_name}`].");
     let span = syn::spanned::Spanned::span(&f.sig.output);
     let solve = quote_spanned!(span=> { const __RELAY_SOLVE: fn(&mut ::relay_core::RelCx<'_>) -> ::relay_core::RelResult = #fn_name; __RELAY_SOLVE });
-    let reg = registration(name, None, &[], solve, TokenStream::new());
+    let reg = registration(name, None, &[], solve, TokenStream::new(), &[]);
     quote! {
         #f
         #[doc = #doc]
         #[derive(Copy, Clone, Debug)]
         #vis struct #name;
         #reg
+    }
+}
+
+/// After an error in the declaration of relation `ty`: its `Relation` impl over a
+/// definition that is never registered (nor run: the program does not compile), so that
+/// an operator naming it gets no second error.
+pub fn placeholder(ty: &Ident) -> TokenStream {
+    quote! {
+        impl ::relay_core::Relation for #ty {
+            const DEF: &'static ::relay_core::RelationDef =
+                &::relay_core::__private::UNCOMPILED_RELATION;
+        }
     }
 }

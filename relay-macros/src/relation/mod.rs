@@ -8,6 +8,7 @@ mod dtype;
 mod expand;
 mod needs;
 mod show;
+pub(crate) mod sig;
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -48,13 +49,23 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
                     ),
                 ));
             }
-            match check::check(clause) {
-                Ok(checked) if errors.is_empty() => expand::clause(s, clause, &checked),
+            // The struct is sound (errors only in the clause): it still implements
+            // `Relation`, so that operators naming it get no second error.
+            let sound = errors.is_empty();
+            let out = match check::check(clause) {
+                Ok(checked) if errors.is_empty() => return expand::clause(s, clause, &checked),
                 Ok(_) => with_errors(item, errors),
                 Err(more) => {
                     errors.extend(more);
                     with_errors(item, errors)
                 }
+            };
+            if sound {
+                let mut out = out;
+                out.extend(expand::placeholder(&s.ident));
+                out
+            } else {
+                out
             }
         }
         (ast::Decl::Bare(name), syn::Item::Fn(f)) => {
@@ -62,7 +73,12 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             if errors.is_empty() {
                 expand::imperative(name, f)
             } else {
-                with_errors(item, errors)
+                // The relation's struct, for the operators that name it.
+                let vis = &f.vis;
+                let mut out = with_errors(item, errors);
+                out.extend(quote::quote!(#[allow(dead_code)] #vis struct #name;));
+                out.extend(expand::placeholder(name));
+                out
             }
         }
         (ast::Decl::Clause(clause), syn::Item::Fn(_)) => with_errors(

@@ -114,6 +114,7 @@ fn vars(t: &Term, out: &mut HashSet<String>) {
         Term::Name(_)
         | Term::Wild(_)
         | Term::Int(..)
+        | Term::Any(_)
         | Term::Bool(..)
         | Term::Attr(..)
         | Term::Str(_)
@@ -183,6 +184,7 @@ fn has_wild(t: &Term) -> bool {
         Term::Wild(_) => true,
         Term::Name(_)
         | Term::Int(..)
+        | Term::Any(_)
         | Term::Bool(..)
         | Term::Attr(..)
         | Term::Str(_)

@@ -1,7 +1,7 @@
-//! A downstream crate: its own relation, operator and data type, found at run time next
-//! to those of relay-ops.
+//! A downstream crate: its own relation, operator, data type and prelude functions, found
+//! at run time next to those of relay-ops.
 
-use relay_core::{relation, relay_data, relay_op};
+use relay_core::{relation, relay_data, relay_op, relay_prelude};
 
 // Link relay-ops so that its declarations are registered next to ours.
 use relay_ops as _;
@@ -23,3 +23,7 @@ relay_data! {
         MkZipper : (before: List[a], after: List[a]) -> Zipper,
     }
 }
+
+// Its prelude: `@flip` and `@identities`, in scope in every program checked with
+// `Prelude::standard()` (its own `relay` command's too).
+relay_prelude!("my_prelude.relay");

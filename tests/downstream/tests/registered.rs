@@ -20,6 +20,23 @@ fn found_next_to_the_built_in_ones() {
 }
 
 #[test]
+fn its_prelude_is_in_the_standard_one() {
+    let prelude = relay_ops::prelude::Prelude::standard().unwrap();
+    let names: Vec<&str> = prelude.sources().map(|(n, _)| n).collect();
+    assert_eq!(
+        names,
+        ["the prelude", "tests/downstream/src/my_prelude.relay"]
+    );
+    let checked = prelude.check(
+        "def @f(%z: Zipper[int8], %xs: List[Tensor[(3), float32]]) { (@flip(%z), @identities(%xs)) }",
+    );
+    assert_eq!(
+        checked.signatures(),
+        ["@f: fn (Zipper[int8], List[Tensor[(3), float32]]) -> (Zipper[int8], List[Tensor[(3), float32]])"]
+    );
+}
+
+#[test]
 fn downstream_data_type_refers_to_the_prelude() {
     let mut tcx = TyCtx::new();
     let table = adt::load(&mut tcx).unwrap();

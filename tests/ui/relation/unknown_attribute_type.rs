@@ -1,6 +1,11 @@
 use relay_core::relation;
 
-#[relation(Softmax(T, O) :- O = T, attrs(axis: integer))]
-pub struct Softmax;
+// One error, at the type: the attribute's uses are not checked against a guessed kind.
+#[relation(
+    Pick(Tensor(s, bt), O) :- assert(attrs.axis < len(s), "axis out of range"),
+        O = Tensor([s[attrs.axis]], bt),
+        attrs(axis: integer = 0)
+)]
+pub struct Pick;
 
 fn main() {}

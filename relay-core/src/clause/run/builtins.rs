@@ -198,6 +198,122 @@ impl Machine<'_, '_> {
         })
     }
 
+    /// The float `t`: a literal, a `float` attribute, or `attrs.name[i]` of a `[float]`
+    /// one (negative from the end); `None` while the index is unknown.
+    pub(super) fn eval_float(
+        &mut self,
+        t: &'static Term,
+        blame: Option<usize>,
+    ) -> Result<Option<f64>, RelError> {
+        let float = |v: &AttrValue| match v {
+            AttrValue::Float(f) => Some(*f),
+            AttrValue::Int(c) => Some(*c as f64),
+            _ => None,
+        };
+        let literal = |t: &Term| match t {
+            Term::Float(f) => Some(*f),
+            Term::Int(c) => Some(*c as f64),
+            _ => None,
+        };
+        let (i, index) = match t {
+            Term::Float(f) => return Ok(Some(*f)),
+            Term::Attr(i) => (*i, None),
+            Term::Index(Term::Attr(i), k) => (*i, Some(*k)),
+            _ => return Err(err(blame, "expected a float".into())),
+        };
+        let decl = &self.clause.attrs[i as usize];
+        let must = |v: &AttrValue, what: &str| {
+            err(
+                None,
+                format!("the attribute `{}` must be {what}, found `{v}`", decl.name),
+            )
+        };
+        let Some(k) = index else {
+            return match (self.attr_value(i)?, &decl.default) {
+                (Some(v), _) => float(v).map(Some).ok_or_else(|| must(v, "a float")),
+                (None, Some(d)) => Ok(literal(d)),
+                (None, None) => Err(no_value(decl)),
+            };
+        };
+        let Some(k) = self.eval_int(k, blame)? else {
+            return Ok(None);
+        };
+        let items: Vec<f64> = match (self.attr_value(i)?, &decl.default) {
+            (Some(AttrValue::List(items)), _) => items
+                .iter()
+                .map(float)
+                .collect::<Option<_>>()
+                .ok_or_else(|| must(&AttrValue::List(items.clone()), "a list of floats"))?,
+            (Some(v), _) => vec![float(v).ok_or_else(|| must(v, "a list of floats"))?],
+            (None, Some(Term::List(items))) => items
+                .iter()
+                .filter_map(|i| match i {
+                    Item::Dim(t) => literal(t),
+                    Item::Splice(_) => None,
+                })
+                .collect(),
+            (None, _) => return Err(no_value(decl)),
+        };
+        let n = items.len() as i64;
+        let at = if k < 0 { k.checked_add(n) } else { Some(k) };
+        match at.filter(|&a| (0..n).contains(&a)) {
+            Some(a) => Ok(Some(items[a as usize])),
+            None => Err(err(
+                blame,
+                format!(
+                    "index {k} is out of range for `{}`, which has {n} value{}",
+                    decl.name,
+                    if n == 1 { "" } else { "s" }
+                ),
+            )),
+        }
+    }
+
+    /// `floor(d * x)` for the dimension `d` and the float `x`, as TVM's resize computes
+    /// its output size: exact for `|d| < 2^53`, `?` for `?` and for a symbol scaled by a
+    /// non-integral factor, an error when the product is not a finite `i64`.
+    pub(super) fn scale_floor(
+        &mut self,
+        d: &'static Term,
+        x: &'static Term,
+        blame: Option<usize>,
+    ) -> Eval {
+        let (Some(d), Some(x)) = (self.eval_dim(d, blame)?, self.eval_float(x, blame)?) else {
+            return Ok(None);
+        };
+        let d = self.resolve_dim(d);
+        let dims = &mut self.cx.solver.tcx.dims;
+        if dims.has_vars(d) {
+            return Ok(None);
+        }
+        const EXACT: i64 = 1 << 53;
+        let too_big = |what: String| err(blame, format!("`{what}` does not fit a dimension"));
+        let Some(c) = dims.as_const(d) else {
+            if dims.is_any(d) {
+                return Ok(Some(Value::Dim(d)));
+            }
+            // A symbol: exact only by an integral factor.
+            if x.fract() == 0.0 && x.abs() < EXACT as f64 {
+                let r = dims.scale(d, x as i64).map_err(|e| arith_err(blame, e))?;
+                return Ok(Some(Value::Dim(r)));
+            }
+            return Ok(Some(Value::Dim(crate::dim::Dims::ANY)));
+        };
+        if !(-EXACT..EXACT).contains(&c) {
+            return Err(err(
+                blame,
+                format!("cannot scale the dimension {c} by a float exactly: it is 2^53 or more"),
+            ));
+        }
+        let p = (c as f64 * x).floor();
+        // 2^63 is `i64::MAX as f64`, itself out of range; NaN is in no range.
+        const LIMIT: f64 = 9_223_372_036_854_775_808.0;
+        if !(-LIMIT..LIMIT).contains(&p) {
+            return Err(too_big(format!("floor({c} * {x:?})")));
+        }
+        Ok(Some(Value::Dim(dims.konst(p as i64))))
+    }
+
     /// `attrs.name op x` for the `float` attribute `i` (an integer is a float too).
     pub(super) fn attr_float(&self, i: u16, op: Cmp, x: f64) -> Result<bool, RelError> {
         let decl = &self.clause.attrs[i as usize];
@@ -262,6 +378,7 @@ impl Machine<'_, '_> {
                 AttrType::Shape | AttrType::Ints => "a list of integers",
                 AttrType::Str => "a string",
                 AttrType::Float => "a float",
+                AttrType::Floats => "a list of floats",
             };
             err(
                 None,
@@ -271,6 +388,7 @@ impl Machine<'_, '_> {
         Ok(match (decl.ty, v) {
             (AttrType::Int, AttrValue::Int(c)) => Value::Dim(self.cx.tcx().dims.konst(*c)),
             (AttrType::Bool, AttrValue::Bool(b)) => Value::Bool(*b),
+            (AttrType::Str, AttrValue::Str(s)) => Value::Text(self.cx.tcx().text(s)),
             (AttrType::DType, AttrValue::DType(d)) => Value::DType(DTy::Known(*d)),
             (AttrType::DType, AttrValue::Str(s)) => match s.parse() {
                 Ok(d) => Value::DType(DTy::Known(d)),

@@ -298,6 +298,7 @@ impl Machine<'_, '_> {
             Term::Var(i) => return Ok(self.scratch.slots[*i as usize].val),
             Term::Wild => return Ok(None),
             Term::Int(c) => Value::Dim(self.cx.tcx().dims.konst(*c)),
+            Term::Any => Value::Dim(crate::dim::Dims::ANY),
             Term::Bool(b) => Value::Bool(*b),
             Term::DType(code, bits, lanes) => {
                 Value::DType(DTy::Known(dtype_of(*code, *bits, *lanes)))
@@ -444,7 +445,7 @@ impl Machine<'_, '_> {
                 let (Some(x), Some(y)) = (self.eval(a, blame)?, self.eval(b, blame)?) else {
                     return Ok(None);
                 };
-                match self.compare(*op, x, y, op.symbol(), blame)? {
+                match self.compare(*op, (x, y), Some((a, b)), op.symbol(), blame)? {
                     Some(r) => Value::Bool(r),
                     None => return Ok(None),
                 }
@@ -511,8 +512,10 @@ impl Machine<'_, '_> {
                 Some(b) => Value::Bool(!b),
                 None => return Ok(None),
             },
-            // Literals only read as the defaults of `str` and `float` attributes.
-            Term::Str(_) | Term::Float(_) => return Ok(None),
+            // A string is passed to Rust functions; a float literal is read only as a
+            // default or by `eval_float`.
+            Term::Str(s) => Value::Text(self.cx.tcx().text(s)),
+            Term::Float(_) => return Ok(None),
             Term::StrCmp(i, op, text) => Value::Bool(self.attr_str(*i, *op, text)?),
             Term::FloatCmp(i, op, x) => Value::Bool(self.attr_float(*i, *op, *x)?),
             Term::Distinct(list) => {
@@ -575,6 +578,7 @@ impl Machine<'_, '_> {
                     None => Ok(None),
                 }
             }
+            Term::ScaleFloor(d, x) => return self.scale_floor(d, x, blame),
             Term::IsInt(d) => {
                 let Some(d) = self.eval_dim(d, blame)? else {
                     return Ok(None);
@@ -735,7 +739,7 @@ impl Machine<'_, '_> {
                     Some(x) => x,
                     None => self.scratch.dims[dims.start + k],
                 };
-                match self.compare(Cmp::Eq, Value::Dim(a), Value::Dim(b), what, blame)? {
+                match self.compare(Cmp::Eq, (Value::Dim(a), Value::Dim(b)), None, what, blame)? {
                     Some(true) => return Ok(Some(true)),
                     Some(false) => {}
                     None => undecided = true,

@@ -536,7 +536,7 @@ impl Machine<'_, '_> {
             let (Some(x), Some(y)) = (self.eval(a, blame)?, self.eval(b, blame)?) else {
                 return Ok(Step::Wait);
             };
-            return match self.compare(*op, x, y, text, blame)? {
+            return match self.compare(*op, (x, y), Some((a, b)), text, blame)? {
                 None => Ok(Step::Wait),
                 Some(true) => Ok(Step::Done),
                 Some(false) => {
@@ -566,6 +566,7 @@ impl Machine<'_, '_> {
             (Value::Dim(x), Value::Dim(y)) => solver.unify_dims(x, y),
             (Value::DType(x), Value::DType(y)) => solver.unify_dtypes(x, y),
             (Value::Bool(x), Value::Bool(y)) if x == y => Ok(()),
+            (Value::Text(x), Value::Text(y)) if x == y => Ok(()),
             (Value::Bool(x), Value::Bool(y)) => {
                 return Err(err(blame, format!("`{x}` vs `{y}`")));
             }
@@ -586,12 +587,13 @@ impl Machine<'_, '_> {
         result.map_err(|e| err(blame, e.describe(&self.cx.solver.tcx)))
     }
 
-    /// Decides `a op b`: `None` while it depends on an unknown.
+    /// Decides `a op b`: `None` while it depends on an unknown. `sides` are the terms
+    /// `a` and `b` come from, named in the hint of an order that cannot be decided.
     fn compare(
         &mut self,
         op: Cmp,
-        a: Value,
-        b: Value,
+        (a, b): (Value, Value),
+        sides: Option<(&'static Term, &'static Term)>,
         text: &str,
         blame: Option<usize>,
     ) -> Result<Option<bool>, RelError> {
@@ -659,16 +661,38 @@ impl Machine<'_, '_> {
             Cmp::Ne => Ok(Some(true)),
             _ => {
                 let tcx = self.cx.tcx_ref();
+                // The symbolic side, named as the clause writes it when it can be.
+                let side = sides.and_then(|(a, b)| {
+                    let t = if tcx.dims.as_const(x).is_none() { a } else { b };
+                    self.term_name(t)
+                });
+                let hint = match side {
+                    Some(t) => format!(
+                        "; to accept a symbolic dimension, test `is_int({t})` first (`if is_int({t}) {{ .. }}`)"
+                    ),
+                    None => "; to accept a symbolic dimension, test it with `is_int(..)` first".into(),
+                };
                 Err(err(
                     blame,
                     format!(
-                        "cannot decide `{text}`: `{}` and `{}` have no known order",
+                        "cannot decide `{text}`: `{}` and `{}` have no known order{hint}",
                         tcx.show_dim(x),
                         tcx.show_dim(y)
                     ),
                 ))
             }
         }
+    }
+
+    /// A variable, an attribute or a constant index of a variable as the clause writes
+    /// it (`n`, `attrs.k`, `s[0]`): what a message can name.
+    fn term_name(&self, t: &Term) -> Option<String> {
+        Some(match t {
+            Term::Var(i) => self.clause.vars[*i as usize].to_string(),
+            Term::Attr(i) => format!("attrs.{}", self.clause.attrs[*i as usize].name),
+            Term::Index(s, Term::Int(i)) => format!("{}[{i}]", self.term_name(s)?),
+            _ => return None,
+        })
     }
 
     fn resolve(&mut self, v: Value) -> Value {
@@ -678,6 +702,7 @@ impl Machine<'_, '_> {
             Value::Dim(d) => Value::Dim(self.resolve_dim(d)),
             Value::DType(d) => Value::DType(self.cx.resolve_dtype(d)),
             Value::Bool(b) => Value::Bool(b),
+            Value::Text(t) => Value::Text(t),
         }
     }
 
@@ -706,7 +731,7 @@ impl Machine<'_, '_> {
             Value::Shape(s) => tcx.shape_flags(s) & HAS_VARS != 0,
             Value::Dim(d) => tcx.dims.has_vars(d),
             Value::DType(d) => matches!(d, DTy::Var(_)),
-            Value::Bool(_) => false,
+            Value::Bool(_) | Value::Text(_) => false,
         }
     }
 }
@@ -718,6 +743,7 @@ pub(crate) fn for_each_child(t: &'static Term, f: &mut dyn FnMut(&'static Term))
         Term::Var(_)
         | Term::Wild
         | Term::Int(_)
+        | Term::Any
         | Term::Bool(_)
         | Term::DType(..)
         | Term::Attr(_)
@@ -732,6 +758,7 @@ pub(crate) fn for_each_child(t: &'static Term, f: &mut dyn FnMut(&'static Term))
         | Term::Cmp(_, a, b)
         | Term::Broadcast(a, b)
         | Term::Gather(a, b)
+        | Term::ScaleFloor(a, b)
         | Term::Repeat(a, b)
         | Term::And(a, b)
         | Term::Or(a, b)

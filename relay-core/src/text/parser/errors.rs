@@ -5,6 +5,7 @@
 use super::expr::Mode;
 use super::{PResult, ParseError, Parser};
 use crate::expr::{ExprId, Span};
+use crate::registry::{self, Unknown};
 use crate::text::lexer::{Tok, Token};
 
 /// How many unknown names of a parse get a "did you mean" (more are not shown).
@@ -40,6 +41,29 @@ impl Parser<'_, '_> {
     fn unknown_plain(&mut self, span: Span, message: String) -> ExprId {
         self.errors.push(ParseError::new(span, message));
         self.placeholder(span)
+    }
+
+    /// [`Parser::unknown_name`] for a name of the registry (an operator, a data type or
+    /// a constructor, as `what` says): when the registry seems to lack the crate that
+    /// declares it, the help says how to link the crate instead
+    /// ([`registry::link_hint`]).
+    #[cold]
+    pub(super) fn unknown_registered<'c>(
+        &mut self,
+        span: Span,
+        message: String,
+        name: &str,
+        what: Unknown,
+        candidates: impl IntoIterator<Item = &'c str>,
+    ) {
+        match registry::link_hint(what, name) {
+            Some(hint) => {
+                let mut e = ParseError::new(span, message);
+                e.help = Some(hint);
+                self.errors.push(e);
+            }
+            None => self.unknown_name(span, message, name, "", candidates),
+        }
     }
 
     /// The error for a `free_var %x: T;` declaration (TVM prints one for each free
@@ -116,23 +140,23 @@ impl Parser<'_, '_> {
     #[cold]
     pub(super) fn unknown_word(&mut self, t: Token) -> ExprId {
         let name = self.text(t);
-        let what = if name.starts_with(|c: char| c.is_ascii_uppercase()) {
-            "constructor"
+        let (what, unknown) = if name.starts_with(|c: char| c.is_ascii_uppercase()) {
+            ("constructor", Unknown::Constructor)
         } else {
-            "operator"
+            ("operator", Unknown::Operator)
         };
         let message = format!("unknown {what} `{name}`");
         if !self.suggests() {
             return self.unknown_plain(t.span(), message);
         }
         let mut names: Vec<String> = self.adts.ctor_names().map(str::to_string).collect();
-        let ops = crate::registry::global().map_or(&[][..], |r| r.ops());
+        let ops = registry::global().map_or(&[][..], |r| r.ops());
         names.extend(ops.iter().map(|op| op.name.to_string()));
-        self.unknown_name(
+        self.unknown_registered(
             t.span(),
             message,
             name,
-            "",
+            unknown,
             names.iter().map(String::as_str),
         );
         self.placeholder(t.span())

@@ -7,7 +7,7 @@
 //! `fn`, `if`, `match`, `ref`, `{..}`, an infix operator) is a frame on the stack, so a
 //! call nested a hundred thousand deep or a million `let`s take no native stack.
 
-use super::{PResult, Parser, Word};
+use super::{PResult, ParseError, Parser, Word};
 use crate::expr::{Arm, ExprId, PatId, Span, VarId};
 use crate::text::lexer::{dotted_end, is_ident_start, name_end, Tok, Token};
 
@@ -775,10 +775,17 @@ impl Parser<'_, '_> {
             Some(def) => self.m.at(span).op(def),
             None => {
                 let (_, _, name) = BINOPS[op as usize];
-                self.error(
+                let mut e = ParseError::new(
                     span,
                     format!("unknown operator `{name}` (what an infix operator stands for)"),
                 );
+                // The infix operators stand for relay-ops' operators.
+                e.help = Some(format!(
+                    "`{name}` is declared by relay-ops, which is not linked into the program \
+                     (`inventory` finds only what is linked): name it in your code \
+                     (`use relay_ops as _;`)"
+                ));
+                self.errors.push(e);
                 self.placeholder(span)
             }
         };

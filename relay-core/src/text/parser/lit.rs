@@ -300,7 +300,13 @@ impl Parser<'_, '_> {
                         let ctors: Vec<String> =
                             self.adts.ctor_names().map(str::to_string).collect();
                         let ctors = ctors.iter().map(String::as_str);
-                        self.unknown_name(t.span(), message, name, "", ctors);
+                        self.unknown_registered(
+                            t.span(),
+                            message,
+                            name,
+                            crate::registry::Unknown::Constructor,
+                            ctors,
+                        );
                         Ok(self.m.pat(Pattern::Wildcard))
                     }
                 }

@@ -22,8 +22,10 @@ pub enum Kind {
     Bool,
     /// A `str` attribute or a string literal: only compared.
     Str,
-    /// A `float` attribute or a float literal: only compared.
+    /// A `float` attribute or a float literal: compared, or multiplying a dimension.
     Float,
+    /// A `[float]` attribute: indexed (`attrs.scales[0]`), a float.
+    Floats,
 }
 
 impl Kind {
@@ -36,6 +38,7 @@ impl Kind {
             Kind::Bool => "bool",
             Kind::Str => "string",
             Kind::Float => "float",
+            Kind::Floats => "list of floats",
         }
     }
 }
@@ -63,6 +66,7 @@ const ATTR_TYPES: &[(&str, Kind)] = &[
     ("[int]", Kind::Shape),
     ("str", Kind::Str),
     ("float", Kind::Float),
+    ("[float]", Kind::Floats),
 ];
 
 struct VarInfo {
@@ -106,6 +110,14 @@ impl Checked {
         }
     }
 
+    /// Whether `t` is a float (a literal, a `float` attribute, an index of a `[float]`
+    /// one): `h * t` is then `floor(h * t)`.
+    pub fn is_float(&self, t: &Term) -> bool {
+        is_float(t, |n| {
+            self.attrs.iter().find(|a| a.0 == n).map(|a| a.1.as_str())
+        })
+    }
+
     pub fn attr(&self, name: &str) -> u16 {
         self.attrs
             .iter()
@@ -114,11 +126,25 @@ impl Checked {
     }
 }
 
+/// Whether `t` is a float, given the declared type of each attribute.
+fn is_float<'a>(t: &Term, base: impl Fn(&str) -> Option<&'a str>) -> bool {
+    match t {
+        Term::Float(..) => true,
+        Term::Attr(_, n) => base(&n.to_string()) == Some("float"),
+        Term::Index(a, _, _) => {
+            matches!(&**a, Term::Attr(_, n) if base(&n.to_string()) == Some("[float]"))
+        }
+        _ => false,
+    }
+}
+
 struct Checker {
     errors: Vec<syn::Error>,
     vars: HashMap<String, VarInfo>,
     order: Vec<String>,
     attrs: Vec<(String, Kind)>,
+    /// The declared attributes of an unknown type (an error already).
+    untyped: Vec<String>,
     /// The declared attributes that are `Option<..>`.
     optional: Vec<String>,
     /// The variables of comprehensions and loops.
@@ -134,6 +160,7 @@ pub fn check(clause: &Clause) -> Result<Checked, Vec<syn::Error>> {
         vars: HashMap::new(),
         order: Vec::new(),
         attrs: Vec::new(),
+        untyped: Vec::new(),
         optional: Vec::new(),
         locals: Vec::new(),
         loops: 0,
@@ -162,7 +189,7 @@ pub fn check(clause: &Clause) -> Result<Checked, Vec<syn::Error>> {
     }
     for d in &decls {
         let name = d.name.to_string();
-        if c.attrs.iter().any(|(a, _)| *a == name) {
+        if c.attrs.iter().any(|(a, _)| *a == name) || c.untyped.contains(&name) {
             c.error(
                 d.name.span(),
                 format!("the attribute `{name}` is declared twice"),
@@ -177,10 +204,11 @@ pub fn check(clause: &Clause) -> Result<Checked, Vec<syn::Error>> {
             c.error(
                 d.ty.span,
                 format!(
-                    "unknown attribute type `{ty}`, expected one of `int`, `bool`, `dtype`, `shape`, `[int]`, optionally in `Option<..>`"
+                    "unknown attribute type `{ty}`: expected `int`, `float`, `bool`, `str`, `dtype`, `shape`, `[int]` or `[float]`, optionally in `Option<..>`"
                 ),
             );
-            c.attrs.push((name, Kind::Bool));
+            // Its uses are not checked: one error, not one more at each.
+            c.untyped.push(name);
             continue;
         };
         match &d.default {
@@ -525,7 +553,7 @@ impl Checker {
                 }
                 return;
             }
-            (Term::Int(..), Kind::Dim) => true,
+            (Term::Int(..) | Term::Any(_), Kind::Dim) => true,
             _ => false,
         };
         if !ok {
@@ -534,7 +562,7 @@ impl Checker {
                 Kind::Shape => "a shape pattern (a variable, `_` or a list `[d0, ..rest]`)",
                 Kind::Dim => "a dimension pattern (a variable, `_` or an integer)",
                 Kind::DType => "a dtype pattern (a variable, `_` or a dtype such as `float32`)",
-                Kind::Bool | Kind::Str | Kind::Float => "a pattern",
+                Kind::Bool | Kind::Str | Kind::Float | Kind::Floats => "a pattern",
             };
             self.error(
                 t.span(),
@@ -549,6 +577,9 @@ impl Checker {
             | (Term::Bool(..), Kind::Bool)
             | (Term::Str(_), Kind::Str)
             | (Term::Float(..) | Term::Int(..), Kind::Float) => true,
+            (Term::List(_, items), Kind::Floats) => items
+                .iter()
+                .all(|i| matches!(i, ListItem::Dim(Term::Float(..) | Term::Int(..)))),
             (Term::Name(id), Kind::DType) => matches!(dtype_literal(&id.to_string()), Some(Ok(_))),
             (Term::List(_, items), Kind::Shape) => items
                 .iter()
@@ -566,6 +597,7 @@ impl Checker {
                         "dtype" => "a dtype such as `float32`",
                         "str" => "a string literal",
                         "float" => "a float literal",
+                        "[float]" => "a list of floats such as `[1.0, 2.0]`",
                         _ => "a list of integers such as `[1, 2]`",
                     },
                     show(t)
@@ -586,7 +618,7 @@ impl Checker {
                 }
             }
             Term::Wild(_) | Term::Rust { .. } => return None,
-            Term::Int(..) => Kind::Dim,
+            Term::Int(..) | Term::Any(_) => Kind::Dim,
             Term::Str(_) => Kind::Str,
             Term::Float(..) => Kind::Float,
             Term::Bool(..) | Term::Cmp(..) | Term::Logic(..) | Term::Not(..) => Kind::Bool,

@@ -99,6 +99,7 @@ impl Scope<'_> {
             }
             Term::Wild(_)
             | Term::Int(..)
+            | Term::Any(_)
             | Term::Bool(..)
             | Term::Str(_)
             | Term::Float(..)

@@ -1,6 +1,6 @@
 //! Checking the terms of a body: each against the kind its place wants.
 
-use super::super::ast::{CmpOp, ListItem, Term};
+use super::super::ast::{BinOp, CmpOp, ListItem, Term};
 use super::*;
 
 impl Checker {
@@ -31,6 +31,11 @@ impl Checker {
             Term::Int(c, span) => {
                 if want != Kind::Dim {
                     self.mismatch(*span, want, format!("the integer `{c}`"));
+                }
+            }
+            Term::Any(span) => {
+                if want != Kind::Dim {
+                    self.mismatch(*span, want, "the dimension `?`".into());
                 }
             }
             Term::Bool(b, span) => {
@@ -127,6 +132,16 @@ impl Checker {
                     self.term(b, Kind::Dim, false);
                 }
             }
+            Term::Binary(BinOp::Mul, span, a, b) if self.is_float(a) || self.is_float(b) => {
+                if want != Kind::Dim {
+                    self.mismatch(*span, want, "a dimension (the result of `*`)".into());
+                }
+                let (d, x) = if self.is_float(b) { (a, b) } else { (b, a) };
+                self.term(d, Kind::Dim, false);
+                if let Term::Index(_, _, i) = &**x {
+                    self.term(i, Kind::Dim, false);
+                }
+            }
             Term::Binary(op, span, a, b) => {
                 if want != Kind::Dim {
                     self.mismatch(
@@ -153,7 +168,8 @@ impl Checker {
                 match &**attr {
                     Term::Attr(_, name) if ok_op => {
                         let n = name.to_string();
-                        if self.attrs.iter().all(|a| a.0 != n) {
+                        if self.untyped.contains(&n) {
+                        } else if self.attrs.iter().all(|a| a.0 != n) {
                             self.term(attr, Kind::Dim, false);
                         } else if !self.optional.contains(&n) {
                             self.error(
@@ -257,15 +273,20 @@ impl Checker {
                 self.term(a, kind, false);
                 self.term(b, kind, false);
             }
+            Term::Attr(_, name) if self.untyped.contains(&name.to_string()) => {}
             Term::Attr(_, name) => {
                 let n = name.to_string();
                 match self.attrs.iter().find(|a| a.0 == n) {
-                    Some(&(_, kind)) if matches!(kind, Kind::Str | Kind::Float) => self.error(
+                    Some(&(_, Kind::Float | Kind::Floats)) => self.error(
                         name.span(),
                         format!(
-                            "the {} attribute `{n}` is only compared with a literal (`attrs.{n} == {}`)",
-                            kind.name(),
-                            if kind == Kind::Str { "\"text\"" } else { "0.5" }
+                            "the float attribute `{n}` is only compared with a literal (`attrs.{n} < 0.5`) or multiplies a dimension (`h * attrs.{n}`, or `h * attrs.{n}[0]` for a `[float]`)"
+                        ),
+                    ),
+                    Some(&(_, Kind::Str)) => self.error(
+                        name.span(),
+                        format!(
+                            "the string attribute `{n}` is only compared with a literal (`attrs.{n} == \"text\"`) or passed to a Rust function (`rust(f)(attrs.{n})`)"
                         ),
                     ),
                     Some(&(_, kind)) => {
@@ -324,10 +345,26 @@ impl Checker {
             }
             Term::Rust { args, .. } => {
                 for a in args {
-                    self.any_term(a);
+                    match a {
+                        // A string attribute is a value here (an einsum equation).
+                        Term::Attr(_, n)
+                            if self.attrs.iter().any(|x| *n == x.0 && x.1 == Kind::Str) => {}
+                        _ => self.any_term(a),
+                    }
                 }
             }
         }
+    }
+
+    /// Whether `t` is a float that multiplies a dimension (`h * attrs.scale`).
+    fn is_float(&self, t: &Term) -> bool {
+        is_float(t, |n| {
+            self.attrs.iter().find(|a| a.0 == n).map(|a| match a.1 {
+                Kind::Float => "float",
+                Kind::Floats => "[float]",
+                _ => "",
+            })
+        })
     }
 
     /// `Str` or `Float` when a side of a comparison is a string or a float (attribute or

@@ -460,7 +460,7 @@ fn comprehensions_filter_and_map() {
     // A filter on a symbol that cannot be decided.
     assert_eq!(
         both(o, &["Tensor[(n), float32]"], &[]),
-        Err("cannot decide `>`: `n` and `2` have no known order".into())
+        Err("cannot decide `>`: `n` and `2` have no known order; to accept a symbolic dimension, test `is_int(d)` first (`if is_int(d) { .. }`)".into())
     );
     assert_eq!(both(o, &["_"], &[]), Err("waiting".into()));
 
@@ -586,3 +586,5 @@ fn constant_divisions_round_as_dimensions_do() {
     assert_eq!(Arith::FloorMod.on_consts(1, 0), None);
     assert_eq!(Arith::FloorDiv.on_consts(i64::MIN, -1), None);
 }
+
+mod notation;

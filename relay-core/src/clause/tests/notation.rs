@@ -1,0 +1,257 @@
+//! The forms added for issue 18's gaps: `?` in a term, float arithmetic with dimensions,
+//! string values, variadic tuples.
+
+use super::run;
+use crate::attrs::AttrValue;
+use crate::clause::Value;
+use crate::relation;
+use crate::relation::Relation;
+use crate::{RelCx, RelError};
+
+/// `nonzero`: the count of the nonzero elements is known only at run time.
+#[relation(ArgWhere(Tensor(s, _), O) :- O = Tensor([?, len(s)], int64))]
+struct ArgWhere;
+
+/// A shape whose first dimension must be `?`, named in a head pattern.
+#[relation(AnyFirst(Tensor([?, n], bt), O) :- O = Tensor([n], bt))]
+struct AnyFirst;
+
+#[test]
+fn any_is_a_dimension_term() {
+    let a = ArgWhere::REF;
+    assert_eq!(
+        run(a, &["Tensor[(2, 3, 4), float32]"], &[]),
+        Ok("Tensor[(?, 3), int64]".into())
+    );
+    assert_eq!(
+        run(a, &["Tensor[(), bool]"], &[]),
+        Ok("Tensor[(?, 0), int64]".into())
+    );
+    assert_eq!(
+        run(AnyFirst::REF, &["Tensor[(?, 5), int8]"], &[]),
+        Ok("Tensor[(5), int8]".into())
+    );
+}
+
+/// `topk` without `is_int`: a symbolic axis cannot be ordered against `k`.
+#[relation(
+    TopK(Tensor([..b, n], bt), O) :-
+        assert(attrs.k <= n, "`k` is {} but the axis has {}", attrs.k, n),
+        O = Tensor([..b, attrs.k], bt),
+        attrs(k: int)
+)]
+struct TopK;
+
+/// The same, accepting a symbolic axis.
+#[relation(
+    TopKSym(Tensor([..b, n], bt), O) :-
+        if is_int(n) { assert(attrs.k <= n, "`k` is {} but the axis has {}", attrs.k, n) },
+        O = Tensor([..b, attrs.k], bt),
+        attrs(k: int)
+)]
+struct TopKSym;
+
+/// Sides that are not a variable are not named.
+#[relation(Halve(Tensor([n], bt), O) :- n * 2 > 4, O = Tensor([n], bt))]
+struct Halve;
+
+#[test]
+fn an_order_on_a_symbol_suggests_is_int() {
+    let k = [("k", AttrValue::Int(3))];
+    assert_eq!(
+        run(TopK::REF, &["Tensor[(2, 8), float32]"], &k),
+        Ok("Tensor[(2, 3), float32]".into())
+    );
+    assert_eq!(
+        run(TopK::REF, &["Tensor[(2), float32]"], &k),
+        Err("`k` is 3 but the axis has 2".into())
+    );
+    assert_eq!(
+        run(TopK::REF, &["Tensor[(h), float32]"], &k),
+        Err("cannot decide `attrs.k <= n`: `3` and `h` have no known order; to accept a symbolic dimension, test `is_int(n)` first (`if is_int(n) { .. }`)".into())
+    );
+    assert_eq!(
+        run(TopKSym::REF, &["Tensor[(h), float32]"], &k),
+        Ok("Tensor[(3), float32]".into())
+    );
+    assert_eq!(
+        run(Halve::REF, &["Tensor[(h), float32]"], &[]),
+        Err("cannot decide `n * 2 > 4`: `2*h` and `4` have no known order; to accept a symbolic dimension, test it with `is_int(..)` first".into())
+    );
+}
+
+/// `image.resize2d` by scales: `floor(h * scale)`, as TVM computes it.
+#[relation(
+    Resize(Tensor([n, c, h, w], bt), O) :-
+        O = Tensor([n, c, h * attrs.scales[0], attrs.scales[-1] * w], bt),
+        attrs(scales: [float] = [1.0, 1])
+)]
+struct Resize;
+
+/// `nn.upsampling`: one float attribute per axis.
+#[relation(
+    Upsample(Tensor([h, w], bt), O) :-
+        O = Tensor([h * attrs.scale_h, w * 0.5], bt),
+        attrs(scale_h: float = 2)
+)]
+struct Upsample;
+
+fn floats(v: &[f64]) -> AttrValue {
+    AttrValue::List(v.iter().map(|&f| AttrValue::Float(f)).collect())
+}
+
+#[test]
+fn floats_scale_dimensions_with_floor() {
+    let r = Resize::REF;
+    let x = "Tensor[(1, 3, 5, 7), float32]";
+    assert_eq!(
+        run(r, &[x], &[]),
+        Ok("Tensor[(1, 3, 5, 7), float32]".into())
+    );
+    assert_eq!(
+        run(r, &[x], &[("scales", floats(&[1.5, 2.0]))]),
+        Ok("Tensor[(1, 3, 7, 14), float32]".into())
+    );
+    // An integer is a float; a single value is a list of one.
+    assert_eq!(
+        run(
+            r,
+            &[x],
+            &[(
+                "scales",
+                AttrValue::List(vec![AttrValue::Int(3), AttrValue::Float(0.3)])
+            )]
+        ),
+        Ok("Tensor[(1, 3, 15, 2), float32]".into())
+    );
+    assert_eq!(
+        run(r, &[x], &[("scales", AttrValue::Float(0.5))]),
+        Ok("Tensor[(1, 3, 2, 3), float32]".into())
+    );
+    // A symbol: exact by an integral factor, `?` otherwise.
+    assert_eq!(
+        run(
+            r,
+            &["Tensor[(1, 3, h, w), float32]"],
+            &[("scales", floats(&[2.0, 1.5]))]
+        ),
+        Ok("Tensor[(1, 3, 2*h, ?), float32]".into())
+    );
+    assert_eq!(
+        run(
+            r,
+            &["Tensor[(1, 3, ?, 4), float32]"],
+            &[("scales", floats(&[2.0, 2.0]))]
+        ),
+        Ok("Tensor[(1, 3, ?, 8), float32]".into())
+    );
+    assert_eq!(
+        run(r, &[x], &[("scales", floats(&[]))]),
+        Err("index 0 is out of range for `scales`, which has 0 values".into())
+    );
+    assert_eq!(
+        run(
+            r,
+            &["Tensor[(1, 1, 9007199254740992, 1), float32]"],
+            &[("scales", floats(&[1.0, 1.0]))]
+        ),
+        Err(
+            "cannot scale the dimension 9007199254740992 by a float exactly: it is 2^53 or more"
+                .into()
+        )
+    );
+    assert_eq!(
+        run(
+            r,
+            &["Tensor[(1, 1, 4503599627370496, 1), float32]"],
+            &[("scales", floats(&[4096.0, 1.0]))]
+        ),
+        Err("`floor(4503599627370496 * 4096.0)` does not fit a dimension".into())
+    );
+    assert_eq!(
+        run(r, &[x], &[("scales", AttrValue::Str("big".into()))]),
+        Err("the attribute `scales` must be a list of floats, found `\"big\"`".into())
+    );
+
+    let u = Upsample::REF;
+    assert_eq!(
+        run(u, &["Tensor[(3, 5), int8]"], &[]),
+        Ok("Tensor[(6, 2), int8]".into())
+    );
+    assert_eq!(
+        run(
+            u,
+            &["Tensor[(3, 5), int8]"],
+            &[("scale_h", AttrValue::Float(1.5))]
+        ),
+        Ok("Tensor[(4, 2), int8]".into())
+    );
+}
+
+/// The output shape of an einsum `equation` over two shapes (no ellipsis, no checks
+/// beyond the letters' dimensions).
+fn einsum(cx: &mut RelCx<'_>, args: &[Value]) -> Result<Value, RelError> {
+    let equation = args[0].text(cx.tcx()).unwrap_or_default().to_string();
+    let (Some((ins, out)), [_, a, b]) = (equation.split_once("->"), args) else {
+        return Err(RelError::new(format!(
+            "expected `in,in->out`, found {equation:?}"
+        )));
+    };
+    let shapes = [a.shape().unwrap(), b.shape().unwrap()];
+    let mut letters = Vec::new();
+    for (spec, s) in ins.split(',').zip(shapes) {
+        let dims = cx.tcx().shape_dims(s).unwrap().to_vec();
+        letters.extend(spec.chars().zip(dims));
+    }
+    let mut dims = Vec::new();
+    for c in out.chars() {
+        match letters.iter().find(|l| l.0 == c) {
+            Some(&(_, d)) => dims.push(d),
+            None => return Err(RelError::new(format!("`{c}` is not an input's letter"))),
+        }
+    }
+    Ok(Value::Shape(cx.tcx().shape(&dims)))
+}
+
+#[relation(
+    Einsum(Tensor(a, bt), Tensor(b, bt), O) :-
+        if attrs.equation == "" {
+            O = Tensor([], bt)
+        } else {
+            O = Tensor(rust(einsum)(attrs.equation, a, b), bt)
+        },
+        attrs(equation: str)
+)]
+struct Einsum;
+
+/// A string literal passed on.
+#[relation(MatMul(Tensor(a, bt), Tensor(b, bt), O) :- O = Tensor(rust(einsum)("ij,jk->ik", a, b), bt))]
+struct MatMul;
+
+#[test]
+fn strings_are_passed_to_rust_functions() {
+    let e = Einsum::REF;
+    let (x, y) = ("Tensor[(2, 3), float32]", "Tensor[(3, 4), float32]");
+    let eq = |s: &str| [("equation", AttrValue::Str(s.into()))];
+    assert_eq!(
+        run(e, &[x, y], &eq("ij,jk->ik")),
+        Ok("Tensor[(2, 4), float32]".into())
+    );
+    assert_eq!(
+        run(e, &[x, y], &eq("ij,jk->ki")),
+        Ok("Tensor[(4, 2), float32]".into())
+    );
+    assert_eq!(run(e, &[x, y], &eq("")), Ok("float32".into()));
+    assert_eq!(
+        run(e, &[x, y], &eq("ij,jk->z")),
+        Err("`z` is not an input's letter".into())
+    );
+    assert_eq!(
+        run(e, &[x, y], &eq("ij")),
+        Err("expected `in,in->out`, found \"ij\"".into())
+    );
+    assert_eq!(
+        run(MatMul::REF, &[x, y], &[]),
+        Ok("Tensor[(2, 4), float32]".into())
+    );
+}

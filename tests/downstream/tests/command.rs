@@ -1,0 +1,96 @@
+//! The crate's own `relay` command (`src/main.rs`, three lines over `relay_cli::main`),
+//! end to end: it checks programs that use the crate's operator, data type and prelude
+//! functions (`relay_prelude!`).
+
+use std::process::Command;
+
+/// Runs the command (`bin`: `my-relay` or relay-cli's `relay`) from the workspace root:
+/// exit code, standard output, standard error.
+fn run(bin: &str, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(bin)
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .output()
+        .expect("run the command");
+    (
+        out.status.code().expect("an exit code, not a signal"),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn my_relay(args: &[&str]) -> (i32, String, String) {
+    run(env!("CARGO_BIN_EXE_my-relay"), args)
+}
+
+#[test]
+fn checks_a_program_over_the_crates_operator_data_type_and_prelude() {
+    assert_eq!(
+        my_relay(&["check", "--bindings", "tests/downstream/tests/zipper.relay"]),
+        (
+            0,
+            "@shift: fn [A](Zipper[A]) -> Zipper[A]\n\
+             @main: fn (Tensor[(n, 4), int8]) -> Zipper[Tensor[(n, 4), int8]]\n\
+             %y: Tensor[(n, 4), int8]\n\
+             %ys: List[Tensor[(n, 4), int8]]\n"
+                .to_string(),
+            String::new()
+        )
+    );
+}
+
+#[test]
+fn shows_the_crates_operator_errors_as_relay_check_does() {
+    assert_eq!(
+        my_relay(&["check", "tests/downstream/tests/bad_note.relay"]),
+        (
+            1,
+            String::new(),
+            concat!(
+                "error: attribute `note` of `my.identity` expects `str`, found `3`\n",
+                "  ┌─ tests/downstream/tests/bad_note.relay:3:19\n",
+                "  │\n",
+                "3 │   my.identity(%x, note=3)\n",
+                "  │                   ^^^^^^\n",
+                "\n",
+            )
+            .to_string()
+        )
+    );
+}
+
+#[test]
+fn points_into_the_crates_prelude_file() {
+    assert_eq!(
+        my_relay(&["check", "tests/downstream/tests/bad_flip.relay"]),
+        (
+            1,
+            String::new(),
+            concat!(
+                "error: argument 1 of `@flip`: `Zipper['a]` vs `List['b]`\n",
+                "  ┌─ tests/downstream/tests/bad_flip.relay:3:9\n",
+                "  │\n",
+                "3 │   @flip(Cons(%x, Nil))\n",
+                "  │         ^^^^^^^^^^^^^\n",
+                "  │\n",
+                "  ┌─ tests/downstream/src/my_prelude.relay:6:14\n",
+                "  │\n",
+                "6 │ def @flip[A](%z: Zipper[A]) -> Zipper[A] {\n",
+                "  │              -- parameter `%z` is declared `Zipper[A]` here\n",
+                "\n",
+            )
+            .to_string()
+        )
+    );
+}
+
+#[test]
+fn lists_the_crates_operators_next_to_the_built_in_ones() {
+    let (code, out, err) = my_relay(&["ops"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(
+        out.contains("my.identity: fn [a, b](a) -> b where Same\n    level 9; attributes: note: str = \"\"\n"),
+        "{out}"
+    );
+    assert!(out.contains("\nadd: fn [t1, t2, t3](t1, t2) -> t3 where Broadcast\n"));
+}

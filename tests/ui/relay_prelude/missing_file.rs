@@ -1,0 +1,3 @@
+relay_core::relay_prelude!("no_such_prelude.relay");
+
+fn main() {}
