@@ -354,7 +354,6 @@ fn an_unexpected_character_is_spanned_by_its_own_bytes() {
 /// `check` fuzz targets, which require every span to end on a character boundary.
 /// Ignored until the parser spans the character (`é` is two bytes).
 #[test]
-#[ignore = "a fault in the parser (word_end), left to its owner"]
 fn a_type_error_at_a_character_outside_ascii_is_spanned_by_the_whole_character() {
     use relay_core::expr::Span;
     for (src, message, lo) in [

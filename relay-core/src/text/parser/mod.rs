@@ -430,7 +430,11 @@ fn word_end(src: &str, offset: usize) -> usize {
         end += 1;
     }
     if end == offset {
-        end = (offset + 1).min(b.len());
+        // One character (all its bytes).
+        end = src
+            .get(offset..)
+            .and_then(|rest| rest.chars().next())
+            .map_or((offset + 1).min(b.len()), |c| offset + c.len_utf8());
     }
     end
 }
