@@ -13,8 +13,9 @@ pub fn prelude() -> &'static Prelude {
     PRELUDE.get_or_init(|| Prelude::standard().expect("the standard prelude checks"))
 }
 
-/// Checks `src` as `relay check` does (the prelude in scope), then reads everything the
-/// command prints: the signatures, the problems, the `--compare-printed` disagreements.
+/// Checks `src` as `relay check` does (the prelude in scope), then makes everything the
+/// command prints: the signatures, the rendered diagnostics, the `--compare-printed`
+/// disagreements.
 ///
 /// Asserts what `relay check` relies on: every problem has a message and a span over
 /// characters of the source it names.
@@ -42,9 +43,17 @@ pub fn check(src: &str) -> Checked {
                     .expect("a problem in a known source")
                     .1
             }
+            // A broken registry, which no program makes: it has no place.
+            Origin::Registry => panic!("a registry error: {}", p.message),
         };
         assert_span_in(p.span, text, &p.message);
     }
+    // The diagnostics as `relay check` prints them.
+    let shown = relay_cli::render(prelude, "input.relay", src, &checked);
+    assert_eq!(
+        shown.is_empty(),
+        checked.errors.is_empty() && checked.warnings.is_empty()
+    );
     checked
 }
 

@@ -125,17 +125,17 @@ fn long_line(n: usize) -> String {
 
 /// The families: name (issue 17's row first), base size, program of a size.
 const FAMILIES: &[Family] = &[
-    ("10 deep tuple nesting", 5_000, deep_tuple),
-    ("10 unannotated nested lambdas", 5_000, nested_lambdas),
-    ("10 curried calls", 5_000, curried_calls),
-    ("11 ADT constructors", 10_000, many_constructors),
-    ("11 match arms", 5_000, many_arms),
-    ("11 separate ADTs", 10_000, many_adts),
-    ("11 type parameters", 10_000, many_type_params),
-    ("11 unreachable arms", 10_000, unreachable_arms),
-    ("12 duplicate definitions", 10_000, duplicate_defs),
-    ("13 did you mean", 5_000, did_you_mean),
-    ("14 long-line diagnostics", 8_000, long_line),
+    ("10 deep tuple nesting", 20_000, deep_tuple),
+    ("10 unannotated nested lambdas", 20_000, nested_lambdas),
+    ("10 curried calls", 20_000, curried_calls),
+    ("11 ADT constructors", 40_000, many_constructors),
+    ("11 match arms", 20_000, many_arms),
+    ("11 separate ADTs", 40_000, many_adts),
+    ("11 type parameters", 40_000, many_type_params),
+    ("11 unreachable arms", 40_000, unreachable_arms),
+    ("12 duplicate definitions", 40_000, duplicate_defs),
+    ("13 did you mean", 20_000, did_you_mean),
+    ("14 long-line diagnostics", 32_000, long_line),
 ];
 
 /// How many times each input is checked (the best time is kept).
