@@ -25,7 +25,7 @@
 //! - `relay workload N`: the reference workload of the benchmarks with N operators.
 
 use clap::{Parser, Subcommand};
-use relay_core::expr::{ExprId, ExprKind, Module};
+use relay_core::expr::ExprKind;
 use relay_core::{registry, TyCtx};
 use relay_ops::prelude::Prelude;
 use std::io::Write;
@@ -365,7 +365,10 @@ fn check_one(
         budget.spend(ty.len());
         writeln!(out, "@{}: {ty}", g.name)?;
         if show.bindings {
-            for var in g.func.map_or_else(Vec::new, |f| let_bindings(module, f)) {
+            for e in g.func.map_or_else(Vec::new, |f| module.lets(f)) {
+                let ExprKind::Let { var, .. } = module.expr(e).kind else {
+                    continue;
+                };
                 let name = module.var_name(var);
                 let ty = typed.show_within(typed.var_ty(var), budget.line());
                 budget.spend(ty.len());
@@ -423,26 +426,6 @@ impl OutputBudget {
 /// The size of text above which the last program's data is not freed: freeing it piece
 /// by piece takes time, and the process ends right after (as rustc does).
 const LARGE_PROGRAM: usize = 1 << 20;
-
-/// The variables bound by `let` (and graph bindings) inside `root`, in source order.
-fn let_bindings(m: &Module, root: ExprId) -> Vec<relay_core::expr::VarId> {
-    let mut out = Vec::new();
-    let mut stack = vec![root];
-    let mut kids = Vec::new();
-    while let Some(e) = stack.pop() {
-        // A compact mention (a call's argument) is no node of the arena: no `let`.
-        if e.is_mention() {
-            continue;
-        }
-        if let ExprKind::Let { var, .. } = m.expr(e).kind {
-            out.push(var);
-        }
-        kids.clear();
-        m.children(e, &mut kids);
-        stack.extend(kids.iter().rev());
-    }
-    out
-}
 
 #[cfg(test)]
 mod tests {

@@ -419,6 +419,26 @@ impl Module {
         self.exprs[e.0 as usize].span
     }
 
+    /// The `let` nodes inside `root` (graph bindings included), in source order.
+    pub fn lets(&self, root: ExprId) -> Vec<ExprId> {
+        let mut out = Vec::new();
+        let mut stack = vec![root];
+        let mut kids = Vec::new();
+        while let Some(e) = stack.pop() {
+            // A compact mention (a call's argument) is no node of the arena: no `let`.
+            if e.is_mention() {
+                continue;
+            }
+            if let ExprKind::Let { .. } = self.expr(e).kind {
+                out.push(e);
+            }
+            kids.clear();
+            self.children(e, &mut kids);
+            stack.extend(kids.iter().rev());
+        }
+        out
+    }
+
     /// Whether a `let` of value `value` binds its variable before the value (the value
     /// may mention it: a recursive closure, as TVM's loops print). TVM binds every `let`
     /// so; here, one whose value as written starts with a function literal (`fn (..) {..}`,

@@ -19,8 +19,8 @@
 //! ```
 
 use crate::prelude::{Checked, Origin, Problem, ProblemLabel};
-use relay_core::expr::{ExprId, ExprKind, Module, Span};
-use relay_core::text::{parse_type, TypeScope};
+use relay_core::expr::{ExprKind, Span};
+use relay_core::text::{parse_type, printed_type, TypeScope};
 use relay_core::ty::{DTy, Ty, TyData};
 use relay_core::TyCtx;
 
@@ -39,14 +39,19 @@ pub fn printed_types(checked: &Checked, program: &str) -> Vec<Problem> {
     let mut out = Vec::new();
     for g in checked.user_globals() {
         let Some(root) = g.func else { continue };
-        for (var, value, statement) in lets(m, root) {
+        for e in m.lets(root) {
+            let ExprKind::Let { var, value, .. } = m.expr(e).kind else {
+                continue;
+            };
+            let statement = m.expr(e).span;
             let (Some(value_hi), Some(stmt_hi)) = (
                 (m.span_of(value).hi).checked_sub(offset),
                 statement.hi.checked_sub(offset),
             ) else {
                 continue;
             };
-            let Some((lo, text)) = ty_comment(program, value_hi as usize, stmt_hi as usize) else {
+            let Some((lo, text)) = printed_type(program, value_hi as usize, stmt_hi as usize)
+            else {
                 continue;
             };
             let mut scope = TypeScope::new();
@@ -85,40 +90,6 @@ pub fn printed_types(checked: &Checked, program: &str) -> Vec<Problem> {
         }
     }
     out
-}
-
-/// The `let`s inside `root`: each variable, value, and the span of its statement.
-fn lets(m: &Module, root: ExprId) -> Vec<(relay_core::expr::VarId, ExprId, Span)> {
-    let mut out = Vec::new();
-    let mut stack = vec![root];
-    let mut kids = Vec::new();
-    while let Some(e) = stack.pop() {
-        if e.is_mention() {
-            continue;
-        }
-        let node = m.expr(e);
-        if let ExprKind::Let { var, value, .. } = node.kind {
-            out.push((var, value, node.span));
-        }
-        kids.clear();
-        m.children(e, &mut kids);
-        stack.extend(kids.iter().rev());
-    }
-    out
-}
-
-/// The type text of the `/* ty=T */` comment in `program[lo..hi]` (between a bound
-/// value and the end of its statement), and where it starts.
-fn ty_comment(program: &str, lo: usize, hi: usize) -> Option<(usize, &str)> {
-    let between = program.get(lo..hi.min(program.len()))?;
-    let open = between.find("/*")?;
-    let inner_lo = lo + open + 2;
-    let inner = &program[inner_lo..];
-    let close = inner.find("*/")?;
-    let comment = &inner[..close];
-    let at = comment.find("ty=")?;
-    let text = comment[at + 3..].trim_end();
-    Some((inner_lo + at + 3, text))
 }
 
 /// Whether the inferred type `a` (in `ta`) agrees with the printed `b` (in `tb`).

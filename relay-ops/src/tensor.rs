@@ -14,7 +14,7 @@ pub mod einsum;
 pub mod index;
 pub mod shape;
 pub mod sparse;
-mod util;
+pub(crate) mod util;
 
 use crate::relations::Identity;
 use einsum::Einsum;

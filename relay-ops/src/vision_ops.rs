@@ -2,7 +2,7 @@
 //! suppressions, the R-CNN region operators and YOLO's reorganization.
 //!
 //! Relations whose results are read off the inputs' shapes are clauses ([`multibox`]'s
-//! `MultiBoxTransformLoc`, [`nms`], [`rcnn`]'s `RoiAlign`, `RoiPool` and `YoloReorg`);
+//! `MultiBoxTransformLoc`, [`nms`], [`rcnn`]'s `RoiPooled` and `YoloReorg`);
 //! those that count the values of a list of floats are imperative (`MultiBoxPrior`,
 //! `Proposal`). Attribute names, types and defaults are TVM's C++ ones
 //! (`include/tvm/relay/attrs/vision.h`). The inputs TVM's relations do not read (a
@@ -17,7 +17,7 @@ pub use multibox::{MultiBoxPrior, MultiBoxTransformLoc};
 pub use nms::{
     AllClassNonMaxSuppression, GetValidCounts, NonMaxSuppression, RegularNonMaxSuppression,
 };
-pub use rcnn::{Proposal, RoiAlign, RoiPool, YoloReorg};
+pub use rcnn::{Proposal, RoiPooled, YoloReorg};
 
 use relay_core::relay_op;
 
@@ -130,7 +130,7 @@ relay_op! {
     /// ```text
     /// %y = vision.roi_align(%x, %r, pooled_size=[7, 7], spatial_scale=0.0625f, sample_ratio=2)  // (1, 256, 32, 32) f32, (100, 5) f32 -> (100, 256, 7, 7) f32
     /// ```
-    vision.roi_align : fn<t1, t2, t3>(data: t1, rois: t2) -> t3 where RoiAlign,
+    vision.roi_align : fn<t1, t2, t3>(data: t1, rois: t2) -> t3 where RoiPooled,
         attrs {
             pooled_size: [int],
             spatial_scale: float,
@@ -145,7 +145,7 @@ relay_op! {
     /// ```text
     /// %y = vision.roi_pool(%x, %r, pooled_size=[7, 7], spatial_scale=0.0625f, layout="NHWC")  // (1, 32, 32, 256) f32, (n, 5) f32 -> (n, 7, 7, 256) f32
     /// ```
-    vision.roi_pool : fn<t1, t2, t3>(data: t1, rois: t2) -> t3 where RoiPool,
+    vision.roi_pool : fn<t1, t2, t3>(data: t1, rois: t2) -> t3 where RoiPooled,
         attrs { pooled_size: [int], spatial_scale: float, layout: str = "NCHW" },
         level 5;
 

@@ -110,15 +110,82 @@ fn regions_table() {
         ("layout", string("NHWC")),
     ];
     check(&[
-        (al, &["Tensor[(1, 256, 32, 32), float32]", "Tensor[(100, 5), float32]"], &a, Ok("Tensor[(100, 256, 7, 7), float32]")),
-        (al, &["Tensor[(n, h, w, c), float32]", "Tensor[(r, 5), float32]"], &nhwc, Ok("Tensor[(r, 7, 5, c), float32]")),
-        (po, &["Tensor[(1, ?, 32, 32), float32]", "Tensor[(?, 5), float32]"], &a, Ok("Tensor[(?, ?, 7, 7), float32]")),
-        (po, &["Tensor[(1, 32, 32, 256), float16]", "Tensor[(n, 5), float16]"], &nhwc, Ok("Tensor[(n, 7, 5, 256), float16]")),
-        (al, &["Tensor[(1, 256, 32, 32), float32]", "_"], &a, Err("waiting: RoiAlign")),
-        (al, &["Tensor[(1, 256, 32, 32), float32]", "Tensor[(100, 4), float32]"], &a, Err("the regions of `vision.roi_align` must be 2-D (regions, 5), found `Tensor[(100, 4), float32]`")),
-        (al, &["Tensor[(1, 256, 32, 32), float32]", "Tensor[(100, 5), float32]"], &[("pooled_size", ints(&[7])), ("spatial_scale", float(1.0))], Err("`pooled_size` of `vision.roi_align` must have 2 values, it has 1")),
-        (po, &["Tensor[(1, 256, 32, 32), float32]", "Tensor[(100, 5), float32]"], &[("pooled_size", ints(&[7, 7])), ("spatial_scale", float(1.0)), ("layout", string("NCHW4c"))], Err("`layout` of `vision.roi_pool` must be \"NCHW\" or \"NHWC\"")),
-        (po, &["Tensor[(256, 32, 32), float32]", "Tensor[(100, 5), float32]"], &a, Err("the data of `vision.roi_pool` must be 4-D, found `Tensor[(256, 32, 32), float32]`")),
+        (
+            al,
+            &[
+                "Tensor[(1, 256, 32, 32), float32]",
+                "Tensor[(100, 5), float32]",
+            ],
+            &a,
+            Ok("Tensor[(100, 256, 7, 7), float32]"),
+        ),
+        (
+            al,
+            &["Tensor[(n, h, w, c), float32]", "Tensor[(r, 5), float32]"],
+            &nhwc,
+            Ok("Tensor[(r, 7, 5, c), float32]"),
+        ),
+        (
+            po,
+            &["Tensor[(1, ?, 32, 32), float32]", "Tensor[(?, 5), float32]"],
+            &a,
+            Ok("Tensor[(?, ?, 7, 7), float32]"),
+        ),
+        (
+            po,
+            &[
+                "Tensor[(1, 32, 32, 256), float16]",
+                "Tensor[(n, 5), float16]",
+            ],
+            &nhwc,
+            Ok("Tensor[(n, 7, 5, 256), float16]"),
+        ),
+        (
+            al,
+            &["Tensor[(1, 256, 32, 32), float32]", "_"],
+            &a,
+            Err("waiting: RoiPooled"),
+        ),
+        (
+            al,
+            &[
+                "Tensor[(1, 256, 32, 32), float32]",
+                "Tensor[(100, 4), float32]",
+            ],
+            &a,
+            Err("the regions must be 2-D (regions, 5), found `Tensor[(100, 4), float32]`"),
+        ),
+        (
+            al,
+            &[
+                "Tensor[(1, 256, 32, 32), float32]",
+                "Tensor[(100, 5), float32]",
+            ],
+            &[("pooled_size", ints(&[7])), ("spatial_scale", float(1.0))],
+            Err("`pooled_size` must have 2 values, it has 1"),
+        ),
+        (
+            po,
+            &[
+                "Tensor[(1, 256, 32, 32), float32]",
+                "Tensor[(100, 5), float32]",
+            ],
+            &[
+                ("pooled_size", ints(&[7, 7])),
+                ("spatial_scale", float(1.0)),
+                ("layout", string("NCHW4c")),
+            ],
+            Err("`layout` must be \"NCHW\" or \"NHWC\""),
+        ),
+        (
+            po,
+            &[
+                "Tensor[(256, 32, 32), float32]",
+                "Tensor[(100, 5), float32]",
+            ],
+            &a,
+            Err("the data must be 4-D, found `Tensor[(256, 32, 32), float32]`"),
+        ),
     ]);
     let p = [
         ("scales", floats(&[2.0, 4.0, 8.0, 16.0, 32.0])),

@@ -349,12 +349,15 @@ impl Infer<'_> {
 
     /// Annotation `t` with each incomplete type `_` in it an unknown of its own.
     pub(super) fn open_ann(&mut self, t: Ty) -> Ty {
-        if !self.s.tcx.has_holes(t) {
+        if !self.s.tcx.has_params(t) {
             return t;
         }
         let holes: Vec<Param> = (self.s.tcx.free_params(t).into_iter())
             .filter(|&p| self.s.tcx.is_hole(p))
             .collect();
+        if holes.is_empty() {
+            return t;
+        }
         let map = holes
             .into_iter()
             .map(|p| (p, crate::fold::ParamValue::Ty(self.s.fresh_ty())))

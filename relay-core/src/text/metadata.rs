@@ -17,6 +17,9 @@ pub(crate) struct Metadata {
     root: Value,
 }
 
+/// The bytes of a tensor's header before its dimensions.
+const HEADER: usize = 32;
+
 /// The magic number TVM writes before a tensor.
 const NDARRAY_MAGIC: u64 = 0xDD5E_40F0_96B4_A13F;
 
@@ -90,7 +93,14 @@ impl Metadata {
             .and_then(|a| a.get(index))
             .and_then(Value::as_str)
             .ok_or_else(|| bad("its tensor is missing"))?;
-        let bytes = base64(b64).ok_or_else(|| bad("its tensor is not base 64"))?;
+        // Only the header is decoded: its fixed part, then the rank's dimensions.
+        let not_b64 = || bad("its tensor is not base 64");
+        let fixed = base64(b64, HEADER).ok_or_else(not_b64)?;
+        let rank = fixed
+            .get(24..28)
+            .map_or(0, |r| u32::from_le_bytes(r.try_into().expect("four bytes")));
+        let len = HEADER.saturating_add(8usize.saturating_mul(rank as usize));
+        let bytes = base64(b64, len).ok_or_else(not_b64)?;
         tensor_header(&bytes).ok_or_else(|| bad("its tensor's header is not TVM's"))
     }
 
@@ -204,9 +214,10 @@ fn tensor_header(b: &[u8]) -> Option<(DType, Vec<i64>)> {
     shape.iter().all(|&d| d >= 0).then_some((dtype, shape))
 }
 
-/// Decodes base 64 (the standard alphabet, `=` padding, blanks skipped).
-fn base64(text: &str) -> Option<Vec<u8>> {
-    let mut out = Vec::with_capacity(text.len() / 4 * 3);
+/// Decodes base 64 (the standard alphabet, `=` padding, blanks skipped), at most the
+/// first `limit` bytes.
+fn base64(text: &str, limit: usize) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(limit.min(text.len() / 4 * 3));
     let (mut acc, mut n) = (0u32, 0u32);
     for c in text.bytes() {
         let v = match c {
@@ -224,6 +235,9 @@ fn base64(text: &str) -> Option<Vec<u8>> {
         if n >= 8 {
             n -= 8;
             out.push((acc >> n) as u8);
+            if out.len() == limit {
+                break;
+            }
         }
     }
     Some(out)
@@ -235,19 +249,28 @@ mod tests {
 
     #[test]
     fn base64_decodes() {
-        assert_eq!(base64("TWFu").unwrap(), b"Man");
-        assert_eq!(base64("TWE=").unwrap(), b"Ma");
-        assert_eq!(base64("TQ==").unwrap(), b"M");
-        assert_eq!(base64("T$"), None);
+        assert_eq!(base64("TWFu", 9).unwrap(), b"Man");
+        assert_eq!(base64("TWFu", 2).unwrap(), b"Ma");
+        assert_eq!(base64("TWE=", 9).unwrap(), b"Ma");
+        assert_eq!(base64("TQ==", 9).unwrap(), b"M");
+        assert_eq!(base64("T$", 9), None);
     }
 
     /// A float32 tensor of shape (2, 3) and an int32 one of shape (0), as TVM 0.8 and
     /// 0.9 wrote them.
     #[test]
     fn tensor_headers_give_dtype_and_shape() {
-        let a = base64("P6G0lvBAXt0AAAAAAAAAAAEAAAAAAAAAAgAAAAIgAQACAAAAAAAAAAMAAAAAAAAAGAAAAAAAAAAAAIA/AAAAQAAAQEAAAIBAAACgQAAAwEA=").unwrap();
+        let a = base64(
+            "P6G0lvBAXt0AAAAAAAAAAAEAAAAAAAAAAgAAAAIgAQACAAAAAAAAAAMAAAAAAAAAGAAAAAAAAAAAAIA/AAAAQAAAQEAAAIBAAACgQAAAwEA=",
+            usize::MAX,
+        )
+        .unwrap();
         assert_eq!(tensor_header(&a), Some((DType::FLOAT32, vec![2, 3])));
-        let b = base64("P6G0lvBAXt0AAAAAAAAAAAEAAAAAAAAAAQAAAAAgAQAAAAAAAAAAAAAAAAAAAAAA").unwrap();
+        let b = base64(
+            "P6G0lvBAXt0AAAAAAAAAAAEAAAAAAAAAAQAAAAAgAQAAAAAAAAAAAAAAAAAAAAAA",
+            usize::MAX,
+        )
+        .unwrap();
         assert_eq!(tensor_header(&b), Some((DType::INT32, vec![0])));
         assert_eq!(tensor_header(&b[..30]), None);
     }

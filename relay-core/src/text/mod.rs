@@ -93,3 +93,23 @@ pub fn attribute_span(src: &str, call: crate::expr::Span, name: &str) -> Option<
     }
     found
 }
+
+/// The type TVM printed in the first `/* .. ty=T .. */` comment that starts in
+/// `text[lo..hi]`: where `T` starts, and its text (trailing blanks excluded). How a
+/// printed module's `meta[relay.Constant][N] /* ty=T */` and its bindings' types are read.
+///
+/// ```
+/// use relay_core::text::printed_type;
+/// let src = "%0 = nn.relu(%x) /* ty=Tensor[(2), float32] */;";
+/// let (at, ty) = printed_type(src, 16, src.len()).unwrap();
+/// assert_eq!((at, ty), (23, "Tensor[(2), float32]"));
+/// assert_eq!(printed_type(src, 0, 16), None);
+/// ```
+pub fn printed_type(text: &str, lo: usize, hi: usize) -> Option<(usize, &str)> {
+    let open = lo + text.get(lo..hi.min(text.len()))?.find("/*")?;
+    let inner_lo = open + 2;
+    let inner = &text[inner_lo..];
+    let comment = &inner[..inner.find("*/")?];
+    let at = comment.find("ty=")?;
+    Some((inner_lo + at + 3, comment[at + 3..].trim_end()))
+}

@@ -7,22 +7,13 @@
 //! read from a length is bounded before it sizes a shape.
 
 use crate::level2::util::Layout;
+use crate::level3::util::shown;
+use crate::tensor::util::not_integer;
 use relay_core::{relation, DTy, DType, Dim, Dims, Progress, RelCx, RelError, RelResult};
 
 /// The most dimensions a shape tensor's length may give (as the clause notation's
 /// `[d; n]`).
 const MAX_RANK: i64 = 65536;
-
-/// Argument `arg` shown in the text syntax, resolved as far as known.
-fn shown(cx: &mut RelCx<'_>, arg: usize) -> String {
-    let t = cx.resolve(cx.arg(arg));
-    cx.show(t)
-}
-
-/// Whether `dt` is known not to be an integer type.
-fn not_integer(cx: &mut RelCx<'_>, dt: DTy) -> bool {
-    matches!(cx.resolve_dtype(dt), DTy::Known(d) if !d.is_int())
-}
 
 /// The static length of the 1-D integer tensor argument `arg` of `op` (`what` names it:
 /// "the target shape"), which gives the rank of the result: `None` while the tensor or

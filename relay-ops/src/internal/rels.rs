@@ -2,19 +2,13 @@
 //! lowered functions, allocations, and the VM's reshape. Imperative: they take function
 //! types apart and return the `Storage` data type.
 
+use crate::level3::util::shown;
 use relay_core::{
     relation, DTy, DType, Dim, Dims, FuncTy, Progress, RelCx, RelError, RelResult, Ty, TyData,
 };
 
 /// The most dimensions a tensor allocated from a shape tensor's length may have.
 const MAX_RANK: i64 = 65536;
-
-/// Argument `arg` shown in the text syntax, resolved as far as known.
-fn shown(cx: &mut RelCx<'_>, arg: usize) -> String {
-    let t = cx.arg(arg);
-    let t = cx.resolve(t);
-    cx.show(t)
-}
 
 /// The function type of argument `arg` of `op`: `None` while unknown. A function with type
 /// parameters (or relations) is refused: a lowered function is monomorphic, and TVM's

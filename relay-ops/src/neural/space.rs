@@ -7,15 +7,11 @@
 
 use super::pool::{div_exact, one_of};
 use crate::level2::util::Layout;
+use crate::level3::util::shown;
 use relay_core::{relation, Dim, Progress, RelCx, RelError, RelResult};
 
 fn arith(e: relay_core::DimError) -> RelError {
     RelError::at(0, e.to_string())
-}
-
-fn shown(cx: &mut RelCx<'_>, arg: usize) -> String {
-    let t = cx.resolve(cx.arg(arg));
-    cx.show(t)
 }
 
 /// `d + c`.

@@ -8,41 +8,7 @@
 
 use relay_core::{relation, DTy, Dim, Progress, RelCx, RelError, RelResult};
 
-fn shown(cx: &mut RelCx<'_>, arg: usize) -> String {
-    let t = cx.resolve(cx.arg(arg));
-    cx.show(t)
-}
-
-fn not_integer(cx: &mut RelCx<'_>, dt: DTy) -> bool {
-    matches!(cx.resolve_dtype(dt), DTy::Known(d) if !d.is_int())
-}
-
-/// Argument `arg` of `op` (`what` names it), of one of the `ranks`, of integers if `int`.
-fn sparse_part(
-    cx: &mut RelCx<'_>,
-    op: &str,
-    arg: usize,
-    what: &str,
-    ranks: &[usize],
-    int: bool,
-) -> Result<Option<(Vec<Dim>, DTy)>, RelError> {
-    let Some((dims, dt)) = cx.tensor_dims(arg)? else {
-        return Ok(None);
-    };
-    if !ranks.contains(&dims.len()) || (int && not_integer(cx, dt)) {
-        let t = shown(cx, arg);
-        let ranks: Vec<String> = ranks.iter().map(|r| format!("{r}-D")).collect();
-        let kind = if int { " of integers" } else { "" };
-        return Err(RelError::at(
-            arg,
-            format!(
-                "`{op}` expects {what} {}{kind}, found `{t}`",
-                ranks.join(" or ")
-            ),
-        ));
-    }
-    Ok(Some((dims, dt)))
-}
+use crate::tensor::util::{not_integer, part as sparse_part, shown};
 
 /// The rows of the sparse matrix whose `indptr` has length `len` (`len - 1`), times the
 /// block rows `bs_r` for BSR.

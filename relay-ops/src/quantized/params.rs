@@ -3,6 +3,7 @@
 //! `int32`), each a scalar or a vector of one value per channel; and running the relation
 //! of the operator a quantized one wraps (`nn.conv2d` under `qnn.conv2d`).
 
+pub(super) use crate::level3::util::shown;
 use relay_core::{
     Attrs, DTy, DType, Dim, Dims, Progress, RelCx, RelError, RelResult, RelationRef, ShapeData,
     TyData,
@@ -29,13 +30,6 @@ pub(super) fn one_of(names: &[&str]) -> String {
 fn named(d: DType, names: &[&str]) -> bool {
     let s = d.to_string();
     names.contains(&s.as_str())
-}
-
-/// Argument `arg` shown in the text syntax, resolved as far as known.
-pub(super) fn shown(cx: &mut RelCx<'_>, arg: usize) -> String {
-    let t = cx.arg(arg);
-    let t = cx.resolve(t);
-    cx.show(t)
 }
 
 /// The dimensions and dtype of tensor argument `arg` (`what`: "the data", "the weight")

@@ -2,14 +2,10 @@
 
 use relay_core::{DTy, Dim, RelCx, RelError, TyData};
 
-/// Argument `arg`, resolved as far as known, in the text syntax.
-pub(super) fn shown(cx: &mut RelCx<'_>, arg: usize) -> String {
-    let t = cx.resolve(cx.arg(arg));
-    cx.show(t)
-}
+pub(crate) use crate::level3::util::shown;
 
 /// Whether `dt` is known not to be an integer type.
-pub(super) fn not_integer(cx: &mut RelCx<'_>, dt: DTy) -> bool {
+pub(crate) fn not_integer(cx: &mut RelCx<'_>, dt: DTy) -> bool {
     matches!(cx.resolve_dtype(dt), DTy::Known(d) if !d.is_int())
 }
 
@@ -20,7 +16,7 @@ pub(super) fn arith(arg: usize) -> impl Fn(relay_core::DimError) -> RelError {
 
 /// Argument `arg` of `op` (`what` names it) if it is a tensor of known rank: of one of
 /// `ranks` (any, when empty), of integers if `int`.
-pub(super) fn part(
+pub(crate) fn part(
     cx: &mut RelCx<'_>,
     op: &str,
     arg: usize,

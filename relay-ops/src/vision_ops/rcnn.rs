@@ -5,16 +5,16 @@ use super::util::list_len;
 use crate::level2::util::{arith, need};
 use relay_core::{relation, Attrs, Dim, Progress, RelCx, RelError, RelResult};
 
-/// `vision.roi_align`'s relation: the data `(N, C, H, W)` (`layout` `"NCHW"`, or
-/// `(N, H, W, C)` for `"NHWC"`) and regions `(R, 5)` give `(R, C, ph, pw)` (`(R, ph, pw,
-/// C)`), `(ph, pw)` = `pooled_size`, of the data's dtype. TVM checks neither the regions'
-/// 5 values nor `pooled_size`'s length.
+/// `vision.roi_align`'s and `vision.roi_pool`'s relation: the data `(N, C, H, W)`
+/// (`layout` `"NCHW"`, or `(N, H, W, C)` for `"NHWC"`) and regions `(R, 5)` give
+/// `(R, C, ph, pw)` (`(R, ph, pw, C)`), `(ph, pw)` = `pooled_size`, of the data's dtype.
+/// TVM checks neither the regions' 5 values nor `pooled_size`'s length.
 #[relation(
-    RoiAlign(D @ Tensor(s, bt), R @ Tensor(sr, _), O) :-
-        assert(len(s) == 4, "the data of `vision.roi_align` must be 4-D, found `{}`", D),
-        assert(len(sr) == 2, "the regions of `vision.roi_align` must be 2-D (regions, 5), found `{}`", R),
-        assert(sr[1] = 5, "the regions of `vision.roi_align` must be 2-D (regions, 5), found `{}`", R),
-        assert(len(attrs.pooled_size) == 2, "`pooled_size` of `vision.roi_align` must have 2 values, it has {}", len(attrs.pooled_size)),
+    RoiPooled(D @ Tensor(s, bt), R @ Tensor(sr, _), O) :-
+        assert(len(s) == 4, "the data must be 4-D, found `{}`", D),
+        assert(len(sr) == 2, "the regions must be 2-D (regions, 5), found `{}`", R),
+        assert(sr[1] = 5, "the regions must be 2-D (regions, 5), found `{}`", R),
+        assert(len(attrs.pooled_size) == 2, "`pooled_size` must have 2 values, it has {}", len(attrs.pooled_size)),
         for p in attrs.pooled_size {
             assert(p >= 1, "`pooled_size` must be at least 1, found {}", p),
         },
@@ -23,32 +23,11 @@ use relay_core::{relation, Attrs, Dim, Progress, RelCx, RelError, RelResult};
         } else if attrs.layout == "NHWC" {
             O = Tensor([sr[0], ..attrs.pooled_size, s[3]], bt)
         } else {
-            assert(false, "`layout` of `vision.roi_align` must be \"NCHW\" or \"NHWC\"")
+            assert(false, "`layout` must be \"NCHW\" or \"NHWC\"")
         },
         attrs(pooled_size: [int], layout: str = "NCHW")
 )]
-pub struct RoiAlign;
-
-/// `vision.roi_pool`'s relation: as `vision.roi_align`'s.
-#[relation(
-    RoiPool(D @ Tensor(s, bt), R @ Tensor(sr, _), O) :-
-        assert(len(s) == 4, "the data of `vision.roi_pool` must be 4-D, found `{}`", D),
-        assert(len(sr) == 2, "the regions of `vision.roi_pool` must be 2-D (regions, 5), found `{}`", R),
-        assert(sr[1] = 5, "the regions of `vision.roi_pool` must be 2-D (regions, 5), found `{}`", R),
-        assert(len(attrs.pooled_size) == 2, "`pooled_size` of `vision.roi_pool` must have 2 values, it has {}", len(attrs.pooled_size)),
-        for p in attrs.pooled_size {
-            assert(p >= 1, "`pooled_size` must be at least 1, found {}", p),
-        },
-        if attrs.layout == "NCHW" {
-            O = Tensor([sr[0], s[1], ..attrs.pooled_size], bt)
-        } else if attrs.layout == "NHWC" {
-            O = Tensor([sr[0], ..attrs.pooled_size, s[3]], bt)
-        } else {
-            assert(false, "`layout` of `vision.roi_pool` must be \"NCHW\" or \"NHWC\"")
-        },
-        attrs(pooled_size: [int], layout: str = "NCHW")
-)]
-pub struct RoiPool;
+pub struct RoiPooled;
 
 /// Unifies dimension `a` with `b`, or fails blaming `arg` with `message(a, b)`.
 fn agree(

@@ -181,21 +181,13 @@ pub fn check_args(cases: &[ArgsCase<'_>]) {
 
 /// The variables bound by `let` (and graph bindings) inside `root`, in source order.
 pub fn let_bindings(m: &Module, root: ExprId) -> Vec<VarId> {
-    let mut out = Vec::new();
-    let mut stack = vec![root];
-    let mut kids = Vec::new();
-    while let Some(e) = stack.pop() {
-        if e.is_mention() {
-            continue;
-        }
-        if let ExprKind::Let { var, .. } = m.expr(e).kind {
-            out.push(var);
-        }
-        kids.clear();
-        m.children(e, &mut kids);
-        stack.extend(kids.iter().rev());
-    }
-    out
+    m.lets(root)
+        .into_iter()
+        .filter_map(|e| match m.expr(e).kind {
+            ExprKind::Let { var, .. } => Some(var),
+            _ => None,
+        })
+        .collect()
 }
 
 /// `@name: TYPE` of each global of `src`, each followed by `%name: TYPE` of its bindings.

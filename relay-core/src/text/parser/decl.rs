@@ -87,9 +87,13 @@ impl Parser<'_, '_> {
         Ok(())
     }
 
-    /// Whether the statements being read are a printed expression's.
+    /// Whether the statements being read are a printed expression's own (not those of a
+    /// function inside it): where its `free_var`s are.
     pub(super) fn in_expr_program(&self) -> bool {
         matches!(self.frames.get(1), Some(Frame::Fn { braced: false, .. }))
+            && self.frames[2..]
+                .iter()
+                .all(|f| matches!(f, Frame::LetChain { .. }))
     }
 
     /// `free_var %x: T;` in a printed expression: a parameter of its `@main`.
@@ -268,15 +272,7 @@ impl Parser<'_, '_> {
             self.bump()?;
             self.expect_word("type")?;
             self.expect(Tok::Ident, "a data type's name")?;
-            if self.eat(Tok::LBracket)? {
-                while !self.eat(Tok::RBracket)? {
-                    if self.is(Tok::Eof) {
-                        return Err(self.expected("`]`"));
-                    }
-                    self.bump()?;
-                }
-            }
-            return Ok(());
+            return self.skip_brackets();
         }
         while !self.is(Tok::LBrace) {
             if self.is(Tok::Eof) {

@@ -244,8 +244,8 @@ impl Parser<'_, '_> {
         Ok(Some(std::sync::Arc::new(crate::Attrs::new(values))))
     }
 
-    /// Reads `meta[kind][n]` from its `meta` (at `lo`, read): its span, kind and index.
-    pub(super) fn meta_ref(&mut self, lo: u32) -> PResult<(Span, String, u64)> {
+    /// Skips the bracketed groups from the current token on (`[kind][0]`).
+    pub(super) fn skip_brackets(&mut self) -> PResult<()> {
         while self.eat(Tok::LBracket)? {
             while !self.eat(Tok::RBracket)? {
                 if self.is(Tok::Eof) {
@@ -254,6 +254,12 @@ impl Parser<'_, '_> {
                 self.bump()?;
             }
         }
+        Ok(())
+    }
+
+    /// Reads `meta[kind][n]` from its `meta` (at `lo`, read): its span, kind and index.
+    pub(super) fn meta_ref(&mut self, lo: u32) -> PResult<(Span, String, u64)> {
+        self.skip_brackets()?;
         let span = self.span_from(lo);
         let compact: String = self.src[span.lo as usize..span.hi as usize]
             .split_whitespace()
@@ -290,36 +296,30 @@ impl Parser<'_, '_> {
                 }
             };
             self.metadata = Some(match read {
-                Ok(md) => Ok(md),
+                Ok(md) => md,
                 Err((message, span)) => {
-                    self.error(span, message.clone());
-                    Err(message)
+                    self.error(span, message);
+                    None
                 }
             });
         }
-        match self.metadata.as_ref() {
-            Some(Ok(Some(md))) => Some(md),
-            _ => None,
-        }
+        self.metadata.as_ref().and_then(Option::as_ref)
     }
 
-    /// The type in a `/* ty=T */` comment that starts at or after byte `at` (blanks
-    /// before it), if there is one.
+    /// The type in a `/* ty=T */` comment right after byte `at` (blanks before it), if
+    /// there is one.
     fn ty_comment(&mut self, at: usize) -> PResult<Option<crate::ty::Ty>> {
         let b = self.src.as_bytes();
         let mut i = at;
         while i < b.len() && b[i].is_ascii_whitespace() {
             i += 1;
         }
-        let Some(rest) = self.src[i..].strip_prefix("/*") else {
+        if !self.src[i..].starts_with("/*") {
+            return Ok(None);
+        }
+        let Some((pos, _)) = crate::text::printed_type(self.src, i, i + 2) else {
             return Ok(None);
         };
-        let end = rest.find("*/").map_or(self.src.len(), |k| i + 2 + k);
-        let inner = &self.src[i + 2..end];
-        let Some(k) = inner.find("ty=") else {
-            return Ok(None);
-        };
-        let pos = i + 2 + k + 3;
         let (ty, _) =
             crate::text::ty_parser::parse_type_at(self.tcx, &mut self.scope, self.src, pos)
                 .map_err(|e| self.type_error(e))?;

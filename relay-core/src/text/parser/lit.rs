@@ -223,14 +223,7 @@ impl Parser<'_, '_> {
             Tok::Ident if self.is_word("meta") && self.peek2()?.kind == Tok::LBracket => {
                 // A reference into TVM's metadata (`meta[VirtualDevice][0]`), kept as text.
                 self.bump()?;
-                while self.eat(Tok::LBracket)? {
-                    while !self.eat(Tok::RBracket)? {
-                        if self.is(Tok::Eof) {
-                            return Err(self.expected("`]`"));
-                        }
-                        self.bump()?;
-                    }
-                }
+                self.skip_brackets()?;
                 let text: String = self.src[lo as usize..self.prev_hi as usize]
                     .split_whitespace()
                     .collect();

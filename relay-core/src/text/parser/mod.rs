@@ -377,8 +377,8 @@ struct Parser<'s, 'a> {
     /// How many unknown names have been reported (see `Parser::suggests`).
     suggested: usize,
     /// The source's metadata section, read when a reference needs it: `None` before,
-    /// then the section or why it could not be read (`Ok(None)`: there is none).
-    metadata: Option<Result<Option<super::metadata::Metadata>, String>>,
+    /// then the section if there is one that reads.
+    metadata: Option<Option<super::metadata::Metadata>>,
 }
 
 /// What a name in expression position is.
