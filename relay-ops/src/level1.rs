@@ -15,9 +15,7 @@
 //! once, so its outcome does not depend on the order of solving.
 
 use crate::relations::{Broadcast, Identity};
-use relay_core::{
-    relation, relay_op, AttrValue, Dim, Dims, Progress, RelCx, RelError, RelResult, TyData,
-};
+use relay_core::{relation, relay_op};
 
 // ---------------------------------------------------------------------------------------
 // Relations
@@ -93,23 +91,6 @@ pub struct Norm;
         attrs(axis: int, num_newaxis: int = 1)
 )]
 pub struct ExpandDims;
-
-/// Unifies two dimensions that must be equal (`?` is compatible with every dimension),
-/// replacing the unifier's message with `message(a, b)` (the dimensions printed).
-fn same_dim(
-    cx: &mut RelCx<'_>,
-    a: Dim,
-    b: Dim,
-    blame: usize,
-    message: impl FnOnce(&str, &str) -> String,
-) -> Result<(), RelError> {
-    if cx.unify_dim(a, b, blame).is_err() {
-        let (a, b) = (cx.resolve_dim(a), cx.resolve_dim(b));
-        let (a, b) = (cx.show_dim(a), cx.show_dim(b));
-        return Err(RelError::at(blame, message(&a, &b)));
-    }
-    Ok(())
-}
 
 /// `nn.dense`'s relation: `nn.matmul`'s ([`Matmul`]) with the weight transposed,
 /// `(units, k)`: the data `(.., k)`, the result `(.., units)` of `out_dtype` (the data's
@@ -207,130 +188,57 @@ pub struct Dense;
 pub struct Matmul;
 
 /// `concatenate`'s relation: a tuple of tensors of one rank and dtype, joined along
-/// `axis` ∈ `[-ndim, ndim)`. It waits for every field, then decides from all of them at
-/// once: the joined dimension is the sum (`?` if any is `?`); every other dimension must
-/// agree across the fields (`?` agrees with anything) and is the agreed value (`?` only
-/// if every field has `?` there).
-#[relation(Concatenate)]
-pub fn concatenate_rel(cx: &mut RelCx<'_>) -> RelResult {
-    let t = cx.resolve(cx.arg(0));
-    let fields = match cx.data(t) {
-        TyData::Tuple(fields) => fields.to_vec(),
-        TyData::Var(_) => return Ok(Progress::NotYet),
-        _ => {
-            let shown = cx.show(t);
-            return Err(RelError::at(
-                0,
-                format!("`concatenate` takes a tuple of tensors, found `{shown}`"),
-            ));
-        }
-    };
-    if fields.is_empty() {
-        return Err(RelError::at(0, "`concatenate` needs at least one tensor"));
-    }
-    let mut tensors = Vec::with_capacity(fields.len());
-    for &f in &fields {
-        let f = cx.resolve(f);
-        match cx.data(f) {
-            TyData::Tensor(s, dt) => {
-                let (s, dt) = (*s, *dt);
-                match cx.tcx_ref().shape_dims(s) {
-                    Some(dims) => tensors.push((f, dims.to_vec(), dt)),
-                    None => return Ok(Progress::NotYet),
-                }
-            }
-            TyData::Var(_) => return Ok(Progress::NotYet),
-            _ => {
-                let shown = cx.show(f);
-                return Err(RelError::at(
-                    0,
-                    format!("`concatenate` takes a tuple of tensors, found the field `{shown}`"),
-                ));
-            }
-        }
-    }
-    let (first, first_dims, dt) = tensors[0].clone();
-    let rank = first_dims.len();
-    for (i, (f, dims, fdt)) in tensors.iter().enumerate().skip(1) {
-        if dims.len() != rank {
-            let (a, b) = (cx.show(first), cx.show(*f));
-            return Err(RelError::at(
-                0,
-                format!(
-                    "`concatenate` needs tensors of one rank: field 0 `{a}` has rank {rank} and field {i} `{b}` has rank {}",
-                    dims.len()
-                ),
-            ));
-        }
-        if cx.unify_dtype(dt, *fdt, 0).is_err() {
-            let (a, b) = (cx.show(first), cx.show(*f));
-            return Err(RelError::at(
-                0,
-                format!("`concatenate` needs tensors of one dtype: field 0 is `{a}` and field {i} is `{b}`"),
-            ));
-        }
-    }
-    let axis = match cx.attrs().get("axis") {
-        Some(AttrValue::Int(a)) => *a,
-        _ => 0,
-    };
-    let r = rank as i64;
-    if axis < -r || axis >= r {
-        return Err(RelError::at(
-            0,
-            format!(
-                "`axis` {axis} is out of range for tensors of rank {rank}: it must be in [{}, {r})",
-                -r
+/// `axis` ∈ `[-ndim, ndim)`. The joined dimension is the sum of the fields' (`?` if one
+/// is `?`); every other dimension must agree across the fields, `?` agreeing with
+/// anything, and is the first that is not `?` (`?` only if every field has `?` there).
+#[relation(
+    Concatenate(X, O) :-
+        assert(X = Tuple(..fs), "`concatenate` takes a tuple of tensors, found `{}`", X),
+        assert(len(fs) >= 1, "`concatenate` needs at least one tensor"),
+        for f in fs {
+            assert(f = Tensor(_, _), "`concatenate` takes a tuple of tensors, found the field `{}`", f),
+        },
+        fs[0] = Tensor(s0, bt),
+        r = len(s0),
+        for i in 1..len(fs) {
+            assert(
+                len(shape(fs[i])) == r,
+                "`concatenate` needs tensors of one rank: field 0 `{}` has rank {} and field {} `{}` has rank {}",
+                fs[0], r, i, fs[i], len(shape(fs[i]))
             ),
-        ));
-    }
-    let axis = if axis < 0 { axis + r } else { axis } as usize;
-    let mut out = Vec::with_capacity(rank);
-    for d in 0..rank {
-        let dims: Vec<Dim> = tensors.iter().map(|(_, ds, _)| ds[d]).collect();
-        if d == axis {
-            let mut total = cx.tcx().dims.konst(0);
-            for &x in &dims {
-                if cx.tcx_ref().dims.is_any(x) {
-                    total = Dims::ANY;
-                    break;
-                }
-                total = cx
-                    .tcx()
-                    .dims
-                    .add(total, x)
-                    .map_err(|e| RelError::at(0, e.to_string()))?;
-            }
-            out.push(total);
-            continue;
-        }
-        let known: Vec<(usize, Dim)> = dims
-            .iter()
-            .copied()
-            .enumerate()
-            .filter(|&(_, x)| !cx.tcx_ref().dims.is_any(x))
-            .collect();
-        let Some(&(i0, d0)) = known.first() else {
-            out.push(Dims::ANY);
-            continue;
-        };
-        for &(i, x) in &known[1..] {
-            if cx.resolve_dim(x) == cx.resolve_dim(d0) {
-                continue;
-            }
-            let (a, b) = (cx.show(tensors[i0].0), cx.show(tensors[i].0));
-            same_dim(cx, d0, x, 0, |x0, x1| {
-                format!(
-                    "`concatenate` along axis {axis} needs the other dimensions to agree: dimension {d} of field {i0} `{a}` is {x0} and of field {i} `{b}` is {x1}"
-                )
-            })?;
-        }
-        out.push(cx.resolve_dim(d0));
-    }
-    let out = cx.mk_tensor(&out, dt);
-    cx.unify(1, out)?;
-    Ok(Progress::Solved)
-}
+            assert(
+                dtype(fs[i]) = bt,
+                "`concatenate` needs tensors of one dtype: field 0 is `{}` and field {} is `{}`",
+                fs[0], i, fs[i]
+            ),
+        },
+        assert(
+            -r <= attrs.axis && attrs.axis < r,
+            "`axis` {} is out of range for tensors of rank {}: it must be in [{}, {})",
+            attrs.axis, r, -r, r
+        ),
+        a = attrs.axis % r,
+        // For each axis, the first field whose dimension there is not `?` (field 0 if
+        // every one is `?`): the others agree with it.
+        first = [[..[i for i in 0..len(fs) if !is_any(shape(fs[i])[d])], 0][0] for d in 0..r],
+        for d in 0..r {
+            for i in 0..len(fs) {
+                if d != a && !is_any(shape(fs[i])[d]) {
+                    assert(
+                        shape(fs[i])[d] = shape(fs[first[d]])[d],
+                        "`concatenate` along axis {} needs the other dimensions to agree: dimension {} of field {} `{}` is {} and of field {} `{}` is {}",
+                        a, d, first[d], fs[first[d]], shape(fs[first[d]])[d], i, fs[i], shape(fs[i])[d]
+                    ),
+                },
+            },
+        },
+        O = Tensor(
+            [if d == a { sum([shape(f)[a] for f in fs]) } else { shape(fs[first[d]])[d] } for d in 0..r],
+            bt
+        ),
+        attrs(axis: int = 0)
+)]
+pub struct Concatenate;
 
 // ---------------------------------------------------------------------------------------
 // Operators

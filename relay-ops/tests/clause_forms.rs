@@ -13,11 +13,7 @@
 mod common;
 
 use common::{boolean, int, string};
-use relay_core::text::{parse_type, TypeScope};
-use relay_core::{
-    registry, relation, AttrValue, Outcome, Relation, RelationRef, Solver, Ty, TyCtx,
-};
-use std::sync::Arc;
+use relay_core::{relation, AttrValue, Relation, RelationRef};
 
 /// `nn.matmul`'s relation as a clause: A is `(.., m, k)` (`(.., k, m)` with `transpose_a`), B is
 /// `(k, units)` (`(units, k)` with `transpose_b`), the result `(.., m, units)` of
@@ -64,51 +60,6 @@ use std::sync::Arc;
 )]
 pub struct ClauseMatmul;
 
-/// Types a call of `op`'s signature with `relation` instead of the operator's own: the
-/// printed result and arguments, or the first error, or the relations still waiting.
-fn infer_with(
-    relation: RelationRef,
-    op: &str,
-    args: &[&str],
-    attrs: &[(&str, AttrValue)],
-) -> Result<(String, Vec<String>), String> {
-    let def = registry::global()
-        .map_err(|e| e.to_string())?
-        .op(op)
-        .expect("operator");
-    let attrs = common::filled_attrs(def, attrs)?;
-    let mut s = Solver::new(TyCtx::new());
-    let mut scope = TypeScope::new();
-    let mut tys: Vec<Ty> = Vec::new();
-    for src in args {
-        tys.push(if *src == "_" {
-            s.fresh_ty()
-        } else {
-            parse_type(&mut s.tcx, &mut scope, src).map_err(|e| e.to_string())?
-        });
-    }
-    let out = s.fresh_ty();
-    tys.push(out);
-    s.add_relation(relation, &tys, Some(Arc::new(attrs)), 0);
-    match s.solve() {
-        Outcome::Solved => {}
-        Outcome::Failed(errors) => return Err(errors[0].message.clone()),
-        Outcome::UnderConstrained(w) => {
-            let names: Vec<&str> = w.iter().map(|w| w.relation).collect();
-            return Err(format!("waiting: {}", names.join(", ")));
-        }
-    }
-    let shown: Vec<String> = tys[..args.len()]
-        .iter()
-        .map(|&t| {
-            let r = s.resolve(t);
-            s.tcx.show(r)
-        })
-        .collect();
-    let out = s.resolve(out);
-    Ok((s.tcx.show(out), shown))
-}
-
 type Case<'a> = (
     &'a [&'a str],
     &'a [(&'a str, AttrValue)],
@@ -118,7 +69,7 @@ type Case<'a> = (
 fn check(relation: RelationRef, op: &str, cases: &[Case<'_>]) {
     let mut wrong = Vec::new();
     for (args, attrs, want) in cases {
-        let got = infer_with(relation, op, args, attrs).map(|(out, _)| out);
+        let got = common::infer_with(relation, op, args, attrs).map(|(out, _)| out);
         let want = want.map(str::to_string).map_err(str::to_string);
         if got != want {
             wrong.push(format!(
@@ -182,7 +133,7 @@ fn matmul_clause_is_the_operators() {
             }
         }
     }
-    same_as_operator(ClauseMatmul::REF, "nn.matmul", &inputs, &attrs);
+    common::same_as_operator(ClauseMatmul::REF, "nn.matmul", &inputs, &attrs);
 }
 
 /// A relation, the operator whose signature it is put on, arguments, attributes, the
@@ -241,7 +192,7 @@ fn the_weight_is_inferred_from_units() {
         ),
     ];
     for (rel, op, args, attrs, out, solved) in cases {
-        let got = infer_with(*rel, op, args, attrs);
+        let got = common::infer_with(*rel, op, args, attrs);
         let want = Ok((
             out.to_string(),
             solved.iter().map(|s| s.to_string()).collect(),
@@ -256,200 +207,6 @@ fn the_clauses_need_their_data() {
     // the weight can (from `units`, and its dtype by `default`).
     assert_eq!(relay_ops::level1::Dense::DEF.needs, &[0]);
     assert_eq!(ClauseMatmul::DEF.needs, &[0]);
-}
-
-// ---------------------------------------------------------------------------------------
-// The reductions
-// ---------------------------------------------------------------------------------------
-//
-// `Reduce`, `ArgReduce` and `Variance` (relay-ops/src/level4/reduce.rs) written as
-// clauses with the comprehensions, loops, `in` and `if` terms of the notation. They give
-// the operators' types and messages on every input of the grid below, but the operators
-// keep their imperative relations: per call (`op_relations`, `sum` with `axis=[-1]` and
-// `keepdims`) the clause takes about 620 ns against 140 ns, as its loop and
-// comprehensions are evaluated term by term (the fast path compiles neither yet).
-//
-// The three share their goals up to the output (a clause cannot call another):
-// `reduction!` writes them into each. The reduced axes `r`, per TVM: `axis` None or
-// empty → every axis (even with `exclude`); negative axes count from the end; an axis
-// out of range or listed twice is an error; `exclude` takes the complement. The output
-// `O` has the reduced axes as `1` with `keepdims`, and drops them otherwise.
-
-/// `#[relation]` on `pub struct $name`: the reduction of the data `Tensor(s, _)` in
-/// `$head` into `O`, of dtype `$dtype`, then `$goals`.
-macro_rules! reduction {
-    ($(#[$doc:meta])* $name:ident($($head:tt)*), $dtype:tt $(, $($goals:tt)*)?) => {
-        $(#[$doc])*
-        #[relation(
-            $name($($head)*) :-
-                if attrs.axis == None || len(attrs.axis) == 0 {
-                    r = [i for i in 0..len(s)]
-                } else {
-                    for i in 0..len(attrs.axis) {
-                        assert(
-                            -len(s) <= attrs.axis[i] && attrs.axis[i] < len(s),
-                            "`axis` {} is out of range for a tensor of rank {}", attrs.axis[i], len(s)
-                        ),
-                        assert(
-                            !(attrs.axis[i] % len(s) in [a % len(s) for a in attrs.axis[..i]]),
-                            "`axis` lists axis {} twice", attrs.axis[i] % len(s)
-                        ),
-                    },
-                    ax = [a % len(s) for a in attrs.axis],
-                    if attrs.exclude { r = [i for i in 0..len(s) if !(i in ax)] } else { r = ax },
-                },
-                if attrs.keepdims {
-                    O = Tensor([if i in r { 1 } else { s[i] } for i in 0..len(s)], $dtype)
-                } else {
-                    O = Tensor([s[i] for i in 0..len(s) if !(i in r)], $dtype)
-                },
-                $($($goals)*,)?
-                attrs(axis: Option<[int]> = None, keepdims: bool = false, exclude: bool = false)
-        )]
-        pub struct $name;
-    };
-}
-
-reduction!(
-    /// `Reduce` (sum, mean, max, ...).
-    ClauseReduce(Tensor(s, bt), O),
-    bt
-);
-
-reduction!(
-    /// `ArgReduce` (argmax, argmin): an `int32` result.
-    ClauseArgReduce(Tensor(s, _), O),
-    int32
-);
-
-reduction!(
-    /// `Variance` (variance, std): the mean is checked once known.
-    ClauseVariance(Tensor(s, bt), M, O),
-    bt,
-    M = Tensor(sm, mt),
-    mt = bt,
-    assert(len(sm) == len(s), "`mean` has rank {}, the data has rank {}", len(sm), len(s)),
-    for i in 0..len(s) {
-        assert(
-            sm[i] == s[i] || sm[i] == 1,
-            "axis {} of `mean` is {}, expected 1 or the data's {}", i, sm[i], s[i]
-        ),
-    }
-);
-
-/// The types (or first error, or `waiting`) given by the relation `rel` and by the
-/// operator's own relation, for every input and attribute combination of a grid.
-fn same_as_operator(
-    rel: RelationRef,
-    op: &str,
-    inputs: &[&[&str]],
-    attr_sets: &[Vec<(&str, AttrValue)>],
-) {
-    let own = registry::global()
-        .expect("registry")
-        .op(op)
-        .expect("operator")
-        .relation
-        .expect("a relation");
-    let mut wrong = Vec::new();
-    let mut errors = 0;
-    for args in inputs {
-        for attrs in attr_sets {
-            let theirs = infer_with(own, op, args, attrs);
-            let mine =
-                infer_with(rel, op, args, attrs).map_err(|e| e.replace(rel.0.name, own.0.name));
-            errors += usize::from(theirs.is_err());
-            if mine != theirs {
-                wrong.push(format!(
-                    "{op}{args:?} {attrs:?}
-  clause {mine:?}
-  operator {theirs:?}"
-                ));
-            }
-        }
-    }
-    assert!(
-        wrong.is_empty(),
-        "{} differences:\n{}",
-        wrong.len(),
-        wrong.join("\n")
-    );
-    // The grid has failures and successes.
-    assert!(
-        errors > 0 && errors < inputs.len() * attr_sets.len(),
-        "{errors} errors"
-    );
-}
-
-/// Every combination of `axis` (absent, None, lists), `keepdims` and `exclude`.
-fn reduction_attrs() -> Vec<Vec<(&'static str, AttrValue)>> {
-    let ints = |v: &[i64]| AttrValue::List(v.iter().map(|&i| int(i)).collect());
-    let axes = [
-        None,
-        Some(AttrValue::None),
-        Some(ints(&[])),
-        Some(ints(&[1])),
-        Some(ints(&[-1, 0])),
-        Some(ints(&[0, 1, 2])),
-        Some(ints(&[2])),
-        Some(ints(&[-3])),
-        Some(ints(&[1, -1])),
-        Some(ints(&[3])),
-        Some(ints(&[0, 0, 5])),
-        Some(int(-1)),
-    ];
-    let mut out = Vec::new();
-    for axis in &axes {
-        for keepdims in [None, Some(true), Some(false)] {
-            for exclude in [None, Some(true)] {
-                let mut attrs = Vec::new();
-                if let Some(a) = axis {
-                    attrs.push(("axis", a.clone()));
-                }
-                if let Some(k) = keepdims {
-                    attrs.push(("keepdims", boolean(k)));
-                }
-                if let Some(e) = exclude {
-                    attrs.push(("exclude", boolean(e)));
-                }
-                out.push(attrs);
-            }
-        }
-    }
-    out
-}
-
-const DATA: &[&str] = &[
-    "Tensor[(4, 5, 6), float32]",
-    "Tensor[(n, m, 3), float32]",
-    "Tensor[(?, 3), bool]",
-    "Tensor[(2), int8]",
-    "float32",
-    "_",
-    "(Tensor[(4), float32],)",
-];
-
-#[test]
-fn reductions_as_clauses() {
-    let inputs: Vec<&[&str]> = DATA.iter().map(std::slice::from_ref).collect();
-    let attrs = reduction_attrs();
-    same_as_operator(ClauseReduce::REF, "sum", &inputs, &attrs);
-    same_as_operator(ClauseArgReduce::REF, "argmax", &inputs, &attrs);
-    let means = [
-        "Tensor[(4, 1, 6), float32]",
-        "Tensor[(1, 1, 1), float32]",
-        "Tensor[(4, 5), float32]",
-        "Tensor[(3, 1, 1), float32]",
-        "Tensor[(4, 5, 6), float16]",
-        "Tensor[(n, 1, 3), float32]",
-        "_",
-    ];
-    let pairs: Vec<Vec<&str>> = DATA
-        .iter()
-        .flat_map(|d| means.iter().map(move |m| vec![*d, *m]))
-        .collect();
-    let inputs: Vec<&[&str]> = pairs.iter().map(|p| p.as_slice()).collect();
-    same_as_operator(ClauseVariance::REF, "variance", &inputs, &attrs);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -527,5 +284,5 @@ fn batch_matmul_as_a_clause() {
             }
         }
     }
-    same_as_operator(ClauseBatchMatmul::REF, "nn.batch_matmul", &inputs, &attrs);
+    common::same_as_operator(ClauseBatchMatmul::REF, "nn.batch_matmul", &inputs, &attrs);
 }

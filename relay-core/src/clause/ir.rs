@@ -288,11 +288,23 @@ pub enum Term {
     DType(DTypeCode, u8, u16),
     /// `Tensor(shape, dtype)`.
     Tensor(&'static Term, &'static Term),
-    /// `Tuple(a, b)` or `(a, b)`.
+    /// `Tuple(a, b)` or `(a, b)`; a field may be a [`Term::Rest`] (one at most).
     Tuple(&'static [Term]),
+    /// `..rest` among the fields of a tuple: as many fields as the tuple has beyond the
+    /// others, themselves a tuple (`Tuple(..fs)` is every field, `(x, ..rest)` all but
+    /// the first).
+    Rest(&'static Term),
+    /// `shape(T)`: the shape of the tensor type `T`.
+    ShapeOf(&'static Term),
+    /// `dtype(T)`: the dtype of the tensor type `T`.
+    DTypeOf(&'static Term),
+    /// `is_any(d)`: whether a dimension is `?` (an unknown dimension is not: the
+    /// relation may still solve it).
+    IsAny(&'static Term),
     /// `[d0, d1, ..rest]`: a shape.
     List(&'static [Item]),
-    /// `s[i]`: a dimension of a shape (negative indices count from the end).
+    /// `s[i]`: a dimension of a shape, or a field of a tuple (negative indices count
+    /// from the end).
     Index(&'static Term, &'static Term),
     /// `s[a..b]`, `s[a..]`, `s[..b]`: a part of a shape.
     Slice(&'static Term, Option<&'static Term>, Option<&'static Term>),
@@ -306,7 +318,7 @@ pub enum Term {
     Prod(&'static Term),
     /// `sum(s)`: the sum of the dimensions of a shape.
     Sum(&'static Term),
-    /// `len(s)`: the rank of a shape.
+    /// `len(s)`: the rank of a shape, or the number of fields of a tuple.
     Len(&'static Term),
     /// `broadcast(s1, s2)`: NumPy broadcasting of two shapes.
     Broadcast(&'static Term, &'static Term),

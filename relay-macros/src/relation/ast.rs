@@ -149,6 +149,8 @@ pub enum Term {
     },
     /// `(a, b)` or `()`.
     Tuple(Span, Vec<Term>),
+    /// `..rest` among the fields of a tuple (the span is the `..`'s).
+    Rest(Span, Box<Term>),
     List(Span, Vec<ListItem>),
     /// `[d; n]`.
     Repeat(Span, Box<Term>, Box<Term>),
@@ -201,6 +203,7 @@ impl Term {
             | Term::Int(_, s)
             | Term::Bool(_, s)
             | Term::Tuple(s, _)
+            | Term::Rest(s, _)
             | Term::List(s, _)
             | Term::Repeat(s, ..)
             | Term::Logic(_, s, ..)
@@ -700,6 +703,10 @@ fn primary(input: ParseStream) -> syn::Result<Term> {
         let t: Token![_] = input.parse()?;
         return Ok(Term::Wild(t.span));
     }
+    if input.peek(Token![..]) {
+        let dots: Token![..] = input.parse()?;
+        return Ok(Term::Rest(dots.spans[0], Box::new(postfix(input)?)));
+    }
     if input.peek(Token![?]) {
         let t: Token![?] = input.parse()?;
         return Ok(Term::Any(t.span));
@@ -764,7 +771,11 @@ fn primary(input: ParseStream) -> syn::Result<Term> {
         }
         let first = Term::parse(&content)?;
         if content.is_empty() {
-            return Ok(first);
+            // `(..rest)` is a tuple, `(x)` is `x`.
+            return Ok(match first {
+                rest @ Term::Rest(..) => Term::Tuple(span, vec![rest]),
+                other => other,
+            });
         }
         content.parse::<Token![,]>()?;
         let mut items = vec![first];

@@ -251,6 +251,9 @@ fn term(t: &Term, c: &Checked) -> TokenStream {
                 "reverse" => quote!(#p::Term::Reverse(#(#a),*)),
                 "distinct" => quote!(#p::Term::Distinct(#(#a),*)),
                 "is_int" => quote!(#p::Term::IsInt(#(#a),*)),
+                "is_any" => quote!(#p::Term::IsAny(#(#a),*)),
+                "shape" => quote!(#p::Term::ShapeOf(#(#a),*)),
+                "dtype" => quote!(#p::Term::DTypeOf(#(#a),*)),
                 "min" => quote!(#p::Term::Arith(#p::Arith::Min, #(#a),*)),
                 "max" => quote!(#p::Term::Arith(#p::Arith::Max, #(#a),*)),
                 "floordiv" => quote!(#p::Term::Arith(#p::Arith::FloorDiv, #(#a),*)),
@@ -260,6 +263,10 @@ fn term(t: &Term, c: &Checked) -> TokenStream {
         Term::Tuple(_, items) => {
             let items = items.iter().map(|t| term(t, c));
             quote!(#p::Term::Tuple(&[#(#items),*]))
+        }
+        Term::Rest(_, rest) => {
+            let rest = boxed(rest);
+            quote!(#p::Term::Rest(#rest))
         }
         Term::List(_, items) => {
             let items = items.iter().map(|i| match i {

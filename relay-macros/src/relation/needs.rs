@@ -140,7 +140,7 @@ fn vars(t: &Term, out: &mut HashSet<String>) {
             vars(a, out);
             vars(b, out);
         }
-        Term::Not(_, a) => vars(a, out),
+        Term::Not(_, a) | Term::Rest(_, a) => vars(a, out),
         Term::Slice(s, _, lo, hi) => {
             vars(s, out);
             lo.iter().chain(hi.iter()).for_each(|t| vars(t, out));
@@ -199,7 +199,7 @@ fn has_wild(t: &Term) -> bool {
         | Term::Binary(_, _, a, b)
         | Term::Cmp(_, _, a, b)
         | Term::Repeat(_, a, b) => has_wild(a) || has_wild(b),
-        Term::As(_, p) | Term::Not(_, p) => has_wild(p),
+        Term::As(_, p) | Term::Not(_, p) | Term::Rest(_, p) => has_wild(p),
         Term::Logic(_, _, a, b) => has_wild(a) || has_wild(b),
         Term::Slice(s, _, lo, hi) => has_wild(s) || lo.iter().chain(hi.iter()).any(|t| has_wild(t)),
         Term::Neg(_, a) => has_wild(a),
@@ -222,6 +222,7 @@ fn reachable(t: &Term, out: &mut HashSet<String>) {
             args.iter().for_each(|a| reachable(a, out))
         }
         Term::Tuple(_, args) => args.iter().for_each(|a| reachable(a, out)),
+        Term::Rest(_, rest) => reachable(rest, out),
         Term::As(id, p) => {
             out.insert(id.to_string());
             reachable(p, out);

@@ -43,7 +43,10 @@ pub fn show(t: &Term) -> String {
         Term::Float(x, _) => format!("{x:?}"),
         Term::Bool(b, _) => b.to_string(),
         Term::Call { name, args } => format!("{name}({})", list(args)),
-        Term::Tuple(_, items) if items.len() == 1 => format!("({},)", show(&items[0])),
+        Term::Tuple(_, items) if items.len() == 1 && !matches!(items[0], Term::Rest(..)) => {
+            format!("({},)", show(&items[0]))
+        }
+        Term::Rest(_, t) => format!("..{}", show(t)),
         Term::Tuple(_, items) => format!("({})", list(items)),
         Term::List(_, items) => format!(
             "[{}]",

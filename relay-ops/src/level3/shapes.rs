@@ -36,70 +36,35 @@ pub struct Transpose;
 /// TVM's `squeeze`, sound with unknown dimensions: without `axis`, the dimensions known
 /// to be 1 are dropped, an unknown one waits, and `?` or a symbol (which might be 1 at
 /// run time) is an error asking for `axis`; listed axes must be 1 (a constant other than
-/// 1 is an error, an unknown is solved to 1, `?` and symbols are checked at run time).
-#[relation(Squeeze)]
-pub fn squeeze(cx: &mut RelCx<'_>) -> RelResult {
-    let Some((dims, dt)) = cx.tensor_dims(0)? else {
-        return Ok(Progress::NotYet);
-    };
-    let rank = dims.len();
-    let mut keep = vec![true; rank];
-    match cx.attrs().ints("axis")? {
-        None => {
-            for (i, &d) in dims.iter().enumerate() {
-                let dd = &cx.tcx_ref().dims;
-                match dd.as_const(d) {
-                    Some(1) => keep[i] = false,
-                    Some(_) => {}
-                    None if dd.has_vars(d) => return Ok(Progress::NotYet),
-                    None => {
-                        let t = shown(cx, 0);
-                        let s = cx.show_dim(d);
-                        return Err(RelError::at(
-                            0,
-                            format!(
-                                "cannot squeeze `{t}` without `axis`: dimension {i} (`{s}`) may be 1 at run time; give `axis`"
-                            ),
-                        ));
-                    }
-                }
-            }
-        }
-        Some(axes) => {
-            for a in axes {
-                let k = norm_axis(cx, 0, "axis", a, rank)?;
-                let d = dims[k];
-                match cx.tcx_ref().dims.as_const(d) {
-                    Some(1) => {}
-                    Some(c) => {
-                        let t = shown(cx, 0);
-                        return Err(RelError::at(
-                            0,
-                            format!(
-                                "cannot squeeze axis {k} of `{t}`: its dimension is {c}, not 1"
-                            ),
-                        ));
-                    }
-                    None if cx.tcx_ref().dims.has_vars(d) => {
-                        let one = cx.tcx().dims.konst(1);
-                        cx.unify_dim(d, one, 0)?;
-                    }
-                    None => {}
-                }
-                keep[k] = false;
-            }
-        }
-    }
-    let out: Vec<Dim> = dims
-        .iter()
-        .zip(&keep)
-        .filter(|(_, &k)| k)
-        .map(|(&d, _)| d)
-        .collect();
-    let t = cx.mk_tensor(&out, dt);
-    cx.unify(1, t)?;
-    Ok(Progress::Solved)
-}
+/// 1 is an error, `?` and symbols are checked at run time).
+#[relation(
+    Squeeze(X @ Tensor(s, bt), O) :-
+        if attrs.axis == None {
+            for i in 0..len(s) {
+                assert(
+                    is_int(s[i]),
+                    "cannot squeeze `{}` without `axis`: dimension {} (`{}`) may be 1 at run time; give `axis`",
+                    X, i, s[i]
+                ),
+            },
+            O = Tensor([d for d in s if d != 1], bt),
+        } else {
+            for a in attrs.axis {
+                assert(-len(s) <= a && a < len(s), "`axis` {} is out of range for `{}` (rank {})", a, X, len(s)),
+                if is_int(s[a % len(s)]) {
+                    assert(
+                        s[a % len(s)] == 1,
+                        "cannot squeeze axis {} of `{}`: its dimension is {}, not 1",
+                        a % len(s), X, s[a % len(s)]
+                    ),
+                },
+            },
+            ax = [a % len(s) for a in attrs.axis],
+            O = Tensor([s[i] for i in 0..len(s) if !(i in ax)], bt),
+        },
+        attrs(axis: Option<[int]> = None)
+)]
+pub struct Squeeze;
 
 /// TVM's `split`: `indices_or_sections` an integer `N` (N equal parts, `floordiv(d, N)`
 /// each; a constant `d` must be divisible) or a list of increasing indices; a tuple.
@@ -258,99 +223,50 @@ pub fn take(cx: &mut RelCx<'_>) -> RelResult {
 }
 
 /// TVM's `stack`: a tuple of tensors of one shape and dtype, stacked along a new `axis`
-/// (in `[-rank-1, rank]`). Dimensions other than `?` must agree; the first known one is
-/// kept.
-#[relation(Stack)]
-pub fn stack(cx: &mut RelCx<'_>) -> RelResult {
-    let t = cx.arg(0);
-    let t = cx.resolve(t);
-    let fields: Vec<_> = match cx.data(t) {
-        TyData::Tuple(f) => f.to_vec(),
-        TyData::Var(_) => return Ok(Progress::NotYet),
-        _ => {
-            let s = cx.show(t);
-            return Err(RelError::at(
-                0,
-                format!("`stack` expects a tuple of tensors, found `{s}`"),
-            ));
-        }
-    };
-    if fields.is_empty() {
-        return Err(RelError::at(0, "`stack` needs at least one tensor"));
-    }
-    let mut known = Vec::with_capacity(fields.len());
-    for &f in &fields {
-        let f = cx.resolve(f);
-        match cx.data(f).clone() {
-            TyData::Tensor(s, dt) => match cx.tcx_ref().shape_dims(s) {
-                Some(d) => known.push((d.to_vec(), dt)),
-                None => return Ok(Progress::NotYet),
-            },
-            TyData::Var(_) => return Ok(Progress::NotYet),
-            _ => {
-                let s = cx.show(f);
-                return Err(RelError::at(
-                    0,
-                    format!("`stack` expects tensors, found `{s}`"),
-                ));
-            }
-        }
-    }
-    let (first, dt) = known[0].clone();
-    let rank = first.len();
-    let mut out = first.clone();
-    for (j, (dims, fdt)) in known.iter().enumerate().skip(1) {
-        if dims.len() != rank {
-            let t = cx.show(t);
-            return Err(RelError::at(
-                0,
-                format!(
-                    "cannot stack `{t}`: field {j} has rank {}, field 0 has rank {rank}",
-                    dims.len()
-                ),
-            ));
-        }
-        cx.unify_dtype(dt, *fdt, 0)?;
-        for (i, &d) in dims.iter().enumerate() {
-            if d == Dims::ANY {
-                continue;
-            }
-            if out[i] == Dims::ANY {
-                out[i] = d;
-            } else if out[i] != d {
-                let dd = &cx.tcx_ref().dims;
-                if dd.has_vars(out[i]) || dd.has_vars(d) {
-                    cx.unify_dim(out[i], d, 0)?;
-                } else {
-                    let t = cx.show(t);
-                    let (a, b) = (cx.show_dim(out[i]), cx.show_dim(d));
-                    return Err(RelError::at(
-                        0,
-                        format!("cannot stack `{t}`: dimension {i} is {a} in one field and {b} in field {j}"),
-                    ));
-                }
-            }
-        }
-    }
-    let axis = cx.attrs().int("axis")?.unwrap_or(0);
-    let r = rank as i64;
-    if axis < -r - 1 || axis > r {
-        let t = cx.show(t);
-        return Err(RelError::at(
-            0,
-            format!(
-                "`axis` {axis} is out of range for stacking `{t}` (from {} to {r})",
-                -r - 1
+/// (in `[-rank-1, rank]`), of size the number of fields. Dimensions other than `?` must
+/// agree; each is the first that is not `?` (`?` only if every field has `?` there).
+#[relation(
+    Stack(X, O) :-
+        assert(X = Tuple(..fs), "`stack` expects a tuple of tensors, found `{}`", X),
+        assert(len(fs) >= 1, "`stack` needs at least one tensor"),
+        for f in fs {
+            assert(f = Tensor(_, _), "`stack` expects tensors, found `{}`", f),
+        },
+        fs[0] = Tensor(s0, bt),
+        r = len(s0),
+        for j in 1..len(fs) {
+            assert(
+                len(shape(fs[j])) == r,
+                "cannot stack `{}`: field {} has rank {}, field 0 has rank {}",
+                X, j, len(shape(fs[j])), r
             ),
-        ));
-    }
-    let at = if axis < 0 { axis + r + 1 } else { axis } as usize;
-    let n = cx.tcx().dims.konst(fields.len() as i64);
-    out.insert(at, n);
-    let o = cx.mk_tensor(&out, dt);
-    cx.unify(1, o)?;
-    Ok(Progress::Solved)
-}
+            bt = dtype(fs[j]),
+        },
+        // For each axis, the first field whose dimension there is not `?` (field 0 if
+        // every one is `?`): the others agree with it.
+        first = [[..[j for j in 0..len(fs) if !is_any(shape(fs[j])[i])], 0][0] for i in 0..r],
+        for j in 0..len(fs) {
+            for i in 0..r {
+                if !is_any(shape(fs[j])[i]) {
+                    assert(
+                        shape(fs[j])[i] = shape(fs[first[i]])[i],
+                        "cannot stack `{}`: dimension {} is {} in one field and {} in field {}",
+                        X, i, shape(fs[first[i]])[i], shape(fs[j])[i], j
+                    ),
+                },
+            },
+        },
+        assert(
+            -r - 1 <= attrs.axis && attrs.axis <= r,
+            "`axis` {} is out of range for stacking `{}` (from {} to {})",
+            attrs.axis, X, -r - 1, r
+        ),
+        a = attrs.axis % (r + 1),
+        out = [shape(fs[first[i]])[i] for i in 0..r],
+        O = Tensor([..out[..a], len(fs), ..out[a..]], bt),
+        attrs(axis: int = 0)
+)]
+pub struct Stack;
 
 /// TVM's `tile`: the shorter of the data's shape and `reps` is padded with leading 1s,
 /// and each dimension multiplied by its repetition.

@@ -1,124 +1,76 @@
 //! Reductions: `Reduce` (sum, mean, ...), `ArgReduce` (argmax, argmin) and `Variance`.
 //!
-//! Imperative: the reduced axes are a set computed from `axis` and `exclude`, which the
-//! clause notation has no way to express (no sets, no conditionals on attributes).
+//! The three share their goals up to the output (a clause cannot call another), so
+//! `reduction!` writes them into each. The reduced axes `r`, per TVM: `axis` None or
+//! empty → every axis (even with `exclude`); negative axes count from the end; an axis
+//! out of range or listed twice is an error; `exclude` takes the complement. The output
+//! `O` has the reduced axes as `1` with `keepdims`, and drops them otherwise.
 
-use super::util;
-use relay_core::{relation, DTy, DType, Dim, Progress, RelCx, RelError, RelResult};
+use relay_core::relation;
 
-/// Which axes of a tensor of rank `rank` are reduced, per TVM: `axis` None or empty →
-/// every axis (even with `exclude`); negatives normalized; `exclude` takes the complement.
-fn reduced_axes(cx: &RelCx<'_>, rank: usize) -> Result<Vec<bool>, RelError> {
-    let exclude = cx.attrs().bool("exclude")?.unwrap_or(false);
-    let axes = cx.attrs().int_or_ints("axis")?.unwrap_or_default();
-    if axes.is_empty() {
-        return Ok(vec![true; rank]);
-    }
-    let mut listed = vec![false; rank];
-    for &a in &axes {
-        let i = util::axis("axis", a, rank)?;
-        if listed[i] {
-            return Err(RelError::at(0, format!("`axis` lists axis {i} twice")));
-        }
-        listed[i] = true;
-    }
-    if exclude {
-        listed.iter_mut().for_each(|b| *b = !*b);
-    }
-    Ok(listed)
-}
-
-/// The dimensions left by reducing `dims`: reduced axes become `1` with `keepdims`, and
-/// are dropped otherwise.
-fn reduced_dims(cx: &mut RelCx<'_>, dims: &[Dim]) -> Result<Vec<Dim>, RelError> {
-    let reduced = reduced_axes(cx, dims.len())?;
-    let keepdims = cx.attrs().bool("keepdims")?.unwrap_or(false);
-    let one = cx.tcx().dims.konst(1);
-    Ok(dims
-        .iter()
-        .zip(&reduced)
-        .filter_map(|(&d, &r)| match (r, keepdims) {
-            (false, _) => Some(d),
-            (true, true) => Some(one),
-            (true, false) => None,
-        })
-        .collect())
-}
-
-/// `Reduce(data, out)`: `out` is `data` reduced over the axes of `axis`/`exclude`, with
-/// `keepdims`; same dtype. Waits for the rank of `data`.
-#[relation(Reduce)]
-pub fn reduce(cx: &mut RelCx<'_>) -> RelResult {
-    let Some((dims, dt)) = cx.tensor_dims(0)? else {
-        return Ok(Progress::NotYet);
+/// `#[relation]` on `pub struct $name`: the reduction of the data `Tensor(s, _)` in
+/// `$head` into `O`, of dtype `$dtype`, then `$goals`.
+macro_rules! reduction {
+    ($(#[$doc:meta])* $name:ident($($head:tt)*), $dtype:tt $(, $($goals:tt)*)?) => {
+        $(#[$doc])*
+        #[relation(
+            $name($($head)*) :-
+                if attrs.axis == None || len(attrs.axis) == 0 {
+                    r = [i for i in 0..len(s)]
+                } else {
+                    for i in 0..len(attrs.axis) {
+                        assert(
+                            -len(s) <= attrs.axis[i] && attrs.axis[i] < len(s),
+                            "`axis` {} is out of range for a tensor of rank {}", attrs.axis[i], len(s)
+                        ),
+                        assert(
+                            !(attrs.axis[i] % len(s) in [a % len(s) for a in attrs.axis[..i]]),
+                            "`axis` lists axis {} twice", attrs.axis[i] % len(s)
+                        ),
+                    },
+                    ax = [a % len(s) for a in attrs.axis],
+                    if attrs.exclude { r = [i for i in 0..len(s) if !(i in ax)] } else { r = ax },
+                },
+                if attrs.keepdims {
+                    O = Tensor([if i in r { 1 } else { s[i] } for i in 0..len(s)], $dtype)
+                } else {
+                    O = Tensor([s[i] for i in 0..len(s) if !(i in r)], $dtype)
+                },
+                $($($goals)*,)?
+                attrs(axis: Option<[int]> = None, keepdims: bool = false, exclude: bool = false)
+        )]
+        pub struct $name;
     };
-    let out = reduced_dims(cx, &dims)?;
-    let t = cx.mk_tensor(&out, dt);
-    cx.unify(1, t)?;
-    Ok(Progress::Solved)
 }
 
-/// `ArgReduce(data, out)`: like `Reduce`, with an `int32` result (the index dtype).
-#[relation(ArgReduce)]
-pub fn arg_reduce(cx: &mut RelCx<'_>) -> RelResult {
-    let Some((dims, _)) = cx.tensor_dims(0)? else {
-        return Ok(Progress::NotYet);
-    };
-    let out = reduced_dims(cx, &dims)?;
-    let t = cx.mk_tensor(&out, DTy::Known(DType::INT32));
-    cx.unify(1, t)?;
-    Ok(Progress::Solved)
-}
+reduction!(
+    /// `Reduce(data, out)` (sum, mean, max, ...): `out` is `data` reduced over the axes
+    /// of `axis`/`exclude`, with `keepdims`; same dtype. Waits for the rank of `data`.
+    Reduce(Tensor(s, bt), O),
+    bt
+);
 
-/// `Variance(data, mean, out)`: `out` as for `Reduce`; `mean` has the dtype of `data`
-/// and its rank, each dimension equal to the data's or `1` (the mean over the same axes
-/// with `keepdims`). The output is given as soon as `data` is known; the check of `mean`
-/// waits for `mean`.
-#[relation(Variance)]
-pub fn variance(cx: &mut RelCx<'_>) -> RelResult {
-    let Some((dims, dt)) = cx.tensor_dims(0)? else {
-        return Ok(Progress::NotYet);
-    };
-    let out = reduced_dims(cx, &dims)?;
-    let t = cx.mk_tensor(&out, dt);
-    cx.unify(2, t)?;
-    let Some((mdims, mdt)) = cx.tensor_dims(1)? else {
-        return Ok(Progress::NotYet);
-    };
-    cx.unify_dtype(mdt, dt, 1)?;
-    if mdims.len() != dims.len() {
-        return Err(RelError::at(
-            1,
-            format!(
-                "`mean` has rank {}, the data has rank {}",
-                mdims.len(),
-                dims.len()
-            ),
-        ));
+reduction!(
+    /// `ArgReduce(data, out)` (argmax, argmin): like `Reduce`, with an `int32` result
+    /// (the index dtype).
+    ArgReduce(Tensor(s, _), O),
+    int32
+);
+
+reduction!(
+    /// `Variance(data, mean, out)` (variance, std): `out` as for `Reduce`; `mean` has the
+    /// dtype of `data` and its rank, each dimension equal to the data's or `1` (the mean
+    /// over the same axes with `keepdims`). The output is given as soon as `data` is
+    /// known; the check of `mean` waits for `mean`.
+    Variance(Tensor(s, bt), M, O),
+    bt,
+    M = Tensor(sm, mt),
+    mt = bt,
+    assert(len(sm) == len(s), "`mean` has rank {}, the data has rank {}", len(sm), len(s)),
+    for i in 0..len(s) {
+        assert(
+            sm[i] == s[i] || sm[i] == 1,
+            "axis {} of `mean` is {}, expected 1 or the data's {}", i, sm[i], s[i]
+        ),
     }
-    let mut waiting = false;
-    for (i, (&m, &d)) in mdims.iter().zip(&dims).enumerate() {
-        let (m, d) = (cx.resolve_dim(m), cx.resolve_dim(d));
-        let ds = &cx.tcx_ref().dims;
-        if m == d || ds.as_const(m) == Some(1) || ds.is_any(m) || ds.is_any(d) {
-            continue;
-        }
-        if ds.has_vars(m) || ds.has_vars(d) {
-            waiting = true;
-            continue;
-        }
-        return Err(RelError::at(
-            1,
-            format!(
-                "axis {i} of `mean` is {}, expected 1 or the data's {}",
-                cx.show_dim(m),
-                cx.show_dim(d)
-            ),
-        ));
-    }
-    Ok(if waiting {
-        Progress::NotYet
-    } else {
-        Progress::Solved
-    })
-}
+);

@@ -8,7 +8,7 @@ pub mod printed;
 
 use relay_core::expr::{ExprId, ExprKind, Module, VarId};
 use relay_core::text::{parse_type, TypeScope};
-use relay_core::{registry, AttrValue, Attrs, Outcome, Solver, Ty, TyCtx};
+use relay_core::{registry, AttrValue, Attrs, Outcome, RelationRef, Solver, Ty, TyCtx};
 use relay_ops::prelude::Prelude;
 use std::sync::Arc;
 
@@ -243,4 +243,93 @@ pub fn printed(src: &str) -> Vec<(String, String)> {
             Some((name.to_string(), ty.to_string()))
         })
         .collect()
+}
+
+/// Types a call of `op`'s signature with `relation` instead of the operator's own: the
+/// printed result and arguments, or the first error, or the relations still waiting.
+pub fn infer_with(
+    relation: RelationRef,
+    op: &str,
+    args: &[&str],
+    attrs: &[(&str, AttrValue)],
+) -> Result<(String, Vec<String>), String> {
+    let def = registry::global()
+        .map_err(|e| e.to_string())?
+        .op(op)
+        .expect("operator");
+    let attrs = filled_attrs(def, attrs)?;
+    let mut s = Solver::new(TyCtx::new());
+    let mut scope = TypeScope::new();
+    let mut tys: Vec<Ty> = Vec::new();
+    for src in args {
+        tys.push(if *src == "_" {
+            s.fresh_ty()
+        } else {
+            parse_type(&mut s.tcx, &mut scope, src).map_err(|e| e.to_string())?
+        });
+    }
+    let out = s.fresh_ty();
+    tys.push(out);
+    s.add_relation(relation, &tys, Some(Arc::new(attrs)), 0);
+    match s.solve() {
+        Outcome::Solved => {}
+        Outcome::Failed(errors) => return Err(errors[0].message.clone()),
+        Outcome::UnderConstrained(w) => {
+            let names: Vec<&str> = w.iter().map(|w| w.relation).collect();
+            return Err(format!("waiting: {}", names.join(", ")));
+        }
+    }
+    let shown: Vec<String> = tys[..args.len()]
+        .iter()
+        .map(|&t| {
+            let r = s.resolve(t);
+            s.tcx.show(r)
+        })
+        .collect();
+    let out = s.resolve(out);
+    Ok((s.tcx.show(out), shown))
+}
+
+/// The types (or first error, or `waiting`) given by the relation `rel` and by the
+/// operator's own relation, for every input and attribute combination of a grid.
+pub fn same_as_operator(
+    rel: RelationRef,
+    op: &str,
+    inputs: &[&[&str]],
+    attr_sets: &[Vec<(&str, AttrValue)>],
+) {
+    let own = registry::global()
+        .expect("registry")
+        .op(op)
+        .expect("operator")
+        .relation
+        .expect("a relation");
+    let mut wrong = Vec::new();
+    let mut errors = 0;
+    for args in inputs {
+        for attrs in attr_sets {
+            let theirs = infer_with(own, op, args, attrs);
+            let mine =
+                infer_with(rel, op, args, attrs).map_err(|e| e.replace(rel.0.name, own.0.name));
+            errors += usize::from(theirs.is_err());
+            if mine != theirs {
+                wrong.push(format!(
+                    "{op}{args:?} {attrs:?}
+  clause {mine:?}
+  operator {theirs:?}"
+                ));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} differences:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+    // The grid has failures and successes.
+    assert!(
+        errors > 0 && errors < inputs.len() * attr_sets.len(),
+        "{errors} errors"
+    );
 }

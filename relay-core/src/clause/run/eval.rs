@@ -141,6 +141,7 @@ impl Machine<'_, '_> {
         }
         let shape = match self.eval(s, blame)? {
             Some(Value::Shape(shape)) => self.resolve_shape(shape),
+            Some(Value::Ty(t)) => return Ok(self.as_tuple(t, blame)?.map(|(_, n)| n as i64)),
             Some(v) => return Err(self.kind_clash("a shape", v, blame)),
             None => return Ok(None),
         };
@@ -318,6 +319,15 @@ impl Machine<'_, '_> {
             Term::Tuple(fields) => {
                 let mut tys = Vec::with_capacity(fields.len());
                 for f in fields.iter() {
+                    if let Term::Rest(rest) = f {
+                        let Some((t, n)) = self.eval_tuple(rest, blame)? else {
+                            return Ok(None);
+                        };
+                        for k in 0..n {
+                            tys.push(self.field(t, k));
+                        }
+                        continue;
+                    }
                     match self.eval(f, blame)? {
                         Some(Value::Ty(t)) => tys.push(t),
                         Some(v) => return Err(self.kind_clash("a type", v, blame)),
@@ -326,6 +336,33 @@ impl Machine<'_, '_> {
                 }
                 Value::Ty(self.cx.tcx().tuple(&tys))
             }
+            Term::Rest(_) => {
+                return Err(err(blame, "`..rest` is only a field of a tuple".into()));
+            }
+            Term::ShapeOf(x) | Term::DTypeOf(x) => {
+                let ty = match self.eval(x, blame)? {
+                    Some(Value::Ty(ty)) => self.cx.resolve(ty),
+                    Some(v) => return Err(self.kind_clash("a tensor", v, blame)),
+                    None => return Ok(None),
+                };
+                match *self.cx.data(ty) {
+                    TyData::Tensor(s, _) if matches!(t, Term::ShapeOf(_)) => Value::Shape(s),
+                    TyData::Tensor(_, d) => Value::DType(d),
+                    TyData::Var(_) => return Ok(None),
+                    _ => {
+                        return Err(err(
+                            blame,
+                            format!("expected a tensor, found `{}`", self.cx.show(ty)),
+                        ))
+                    }
+                }
+            }
+            // An unknown dimension is not `?` (as `?` is a size known at run time only,
+            // an unknown is one the relation may still solve).
+            Term::IsAny(d) => match self.eval_dim(d, blame)? {
+                Some(d) => Value::Bool(self.cx.tcx_ref().dims.is_any(d)),
+                None => return Ok(None),
+            },
             Term::List(items) => {
                 let base = self.scratch.dims.len();
                 for item in items.iter() {
@@ -353,6 +390,7 @@ impl Machine<'_, '_> {
             Term::Index(s, i) => {
                 let shape = match self.eval(s, blame)? {
                     Some(Value::Shape(shape)) => self.resolve_shape(shape),
+                    Some(Value::Ty(t)) => return self.tuple_index(t, i, blame),
                     Some(v) => return Err(self.kind_clash("a shape", v, blame)),
                     None => return Ok(None),
                 };
@@ -634,6 +672,104 @@ impl Machine<'_, '_> {
         let Term::Range(lo, hi) = src else {
             return self.eval_dims(src, blame);
         };
+        self.range(lo, hi, blame)
+    }
+
+    /// What a loop or a comprehension goes over: the dimensions of a shape or a range
+    /// (pushed on the dimension stack, which the caller pops), or the fields of a tuple.
+    pub(super) fn items(
+        &mut self,
+        src: &'static Term,
+        blame: Option<usize>,
+    ) -> Result<Option<Items>, RelError> {
+        if let Term::Range(lo, hi) = src {
+            return Ok(self.range(lo, hi, blame)?.map(Items::Dims));
+        }
+        if !matches!(src, Term::Comp { .. } | Term::Gather(..) | Term::Attr(_)) {
+            match self.eval(src, blame)? {
+                Some(Value::Ty(t)) => {
+                    return Ok(self.as_tuple(t, blame)?.map(|(t, n)| Items::Fields(t, n)))
+                }
+                Some(Value::Shape(s)) => return Ok(self.dims_of(s, blame)?.map(Items::Dims)),
+                Some(v) => return Err(self.kind_clash("a shape or a tuple", v, blame)),
+                None => return Ok(None),
+            }
+        }
+        Ok(self.eval_dims(src, blame)?.map(Items::Dims))
+    }
+
+    /// Item `j` of `items`: a dimension, or a field.
+    pub(super) fn item(&self, items: &Items, j: usize) -> Value {
+        match items {
+            Items::Dims(r) => Value::Dim(self.scratch.dims[r.start + j]),
+            Items::Fields(t, _) => Value::Ty(self.field(*t, j)),
+        }
+    }
+
+    /// The tuple type `t` (resolved) and its number of fields; `None` while `t` is an
+    /// unknown, an error for another type.
+    pub(super) fn as_tuple(
+        &mut self,
+        t: crate::ty::Ty,
+        blame: Option<usize>,
+    ) -> Result<Option<(crate::ty::Ty, usize)>, RelError> {
+        let t = self.cx.resolve(t);
+        match self.cx.data(t) {
+            TyData::Tuple(fields) => Ok(Some((t, fields.len()))),
+            TyData::Var(_) => Ok(None),
+            _ => Err(err(
+                blame,
+                format!("expected a tuple, found `{}`", self.cx.show(t)),
+            )),
+        }
+    }
+
+    /// Field `k` of the tuple type `t` (resolved, with more than `k` fields).
+    pub(super) fn field(&self, t: crate::ty::Ty, k: usize) -> crate::ty::Ty {
+        match self.cx.data(t) {
+            TyData::Tuple(fields) => fields[k],
+            _ => unreachable!("`as_tuple` checked the tuple"),
+        }
+    }
+
+    /// The value of a term that must be a tuple, and its number of fields.
+    fn eval_tuple(
+        &mut self,
+        t: &'static Term,
+        blame: Option<usize>,
+    ) -> Result<Option<(crate::ty::Ty, usize)>, RelError> {
+        match self.eval(t, blame)? {
+            Some(Value::Ty(ty)) => self.as_tuple(ty, blame),
+            Some(v) => Err(self.kind_clash("a tuple", v, blame)),
+            None => Ok(None),
+        }
+    }
+
+    /// `t[i]` of the tuple type `t`: a field (negative from the end).
+    fn tuple_index(&mut self, t: crate::ty::Ty, i: &'static Term, blame: Option<usize>) -> Eval {
+        let Some((t, n)) = self.as_tuple(t, blame)? else {
+            return Ok(None);
+        };
+        let Some(i) = self.eval_int(i, blame)? else {
+            return Ok(None);
+        };
+        let k = if i < 0 { i + n as i64 } else { i };
+        if k < 0 || k >= n as i64 {
+            return Err(err(
+                blame,
+                format!("index {i} is out of range for a tuple of {n} fields"),
+            ));
+        }
+        Ok(Some(Value::Ty(self.field(t, k as usize))))
+    }
+
+    /// The integers `lo..hi`, pushed on the dimension stack.
+    fn range(
+        &mut self,
+        lo: &'static Term,
+        hi: &'static Term,
+        blame: Option<usize>,
+    ) -> Result<Option<Range<usize>>, RelError> {
         let (Some(lo), Some(hi)) = (self.eval_int(lo, blame)?, self.eval_int(hi, blame)?) else {
             return Ok(None);
         };
@@ -665,12 +801,14 @@ impl Machine<'_, '_> {
         blame: Option<usize>,
     ) -> Result<Option<Range<usize>>, RelError> {
         let base = self.scratch.dims.len();
-        let Some(items) = self.source(src, blame)? else {
+        let Some(items) = self.items(src, blame)? else {
             return Ok(None);
         };
         // `[x for x in src]`: the source's dimensions themselves.
-        if cond.is_none() && matches!(elem, Term::Var(v) if *v == var) {
-            return Ok(Some(items));
+        if let (None, Term::Var(v), Items::Dims(dims)) = (cond, elem, &items) {
+            if *v == var {
+                return Ok(Some(dims.clone()));
+            }
         }
         let out = self.scratch.dims.len();
         let saved = self.scratch.slots[var as usize].val;
@@ -693,13 +831,12 @@ impl Machine<'_, '_> {
         &mut self,
         elem: &'static Term,
         var: u16,
-        items: Range<usize>,
+        items: Items,
         cond: Option<&'static Term>,
         blame: Option<usize>,
     ) -> Result<bool, RelError> {
-        for j in items {
-            let d = self.scratch.dims[j];
-            self.scratch.slots[var as usize].val = Some(Value::Dim(d));
+        for j in 0..items.len() {
+            self.scratch.slots[var as usize].val = Some(self.item(&items, j));
             if let Some(c) = cond {
                 match self.eval_bool(c, blame)? {
                     Some(true) => {}

@@ -147,6 +147,23 @@ struct Slot {
     tensor: Option<Ty>,
 }
 
+/// What a loop or a comprehension goes over ([`Machine::items`]).
+enum Items {
+    /// Dimensions on the dimension stack (of a shape, or the integers of a range).
+    Dims(Range<usize>),
+    /// The fields of a tuple type (resolved), and their number.
+    Fields(Ty, usize),
+}
+
+impl Items {
+    fn len(&self) -> usize {
+        match self {
+            Items::Dims(r) => r.len(),
+            Items::Fields(_, n) => *n,
+        }
+    }
+}
+
 /// What one pass over the steps saw.
 #[derive(Default)]
 struct Pass {
@@ -382,7 +399,7 @@ impl Machine<'_, '_> {
     ) -> Result<Step, RelError> {
         let blame = self.blame_of(src);
         let base = self.scratch.dims.len();
-        let items = match self.source(src, blame) {
+        let items = match self.items(src, blame) {
             Ok(Some(items)) => items,
             other => {
                 self.scratch.dims.truncate(base);
@@ -391,9 +408,8 @@ impl Machine<'_, '_> {
         };
         let saved = self.scratch.slots[var as usize].val;
         let mut result = Ok(Step::Done);
-        for j in items {
-            let d = self.scratch.dims[j];
-            self.scratch.slots[var as usize].val = Some(Value::Dim(d));
+        for j in 0..items.len() {
+            self.scratch.slots[var as usize].val = Some(self.item(&items, j));
             match self.body_goals(body) {
                 Ok(step) => result = result.map(|s| s.and(step)),
                 Err(e) => {
@@ -441,9 +457,23 @@ impl Machine<'_, '_> {
                 }
                 Ok(Step::Done)
             }
-            (Some(a), None) => self.destructure(a, r, blame),
-            (None, Some(b)) => self.destructure(b, l, blame),
+            (Some(a), None) => self.destructure_with(a, r, blame, message),
+            (None, Some(b)) => self.destructure_with(b, l, blame, message),
             (None, None) => Ok(Step::Wait),
+        }
+    }
+
+    /// `destructure`, whose failure is reported with `message` when there is one.
+    fn destructure_with(
+        &mut self,
+        value: Value,
+        pattern: &'static Term,
+        blame: Option<usize>,
+        message: Option<&'static Message>,
+    ) -> Result<Step, RelError> {
+        match (self.destructure(value, pattern, blame), message) {
+            (Err(_), Some(m)) => Err(err(blame, self.format(m, blame)?)),
+            (result, _) => result,
         }
     }
 
@@ -785,6 +815,10 @@ pub(crate) fn for_each_child(t: &'static Term, f: &mut dyn FnMut(&'static Term))
         | Term::Prod(a)
         | Term::Sum(a)
         | Term::Len(a)
+        | Term::Rest(a)
+        | Term::ShapeOf(a)
+        | Term::DTypeOf(a)
+        | Term::IsAny(a)
         | Term::Reverse(a)
         | Term::Not(a)
         | Term::Distinct(a)

@@ -49,6 +49,12 @@ impl Machine<'_, '_> {
                     )),
                 }
             }
+            Term::Tuple(fields) if fields.iter().any(|f| matches!(f, Term::Rest(_))) => {
+                let Value::Ty(t) = value else {
+                    return Err(self.kind_clash("a tuple", value, blame));
+                };
+                self.match_rest(t, fields, blame)
+            }
             Term::Tuple(fields) => {
                 let Value::Ty(t) = value else {
                     return Err(self.kind_clash("a tuple", value, blame));
@@ -92,6 +98,71 @@ impl Machine<'_, '_> {
             // A computation whose inputs are unknown, or a literal: wait.
             _ => Ok(Step::Wait),
         }
+    }
+
+    /// The tuple type `t` against the fields of a tuple pattern with a `..rest`: the
+    /// fields before and after it one by one, the rest as a tuple of the fields between.
+    fn match_rest(
+        &mut self,
+        t: Ty,
+        fields: &'static [Term],
+        blame: Option<usize>,
+    ) -> Result<Step, RelError> {
+        let t = self.cx.resolve(t);
+        let n = match self.cx.data(t) {
+            TyData::Tuple(tys) => tys.len(),
+            TyData::Var(_) => return Ok(Step::Wait),
+            _ => {
+                let fixed = fields.len() - 1;
+                return Err(err(
+                    blame,
+                    format!(
+                        "expected a tuple{}, found `{}`",
+                        if fixed == 0 {
+                            String::new()
+                        } else {
+                            format!(
+                                " of at least {fixed} field{}",
+                                if fixed == 1 { "" } else { "s" }
+                            )
+                        },
+                        self.cx.show(t)
+                    ),
+                ));
+            }
+        };
+        let fixed = fields.len() - 1;
+        if n < fixed {
+            return Err(err(
+                blame,
+                format!(
+                    "expected a tuple of at least {fixed} field{}, found `{}`",
+                    if fixed == 1 { "" } else { "s" },
+                    self.cx.show(t)
+                ),
+            ));
+        }
+        let at = fields
+            .iter()
+            .position(|f| matches!(f, Term::Rest(_)))
+            .unwrap_or(fixed);
+        let after = fixed - at;
+        let mut step = Step::Done;
+        for (k, f) in fields.iter().enumerate() {
+            step = step.and(match f {
+                Term::Rest(rest) => {
+                    let middle: Vec<Ty> = (at..n - after).map(|j| self.field(t, j)).collect();
+                    let middle = self.cx.tcx().tuple(&middle);
+                    self.match_value(Value::Ty(middle), rest, blame, None)?
+                }
+                f => {
+                    let j = if k < at { k } else { n - (fields.len() - k) };
+                    let field = self.field(t, j);
+                    self.match_value(Value::Ty(field), f, blame, None)?
+                }
+            });
+        }
+        Ok(step)
     }
 
     /// The dimensions `dims` (on the dimension stack) of shape `s` against the list

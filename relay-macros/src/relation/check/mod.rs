@@ -55,6 +55,9 @@ pub const BUILTINS: &[(&str, &[Kind], Kind)] = &[
     ("reverse", &[Kind::Shape], Kind::Shape),
     ("distinct", &[Kind::Shape], Kind::Bool),
     ("is_int", &[Kind::Dim], Kind::Bool),
+    ("is_any", &[Kind::Dim], Kind::Bool),
+    ("shape", &[Kind::Type], Kind::Shape),
+    ("dtype", &[Kind::Type], Kind::DType),
     ("Tensor", &[Kind::Shape, Kind::DType], Kind::Type),
 ];
 
@@ -337,7 +340,7 @@ impl Checker {
                     self.error(*kw, "expected at least one goal in the braces of `for`".into());
                 }
                 self.source(src);
-                self.local(var);
+                self.local(var, src);
                 self.loops += 1;
                 for g in body {
                     self.goal(g, deferred);
@@ -370,8 +373,35 @@ impl Checker {
         }
     }
 
-    /// The variable of a comprehension or a loop: a dimension, local to it.
-    pub(super) fn local(&mut self, var: &Ident) {
+    /// The fields of a tuple (a pattern or a term), each checked by `field`: at most one
+    /// is a `..rest`, a tuple of the others.
+    pub(super) fn fields(&mut self, items: &[Term], field: impl Fn(&mut Self, &Term)) {
+        let mut rest = false;
+        for item in items {
+            match item {
+                Term::Rest(span, t) => {
+                    if rest {
+                        self.error(
+                            *span,
+                            "expected at most one `..rest` in a tuple, found a second one".into(),
+                        );
+                    }
+                    rest = true;
+                    field(self, t);
+                }
+                other => field(self, other),
+            }
+        }
+    }
+
+    /// The variable of a comprehension or a loop, local to it: a dimension, or a type
+    /// for one over the fields of a tuple (`src`).
+    pub(super) fn local(&mut self, var: &Ident, src: &Term) {
+        let kind = if self.peek(src) == Some(Kind::Type) {
+            Kind::Type
+        } else {
+            Kind::Dim
+        };
         let name = var.to_string();
         if dtype_literal(&name).is_some() {
             self.error(
@@ -383,16 +413,18 @@ impl Checker {
         if !self.locals.contains(&name) {
             self.locals.push(name);
         }
-        self.var(var, Some(Kind::Dim), true);
+        self.var(var, Some(kind), true);
     }
 
-    /// What a comprehension or a loop goes over: a range of integers or a shape.
+    /// What a comprehension or a loop goes over: a range of integers, a shape, or the
+    /// fields of a tuple.
     pub(super) fn source(&mut self, src: &Term) {
         match src {
             Term::Range(_, lo, hi) => {
                 self.term(lo, Kind::Dim, false);
                 self.term(hi, Kind::Dim, false);
             }
+            other if self.peek(other) == Some(Kind::Type) => self.term(other, Kind::Type, false),
             other => self.term(other, Kind::Shape, false),
         }
     }
@@ -434,6 +466,7 @@ impl Checker {
                 Term::Call { args, .. } | Term::Tuple(_, args) => {
                     args.iter().any(|a| mentions(a, name))
                 }
+                Term::Rest(_, t) => mentions(t, name),
                 Term::List(_, items) => items.iter().any(|i| match i {
                     ListItem::Dim(t) | ListItem::Splice(_, t) => mentions(t, name),
                 }),
@@ -526,12 +559,12 @@ impl Checker {
                     self.pattern(&args[0], Kind::Shape);
                     self.pattern(&args[1], Kind::DType);
                 } else {
-                    args.iter().for_each(|a| self.pattern(a, Kind::Type));
+                    self.fields(args, |c, a| c.pattern(a, Kind::Type));
                 }
                 return;
             }
             (Term::Tuple(_, items), Kind::Type) => {
-                items.iter().for_each(|a| self.pattern(a, Kind::Type));
+                self.fields(items, |c, a| c.pattern(a, Kind::Type));
                 return;
             }
             (Term::List(_, items), Kind::Shape) => {
@@ -627,10 +660,11 @@ impl Checker {
                 let name = name.to_string();
                 return BUILTINS.iter().find(|b| b.0 == name).map(|b| b.2);
             }
-            Term::Tuple(..) => Kind::Type,
+            Term::Tuple(..) | Term::Rest(..) => Kind::Type,
             Term::List(..) | Term::Slice(..) | Term::Repeat(..) => Kind::Shape,
             Term::As(_, p) => return self.peek(p),
             Term::Index(_, _, i) if self.peek(i) == Some(Kind::Shape) => Kind::Shape,
+            Term::Index(b, _, _) if self.peek(b) == Some(Kind::Type) => Kind::Type,
             Term::Index(..) | Term::Binary(..) | Term::Neg(..) => Kind::Dim,
             Term::Comp { .. } | Term::Range(..) => Kind::Shape,
             Term::In(..) => Kind::Bool,

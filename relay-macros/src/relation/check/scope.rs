@@ -120,7 +120,7 @@ impl Scope<'_> {
                 self.term(a);
                 self.term(b);
             }
-            Term::Not(_, a) | Term::Neg(_, a) => self.term(a),
+            Term::Not(_, a) | Term::Neg(_, a) | Term::Rest(_, a) => self.term(a),
             Term::Slice(b, _, lo, hi) => {
                 self.term(b);
                 lo.iter().chain(hi.iter()).for_each(|t| self.term(t));

@@ -49,14 +49,22 @@ impl Checker {
                     if want != Kind::Type {
                         self.mismatch(name.span(), want, "a tuple type".into());
                     }
-                    args.iter().for_each(|a| self.term(a, Kind::Type, bind));
+                    self.fields(args, |c, a| c.term(a, Kind::Type, bind));
+                    return;
+                }
+                // The number of fields of a tuple, as the rank of a shape.
+                if n == "len" && args.len() == 1 && self.peek(&args[0]) == Some(Kind::Type) {
+                    if want != Kind::Dim {
+                        self.mismatch(name.span(), want, "`len(..)`, a dimension".into());
+                    }
+                    self.term(&args[0], Kind::Type, false);
                     return;
                 }
                 let Some(&(_, params, result)) = BUILTINS.iter().find(|b| b.0 == n) else {
                     self.error(
                         name.span(),
                         format!(
-                            "unknown builtin `{n}`, expected one of `Tensor`, `Tuple`, `prod`, `sum`, `len`, `broadcast`, `min`, `max`, `floordiv`, `floormod`, `reverse`, `distinct`, `is_int` (call a Rust function with `rust(path)(args)`)"
+                            "unknown builtin `{n}`, expected one of `Tensor`, `Tuple`, `prod`, `sum`, `len`, `broadcast`, `min`, `max`, `floordiv`, `floormod`, `reverse`, `distinct`, `is_int`, `is_any`, `shape`, `dtype` (call a Rust function with `rust(path)(args)`)"
                         ),
                     );
                     return;
@@ -85,7 +93,19 @@ impl Checker {
                 if want != Kind::Type {
                     self.mismatch(*span, want, "a tuple type".into());
                 }
-                items.iter().for_each(|a| self.term(a, Kind::Type, bind));
+                self.fields(items, |c, a| c.term(a, Kind::Type, bind));
+            }
+            Term::Rest(span, _) => self.error(
+                *span,
+                "expected `..rest` only among the fields of a tuple (`Tuple(x, ..rest)`)".into(),
+            ),
+            // A field of a tuple.
+            Term::Index(base, span, index) if self.peek(base) == Some(Kind::Type) => {
+                if want != Kind::Type {
+                    self.mismatch(*span, want, "a type `t[i]` (a field of a tuple)".into());
+                }
+                self.term(base, Kind::Type, false);
+                self.term(index, Kind::Dim, false);
             }
             Term::List(span, items) => {
                 if want != Kind::Shape {
@@ -321,7 +341,7 @@ impl Checker {
                     self.mismatch(*span, want, "a shape `[.. for .. in ..]`".into());
                 }
                 self.source(src);
-                self.local(var);
+                self.local(var, src);
                 self.term(elem, Kind::Dim, false);
                 if let Some(c) = cond {
                     self.term(c, Kind::Bool, false);

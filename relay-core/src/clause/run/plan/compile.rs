@@ -481,6 +481,10 @@ impl Compiler {
                 self.pattern(shape, s)?;
                 self.pattern(dtype, d)?;
             }
+            // A tuple of any length: the general interpreter takes it apart.
+            Term::Tuple(fields) if fields.iter().any(|f| matches!(f, Term::Rest(_))) => {
+                return None
+            }
             Term::Tuple(fields) => {
                 let first = self.temps(fields.len());
                 self.ops.push(Op::Tuple {

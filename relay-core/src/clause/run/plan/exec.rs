@@ -306,15 +306,14 @@ impl Machine<'_, '_> {
             return false;
         };
         let base = self.scratch.dims.len();
-        let Ok(Some(items)) = self.source(src, None) else {
+        let Ok(Some(items)) = self.items(src, None) else {
             self.scratch.dims.truncate(base);
             return false;
         };
         let saved = self.scratch.slots[*var as usize].val;
         let mut ok = true;
-        'items: for j in items {
-            let d = self.scratch.dims[j];
-            self.scratch.slots[*var as usize].val = Some(Value::Dim(d));
+        'items: for j in 0..items.len() {
+            self.scratch.slots[*var as usize].val = Some(self.item(&items, j));
             for g in body.iter() {
                 ok = match g {
                     Goal::Check { cond, .. } => self.holds(cond),
