@@ -62,6 +62,7 @@
 //! | `_` | anything |
 //! | `Tensor(shape, dtype)` | a tensor type |
 //! | `Tuple(p, ...)`, `(p, q)`, `(p,)`, `()` | a tuple type of that many fields |
+//! | `Tuple(..fs)`, `(p, ..rest)`, `(..init, q)` | a tuple of any number of fields (at least the others): `..rest` names the fields between the others, a tuple |
 //! | shape: `s` or `[d0, d1, ..rest]` | a whole shape, or its dimensions; at most one `..rest`, anywhere |
 //! | dimension: `n`, `3`, `?`, `_` | one dimension (`?` matches only `?`) |
 //! | dtype: `bt`, `float32`, `_` | an element type |
@@ -117,7 +118,8 @@
 //!
 //! Variables; integers (`-1` too); `?` (the dimension `Any`: `Tensor([?, len(s)], int64)`
 //! for `argwhere`, whose count is known only at run time); `true`, `false`; dtype literals; `Tensor(shape, dtype)`;
-//! `Tuple(a, b)` or `(a, b)`; lists `[d0, ..s, d1]` (dimensions, and shapes spliced in);
+//! `Tuple(a, b)` or `(a, b)`, with a tuple spliced in (`(a, ..rest)`); lists
+//! `[d0, ..s, d1]` (dimensions, and shapes spliced in);
 //! indexing `s[i]` (negative from the end); slices `s[a..b]`, `s[a..]`, `s[..b]` (Python's
 //! bounds: negative from the end, clamped); `+ - *`, `/` (floor division), `%` (floor
 //! modulo) and unary `-` on dimensions; the builtins `prod(s)`, `sum(s)`, `len(s)`,
@@ -136,7 +138,36 @@
 //! `lo..hi`, that passes `cond`; `x` is local to the comprehension); membership `x in
 //! list` (a bool: the dimension `x` equals one of the list's); `if cond { a } else { b }`
 //! as a term (`else` required, `else if` nests); `is_int(d)` (a bool: `d` is an integer,
-//! false for `?` and for symbols, undecided while `d` has unknowns).
+//! false for `?` and for symbols, undecided while `d` has unknowns); `is_any(d)` (a bool:
+//! `d` is `?`; an unknown dimension is not).
+//!
+//! **Tuples of any length.** A tuple `fs` (bound by `Tuple(..fs)`, or any type that is
+//! a tuple) has `len(fs)` fields; `fs[i]` is one (negative from the end); `for f in fs
+//! { goals }` runs the goals for each field, and `[elem for f in fs]` is a comprehension
+//! over them, `f` a type; `shape(T)` and `dtype(T)` are the shape and the dtype of a
+//! tensor type. Folds are comprehensions under `sum`, `prod`, `len` or `in`:
+//!
+//! ```
+//! use relay_core::relation;
+//!
+//! /// Joins a tuple of tensors of one rank and dtype along their first axis.
+//! #[relation(
+//!     Join(X, O) :-
+//!         assert(X = Tuple(..fs), "expected a tuple, found `{}`", X),
+//!         assert(len(fs) >= 1, "expected at least one tensor"),
+//!         fs[0] = Tensor([_, ..rest], bt),
+//!         for f in fs {
+//!             assert(f = Tensor(_, bt), "expected tensors of `{}`, found `{}`", bt, f),
+//!             assert(shape(f)[1..] = rest, "expected `[_, ..{}]`, found `{}`", rest, f),
+//!         },
+//!         O = Tensor([sum([shape(f)[0] for f in fs]), ..rest], bt)
+//! )]
+//! pub struct Join;
+//!
+//! /// A tuple's first field, and the others.
+//! #[relation(Split(Tuple(first, ..others), O) :- O = (others, first))]
+//! pub struct Split;
+//! ```
 //!
 //! ```
 //! use relay_core::relation;
@@ -260,10 +291,10 @@
 //! the general interpreter composes). The fast path evaluates terms with the general
 //! interpreter's own evaluator (comprehensions, `in`, `if` terms included), runs a `for`
 //! loop of conditions as one instruction, and is not compiled for a clause with a loop
-//! that holds equations. Terms are evaluated node by node: a clause whose loops and
-//! comprehensions run over every axis costs several times a hand-written relation
-//! (relay-ops keeps its reductions imperative for that reason). The solver does not run
-//! the clause at all while an
+//! that holds equations, nor for one that takes a tuple of any length apart. Terms are
+//! evaluated node by node: a clause whose loops and comprehensions run over every axis or
+//! every field costs several times a hand-written relation (relay-ops' `clauses`
+//! benchmark measures its own). The solver does not run the clause at all while an
 //! argument it *needs* is an unknown: one whose head pattern takes it apart and that no
 //! equation can rebuild from the other arguments (`Broadcast` needs its two inputs;
 //! `Identity` needs nothing). The general interpreter:

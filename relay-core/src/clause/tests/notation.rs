@@ -6,6 +6,8 @@ use crate::attrs::AttrValue;
 use crate::clause::Value;
 use crate::relation;
 use crate::relation::Relation;
+use crate::solve::Outcome;
+use crate::testing::TestSolver;
 use crate::{RelCx, RelError};
 
 /// `nonzero`: the count of the nonzero elements is known only at run time.
@@ -253,5 +255,151 @@ fn strings_are_passed_to_rust_functions() {
     assert_eq!(
         run(MatMul::REF, &[x, y], &[]),
         Ok("Tensor[(2, 4), float32]".into())
+    );
+}
+
+/// Joins a tuple of tensors along their first axis: a fold over the fields.
+#[relation(
+    Join(X, O) :-
+        assert(X = Tuple(..fs), "expected a tuple, found `{}`", X),
+        assert(len(fs) >= 1, "expected at least one tensor"),
+        fs[0] = Tensor([_, ..rest], bt),
+        for f in fs {
+            assert(f = Tensor(_, bt), "expected tensors of `{}`, found `{}`", bt, f),
+            assert(shape(f)[1..] = rest, "expected `[_, ..{}]`, found `{}`", rest, f),
+        },
+        O = Tensor([sum([shape(f)[0] for f in fs]), ..rest], bt)
+)]
+struct Join;
+
+#[test]
+fn tuples_of_any_length_are_taken_apart_and_folded() {
+    let j = Join::REF;
+    assert_eq!(
+        run(j, &["(Tensor[(2, 3), float32], Tensor[(n, 3), float32], Tensor[(4, 3), float32])"], &[]),
+        Ok("Tensor[(n + 6, 3), float32]".into())
+    );
+    assert_eq!(
+        run(j, &["(Tensor[(2), int8],)"], &[]),
+        Ok("Tensor[(2), int8]".into())
+    );
+    assert_eq!(
+        run(j, &["(Tensor[(?, 3), float32], Tensor[(1, 3), float32])"], &[]),
+        Ok("Tensor[(?, 3), float32]".into())
+    );
+    // The assert's message replaces the mismatch of the pattern, as of an equation.
+    assert_eq!(
+        run(j, &["Tensor[(2), int8]"], &[]),
+        Err("expected a tuple, found `Tensor[(2), int8]`".into())
+    );
+    assert_eq!(run(j, &["()"], &[]), Err("expected at least one tensor".into()));
+    assert_eq!(
+        run(j, &["(Tensor[(2), int8], Tensor[(2), float32])"], &[]),
+        Err("expected tensors of `int8`, found `Tensor[(2), float32]`".into())
+    );
+    assert_eq!(
+        run(j, &["(Tensor[(2), int8], (int8,))"], &[]),
+        Err("expected tensors of `int8`, found `(int8,)`".into())
+    );
+    assert_eq!(
+        run(j, &["(Tensor[(2, 3), int8], Tensor[(2, 4), int8])"], &[]),
+        Err("expected `[_, ..(3)]`, found `Tensor[(2, 4), int8]`".into())
+    );
+    assert_eq!(run(j, &["_"], &[]), Err("waiting".into()));
+    // A field still unknown: the sum waits for it, then the field is checked.
+    let mut t = TestSolver::new();
+    let a = t.ty("Tensor[(2, 3), int8]");
+    let b = t.solver.fresh_ty();
+    let input = t.solver.tcx.tuple(&[a, b]);
+    let out = t.solver.fresh_ty();
+    t.solver.add_relation(j, &[input, out], None, 0);
+    assert!(matches!(t.solver.solve(), Outcome::UnderConstrained(_)));
+    let known = t.ty("Tensor[(5, 3), int8]");
+    t.solver.unify(b, known).unwrap();
+    assert_eq!(t.solver.solve(), Outcome::Solved);
+    assert_eq!(t.show_resolved(out), "Tensor[(7, 3), int8]");
+}
+
+/// The first field, then the others; the others rebuilt around a last field.
+#[relation(Rotate(Tuple(first, ..others), O) :- O = (..others, first))]
+struct Rotate;
+
+/// The last field, from the other end.
+#[relation(Last((.._, last), O) :- O = last)]
+struct Last;
+
+#[test]
+fn rest_patterns_match_and_build_tuples() {
+    let three = "(Tensor[(1), int8], Tensor[(2), int8], Tensor[(3), int8])";
+    assert_eq!(
+        run(Rotate::REF, &[three], &[]),
+        Ok("(Tensor[(2), int8], Tensor[(3), int8], Tensor[(1), int8])".into())
+    );
+    assert_eq!(
+        run(Rotate::REF, &["(int8,)"], &[]),
+        Ok("(int8,)".into())
+    );
+    assert_eq!(
+        run(Rotate::REF, &["()"], &[]),
+        Err("expected a tuple of at least 1 field, found `()`".into())
+    );
+    assert_eq!(
+        run(Rotate::REF, &["int8"], &[]),
+        Err("expected a tuple of at least 1 field, found `int8`".into())
+    );
+    assert_eq!(run(Last::REF, &[three], &[]), Ok("Tensor[(3), int8]".into()));
+    // Backward: the output names the input's fields but the first.
+    let mut t = TestSolver::new();
+    let a = t.ty("Tensor[(1), int8]");
+    let b = t.solver.fresh_ty();
+    let input = t.solver.tcx.tuple(&[a, b]);
+    let out = t.ty("(Tensor[(2), int8], Tensor[(1), int8])");
+    t.solver.add_relation(Rotate::REF, &[input, out], None, 0);
+    assert_eq!(t.solver.solve(), Outcome::Solved);
+    assert_eq!(t.show_resolved(b), "Tensor[(2), int8]");
+}
+
+/// Indexing a tuple, its length, and `dtype`.
+#[relation(
+    Pick(T, O) :-
+        assert(len(T) > attrs.i, "{} has {} fields", T, len(T)),
+        O = Tensor([len(T)], dtype(T[attrs.i])),
+        attrs(i: int)
+)]
+struct Pick;
+
+#[test]
+fn fields_are_indexed_and_counted() {
+    let pair = "(Tensor[(1), int8], Tensor[(2), float16])";
+    let i = |v| [("i", AttrValue::Int(v))];
+    assert_eq!(run(Pick::REF, &[pair], &i(1)), Ok("Tensor[(2), float16]".into()));
+    assert_eq!(run(Pick::REF, &[pair], &i(-2)), Ok("Tensor[(2), int8]".into()));
+    assert_eq!(
+        run(Pick::REF, &[pair], &i(-3)),
+        Err("index -3 is out of range for a tuple of 2 fields".into())
+    );
+    assert_eq!(
+        run(Pick::REF, &["((int8,), Tensor[(2), float16])"], &i(0)),
+        Err("expected a tensor, found `(int8,)`".into())
+    );
+    assert_eq!(
+        run(Pick::REF, &["Tensor[(2), float16]"], &i(0)),
+        Err("expected a tuple, found `Tensor[(2), float16]`".into())
+    );
+}
+
+/// The dimensions that are `?`, counted.
+#[relation(CountAny(Tensor(s, bt), O) :- O = Tensor([sum([if is_any(d) { 1 } else { 0 } for d in s])], bt))]
+struct CountAny;
+
+#[test]
+fn is_any_tells_the_dimension_of_run_time_size() {
+    assert_eq!(
+        run(CountAny::REF, &["Tensor[(?, 2, n, ?), int8]"], &[]),
+        Ok("Tensor[(2), int8]".into())
+    );
+    assert_eq!(
+        run(CountAny::REF, &["Tensor[(), int8]"], &[]),
+        Ok("Tensor[(0), int8]".into())
     );
 }

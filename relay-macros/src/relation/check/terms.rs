@@ -102,7 +102,8 @@ impl Checker {
             // A field of a tuple.
             Term::Index(base, span, index) if self.peek(base) == Some(Kind::Type) => {
                 if want != Kind::Type {
-                    self.mismatch(*span, want, "a type `t[i]` (a field of a tuple)".into());
+                    let found = format!("`{}`, a field of a tuple (a type)", show(t));
+                    self.mismatch(*span, want, found);
                 }
                 self.term(base, Kind::Type, false);
                 self.term(index, Kind::Dim, false);
