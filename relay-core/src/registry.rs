@@ -1,5 +1,7 @@
 //! The registry of relations, operators and data types, filled by the declaration macros
-//! through `inventory` and built once, sorted by name, rejecting duplicates.
+//! through `inventory` and built once, sorted by name, rejecting duplicates. The names of
+//! operators, data types and constructors are global, as in Relay's text; relations are
+//! told apart by their module path too, as operators name them by their Rust type.
 //!
 //! `#[relation]`, [`relay_op!`](crate::relay_op) and [`relay_data!`](crate::relay_data)
 //! each submit an entry; [`global`] collects every entry of the linked crates the first
@@ -31,6 +33,10 @@ use std::sync::OnceLock;
 pub struct RelationEntry {
     /// The relation.
     pub def: &'static RelationDef,
+    /// The module that declares it (`module_path!()`): relations of different modules
+    /// may share a name (a crate's `Dense` and relay-ops' `Dense`), as operators name
+    /// their relation by its Rust type.
+    pub module: &'static str,
     /// Where it was declared (`file!()`), for duplicate errors.
     pub file: &'static str,
     /// The line it was declared on.
@@ -38,6 +44,19 @@ pub struct RelationEntry {
 }
 
 inventory::collect!(RelationEntry);
+
+impl RelationEntry {
+    /// Its full path: its module's and its name (`relay_ops::level1::Dense`).
+    ///
+    /// ```
+    /// use relay_core::registry::RelationEntry;
+    /// let e = RelationEntry { def: relay_core::testing::BROADCAST.0, module: "my_ops::rels", file: "a.rs", line: 3 };
+    /// assert_eq!(e.path(), "my_ops::rels::Broadcast");
+    /// ```
+    pub fn path(&self) -> String {
+        format!("{}::{}", self.module, self.def.name)
+    }
+}
 
 /// An operator registered by `relay_op!`.
 #[derive(Debug)]
@@ -114,8 +133,8 @@ pub enum RegistryError {
     Duplicate {
         /// `relation`, `operator`, `data type` or `constructor`.
         what: &'static str,
-        /// The name declared twice.
-        name: &'static str,
+        /// The name declared twice (a relation's full path, `my_ops::Dense`).
+        name: String,
         /// The first place (`file:line`).
         first: String,
         /// The second place.
@@ -175,11 +194,12 @@ impl RegistryError {
     /// ```
     /// use relay_core::registry::RegistryError;
     /// let e = RegistryError::Duplicate {
-    ///     what: "relation", name: "Dense", first: "a.rs:3".into(), second: "b.rs:7".into(),
+    ///     what: "operator", name: "dense".into(), first: "a.rs:3".into(), second: "b.rs:7".into(),
     /// };
     /// assert_eq!(
     ///     e.help().unwrap(),
-    ///     "the names of relations are global across the linked crates: rename one of them (`MyDense`)"
+    ///     "the names of operators are global across the linked crates: rename one of them \
+    ///      (a crate's operators usually share a namespace of its own: `my.dense`)"
     /// );
     /// ```
     pub fn help(&self) -> Option<String> {
@@ -187,6 +207,11 @@ impl RegistryError {
             return None;
         };
         Some(match *what {
+            // Relations of different modules may share a name: these are of one module.
+            "relation" => "relations are told apart by their module path, and these two have \
+                the same one: two versions of their crate are linked into the program (`cargo \
+                tree --duplicates` lists them), or the relation is registered twice"
+                .to_string(),
             "operator" if name.contains('.') => "the names of operators are global across \
                 the linked crates: rename one of them, or put it in a namespace of its crate's \
                 own"
@@ -194,10 +219,6 @@ impl RegistryError {
             "operator" => format!(
                 "the names of operators are global across the linked crates: rename one of \
                  them (a crate's operators usually share a namespace of its own: `my.{name}`)"
-            ),
-            "relation" => format!(
-                "the names of relations are global across the linked crates: rename one of \
-                 them (`My{name}`)"
             ),
             _ => format!(
                 "the names of data types and constructors are global across the linked \
@@ -219,11 +240,13 @@ pub struct Registry {
     ctors: Vec<(&'static str, &'static DataDef, usize)>,
 }
 
-/// Sorts `items` by name and rejects two of the same name.
-fn sorted<T>(
+/// Sorts `items` by `key` (a name, then the place) and rejects two of the same name, shown
+/// by `shown`.
+fn sorted<T, N: Ord + Copy>(
     mut items: Vec<T>,
     what: &'static str,
-    key: impl Fn(&T) -> (&'static str, &'static str, u32),
+    key: impl Fn(&T) -> (N, &'static str, u32),
+    shown: impl Fn(N) -> String,
 ) -> Result<Vec<T>, RegistryError> {
     items.sort_by_key(&key);
     for pair in items.windows(2) {
@@ -231,7 +254,7 @@ fn sorted<T>(
         if a.0 == b.0 {
             return Err(RegistryError::Duplicate {
                 what,
-                name: a.0,
+                name: shown(a.0),
                 first: format!("{}:{}", a.1, a.2),
                 second: format!("{}:{}", b.1, b.2),
             });
@@ -248,15 +271,26 @@ impl Registry {
         ops: impl IntoIterator<Item = &'static OpDef>,
         data: impl IntoIterator<Item = &'static DataDef>,
     ) -> Result<Registry, RegistryError> {
-        let relations = sorted(relations.into_iter().collect(), "relation", |r| {
-            (r.def.name, r.file, r.line)
-        })?;
-        let ops = sorted(ops.into_iter().collect(), "operator", |o| {
-            (o.name, o.file, o.line)
-        })?;
-        let data = sorted(data.into_iter().collect(), "data type", |d| {
-            (d.name, d.file, d.line)
-        })?;
+        let name = |n: &str| n.to_string();
+        // Relations by name, then module: those of one name are together.
+        let relations = sorted(
+            relations.into_iter().collect(),
+            "relation",
+            |r| ((r.def.name, r.module), r.file, r.line),
+            |(name, module)| format!("{module}::{name}"),
+        )?;
+        let ops = sorted(
+            ops.into_iter().collect(),
+            "operator",
+            |o| (o.name, o.file, o.line),
+            name,
+        )?;
+        let data = sorted(
+            data.into_iter().collect(),
+            "data type",
+            |d| (d.name, d.file, d.line),
+            name,
+        )?;
         if relations.is_empty() && ops.is_empty() && data.is_empty() {
             return Err(RegistryError::Empty);
         }
@@ -269,7 +303,7 @@ impl Registry {
                     .map(move |(i, c)| (c.name, *d, i))
             })
             .collect();
-        let ctors = sorted(ctors, "constructor", |c| (c.0, c.1.file, c.1.line))?;
+        let ctors = sorted(ctors, "constructor", |c| (c.0, c.1.file, c.1.line), name)?;
         for op in &ops {
             let Some(rel) = op.relation else { continue };
             let found = op.args.len() + 1;
@@ -291,13 +325,20 @@ impl Registry {
         })
     }
 
-    /// The relation named `name`.
+    /// The relation named `name`: by its full path (`relay_ops::level1::Dense`), or by its
+    /// bare name (`Dense`) when no other module declares a relation of that name.
     pub fn relation(&self, name: &str) -> Option<&'static RelationDef> {
-        let i = self
-            .relations
-            .binary_search_by(|r| r.def.name.cmp(name))
-            .ok()?;
-        Some(self.relations[i].def)
+        let (module, name) = match name.rsplit_once("::") {
+            Some((module, name)) => (Some(module), name),
+            None => (None, name),
+        };
+        let start = self.relations.partition_point(|r| r.def.name < name);
+        let mut found = self.relations[start..]
+            .iter()
+            .take_while(|r| r.def.name == name)
+            .filter(|r| module.is_none_or(|m| r.module == m));
+        let first = found.next()?;
+        found.next().is_none().then_some(first.def)
     }
 
     /// The operator named `name` (`nn.conv2d`).
@@ -318,7 +359,7 @@ impl Registry {
         Some((self.ctors[i].1, self.ctors[i].2))
     }
 
-    /// Every relation, sorted by name.
+    /// Every relation, sorted by name, then module.
     pub fn relations(&self) -> impl Iterator<Item = &'static RelationEntry> + '_ {
         self.relations.iter().copied()
     }

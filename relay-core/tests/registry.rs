@@ -8,16 +8,25 @@ use relay_core::{testing, Registry};
 
 static BROADCAST_A: RelationEntry = RelationEntry {
     def: testing::BROADCAST.0,
+    module: "my_ops",
     file: "a.rs",
     line: 1,
 };
 static BROADCAST_B: RelationEntry = RelationEntry {
-    def: testing::BROADCAST.0,
     file: "b.rs",
     line: 2,
+    ..BROADCAST_A
+};
+/// A relation of the same name in another module (another crate's).
+static BROADCAST_OTHER: RelationEntry = RelationEntry {
+    module: "other_ops::rels",
+    file: "other.rs",
+    line: 4,
+    ..BROADCAST_A
 };
 static IDENTITY: RelationEntry = RelationEntry {
     def: testing::IDENTITY.0,
+    module: "my_ops",
     file: "a.rs",
     line: 5,
 };
@@ -108,15 +117,40 @@ fn lookups_by_name() {
 }
 
 #[test]
-fn duplicate_relation_names_both_places() {
-    let err = Registry::build([&BROADCAST_B, &BROADCAST_A], [], []).unwrap_err();
+fn relations_of_one_name_in_two_modules() {
+    let reg = Registry::build([&BROADCAST_OTHER, &IDENTITY, &BROADCAST_A], [], []).unwrap();
+    let paths: Vec<String> = reg.relations().map(|r| r.path()).collect();
+    assert_eq!(
+        paths,
+        [
+            "my_ops::Broadcast",
+            "other_ops::rels::Broadcast",
+            "my_ops::Identity"
+        ]
+    );
+    // By full path; by bare name only when one module declares it.
+    let found = |name| reg.relation(name).map(|r| r.name);
+    assert_eq!(found("my_ops::Broadcast"), Some("Broadcast"));
+    assert_eq!(found("other_ops::rels::Broadcast"), Some("Broadcast"));
+    assert_eq!(found("Broadcast"), None);
+    assert_eq!(found("other_ops::Broadcast"), None);
+    assert_eq!(found("Identity"), Some("Identity"));
+    assert_eq!(found("my_ops::Identity"), Some("Identity"));
+    assert_eq!(found("other_ops::rels::Identity"), None);
+}
+
+#[test]
+fn duplicate_relation_in_one_module_names_both_places() {
+    let err = Registry::build([&BROADCAST_B, &BROADCAST_OTHER, &BROADCAST_A], [], []).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "relation `Broadcast` is declared twice: at a.rs:1 and at b.rs:2"
+        "relation `my_ops::Broadcast` is declared twice: at a.rs:1 and at b.rs:2"
     );
     assert_eq!(
         err.help().unwrap(),
-        "the names of relations are global across the linked crates: rename one of them (`MyBroadcast`)"
+        "relations are told apart by their module path, and these two have the same one: two \
+         versions of their crate are linked into the program (`cargo tree --duplicates` lists \
+         them), or the relation is registered twice"
     );
 }
 
