@@ -18,8 +18,8 @@
 //! static ID2: OpDef = OpDef { file: "b.rs", line: 7, ..ID };
 //! let reg = Registry::build([], [&ID], []).unwrap();
 //! assert_eq!(reg.op("id").unwrap().line, 3);
-//! let err = Registry::build([], [&ID, &ID2], []).unwrap_err();
-//! assert_eq!(err.to_string(), "operator `id` is declared twice: at a.rs:3 and at b.rs:7");
+//! let errors = Registry::build([], [&ID, &ID2], []).unwrap_err();
+//! assert_eq!(errors[0].to_string(), "operator `id` is declared twice: at a.rs:3 and at b.rs:7");
 //! ```
 
 use crate::adt::DataDef;
@@ -124,7 +124,7 @@ pub fn preludes() -> Vec<(String, &'static PreludeEntry)> {
     all
 }
 
-/// Why the registry could not be built.
+/// A mistake that keeps the registry from being built ([`Registry::build`] gives every one).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RegistryError {
     /// Nothing is registered: no crate with declarations is linked.
@@ -240,37 +240,45 @@ pub struct Registry {
     ctors: Vec<(&'static str, &'static DataDef, usize)>,
 }
 
-/// Sorts `items` by `key` (a name, then the place) and rejects two of the same name, shown
-/// by `shown`.
+/// Sorts `items` by `key` (a name, then the place) and adds to `errors` one error for each
+/// declaration of a name after its first, naming both places; `shown` shows the name.
 fn sorted<T, N: Ord + Copy>(
     mut items: Vec<T>,
     what: &'static str,
     key: impl Fn(&T) -> (N, &'static str, u32),
     shown: impl Fn(N) -> String,
-) -> Result<Vec<T>, RegistryError> {
+    errors: &mut Vec<RegistryError>,
+) -> Vec<T> {
     items.sort_by_key(&key);
-    for pair in items.windows(2) {
-        let (a, b) = (key(&pair[0]), key(&pair[1]));
-        if a.0 == b.0 {
-            return Err(RegistryError::Duplicate {
-                what,
-                name: shown(a.0),
-                first: format!("{}:{}", a.1, a.2),
-                second: format!("{}:{}", b.1, b.2),
-            });
+    let mut first = 0;
+    for i in 1..items.len() {
+        let (a, b) = (key(&items[first]), key(&items[i]));
+        if a.0 != b.0 {
+            first = i;
+            continue;
         }
+        errors.push(RegistryError::Duplicate {
+            what,
+            name: shown(a.0),
+            first: format!("{}:{}", a.1, a.2),
+            second: format!("{}:{}", b.1, b.2),
+        });
     }
-    Ok(items)
+    items
 }
 
 impl Registry {
     /// A registry of the given declarations (the global one is built from `inventory`;
-    /// this is for tests and for embedders that choose their own set).
+    /// this is for tests and for embedders that choose their own set), or every mistake in
+    /// them: each name declared again (one error per later declaration, naming the first
+    /// one's place too), each operator whose relation takes another number of arguments;
+    /// [`RegistryError::Empty`] alone when nothing is given.
     pub fn build(
         relations: impl IntoIterator<Item = &'static RelationEntry>,
         ops: impl IntoIterator<Item = &'static OpDef>,
         data: impl IntoIterator<Item = &'static DataDef>,
-    ) -> Result<Registry, RegistryError> {
+    ) -> Result<Registry, Vec<RegistryError>> {
+        let mut errors = Vec::new();
         let name = |n: &str| n.to_string();
         // Relations by name, then module: those of one name are together.
         let relations = sorted(
@@ -278,37 +286,44 @@ impl Registry {
             "relation",
             |r| ((r.def.name, r.module), r.file, r.line),
             |(name, module)| format!("{module}::{name}"),
-        )?;
+            &mut errors,
+        );
         let ops = sorted(
             ops.into_iter().collect(),
             "operator",
             |o| (o.name, o.file, o.line),
             name,
-        )?;
+            &mut errors,
+        );
         let data = sorted(
             data.into_iter().collect(),
             "data type",
             |d| (d.name, d.file, d.line),
             name,
-        )?;
+            &mut errors,
+        );
         if relations.is_empty() && ops.is_empty() && data.is_empty() {
-            return Err(RegistryError::Empty);
+            return Err(vec![RegistryError::Empty]);
         }
+        // The constructors of the first declaration of each data type (a second one is
+        // one error, not one more per constructor).
         let ctors = data
-            .iter()
-            .flat_map(|d| {
-                d.ctors
-                    .iter()
-                    .enumerate()
-                    .map(move |(i, c)| (c.name, *d, i))
-            })
+            .chunk_by(|a, b| a.name == b.name)
+            .map(|same| same[0])
+            .flat_map(|d| d.ctors.iter().enumerate().map(move |(i, c)| (c.name, d, i)))
             .collect();
-        let ctors = sorted(ctors, "constructor", |c| (c.0, c.1.file, c.1.line), name)?;
+        let ctors = sorted(
+            ctors,
+            "constructor",
+            |c| (c.0, c.1.file, c.1.line),
+            name,
+            &mut errors,
+        );
         for op in &ops {
             let Some(rel) = op.relation else { continue };
             let found = op.args.len() + 1;
             if let Some(expected) = rel.0.arity.filter(|&n| n != found) {
-                return Err(RegistryError::Arity {
+                errors.push(RegistryError::Arity {
                     op: op.name,
                     relation: rel.name(),
                     expected,
@@ -316,6 +331,9 @@ impl Registry {
                     place: format!("{}:{}", op.file, op.line),
                 });
             }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
         }
         Ok(Registry {
             relations,
@@ -423,7 +441,7 @@ pub fn link_hint(what: Unknown, name: &str) -> Option<String> {
     const LINK: &str = "as `inventory` finds only what is linked";
     let reg = match global() {
         Ok(reg) => reg,
-        Err(RegistryError::Empty) => {
+        Err([RegistryError::Empty]) => {
             return Some(format!(
                 "nothing is registered: no crate that declares operators or data types is \
                  linked into the program, {LINK}; name each in your code (`use relay_ops \
@@ -471,9 +489,10 @@ pub fn link_hint(what: Unknown, name: &str) -> Option<String> {
     }
 }
 
-/// The registry of every declaration in the linked crates, built on first use.
-pub fn global() -> Result<&'static Registry, &'static RegistryError> {
-    static GLOBAL: OnceLock<Result<Registry, RegistryError>> = OnceLock::new();
+/// The registry of every declaration in the linked crates, built on first use, or every
+/// mistake in them (see [`Registry::build`]).
+pub fn global() -> Result<&'static Registry, &'static [RegistryError]> {
+    static GLOBAL: OnceLock<Result<Registry, Vec<RegistryError>>> = OnceLock::new();
     GLOBAL
         .get_or_init(|| {
             Registry::build(
@@ -483,4 +502,5 @@ pub fn global() -> Result<&'static Registry, &'static RegistryError> {
             )
         })
         .as_ref()
+        .map_err(Vec::as_slice)
 }

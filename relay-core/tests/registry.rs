@@ -95,6 +95,13 @@ static LIST_AGAIN: DataDef = DataDef {
     ..LIST
 };
 
+/// The one error of a registry that cannot be built.
+fn one_error(built: Result<Registry, Vec<RegistryError>>) -> RegistryError {
+    let mut errors = built.unwrap_err();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    errors.pop().unwrap()
+}
+
 #[test]
 fn lookups_by_name() {
     let reg = Registry::build([&IDENTITY, &BROADCAST_A], [&RELU, &ADD], [&LIST]).unwrap();
@@ -141,7 +148,11 @@ fn relations_of_one_name_in_two_modules() {
 
 #[test]
 fn duplicate_relation_in_one_module_names_both_places() {
-    let err = Registry::build([&BROADCAST_B, &BROADCAST_OTHER, &BROADCAST_A], [], []).unwrap_err();
+    let err = one_error(Registry::build(
+        [&BROADCAST_B, &BROADCAST_OTHER, &BROADCAST_A],
+        [],
+        [],
+    ));
     assert_eq!(
         err.to_string(),
         "relation `my_ops::Broadcast` is declared twice: at a.rs:1 and at b.rs:2"
@@ -156,7 +167,7 @@ fn duplicate_relation_in_one_module_names_both_places() {
 
 #[test]
 fn duplicate_operator_names_both_places() {
-    let err = Registry::build([], [&ADD_AGAIN, &RELU, &ADD], []).unwrap_err();
+    let err = one_error(Registry::build([], [&ADD_AGAIN, &RELU, &ADD], []));
     assert_eq!(
         err.to_string(),
         "operator `add` is declared twice: at more.rs:3 and at ops.rs:10"
@@ -169,12 +180,13 @@ fn duplicate_operator_names_both_places() {
 
 #[test]
 fn duplicate_data_types_and_constructors() {
-    let err = Registry::build([], [], [&LIST, &LIST_AGAIN]).unwrap_err();
+    // One error, not one more per constructor of the second `List`.
+    let err = one_error(Registry::build([], [], [&LIST, &LIST_AGAIN]));
     assert_eq!(
         err.to_string(),
         "data type `List` is declared twice: at other.rs:7 and at prelude.rs:4"
     );
-    let err = Registry::build([], [], [&STREAM, &LIST]).unwrap_err();
+    let err = one_error(Registry::build([], [], [&STREAM, &LIST]));
     assert_eq!(
         err.to_string(),
         "constructor `Nil` is declared twice: at prelude.rs:4 and at prelude.rs:9"
@@ -187,7 +199,7 @@ fn duplicate_data_types_and_constructors() {
 
 #[test]
 fn empty_registry_says_how_to_link() {
-    let err = Registry::build([], [], []).unwrap_err();
+    let err = one_error(Registry::build([], [], []));
     assert_eq!(err, RegistryError::Empty);
     assert_eq!(
         err.to_string(),
@@ -197,10 +209,45 @@ fn empty_registry_says_how_to_link() {
 
 #[test]
 fn relation_arity_must_match_the_operator() {
-    let err = Registry::build([], [&BAD_ARITY], []).unwrap_err();
+    let err = one_error(Registry::build([], [&BAD_ARITY], []));
     assert_eq!(
         err.to_string(),
         "operator `neg` (at ops.rs:30) gives relation `Broadcast` 2 arguments (its arguments and its result) but `Broadcast` takes 3"
+    );
+}
+
+#[test]
+fn every_mistake_is_reported_with_its_help() {
+    let errors = Registry::build([], [&ADD_AGAIN, &BAD_ARITY, &ADD], [&STREAM, &LIST]).unwrap_err();
+    let shown: Vec<(String, Option<String>)> =
+        errors.iter().map(|e| (e.to_string(), e.help())).collect();
+    assert_eq!(
+        shown,
+        [
+            (
+                "operator `add` is declared twice: at more.rs:3 and at ops.rs:10".to_string(),
+                Some(
+                    "the names of operators are global across the linked crates: rename one of \
+                     them (a crate's operators usually share a namespace of its own: `my.add`)"
+                        .to_string()
+                )
+            ),
+            (
+                "constructor `Nil` is declared twice: at prelude.rs:4 and at prelude.rs:9"
+                    .to_string(),
+                Some(
+                    "the names of data types and constructors are global across the linked \
+                     crates, as in Relay's text format: rename one of the constructors"
+                        .to_string()
+                )
+            ),
+            (
+                "operator `neg` (at ops.rs:30) gives relation `Broadcast` 2 arguments (its \
+                 arguments and its result) but `Broadcast` takes 3"
+                    .to_string(),
+                None
+            ),
+        ]
     );
 }
 
@@ -210,17 +257,27 @@ fn adt_load_reports_bad_fields() {
         name: "Bad",
         doc: "",
         params: &[],
-        ctors: &[CtorDef {
-            name: "MkBad",
-            fields: &["Missing[int32]"],
-        }],
+        ctors: &[
+            CtorDef {
+                name: "MkBad",
+                fields: &["Missing[int32]"],
+            },
+            CtorDef {
+                name: "MkWorse",
+                fields: &["int32", "Absent"],
+            },
+        ],
         file: "bad.rs",
         line: 2,
     };
     let mut tcx = relay_core::TyCtx::new();
-    let err = relay_core::adt::load_defs(&mut tcx, [&BAD]).unwrap_err();
+    let errors = relay_core::adt::load_defs(&mut tcx, [&BAD]).unwrap_err();
+    let shown: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
     assert_eq!(
-        err.to_string(),
-        "field 0 of constructor `MkBad` (declared at bad.rs:2): unknown type `Missing`"
+        shown,
+        [
+            "field 0 of constructor `MkBad` (declared at bad.rs:2): unknown type `Missing`",
+            "field 1 of constructor `MkWorse` (declared at bad.rs:2): unknown type `Absent`"
+        ]
     );
 }

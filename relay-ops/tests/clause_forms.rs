@@ -73,7 +73,7 @@ fn infer_with(
     attrs: &[(&str, AttrValue)],
 ) -> Result<(String, Vec<String>), String> {
     let def = registry::global()
-        .map_err(|e| e.to_string())?
+        .map_err(|errors| format!("{errors:?}"))?
         .op(op)
         .expect("operator");
     let attrs = common::filled_attrs(def, attrs)?;
