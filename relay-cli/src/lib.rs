@@ -117,10 +117,14 @@ pub fn main() -> ExitCode {
 fn ops(out: &mut impl Write) -> std::io::Result<ExitCode> {
     let reg = match registry::global() {
         Ok(r) => r,
-        Err(e) => {
-            eprintln!("error: {e}");
-            if let Some(help) = e.help() {
-                eprintln!(" = help: {help}");
+        Err(errors) => {
+            // As `relay check` shows them: each mistake with its help.
+            for e in errors {
+                eprintln!("error: {e}");
+                if let Some(help) = e.help() {
+                    eprintln!(" = help: {help}");
+                }
+                eprintln!();
             }
             return Ok(ExitCode::from(2));
         }

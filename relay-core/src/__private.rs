@@ -2,14 +2,14 @@
 
 pub use crate::adt::{CtorCall, CtorDef, DataDef};
 pub use crate::agreement::{AttrSig, Disagreement};
+pub use crate::attrs::AttrValue;
 pub use crate::clause::{
     run_clause, Arith, AttrDecl, AttrType, Clause, Cmp, Goal, Item, Message, PlanCell, RustFn, Term,
 };
-pub use crate::dtype::DTypeCode;
+pub use crate::dtype::{DType, DTypeCode};
 pub use crate::kind::Kind;
 pub use crate::op::{
-    marker, AttrArg, AttrConst, AttrDef, AttrType as OpAttrType, CallBuilder, OpCall, OpDef,
-    TypeParamDef,
+    AttrConst, AttrDef, AttrType as OpAttrType, CallBuilder, OneOrList, OpCall, OpDef, TypeParamDef,
 };
 pub use crate::registry::{DataEntry, OpEntry, PreludeEntry, RelationEntry};
 pub use crate::relation::{Relation, RelationRef};
@@ -29,3 +29,12 @@ pub static UNCOMPILED_RELATION: crate::relation::RelationDef = crate::relation::
         ))
     },
 };
+
+/// A list attribute's value from the items given to a builder's setter, each converted
+/// by `value`: what the setters of `[T]` attributes call.
+pub fn attr_list<X>(
+    items: impl IntoIterator<Item = X>,
+    value: impl FnMut(X) -> AttrValue,
+) -> AttrValue {
+    AttrValue::List(items.into_iter().map(value).collect())
+}

@@ -261,19 +261,36 @@ impl AdtError {
 impl std::error::Error for AdtError {}
 
 /// Loads every registered data type into `tcx`: a handle per data type, the constructors'
-/// field types and function types recorded in [`crate::AdtInfo::ctors`].
-pub fn load(tcx: &mut TyCtx) -> Result<AdtTable, AdtError> {
-    let reg = registry::global().map_err(|e| AdtError::Registry(e.clone()))?;
+/// field types and function types recorded in [`crate::AdtInfo::ctors`]. Otherwise every
+/// error: each mistake in the registry, or each field type that does not parse.
+pub fn load(tcx: &mut TyCtx) -> Result<AdtTable, Vec<AdtError>> {
+    let reg = registry::global().map_err(|errors| {
+        errors
+            .iter()
+            .cloned()
+            .map(AdtError::Registry)
+            .collect::<Vec<_>>()
+    })?;
     load_defs(tcx, reg.data_types().iter().copied())
 }
 
-/// Loads the data types `defs` into `tcx` (as [`load`] does for the registered ones).
+/// Loads the data types `defs` into `tcx` (as [`load`] does for the registered ones), or
+/// gives every error: each name given twice, or else each field type that does not parse.
 pub fn load_defs(
     tcx: &mut TyCtx,
     defs: impl IntoIterator<Item = &'static DataDef>,
-) -> Result<AdtTable, AdtError> {
+) -> Result<AdtTable, Vec<AdtError>> {
     let mut defs: Vec<&'static DataDef> = defs.into_iter().collect();
     defs.sort_by_key(|d| d.name);
+    let mut errors: Vec<AdtError> = defs
+        .windows(2)
+        .filter(|w| w[0].name == w[1].name)
+        .map(|w| AdtError::Duplicate(w[0].name))
+        .collect();
+    errors.dedup();
+    if !errors.is_empty() {
+        return Err(errors);
+    }
     let mut table = AdtTable::default();
     let mut params = Vec::with_capacity(defs.len());
     for d in &defs {
@@ -281,9 +298,7 @@ pub fn load_defs(
         let adt = tcx
             .adt(d.name, &ps)
             .expect("data type parameters have kind `Type`");
-        if table.adts.insert(d.name.into(), adt).is_some() {
-            return Err(AdtError::Duplicate(d.name));
-        }
+        table.adts.insert(d.name.into(), adt);
         table.order.push(adt);
         params.push(ps);
     }
@@ -299,19 +314,27 @@ pub fn load_defs(
         for c in d.ctors {
             let mut fields = Vec::with_capacity(c.fields.len());
             for (field, src) in c.fields.iter().enumerate() {
-                let t = parse_type(tcx, &mut scope, src).map_err(|error| AdtError::Field {
-                    ctor: c.name,
-                    field,
-                    place: format!("{}:{}", d.file, d.line),
-                    error,
-                })?;
-                fields.push(t);
+                match parse_type(tcx, &mut scope, src) {
+                    Ok(t) => fields.push(t),
+                    Err(error) => errors.push(AdtError::Field {
+                        ctor: c.name,
+                        field,
+                        place: format!("{}:{}", d.file, d.line),
+                        error,
+                    }),
+                }
             }
             ctors.push((c.name.into(), fields));
         }
-        table
-            .define_ctors(tcx, adt, ctors)
-            .expect("the registry rejects constructors declared twice");
+        // After an error the table is not returned: only the errors are still wanted.
+        if errors.is_empty() {
+            table
+                .define_ctors(tcx, adt, ctors)
+                .expect("the registry rejects constructors declared twice");
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
     }
     Ok(table)
 }

@@ -48,6 +48,58 @@ impl fmt::Display for AttrValue {
     }
 }
 
+/// The Rust values of the attribute types: `i64` (`int`), `f64` (`float`), `bool`, `&str` or
+/// `String` (`str`), [`DType`] (`dtype`), and a `Vec` of values (`[T]`).
+///
+/// ```
+/// use relay_core::{AttrValue, DType};
+/// assert_eq!(AttrValue::from(-1), AttrValue::Int(-1));
+/// assert_eq!(AttrValue::from("NCHW"), AttrValue::Str("NCHW".into()));
+/// assert_eq!(AttrValue::from(DType::FLOAT16).to_string(), "\"float16\"");
+/// assert_eq!(AttrValue::from(vec![2, 2]).to_string(), "[2, 2]");
+/// ```
+impl From<i64> for AttrValue {
+    fn from(i: i64) -> Self {
+        AttrValue::Int(i)
+    }
+}
+
+impl From<f64> for AttrValue {
+    fn from(x: f64) -> Self {
+        AttrValue::Float(x)
+    }
+}
+
+impl From<bool> for AttrValue {
+    fn from(b: bool) -> Self {
+        AttrValue::Bool(b)
+    }
+}
+
+impl From<&str> for AttrValue {
+    fn from(s: &str) -> Self {
+        AttrValue::Str(s.into())
+    }
+}
+
+impl From<String> for AttrValue {
+    fn from(s: String) -> Self {
+        AttrValue::Str(s.into())
+    }
+}
+
+impl From<DType> for AttrValue {
+    fn from(d: DType) -> Self {
+        AttrValue::DType(d)
+    }
+}
+
+impl<T: Into<AttrValue>> From<Vec<T>> for AttrValue {
+    fn from(items: Vec<T>) -> Self {
+        AttrValue::List(items.into_iter().map(Into::into).collect())
+    }
+}
+
 /// The attributes of one call, by name, in the order they were given.
 ///
 /// ```

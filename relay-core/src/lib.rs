@@ -128,9 +128,9 @@ pub use relay_macros::relay_data;
 ///         level 3;
 ///
 ///     /// A dotted name puts the builder in a module (`image::crop`). Attributes have a
-///     /// type (`int`, `float`, `bool`, `str`, `dtype`, `[T]`, `Option<T>`, and `T | U`
-///     /// for either, as TVM's `indices_or_sections: int | [int]`) and a default; one
-///     /// without a default is required and becomes a builder argument.
+///     /// type (`int`, `float`, `bool`, `str`, `dtype`, `[T]`, `Option<T>`, and `T | [T]`
+///     /// for a value or a list, as TVM's `indices_or_sections: int | [int]`) and a
+///     /// default; one without a default is required and becomes a builder argument.
 ///     image.crop : fn<t, u>(data: t) -> u where Same,
 ///         attrs {
 ///             size: [int],
@@ -146,6 +146,10 @@ pub use relay_macros::relay_data;
 /// # fn main() {
 /// // The builder: one typed setter per attribute, defaults filled at `build()`.
 /// let call = image::crop("x", [32, 32]).scale(0.5).out_dtype(relay_core::DType::FLOAT16).build();
+/// // Each takes its attribute's Rust type, as its signature shows: `i64` for `int`, `f64`
+/// // for `float`, `bool`, `&str` for `str`, `DType` for `dtype`, `impl IntoIterator<Item = i64>`
+/// // for `[int]`, the value for `Option<T>`, `impl Into<OneOrList<i64>>` for `int | [int]`.
+/// let _: fn(image::CropBuilder<u8>, f64) -> image::CropBuilder<u8> = image::CropBuilder::scale;
 /// assert_eq!(call.op.name, "image.crop");
 /// assert_eq!(call.args, vec!["x"]);
 /// let shown: Vec<String> = call.attrs.iter().map(|(k, v)| format!("{k}={v}")).collect();

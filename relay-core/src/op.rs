@@ -345,112 +345,49 @@ pub struct OpCall<E> {
     pub attrs: Attrs,
 }
 
-/// Marker types naming attribute types, for the typed setters of operator builders.
-pub mod marker {
-    use std::marker::PhantomData;
-    /// `int`.
-    pub struct Int;
-    /// `float`.
-    pub struct Float;
-    /// `bool`.
-    pub struct Bool;
-    /// `str`.
-    pub struct Str;
-    /// `dtype`.
-    pub struct DType;
-    /// `[T]`.
-    pub struct List<T>(PhantomData<T>);
-    /// `Option<T>`.
-    pub struct Opt<T>(PhantomData<T>);
-    /// `T | U`.
-    pub struct Either<T, U>(PhantomData<(T, U)>);
+/// The value of a `T | [T]` attribute (TVM's `indices_or_sections: int | [int]`): one
+/// value or a list of them. A builder's setter of such an attribute takes anything that
+/// converts into it: a value, an array or a `Vec`.
+///
+/// ```
+/// use relay_core::op::OneOrList;
+/// use relay_core::AttrValue;
+/// assert_eq!(OneOrList::from(3), OneOrList::One(3));
+/// assert_eq!(OneOrList::from([2, 5]), OneOrList::List(vec![2, 5]));
+/// assert_eq!(AttrValue::from(OneOrList::<i64>::from([2, 5])).to_string(), "[2, 5]");
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub enum OneOrList<T> {
+    /// One value (`3`).
+    One(T),
+    /// A list of values (`[2, 5]`).
+    List(Vec<T>),
 }
 
-/// A Rust value that can be given to a builder's setter of an attribute of type `T` (one
-/// of the [`marker`] types): `i64` for `int`, `f64` for `float`, `bool`, `&str` or
-/// `String` for `str`, [`DType`] for `dtype`, any iterable of those for `[T]`, and the
-/// value itself for `Option<T>`.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` is not a value for an attribute of this type",
-    label = "expected a value of the attribute's type"
-)]
-pub trait AttrArg<T> {
-    /// The value.
-    fn into_attr(self) -> AttrValue;
-}
-
-impl AttrArg<marker::Int> for i64 {
-    fn into_attr(self) -> AttrValue {
-        AttrValue::Int(self)
+impl<T> From<T> for OneOrList<T> {
+    fn from(value: T) -> Self {
+        OneOrList::One(value)
     }
 }
 
-impl AttrArg<marker::Float> for f64 {
-    fn into_attr(self) -> AttrValue {
-        AttrValue::Float(self)
+impl<T, const N: usize> From<[T; N]> for OneOrList<T> {
+    fn from(items: [T; N]) -> Self {
+        OneOrList::List(items.into())
     }
 }
 
-impl AttrArg<marker::Bool> for bool {
-    fn into_attr(self) -> AttrValue {
-        AttrValue::Bool(self)
+impl<T> From<Vec<T>> for OneOrList<T> {
+    fn from(items: Vec<T>) -> Self {
+        OneOrList::List(items)
     }
 }
 
-impl AttrArg<marker::Str> for &str {
-    fn into_attr(self) -> AttrValue {
-        AttrValue::Str(self.into())
-    }
-}
-
-impl AttrArg<marker::Str> for String {
-    fn into_attr(self) -> AttrValue {
-        AttrValue::Str(self.into())
-    }
-}
-
-impl AttrArg<marker::DType> for DType {
-    fn into_attr(self) -> AttrValue {
-        AttrValue::DType(self)
-    }
-}
-
-impl<T, I> AttrArg<marker::List<T>> for I
-where
-    I: IntoIterator,
-    I::Item: AttrArg<T>,
-{
-    fn into_attr(self) -> AttrValue {
-        AttrValue::List(self.into_iter().map(AttrArg::into_attr).collect())
-    }
-}
-
-impl<T, X: AttrArg<T>> AttrArg<marker::Opt<T>> for X {
-    fn into_attr(self) -> AttrValue {
-        self.into_attr()
-    }
-}
-
-/// An `int | …` attribute given an integer.
-impl<U> AttrArg<marker::Either<marker::Int, U>> for i64 {
-    fn into_attr(self) -> AttrValue {
-        AttrValue::Int(self)
-    }
-}
-
-/// A `… | [int]` attribute given an array of integers.
-impl<T, X: AttrArg<marker::Int>, const N: usize>
-    AttrArg<marker::Either<T, marker::List<marker::Int>>> for [X; N]
-{
-    fn into_attr(self) -> AttrValue {
-        AttrValue::List(self.into_iter().map(AttrArg::into_attr).collect())
-    }
-}
-
-/// A `… | [int]` attribute given a vector of integers.
-impl<T, X: AttrArg<marker::Int>> AttrArg<marker::Either<T, marker::List<marker::Int>>> for Vec<X> {
-    fn into_attr(self) -> AttrValue {
-        AttrValue::List(self.into_iter().map(AttrArg::into_attr).collect())
+impl<T: Into<AttrValue>> From<OneOrList<T>> for AttrValue {
+    fn from(value: OneOrList<T>) -> Self {
+        match value {
+            OneOrList::One(v) => v.into(),
+            OneOrList::List(items) => items.into(),
+        }
     }
 }
 

@@ -1,5 +1,7 @@
 //! The registry of relations, operators and data types, filled by the declaration macros
-//! through `inventory` and built once, sorted by name, rejecting duplicates.
+//! through `inventory` and built once, sorted by name, rejecting duplicates. The names of
+//! operators, data types and constructors are global, as in Relay's text; relations are
+//! told apart by their module path too, as operators name them by their Rust type.
 //!
 //! `#[relation]`, [`relay_op!`](crate::relay_op) and [`relay_data!`](crate::relay_data)
 //! each submit an entry; [`global`] collects every entry of the linked crates the first
@@ -16,8 +18,8 @@
 //! static ID2: OpDef = OpDef { file: "b.rs", line: 7, ..ID };
 //! let reg = Registry::build([], [&ID], []).unwrap();
 //! assert_eq!(reg.op("id").unwrap().line, 3);
-//! let err = Registry::build([], [&ID, &ID2], []).unwrap_err();
-//! assert_eq!(err.to_string(), "operator `id` is declared twice: at a.rs:3 and at b.rs:7");
+//! let errors = Registry::build([], [&ID, &ID2], []).unwrap_err();
+//! assert_eq!(errors[0].to_string(), "operator `id` is declared twice: at a.rs:3 and at b.rs:7");
 //! ```
 
 use crate::adt::DataDef;
@@ -31,6 +33,10 @@ use std::sync::OnceLock;
 pub struct RelationEntry {
     /// The relation.
     pub def: &'static RelationDef,
+    /// The module that declares it (`module_path!()`): relations of different modules
+    /// may share a name (a crate's `Dense` and relay-ops' `Dense`), as operators name
+    /// their relation by its Rust type.
+    pub module: &'static str,
     /// Where it was declared (`file!()`), for duplicate errors.
     pub file: &'static str,
     /// The line it was declared on.
@@ -38,6 +44,19 @@ pub struct RelationEntry {
 }
 
 inventory::collect!(RelationEntry);
+
+impl RelationEntry {
+    /// Its full path: its module's and its name (`relay_ops::level1::Dense`).
+    ///
+    /// ```
+    /// use relay_core::registry::RelationEntry;
+    /// let e = RelationEntry { def: relay_core::testing::BROADCAST.0, module: "my_ops::rels", file: "a.rs", line: 3 };
+    /// assert_eq!(e.path(), "my_ops::rels::Broadcast");
+    /// ```
+    pub fn path(&self) -> String {
+        format!("{}::{}", self.module, self.def.name)
+    }
+}
 
 /// An operator registered by `relay_op!`.
 #[derive(Debug)]
@@ -105,7 +124,7 @@ pub fn preludes() -> Vec<(String, &'static PreludeEntry)> {
     all
 }
 
-/// Why the registry could not be built.
+/// A mistake that keeps the registry from being built ([`Registry::build`] gives every one).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RegistryError {
     /// Nothing is registered: no crate with declarations is linked.
@@ -114,8 +133,8 @@ pub enum RegistryError {
     Duplicate {
         /// `relation`, `operator`, `data type` or `constructor`.
         what: &'static str,
-        /// The name declared twice.
-        name: &'static str,
+        /// The name declared twice (a relation's full path, `my_ops::Dense`).
+        name: String,
         /// The first place (`file:line`).
         first: String,
         /// The second place.
@@ -175,11 +194,12 @@ impl RegistryError {
     /// ```
     /// use relay_core::registry::RegistryError;
     /// let e = RegistryError::Duplicate {
-    ///     what: "relation", name: "Dense", first: "a.rs:3".into(), second: "b.rs:7".into(),
+    ///     what: "operator", name: "dense".into(), first: "a.rs:3".into(), second: "b.rs:7".into(),
     /// };
     /// assert_eq!(
     ///     e.help().unwrap(),
-    ///     "the names of relations are global across the linked crates: rename one of them (`MyDense`)"
+    ///     "the names of operators are global across the linked crates: rename one of them \
+    ///      (a crate's operators usually share a namespace of its own: `my.dense`)"
     /// );
     /// ```
     pub fn help(&self) -> Option<String> {
@@ -187,6 +207,11 @@ impl RegistryError {
             return None;
         };
         Some(match *what {
+            // Relations of different modules may share a name: these are of one module.
+            "relation" => "relations are told apart by their module path, and these two have \
+                the same one: two versions of their crate are linked into the program (`cargo \
+                tree --duplicates` lists them), or the relation is registered twice"
+                .to_string(),
             "operator" if name.contains('.') => "the names of operators are global across \
                 the linked crates: rename one of them, or put it in a namespace of its crate's \
                 own"
@@ -194,10 +219,6 @@ impl RegistryError {
             "operator" => format!(
                 "the names of operators are global across the linked crates: rename one of \
                  them (a crate's operators usually share a namespace of its own: `my.{name}`)"
-            ),
-            "relation" => format!(
-                "the names of relations are global across the linked crates: rename one of \
-                 them (`My{name}`)"
             ),
             _ => format!(
                 "the names of data types and constructors are global across the linked \
@@ -219,62 +240,90 @@ pub struct Registry {
     ctors: Vec<(&'static str, &'static DataDef, usize)>,
 }
 
-/// Sorts `items` by name and rejects two of the same name.
-fn sorted<T>(
+/// Sorts `items` by `key` (a name, then the place) and adds to `errors` one error for each
+/// declaration of a name after its first, naming both places; `shown` shows the name.
+fn sorted<T, N: Ord + Copy>(
     mut items: Vec<T>,
     what: &'static str,
-    key: impl Fn(&T) -> (&'static str, &'static str, u32),
-) -> Result<Vec<T>, RegistryError> {
+    key: impl Fn(&T) -> (N, &'static str, u32),
+    shown: impl Fn(N) -> String,
+    errors: &mut Vec<RegistryError>,
+) -> Vec<T> {
     items.sort_by_key(&key);
-    for pair in items.windows(2) {
-        let (a, b) = (key(&pair[0]), key(&pair[1]));
-        if a.0 == b.0 {
-            return Err(RegistryError::Duplicate {
-                what,
-                name: a.0,
-                first: format!("{}:{}", a.1, a.2),
-                second: format!("{}:{}", b.1, b.2),
-            });
+    let mut first = 0;
+    for i in 1..items.len() {
+        let (a, b) = (key(&items[first]), key(&items[i]));
+        if a.0 != b.0 {
+            first = i;
+            continue;
         }
+        errors.push(RegistryError::Duplicate {
+            what,
+            name: shown(a.0),
+            first: format!("{}:{}", a.1, a.2),
+            second: format!("{}:{}", b.1, b.2),
+        });
     }
-    Ok(items)
+    items
 }
 
 impl Registry {
     /// A registry of the given declarations (the global one is built from `inventory`;
-    /// this is for tests and for embedders that choose their own set).
+    /// this is for tests and for embedders that choose their own set), or every mistake in
+    /// them: each name declared again (one error per later declaration, naming the first
+    /// one's place too), each operator whose relation takes another number of arguments;
+    /// [`RegistryError::Empty`] alone when nothing is given.
     pub fn build(
         relations: impl IntoIterator<Item = &'static RelationEntry>,
         ops: impl IntoIterator<Item = &'static OpDef>,
         data: impl IntoIterator<Item = &'static DataDef>,
-    ) -> Result<Registry, RegistryError> {
-        let relations = sorted(relations.into_iter().collect(), "relation", |r| {
-            (r.def.name, r.file, r.line)
-        })?;
-        let ops = sorted(ops.into_iter().collect(), "operator", |o| {
-            (o.name, o.file, o.line)
-        })?;
-        let data = sorted(data.into_iter().collect(), "data type", |d| {
-            (d.name, d.file, d.line)
-        })?;
+    ) -> Result<Registry, Vec<RegistryError>> {
+        let mut errors = Vec::new();
+        let name = |n: &str| n.to_string();
+        // Relations by name, then module: those of one name are together.
+        let relations = sorted(
+            relations.into_iter().collect(),
+            "relation",
+            |r| ((r.def.name, r.module), r.file, r.line),
+            |(name, module)| format!("{module}::{name}"),
+            &mut errors,
+        );
+        let ops = sorted(
+            ops.into_iter().collect(),
+            "operator",
+            |o| (o.name, o.file, o.line),
+            name,
+            &mut errors,
+        );
+        let data = sorted(
+            data.into_iter().collect(),
+            "data type",
+            |d| (d.name, d.file, d.line),
+            name,
+            &mut errors,
+        );
         if relations.is_empty() && ops.is_empty() && data.is_empty() {
-            return Err(RegistryError::Empty);
+            return Err(vec![RegistryError::Empty]);
         }
+        // The constructors of the first declaration of each data type (a second one is
+        // one error, not one more per constructor).
         let ctors = data
-            .iter()
-            .flat_map(|d| {
-                d.ctors
-                    .iter()
-                    .enumerate()
-                    .map(move |(i, c)| (c.name, *d, i))
-            })
+            .chunk_by(|a, b| a.name == b.name)
+            .map(|same| same[0])
+            .flat_map(|d| d.ctors.iter().enumerate().map(move |(i, c)| (c.name, d, i)))
             .collect();
-        let ctors = sorted(ctors, "constructor", |c| (c.0, c.1.file, c.1.line))?;
+        let ctors = sorted(
+            ctors,
+            "constructor",
+            |c| (c.0, c.1.file, c.1.line),
+            name,
+            &mut errors,
+        );
         for op in &ops {
             let Some(rel) = op.relation else { continue };
             let found = op.args.len() + 1;
             if let Some(expected) = rel.0.arity.filter(|&n| n != found) {
-                return Err(RegistryError::Arity {
+                errors.push(RegistryError::Arity {
                     op: op.name,
                     relation: rel.name(),
                     expected,
@@ -282,6 +331,9 @@ impl Registry {
                     place: format!("{}:{}", op.file, op.line),
                 });
             }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
         }
         Ok(Registry {
             relations,
@@ -291,13 +343,20 @@ impl Registry {
         })
     }
 
-    /// The relation named `name`.
+    /// The relation named `name`: by its full path (`relay_ops::level1::Dense`), or by its
+    /// bare name (`Dense`) when no other module declares a relation of that name.
     pub fn relation(&self, name: &str) -> Option<&'static RelationDef> {
-        let i = self
-            .relations
-            .binary_search_by(|r| r.def.name.cmp(name))
-            .ok()?;
-        Some(self.relations[i].def)
+        let (module, name) = match name.rsplit_once("::") {
+            Some((module, name)) => (Some(module), name),
+            None => (None, name),
+        };
+        let start = self.relations.partition_point(|r| r.def.name < name);
+        let mut found = self.relations[start..]
+            .iter()
+            .take_while(|r| r.def.name == name)
+            .filter(|r| module.is_none_or(|m| r.module == m));
+        let first = found.next()?;
+        found.next().is_none().then_some(first.def)
     }
 
     /// The operator named `name` (`nn.conv2d`).
@@ -318,7 +377,7 @@ impl Registry {
         Some((self.ctors[i].1, self.ctors[i].2))
     }
 
-    /// Every relation, sorted by name.
+    /// Every relation, sorted by name, then module.
     pub fn relations(&self) -> impl Iterator<Item = &'static RelationEntry> + '_ {
         self.relations.iter().copied()
     }
@@ -382,7 +441,7 @@ pub fn link_hint(what: Unknown, name: &str) -> Option<String> {
     const LINK: &str = "as `inventory` finds only what is linked";
     let reg = match global() {
         Ok(reg) => reg,
-        Err(RegistryError::Empty) => {
+        Err([RegistryError::Empty]) => {
             return Some(format!(
                 "nothing is registered: no crate that declares operators or data types is \
                  linked into the program, {LINK}; name each in your code (`use relay_ops \
@@ -430,9 +489,10 @@ pub fn link_hint(what: Unknown, name: &str) -> Option<String> {
     }
 }
 
-/// The registry of every declaration in the linked crates, built on first use.
-pub fn global() -> Result<&'static Registry, &'static RegistryError> {
-    static GLOBAL: OnceLock<Result<Registry, RegistryError>> = OnceLock::new();
+/// The registry of every declaration in the linked crates, built on first use, or every
+/// mistake in them (see [`Registry::build`]).
+pub fn global() -> Result<&'static Registry, &'static [RegistryError]> {
+    static GLOBAL: OnceLock<Result<Registry, Vec<RegistryError>>> = OnceLock::new();
     GLOBAL
         .get_or_init(|| {
             Registry::build(
@@ -442,4 +502,5 @@ pub fn global() -> Result<&'static Registry, &'static RegistryError> {
             )
         })
         .as_ref()
+        .map_err(Vec::as_slice)
 }

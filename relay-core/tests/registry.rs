@@ -8,16 +8,25 @@ use relay_core::{testing, Registry};
 
 static BROADCAST_A: RelationEntry = RelationEntry {
     def: testing::BROADCAST.0,
+    module: "my_ops",
     file: "a.rs",
     line: 1,
 };
 static BROADCAST_B: RelationEntry = RelationEntry {
-    def: testing::BROADCAST.0,
     file: "b.rs",
     line: 2,
+    ..BROADCAST_A
+};
+/// A relation of the same name in another module (another crate's).
+static BROADCAST_OTHER: RelationEntry = RelationEntry {
+    module: "other_ops::rels",
+    file: "other.rs",
+    line: 4,
+    ..BROADCAST_A
 };
 static IDENTITY: RelationEntry = RelationEntry {
     def: testing::IDENTITY.0,
+    module: "my_ops",
     file: "a.rs",
     line: 5,
 };
@@ -86,6 +95,13 @@ static LIST_AGAIN: DataDef = DataDef {
     ..LIST
 };
 
+/// The one error of a registry that cannot be built.
+fn one_error(built: Result<Registry, Vec<RegistryError>>) -> RegistryError {
+    let mut errors = built.unwrap_err();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    errors.pop().unwrap()
+}
+
 #[test]
 fn lookups_by_name() {
     let reg = Registry::build([&IDENTITY, &BROADCAST_A], [&RELU, &ADD], [&LIST]).unwrap();
@@ -108,21 +124,50 @@ fn lookups_by_name() {
 }
 
 #[test]
-fn duplicate_relation_names_both_places() {
-    let err = Registry::build([&BROADCAST_B, &BROADCAST_A], [], []).unwrap_err();
+fn relations_of_one_name_in_two_modules() {
+    let reg = Registry::build([&BROADCAST_OTHER, &IDENTITY, &BROADCAST_A], [], []).unwrap();
+    let paths: Vec<String> = reg.relations().map(|r| r.path()).collect();
+    assert_eq!(
+        paths,
+        [
+            "my_ops::Broadcast",
+            "other_ops::rels::Broadcast",
+            "my_ops::Identity"
+        ]
+    );
+    // By full path; by bare name only when one module declares it.
+    let found = |name| reg.relation(name).map(|r| r.name);
+    assert_eq!(found("my_ops::Broadcast"), Some("Broadcast"));
+    assert_eq!(found("other_ops::rels::Broadcast"), Some("Broadcast"));
+    assert_eq!(found("Broadcast"), None);
+    assert_eq!(found("other_ops::Broadcast"), None);
+    assert_eq!(found("Identity"), Some("Identity"));
+    assert_eq!(found("my_ops::Identity"), Some("Identity"));
+    assert_eq!(found("other_ops::rels::Identity"), None);
+}
+
+#[test]
+fn duplicate_relation_in_one_module_names_both_places() {
+    let err = one_error(Registry::build(
+        [&BROADCAST_B, &BROADCAST_OTHER, &BROADCAST_A],
+        [],
+        [],
+    ));
     assert_eq!(
         err.to_string(),
-        "relation `Broadcast` is declared twice: at a.rs:1 and at b.rs:2"
+        "relation `my_ops::Broadcast` is declared twice: at a.rs:1 and at b.rs:2"
     );
     assert_eq!(
         err.help().unwrap(),
-        "the names of relations are global across the linked crates: rename one of them (`MyBroadcast`)"
+        "relations are told apart by their module path, and these two have the same one: two \
+         versions of their crate are linked into the program (`cargo tree --duplicates` lists \
+         them), or the relation is registered twice"
     );
 }
 
 #[test]
 fn duplicate_operator_names_both_places() {
-    let err = Registry::build([], [&ADD_AGAIN, &RELU, &ADD], []).unwrap_err();
+    let err = one_error(Registry::build([], [&ADD_AGAIN, &RELU, &ADD], []));
     assert_eq!(
         err.to_string(),
         "operator `add` is declared twice: at more.rs:3 and at ops.rs:10"
@@ -135,12 +180,13 @@ fn duplicate_operator_names_both_places() {
 
 #[test]
 fn duplicate_data_types_and_constructors() {
-    let err = Registry::build([], [], [&LIST, &LIST_AGAIN]).unwrap_err();
+    // One error, not one more per constructor of the second `List`.
+    let err = one_error(Registry::build([], [], [&LIST, &LIST_AGAIN]));
     assert_eq!(
         err.to_string(),
         "data type `List` is declared twice: at other.rs:7 and at prelude.rs:4"
     );
-    let err = Registry::build([], [], [&STREAM, &LIST]).unwrap_err();
+    let err = one_error(Registry::build([], [], [&STREAM, &LIST]));
     assert_eq!(
         err.to_string(),
         "constructor `Nil` is declared twice: at prelude.rs:4 and at prelude.rs:9"
@@ -153,7 +199,7 @@ fn duplicate_data_types_and_constructors() {
 
 #[test]
 fn empty_registry_says_how_to_link() {
-    let err = Registry::build([], [], []).unwrap_err();
+    let err = one_error(Registry::build([], [], []));
     assert_eq!(err, RegistryError::Empty);
     assert_eq!(
         err.to_string(),
@@ -163,10 +209,45 @@ fn empty_registry_says_how_to_link() {
 
 #[test]
 fn relation_arity_must_match_the_operator() {
-    let err = Registry::build([], [&BAD_ARITY], []).unwrap_err();
+    let err = one_error(Registry::build([], [&BAD_ARITY], []));
     assert_eq!(
         err.to_string(),
         "operator `neg` (at ops.rs:30) gives relation `Broadcast` 2 arguments (its arguments and its result) but `Broadcast` takes 3"
+    );
+}
+
+#[test]
+fn every_mistake_is_reported_with_its_help() {
+    let errors = Registry::build([], [&ADD_AGAIN, &BAD_ARITY, &ADD], [&STREAM, &LIST]).unwrap_err();
+    let shown: Vec<(String, Option<String>)> =
+        errors.iter().map(|e| (e.to_string(), e.help())).collect();
+    assert_eq!(
+        shown,
+        [
+            (
+                "operator `add` is declared twice: at more.rs:3 and at ops.rs:10".to_string(),
+                Some(
+                    "the names of operators are global across the linked crates: rename one of \
+                     them (a crate's operators usually share a namespace of its own: `my.add`)"
+                        .to_string()
+                )
+            ),
+            (
+                "constructor `Nil` is declared twice: at prelude.rs:4 and at prelude.rs:9"
+                    .to_string(),
+                Some(
+                    "the names of data types and constructors are global across the linked \
+                     crates, as in Relay's text format: rename one of the constructors"
+                        .to_string()
+                )
+            ),
+            (
+                "operator `neg` (at ops.rs:30) gives relation `Broadcast` 2 arguments (its \
+                 arguments and its result) but `Broadcast` takes 3"
+                    .to_string(),
+                None
+            ),
+        ]
     );
 }
 
@@ -176,17 +257,27 @@ fn adt_load_reports_bad_fields() {
         name: "Bad",
         doc: "",
         params: &[],
-        ctors: &[CtorDef {
-            name: "MkBad",
-            fields: &["Missing[int32]"],
-        }],
+        ctors: &[
+            CtorDef {
+                name: "MkBad",
+                fields: &["Missing[int32]"],
+            },
+            CtorDef {
+                name: "MkWorse",
+                fields: &["int32", "Absent"],
+            },
+        ],
         file: "bad.rs",
         line: 2,
     };
     let mut tcx = relay_core::TyCtx::new();
-    let err = relay_core::adt::load_defs(&mut tcx, [&BAD]).unwrap_err();
+    let errors = relay_core::adt::load_defs(&mut tcx, [&BAD]).unwrap_err();
+    let shown: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
     assert_eq!(
-        err.to_string(),
-        "field 0 of constructor `MkBad` (declared at bad.rs:2): unknown type `Missing`"
+        shown,
+        [
+            "field 0 of constructor `MkBad` (declared at bad.rs:2): unknown type `Missing`",
+            "field 1 of constructor `MkWorse` (declared at bad.rs:2): unknown type `Absent`"
+        ]
     );
 }

@@ -71,8 +71,8 @@ pub enum Origin {
     /// In the prelude source of that name: the span indexes into its text.
     Prelude(String),
     /// In the declarations of the linked crates (the registry: two declarations of one
-    /// name, a data type's field of an unknown type): no text to point at, the message
-    /// names the places (`file:line`).
+    /// name, a data type's field of an unknown type; one problem per mistake): no text to
+    /// point at, the message names the places (`file:line`).
     Registry,
 }
 
@@ -416,17 +416,20 @@ impl Prelude {
         let mut tcx = TyCtx::new();
         let mut adts = match adt::load(&mut tcx) {
             Ok(a) => a,
-            Err(e) => {
-                // A broken registry: no text is at fault.
-                let p = Problem {
-                    origin: Origin::Registry,
-                    span: Span::default(),
-                    message: e.to_string(),
-                    notes: Vec::new(),
-                    labels: Vec::new(),
-                    help: e.help(),
-                };
-                return Err(failed(vec![p], Vec::new()));
+            Err(errors) => {
+                // A broken registry: no text is at fault. Each mistake with its help.
+                let problems = errors
+                    .iter()
+                    .map(|e| Problem {
+                        origin: Origin::Registry,
+                        span: Span::default(),
+                        message: e.to_string(),
+                        notes: Vec::new(),
+                        labels: Vec::new(),
+                        help: e.help(),
+                    })
+                    .collect();
+                return Err(failed(problems, Vec::new()));
             }
         };
         let mut lens: Vec<(&str, usize)> = self.sources().map(|(n, t)| (n, t.len())).collect();

@@ -234,7 +234,7 @@ fn check_example(ex: &Example) -> Result<(), String> {
     let src = format!("def @f({}) {{ {} }}", params.join(", "), ex.call);
     let mut tcx = TyCtx::new();
     // The registered data types (`Storage`, which the memory operators return).
-    let mut adts = relay_core::adt::load(&mut tcx).map_err(|e| e.to_string())?;
+    let mut adts = relay_core::adt::load(&mut tcx).map_err(|errors| format!("{errors:?}"))?;
     let m = parse_module(&src, &mut tcx, &mut adts).map_err(|e| {
         format!(
             "`{src}` does not parse: {}",
@@ -254,7 +254,7 @@ fn check_example(ex: &Example) -> Result<(), String> {
     let arg_tys: Vec<&str> = ex.args.iter().map(|(_, t)| t.as_str()).collect();
     let claim = format!("fn ({}) -> {}", arg_tys.join(", "), ex.result);
     let mut tcx = TyCtx::new();
-    let adts = relay_core::adt::load(&mut tcx).map_err(|e| e.to_string())?;
+    let adts = relay_core::adt::load(&mut tcx).map_err(|errors| format!("{errors:?}"))?;
     let want = parse_type(&mut tcx, &mut adts.scope(), &claim)
         .map_err(|e| format!("the claim `{claim}` does not parse: {e}"))?;
     let want = tcx.show(want);

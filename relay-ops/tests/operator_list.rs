@@ -374,3 +374,41 @@ fn an_either_attribute_takes_both_forms() {
         "attribute `indices_or_sections` of `split` expects `int | [int]`, found `\"all\"`"
     );
 }
+
+/// The builders take each attribute as its Rust type, which rustdoc shows: `i64` for `int`,
+/// `f64` for `float`, `bool`, `&str` for `str`, `DType` for `dtype`, the value for
+/// `Option<T>`, an iterable for `[T]`, `OneOrList` for `int | [int]`. The function pointers
+/// pin the signatures.
+#[test]
+fn builder_parameters_are_the_attributes_types() {
+    use relay_core::{op::OneOrList, DType};
+    use relay_ops::nn::{BatchNormBuilder, Conv2dBuilder};
+    use relay_ops::{CastBuilder, ConcatenateBuilder, SplitBuilder};
+
+    let _: fn(ConcatenateBuilder<u8>, i64) -> ConcatenateBuilder<u8> = ConcatenateBuilder::axis;
+    let _: fn(BatchNormBuilder<u8>, f64) -> BatchNormBuilder<u8> = BatchNormBuilder::epsilon;
+    let _: fn(BatchNormBuilder<u8>, bool) -> BatchNormBuilder<u8> = BatchNormBuilder::center;
+    let _: fn(Conv2dBuilder<u8>, &str) -> Conv2dBuilder<u8> = Conv2dBuilder::data_layout;
+    let _: fn(Conv2dBuilder<u8>, i64) -> Conv2dBuilder<u8> = Conv2dBuilder::channels;
+    let _: fn(Conv2dBuilder<u8>, DType) -> Conv2dBuilder<u8> = Conv2dBuilder::out_dtype;
+    let _: fn(u8, DType) -> CastBuilder<u8> = relay_ops::cast;
+    let _: fn(u8, OneOrList<i64>) -> SplitBuilder<u8> = relay_ops::split;
+
+    let (axis, center, layout): (i64, bool, String) = (1, false, "NHWC".into());
+    let strides: Vec<i64> = vec![2, 2];
+    let conv = relay_ops::nn::conv2d("x", "w")
+        .strides(strides)
+        .kernel_size(1..=3)
+        .data_layout(&layout)
+        .build();
+    let norm = relay_ops::nn::batch_norm(1, 2, 3, 4, 5)
+        .axis(axis)
+        .center(center)
+        .build();
+    let shown = |attrs: &relay_core::Attrs, name: &str| attrs.get(name).unwrap().to_string();
+    assert_eq!(shown(&conv.attrs, "strides"), "[2, 2]");
+    assert_eq!(shown(&conv.attrs, "kernel_size"), "[1, 2, 3]");
+    assert_eq!(shown(&conv.attrs, "data_layout"), "\"NHWC\"");
+    assert_eq!(shown(&norm.attrs, "axis"), "1");
+    assert_eq!(shown(&norm.attrs, "center"), "False");
+}

@@ -259,6 +259,14 @@ impl Parse for AttrTy {
 }
 
 impl AttrTy {
+    /// The span of its first name (`int` in `[int]`).
+    pub fn span(&self) -> Span {
+        match self {
+            AttrTy::Named(n) => n.span(),
+            AttrTy::List(t) | AttrTy::Option(t) | AttrTy::Either(t, _) => t.span(),
+        }
+    }
+
     /// One alternative of an attribute type (`int`, `[T]`, `Option<T>`).
     fn parse_one(input: ParseStream) -> syn::Result<Self> {
         if input.peek(syn::token::Bracket) {

@@ -11,7 +11,7 @@ use quote::quote;
 use std::collections::HashMap;
 
 /// An attribute type, resolved.
-#[derive(Clone)]
+#[derive(Clone, PartialEq)]
 pub enum ATy {
     Int,
     Float,
@@ -179,8 +179,23 @@ fn resolve(cx: &mut Ctxt, t: &AttrTy) -> Option<ATy> {
         AttrTy::List(t) => ATy::List(Box::new(resolve(cx, t)?)),
         AttrTy::Option(t) => ATy::Option(Box::new(resolve(cx, t)?)),
         AttrTy::Either(a, b) => {
-            let (a, b) = (resolve(cx, a), resolve(cx, b));
-            ATy::Either(Box::new(a?), Box::new(b?))
+            let (x, y) = (resolve(cx, a), resolve(cx, b));
+            let (x, y) = (x?, y?);
+            // A builder takes a value or a list of them (`OneOrList`).
+            let value_or_list =
+                x == ATy::List(Box::new(y.clone())) || y == ATy::List(Box::new(x.clone()));
+            let either = ATy::Either(Box::new(x), Box::new(y));
+            if !value_or_list {
+                cx.error(
+                    b.span(),
+                    format!(
+                        "expected `T | [T]` (a value or a list of them, as `int | [int]`), found `{}`",
+                        either.text()
+                    ),
+                );
+                return None;
+            }
+            either
         }
         AttrTy::Named(n) => match n.to_string().as_str() {
             "int" => ATy::Int,
@@ -222,7 +237,7 @@ fn const_of(cx: &mut Ctxt, ty: &ATy, v: &Value) -> Option<TokenStream> {
         (ATy::Option(_), Value::Ident(i)) if i == "None" => Some(quote!(#c::None)),
         (ATy::Option(t), Value::Some(_, inner)) => const_of(cx, t, inner),
         (ATy::Option(t), _) => const_of(cx, t, v),
-        // The alternatives of `T | U` differ in list-ness: a list default is of the list one.
+        // The alternatives of `T | [T]` differ in list-ness: a list default is of the list one.
         (ATy::Either(a, b), _) => {
             if matches!(v, Value::List(..)) == matches!(**a, ATy::List(_)) {
                 const_of(cx, a, v)

@@ -71,26 +71,94 @@ fn emit(ns: &Namespace<'_>, path: &str) -> TokenStream {
     out
 }
 
-fn marker(t: &ATy) -> TokenStream {
-    let m = quote!(::relay_core::__private::marker);
+/// The Rust type a builder takes for an attribute of type `t`, as rustdoc shows it: `i64`,
+/// `f64`, `bool`, `&str` and `DType` for `int`, `float`, `bool`, `str` and `dtype`; an
+/// iterable of those for `[T]`; the value itself for `Option<T>` (a builder that does not
+/// set it keeps the default); `impl Into<OneOrList<T>>` for `T | [T]`.
+fn param_ty(t: &ATy) -> TokenStream {
+    let p = quote!(::relay_core::__private);
     match t {
-        ATy::Int => quote!(#m::Int),
-        ATy::Float => quote!(#m::Float),
-        ATy::Bool => quote!(#m::Bool),
-        ATy::Str => quote!(#m::Str),
-        ATy::DType => quote!(#m::DType),
+        ATy::Int => quote!(::core::primitive::i64),
+        ATy::Float => quote!(::core::primitive::f64),
+        ATy::Bool => quote!(::core::primitive::bool),
+        ATy::Str => quote!(&::core::primitive::str),
+        ATy::DType => quote!(#p::DType),
         ATy::List(t) => {
-            let t = marker(t);
-            quote!(#m::List<#t>)
+            let item = item_ty(t);
+            quote!(impl ::core::iter::IntoIterator<Item = #item>)
         }
-        ATy::Option(t) => {
-            let t = marker(t);
-            quote!(#m::Opt<#t>)
-        }
+        ATy::Option(t) => param_ty(t),
         ATy::Either(a, b) => {
-            let (a, b) = (marker(a), marker(b));
-            quote!(#m::Either<#a, #b>)
+            let v = value_ty(one_of(a, b));
+            quote!(impl ::core::convert::Into<#p::OneOrList<#v>>)
         }
+    }
+}
+
+/// The type of an item of a list attribute's iterable: as [`param_ty`], but a string is
+/// `impl AsRef<str>` (a borrowed `&str` there would need a named lifetime).
+fn item_ty(t: &ATy) -> TokenStream {
+    match t {
+        ATy::Str => quote!(impl ::core::convert::AsRef<::core::primitive::str>),
+        ATy::Option(t) => item_ty(t),
+        _ => param_ty(t),
+    }
+}
+
+/// The owned Rust type of a value of type `t`, inside a `OneOrList`.
+fn value_ty(t: &ATy) -> TokenStream {
+    let p = quote!(::relay_core::__private);
+    match t {
+        ATy::Int | ATy::Float | ATy::Bool | ATy::DType => param_ty(t),
+        ATy::Str => quote!(::std::string::String),
+        ATy::List(t) => {
+            let t = value_ty(t);
+            quote!(#p::Vec<#t>)
+        }
+        ATy::Option(t) => value_ty(t),
+        ATy::Either(a, b) => {
+            let t = value_ty(one_of(a, b));
+            quote!(#p::OneOrList<#t>)
+        }
+    }
+}
+
+/// The one-value side of `T | [T]` (the check rejects other pairs).
+fn one_of<'t>(a: &'t ATy, b: &'t ATy) -> &'t ATy {
+    match a {
+        ATy::List(_) => b,
+        _ => a,
+    }
+}
+
+/// The `AttrValue` of `x`, a value of [`param_ty`]`(t)`.
+fn value_expr(t: &ATy, x: TokenStream) -> TokenStream {
+    let p = quote!(::relay_core::__private);
+    match t {
+        ATy::Int | ATy::Float | ATy::Bool | ATy::Str | ATy::DType => {
+            quote!(#p::AttrValue::from(#x))
+        }
+        ATy::List(t) => {
+            let item = item_expr(t, quote!(x));
+            quote!(#p::attr_list(#x, |x| #item))
+        }
+        ATy::Option(t) => value_expr(t, x),
+        ATy::Either(a, b) => {
+            let v = value_ty(one_of(a, b));
+            quote!(#p::AttrValue::from(::core::convert::Into::<#p::OneOrList<#v>>::into(#x)))
+        }
+    }
+}
+
+/// The `AttrValue` of `x`, an item of [`item_ty`]`(t)`.
+fn item_expr(t: &ATy, x: TokenStream) -> TokenStream {
+    let p = quote!(::relay_core::__private);
+    match t {
+        ATy::Str => quote!(#p::AttrValue::from(
+            ::core::convert::AsRef::<::core::primitive::str>::as_ref(&#x)
+        )),
+        ATy::Option(t) => item_expr(t, x),
+        _ => value_expr(t, x),
     }
 }
 
@@ -282,15 +350,16 @@ fn expand_op(m: &OpModel<'_>) -> TokenStream {
             continue; // reported by the check
         }
         let ident = rust_ident(&name, a.name.span());
-        let mk = marker(&am.ty);
-        let set = quote!(.set(#name, <_ as #p::AttrArg<#mk>>::into_attr(#ident)));
+        let ty = param_ty(&am.ty);
+        let value = value_expr(&am.ty, quote!(#ident));
+        let set = quote!(.set(#name, #value));
         if am.default.is_none() {
-            required.push((quote!(#ident: impl #p::AttrArg<#mk>), set));
+            required.push((quote!(#ident: #ty), set));
         } else {
             let sdoc = format!("Sets attribute `{name}` (`{}`).", am.ty.text());
             setters.push(quote! {
                 #[doc = #sdoc]
-                pub fn #ident(self, #ident: impl #p::AttrArg<#mk>) -> Self {
+                pub fn #ident(self, #ident: #ty) -> Self {
                     Self(self.0 #set)
                 }
             });

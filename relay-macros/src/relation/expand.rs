@@ -49,6 +49,7 @@ pub fn registration(
             ::relay_core::__private::inventory::submit! {
                 ::relay_core::__private::RelationEntry {
                     def: &__RELAY_DEF,
+                    module: ::core::module_path!(),
                     file: ::core::file!(),
                     line: ::core::line!(),
                 }

@@ -43,7 +43,7 @@ pub fn infer_all(
     attrs: &[(&str, AttrValue)],
 ) -> Result<(String, Vec<String>), String> {
     let def = registry::global()
-        .map_err(|e| e.to_string())?
+        .map_err(|errors| format!("{errors:?}"))?
         .op(op)
         .ok_or_else(|| format!("no operator `{op}`"))?;
     let attrs = filled_attrs(def, attrs)?;
@@ -254,7 +254,7 @@ pub fn infer_with(
     attrs: &[(&str, AttrValue)],
 ) -> Result<(String, Vec<String>), String> {
     let def = registry::global()
-        .map_err(|e| e.to_string())?
+        .map_err(|errors| format!("{errors:?}"))?
         .op(op)
         .expect("operator");
     let attrs = filled_attrs(def, attrs)?;

@@ -15,7 +15,24 @@ relay_op! {
     my.identity : fn<a: Type, b: Type>(data: a) -> b where Same,
         attrs { note: str = "" },
         level 9;
+
+    /// The `k` largest values along the last axis (an operator whose relation has the
+    /// name of one of relay-ops').
+    my.top_k : fn<a, b>(data: a) -> b where TopK,
+        attrs { k: int = 1 },
+        level 9;
 }
+
+/// `TopK(Tensor(s, bt), O)`: the data's shape with `k` last. relay-ops' relation of
+/// `topk` is named `TopK` too: relations of different modules may share a name, as an
+/// operator names its relation by its Rust type.
+#[relation(
+    TopK(X @ Tensor(s, bt), O) :-
+        assert(len(s) >= 1, "the data of `my.top_k` must be at least 1-D, found `{}`", X),
+        O = Tensor([..s[..-1], attrs.k], bt),
+        attrs(k: int = 1)
+)]
+pub struct TopK;
 
 relay_data! {
     /// A pair of lists (a downstream data type over the prelude's `List`).

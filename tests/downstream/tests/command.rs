@@ -40,6 +40,19 @@ fn checks_a_program_over_the_crates_operator_data_type_and_prelude() {
 }
 
 #[test]
+fn checks_a_program_over_an_operator_whose_relation_shares_a_name_with_relay_ops() {
+    assert_eq!(
+        my_relay(&["check", "tests/downstream/tests/top_k.relay"]),
+        (
+            0,
+            "@main: fn (Tensor[(n, 10), float32]) -> (Tensor[(n, 3), float32], Tensor[(n, 2), float32])\n"
+                .to_string(),
+            String::new()
+        )
+    );
+}
+
+#[test]
 fn shows_the_crates_operator_errors_as_relay_check_does() {
     assert_eq!(
         my_relay(&["check", "tests/downstream/tests/bad_note.relay"]),

@@ -1,7 +1,7 @@
 //! The downstream declarations are found in the global registry next to the built-in ones.
 
 use relay_core::text::parse_type;
-use relay_core::{adt, registry, Outcome, Solver, TyCtx};
+use relay_core::{adt, registry, Outcome, Relation, RelationDef, Solver, TyCtx};
 use relay_downstream_example as downstream;
 
 #[test]
@@ -14,6 +14,17 @@ fn found_next_to_the_built_in_ones() {
     assert!(reg.op("add").is_some());
     assert_eq!(reg.relation("Same").unwrap().name, "Same");
     assert!(reg.relation("Broadcast").is_some());
+    // Two relations named `TopK`, the crate's and relay-ops': each found by its path.
+    let top_k = |path| reg.relation(path).map(|r| r as *const RelationDef);
+    assert_eq!(
+        top_k("relay_downstream_example::TopK"),
+        Some(downstream::TopK::DEF as *const _)
+    );
+    assert_eq!(
+        top_k("relay_ops::level4::misc::TopK"),
+        Some(relay_ops::level4::misc::TopK::DEF as *const _)
+    );
+    assert_eq!(top_k("TopK"), None);
     assert_eq!(reg.data("Zipper").unwrap().ctors[0].name, "MkZipper");
     assert!(reg.data("List").is_some());
     assert_eq!(reg.ctor("MkZipper").unwrap().0.name, "Zipper");
