@@ -24,8 +24,16 @@ const CALLS: usize = 10_000;
 /// A solver holding `CALLS` calls of `relation` on arguments of the types `args`, with
 /// the attributes `attrs` of operator `op`, each with its own unknown result.
 fn calls(relation: RelationRef, op: &str, args: &[&str], attrs: &[(&str, AttrValue)]) -> Solver {
-    let def = registry::global().expect("registry").op(op).expect("operator");
-    let given = Attrs::new(attrs.iter().map(|(k, v)| ((*k).into(), v.clone())).collect());
+    let def = registry::global()
+        .expect("registry")
+        .op(op)
+        .expect("operator");
+    let given = Attrs::new(
+        attrs
+            .iter()
+            .map(|(k, v)| ((*k).into(), v.clone()))
+            .collect(),
+    );
     let attrs = Arc::new(def.attrs_for_call(&given).expect("attributes"));
     let mut s = Solver::new(TyCtx::new());
     s.remember_results(false);
@@ -84,7 +92,10 @@ fn bench(c: &mut Criterion) {
         ),
     ];
     for (op, old, args, attrs) in &cases {
-        let clause = registry::global().expect("registry").op(op).expect("operator");
+        let clause = registry::global()
+            .expect("registry")
+            .op(op)
+            .expect("operator");
         let clause = clause.relation.expect("a relation");
         let mut g = c.benchmark_group(format!("clauses/{op}"));
         g.throughput(Throughput::Elements(CALLS as u64));

@@ -249,6 +249,21 @@ fn concatenate_table() {
     ]);
 }
 
+/// A tuple of more fields than a tensor has dimensions (the clause loops over them).
+#[test]
+fn concatenate_and_stack_take_seventy_thousand_fields() {
+    let fields = vec!["Tensor[(n, 4), float32]"; 70_000].join(", ");
+    let tuple = format!("({fields})");
+    assert_eq!(
+        infer("concatenate", &[&tuple], &[("axis", int(1))]),
+        Ok("Tensor[(n, 280000), float32]".into())
+    );
+    assert_eq!(
+        infer("stack", &[&tuple], &[("axis", int(-1))]),
+        Ok("Tensor[(n, 4, 70000), float32]".into())
+    );
+}
+
 /// Every order of the same fields gives the same outcome (TVM's depends on the order).
 #[test]
 fn concatenate_does_not_depend_on_field_order() {

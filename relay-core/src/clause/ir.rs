@@ -245,6 +245,10 @@ impl Arith {
 /// exhaust memory.
 pub const MAX_REPEAT: i64 = 1 << 16;
 
+/// The most integers a range `lo..hi` gives: far above the number of fields of any tuple
+/// a model concatenates, far below what would exhaust memory or time.
+pub const MAX_RANGE: i64 = 1 << 20;
+
 impl Cmp {
     /// Whether `a op b`.
     pub fn holds(self, a: i64, b: i64) -> bool {

@@ -372,7 +372,8 @@ mod tests;
 mod value;
 
 pub use ir::{
-    Arith, AttrDecl, AttrType, Clause, Cmp, Goal, Item, Message, RustFn, Term, MAX_REPEAT,
+    Arith, AttrDecl, AttrType, Clause, Cmp, Goal, Item, Message, RustFn, Term, MAX_RANGE,
+    MAX_REPEAT,
 };
 pub use run::{run_clause, PlanCell};
 pub use value::Value;

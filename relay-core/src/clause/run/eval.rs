@@ -773,12 +773,12 @@ impl Machine<'_, '_> {
         let (Some(lo), Some(hi)) = (self.eval_int(lo, blame)?, self.eval_int(hi, blame)?) else {
             return Ok(None);
         };
-        if hi.saturating_sub(lo) > crate::clause::ir::MAX_REPEAT {
+        if hi.saturating_sub(lo) > crate::clause::ir::MAX_RANGE {
             return Err(err(
                 blame,
                 format!(
                     "the range `{lo}..{hi}` has more than {} integers",
-                    crate::clause::ir::MAX_REPEAT
+                    crate::clause::ir::MAX_RANGE
                 ),
             ));
         }

@@ -478,8 +478,8 @@ fn comprehensions_filter_and_map() {
         Err("expected an integer, found `n`".into())
     );
     assert_eq!(
-        both(i, &["Tensor[(100000), float32]"], &[]),
-        Err("the range `0..100000` has more than 65536 integers".into())
+        both(i, &["Tensor[(2000000), float32]"], &[]),
+        Err("the range `0..2000000` has more than 1048576 integers".into())
     );
 
     let k = KeepDims::REF;

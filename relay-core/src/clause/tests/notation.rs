@@ -276,7 +276,11 @@ struct Join;
 fn tuples_of_any_length_are_taken_apart_and_folded() {
     let j = Join::REF;
     assert_eq!(
-        run(j, &["(Tensor[(2, 3), float32], Tensor[(n, 3), float32], Tensor[(4, 3), float32])"], &[]),
+        run(
+            j,
+            &["(Tensor[(2, 3), float32], Tensor[(n, 3), float32], Tensor[(4, 3), float32])"],
+            &[]
+        ),
         Ok("Tensor[(n + 6, 3), float32]".into())
     );
     assert_eq!(
@@ -284,7 +288,11 @@ fn tuples_of_any_length_are_taken_apart_and_folded() {
         Ok("Tensor[(2), int8]".into())
     );
     assert_eq!(
-        run(j, &["(Tensor[(?, 3), float32], Tensor[(1, 3), float32])"], &[]),
+        run(
+            j,
+            &["(Tensor[(?, 3), float32], Tensor[(1, 3), float32])"],
+            &[]
+        ),
         Ok("Tensor[(?, 3), float32]".into())
     );
     // The assert's message replaces the mismatch of the pattern, as of an equation.
@@ -292,7 +300,10 @@ fn tuples_of_any_length_are_taken_apart_and_folded() {
         run(j, &["Tensor[(2), int8]"], &[]),
         Err("expected a tuple, found `Tensor[(2), int8]`".into())
     );
-    assert_eq!(run(j, &["()"], &[]), Err("expected at least one tensor".into()));
+    assert_eq!(
+        run(j, &["()"], &[]),
+        Err("expected at least one tensor".into())
+    );
     assert_eq!(
         run(j, &["(Tensor[(2), int8], Tensor[(2), float32])"], &[]),
         Err("expected tensors of `int8`, found `Tensor[(2), float32]`".into())
@@ -335,10 +346,7 @@ fn rest_patterns_match_and_build_tuples() {
         run(Rotate::REF, &[three], &[]),
         Ok("(Tensor[(2), int8], Tensor[(3), int8], Tensor[(1), int8])".into())
     );
-    assert_eq!(
-        run(Rotate::REF, &["(int8,)"], &[]),
-        Ok("(int8,)".into())
-    );
+    assert_eq!(run(Rotate::REF, &["(int8,)"], &[]), Ok("(int8,)".into()));
     assert_eq!(
         run(Rotate::REF, &["()"], &[]),
         Err("expected a tuple of at least 1 field, found `()`".into())
@@ -347,7 +355,10 @@ fn rest_patterns_match_and_build_tuples() {
         run(Rotate::REF, &["int8"], &[]),
         Err("expected a tuple of at least 1 field, found `int8`".into())
     );
-    assert_eq!(run(Last::REF, &[three], &[]), Ok("Tensor[(3), int8]".into()));
+    assert_eq!(
+        run(Last::REF, &[three], &[]),
+        Ok("Tensor[(3), int8]".into())
+    );
     // Backward: the output names the input's fields but the first.
     let mut t = TestSolver::new();
     let a = t.ty("Tensor[(1), int8]");
@@ -372,8 +383,14 @@ struct Pick;
 fn fields_are_indexed_and_counted() {
     let pair = "(Tensor[(1), int8], Tensor[(2), float16])";
     let i = |v| [("i", AttrValue::Int(v))];
-    assert_eq!(run(Pick::REF, &[pair], &i(1)), Ok("Tensor[(2), float16]".into()));
-    assert_eq!(run(Pick::REF, &[pair], &i(-2)), Ok("Tensor[(2), int8]".into()));
+    assert_eq!(
+        run(Pick::REF, &[pair], &i(1)),
+        Ok("Tensor[(2), float16]".into())
+    );
+    assert_eq!(
+        run(Pick::REF, &[pair], &i(-2)),
+        Ok("Tensor[(2), int8]".into())
+    );
     assert_eq!(
         run(Pick::REF, &[pair], &i(-3)),
         Err("index -3 is out of range for a tuple of 2 fields".into())
