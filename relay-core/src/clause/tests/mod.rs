@@ -564,6 +564,38 @@ fn loops_check_and_solve_each_dimension() {
     assert!(matches!(t.solver.solve(), Outcome::UnderConstrained(_)));
 }
 
+/// The constant dimensions must be positive; the others are checked at run time.
+#[relation(
+    PositiveConsts(X @ Tensor(s, bt), O) :-
+        for i in 0..len(s) {
+            if is_int(s[i]) {
+                assert(s[i] > 0, "dimension {} of `{}` is {}", i, X, s[i]),
+            } else {
+                assert(is_any(s[i]) || i > 0, "dimension 0 of `{}` is a symbol", X),
+            },
+        },
+        O = X
+)]
+struct PositiveConsts;
+
+#[test]
+fn a_loop_of_ifs_runs_on_the_fast_path() {
+    let p = PositiveConsts::REF;
+    // `both` checks that the fast path did not give up where the clause holds.
+    assert_eq!(
+        both(p, &["Tensor[(?, 2, n), float32]"], &[]),
+        Ok("Tensor[(?, 2, n), float32]".into())
+    );
+    assert_eq!(
+        both(p, &["Tensor[(3, 0), float32]"], &[]),
+        Err("dimension 1 of `Tensor[(3, 0), float32]` is 0".into())
+    );
+    assert_eq!(
+        both(p, &["Tensor[(n, 2), float32]"], &[]),
+        Err("dimension 0 of `Tensor[(n, 2), float32]` is a symbol".into())
+    );
+}
+
 /// Constant arithmetic without the dimensions' normal form agrees with it.
 #[test]
 fn constant_divisions_round_as_dimensions_do() {

@@ -114,6 +114,11 @@ fn goal_vars(goal: &'static Goal, f: &mut dyn FnMut(u16)) {
             visit_vars(cond, f);
             visit_locals(cond, f);
         }
+        Goal::If { cond, then, els } => {
+            visit_vars(cond, f);
+            visit_locals(cond, f);
+            then.iter().chain(els.iter()).for_each(|g| goal_vars(g, f));
+        }
         Goal::For { var, src, body } => {
             f(*var);
             visit_vars(src, f);
@@ -308,13 +313,22 @@ impl Compiler {
         }
         let v = *var as usize;
         let before = std::mem::replace(&mut self.bound[v], Bound::Yes);
-        let ok = body.iter().all(|g| match g {
-            Goal::Check { cond, .. } => computable(cond, &self.bound),
-            Goal::For { .. } => self.checks_only(g),
-            _ => false,
-        });
+        let ok = self.all_checks(body);
         self.bound[v] = before;
         ok
+    }
+
+    /// Whether `goals` (of a loop) are conditions, loops of them and `if`s of them that
+    /// can be computed here.
+    fn all_checks(&mut self, goals: &'static [Goal]) -> bool {
+        goals.iter().all(|g| match g {
+            Goal::Check { cond, .. } => computable(cond, &self.bound),
+            Goal::For { .. } => self.checks_only(g),
+            Goal::If { cond, then, els } => {
+                computable(cond, &self.bound) && self.all_checks(then) && self.all_checks(els)
+            }
+            _ => false,
+        })
     }
 
     fn temp(&mut self) -> Reg {

@@ -312,22 +312,30 @@ impl Machine<'_, '_> {
         };
         let saved = self.scratch.slots[*var as usize].val;
         let mut ok = true;
-        'items: for j in 0..items.len() {
+        for j in 0..items.len() {
             self.scratch.slots[*var as usize].val = Some(self.item(&items, j));
-            for g in body.iter() {
-                ok = match g {
-                    Goal::Check { cond, .. } => self.holds(cond),
-                    Goal::For { .. } => self.plan_for(g),
-                    _ => false,
-                };
-                if !ok {
-                    break 'items;
-                }
+            ok = self.plan_checks(body);
+            if !ok {
+                break;
             }
         }
         self.scratch.slots[*var as usize].val = saved;
         self.scratch.dims.truncate(base);
         ok
+    }
+
+    /// Whether the goals of a loop's body hold now: conditions, loops and `if`s of them.
+    fn plan_checks(&mut self, goals: &'static [Goal]) -> bool {
+        goals.iter().all(|g| match g {
+            Goal::Check { cond, .. } => self.holds(cond),
+            Goal::For { .. } => self.plan_for(g),
+            Goal::If { cond, then, els } => match self.eval(cond, None) {
+                Ok(Some(Value::Bool(true))) => self.plan_checks(then),
+                Ok(Some(Value::Bool(false))) => self.plan_checks(els),
+                _ => false,
+            },
+            _ => false,
+        })
     }
 
     fn plan_list(
