@@ -21,6 +21,15 @@ use relay_ops as _;
 
 const CALLS: usize = 10_000;
 
+/// An operator, the imperative relation its clause replaced, its argument types and its
+/// attributes.
+type Case<'a> = (
+    &'a str,
+    RelationRef,
+    &'a [&'a str],
+    Vec<(&'a str, AttrValue)>,
+);
+
 /// A solver holding `CALLS` calls of `relation` on arguments of the types `args`, with
 /// the attributes `attrs` of operator `op`, each with its own unknown result.
 fn calls(relation: RelationRef, op: &str, args: &[&str], attrs: &[(&str, AttrValue)]) -> Solver {
@@ -53,7 +62,7 @@ fn calls(relation: RelationRef, op: &str, args: &[&str], attrs: &[(&str, AttrVal
 fn bench(c: &mut Criterion) {
     let ints = |v: &[i64]| AttrValue::List(v.iter().map(|&i| AttrValue::Int(i)).collect());
     let keep = AttrValue::Bool(true);
-    let cases: Vec<(&str, RelationRef, &[&str], Vec<(&str, AttrValue)>)> = vec![
+    let cases: Vec<Case<'_>> = vec![
         (
             "concatenate",
             ImperativeConcatenate::REF,

@@ -142,6 +142,10 @@ impl Machine<'_, '_> {
                 ),
             ));
         }
+        // `Tuple(..fs)`: the rest is the whole tuple.
+        if let [Term::Rest(rest)] = fields {
+            return self.match_value(Value::Ty(t), rest, blame, None);
+        }
         let at = fields
             .iter()
             .position(|f| matches!(f, Term::Rest(_)))
