@@ -1366,3 +1366,23 @@ fn dotted_local_names() {
         ["@f: fn (Tensor[(2), float32], (int32, int32)) -> (Tensor[(2), float32], int32)"]
     );
 }
+
+#[test]
+fn int64_dimensions_are_read_with_their_suffix() {
+    // TVM prints a dimension of type int64 with `i64` (shapes from `broadcast_to`'s
+    // attribute, ONNX imports): `Tensor[(11i64, 41i64), float32]`.
+    let src = r#"#[version = "0.0.5"]
+def @main(%x: Tensor[(2i64, 3i64), float32], %y: Tensor[(n, 3i32), float32]) -> Tensor[(2i64, 3), float32] {
+  %x
+}
+"#;
+    assert_eq!(
+        check(src),
+        ["@main: fn [n: ShapeVar](Tensor[(2, 3), float32], Tensor[(n, 3), float32]) -> Tensor[(2, 3), float32]"]
+    );
+    // Only the two suffixes TVM prints; another is an error at it.
+    assert_eq!(
+        errors("def @main(%x: Tensor[(2i8), float32]) { %x }"),
+        ["23..25: expected `i64`, `i32` or nothing after the dimension `2`, found `i8`"]
+    );
+}

@@ -690,6 +690,22 @@ impl Parser<'_> {
             self.pos += 1;
         }
         let text = std::str::from_utf8(&self.src[begin..self.pos]).expect("digits are ASCII");
+        // TVM prints a dimension of type int64 with its suffix: `(11i64, 41i64)`.
+        let suffix = self.src[self.pos..]
+            .iter()
+            .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+            .count();
+        if suffix > 0 {
+            let at = self.pos;
+            let word = String::from_utf8_lossy(&self.src[at..at + suffix]).into_owned();
+            if word != "i64" && word != "i32" {
+                return Err(self.error_at(
+                    at,
+                    format!("expected `i64`, `i32` or nothing after the dimension `{text}`, found `{word}`"),
+                ));
+            }
+            self.pos += suffix;
+        }
         let value = text
             .parse::<i128>()
             .ok()
