@@ -12,12 +12,8 @@ use imperative::{
     ImperativeArgReduce, ImperativeConcatenate, ImperativeReduce, ImperativeSqueeze,
     ImperativeStack, ImperativeVariance,
 };
-use relay_core::text::{parse_type, TypeScope};
-use relay_core::{registry, AttrValue, Attrs, Outcome, Relation, RelationRef, Solver, TyCtx};
-use std::sync::Arc;
-
-// Link the operator library so that its declarations are registered.
-use relay_ops as _;
+use relay_core::{registry, AttrValue, Outcome, Relation, RelationRef};
+use relay_ops::workload::relation_calls;
 
 const CALLS: usize = 10_000;
 
@@ -29,35 +25,6 @@ type Case<'a> = (
     &'a [&'a str],
     Vec<(&'a str, AttrValue)>,
 );
-
-/// A solver holding `CALLS` calls of `relation` on arguments of the types `args`, with
-/// the attributes `attrs` of operator `op`, each with its own unknown result.
-fn calls(relation: RelationRef, op: &str, args: &[&str], attrs: &[(&str, AttrValue)]) -> Solver {
-    let def = registry::global()
-        .expect("registry")
-        .op(op)
-        .expect("operator");
-    let given = Attrs::new(
-        attrs
-            .iter()
-            .map(|(k, v)| ((*k).into(), v.clone()))
-            .collect(),
-    );
-    let attrs = Arc::new(def.attrs_for_call(&given).expect("attributes"));
-    let mut s = Solver::new(TyCtx::new());
-    s.remember_results(false);
-    let mut scope = TypeScope::new();
-    let mut tys: Vec<_> = args
-        .iter()
-        .map(|a| parse_type(&mut s.tcx, &mut scope, a).expect("a type"))
-        .collect();
-    tys.push(s.fresh_ty());
-    for i in 0..CALLS {
-        *tys.last_mut().expect("the result") = s.fresh_ty();
-        s.add_relation(relation, &tys, Some(attrs.clone()), i as u32);
-    }
-    s
-}
 
 fn bench(c: &mut Criterion) {
     let ints = |v: &[i64]| AttrValue::List(v.iter().map(|&i| AttrValue::Int(i)).collect());
@@ -111,7 +78,7 @@ fn bench(c: &mut Criterion) {
         for (name, relation) in [("clause", clause), ("imperative", *old)] {
             g.bench_function(name, |b| {
                 b.iter_batched(
-                    || calls(relation, op, args, attrs),
+                    || relation_calls(relation, op, args, attrs, CALLS),
                     |mut s| {
                         assert_eq!(s.solve(), Outcome::Solved);
                         s

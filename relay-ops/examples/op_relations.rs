@@ -1,15 +1,12 @@
 //! Times the relations of single operators: `n` independent calls of one operator on the
-//! same argument types (each with its own unknown output) solved at once, in ns per call.
-//! For comparing two implementations of a relation (a clause and the imperative code it
-//! replaces): `cargo run --release -p relay-ops --example op_relations -- 200000`.
+//! same argument types (each with its own unknown output) solved at once, in ns per call
+//! (`relay_ops::workload::relation_calls`): `cargo run --release -p relay-ops --example
+//! op_relations -- 200000`, or `-- 200000 sum` for one operator. `benches/clauses.rs`
+//! compares clauses with the hand-written relations they replaced.
 
-use relay_core::text::{parse_type, TypeScope};
-use relay_core::{registry, AttrValue, Attrs, Outcome, Solver, TyCtx};
-use std::sync::Arc;
+use relay_core::{registry, AttrValue, Outcome};
+use relay_ops::workload::relation_calls;
 use std::time::Instant;
-
-// Link the operator library so that its declarations are registered.
-use relay_ops as _;
 
 type Case<'a> = (&'a str, &'a [&'a str], Vec<(&'a str, AttrValue)>);
 
@@ -18,28 +15,8 @@ fn time(n: usize, (op, args, attrs): &Case<'_>) -> f64 {
         .expect("registry")
         .op(op)
         .expect("operator");
-    let given = Attrs::new(
-        attrs
-            .iter()
-            .map(|(k, v)| ((*k).into(), v.clone()))
-            .collect(),
-    );
-    let attrs = Arc::new(def.attrs_for_call(&given).expect("attributes"));
     let relation = def.relation.expect("a relation");
-    let mut s = Solver::new(TyCtx::new());
-    // Every call runs its relation (remembered results would time a table lookup).
-    s.remember_results(false);
-    let mut scope = TypeScope::new();
-    let mut tys: Vec<_> = args
-        .iter()
-        .map(|a| parse_type(&mut s.tcx, &mut scope, a).expect("a type"))
-        .collect();
-    tys.push(s.fresh_ty());
-    for i in 0..n {
-        let out = s.fresh_ty();
-        *tys.last_mut().expect("an output") = out;
-        s.add_relation(relation, &tys, Some(attrs.clone()), i as u32);
-    }
+    let mut s = relation_calls(relation, op, args, attrs, n);
     let start = Instant::now();
     assert_eq!(s.solve(), Outcome::Solved);
     start.elapsed().as_nanos() as f64 / n as f64

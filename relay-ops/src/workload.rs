@@ -188,3 +188,50 @@ mod tests {
         );
     }
 }
+
+/// The workload of the per-call benchmarks of relations: a solver holding `calls`
+/// independent calls of `relation` with the attributes `attrs` of operator `op` (its
+/// defaults filled), each on arguments of the types `args` (the text syntax) and with
+/// its own unknown result, every call run (the memo of relation results is off). Solving
+/// it runs the relation `calls` times.
+///
+/// ```
+/// use relay_core::{AttrValue, Outcome};
+/// let sum = relay_core::registry::global().unwrap().op("sum").unwrap().relation.unwrap();
+/// let axis = [("axis", AttrValue::List(vec![AttrValue::Int(1)]))];
+/// let mut s = relay_ops::workload::relation_calls(sum, "sum", &["Tensor[(n, 4), float32]"], &axis, 3);
+/// assert_eq!(s.solve(), Outcome::Solved);
+/// ```
+pub fn relation_calls(
+    relation: relay_core::RelationRef,
+    op: &str,
+    args: &[&str],
+    attrs: &[(&str, relay_core::AttrValue)],
+    calls: usize,
+) -> relay_core::Solver {
+    use relay_core::text::{parse_type, TypeScope};
+    let def = relay_core::registry::global()
+        .expect("the registry")
+        .op(op)
+        .expect("the operator");
+    let given = relay_core::Attrs::new(
+        attrs
+            .iter()
+            .map(|(k, v)| ((*k).into(), v.clone()))
+            .collect(),
+    );
+    let attrs = std::sync::Arc::new(def.attrs_for_call(&given).expect("the attributes"));
+    let mut s = relay_core::Solver::new(relay_core::TyCtx::new());
+    s.remember_results(false);
+    let mut scope = TypeScope::new();
+    let mut tys: Vec<_> = args
+        .iter()
+        .map(|a| parse_type(&mut s.tcx, &mut scope, a).expect("a type"))
+        .collect();
+    tys.push(s.fresh_ty());
+    for i in 0..calls {
+        *tys.last_mut().expect("the result") = s.fresh_ty();
+        s.add_relation(relation, &tys, Some(attrs.clone()), i as u32);
+    }
+    s
+}

@@ -68,29 +68,29 @@ pub fn infer_all(
         s.unify(p, t).map_err(|e| e.describe(&s.tcx))?;
     }
     s.add_constraints(&constraints, Some(Arc::new(attrs)), 0);
+    solved(&mut s, ret, &params)
+}
+
+/// The outcome of solving `s`: the result `ret` and the arguments `args` printed as
+/// solved, or the first error, or the relations still waiting.
+fn solved(s: &mut Solver, ret: Ty, args: &[Ty]) -> Result<(String, Vec<String>), String> {
     match s.solve() {
         Outcome::Solved => {}
         Outcome::Failed(errors) => return Err(errors[0].message.clone()),
         Outcome::UnderConstrained(waiting) => {
-            return Err(format!(
-                "waiting: {}",
-                waiting
-                    .iter()
-                    .map(|w| w.relation)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ))
+            let names: Vec<&str> = waiting.iter().map(|w| w.relation).collect();
+            return Err(format!("waiting: {}", names.join(", ")));
         }
     }
-    let ret = s.resolve(ret);
-    let shown_args = params
+    let shown = args
         .iter()
         .map(|&p| {
             let r = s.resolve(p);
             s.tcx.show(r)
         })
         .collect();
-    Ok((s.tcx.show(ret), shown_args))
+    let ret = s.resolve(ret);
+    Ok((s.tcx.show(ret), shown))
 }
 
 /// An integer attribute.
@@ -271,23 +271,7 @@ pub fn infer_with(
     let out = s.fresh_ty();
     tys.push(out);
     s.add_relation(relation, &tys, Some(Arc::new(attrs)), 0);
-    match s.solve() {
-        Outcome::Solved => {}
-        Outcome::Failed(errors) => return Err(errors[0].message.clone()),
-        Outcome::UnderConstrained(w) => {
-            let names: Vec<&str> = w.iter().map(|w| w.relation).collect();
-            return Err(format!("waiting: {}", names.join(", ")));
-        }
-    }
-    let shown: Vec<String> = tys[..args.len()]
-        .iter()
-        .map(|&t| {
-            let r = s.resolve(t);
-            s.tcx.show(r)
-        })
-        .collect();
-    let out = s.resolve(out);
-    Ok((s.tcx.show(out), shown))
+    solved(&mut s, out, &tys[..args.len()])
 }
 
 /// The types (or first error, or `waiting`) given by the relation `rel` and by the
