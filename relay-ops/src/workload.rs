@@ -152,43 +152,6 @@ pub fn expected_bindings(ops: usize) -> impl Iterator<Item = (String, &'static s
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn one_block_reads_as_the_issue_writes_it() {
-        let text = transformer(18);
-        let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines[0], "#[version = \"0.0.5\"]");
-        assert_eq!(lines[1], "def @main(%x: Tensor[(n, 768), float32],");
-        assert_eq!(lines[11], "  %b2_0: Tensor[(768), float32]) {");
-        assert_eq!(lines[12], "  let %q_0 = nn.dense(%x, %Wq_0);");
-        assert_eq!(lines[24], "  let %h1_0 = add(%ob_0, %x);");
-        assert_eq!(lines[29], "  let %h2_0 = add(%f2b_0, %h1_0);");
-        assert_eq!(lines[30], "  %h2_0");
-        assert_eq!(lines.len(), 32);
-    }
-
-    #[test]
-    fn later_blocks_read_the_previous_output_and_a_partial_block_ends_the_chain() {
-        let text = transformer(20);
-        assert!(text.contains("let %q_1 = nn.dense(%h2_0, %Wq_1);"));
-        assert!(text.contains("let %qb_1 = add(%q_1, %bq_1);\n  %qb_1\n}"));
-        assert!(text.contains("%b2_1: Tensor[(768), float32]) {"));
-        let names: Vec<String> = expected_bindings(20).map(|(n, _)| n).collect();
-        assert_eq!(names[18..], ["q_1".to_string(), "qb_1".to_string()]);
-    }
-
-    #[test]
-    fn no_operators_is_the_identity_on_the_input() {
-        assert_eq!(
-            transformer(0),
-            "#[version = \"0.0.5\"]\ndef @main(%x: Tensor[(n, 768), float32]) {\n  %x\n}\n"
-        );
-    }
-}
-
 /// The workload of the per-call benchmarks of relations: a solver holding `calls`
 /// independent calls of `relation` with the attributes `attrs` of operator `op` (its
 /// defaults filled), each on arguments of the types `args` (the text syntax) and with
@@ -234,4 +197,41 @@ pub fn relation_calls(
         s.add_relation(relation, &tys, Some(attrs.clone()), i as u32);
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_block_reads_as_the_issue_writes_it() {
+        let text = transformer(18);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "#[version = \"0.0.5\"]");
+        assert_eq!(lines[1], "def @main(%x: Tensor[(n, 768), float32],");
+        assert_eq!(lines[11], "  %b2_0: Tensor[(768), float32]) {");
+        assert_eq!(lines[12], "  let %q_0 = nn.dense(%x, %Wq_0);");
+        assert_eq!(lines[24], "  let %h1_0 = add(%ob_0, %x);");
+        assert_eq!(lines[29], "  let %h2_0 = add(%f2b_0, %h1_0);");
+        assert_eq!(lines[30], "  %h2_0");
+        assert_eq!(lines.len(), 32);
+    }
+
+    #[test]
+    fn later_blocks_read_the_previous_output_and_a_partial_block_ends_the_chain() {
+        let text = transformer(20);
+        assert!(text.contains("let %q_1 = nn.dense(%h2_0, %Wq_1);"));
+        assert!(text.contains("let %qb_1 = add(%q_1, %bq_1);\n  %qb_1\n}"));
+        assert!(text.contains("%b2_1: Tensor[(768), float32]) {"));
+        let names: Vec<String> = expected_bindings(20).map(|(n, _)| n).collect();
+        assert_eq!(names[18..], ["q_1".to_string(), "qb_1".to_string()]);
+    }
+
+    #[test]
+    fn no_operators_is_the_identity_on_the_input() {
+        assert_eq!(
+            transformer(0),
+            "#[version = \"0.0.5\"]\ndef @main(%x: Tensor[(n, 768), float32]) {\n  %x\n}\n"
+        );
+    }
 }
