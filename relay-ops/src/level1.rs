@@ -221,21 +221,19 @@ pub struct Matmul;
         // For each axis, the first field whose dimension there is not `?` (field 0 if
         // every one is `?`): the others agree with it.
         first = [[..[i for i in 0..len(fs) if !is_any(shape(fs[i])[d])], 0][0] for d in 0..r],
+        out = [shape(fs[first[d]])[d] for d in 0..r],
         for d in 0..r {
             for i in 0..len(fs) {
                 if d != a && !is_any(shape(fs[i])[d]) {
                     assert(
-                        shape(fs[i])[d] = shape(fs[first[d]])[d],
+                        shape(fs[i])[d] = out[d],
                         "`concatenate` along axis {} needs the other dimensions to agree: dimension {} of field {} `{}` is {} and of field {} `{}` is {}",
-                        a, d, first[d], fs[first[d]], shape(fs[first[d]])[d], i, fs[i], shape(fs[i])[d]
+                        a, d, first[d], fs[first[d]], out[d], i, fs[i], shape(fs[i])[d]
                     ),
                 },
             },
         },
-        O = Tensor(
-            [if d == a { sum([shape(f)[a] for f in fs]) } else { shape(fs[first[d]])[d] } for d in 0..r],
-            bt
-        ),
+        O = Tensor([..out[..a], sum([shape(f)[a] for f in fs]), ..out[a + 1..]], bt),
         attrs(axis: int = 0)
 )]
 pub struct Concatenate;

@@ -245,13 +245,14 @@ pub fn take(cx: &mut RelCx<'_>) -> RelResult {
         // For each axis, the first field whose dimension there is not `?` (field 0 if
         // every one is `?`): the others agree with it.
         first = [[..[j for j in 0..len(fs) if !is_any(shape(fs[j])[i])], 0][0] for i in 0..r],
+        out = [shape(fs[first[i]])[i] for i in 0..r],
         for j in 0..len(fs) {
             for i in 0..r {
                 if !is_any(shape(fs[j])[i]) {
                     assert(
-                        shape(fs[j])[i] = shape(fs[first[i]])[i],
+                        shape(fs[j])[i] = out[i],
                         "cannot stack `{}`: dimension {} is {} in one field and {} in field {}",
-                        X, i, shape(fs[first[i]])[i], shape(fs[j])[i], j
+                        X, i, out[i], shape(fs[j])[i], j
                     ),
                 },
             },
@@ -262,7 +263,6 @@ pub fn take(cx: &mut RelCx<'_>) -> RelResult {
             attrs.axis, X, -r - 1, r
         ),
         a = attrs.axis % (r + 1),
-        out = [shape(fs[first[i]])[i] for i in 0..r],
         O = Tensor([..out[..a], len(fs), ..out[a..]], bt),
         attrs(axis: int = 0)
 )]
