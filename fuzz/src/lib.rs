@@ -368,9 +368,23 @@ fn string_defaults() -> &'static [&'static str] {
     })
 }
 
-/// Every registered operator.
+/// Every registered operator, or those named in `RELAY_FUZZ_OPS` (a comma-separated
+/// list: `RELAY_FUZZ_OPS=concatenate,stack cargo +nightly fuzz run op_call`), to search
+/// the relations of a change.
 pub fn ops() -> &'static [&'static OpDef] {
-    relay_core::registry::global().expect("the registry").ops()
+    static OPS: OnceLock<Vec<&'static OpDef>> = OnceLock::new();
+    OPS.get_or_init(|| {
+        let all = relay_core::registry::global().expect("the registry").ops();
+        match std::env::var("RELAY_FUZZ_OPS") {
+            Ok(names) => {
+                let names: Vec<&str> = names.split(',').map(str::trim).collect();
+                let some: Vec<_> = all.iter().copied().filter(|o| names.contains(&o.name)).collect();
+                assert!(!some.is_empty(), "no registered operator is named in RELAY_FUZZ_OPS");
+                some
+            }
+            Err(_) => all.to_vec(),
+        }
+    })
 }
 
 /// A program of one global that calls a random registered operator: its parameters
