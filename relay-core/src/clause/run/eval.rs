@@ -590,12 +590,11 @@ impl Machine<'_, '_> {
                 };
                 self.mk_shape_from(dims.start)
             }
-            Term::Range(..) => {
-                let base = self.scratch.dims.len();
-                if self.source(t, blame)?.is_none() {
+            Term::Range(lo, hi) => {
+                let Some(dims) = self.range(lo, hi, blame)? else {
                     return Ok(None);
-                }
-                self.mk_shape_from(base)
+                };
+                self.mk_shape_from(dims.start)
             }
             Term::In(x, list) => {
                 let Some(x) = self.eval_dim(x, blame)? else {
@@ -659,20 +658,6 @@ impl Machine<'_, '_> {
                 })?
             }
         }))
-    }
-
-    /// What a comprehension or a loop goes over, pushed on the dimension stack (the
-    /// caller pops it): the integers of a range `lo..hi`, or the dimensions of a shape;
-    /// `None` while unknown.
-    pub(super) fn source(
-        &mut self,
-        src: &'static Term,
-        blame: Option<usize>,
-    ) -> Result<Option<Range<usize>>, RelError> {
-        let Term::Range(lo, hi) = src else {
-            return self.eval_dims(src, blame);
-        };
-        self.range(lo, hi, blame)
     }
 
     /// What a loop or a comprehension goes over: the dimensions of a shape or a range
@@ -763,7 +748,8 @@ impl Machine<'_, '_> {
         Ok(Some(Value::Ty(self.field(t, k as usize))))
     }
 
-    /// The integers `lo..hi`, pushed on the dimension stack.
+    /// The integers `lo..hi`, pushed on the dimension stack (the caller pops them);
+    /// `None` while an end is unknown.
     fn range(
         &mut self,
         lo: &'static Term,

@@ -282,8 +282,8 @@ impl Compiler {
                         }
                     }
                 }
-                // A loop of conditions is checked whole; one with equations runs in
-                // the general interpreter.
+                // A loop of conditions (under `if`s too) is checked whole; one with
+                // equations runs in the general interpreter.
                 Goal::For { .. } => {
                     if !self.checks_only(goal) {
                         return None;

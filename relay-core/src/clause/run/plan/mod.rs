@@ -86,7 +86,8 @@ pub(super) enum Op {
     },
     /// A condition that must hold now.
     Check(&'static Goal),
-    /// A loop of conditions (a [`Goal::For`]) that must hold now for every dimension.
+    /// A loop (a [`Goal::For`]) of conditions, and of `if`s and loops of them, that must
+    /// hold now for every item.
     For(&'static Goal),
     /// Goes on when `cond` holds, to instruction `to` when it does not.
     Branch { cond: &'static Term, to: u16 },
