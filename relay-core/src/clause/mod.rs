@@ -290,8 +290,8 @@
 //! path gives up (an unknown input, a goal that must wait, an error, whose message only
 //! the general interpreter composes). The fast path evaluates terms with the general
 //! interpreter's own evaluator (comprehensions, `in`, `if` terms included), runs a `for`
-//! loop of conditions (and of `if`s of them) as one instruction, and is not compiled for a clause with a loop
-//! that holds equations, nor for one that takes a tuple of any length apart. Terms are
+//! loop of conditions (and of `if`s of them, and of equations that bind nothing) as one
+//! instruction, and is not compiled for a clause with a loop whose equations bind. Terms are
 //! evaluated node by node: a clause whose loops and comprehensions run over every axis or
 //! every field costs several times a hand-written relation (relay-ops' `clauses`
 //! benchmark measures its own). The solver does not run the clause at all while an

@@ -119,6 +119,12 @@ fn goal_vars(goal: &'static Goal, f: &mut dyn FnMut(u16)) {
             visit_locals(cond, f);
             then.iter().chain(els.iter()).for_each(|g| goal_vars(g, f));
         }
+        Goal::Eq(l, r) | Goal::Unify { lhs: l, rhs: r, .. } => {
+            for t in [l, r] {
+                visit_vars(t, f);
+                visit_locals(t, f);
+            }
+        }
         Goal::For { var, src, body } => {
             f(*var);
             visit_vars(src, f);
@@ -318,11 +324,17 @@ impl Compiler {
         ok
     }
 
-    /// Whether `goals` (of a loop) are conditions, loops of them and `if`s of them that
-    /// can be computed here.
+    /// Whether `goals` (of a loop) are conditions, equations that bind nothing, loops of
+    /// them and `if`s of them that can be computed here.
     fn all_checks(&mut self, goals: &'static [Goal]) -> bool {
         goals.iter().all(|g| match g {
             Goal::Check { cond, .. } => computable(cond, &self.bound),
+            Goal::Eq(l, r) | Goal::Unify { lhs: l, rhs: r, .. } => {
+                let mut bound = true;
+                visit_vars(l, &mut |v| bound &= self.bound[v as usize] == Bound::Yes);
+                visit_vars(r, &mut |v| bound &= self.bound[v as usize] == Bound::Yes);
+                bound && (computable(l, &self.bound) || computable(r, &self.bound))
+            }
             Goal::For { .. } => self.checks_only(g),
             Goal::If { cond, then, els } => {
                 computable(cond, &self.bound) && self.all_checks(then) && self.all_checks(els)
@@ -495,18 +507,23 @@ impl Compiler {
                 self.pattern(shape, s)?;
                 self.pattern(dtype, d)?;
             }
-            // A tuple of any length: the general interpreter takes it apart.
-            Term::Tuple(fields) if fields.iter().any(|f| matches!(f, Term::Rest(_))) => {
-                return None
-            }
             Term::Tuple(fields) => {
+                let at = fields.iter().position(|f| matches!(f, Term::Rest(_)));
+                let before = at.unwrap_or(fields.len()) as u16;
+                let after = at.map_or(0, |a| fields.len() - a - 1) as u16;
                 let first = self.temps(fields.len());
                 self.ops.push(Op::Tuple {
                     src,
                     first,
-                    len: fields.len() as u16,
+                    before,
+                    after,
+                    rest: at.is_some(),
                 });
                 for (k, f) in fields.iter().enumerate() {
+                    let f = match f {
+                        Term::Rest(rest) => rest,
+                        f => f,
+                    };
                     self.pattern(first + k as u16, f)?;
                 }
             }

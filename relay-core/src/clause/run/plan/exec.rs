@@ -29,6 +29,9 @@ impl Machine<'_, '_> {
                     pc = to as usize;
                     true
                 }
+                Op::DimAt { shape, index, dst } if self.plan_is_tuple(shape) => {
+                    self.plan_field(shape, index, dst)
+                }
                 Op::DimAt { shape, index, dst } => match self.plan_dims(shape) {
                     Some(dims) => {
                         let rank = dims.len() as i64;
@@ -71,6 +74,12 @@ impl Machine<'_, '_> {
                     }
                     None => false,
                 },
+                Op::CheckRank { shape, op, k } if self.plan_is_tuple(shape) => {
+                    let Value::Ty(t) = self.scratch.regs[shape as usize] else {
+                        return false;
+                    };
+                    matches!(self.as_tuple(t, None), Ok(Some((_, n))) if op.holds(n as i64, k))
+                }
                 Op::CheckRank { shape, op, k } => match self.plan_dims(shape) {
                     Some(dims) => op.holds(dims.len() as i64, k),
                     None => false,
@@ -127,22 +136,13 @@ impl Machine<'_, '_> {
                         _ => false,
                     }
                 }
-                Op::Tuple { src, first, len } => {
-                    let Value::Ty(t) = self.scratch.regs[src as usize] else {
-                        return false;
-                    };
-                    let t = self.cx.resolve(t);
-                    match self.cx.solver.tcx.data(t) {
-                        TyData::Tuple(tys) if tys.len() == len as usize => {
-                            let regs = &mut self.scratch.regs[first as usize..];
-                            for (r, &ty) in regs.iter_mut().zip(tys.iter()) {
-                                *r = Value::Ty(ty);
-                            }
-                            true
-                        }
-                        _ => false,
-                    }
-                }
+                Op::Tuple {
+                    src,
+                    first,
+                    before,
+                    after,
+                    rest,
+                } => self.plan_tuple(src, first as usize, before as usize, after as usize, rest),
                 Op::List {
                     src,
                     first,
@@ -273,6 +273,71 @@ impl Machine<'_, '_> {
     }
 
     /// The dimensions of the shape in register `r`, when it is a shape of known rank.
+    /// Whether register `r` holds a type (a tuple, for `len(fs)` and `fs[i]`), not a shape.
+    fn plan_is_tuple(&self, r: Reg) -> bool {
+        matches!(self.scratch.regs[r as usize], Value::Ty(_))
+    }
+
+    /// [`Op::DimAt`] on a tuple: field `index` (negative from the end) into `dst`.
+    fn plan_field(&mut self, r: Reg, index: i32, dst: Reg) -> bool {
+        let Value::Ty(t) = self.scratch.regs[r as usize] else {
+            return false;
+        };
+        let Ok(Some((t, n))) = self.as_tuple(t, None) else {
+            return false;
+        };
+        let k = if index < 0 {
+            index as i64 + n as i64
+        } else {
+            index as i64
+        };
+        if !(0..n as i64).contains(&k) {
+            return false;
+        }
+        self.scratch.regs[dst as usize] = Value::Ty(self.field(t, k as usize));
+        true
+    }
+
+    /// [`Op::Tuple`]: the fields of the tuple in `src` into registers from `first`.
+    fn plan_tuple(
+        &mut self,
+        src: Reg,
+        first: usize,
+        before: usize,
+        after: usize,
+        rest: bool,
+    ) -> bool {
+        let Value::Ty(t) = self.scratch.regs[src as usize] else {
+            return false;
+        };
+        let t = self.cx.resolve(t);
+        let n = match self.cx.data(t) {
+            TyData::Tuple(tys) => tys.len(),
+            _ => return false,
+        };
+        if n < before + after || !rest && n != before {
+            return false;
+        }
+        for k in 0..before {
+            self.scratch.regs[first + k] = Value::Ty(self.field(t, k));
+        }
+        for k in 0..after {
+            let field = self.field(t, n - after + k);
+            self.scratch.regs[first + before + 1 + k] = Value::Ty(field);
+        }
+        if rest {
+            // `Tuple(..fs)` is the whole tuple.
+            let middle = if before + after == 0 {
+                t
+            } else {
+                let tys: Vec<_> = (before..n - after).map(|j| self.field(t, j)).collect();
+                self.cx.tcx().tuple(&tys)
+            };
+            self.scratch.regs[first + before] = Value::Ty(middle);
+        }
+        true
+    }
+
     fn plan_dims(&mut self, r: Reg) -> Option<&[Dim]> {
         let Value::Shape(s) = self.scratch.regs[r as usize] else {
             return None;
@@ -334,6 +399,10 @@ impl Machine<'_, '_> {
                 Ok(Some(Value::Bool(false))) => self.plan_checks(els),
                 _ => false,
             },
+            // Binds nothing (the compiler made sure): it unifies or takes a value apart.
+            Goal::Eq(l, r) | Goal::Unify { lhs: l, rhs: r, .. } => {
+                matches!(self.equation(l, r, None), Ok(Step::Done))
+            }
             _ => false,
         })
     }

@@ -73,8 +73,15 @@ pub(super) enum Op {
     MkTensor { shape: Reg, dtype: Reg, dst: Reg },
     /// Takes the tensor type in `src` apart into `shape` and `dtype`.
     Tensor { src: Reg, shape: Reg, dtype: Reg },
-    /// Takes the tuple type in `src` (of `len` fields) apart into `first..first + len`.
-    Tuple { src: Reg, first: Reg, len: u16 },
+    /// Takes the tuple type in `src` apart: `before` fields, then (with `rest`) the tuple
+    /// of the middle ones, then `after` fields, into registers from `first`.
+    Tuple {
+        src: Reg,
+        first: Reg,
+        before: u16,
+        after: u16,
+        rest: bool,
+    },
     /// Takes the shape in `src` apart: `before` dimensions, then (with `splice`) the
     /// shape of the middle, then `after` dimensions, into registers from `first`.
     List {
