@@ -35,6 +35,18 @@ pub fn filled_attrs(def: &relay_core::OpDef, attrs: &[(&str, AttrValue)]) -> Res
     def.attrs_for_call(&given).map_err(|e| e.to_string())
 }
 
+/// The registered operator `op` and the attributes of a call of it ([`filled_attrs`]).
+fn op_and_attrs(
+    op: &str,
+    attrs: &[(&str, AttrValue)],
+) -> Result<(&'static relay_core::OpDef, Attrs), String> {
+    let def = registry::global()
+        .map_err(|errors| format!("{errors:?}"))?
+        .op(op)
+        .ok_or_else(|| format!("no operator `{op}`"))?;
+    Ok((def, filled_attrs(def, attrs)?))
+}
+
 /// Like [`infer`], and also gives every argument type as solved (for backward inference:
 /// a weight shape inferred from `units`, say).
 pub fn infer_all(
@@ -42,11 +54,7 @@ pub fn infer_all(
     args: &[&str],
     attrs: &[(&str, AttrValue)],
 ) -> Result<(String, Vec<String>), String> {
-    let def = registry::global()
-        .map_err(|errors| format!("{errors:?}"))?
-        .op(op)
-        .ok_or_else(|| format!("no operator `{op}`"))?;
-    let attrs = filled_attrs(def, attrs)?;
+    let (def, attrs) = op_and_attrs(op, attrs)?;
     let mut tcx = TyCtx::new();
     let f = def.ty(&mut tcx);
     let mut s = Solver::new(tcx);
@@ -253,11 +261,7 @@ pub fn infer_with(
     args: &[&str],
     attrs: &[(&str, AttrValue)],
 ) -> Result<(String, Vec<String>), String> {
-    let def = registry::global()
-        .map_err(|errors| format!("{errors:?}"))?
-        .op(op)
-        .expect("operator");
-    let attrs = filled_attrs(def, attrs)?;
+    let (_, attrs) = op_and_attrs(op, attrs)?;
     let mut s = Solver::new(TyCtx::new());
     let mut scope = TypeScope::new();
     let mut tys: Vec<Ty> = Vec::new();
