@@ -1386,3 +1386,41 @@ def @main(%x: Tensor[(2i64, 3i64), float32], %y: Tensor[(n, 3i32), float32]) -> 
         ["23..25: expected `i64`, `i32` or nothing after the dimension `2`, found `i8`"]
     );
 }
+
+#[test]
+fn names_with_dotted_digits_and_slashes_read_as_tvm_prints_them() {
+    // PyTorch's ONNX export names a model's input `input.1`, TorchScript loops `%a.15`;
+    // a use is the name when one is bound so, and a projection otherwise (`%t.0`).
+    let src = r#"#[version = "0.0.5"]
+def @main(%input.1: Tensor[(1, 3), float32], %t: (float32, int8)) {
+  let %x.2.5: Tensor[(1, 3), float32] = nn.relu(%input.1);
+  let %y = %t.1;
+  match ((%x.2.5, %y)) {
+    (%a.3, %b) => (%a.3, %b, %t.0),
+  }
+}
+"#;
+    assert_eq!(
+        check(src),
+        ["@main: fn (Tensor[(1, 3), float32], (float32, int8)) -> (Tensor[(1, 3), float32], int8, float32)"]
+    );
+    // A name imported from TensorFlow, with slashes.
+    let src = r#"def @main(%bert/embeddings/Gather/resource: Tensor[(30522, 8), float32]) {
+  nn.relu(%bert/embeddings/Gather/resource)
+}"#;
+    assert_eq!(
+        check(src),
+        ["@main: fn (Tensor[(30522, 8), float32]) -> Tensor[(30522, 8), float32]"]
+    );
+    // An unbound `%input.1` is a projection of an unbound `%input`.
+    assert_eq!(
+        errors("def @main(%x: float32) { %input.1 }"),
+        ["25..31: unbound local variable `%input`"]
+    );
+}
+
+#[test]
+fn the_version_line_of_tvm_0_6_is_read() {
+    let src = "v0.0.4\ndef @main(%x: float32) -> float32 { %x }\n";
+    assert_eq!(check(src), ["@main: fn (float32) -> float32"]);
+}

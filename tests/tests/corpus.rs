@@ -18,6 +18,7 @@ const PASSING: &[(&str, &str)] = &[
     ("byoc/tvmbook_merge_composite_add_relu.relay", ""),
     ("dynamic/compass_eliminate_tensor_array_adt.relay", ""),
     ("dynamic/compass_while_loop_metadata.relay", "@main: fn () -> (int64, int64, bool, int32, Tensor[(?), int32])"),
+    ("dynamic/masahi_torchscript_while_loop_v004.relay", "@main: fn (Tensor[(10, 20), float32]) -> Tensor[(10, 20), float32]"),
     ("exprs/discuss7896_tf_conv2d_transpose.relay", "@main: fn (Tensor[(1, 32, 64, 128), float32], Tensor[(4, 4, 19, 32), float32]) -> Tensor[(1, 19, 128, 256), float32]"),
     ("exprs/gencog_fold_scale_axis_concat_sum_keepdims.relay", ""),
     ("exprs/gencog_squeeze_empty_axis.relay", "@main: fn (Tensor[(1, 4), float32], Tensor[(4), float32]) -> Tensor[(1, 4), float32]"),

@@ -420,8 +420,14 @@ impl<'s> Lexer<'s> {
     /// `%name`, `%0`, `@name`.
     fn sigil(&mut self, lo: usize, c: u8) -> Result<Token, Fail> {
         // Names may be dotted like operator names (`@nn.f`; TVM prints a parameter
-        // imported from Paddle as `%conv2d_0.w_0`); `%t.0` is a projection.
+        // imported from Paddle as `%conv2d_0.w_0`); `%t.0` is a projection. A name
+        // imported from TensorFlow has slashes, which TVM's names take:
+        // `%bert/embeddings/Gather/resource`.
         self.pos = dotted_end(self.src, lo + 1);
+        while self.pos > lo + 1 && self.at(self.pos) == b'/' && is_ident_char(self.at(self.pos + 1))
+        {
+            self.pos = dotted_end(self.src, self.pos + 1);
+        }
         if self.pos == lo + 1 {
             return Err(Fail::new(FailKind::Name, lo, lo + 1));
         }

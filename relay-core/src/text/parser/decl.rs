@@ -100,6 +100,7 @@ impl Parser<'_, '_> {
     pub(super) fn free_var_decl(&mut self) -> PResult<()> {
         self.bump()?;
         let t = self.expect(Tok::Local, "a variable `%name` after `free_var`")?;
+        let t = self.binder(t)?;
         let ann = if self.eat(Tok::Colon)? {
             Some(self.ty()?)
         } else {
@@ -131,6 +132,7 @@ impl Parser<'_, '_> {
                 break;
             }
             let t = self.expect(Tok::Local, "a parameter `%name`")?;
+            let t = self.binder(t)?;
             // TVM's attributes of a parameter (`%x {virtual_device=..}: T`): read and
             // dropped.
             if self.is(Tok::LBrace) {

@@ -201,6 +201,7 @@ impl Parser<'_, '_> {
             self.bump()?;
         }
         let name = self.expect(Tok::Local, "a variable `%name` after `let`")?;
+        let name = self.binder(name)?;
         let ann = if !graph && self.eat(Tok::Colon)? {
             Some(self.ty()?)
         } else {
@@ -452,6 +453,11 @@ impl Parser<'_, '_> {
         match t.kind {
             Tok::Local => {
                 self.bump()?;
+                // `%input.1`: the longest name bound so, else projections of `%input`.
+                let mut t = t;
+                if self.is(Tok::Dot) && self.tok.lo == t.hi {
+                    t = self.longest_bound(t)?;
+                }
                 let name = &self.text(t)[1..];
                 Ok(match self.locals.get(&self.m, name) {
                     // An argument of a call, alone (what `after` would deliver to the

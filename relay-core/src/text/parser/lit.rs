@@ -254,6 +254,7 @@ impl Parser<'_, '_> {
             }
             Tok::Local => {
                 let t = self.bump()?;
+                let t = self.binder(t)?;
                 let ann = if self.eat(Tok::Colon)? {
                     Some(self.ty()?)
                 } else {

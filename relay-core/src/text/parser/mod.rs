@@ -515,6 +515,61 @@ impl<'s, 'a> Parser<'s, 'a> {
         Ok(t)
     }
 
+    /// The `.digits` written against the local `t` just read, when there is one: the
+    /// token of `t` extended over it (`%input.1`, as PyTorch's ONNX export names a model's
+    /// input, or TorchScript's `%a.15`). TVM prints such names as they are; elsewhere
+    /// `%t.0` is a projection, and a use reads it as a name only when one is bound.
+    fn dotted_digits(&self, t: Token) -> PResult<Option<Token>> {
+        if !(self.is(Tok::Dot) && self.tok.lo == t.hi) {
+            return Ok(None);
+        }
+        let n = self.peek2()?;
+        let digits = n.kind == Tok::Num
+            && n.lo == self.tok.hi
+            && self.text(n).bytes().all(|c| c.is_ascii_digit());
+        Ok(digits.then_some(Token { hi: n.hi, ..t }))
+    }
+
+    /// A local used, `t` followed by `.digits` parts: `t` extended over the most of them
+    /// that still name a bound local (the parser then reads on after them), or `t` alone
+    /// (they are projections).
+    fn longest_bound(&mut self, t: Token) -> PResult<Token> {
+        let b = self.src.as_bytes();
+        let mut ends = Vec::new();
+        let mut i = t.hi as usize;
+        while b.get(i) == Some(&b'.') {
+            let n = b[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
+            if n == 0 {
+                break;
+            }
+            i += 1 + n;
+            ends.push(i);
+        }
+        for &end in ends.iter().rev() {
+            let name = &self.src[t.lo as usize + 1..end];
+            if self.locals.get(&self.m, name).is_some() {
+                self.seek(end)?;
+                self.prev_hi = end as u32;
+                return Ok(Token {
+                    hi: end as u32,
+                    ..t
+                });
+            }
+        }
+        Ok(t)
+    }
+
+    /// A local being bound (a parameter, a `let`, a pattern, a `free_var`): `t`, with the
+    /// `.digits` parts written against it ([`Parser::dotted_digits`]).
+    fn binder(&mut self, mut t: Token) -> PResult<Token> {
+        while let Some(longer) = self.dotted_digits(t)? {
+            self.bump()?;
+            self.bump()?;
+            t = longer;
+        }
+        Ok(t)
+    }
+
     /// The token after the current one.
     fn peek2(&self) -> PResult<Token> {
         let mut l = self.lex;
@@ -791,6 +846,24 @@ impl<'s, 'a> Parser<'s, 'a> {
         if let Err(e) = self.seek(self.start) {
             self.errors.push(e);
             return;
+        }
+        // TVM 0.6 and earlier printed their version as `v0.0.4` on the first line.
+        let rest = &self.src.as_bytes()[self.tok.lo as usize..];
+        if let Some(digits) = rest.strip_prefix(b"v0.0.") {
+            let n = digits.iter().take_while(|c| c.is_ascii_digit()).count();
+            let hi = self.tok.lo as usize + 5 + n;
+            if n > 0
+                && self
+                    .src
+                    .as_bytes()
+                    .get(hi)
+                    .is_none_or(|c| c.is_ascii_whitespace())
+            {
+                if let Err(e) = self.seek(hi) {
+                    self.errors.push(e);
+                    return;
+                }
+            }
         }
         if self.is(Tok::Hash) && !self.at_metadata() {
             if let Err(e) = self.header() {
