@@ -521,10 +521,18 @@ fn printed_expressions_constants_and_metadata() {
         errors("free_var %x: Tensor[(2), float32];\ndef @f() { () }"),
         ["35..38: expected an expression, found `def`"]
     );
-    // A printed expression's `free_var`s are its own, not a function's inside it.
+    // TVM prints a `free_var` in the scope of its first use, and mentions it after that
+    // scope too: each is a parameter of `@main`, in order.
     assert_eq!(
-        errors("free_var %x: int32;\n%0 = fn (%y: int32) { free_var %z: int32; %y };\n%0(%x)"),
-        ["42..50: free variables are not supported: `free_var` `%z` declares one"]
+        check(
+            "free_var %x: int32;\n%0 = fn (%y: int32) { free_var %z: int32; add(%y, %z) };\n%0(%x)"
+        ),
+        ["@main: fn (int32, int32) -> int32"]
+    );
+    let src = "free_var %c: bool;\n%0 = if (%c) {\n  free_var %y: float32;\n  %y\n} else {\n  1f\n};\n(%0, %y)";
+    assert_eq!(
+        check(src),
+        ["@main: fn (bool, float32) -> (float32, float32)"]
     );
     assert_eq!(
         errors("def @f() { free_var %y: int32; %y }"),

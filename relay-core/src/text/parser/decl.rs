@@ -87,16 +87,25 @@ impl Parser<'_, '_> {
         Ok(())
     }
 
-    /// Whether the statements being read are a printed expression's own (not those of a
-    /// function inside it): where its `free_var`s are.
+    /// Whether the statements being read are in a printed expression (at its top or in a
+    /// scope inside it): where its `free_var`s are.
     pub(super) fn in_expr_program(&self) -> bool {
         matches!(self.frames.get(1), Some(Frame::Fn { braced: false, .. }))
-            && self.frames[2..]
-                .iter()
-                .all(|f| matches!(f, Frame::LetChain { .. }))
     }
 
-    /// `free_var %x: T;` in a printed expression: a parameter of its `@main`.
+    /// The free variable `name` of the printed expression being read, declared so far:
+    /// TVM prints a `free_var` in the scope of its first use (an `if` branch, a function
+    /// body), and mentions it after that scope too.
+    pub(super) fn free_var_named(&self, name: &str) -> Option<crate::expr::VarId> {
+        if !self.in_expr_program() {
+            return None;
+        }
+        let params = &self.fns.first()?.params;
+        params.iter().copied().find(|&v| self.m.var_name(v) == name)
+    }
+
+    /// `free_var %x: T;` in a printed expression: a parameter of its `@main`, bound from
+    /// here on.
     pub(super) fn free_var_decl(&mut self) -> PResult<()> {
         self.bump()?;
         let t = self.expect(Tok::Local, "a variable `%name` after `free_var`")?;

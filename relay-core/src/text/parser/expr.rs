@@ -471,7 +471,10 @@ impl Parser<'_, '_> {
                         self.after_argument()?
                     }
                     Some(v) => Mode::After(self.m.at(t.span()).var_ref(v)),
-                    None => Mode::After(self.unbound_local(t)),
+                    None => match self.free_var_named(name) {
+                        Some(v) => Mode::After(self.m.at(t.span()).var_ref(v)),
+                        None => Mode::After(self.unbound_local(t)),
+                    },
                 })
             }
             Tok::Global => {
