@@ -3,8 +3,9 @@
 //! against the operators' tables: the same types, the same messages, the same backward
 //! inference of the weight.
 //!
-//! The operators' own relations (`Dense` and `Matmul` in `level1.rs`) are clauses, tested
-//! with the operators (`tests/level1.rs`). `Matmul` differs from `ClauseMatmul` here by
+//! Many operators' own relations are clauses too (`Dense` and `Matmul` in `level1.rs`,
+//! tested with the operators in `tests/level1.rs`; `concatenate`, `stack`, `squeeze` and
+//! the reductions, checked against the code they replaced in `clauses_vs_imperative.rs`). `Matmul` differs from `ClauseMatmul` here by
 //! taking each transposition as a branch, so that every position is a constant and the
 //! clause runs on its fast path (`ClauseMatmul` computes its indices, which the fast path
 //! evaluates in the general way, about 2x slower); a test checks the two forms against

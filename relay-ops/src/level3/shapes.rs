@@ -1,5 +1,5 @@
-//! The level-3 relations that read lists of axes, build tuples, or produce `?` (which
-//! the clause notation cannot write): imperative, but for `transpose`, a clause.
+//! The level-3 relations that read lists of axes, build tuples, or produce `?`:
+//! `transpose`, `squeeze` and `stack` are clauses, the others imperative.
 
 use super::util::{arith, exact_quotient, norm_axis, shown};
 use relay_core::clause::MAX_REPEAT;
