@@ -1420,6 +1420,13 @@ def @main(%input.1: Tensor[(1, 3), float32], %t: (float32, int8)) {
         check(src),
         ["@main: fn (Tensor[(30522, 8), float32]) -> Tensor[(30522, 8), float32]"]
     );
+    // `::` from PyTorch's ONNX export, `:0` from TFLite; a `:` before anything else
+    // starts the annotation, with or without a blank.
+    let src = "def @main(%onnx::Conv_0: float32, %serving_default_input:0:int8, %x:int8) {\n  (%onnx::Conv_0, %serving_default_input:0, %x)\n}";
+    assert_eq!(
+        check(src),
+        ["@main: fn (float32, int8, int8) -> (float32, int8, int8)"]
+    );
     // An unbound `%input.1` is a projection of an unbound `%input`.
     assert_eq!(
         errors("def @main(%x: float32) { %input.1 }"),

@@ -420,13 +420,21 @@ impl<'s> Lexer<'s> {
     /// `%name`, `%0`, `@name`.
     fn sigil(&mut self, lo: usize, c: u8) -> Result<Token, Fail> {
         // Names may be dotted like operator names (`@nn.f`; TVM prints a parameter
-        // imported from Paddle as `%conv2d_0.w_0`); `%t.0` is a projection. A name
-        // imported from TensorFlow has slashes, which TVM's names take:
-        // `%bert/embeddings/Gather/resource`.
+        // imported from Paddle as `%conv2d_0.w_0`); `%t.0` is a projection. TVM prints
+        // the names the frontends give as they are: with slashes from TensorFlow
+        // (`%bert/embeddings/Gather/resource`), `::` from PyTorch's ONNX export
+        // (`%onnx::Conv_0`), `:0` from TFLite (`%serving_default_input:0`). A `:` before
+        // anything else starts the annotation (`%x: T`, `%x:T`).
         self.pos = dotted_end(self.src, lo + 1);
-        while self.pos > lo + 1 && self.at(self.pos) == b'/' && is_ident_char(self.at(self.pos + 1))
-        {
-            self.pos = dotted_end(self.src, self.pos + 1);
+        while self.pos > lo + 1 {
+            let (c, d) = (self.at(self.pos), self.at(self.pos + 1));
+            let part = match (c, d) {
+                (b'/', d) if is_ident_char(d) => 1,
+                (b':', d) if d.is_ascii_digit() => 1,
+                (b':', b':') if is_ident_char(self.at(self.pos + 2)) => 2,
+                _ => break,
+            };
+            self.pos = dotted_end(self.src, self.pos + part);
         }
         if self.pos == lo + 1 {
             return Err(Fail::new(FailKind::Name, lo, lo + 1));
