@@ -1439,3 +1439,14 @@ fn the_version_line_of_tvm_0_6_is_read() {
     let src = "v0.0.4\ndef @main(%x: float32) -> float32 { %x }\n";
     assert_eq!(check(src), ["@main: fn (float32) -> float32"]);
 }
+
+#[test]
+fn a_parameter_attribute_block_printed_for_people_is_skipped() {
+    // After PlanDevices, with the metadata not shown, TVM prints a virtual device in full.
+    let src = r#"def @main(%x {virtual_device=VirtualDevice(device_type=1, target=Target(kind='llvm', keys={'cpu'}, attrs={'mtriple': "x86_64"}))}: float32) { %x }"#;
+    assert_eq!(check(src), ["@main: fn (float32) -> float32"]);
+    assert_eq!(
+        errors("def @main(%x {virtual_device=VirtualDevice(kind='llvm'}: float32) { %x }"),
+        ["13..14: this bracket is not closed (before the end of the text, or by the bracket that ends it)"]
+    );
+}

@@ -333,3 +333,19 @@ def @main(%a: Tensor[(5, 7), float32]) -> Tensor[(5, 7), float32] {
         ["the arguments of `call_lowered` must be a tuple of 2 fields, as the function's, found `(Tensor[(5, 7), float32],)`"]
     );
 }
+
+#[test]
+fn virtual_devices_printed_for_people_are_attributes_as_text() {
+    // After PlanDevices, with the metadata not shown, TVM prints a virtual device in full,
+    // on parameters, functions and the device operators.
+    let src = r#"def @main(%x {virtual_device=VirtualDevice(device_type=1, virtual_device_id=0, target=Target(id=1d4d3b79920, kind='llvm', keys={'cpu'}))}: Tensor[(2), float32], virtual_device=VirtualDevice(device_type=1, virtual_device_id=0, target=Target(id=1d4d3b79920, kind='llvm', keys={'cpu'}, attrs={'mtriple': "x86_64-unknown-linux-gnu"}))) -> Tensor[(2), float32] {
+  let %0 = on_device(%x, virtual_device=VirtualDevice(device_type=1, virtual_device_id=0, target=Target(id=1d4d3b79920, kind='llvm', keys={'cpu'})), constrain_result=True);
+  device_copy(%0, src_virtual_device=VirtualDevice(device_type=1, virtual_device_id=0), dst_virtual_device=VirtualDevice(device_type=2, virtual_device_id=0))
+}"#;
+    let (lets, main) = common::bindings(src);
+    assert_eq!(
+        lets,
+        [("0".to_string(), "Tensor[(2), float32]".to_string())]
+    );
+    assert_eq!(main, "fn (Tensor[(2), float32]) -> Tensor[(2), float32]");
+}

@@ -145,7 +145,9 @@ impl Parser<'_, '_> {
             // TVM's attributes of a parameter (`%x {virtual_device=..}: T`): read and
             // dropped.
             if self.is(Tok::LBrace) {
-                self.skip_braces()?;
+                let end = self.group_end(self.tok.lo as usize)?;
+                self.seek(end)?;
+                self.prev_hi = end as u32;
             }
             let ann = if self.eat(Tok::Colon)? {
                 Some(self.ty()?)

@@ -257,6 +257,46 @@ impl Parser<'_, '_> {
         Ok(())
     }
 
+    /// From the bracket at byte `open` (`(`, `[` or `{`), the byte after the one that
+    /// closes it, over nested brackets and quoted strings (`'llvm'`, `"a)b"`): the text
+    /// of a value TVM prints only to be read by people, such as
+    /// `VirtualDevice(device_type=1, target=Target(kind='llvm', keys={'cpu'}))`.
+    pub(super) fn group_end(&self, open: usize) -> PResult<usize> {
+        let b = self.src.as_bytes();
+        let mut closers = Vec::new();
+        let mut i = open;
+        while i < b.len() {
+            match b[i] {
+                b'(' => closers.push(b')'),
+                b'[' => closers.push(b']'),
+                b'{' => closers.push(b'}'),
+                c @ (b')' | b']' | b'}') => {
+                    if closers.pop() != Some(c) {
+                        break;
+                    }
+                    if closers.is_empty() {
+                        return Ok(i + 1);
+                    }
+                }
+                q @ (b'\'' | b'"') => {
+                    i += 1;
+                    while i < b.len() && b[i] != q {
+                        i += if b[i] == b'\\' { 2 } else { 1 };
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        let hi = (open + 1).min(b.len()) as u32;
+        Err(ParseError {
+            span: Span { lo: open as u32, hi },
+            message: "this bracket is not closed (before the end of the text, or by the bracket that ends it)".into(),
+            labels: Vec::new(),
+            help: None,
+        })
+    }
+
     /// Reads `meta[kind][n]` from its `meta` (at `lo`, read): its span, kind and index.
     pub(super) fn meta_ref(&mut self, lo: u32) -> PResult<(Span, String, u64)> {
         self.skip_brackets()?;

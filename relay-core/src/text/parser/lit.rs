@@ -229,6 +229,15 @@ impl Parser<'_, '_> {
                     .collect();
                 Ok(AttrValue::Str(text.into()))
             }
+            // A value TVM prints only to be read by people (`VirtualDevice(device_type=1,
+            // ..)`, `Target(..)`, when the metadata is not shown): kept as its text.
+            Tok::Ident if self.src.as_bytes().get(self.tok.hi as usize) == Some(&b'(') => {
+                let end = self.group_end(self.tok.hi as usize)?;
+                let text = &self.src[lo as usize..end];
+                self.seek(end)?;
+                self.prev_hi = end as u32;
+                Ok(AttrValue::Str(text.into()))
+            }
             Tok::Ident => {
                 let t = self.bump()?;
                 Ok(match self.text(t) {
