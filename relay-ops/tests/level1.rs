@@ -1012,3 +1012,19 @@ fn an_error_at_a_later_call_of_an_operator_points_at_that_call() {
         [("add(%x)", "`add` takes 2 arguments but 1 was given")]
     );
 }
+
+/// TVM 0.8 and earlier printed an int64 scalar without its `i64` suffix: a bare integer
+/// takes the integer dtype printed on it (and stays `int32` without one).
+#[test]
+fn a_bare_integer_takes_the_dtype_tvm_printed_on_it() {
+    let src = "def @main(%x: Tensor[(4), int64], %y: Tensor[(4), int32]) {\n  let %a = add(%x, 2 /* ty=int64 */);\n  let %b = multiply(%y, 3);\n  let %c = less(%a, -1 /* ty=int64 span=less:0:0 */);\n  (%a, %b, %c)\n}";
+    let (lets, _) = common::bindings(src);
+    assert_eq!(
+        lets,
+        [
+            ("a".to_string(), "Tensor[(4), int64]".to_string()),
+            ("b".to_string(), "Tensor[(4), int32]".to_string()),
+            ("c".to_string(), "Tensor[(4), bool]".to_string()),
+        ]
+    );
+}

@@ -501,7 +501,20 @@ impl Parser<'_, '_> {
                 }
                 let n = self.bump()?;
                 let num = self.number(n, negative, t.lo)?;
-                Ok(Mode::After(self.scalar(num.dtype(), t.lo)))
+                let mut dtype = num.dtype();
+                // TVM 0.8 and earlier printed an int64 scalar without its suffix
+                // (`2 /* ty=int64 */`): a bare integer takes the integer dtype printed on it.
+                if self.text(n).bytes().all(|c| c.is_ascii_digit()) {
+                    let printed =
+                        crate::text::printed_type(self.src, n.hi as usize, self.tok.lo as usize)
+                            .and_then(|(_, ty)| {
+                                ty.split_whitespace().next()?.parse::<crate::DType>().ok()
+                            });
+                    if let Some(d) = printed.filter(|d| d.is_int() && d.lanes() == 1) {
+                        dtype = d;
+                    }
+                }
+                Ok(Mode::After(self.scalar(dtype, t.lo)))
             }
             Tok::LParen => {
                 self.bump()?;
