@@ -515,57 +515,52 @@ impl<'s, 'a> Parser<'s, 'a> {
         Ok(t)
     }
 
-    /// The `.digits` written against the local `t` just read, when there is one: the
-    /// token of `t` extended over it (`%input.1`, as PyTorch's ONNX export names a model's
-    /// input, or TorchScript's `%a.15`). TVM prints such names as they are; elsewhere
-    /// `%t.0` is a projection, and a use reads it as a name only when one is bound.
-    fn dotted_digits(&self, t: Token) -> PResult<Option<Token>> {
-        if !(self.is(Tok::Dot) && self.tok.lo == t.hi) {
-            return Ok(None);
-        }
-        let n = self.peek2()?;
-        let digits = n.kind == Tok::Num
-            && n.lo == self.tok.hi
-            && self.text(n).bytes().all(|c| c.is_ascii_digit());
-        Ok(digits.then_some(Token { hi: n.hi, ..t }))
-    }
-
-    /// A local used, `t` followed by `.digits` parts: `t` extended over the most of them
-    /// that still name a bound local (the parser then reads on after them), or `t` alone
-    /// (they are projections).
-    fn longest_bound(&mut self, t: Token) -> PResult<Token> {
+    /// The ends of the `.digits` parts written against the local `t` (`%input.1`, as
+    /// PyTorch's ONNX export names a model's input; TorchScript's `%a.15`), in order. TVM
+    /// prints such names as they are; `%t.0` is also a projection.
+    fn digit_parts(&self, t: Token) -> Vec<usize> {
         let b = self.src.as_bytes();
         let mut ends = Vec::new();
         let mut i = t.hi as usize;
         while b.get(i) == Some(&b'.') {
             let n = b[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
-            if n == 0 {
+            let next = b.get(i + 1 + n).copied().unwrap_or(b' ');
+            if n == 0 || next.is_ascii_alphanumeric() || next == b'_' {
                 break;
             }
             i += 1 + n;
             ends.push(i);
         }
-        for &end in ends.iter().rev() {
-            let name = &self.src[t.lo as usize + 1..end];
-            if self.locals.get(&self.m, name).is_some() {
-                self.seek(end)?;
-                self.prev_hi = end as u32;
-                return Ok(Token {
-                    hi: end as u32,
-                    ..t
-                });
-            }
-        }
-        Ok(t)
+        ends
     }
 
-    /// A local being bound (a parameter, a `let`, a pattern, a `free_var`): `t`, with the
-    /// `.digits` parts written against it ([`Parser::dotted_digits`]).
-    fn binder(&mut self, mut t: Token) -> PResult<Token> {
-        while let Some(longer) = self.dotted_digits(t)? {
-            self.bump()?;
-            self.bump()?;
-            t = longer;
+    /// `t` extended to byte `end`, the parser reading on from there.
+    fn extend_to(&mut self, t: Token, end: usize) -> PResult<Token> {
+        self.seek(end)?;
+        self.prev_hi = end as u32;
+        Ok(Token {
+            hi: end as u32,
+            ..t
+        })
+    }
+
+    /// A local being bound (a parameter, a `let`, a pattern, a `free_var`): `t` with all
+    /// its `.digits` parts ([`Parser::digit_parts`]).
+    fn binder(&mut self, t: Token) -> PResult<Token> {
+        match self.digit_parts(t).last() {
+            Some(&end) => self.extend_to(t, end),
+            None => Ok(t),
+        }
+    }
+
+    /// A local used: `t` with the most of its `.digits` parts that still name a bound
+    /// local, or alone (the parts are projections).
+    fn longest_bound(&mut self, t: Token) -> PResult<Token> {
+        for &end in self.digit_parts(t).iter().rev() {
+            let name = &self.src[t.lo as usize + 1..end];
+            if self.locals.get(&self.m, name).is_some() {
+                return self.extend_to(t, end);
+            }
         }
         Ok(t)
     }
