@@ -132,7 +132,15 @@ fn ops(out: &mut impl Write) -> std::io::Result<ExitCode> {
     let mut tcx = TyCtx::new();
     for op in reg.ops() {
         let ty = op.ty(&mut tcx);
-        let relation = op.relation.map_or("none", |r| r.name());
+        // A relation by its name, or by its path where another crate's has that name.
+        let relation = match op.relation {
+            None => "none".to_string(),
+            Some(r) if reg.relation(r.name()).is_some() => r.name().to_string(),
+            Some(r) => reg
+                .relations()
+                .find(|e| std::ptr::eq(e.def, r.0))
+                .map_or_else(|| r.name().to_string(), |e| e.path()),
+        };
         let attrs: Vec<String> = op
             .attrs
             .iter()

@@ -106,4 +106,13 @@ fn lists_the_crates_operators_next_to_the_built_in_ones() {
         "{out}"
     );
     assert!(out.contains("\nadd: fn [t1, t2, t3](t1, t2) -> t3 where Broadcast\n"));
+    // Two relations named `TopK`, the crate's and relay-ops': each by its path.
+    assert!(
+        out.contains("\nmy.top_k: fn [a, b](a) -> b where relay_downstream_example::TopK\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("\ntopk: fn [t1, t2](t1) -> t2 where relay_ops::level4::misc::TopK\n"),
+        "{out}"
+    );
 }
