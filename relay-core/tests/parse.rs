@@ -1450,3 +1450,20 @@ fn a_parameter_attribute_block_printed_for_people_is_skipped() {
         ["13..14: this bracket is not closed (before the end of the text, or by the bracket that ends it)"]
     );
 }
+
+#[test]
+fn attribute_values_printed_for_people_are_read_as_text() {
+    // With the metadata not shown, TVM prints an attributes object or a map between
+    // braces, and a function's name between single quotes.
+    let src = r#"def @f(%x: Tensor[(1, 4), float32], Composite="c", ConvAttrs={channels=48, data_layout="NCHW1n16c"}, prim_funcs={'f'=meta[tir.PrimFunc][0]}, prim_fn_var='f') -> Tensor[(1, 4), float32] {
+  %x
+}"#;
+    assert_eq!(
+        check(src),
+        ["@f: fn (Tensor[(1, 4), float32]) -> Tensor[(1, 4), float32]"]
+    );
+    assert_eq!(
+        errors("def @f(%x: float32, a='b) { %x }"),
+        ["22..32: unterminated string: expected `'`"]
+    );
+}

@@ -36,6 +36,7 @@ const PASSING: &[(&str, &str)] = &[
     ("fused/tinycompiler_readme_fused_conv_relu.relay", ""),
     ("fused/tvm_pr3560_v003_fused_let.relay", ""),
     ("fused/tvmbook_annotate_used_memory_concat.relay", "@main: fn (Tensor[(1, 4, 5, 6), int8]) -> Tensor[(2, 4, 30), int8]"),
+    ("fused/tvmbook_vta_graph_pack_composite_convattrs.relay", ""),
     ("fused/tvmcn_pass_infra_fuse_level0.relay", "@main: fn (Tensor[(1, 64, 56, 56), float32], Tensor[(64, 64, 3, 3), float32]) -> Tensor[(1, 64, 54, 54), float32]"),
     ("fused/tvmcn_pass_infra_sequential.relay", ""),
     ("models/1010code_sklearn_random_forest_mlf_default_relay.relay", "@main: fn (Tensor[(1, 4), float32]) -> (Tensor[(1), int64], Tensor[(1, 3), float32])"),

@@ -241,7 +241,9 @@ impl<'s> Lexer<'s> {
             FailKind::Comment => {
                 "unterminated comment: expected `*/`, found the end of the text".into()
             }
-            FailKind::String => "unterminated string: expected `\"`".into(),
+            FailKind::String => {
+                format!("unterminated string: expected `{}`", self.src[lo] as char)
+            }
             FailKind::Name => {
                 let c = self.src[lo];
                 let what = if c == b'%' {
@@ -379,7 +381,9 @@ impl<'s> Lexer<'s> {
             b'-' if next == b'>' => (Tok::Arrow, 2),
             b'-' => (Tok::Minus, 1),
             b'%' | b'@' => return self.sigil(lo, c),
-            b'"' => return self.string(lo),
+            // TVM prints a function's name in an attribute between single quotes
+            // (`prim_fn_var='tvmgen_default_fused_add'`).
+            b'"' | b'\'' => return self.string(lo),
             c if c.is_ascii_digit() => return Ok(self.number(lo, after_dot)),
             c if is_ident_start(c) => return Ok(self.ident(lo)),
             // (The span covers the character, whose length its first byte gives: the
@@ -477,12 +481,13 @@ impl<'s> Lexer<'s> {
     }
 
     fn string(&mut self, lo: usize) -> Result<Token, Fail> {
+        let quote = self.src[lo];
         self.pos = lo + 1;
         loop {
             match self.src.get(self.pos) {
                 None | Some(b'\n') => return Err(Fail::new(FailKind::String, lo, self.pos)),
                 Some(b'\\') => self.pos += 2,
-                Some(b'"') => {
+                Some(&c) if c == quote => {
                     self.pos += 1;
                     return Ok(self.tok(Tok::Str, lo));
                 }
