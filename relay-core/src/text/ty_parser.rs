@@ -697,8 +697,9 @@ impl Parser<'_> {
             .count();
         if suffix > 0 {
             let at = self.pos;
-            let word = String::from_utf8_lossy(&self.src[at..at + suffix]).into_owned();
-            if word != "i64" && word != "i32" {
+            let word = &self.src[at..at + suffix];
+            if word != b"i64" && word != b"i32" {
+                let word = String::from_utf8_lossy(word);
                 return Err(self.error_at(
                     at,
                     format!("expected `i64`, `i32` or nothing after the dimension `{text}`, found `{word}`"),

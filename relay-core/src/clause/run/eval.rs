@@ -717,6 +717,31 @@ impl Machine<'_, '_> {
         }
     }
 
+    /// Field `i` of the tuple type `t` of `n` fields (negative from the end), `None` out
+    /// of range.
+    pub(super) fn field_at(&self, t: crate::ty::Ty, n: usize, i: i64) -> Option<crate::ty::Ty> {
+        let k = if i < 0 { i + n as i64 } else { i };
+        (0..n as i64)
+            .contains(&k)
+            .then(|| self.field(t, k as usize))
+    }
+
+    /// The tuple of the fields of `t` (of `n` fields) but the first `before` and the last
+    /// `after`: what `..rest` stands for (`t` itself in `Tuple(..fs)`).
+    pub(super) fn middle(
+        &mut self,
+        t: crate::ty::Ty,
+        n: usize,
+        before: usize,
+        after: usize,
+    ) -> crate::ty::Ty {
+        if before + after == 0 {
+            return t;
+        }
+        let tys: Vec<_> = (before..n - after).map(|j| self.field(t, j)).collect();
+        self.cx.tcx().tuple(&tys)
+    }
+
     /// The value of a term that must be a tuple, and its number of fields.
     fn eval_tuple(
         &mut self,
@@ -738,14 +763,13 @@ impl Machine<'_, '_> {
         let Some(i) = self.eval_int(i, blame)? else {
             return Ok(None);
         };
-        let k = if i < 0 { i + n as i64 } else { i };
-        if k < 0 || k >= n as i64 {
-            return Err(err(
+        match self.field_at(t, n, i) {
+            Some(field) => Ok(Some(Value::Ty(field))),
+            None => Err(err(
                 blame,
                 format!("index {i} is out of range for a tuple of {n} fields"),
-            ));
+            )),
         }
-        Ok(Some(Value::Ty(self.field(t, k as usize))))
     }
 
     /// The integers `lo..hi`, pushed on the dimension stack (the caller pops them);

@@ -109,43 +109,24 @@ impl Machine<'_, '_> {
         blame: Option<usize>,
     ) -> Result<Step, RelError> {
         let t = self.cx.resolve(t);
+        // The fields besides `..rest`, which the tuple must have at least.
+        let fixed = fields.len() - 1;
         let n = match self.cx.data(t) {
-            TyData::Tuple(tys) => tys.len(),
+            TyData::Tuple(tys) if tys.len() >= fixed => tys.len(),
             TyData::Var(_) => return Ok(Step::Wait),
             _ => {
-                let fixed = fields.len() - 1;
+                let least = match fixed {
+                    0 => String::new(),
+                    1 => " of at least 1 field".into(),
+                    k => format!(" of at least {k} fields"),
+                };
+                let shown = self.cx.show(t);
                 return Err(err(
                     blame,
-                    format!(
-                        "expected a tuple{}, found `{}`",
-                        if fixed == 0 {
-                            String::new()
-                        } else {
-                            format!(
-                                " of at least {fixed} field{}",
-                                if fixed == 1 { "" } else { "s" }
-                            )
-                        },
-                        self.cx.show(t)
-                    ),
+                    format!("expected a tuple{least}, found `{shown}`"),
                 ));
             }
         };
-        let fixed = fields.len() - 1;
-        if n < fixed {
-            return Err(err(
-                blame,
-                format!(
-                    "expected a tuple of at least {fixed} field{}, found `{}`",
-                    if fixed == 1 { "" } else { "s" },
-                    self.cx.show(t)
-                ),
-            ));
-        }
-        // `Tuple(..fs)`: the rest is the whole tuple.
-        if let [Term::Rest(rest)] = fields {
-            return self.match_value(Value::Ty(t), rest, blame, None);
-        }
         let at = fields
             .iter()
             .position(|f| matches!(f, Term::Rest(_)))
@@ -155,8 +136,7 @@ impl Machine<'_, '_> {
         for (k, f) in fields.iter().enumerate() {
             step = step.and(match f {
                 Term::Rest(rest) => {
-                    let middle: Vec<Ty> = (at..n - after).map(|j| self.field(t, j)).collect();
-                    let middle = self.cx.tcx().tuple(&middle);
+                    let middle = self.middle(t, n, at, after);
                     self.match_value(Value::Ty(middle), rest, blame, None)?
                 }
                 f => {

@@ -145,9 +145,7 @@ impl Parser<'_, '_> {
             // TVM's attributes of a parameter (`%x {virtual_device=..}: T`): read and
             // dropped.
             if self.is(Tok::LBrace) {
-                let end = self.group_end(self.tok.lo as usize)?;
-                self.seek(end)?;
-                self.prev_hi = end as u32;
+                self.skip_group(self.tok.lo as usize)?;
             }
             let ann = if self.eat(Tok::Colon)? {
                 Some(self.ty()?)

@@ -297,6 +297,15 @@ impl Parser<'_, '_> {
         })
     }
 
+    /// Reads on after the group of brackets opening at byte `open` ([`Parser::group_end`]):
+    /// its end.
+    pub(super) fn skip_group(&mut self, open: usize) -> PResult<usize> {
+        let end = self.group_end(open)?;
+        self.seek(end)?;
+        self.prev_hi = end as u32;
+        Ok(end)
+    }
+
     /// Reads `meta[kind][n]` from its `meta` (at `lo`, read): its span, kind and index.
     pub(super) fn meta_ref(&mut self, lo: u32) -> PResult<(Span, String, u64)> {
         self.skip_brackets()?;

@@ -232,20 +232,13 @@ impl Parser<'_, '_> {
             // A value TVM prints only to be read by people, when the metadata is not
             // shown: `VirtualDevice(device_type=1, ..)`, `Target(..)`, attributes or a map
             // (`ConvAttrs={channels=48, data_layout="NCHW1n16c"}`). Kept as its text.
-            Tok::Ident | Tok::LBrace
-                if self.is(Tok::LBrace)
-                    || self.src.as_bytes().get(self.tok.hi as usize) == Some(&b'(') =>
-            {
-                let open = if self.is(Tok::LBrace) {
-                    self.tok.lo
-                } else {
-                    self.tok.hi
-                };
-                let end = self.group_end(open as usize)?;
-                let text = &self.src[lo as usize..end];
-                self.seek(end)?;
-                self.prev_hi = end as u32;
-                Ok(AttrValue::Str(text.into()))
+            Tok::LBrace => {
+                let end = self.skip_group(lo as usize)?;
+                Ok(AttrValue::Str(self.src[lo as usize..end].into()))
+            }
+            Tok::Ident if self.src.as_bytes().get(self.tok.hi as usize) == Some(&b'(') => {
+                let end = self.skip_group(self.tok.hi as usize)?;
+                Ok(AttrValue::Str(self.src[lo as usize..end].into()))
             }
             Tok::Ident => {
                 let t = self.bump()?;

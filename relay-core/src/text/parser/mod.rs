@@ -544,6 +544,20 @@ impl<'s, 'a> Parser<'s, 'a> {
         })
     }
 
+    /// The end of TVM 0.6's version line (`v0.0.4`) at the current token, if it is one.
+    fn old_version_end(&self) -> Option<usize> {
+        let lo = self.tok.lo as usize;
+        let digits = self.src.as_bytes()[lo..].strip_prefix(b"v0.0.")?;
+        let n = digits.iter().take_while(|c| c.is_ascii_digit()).count();
+        let end = lo + b"v0.0.".len() + n;
+        let alone = self
+            .src
+            .as_bytes()
+            .get(end)
+            .is_none_or(u8::is_ascii_whitespace);
+        (n > 0 && alone).then_some(end)
+    }
+
     /// A local being bound (a parameter, a `let`, a pattern, a `free_var`): `t` with all
     /// its `.digits` parts ([`Parser::digit_parts`]).
     fn binder(&mut self, t: Token) -> PResult<Token> {
@@ -843,21 +857,10 @@ impl<'s, 'a> Parser<'s, 'a> {
             return;
         }
         // TVM 0.6 and earlier printed their version as `v0.0.4` on the first line.
-        let rest = &self.src.as_bytes()[self.tok.lo as usize..];
-        if let Some(digits) = rest.strip_prefix(b"v0.0.") {
-            let n = digits.iter().take_while(|c| c.is_ascii_digit()).count();
-            let hi = self.tok.lo as usize + 5 + n;
-            if n > 0
-                && self
-                    .src
-                    .as_bytes()
-                    .get(hi)
-                    .is_none_or(|c| c.is_ascii_whitespace())
-            {
-                if let Err(e) = self.seek(hi) {
-                    self.errors.push(e);
-                    return;
-                }
+        if let Some(end) = self.old_version_end() {
+            if let Err(e) = self.seek(end) {
+                self.errors.push(e);
+                return;
             }
         }
         if self.is(Tok::Hash) && !self.at_metadata() {

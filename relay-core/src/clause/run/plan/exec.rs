@@ -286,16 +286,13 @@ impl Machine<'_, '_> {
         let Ok(Some((t, n))) = self.as_tuple(t, None) else {
             return false;
         };
-        let k = if index < 0 {
-            index as i64 + n as i64
-        } else {
-            index as i64
-        };
-        if !(0..n as i64).contains(&k) {
-            return false;
+        match self.field_at(t, n, i64::from(index)) {
+            Some(field) => {
+                self.scratch.regs[dst as usize] = Value::Ty(field);
+                true
+            }
+            None => false,
         }
-        self.scratch.regs[dst as usize] = Value::Ty(self.field(t, k as usize));
-        true
     }
 
     /// [`Op::Tuple`]: the fields of the tuple in `src` into registers from `first`.
@@ -326,14 +323,7 @@ impl Machine<'_, '_> {
             self.scratch.regs[first + before + 1 + k] = Value::Ty(field);
         }
         if rest {
-            // `Tuple(..fs)` is the whole tuple.
-            let middle = if before + after == 0 {
-                t
-            } else {
-                let tys: Vec<_> = (before..n - after).map(|j| self.field(t, j)).collect();
-                self.cx.tcx().tuple(&tys)
-            };
-            self.scratch.regs[first + before] = Value::Ty(middle);
+            self.scratch.regs[first + before] = Value::Ty(self.middle(t, n, before, after));
         }
         true
     }
