@@ -61,10 +61,16 @@ impl Checker {
                     return;
                 }
                 let Some(&(_, params, result)) = BUILTINS.iter().find(|b| b.0 == n) else {
+                    let known: Vec<String> = ["Tensor", "Tuple"]
+                        .into_iter()
+                        .chain(BUILTINS.iter().map(|b| b.0).filter(|&b| b != "Tensor"))
+                        .map(|b| format!("`{b}`"))
+                        .collect();
                     self.error(
                         name.span(),
                         format!(
-                            "unknown builtin `{n}`, expected one of `Tensor`, `Tuple`, `prod`, `sum`, `len`, `broadcast`, `min`, `max`, `floordiv`, `floormod`, `reverse`, `distinct`, `is_int`, `is_any`, `shape`, `dtype` (call a Rust function with `rust(path)(args)`)"
+                            "unknown builtin `{n}`, expected one of {} (call a Rust function with `rust(path)(args)`)",
+                            known.join(", ")
                         ),
                     );
                     return;
