@@ -1432,12 +1432,45 @@ def @main(%input.1: Tensor[(1, 3), float32], %t: (float32, int8)) {
         errors("def @main(%x: float32) { %input.1 }"),
         ["25..31: unbound local variable `%input`"]
     );
+    // A name part after the digits: a PyTorch parameter, `%layer1.0.conv1.weight`.
+    let src = "def @main(%layer1.0.conv1.weight: Tensor[(2, 2), float32], %t: (float32, int8)) {\n  (nn.relu(%layer1.0.conv1.weight), %t.0)\n}";
+    assert_eq!(
+        check(src),
+        ["@main: fn (Tensor[(2, 2), float32], (float32, int8)) -> (Tensor[(2, 2), float32], float32)"]
+    );
+    // With `%layer1` bound, `.0` is a projection of it, and a name part cannot follow.
+    assert_eq!(
+        errors("def @main(%layer1: (float32,)) { %layer1.0.conv1 }"),
+        ["43..48: expected a field index after `.`, found `conv1`"]
+    );
 }
 
 #[test]
 fn the_version_line_of_tvm_0_6_is_read() {
     let src = "v0.0.4\ndef @main(%x: float32) -> float32 { %x }\n";
     assert_eq!(check(src), ["@main: fn (float32) -> float32"]);
+}
+
+#[test]
+fn the_bindings_of_tvm_0_5_end_with_their_line() {
+    // TVM 0.5 printed `v0.0.1` and ended a binding with its line, with no `;`.
+    let src = "v0.0.1\nfn (%x: Tensor[(1024,), float32]) {\n  %0 = multiply(%x, %x) /* ty=Tensor[(1024,), float32] */\n  let %y = add(%0, 1f)\n  %y\n}\n";
+    assert_eq!(
+        check(src),
+        ["@main: fn (Tensor[(1024), float32]) -> Tensor[(1024), float32]"]
+    );
+    // A `;` is still read; on one line, a binding needs it.
+    let src = "v0.0.1\nfn (%x: float32) {\n  %0 = add(%x, 1f);\n  %0\n}\n";
+    assert_eq!(check(src), ["@main: fn (float32) -> float32"]);
+    assert_eq!(
+        errors("v0.0.1\nfn (%x: float32) { %0 = add(%x, 1f) %0 }"),
+        ["43..45: expected `;` after the bound value, found `%0`"]
+    );
+    // Other versions need the `;`.
+    assert_eq!(
+        errors("v0.0.4\nfn (%x: float32) {\n  %0 = add(%x, 1f)\n  %0\n}"),
+        ["47..49: expected `;` after the bound value, found `%0`"]
+    );
 }
 
 #[test]

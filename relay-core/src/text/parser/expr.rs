@@ -858,7 +858,10 @@ impl Parser<'_, '_> {
                 }
             }
             Frame::LetValue { var, lo, early } => {
-                self.expect(Tok::Semi, "`;` after the bound value")?;
+                // TVM 0.5 ended a binding with its line.
+                if !(self.line_ends_binding && !self.is(Tok::Semi) && self.on_new_line()) {
+                    self.expect(Tok::Semi, "`;` after the bound value")?;
+                }
                 self.chain_let_from(var, e, lo, self.prev_hi, early);
                 if early.is_none() {
                     self.bind_chained(var);

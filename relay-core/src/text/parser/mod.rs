@@ -14,7 +14,7 @@ mod expr;
 mod lit;
 mod locals;
 
-use super::lexer::{LexError, Lexer, Tok, Token};
+use super::lexer::{dotted_end, is_ident_start, LexError, Lexer, Tok, Token};
 use super::ty_parser::{parse_shape_at, parse_type_at};
 use super::{Binding, TypeParseError, TypeScope};
 use crate::adt::AdtTable;
@@ -334,6 +334,9 @@ struct Parser<'s, 'a> {
     tok: Token,
     /// The end of the last consumed token.
     prev_hi: u32,
+    /// Whether the source is TVM 0.5's `v0.0.1` text, whose bindings end at the end of
+    /// their line instead of at a `;`.
+    line_ends_binding: bool,
     tcx: &'a mut TyCtx,
     adts: &'a mut AdtTable,
     m: Module,
@@ -453,6 +456,7 @@ impl<'s, 'a> Parser<'s, 'a> {
                 hi: 0,
             },
             prev_hi: 0,
+            line_ends_binding: false,
             tcx,
             adts,
             m: Module::new(),
@@ -516,8 +520,9 @@ impl<'s, 'a> Parser<'s, 'a> {
     }
 
     /// The ends of the `.digits` parts written against the local `t` (`%input.1`, as
-    /// PyTorch's ONNX export names a model's input; TorchScript's `%a.15`), in order. TVM
-    /// prints such names as they are; `%t.0` is also a projection.
+    /// PyTorch's ONNX export names a model's input; TorchScript's `%a.15`), in order, a
+    /// `.name` part after them included (`%layer1.0.conv1.weight`, a PyTorch parameter).
+    /// TVM prints such names as they are; `%t.0` is also a projection.
     fn digit_parts(&self, t: Token) -> Vec<usize> {
         let b = self.src.as_bytes();
         let mut ends = Vec::new();
@@ -525,10 +530,13 @@ impl<'s, 'a> Parser<'s, 'a> {
         while b.get(i) == Some(&b'.') {
             let n = b[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
             let next = b.get(i + 1 + n).copied().unwrap_or(b' ');
-            if n == 0 || next.is_ascii_alphanumeric() || next == b'_' {
+            if n == 0 && !ends.is_empty() && is_ident_start(next) {
+                i = dotted_end(b, i + 1);
+            } else if n == 0 || next.is_ascii_alphanumeric() || next == b'_' {
                 break;
+            } else {
+                i += 1 + n;
             }
-            i += 1 + n;
             ends.push(i);
         }
         ends
@@ -556,6 +564,12 @@ impl<'s, 'a> Parser<'s, 'a> {
             .get(end)
             .is_none_or(u8::is_ascii_whitespace);
         (n > 0 && alone).then_some(end)
+    }
+
+    /// Whether the current token starts a line after the last consumed one (comments
+    /// between them aside).
+    fn on_new_line(&self) -> bool {
+        self.src[self.prev_hi as usize..self.tok.lo as usize].contains('\n')
     }
 
     /// A local being bound (a parameter, a `let`, a pattern, a `free_var`): `t` with all
@@ -857,7 +871,9 @@ impl<'s, 'a> Parser<'s, 'a> {
             return;
         }
         // TVM 0.6 and earlier printed their version as `v0.0.4` on the first line.
+        self.line_ends_binding = false;
         if let Some(end) = self.old_version_end() {
+            self.line_ends_binding = &self.src[self.tok.lo as usize..end] == "v0.0.1";
             if let Err(e) = self.seek(end) {
                 self.errors.push(e);
                 return;
