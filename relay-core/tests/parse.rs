@@ -1459,6 +1459,9 @@ fn the_bindings_of_tvm_0_5_end_with_their_line() {
         check(src),
         ["@main: fn (Tensor[(1024), float32]) -> Tensor[(1024), float32]"]
     );
+    // A tuple on the line after a binding is the body, not the arguments of a call.
+    let src = "v0.0.1\nfn (%x: float32) {\n  %0 = add(%x, 1f)\n  (%0, %x)\n}\n";
+    assert_eq!(check(src), ["@main: fn (float32) -> (float32, float32)"]);
     // A `;` is still read; on one line, a binding needs it.
     let src = "v0.0.1\nfn (%x: float32) {\n  %0 = add(%x, 1f);\n  %0\n}\n";
     assert_eq!(check(src), ["@main: fn (float32) -> float32"]);

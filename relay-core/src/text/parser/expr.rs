@@ -738,7 +738,9 @@ impl Parser<'_, '_> {
     /// After an operand: calls, projections, then infix operators.
     fn after(&mut self, e: ExprId) -> PResult<Mode> {
         match self.tok.kind {
-            Tok::LParen => {
+            // In TVM 0.5's text a line ends a binding: `(` on the next line starts the
+            // body (a tuple), not a call.
+            Tok::LParen if !(self.line_ends_binding && self.on_new_line()) => {
                 self.bump()?;
                 let tstart = self.targs.len() as u32;
                 return self.start_call(e, tstart);
