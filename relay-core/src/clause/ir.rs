@@ -31,6 +31,9 @@ pub struct Clause {
     pub attrs: &'static [AttrDecl],
     /// The clause's fast path, compiled at its first run (`PlanCell::new()`).
     pub plan: PlanCell,
+    /// The clause's in-order run as Rust, written by `#[relation]` when it can compile
+    /// every step of the clause ([`fast`](super::fast)); tried before `plan`.
+    pub fast: Option<super::fast::FastFn>,
 }
 
 /// One goal of a clause body.

@@ -365,6 +365,7 @@
 //! [`RelationDef`](crate::RelationDef) whose `solve` calls `run_clause` and whose `needs`
 //! the macro computed, the `Relation` impl and one `inventory::submit!`.
 
+pub mod fast;
 mod ir;
 mod run;
 #[cfg(test)]

@@ -91,7 +91,12 @@ pub fn clause(item: &syn::ItemStruct, clause: &Clause, checked: &Checked) -> Tok
         let optional = d.ty.optional;
         quote!(#p::AttrDecl { name: #n, ty: #p::AttrType::#ty, default: #default, optional: #optional })
     });
+    let (fast_fn, fast) = match super::fast::fast_fn(clause, checked) {
+        Some(code) => (code, quote!(::core::option::Option::Some(__relay_fast))),
+        None => (TokenStream::new(), quote!(::core::option::Option::None)),
+    };
     let statics = quote! {
+        #fast_fn
         static __RELAY_CLAUSE: #p::Clause = #p::Clause {
             name: #name,
             vars: &[#(#vars),*],
@@ -99,6 +104,7 @@ pub fn clause(item: &syn::ItemStruct, clause: &Clause, checked: &Checked) -> Tok
             body: &[#(#body),*],
             attrs: &[#(#attrs),*],
             plan: #p::PlanCell::new(),
+            fast: #fast,
         };
     };
     let solve = quote!(|cx| #p::run_clause(&__RELAY_CLAUSE, cx));

@@ -6,6 +6,7 @@ mod ast;
 mod check;
 mod dtype;
 mod expand;
+mod fast;
 mod needs;
 mod show;
 pub(crate) mod sig;

@@ -40,6 +40,11 @@ pub fn run_clause(clause: &'static Clause, cx: &mut RelCx<'_>) -> RelResult {
             cx.len()
         )));
     }
+    if let Some(fast) = clause.fast.filter(|_| !no_plan()) {
+        if fast(cx).is_some() {
+            return Ok(Progress::Solved);
+        }
+    }
     // The buffers of a run are reused from run to run (a run allocates nothing once they
     // are large enough); a nested run, if a Rust function ever made one, gets new ones.
     let mut m = Machine {

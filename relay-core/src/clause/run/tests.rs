@@ -34,6 +34,7 @@ static ROTATE: Clause = Clause {
     ],
     attrs: &[],
     plan: PlanCell::new(),
+    fast: None,
 };
 
 static ROTATE_DEF: RelationDef = RelationDef {
@@ -105,6 +106,7 @@ static LATE: Clause = Clause {
     ],
     attrs: &[],
     plan: PlanCell::new(),
+    fast: None,
 };
 
 static LATE_DEF: RelationDef = RelationDef {
@@ -173,6 +175,7 @@ static POSITIVE: Clause = Clause {
     ],
     attrs: &[],
     plan: PlanCell::new(),
+    fast: None,
 };
 
 static POSITIVE_DEF: RelationDef = RelationDef {

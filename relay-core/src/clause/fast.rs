@@ -1,0 +1,491 @@
+//! What the Rust code that `#[relation]` writes for a clause calls: the clause's fast
+//! path, compiled.
+//!
+//! For each clause, the macro writes a function that runs the clause's steps in source
+//! order, as the general interpreter's first pass would when no step waits: it takes
+//! the arguments apart, computes the terms and unifies. It knows at compile time which
+//! side of each equation is computed and which is taken apart, and the kind of every
+//! value, so integers that are constants by construction (a rank, an integer attribute,
+//! a loop index over a range) are plain `i64`s and lists of at most [`CAP`] items live
+//! on the stack. Everything here answers `None` ("give up") for anything but the plain
+//! case: an unknown, a dimension whose comparison needs the solver's knowledge, an
+//! error. The generated function then returns `None`, and the clause runs in the
+//! interpreter from its start, which waits or reports exactly (unifications are
+//! idempotent, so what the fast path did first is what the interpreter does first too).
+//!
+//! Each function mirrors one rule of the interpreter (`run/eval.rs`) on the values it
+//! decides, and gives up on the rest.
+
+use super::ir::{dtype_of, Arith, Cmp, MAX_RANGE};
+use crate::attrs::AttrValue;
+use crate::dim::{Dim, Dims};
+use crate::dtype::DTypeCode;
+use crate::relation::RelCx;
+use crate::ty::{DTy, Shape, ShapeData, Ty, TyData};
+
+/// The fast path of a clause, written by `#[relation]`: `Some(())` when the clause is
+/// solved, `None` when the interpreter must run it.
+pub type FastFn = fn(&mut RelCx<'_>) -> Option<()>;
+
+/// The most items of a list the fast path keeps (a rank, the axes of an attribute, the
+/// fields of a concatenation): longer ones run in the interpreter.
+pub const CAP: usize = 16;
+
+/// An item of a [`List`]: an integer or a dimension.
+pub trait Item: Copy + PartialEq {
+    /// The filler of the unused items.
+    const BLANK: Self;
+}
+
+impl Item for i64 {
+    const BLANK: i64 = 0;
+}
+
+impl Item for Dim {
+    const BLANK: Dim = Dims::ANY;
+}
+
+/// A list of at most [`CAP`] integers or dimensions, on the stack.
+#[derive(Copy, Clone)]
+pub struct List<T: Item> {
+    len: usize,
+    items: [T; CAP],
+}
+
+impl<T: Item> Default for List<T> {
+    fn default() -> Self {
+        List {
+            len: 0,
+            items: [T::BLANK; CAP],
+        }
+    }
+}
+
+impl<T: Item> List<T> {
+    /// The list of `items`, if they fit.
+    #[inline]
+    pub fn of(items: &[T]) -> Option<Self> {
+        let mut l = Self::default();
+        l.extend(items)?;
+        Some(l)
+    }
+
+    /// Appends `x` (`None` when the list is full).
+    #[inline]
+    pub fn push(&mut self, x: T) -> Option<()> {
+        *self.items.get_mut(self.len)? = x;
+        self.len += 1;
+        Some(())
+    }
+
+    /// Appends `xs`.
+    #[inline]
+    pub fn extend(&mut self, xs: &[T]) -> Option<()> {
+        let end = self.len + xs.len();
+        self.items.get_mut(self.len..end)?.copy_from_slice(xs);
+        self.len = end;
+        Some(())
+    }
+
+    /// The items.
+    #[inline]
+    pub fn items(&self) -> &[T] {
+        &self.items[..self.len]
+    }
+
+    /// The number of items, as the clause's `len` gives it.
+    #[inline]
+    pub fn len(&self) -> i64 {
+        self.len as i64
+    }
+
+    /// Whether the list is empty.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Item `i`, negative from the end; `None` out of range (the interpreter reports it).
+    #[inline]
+    pub fn at(&self, i: i64) -> Option<T> {
+        let k = if i < 0 { i + self.len() } else { i };
+        self.items().get(usize::try_from(k).ok()?).copied()
+    }
+
+    /// `l[lo..hi]`, with Python's bounds: negative from the end, clamped.
+    #[inline]
+    pub fn slice(&self, lo: Option<i64>, hi: Option<i64>) -> Self {
+        let n = self.len();
+        let at = |b: Option<i64>, dflt: i64| match b {
+            None => dflt,
+            Some(i) => (if i < 0 { i + n } else { i }).clamp(0, n),
+        };
+        let (lo, hi) = (at(lo, 0), at(hi, n));
+        let mut out = Self::default();
+        if lo < hi {
+            let (lo, hi) = (lo as usize, hi as usize);
+            out.items[..hi - lo].copy_from_slice(&self.items[lo..hi]);
+            out.len = hi - lo;
+        }
+        out
+    }
+}
+
+/// Argument `i` of the run.
+#[inline]
+pub fn arg(cx: &RelCx<'_>, i: usize) -> Ty {
+    cx.arg(i)
+}
+
+/// `t` resolved (free when it mentions no unknown).
+#[inline]
+fn resolved(cx: &mut RelCx<'_>, t: Ty) -> Ty {
+    if !cx.tcx_ref().has_vars(t) {
+        t
+    } else {
+        cx.resolve(t)
+    }
+}
+
+/// The shape and dtype of the tensor type `t`.
+#[inline]
+pub fn tensor_parts(cx: &mut RelCx<'_>, t: Ty) -> Option<(Shape, DTy)> {
+    let t = resolved(cx, t);
+    match *cx.data(t) {
+        TyData::Tensor(s, d) => Some((s, d)),
+        _ => None,
+    }
+}
+
+/// The dimensions of the shape `s` (of a resolved type), of known rank.
+#[inline]
+pub fn shape_dims(cx: &RelCx<'_>, s: Shape) -> Option<List<Dim>> {
+    match cx.tcx_ref().shape_data(s) {
+        ShapeData::Dims(dims) => List::of(dims),
+        _ => None,
+    }
+}
+
+/// The dimensions and dtype of `t`, a tensor of known rank.
+#[inline]
+pub fn tensor(cx: &mut RelCx<'_>, t: Ty) -> Option<(List<Dim>, DTy)> {
+    let t = resolved(cx, t);
+    let TyData::Tensor(s, d) = *cx.data(t) else {
+        return None;
+    };
+    let ShapeData::Dims(dims) = cx.tcx_ref().shape_data(s) else {
+        return None;
+    };
+    Some((List::of(dims)?, d))
+}
+
+/// The dimensions of the tensor type `t`, of known rank.
+#[inline]
+fn shape_of<'a>(cx: &'a mut RelCx<'_>, t: Ty) -> Option<&'a [Dim]> {
+    let t = resolved(cx, t);
+    let TyData::Tensor(s, _) = *cx.data(t) else {
+        return None;
+    };
+    match cx.tcx_ref().shape_data(s) {
+        ShapeData::Dims(dims) => Some(dims),
+        _ => None,
+    }
+}
+
+/// `shape(t)[i]`, negative from the end.
+#[inline]
+pub fn shape_dim(cx: &mut RelCx<'_>, t: Ty, i: i64) -> Option<Dim> {
+    let dims = shape_of(cx, t)?;
+    let k = if i < 0 { i + dims.len() as i64 } else { i };
+    dims.get(usize::try_from(k).ok()?).copied()
+}
+
+/// `len(shape(t))`.
+#[inline]
+pub fn rank(cx: &mut RelCx<'_>, t: Ty) -> Option<i64> {
+    Some(shape_of(cx, t)?.len() as i64)
+}
+
+/// `dtype(t)`, of the tensor type `t`.
+#[inline]
+pub fn dtype_of_tensor(cx: &mut RelCx<'_>, t: Ty) -> Option<DTy> {
+    let t = resolved(cx, t);
+    match *cx.data(t) {
+        TyData::Tensor(_, d) => Some(d),
+        _ => None,
+    }
+}
+
+/// The tuple type `t`, resolved.
+#[inline]
+pub fn tuple(cx: &mut RelCx<'_>, t: Ty) -> Option<Ty> {
+    let t = resolved(cx, t);
+    matches!(cx.data(t), TyData::Tuple(_)).then_some(t)
+}
+
+/// The number of fields of the tuple `t` (resolved by [`tuple`]).
+#[inline]
+pub fn tuple_len(cx: &RelCx<'_>, t: Ty) -> Option<i64> {
+    match cx.data(t) {
+        TyData::Tuple(fs) => Some(fs.len() as i64),
+        _ => None,
+    }
+}
+
+/// Field `i` of the tuple `t` (resolved by [`tuple`]), negative from the end.
+#[inline]
+pub fn field(cx: &RelCx<'_>, t: Ty, i: i64) -> Option<Ty> {
+    let TyData::Tuple(fs) = cx.data(t) else {
+        return None;
+    };
+    let k = if i < 0 { i + fs.len() as i64 } else { i };
+    fs.get(usize::try_from(k).ok()?).copied()
+}
+
+/// A dtype literal.
+#[inline]
+pub fn dtype(code: DTypeCode, bits: u8, lanes: u16) -> DTy {
+    DTy::Known(dtype_of(code, bits, lanes))
+}
+
+/// The integer `c` as a dimension.
+#[inline]
+pub fn dim(cx: &mut RelCx<'_>, c: i64) -> Dim {
+    cx.tcx().dims.konst(c)
+}
+
+/// The integers of `l` as dimensions.
+#[inline]
+pub fn dims(cx: &mut RelCx<'_>, l: &List<i64>) -> List<Dim> {
+    let mut out = List::default();
+    for (o, &c) in out.items.iter_mut().zip(l.items()) {
+        *o = cx.tcx().dims.konst(c);
+    }
+    out.len = l.len;
+    out
+}
+
+/// The dimension `d` resolved (free when it mentions no unknown).
+#[inline]
+fn resolved_dim(cx: &mut RelCx<'_>, d: Dim) -> Dim {
+    if cx.tcx_ref().dims.has_vars(d) {
+        cx.resolve_dim(d)
+    } else {
+        d
+    }
+}
+
+/// The dimension `d` as an integer, when it is a constant.
+#[inline]
+pub fn int(cx: &mut RelCx<'_>, d: Dim) -> Option<i64> {
+    let d = resolved_dim(cx, d);
+    cx.tcx_ref().dims.as_const(d)
+}
+
+/// `a op b` on integers, when exact.
+#[inline]
+pub fn arith_int(op: Arith, a: i64, b: i64) -> Option<i64> {
+    op.on_consts(a, b)
+}
+
+/// `a op b` on dimensions.
+#[inline]
+pub fn arith(cx: &mut RelCx<'_>, op: Arith, a: Dim, b: Dim) -> Option<Dim> {
+    let (a, b) = (resolved_dim(cx, a), resolved_dim(cx, b));
+    let dims = &mut cx.tcx().dims;
+    if let (Some(x), Some(y)) = (dims.as_const(a), dims.as_const(b)) {
+        if let Some(r) = op.on_consts(x, y) {
+            return Some(dims.konst(r));
+        }
+    }
+    op.on_dims(dims, a, b).ok()
+}
+
+/// `-a` on a dimension.
+#[inline]
+pub fn neg(cx: &mut RelCx<'_>, a: Dim) -> Option<Dim> {
+    let a = resolved_dim(cx, a);
+    cx.tcx().dims.neg(a).ok()
+}
+
+/// `a op b` on dimensions, when decided without the solver: constants, the same
+/// dimension, `?` (checked at run time, it satisfies every comparison).
+#[inline]
+pub fn cmp(cx: &mut RelCx<'_>, op: Cmp, a: Dim, b: Dim) -> Option<bool> {
+    let (a, b) = (resolved_dim(cx, a), resolved_dim(cx, b));
+    let dims = &cx.tcx_ref().dims;
+    if let (Some(x), Some(y)) = (dims.as_const(a), dims.as_const(b)) {
+        return Some(op.holds(x, y));
+    }
+    if a == b {
+        return Some(matches!(op, Cmp::Eq | Cmp::Le | Cmp::Ge));
+    }
+    if dims.is_any(a) || dims.is_any(b) {
+        return Some(true);
+    }
+    None
+}
+
+/// `a op b` on dtypes: `==` and `!=` of known dtypes.
+#[inline]
+pub fn cmp_dtype(cx: &mut RelCx<'_>, op: Cmp, a: DTy, b: DTy) -> Option<bool> {
+    let (a, b) = (cx.resolve_dtype(a), cx.resolve_dtype(b));
+    match (op, a, b) {
+        (Cmp::Eq, DTy::Known(x), DTy::Known(y)) => Some(x == y),
+        (Cmp::Ne, DTy::Known(x), DTy::Known(y)) => Some(x != y),
+        _ => None,
+    }
+}
+
+/// `x in l` on dimensions.
+#[inline]
+pub fn dim_in(cx: &mut RelCx<'_>, x: Dim, l: &List<Dim>) -> Option<bool> {
+    for &d in l.items() {
+        if cmp(cx, Cmp::Eq, x, d)? {
+            return Some(true);
+        }
+    }
+    Some(false)
+}
+
+/// `sum(l)`.
+#[inline]
+pub fn sum(cx: &mut RelCx<'_>, l: &List<Dim>) -> Option<Dim> {
+    let mut acc = dim(cx, 0);
+    for &d in l.items() {
+        acc = arith(cx, Arith::Add, acc, d)?;
+    }
+    Some(acc)
+}
+
+/// `is_any(d)`.
+#[inline]
+pub fn is_any(cx: &mut RelCx<'_>, d: Dim) -> bool {
+    resolved_dim(cx, d) == Dims::ANY
+}
+
+/// `is_int(d)`: undecided while `d` has unknowns.
+#[inline]
+pub fn is_int(cx: &mut RelCx<'_>, d: Dim) -> Option<bool> {
+    let d = resolved_dim(cx, d);
+    let dims = &cx.tcx_ref().dims;
+    if dims.as_const(d).is_some() {
+        Some(true)
+    } else if dims.has_vars(d) {
+        None
+    } else {
+        Some(false)
+    }
+}
+
+/// The integers `lo..hi` a loop or a comprehension goes over.
+#[inline]
+pub fn range(lo: i64, hi: i64) -> Option<std::ops::Range<i64>> {
+    (hi.checked_sub(lo)? <= MAX_RANGE).then_some(lo..hi.max(lo))
+}
+
+/// `Tensor(dims, dtype)`.
+#[inline]
+pub fn mk_tensor(cx: &mut RelCx<'_>, dims: &List<Dim>, dtype: DTy) -> Ty {
+    let s = cx.tcx().shape(dims.items());
+    cx.tcx().tensor(s, dtype)
+}
+
+/// Unifies two types.
+#[inline]
+pub fn unify(cx: &mut RelCx<'_>, a: Ty, b: Ty) -> Option<()> {
+    if a == b {
+        return Some(());
+    }
+    cx.unify_blaming(a, b, 0).ok()
+}
+
+/// Unifies two dimensions.
+#[inline]
+pub fn unify_dim(cx: &mut RelCx<'_>, a: Dim, b: Dim) -> Option<()> {
+    if a == b {
+        return Some(());
+    }
+    cx.unify_dim(a, b, 0).ok()
+}
+
+/// Unifies two lists of dimensions, of one length.
+#[inline]
+pub fn unify_dims(cx: &mut RelCx<'_>, a: &List<Dim>, b: &List<Dim>) -> Option<()> {
+    if a.len != b.len {
+        return None;
+    }
+    for (&x, &y) in a.items().iter().zip(b.items()) {
+        unify_dim(cx, x, y)?;
+    }
+    Some(())
+}
+
+/// Unifies two dtypes.
+#[inline]
+pub fn unify_dtype(cx: &mut RelCx<'_>, a: DTy, b: DTy) -> Option<()> {
+    if a == b {
+        return Some(());
+    }
+    cx.unify_dtype(a, b, 0).ok()
+}
+
+/// An attribute as given: `Some(None)` when the call leaves it out or gives `None`.
+#[inline]
+fn given<'a>(cx: &'a RelCx<'_>, name: &str) -> Option<&'a AttrValue> {
+    match cx.attrs().get(name) {
+        None | Some(AttrValue::None) => None,
+        Some(v) => Some(v),
+    }
+}
+
+/// Integer attribute `name` (`Some(None)` when not given; `None` for another value).
+#[inline]
+pub fn attr_int(cx: &RelCx<'_>, name: &str) -> Option<Option<i64>> {
+    match given(cx, name) {
+        None => Some(None),
+        Some(AttrValue::Int(c)) => Some(Some(*c)),
+        Some(_) => None,
+    }
+}
+
+/// Boolean attribute `name`.
+#[inline]
+pub fn attr_bool(cx: &RelCx<'_>, name: &str) -> Option<Option<bool>> {
+    match given(cx, name) {
+        None => Some(None),
+        Some(AttrValue::Bool(b)) => Some(Some(*b)),
+        Some(_) => None,
+    }
+}
+
+/// Dtype attribute `name`.
+#[inline]
+pub fn attr_dtype(cx: &RelCx<'_>, name: &str) -> Option<Option<DTy>> {
+    match given(cx, name) {
+        None => Some(None),
+        Some(AttrValue::DType(d)) => Some(Some(DTy::Known(*d))),
+        Some(AttrValue::Str(s)) => Some(Some(DTy::Known(s.parse().ok()?))),
+        Some(_) => None,
+    }
+}
+
+/// List attribute `name`: a list of integers; `one` (`[int]`) also takes one integer as a
+/// list of one, `shape` takes no negative integer.
+#[inline]
+pub fn attr_ints(cx: &RelCx<'_>, name: &str, one: bool) -> Option<Option<List<i64>>> {
+    let items: &[AttrValue] = match given(cx, name) {
+        None => return Some(None),
+        Some(AttrValue::List(items)) => items,
+        Some(v @ AttrValue::Int(_)) if one => std::slice::from_ref(v),
+        Some(_) => return None,
+    };
+    let mut l = List::default();
+    for item in items {
+        match item {
+            AttrValue::Int(c) if one || *c >= 0 => l.push(*c)?,
+            _ => return None,
+        }
+    }
+    Some(Some(l))
+}
