@@ -83,6 +83,9 @@ diagnostics! {
     /// A function's body and an `if` branch that are chains of `let`s: the label is the
     /// chain's result, not its statements.
     let_chain_results,
+    /// A body whose type is not the function's annotated return type: a clash inside the
+    /// types is named, both types are in notes (TVM's issue 8432; TVMfuzz's `@f(1)`).
+    return_type_mismatch,
     constructor_arity_call,
     constructor_arity_pattern,
     /// A pattern with fewer fields than its constructor (`Cons(%h)`) must be a diagnostic.

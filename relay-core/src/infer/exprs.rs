@@ -213,8 +213,9 @@ impl Infer<'_> {
                 let ret = match f.ret {
                     Some(r) => {
                         let r = self.open_ann(r);
-                        let bspan = self.span(f.body);
-                        self.unify(r, body_ty, bspan, Some(f.body), "the function's body");
+                        if let Err(err) = self.s.unify(r, body_ty) {
+                            self.return_error(f.body, r, &err);
+                        }
                         r
                     }
                     None => body_ty,
