@@ -85,6 +85,26 @@ pub struct BatchNorm;
 )]
 pub struct Norm;
 
+/// `instance_norm`'s relation: [`Norm`]'s, on data of rank at least 3 (a batch, the
+/// channels and a spatial axis), as TVM's `InstanceNormRel` requires.
+#[relation(
+    InstanceNorm(X @ Tensor(s, bt), G, B, O) :-
+        assert(
+            len(s) >= 3,
+            "`nn.instance_norm` expects data of rank at least 3 (batch, channels, spatial axes), found `{}`",
+            X
+        ),
+        assert(
+            -len(s) <= attrs.axis && attrs.axis < len(s),
+            "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)
+        ),
+        G = Tensor([s[attrs.axis]], bt),
+        B = Tensor([s[attrs.axis]], bt),
+        O = Tensor(s, bt),
+        attrs(axis: int)
+)]
+pub struct InstanceNorm;
+
 /// `expand_dims`'s relation: `num_newaxis` ones inserted at `axis` ∈ `[-ndim-1, ndim]`
 /// (a negative axis counts from the end: `-1` appends). `axis % (ndim + 1)` (floor
 /// modulo) is the insertion point for both signs.
@@ -603,8 +623,9 @@ relay_op! {
         attrs { axis: int = -1, epsilon: float = 0.00001, center: bool = true, scale: bool = true },
         level 1;
 
-    /// Instance normalization, channels along `axis` (`C = data.shape[axis]`); gamma and
-    /// beta are `(C)` (inferred when unknown); the result has the data's type.
+    /// Instance normalization of data of rank at least 3, channels along `axis`
+    /// (`C = data.shape[axis]`); gamma and beta are `(C)` (inferred when unknown); the
+    /// result has the data's type.
     ///
     /// Attributes: `axis: int = 1` (in `[-ndim, ndim)`), `epsilon: float = 1e-5`,
     /// `center: bool = true`, `scale: bool = true`.
@@ -612,7 +633,7 @@ relay_op! {
     /// ```text
     /// %y = nn.instance_norm(%x, %g, %b)  // (n, 16, 8, 8) f32, (16) f32, (16) f32 -> (n, 16, 8, 8) f32
     /// ```
-    nn.instance_norm : fn<t1, t2, t3, t4>(data: t1, gamma: t2, beta: t3) -> t4 where Norm,
+    nn.instance_norm : fn<t1, t2, t3, t4>(data: t1, gamma: t2, beta: t3) -> t4 where InstanceNorm,
         attrs { axis: int = 1, epsilon: float = 0.00001, center: bool = true, scale: bool = true },
         level 1;
 

@@ -713,6 +713,11 @@ fn norm_table() {
         let gamma = format!("Tensor[({c}), float32]");
         let none = attrs(None);
         let bad_gamma = format!("dimension 0: 7 vs {c}");
+        let waiting = if op == "nn.instance_norm" {
+            "waiting: InstanceNorm"
+        } else {
+            "waiting: Norm"
+        };
         check(&[
             (op, &[data, &gamma, &gamma], &none, Ok(data)),
             (
@@ -757,7 +762,7 @@ fn norm_table() {
                 &attrs(Some(("axis", int(-4)))),
                 Err("`axis` -4 is out of range for `Tensor[(2, 16, 768), float32]` (rank 3)"),
             ),
-            (op, &["_", &gamma, &gamma], &none, Err("waiting: Norm")),
+            (op, &["_", &gamma, &gamma], &none, Err(waiting)),
         ]);
         // Backward: gamma and beta from the data's channel axis.
         let dim = if op == "nn.layer_norm" { "d" } else { "c" };
@@ -770,6 +775,22 @@ fn norm_table() {
             &["Tensor[(n, c, d), float16]", &v, &v],
         )]);
     }
+    // Instance normalization needs a spatial axis (TVM's InstanceNormRel: GenCoG's
+    // instance_norm_rank); layer normalization does not.
+    check(&[
+        (
+            "nn.instance_norm",
+            &["Tensor[(1, 4), float32]", "_", "_"],
+            &[],
+            Err("`nn.instance_norm` expects data of rank at least 3 (batch, channels, spatial axes), found `Tensor[(1, 4), float32]`"),
+        ),
+        (
+            "nn.layer_norm",
+            &["Tensor[(1, 4), float32]", "_", "_"],
+            &[],
+            Ok("Tensor[(1, 4), float32]"),
+        ),
+    ]);
     // `num_groups` defaults to 0 (TVM's C++ default); the type does not depend on it.
     assert_eq!(
         infer(
