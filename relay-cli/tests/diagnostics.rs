@@ -80,6 +80,9 @@ diagnostics! {
     /// `if` branches, `match` arms and a `let` annotation that disagree: the other side
     /// labelled with its type.
     branches_differ,
+    /// A condition that is not a `bool` scalar (TVMfuzz's `if (%x0)` of a `uint64`): the
+    /// type found, and where it comes from.
+    if_condition_not_bool,
     /// A function's body and an `if` branch that are chains of `let`s: the label is the
     /// chain's result, not its statements.
     let_chain_results,

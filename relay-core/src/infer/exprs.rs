@@ -229,15 +229,21 @@ impl Infer<'_> {
                     self.expr_tys[t.index()],
                     self.expr_tys[f.index()],
                 );
-                let cspan = self.span(*c);
                 let b = self.bool_ty;
-                self.unify(
-                    ct,
-                    b,
-                    cspan,
-                    Some(*c),
-                    "the condition must be a `bool` scalar",
-                );
+                if self.s.unify(ct, b).is_err() {
+                    let found = self.s.resolve(ct);
+                    let found = self.s.tcx.show(found);
+                    let message =
+                        format!("the condition of `if` must be a `bool` scalar, found `{found}`");
+                    self.error(Some(*c), self.span(*c), message);
+                    if let Some(origin) = self.origin_label(*c) {
+                        self.errors
+                            .last_mut()
+                            .expect("just pushed")
+                            .labels
+                            .push(origin);
+                    }
+                }
                 let fspan = self.span(*f);
                 if !self.unify(tt, ft, fspan, Some(*f), "the branches of `if` differ") {
                     self.label_type(*t, "the other branch");
