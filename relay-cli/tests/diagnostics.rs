@@ -80,9 +80,15 @@ diagnostics! {
     /// `if` branches, `match` arms and a `let` annotation that disagree: the other side
     /// labelled with its type.
     branches_differ,
+    /// A condition that is not a `bool` scalar (TVMfuzz's `if (%x0)` of a `uint64`): the
+    /// type found, and where it comes from.
+    if_condition_not_bool,
     /// A function's body and an `if` branch that are chains of `let`s: the label is the
     /// chain's result, not its statements.
     let_chain_results,
+    /// A body whose type is not the function's annotated return type: a clash inside the
+    /// types is named, both types are in notes (TVM's issue 8432; TVMfuzz's `@f(1)`).
+    return_type_mismatch,
     constructor_arity_call,
     constructor_arity_pattern,
     /// A pattern with fewer fields than its constructor (`Cons(%h)`) must be a diagnostic.

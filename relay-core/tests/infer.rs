@@ -185,7 +185,7 @@ fn if_needs_a_bool_scalar_and_equal_branches() {
     assert_eq!(
         messages(&typed),
         vec![
-            "the condition must be a `bool` scalar: rank 1 `(2)` vs rank 0 `()`".to_string(),
+            "the condition of `if` must be a `bool` scalar, found `Tensor[(2), bool]`".to_string(),
             "the branches of `if` differ: dtype: int32 vs float32".to_string(),
         ]
     );

@@ -24,9 +24,11 @@ use relay_core::{relation, relay_op};
 /// `softmax`'s and `log_softmax`'s relation: the identity on a tensor, with
 /// `axis` ∈ `[-ndim, ndim)`.
 #[relation(
-    Softmax(Tensor(s, bt), O) :-
-        assert(attrs.axis >= -len(s), "`axis` is out of range: it must be at least `-ndim`"),
-        assert(attrs.axis < len(s), "`axis` is out of range: it must be less than `ndim`"),
+    Softmax(X @ Tensor(s, bt), O) :-
+        assert(
+            -len(s) <= attrs.axis && attrs.axis < len(s),
+            "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)
+        ),
         O = Tensor(s, bt),
         attrs(axis: int = -1)
 )]
@@ -35,9 +37,11 @@ pub struct Softmax;
 /// `bias_add`'s relation: the bias is the vector `(C)` of `C = data.shape[axis]`
 /// (inferred backward when unknown), the result is the data's type.
 #[relation(
-    BiasAdd(Tensor(s, bt), B, O) :-
-        assert(attrs.axis >= -len(s), "`axis` is out of range: it must be at least `-ndim`"),
-        assert(attrs.axis < len(s), "`axis` is out of range: it must be less than `ndim`"),
+    BiasAdd(X @ Tensor(s, bt), B, O) :-
+        assert(
+            -len(s) <= attrs.axis && attrs.axis < len(s),
+            "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)
+        ),
         B = Tensor([s[attrs.axis]], bt),
         O = Tensor(s, bt),
         attrs(axis: int = 1)
@@ -51,9 +55,11 @@ pub struct Dropout;
 /// `batch_norm`'s relation: gamma, beta, moving mean and moving variance are `(C)` of
 /// `C = data.shape[axis]` (inferred backward); the result is `(data, (C), (C))`.
 #[relation(
-    BatchNorm(Tensor(s, bt), G, B, M, V, O) :-
-        assert(attrs.axis >= -len(s), "`axis` is out of range: it must be at least `-ndim`"),
-        assert(attrs.axis < len(s), "`axis` is out of range: it must be less than `ndim`"),
+    BatchNorm(X @ Tensor(s, bt), G, B, M, V, O) :-
+        assert(
+            -len(s) <= attrs.axis && attrs.axis < len(s),
+            "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)
+        ),
         c = s[attrs.axis],
         G = Tensor([c], bt),
         B = Tensor([c], bt),
@@ -67,9 +73,11 @@ pub struct BatchNorm;
 /// `layer_norm`'s, `instance_norm`'s and `group_norm`'s relation: gamma and beta are
 /// `(C)` of `C = data.shape[axis]` (inferred backward); the result is the data's type.
 #[relation(
-    Norm(Tensor(s, bt), G, B, O) :-
-        assert(attrs.axis >= -len(s), "`axis` is out of range: it must be at least `-ndim`"),
-        assert(attrs.axis < len(s), "`axis` is out of range: it must be less than `ndim`"),
+    Norm(X @ Tensor(s, bt), G, B, O) :-
+        assert(
+            -len(s) <= attrs.axis && attrs.axis < len(s),
+            "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)
+        ),
         G = Tensor([s[attrs.axis]], bt),
         B = Tensor([s[attrs.axis]], bt),
         O = Tensor(s, bt),
@@ -77,13 +85,36 @@ pub struct BatchNorm;
 )]
 pub struct Norm;
 
+/// `instance_norm`'s relation: [`Norm`]'s, on data of rank at least 3 (a batch, the
+/// channels and a spatial axis), as TVM's `InstanceNormRel` requires.
+#[relation(
+    InstanceNorm(X @ Tensor(s, bt), G, B, O) :-
+        assert(
+            len(s) >= 3,
+            "`nn.instance_norm` expects data of rank at least 3 (batch, channels, spatial axes), found `{}`",
+            X
+        ),
+        assert(
+            -len(s) <= attrs.axis && attrs.axis < len(s),
+            "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)
+        ),
+        G = Tensor([s[attrs.axis]], bt),
+        B = Tensor([s[attrs.axis]], bt),
+        O = Tensor(s, bt),
+        attrs(axis: int)
+)]
+pub struct InstanceNorm;
+
 /// `expand_dims`'s relation: `num_newaxis` ones inserted at `axis` ∈ `[-ndim-1, ndim]`
 /// (a negative axis counts from the end: `-1` appends). `axis % (ndim + 1)` (floor
 /// modulo) is the insertion point for both signs.
 #[relation(
-    ExpandDims(Tensor(s, bt), O) :-
-        assert(attrs.axis >= -len(s) - 1, "`axis` is out of range: it must be at least `-ndim - 1`"),
-        assert(attrs.axis <= len(s), "`axis` is out of range: it must be at most `ndim`"),
+    ExpandDims(X @ Tensor(s, bt), O) :-
+        assert(
+            -len(s) - 1 <= attrs.axis && attrs.axis <= len(s),
+            "`axis` {} is out of range for inserting into `{}` (from {} to {})",
+            attrs.axis, X, -len(s) - 1, len(s)
+        ),
         assert(attrs.num_newaxis >= 0, "`num_newaxis` must not be negative"),
         assert(attrs.num_newaxis <= 65536, "`num_newaxis` is too large: {}", attrs.num_newaxis),
         k = attrs.axis % (len(s) + 1),
@@ -592,8 +623,9 @@ relay_op! {
         attrs { axis: int = -1, epsilon: float = 0.00001, center: bool = true, scale: bool = true },
         level 1;
 
-    /// Instance normalization, channels along `axis` (`C = data.shape[axis]`); gamma and
-    /// beta are `(C)` (inferred when unknown); the result has the data's type.
+    /// Instance normalization of data of rank at least 3, channels along `axis`
+    /// (`C = data.shape[axis]`); gamma and beta are `(C)` (inferred when unknown); the
+    /// result has the data's type.
     ///
     /// Attributes: `axis: int = 1` (in `[-ndim, ndim)`), `epsilon: float = 1e-5`,
     /// `center: bool = true`, `scale: bool = true`.
@@ -601,7 +633,7 @@ relay_op! {
     /// ```text
     /// %y = nn.instance_norm(%x, %g, %b)  // (n, 16, 8, 8) f32, (16) f32, (16) f32 -> (n, 16, 8, 8) f32
     /// ```
-    nn.instance_norm : fn<t1, t2, t3, t4>(data: t1, gamma: t2, beta: t3) -> t4 where Norm,
+    nn.instance_norm : fn<t1, t2, t3, t4>(data: t1, gamma: t2, beta: t3) -> t4 where InstanceNorm,
         attrs { axis: int = 1, epsilon: float = 0.00001, center: bool = true, scale: bool = true },
         level 1;
 

@@ -31,11 +31,13 @@ use relay_core::{relation, relay_op};
 
 /// Local response normalization keeps the data's type; `axis` must be an axis of the data.
 #[relation(
-    Lrn(Tensor(s, bt), O) :-
+    Lrn(X @ Tensor(s, bt), O) :-
         O = Tensor(s, bt),
         assert(attrs.size >= 1, "`size` must be at least 1"),
-        assert(attrs.axis >= 0 - len(s), "`axis` is out of range for the data's rank"),
-        assert(attrs.axis < len(s), "`axis` is out of range for the data's rank"),
+        assert(
+            -len(s) <= attrs.axis && attrs.axis < len(s),
+            "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)
+        ),
         attrs(size: int = 5, axis: int = 1)
 )]
 pub struct Lrn;

@@ -198,19 +198,19 @@ fn softmax_table() {
                 op,
                 &["Tensor[(n, 10), float32]"],
                 &[("axis", int(2))],
-                Err("`axis` is out of range: it must be less than `ndim`"),
+                Err("`axis` 2 is out of range for `Tensor[(n, 10), float32]` (rank 2)"),
             ),
             (
                 op,
                 &["Tensor[(n, 10), float32]"],
                 &[("axis", int(-3))],
-                Err("`axis` is out of range: it must be at least `-ndim`"),
+                Err("`axis` -3 is out of range for `Tensor[(n, 10), float32]` (rank 2)"),
             ),
             (
                 op,
                 &["float32"],
                 &[],
-                Err("`axis` is out of range: it must be at least `-ndim`"),
+                Err("`axis` -1 is out of range for `float32` (rank 0)"),
             ),
             (op, &["_"], &[], Err("waiting: Softmax")),
         ]);
@@ -366,13 +366,13 @@ fn expand_dims_table() {
             e,
             &["Tensor[(n, 3), float32]"],
             &[("axis", int(3))],
-            Err("`axis` is out of range: it must be at most `ndim`"),
+            Err("`axis` 3 is out of range for inserting into `Tensor[(n, 3), float32]` (from -3 to 2)"),
         ),
         (
             e,
             &["Tensor[(n, 3), float32]"],
             &[("axis", int(-4))],
-            Err("`axis` is out of range: it must be at least `-ndim - 1`"),
+            Err("`axis` -4 is out of range for inserting into `Tensor[(n, 3), float32]` (from -3 to 2)"),
         ),
         (
             e,
@@ -539,13 +539,13 @@ fn bias_add_table() {
             b,
             &["Tensor[(n, 3), float32]", "_"],
             &[("axis", int(2))],
-            Err("`axis` is out of range: it must be less than `ndim`"),
+            Err("`axis` 2 is out of range for `Tensor[(n, 3), float32]` (rank 2)"),
         ),
         (
             b,
             &["Tensor[(n, 3), float32]", "_"],
             &[("axis", int(-3))],
-            Err("`axis` is out of range: it must be at least `-ndim`"),
+            Err("`axis` -3 is out of range for `Tensor[(n, 3), float32]` (rank 2)"),
         ),
         (
             b,
@@ -676,7 +676,7 @@ fn batch_norm_table() {
             b,
             &["Tensor[(n, 3), float32]", "_", "_", "_", "_"],
             &[("axis", int(2))],
-            Err("`axis` is out of range: it must be less than `ndim`"),
+            Err("`axis` 2 is out of range for `Tensor[(n, 3), float32]` (rank 2)"),
         ),
         (b, &["_", c, c, c, c], &[], Err("waiting: BatchNorm")),
     ]);
@@ -713,6 +713,11 @@ fn norm_table() {
         let gamma = format!("Tensor[({c}), float32]");
         let none = attrs(None);
         let bad_gamma = format!("dimension 0: 7 vs {c}");
+        let waiting = if op == "nn.instance_norm" {
+            "waiting: InstanceNorm"
+        } else {
+            "waiting: Norm"
+        };
         check(&[
             (op, &[data, &gamma, &gamma], &none, Ok(data)),
             (
@@ -749,15 +754,15 @@ fn norm_table() {
                 op,
                 &[data, "_", "_"],
                 &attrs(Some(("axis", int(3)))),
-                Err("`axis` is out of range: it must be less than `ndim`"),
+                Err("`axis` 3 is out of range for `Tensor[(2, 16, 768), float32]` (rank 3)"),
             ),
             (
                 op,
                 &[data, "_", "_"],
                 &attrs(Some(("axis", int(-4)))),
-                Err("`axis` is out of range: it must be at least `-ndim`"),
+                Err("`axis` -4 is out of range for `Tensor[(2, 16, 768), float32]` (rank 3)"),
             ),
-            (op, &["_", &gamma, &gamma], &none, Err("waiting: Norm")),
+            (op, &["_", &gamma, &gamma], &none, Err(waiting)),
         ]);
         // Backward: gamma and beta from the data's channel axis.
         let dim = if op == "nn.layer_norm" { "d" } else { "c" };
@@ -770,6 +775,22 @@ fn norm_table() {
             &["Tensor[(n, c, d), float16]", &v, &v],
         )]);
     }
+    // Instance normalization needs a spatial axis (TVM's InstanceNormRel: GenCoG's
+    // instance_norm_rank); layer normalization does not.
+    check(&[
+        (
+            "nn.instance_norm",
+            &["Tensor[(1, 4), float32]", "_", "_"],
+            &[],
+            Err("`nn.instance_norm` expects data of rank at least 3 (batch, channels, spatial axes), found `Tensor[(1, 4), float32]`"),
+        ),
+        (
+            "nn.layer_norm",
+            &["Tensor[(1, 4), float32]", "_", "_"],
+            &[],
+            Ok("Tensor[(1, 4), float32]"),
+        ),
+    ]);
     // `num_groups` defaults to 0 (TVM's C++ default); the type does not depend on it.
     assert_eq!(
         infer(

@@ -1280,7 +1280,7 @@ fn normalization_table() {
             "nn.lrn",
             &["Tensor[(1, 8), float32]"],
             &[("axis", int(2))],
-            Err("`axis` is out of range for the data's rank"),
+            Err("`axis` 2 is out of range for `Tensor[(1, 8), float32]` (rank 2)"),
         ),
         (
             "nn.lrn",

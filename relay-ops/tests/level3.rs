@@ -648,7 +648,13 @@ fn repeat_tile_reverse() {
             (
                 &["Tensor[(2, 3), float32]"],
                 &[("reps", ints(&[-1]))],
-                Err("`reps` must not be negative, found -1"),
+                Err("every repetition in `reps` must be at least 1, found -1 at index 0 of `reps` [-1]"),
+            ),
+            // TVM's TileRel rejects a repetition of 0 too.
+            (
+                &["Tensor[(2, 3, 4), float32]"],
+                &[("reps", ints(&[3, 0, 1]))],
+                Err("every repetition in `reps` must be at least 1, found 0 at index 1 of `reps` [3, 0, 1]"),
             ),
         ],
     );

@@ -289,7 +289,7 @@ fn a_first_definition_sees_the_constructors_declared_after_it() {
     let src = "def @main(%x: int32) -> int32 { add(%x, %x) }\ntype T { add(int32, int32) }\n";
     assert_eq!(
         errors_alone(src),
-        ["`add(%x, %x)`: the function's body: `int32` vs `T`"]
+        ["`add(%x, %x)`: the function's body does not have its annotated return type"]
     );
 }
 

@@ -744,7 +744,7 @@ fn softmax() {
             (
                 &with("Tensor[(1, 10), int8]"),
                 &[("axis", int(2))],
-                Err("`axis` is out of range: it must be less than `ndim`"),
+                Err("`axis` 2 is out of range for `Tensor[(1, 10), int8]` (rank 2)"),
             ),
         ],
     );

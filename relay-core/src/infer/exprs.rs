@@ -213,8 +213,9 @@ impl Infer<'_> {
                 let ret = match f.ret {
                     Some(r) => {
                         let r = self.open_ann(r);
-                        let bspan = self.span(f.body);
-                        self.unify(r, body_ty, bspan, Some(f.body), "the function's body");
+                        if let Err(err) = self.s.unify(r, body_ty) {
+                            self.return_error(f.body, r, &err);
+                        }
                         r
                     }
                     None => body_ty,
@@ -228,15 +229,21 @@ impl Infer<'_> {
                     self.expr_tys[t.index()],
                     self.expr_tys[f.index()],
                 );
-                let cspan = self.span(*c);
                 let b = self.bool_ty;
-                self.unify(
-                    ct,
-                    b,
-                    cspan,
-                    Some(*c),
-                    "the condition must be a `bool` scalar",
-                );
+                if self.s.unify(ct, b).is_err() {
+                    let found = self.s.resolve(ct);
+                    let found = self.s.tcx.show(found);
+                    let message =
+                        format!("the condition of `if` must be a `bool` scalar, found `{found}`");
+                    self.error(Some(*c), self.span(*c), message);
+                    if let Some(origin) = self.origin_label(*c) {
+                        self.errors
+                            .last_mut()
+                            .expect("just pushed")
+                            .labels
+                            .push(origin);
+                    }
+                }
                 let fspan = self.span(*f);
                 if !self.unify(tt, ft, fspan, Some(*f), "the branches of `if` differ") {
                     self.label_type(*t, "the other branch");

@@ -99,6 +99,35 @@ impl Infer<'_> {
         }
     }
 
+    /// Reports that a function's body does not have the return type `ret` it is annotated
+    /// with, at the body (its chain's result), both types in notes: the annotation has no
+    /// place in the text of its own.
+    #[cold]
+    pub(super) fn return_error(&mut self, body: ExprId, ret: Ty, err: &crate::solve::UnifyError) {
+        let mut message = "the function's body does not have its annotated return type".to_string();
+        // A clash of the two whole types is the notes' (there resolved further); a clash
+        // inside them is said where it is.
+        let whole = err.path.is_empty() && matches!(err.kind, crate::UnifyErrorKind::Types(..));
+        if !whole {
+            let sides = (Some("the return type"), Some("the body"));
+            message = format!("{message}: {}", err.describe_sides(&self.s.tcx, sides));
+        }
+        let (ret, body_ty) = (self.s.resolve(ret), self.s.resolve(self.ty_of(body)));
+        let (ret, body_ty) = (self.s.tcx.show(ret), self.s.tcx.show(body_ty));
+        self.errors.push(TypeError {
+            span: self.span(body),
+            expr: Some(body),
+            message,
+            notes: vec![
+                format!("the function is annotated to return `{ret}`"),
+                format!("the body is `{body_ty}`"),
+            ],
+            labels: Vec::new(),
+            help: None,
+            attr: None,
+        });
+    }
+
     /// Reports that the value of a `let` does not fit its variable `v` (which must be
     /// annotated: an unannotated one takes any type), with the annotation, the other side
     /// of the clash, labelled, and where `value`'s type comes from.

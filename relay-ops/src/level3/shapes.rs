@@ -269,16 +269,18 @@ pub fn take(cx: &mut RelCx<'_>) -> RelResult {
 pub struct Stack;
 
 /// TVM's `tile`: the shorter of the data's shape and `reps` is padded with leading 1s,
-/// and each dimension multiplied by its repetition.
+/// and each dimension multiplied by its repetition (at least 1, as TVM's `TileRel` requires).
 #[relation(Tile)]
 pub fn tile(cx: &mut RelCx<'_>) -> RelResult {
     let Some((dims, dt)) = cx.tensor_dims(0)? else {
         return Ok(Progress::NotYet);
     };
     let reps = cx.attrs().ints("reps")?.unwrap_or_default();
-    if let Some(&r) = reps.iter().find(|&&r| r < 0) {
+    // TVM's TileRel: "Tile reps value should always be larger than 0".
+    if let Some(i) = reps.iter().position(|&r| r < 1) {
         return Err(RelError::new(format!(
-            "`reps` must not be negative, found {r}"
+            "every repetition in `reps` must be at least 1, found {} at index {i} of `reps` {reps:?}",
+            reps[i]
         )));
     }
     let n = dims.len().max(reps.len());

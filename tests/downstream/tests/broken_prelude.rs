@@ -30,11 +30,14 @@ fn its_errors_are_placed_in_its_file() {
     assert_eq!(
         shown,
         concat!(
-            "error: the function's body: `int32` vs `Zipper['a]`\n",
+            "error: the function's body does not have its annotated return type\n",
             "  ┌─ tests/downstream/tests/broken_prelude.relay:3:3\n",
             "  │\n",
             "3 │   @flip(%z)\n",
             "  │   ^^^^^^^^^\n",
+            "  │\n",
+            "  = the function is annotated to return `int32`\n",
+            "  = the body is `Zipper[int32]`\n",
             "\n",
         )
     );
