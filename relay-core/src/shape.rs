@@ -33,8 +33,20 @@ pub struct BroadcastClash {
 /// assert_eq!(broadcast(&dims, &[Dims::ANY], &[three]), Ok(Some(vec![three])));
 /// ```
 pub fn broadcast(dims: &Dims, a: &[Dim], b: &[Dim]) -> Result<Option<Vec<Dim>>, BroadcastClash> {
+    let mut out = Vec::with_capacity(a.len().max(b.len()));
+    let decided = broadcast_each(dims, a, b, |d| out.push(d))?;
+    Ok(decided.then_some(out))
+}
+
+/// [`broadcast`], giving each dimension of the result to `push`, in order: whether the
+/// result is decided.
+pub fn broadcast_each(
+    dims: &Dims,
+    a: &[Dim],
+    b: &[Dim],
+    mut push: impl FnMut(Dim),
+) -> Result<bool, BroadcastClash> {
     let n = a.len().max(b.len());
-    let mut out = Vec::with_capacity(n);
     let mut undecided = false;
     for k in 0..n {
         // k counts output positions from the left; align both inputs to the right.
@@ -69,7 +81,7 @@ pub fn broadcast(dims: &Dims, a: &[Dim], b: &[Dim]) -> Result<Option<Vec<Dim>>, 
             }
             (None, None) => unreachable!("k < max(len)"),
         };
-        out.push(d);
+        push(d);
     }
-    Ok(if undecided { None } else { Some(out) })
+    Ok(!undecided)
 }

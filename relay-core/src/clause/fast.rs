@@ -23,13 +23,30 @@ use crate::dtype::DTypeCode;
 use crate::relation::RelCx;
 use crate::ty::{DTy, Shape, ShapeData, Ty, TyData};
 
+thread_local! {
+    static ENABLED: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+}
+
+/// Turns the compiled fast paths of clauses on or off for the relations run on this
+/// thread: with them off, every clause runs in the interpreter. For tests that compare
+/// the two.
+pub fn set_enabled(on: bool) {
+    ENABLED.set(on);
+}
+
+/// Whether the fast paths are on for this thread ([`set_enabled`]).
+#[inline]
+pub fn enabled() -> bool {
+    ENABLED.get()
+}
+
 /// The fast path of a clause, written by `#[relation]`: `Some(())` when the clause is
 /// solved, `None` when the interpreter must run it.
 pub type FastFn = fn(&mut RelCx<'_>) -> Option<()>;
 
 /// The most items of a list the fast path keeps (a rank, the axes of an attribute, the
 /// fields of a concatenation): longer ones run in the interpreter.
-pub const CAP: usize = 16;
+pub const CAP: usize = 15;
 
 /// An item of a [`List`]: an integer or a dimension.
 pub trait Item: Copy + PartialEq {
@@ -48,8 +65,8 @@ impl Item for Dim {
 /// A list of at most [`CAP`] integers or dimensions, on the stack.
 #[derive(Copy, Clone)]
 pub struct List<T: Item> {
-    len: usize,
     items: [T; CAP],
+    len: u8,
 }
 
 impl<T: Item> Default for List<T> {
@@ -73,7 +90,7 @@ impl<T: Item> List<T> {
     /// Appends `x` (`None` when the list is full).
     #[inline]
     pub fn push(&mut self, x: T) -> Option<()> {
-        *self.items.get_mut(self.len)? = x;
+        *self.items.get_mut(self.len as usize)? = x;
         self.len += 1;
         Some(())
     }
@@ -81,16 +98,18 @@ impl<T: Item> List<T> {
     /// Appends `xs`.
     #[inline]
     pub fn extend(&mut self, xs: &[T]) -> Option<()> {
-        let end = self.len + xs.len();
-        self.items.get_mut(self.len..end)?.copy_from_slice(xs);
-        self.len = end;
+        let end = self.len as usize + xs.len();
+        self.items
+            .get_mut(self.len as usize..end)?
+            .copy_from_slice(xs);
+        self.len = end as u8;
         Some(())
     }
 
     /// The items.
     #[inline]
     pub fn items(&self) -> &[T] {
-        &self.items[..self.len]
+        &self.items[..self.len as usize]
     }
 
     /// The number of items, as the clause's `len` gives it.
@@ -125,7 +144,7 @@ impl<T: Item> List<T> {
         if lo < hi {
             let (lo, hi) = (lo as usize, hi as usize);
             out.items[..hi - lo].copy_from_slice(&self.items[lo..hi]);
-            out.len = hi - lo;
+            out.len = (hi - lo) as u8;
         }
         out
     }
@@ -263,6 +282,16 @@ pub fn dims(cx: &mut RelCx<'_>, l: &List<i64>) -> List<Dim> {
     }
     out.len = l.len;
     out
+}
+
+/// The dimensions of `l` as integers, when each is a constant.
+#[inline]
+pub fn ints(cx: &mut RelCx<'_>, l: &List<Dim>) -> Option<List<i64>> {
+    let mut out = List::default();
+    for &d in l.items() {
+        out.push(int(cx, d)?)?;
+    }
+    Some(out)
 }
 
 /// The dimension `d` resolved (free when it mentions no unknown).
@@ -488,4 +517,199 @@ pub fn attr_ints(cx: &RelCx<'_>, name: &str, one: bool) -> Option<Option<List<i6
         }
     }
     Some(Some(l))
+}
+
+impl<T: Item> List<T> {
+    /// The items in reverse order.
+    #[inline]
+    pub fn reversed(&self) -> Self {
+        let mut out = *self;
+        out.items[..self.len as usize].reverse();
+        out
+    }
+
+    /// The items at the indices `idx` (negative from the end); `None` for one out of range.
+    #[inline]
+    pub fn gather(&self, idx: &List<i64>) -> Option<Self> {
+        let mut out = Self::default();
+        for &i in idx.items() {
+            out.push(self.at(i)?)?;
+        }
+        Some(out)
+    }
+
+    /// `[x; n]`.
+    #[inline]
+    pub fn repeat(x: T, n: i64) -> Option<Self> {
+        let n = usize::try_from(n).ok()?;
+        let mut out = Self::default();
+        out.items.get_mut(..n)?.fill(x);
+        out.len = n as u8;
+        Some(out)
+    }
+}
+
+/// `distinct(l)` on integers.
+#[inline]
+pub fn distinct_ints(l: &List<i64>) -> bool {
+    let xs = l.items();
+    (1..xs.len()).all(|j| !xs[..j].contains(&xs[j]))
+}
+
+/// `distinct(l)` on dimensions.
+#[inline]
+pub fn distinct(cx: &mut RelCx<'_>, l: &List<Dim>) -> Option<bool> {
+    let xs = l.items();
+    for j in 1..xs.len() {
+        for k in 0..j {
+            if cmp(cx, Cmp::Eq, xs[k], xs[j])? {
+                return Some(false);
+            }
+        }
+    }
+    Some(true)
+}
+
+/// `prod(l)`.
+#[inline]
+pub fn prod(cx: &mut RelCx<'_>, l: &List<Dim>) -> Option<Dim> {
+    cx.tcx().dims.product(l.items()).ok()
+}
+
+/// `broadcast(a, b)`, when decided.
+#[inline]
+pub fn broadcast(cx: &mut RelCx<'_>, a: &List<Dim>, b: &List<Dim>) -> Option<List<Dim>> {
+    if a.items() == b.items() || b.is_empty() {
+        return Some(*a);
+    }
+    if a.is_empty() {
+        return Some(*b);
+    }
+    let mut out = List::default();
+    let mut fits = true;
+    let decided = crate::shape::broadcast_each(&cx.tcx_ref().dims, a.items(), b.items(), |d| {
+        fits &= out.push(d).is_some();
+    });
+    (decided == Ok(true) && fits).then_some(out)
+}
+
+/// The tuple type of `fields`.
+#[inline]
+pub fn mk_tuple(cx: &mut RelCx<'_>, fields: &[Ty]) -> Ty {
+    cx.tcx().tuple(fields)
+}
+
+/// The fields of the tuple `t` (resolved by [`tuple`]) but the first `before` and the last
+/// `after`, as a tuple: what `..rest` stands for.
+#[inline]
+pub fn middle(cx: &mut RelCx<'_>, t: Ty, before: i64, after: i64) -> Option<Ty> {
+    let TyData::Tuple(fs) = cx.data(t) else {
+        return None;
+    };
+    let end = (fs.len() as i64).checked_sub(after)?;
+    let fields: Vec<Ty> = fs
+        .get(usize::try_from(before).ok()?..usize::try_from(end).ok()?)?
+        .to_vec();
+    Some(cx.tcx().tuple(&fields))
+}
+
+/// Appends the fields of the tuple `t` to `out`.
+#[inline]
+pub fn push_fields(cx: &mut RelCx<'_>, t: Ty, out: &mut Vec<Ty>) -> Option<()> {
+    let t = tuple(cx, t)?;
+    let TyData::Tuple(fs) = cx.data(t) else {
+        return None;
+    };
+    out.extend_from_slice(fs);
+    Some(())
+}
+
+/// Whether two lists of dimensions are the same shape: `None` while one has unknowns.
+#[inline]
+pub fn same_dims(cx: &mut RelCx<'_>, a: &List<Dim>, b: &List<Dim>) -> Option<bool> {
+    let mut a = *a;
+    let mut b = *b;
+    for d in a
+        .items
+        .iter_mut()
+        .take(a.len as usize)
+        .chain(b.items.iter_mut().take(b.len as usize))
+    {
+        *d = resolved_dim(cx, *d);
+    }
+    if a.items() == b.items() {
+        return Some(true);
+    }
+    let dims = &cx.tcx_ref().dims;
+    if a.items().iter().chain(b.items()).any(|&d| dims.has_vars(d)) {
+        return None;
+    }
+    Some(false)
+}
+
+/// The value of attribute `name` as given, `Some(None)` when it is not (or is `None`)
+/// and the declaration has a default, `None` when it has none (the interpreter reports
+/// the missing value).
+#[inline]
+fn given_or_default<'a>(
+    cx: &'a RelCx<'_>,
+    name: &str,
+    has_default: bool,
+) -> Option<Option<&'a AttrValue>> {
+    match given(cx, name) {
+        Some(v) => Some(Some(v)),
+        None if has_default => Some(None),
+        None => None,
+    }
+}
+
+/// `attrs.name op text` for a `str` attribute whose default is `default` (a string
+/// literal, or `None` for another default): `false` when it has no value.
+#[inline]
+pub fn str_cmp(
+    cx: &RelCx<'_>,
+    name: &str,
+    default: Option<&str>,
+    has_default: bool,
+    op: Cmp,
+    text: &str,
+) -> Option<bool> {
+    let value: &str = match (given_or_default(cx, name, has_default)?, default) {
+        (Some(AttrValue::Str(s)), _) => s,
+        (None, Some(d)) => d,
+        (Some(_), _) => return None,
+        (None, None) => return Some(false),
+    };
+    Some(match op {
+        Cmp::Ne => value != text,
+        _ => value == text,
+    })
+}
+
+/// `attrs.name op x` for a `float` attribute whose default is `default` (a float
+/// literal, or `None` for another default): `false` when it has no value.
+#[inline]
+pub fn float_cmp(
+    cx: &RelCx<'_>,
+    name: &str,
+    default: Option<f64>,
+    has_default: bool,
+    op: Cmp,
+    x: f64,
+) -> Option<bool> {
+    let value = match (given_or_default(cx, name, has_default)?, default) {
+        (Some(AttrValue::Float(f)), _) => *f,
+        (Some(AttrValue::Int(c)), _) => *c as f64,
+        (None, Some(d)) => d,
+        (Some(_), _) => return None,
+        (None, None) => return Some(false),
+    };
+    Some(match op {
+        Cmp::Eq => value == x,
+        Cmp::Ne => value != x,
+        Cmp::Lt => value < x,
+        Cmp::Le => value <= x,
+        Cmp::Gt => value > x,
+        Cmp::Ge => value >= x,
+    })
 }

@@ -200,7 +200,7 @@ fn float_attr(a: &Term, b: &Term, c: &Checked) -> bool {
     )
 }
 
-fn flip(op: CmpOp) -> CmpOp {
+pub(super) fn flip(op: CmpOp) -> CmpOp {
     match op {
         CmpOp::Lt => CmpOp::Gt,
         CmpOp::Le => CmpOp::Ge,

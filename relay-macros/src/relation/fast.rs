@@ -15,6 +15,7 @@
 
 use super::ast::{AttrDecl, BinOp, Clause, CmpOp, Goal, ListItem, Term};
 use super::check::{dtype_literal, is_none, Checked};
+use super::expand::flip;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, ToTokens};
 use std::collections::HashMap;
@@ -77,6 +78,10 @@ struct Gen<'a> {
     /// The attributes read, in order of first use.
     attrs: Vec<(String, Attr)>,
     next: usize,
+    /// How many `for` loops the code being written is in: a variable bound in a loop's
+    /// body is one variable across its iterations (its first binding is unified with the
+    /// next), which the generated code does not do.
+    loops: usize,
 }
 
 /// `::relay_core::__private::fast`, where the generated code's helpers are.
@@ -94,6 +99,7 @@ pub fn fast_fn(clause: &Clause, c: &Checked) -> Option<TokenStream> {
         maybe: Vec::new(),
         attrs: Vec::new(),
         next: 0,
+        loops: 0,
     };
     let f = f();
     let mut steps = Vec::new();
@@ -205,7 +211,7 @@ impl Gen<'_> {
     }
 
     fn bind(&mut self, name: &str, rep: Rep) -> Option<Ident> {
-        if self.maybe.iter().any(|m| m == name) {
+        if self.loops > 0 || self.maybe.iter().any(|m| m == name) {
             return None;
         }
         let ident = format_ident!("v_{}", name);
@@ -275,7 +281,9 @@ impl Gen<'_> {
                     return None;
                 }
                 let saved = self.env.clone();
+                self.loops += 1;
                 let out = self.each(src, var, |g| g.goals(body));
+                self.loops -= 1;
                 self.env = saved;
                 out
             }
@@ -527,7 +535,31 @@ impl Gen<'_> {
             [Term::Rest(_, rest)] => {
                 out.extend(self.pattern(Val::new(Rep::Tuple, quote!(#t)), rest)?);
             }
-            _ if fields.iter().any(|f| matches!(f, Term::Rest(..))) => return None,
+            _ if fields.iter().any(|f| matches!(f, Term::Rest(..))) => {
+                let at = fields.iter().position(|f| matches!(f, Term::Rest(..)))?;
+                let (before, after) = (at as i64, (fields.len() - at - 1) as i64);
+                let min = before + after;
+                out.extend(
+                    quote!(if #f::tuple_len(cx, #t)? < #min { return ::core::option::Option::None; }),
+                );
+                for (k, field) in fields.iter().enumerate() {
+                    let k = k as i64;
+                    let (v, field) = match field {
+                        Term::Rest(_, rest) => (
+                            Val::new(Rep::Tuple, quote!(#f::middle(cx, #t, #before, #after)?)),
+                            &**rest,
+                        ),
+                        _ if k < before => {
+                            (Val::new(Rep::Ty, quote!(#f::field(cx, #t, #k)?)), field)
+                        }
+                        _ => {
+                            let back = k - fields.len() as i64;
+                            (Val::new(Rep::Ty, quote!(#f::field(cx, #t, #back)?)), field)
+                        }
+                    };
+                    out.extend(self.pattern(v, field)?);
+                }
+            }
             _ => {
                 let n = fields.len() as i64;
                 out.extend(
@@ -585,6 +617,10 @@ impl Gen<'_> {
             (Rep::Tuple, Rep::Ty) => code,
             (Rep::Int, Rep::Dim) => quote!({ let __c = #code; #f::dim(cx, __c) }),
             (Rep::Dim, Rep::Int) => quote!({ let __d = #code; #f::int(cx, __d)? }),
+            (Rep::Dims, Rep::Ints) => {
+                let (bind, l) = by_ref(&code, format_ident!("__l"));
+                quote!({ #bind #f::ints(cx, &#l)? })
+            }
             (Rep::Ints, Rep::Dims) => {
                 let (bind, l) = by_ref(&code, format_ident!("__l"));
                 quote!({ #bind #f::dims(cx, &#l) })
@@ -722,7 +758,15 @@ impl Gen<'_> {
                     quote!({ let mut __l = #f::List::default(); #(#pushes)* __l }),
                 )
             }
-            Term::Index(_, _, i) if self.c.shape_index(i) => return None,
+            Term::Index(b, _, i) if self.c.shape_index(i) => {
+                let b = self.term(b)?;
+                if !matches!(b.rep, Rep::Ints | Rep::Dims) {
+                    return None;
+                }
+                let i = self.expect(i, Rep::Ints)?;
+                let code = &b.code;
+                Val::new(b.rep, quote!({ let __i = #i; (#code).gather(&__i)? }))
+            }
             // A dimension of a tensor's shape, without the shape.
             Term::Index(b, _, i) if is_call(b, "shape") => {
                 let Term::Call { args, .. } = &**b else {
@@ -880,16 +924,50 @@ impl Gen<'_> {
                 let (a, b) = (self.convert(a, rep)?, self.convert(b, rep)?);
                 Val::new(rep, quote!(if (#c) { #a } else { #b }))
             }
+            Term::Repeat(_, d, n) => {
+                let (d, n) = (self.term(d)?, self.expect(n, Rep::Int)?);
+                let rep = match d.rep {
+                    Rep::Int => Rep::Ints,
+                    Rep::Dim => Rep::Dims,
+                    _ => return None,
+                };
+                let d = d.code;
+                Val::new(
+                    rep,
+                    quote!({ let __d = #d; let __n = #n; #f::List::repeat(__d, __n)? }),
+                )
+            }
+            Term::Tuple(_, fields) => return self.mk_tuple(fields),
             Term::Wild(_)
-            | Term::Tuple(..)
             | Term::Rest(..)
-            | Term::Repeat(..)
             | Term::Str(_)
             | Term::Float(..)
             | Term::As(..)
             | Term::Rust { .. }
             | Term::Range(..) => return None,
         })
+    }
+
+    /// A tuple type built of `fields` (a `..rest` among them gives its fields).
+    fn mk_tuple(&mut self, fields: &[Term]) -> Option<Val> {
+        let f = f();
+        let mut pushes = Vec::new();
+        for field in fields {
+            pushes.push(match field {
+                Term::Rest(_, rest) => {
+                    let t = self.expect(rest, Rep::Ty)?;
+                    quote!({ let __t = #t; #f::push_fields(cx, __t, &mut __f)?; })
+                }
+                _ => {
+                    let t = self.expect(field, Rep::Ty)?;
+                    quote!({ let __t = #t; __f.push(__t); })
+                }
+            });
+        }
+        Some(Val::new(
+            Rep::Tuple,
+            quote!({ let mut __f = ::std::vec::Vec::new(); #(#pushes)* #f::mk_tuple(cx, &__f) }),
+        ))
     }
 
     /// `a op b` on dimensions: natively on integers.
@@ -932,6 +1010,9 @@ impl Gen<'_> {
                 },
             ));
         }
+        if let Some(v) = self.literal_cmp(op, a, b) {
+            return v;
+        }
         let cmp = match op {
             CmpOp::Eq => quote!(Eq),
             CmpOp::Ne => quote!(Ne),
@@ -956,6 +1037,19 @@ impl Gen<'_> {
                     let (x, y) = (a.code, b.code);
                     quote!({ let __a = #x; let __b = #y; #f::cmp_dtype(cx, #p::Cmp::#cmp, __a, __b)? })
                 }
+                (Rep::Ints, Rep::Ints) if matches!(op, CmpOp::Eq | CmpOp::Ne) => {
+                    let (ba, x) = by_ref(&a.code, format_ident!("__a"));
+                    let (bb, y) = by_ref(&b.code, format_ident!("__b"));
+                    quote!({ #ba #bb (#x.items() == #y.items()) == #p::Cmp::#cmp.holds(0, 0) })
+                }
+                (Rep::Ints | Rep::Dims, Rep::Ints | Rep::Dims)
+                    if matches!(op, CmpOp::Eq | CmpOp::Ne) =>
+                {
+                    let (x, y) = (self.convert(a, Rep::Dims)?, self.convert(b, Rep::Dims)?);
+                    let (ba, x) = by_ref(&x, format_ident!("__a"));
+                    let (bb, y) = by_ref(&y, format_ident!("__b"));
+                    quote!({ #ba #bb #f::same_dims(cx, &#x, &#y)? == #p::Cmp::#cmp.holds(0, 0) })
+                }
                 (Rep::Bool, Rep::Bool) if matches!(op, CmpOp::Eq | CmpOp::Ne) => {
                     let (x, y) = (a.code, b.code);
                     quote!({ let __a = #x; let __b = #y; #p::Cmp::#cmp.holds(__a as i64, __b as i64) })
@@ -963,6 +1057,71 @@ impl Gen<'_> {
                 _ => return None,
             },
         ))
+    }
+
+    /// `attrs.name op literal` for a `str` or `float` attribute, the literal on either
+    /// side: `Some(None)` for another form the code does not compile.
+    fn literal_cmp(&mut self, op: CmpOp, a: &Term, b: &Term) -> Option<Option<Val>> {
+        let f = f();
+        let p = quote!(::relay_core::__private);
+        let (attr, lit, op) = match (a, b) {
+            (Term::Attr(_, n), lit) | (lit, Term::Attr(_, n))
+                if matches!(lit, Term::Str(_) | Term::Float(..))
+                    || matches!(lit, Term::Int(..))
+                        && self
+                            .decls
+                            .iter()
+                            .any(|d| d.name == *n && d.ty.base == "float") =>
+            {
+                let op = if matches!(a, Term::Attr(..)) {
+                    op
+                } else {
+                    flip(op)
+                };
+                (n.to_string(), lit, op)
+            }
+            _ => return None,
+        };
+        let Some(decl) = self.decls.iter().find(|d| d.name == attr) else {
+            return Some(None);
+        };
+        let has_default = decl.default.as_ref().is_some_and(|d| !is_none(d));
+        let cmp = match op {
+            CmpOp::Eq => quote!(Eq),
+            CmpOp::Ne => quote!(Ne),
+            CmpOp::Lt => quote!(Lt),
+            CmpOp::Le => quote!(Le),
+            CmpOp::Gt => quote!(Gt),
+            CmpOp::Ge => quote!(Ge),
+        };
+        let none = quote!(::core::option::Option::None);
+        let code = match (decl.ty.base.as_str(), lit) {
+            ("str", Term::Str(text)) => {
+                let default = match &decl.default {
+                    Some(Term::Str(d)) => quote!(::core::option::Option::Some(#d)),
+                    _ => none,
+                };
+                quote!(#f::str_cmp(cx, #attr, #default, #has_default, #p::Cmp::#cmp, #text)?)
+            }
+            ("float", Term::Float(..) | Term::Int(..)) => {
+                let x = match lit {
+                    Term::Float(x, _) => *x,
+                    Term::Int(v, _) => *v as f64,
+                    _ => return Some(None),
+                };
+                let default = match &decl.default {
+                    Some(Term::Float(d, _)) => quote!(::core::option::Option::Some(#d)),
+                    Some(Term::Int(d, _)) => {
+                        let d = *d as f64;
+                        quote!(::core::option::Option::Some(#d))
+                    }
+                    _ => none,
+                };
+                quote!(#f::float_cmp(cx, #attr, #default, #has_default, #p::Cmp::#cmp, #x)?)
+            }
+            _ => return Some(None),
+        };
+        Some(Some(Val::new(Rep::Bool, code)))
     }
 
     /// A builtin or `Tensor(..)`.
@@ -1030,6 +1189,35 @@ impl Gen<'_> {
                 let l = self.expect(l, Rep::Dims)?;
                 let (bl, l) = by_ref(&l, format_ident!("__l"));
                 Val::new(Rep::Dim, quote!({ #bl #f::sum(cx, &#l)? }))
+            }
+            ("Tuple", fields) => return self.mk_tuple(fields),
+            ("broadcast", [a, b]) => {
+                let (a, b) = (self.expect(a, Rep::Dims)?, self.expect(b, Rep::Dims)?);
+                let (ba, a) = by_ref(&a, format_ident!("__a"));
+                let (bb, b) = by_ref(&b, format_ident!("__b"));
+                Val::new(Rep::Dims, quote!({ #ba #bb #f::broadcast(cx, &#a, &#b)? }))
+            }
+            ("prod", [l]) => {
+                let l = self.expect(l, Rep::Dims)?;
+                let (bl, l) = by_ref(&l, format_ident!("__l"));
+                Val::new(Rep::Dim, quote!({ #bl #f::prod(cx, &#l)? }))
+            }
+            ("reverse", [l]) => {
+                let l = self.term(l)?;
+                if !matches!(l.rep, Rep::Ints | Rep::Dims) {
+                    return None;
+                }
+                let code = l.code;
+                Val::new(l.rep, quote!((#code).reversed()))
+            }
+            ("distinct", [l]) => {
+                let l = self.term(l)?;
+                let (bl, r) = by_ref(&l.code, format_ident!("__l"));
+                match l.rep {
+                    Rep::Ints => Val::new(Rep::Bool, quote!({ #bl #f::distinct_ints(&#r) })),
+                    Rep::Dims => Val::new(Rep::Bool, quote!({ #bl #f::distinct(cx, &#r)? })),
+                    _ => return None,
+                }
             }
             ("min", [a, b]) => self.arith(quote!(Min), a, b)?,
             ("max", [a, b]) => self.arith(quote!(Max), a, b)?,

@@ -54,6 +54,24 @@ pub fn infer_all(
     args: &[&str],
     attrs: &[(&str, AttrValue)],
 ) -> Result<(String, Vec<String>), String> {
+    let compiled = infer_once(op, args, attrs);
+    // Every case also checks that a clause's compiled fast path agrees with the
+    // interpreter.
+    relay_core::__private::fast::set_enabled(false);
+    let interpreted = infer_once(op, args, attrs);
+    relay_core::__private::fast::set_enabled(true);
+    assert_eq!(
+        compiled, interpreted,
+        "`{op}` on {args:?}: the compiled clause and the interpreter differ"
+    );
+    compiled
+}
+
+fn infer_once(
+    op: &str,
+    args: &[&str],
+    attrs: &[(&str, AttrValue)],
+) -> Result<(String, Vec<String>), String> {
     let (def, attrs) = op_and_attrs(op, attrs)?;
     let mut tcx = TyCtx::new();
     let f = def.ty(&mut tcx);

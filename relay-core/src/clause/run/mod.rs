@@ -40,7 +40,7 @@ pub fn run_clause(clause: &'static Clause, cx: &mut RelCx<'_>) -> RelResult {
             cx.len()
         )));
     }
-    if let Some(fast) = clause.fast.filter(|_| !no_plan()) {
+    if let Some(fast) = clause.fast.filter(|_| super::fast::enabled() && !no_plan()) {
         if fast(cx).is_some() {
             return Ok(Progress::Solved);
         }

@@ -422,3 +422,26 @@ fn is_any_tells_the_dimension_of_run_time_size() {
         Ok("Tensor[(0), int8]".into())
     );
 }
+
+/// A variable bound in a loop's body is one variable across the iterations: every field
+/// has the dtype of the first.
+#[relation(
+    OneDType(X, O) :-
+        X = Tuple(..fs),
+        for f in fs { f = Tensor(_, bt) },
+        O = Tensor([len(fs)], bt)
+)]
+struct OneDType;
+
+#[test]
+fn a_variable_bound_in_a_loop_is_one_across_its_iterations() {
+    let r = OneDType::REF;
+    assert_eq!(
+        run(r, &["(Tensor[(1), int8], Tensor[(2, 3), int8])"], &[]),
+        Ok("Tensor[(2), int8]".into())
+    );
+    assert_eq!(
+        run(r, &["(Tensor[(1), int8], Tensor[(2), float32])"], &[]),
+        Err("dtype: int8 vs float32".into())
+    );
+}
