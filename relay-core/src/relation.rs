@@ -168,6 +168,7 @@ pub struct RelCx<'s> {
 
 impl RelCx<'_> {
     /// The number of arguments (the output, if any, is the last).
+    #[inline]
     pub fn len(&self) -> usize {
         self.args.len()
     }
@@ -178,31 +179,37 @@ impl RelCx<'_> {
     }
 
     /// Argument `i`, resolved as far as known when the run began.
+    #[inline]
     pub fn arg(&self, i: usize) -> Ty {
         self.args[i]
     }
 
     /// All arguments.
+    #[inline]
     pub fn args(&self) -> &[Ty] {
         self.args
     }
 
     /// The call's attributes (empty when none were given).
+    #[inline]
     pub fn attrs(&self) -> &Attrs {
         self.attrs
     }
 
     /// The type context, to build types.
+    #[inline]
     pub fn tcx(&mut self) -> &mut TyCtx {
         &mut self.solver.tcx
     }
 
     /// The type context, to read types.
+    #[inline]
     pub fn tcx_ref(&self) -> &TyCtx {
         &self.solver.tcx
     }
 
     /// What `ty` is.
+    #[inline]
     pub fn data(&self, ty: Ty) -> &TyData {
         self.solver.tcx.data(ty)
     }

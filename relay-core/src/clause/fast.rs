@@ -242,7 +242,7 @@ pub fn tuple(cx: &mut RelCx<'_>, t: Ty) -> Option<Ty> {
     matches!(cx.data(t), TyData::Tuple(_)).then_some(t)
 }
 
-/// The number of fields of the tuple `t` (resolved by [`tuple`]).
+/// The number of fields of the tuple `t` (resolved by [`tuple()`]).
 #[inline]
 pub fn tuple_len(cx: &RelCx<'_>, t: Ty) -> Option<i64> {
     match cx.data(t) {
@@ -251,7 +251,7 @@ pub fn tuple_len(cx: &RelCx<'_>, t: Ty) -> Option<i64> {
     }
 }
 
-/// Field `i` of the tuple `t` (resolved by [`tuple`]), negative from the end.
+/// Field `i` of the tuple `t` (resolved by [`tuple()`]), negative from the end.
 #[inline]
 pub fn field(cx: &RelCx<'_>, t: Ty, i: i64) -> Option<Ty> {
     let TyData::Tuple(fs) = cx.data(t) else {
@@ -599,7 +599,7 @@ pub fn mk_tuple(cx: &mut RelCx<'_>, fields: &[Ty]) -> Ty {
     cx.tcx().tuple(fields)
 }
 
-/// The fields of the tuple `t` (resolved by [`tuple`]) but the first `before` and the last
+/// The fields of the tuple `t` (resolved by [`tuple()`]) but the first `before` and the last
 /// `after`, as a tuple: what `..rest` stands for.
 #[inline]
 pub fn middle(cx: &mut RelCx<'_>, t: Ty, before: i64, after: i64) -> Option<Ty> {

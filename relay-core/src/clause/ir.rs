@@ -4,7 +4,7 @@
 //! Everything is `'static` data built in a `static` initializer: nested terms are
 //! references to promoted constants, Rust functions are function pointers.
 
-use super::{PlanCell, Value};
+use super::Value;
 use crate::dtype::{DType, DTypeCode};
 use crate::relation::{RelCx, RelError};
 
@@ -29,10 +29,8 @@ pub struct Clause {
     pub body: &'static [Goal],
     /// The attributes the body reads; [`Term::Attr`] indexes this table.
     pub attrs: &'static [AttrDecl],
-    /// The clause's fast path, compiled at its first run (`PlanCell::new()`).
-    pub plan: PlanCell,
     /// The clause's in-order run as Rust, written by `#[relation]` when it can compile
-    /// every step of the clause ([`fast`](super::fast)); tried before `plan`.
+    /// every step of the clause ([`fast`](super::fast)); tried before the interpreter.
     pub fast: Option<super::fast::FastFn>,
 }
 

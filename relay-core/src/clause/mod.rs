@@ -283,18 +283,19 @@
 //!
 //! # How a clause runs
 //!
-//! [`run_clause`] interprets the compiled clause each time the solver runs the relation.
-//! Most runs take a *fast path*: at its first run the clause is compiled into a linear
-//! list of register instructions for the case where every step succeeds in source order
-//! (inputs known, outputs computed); the general interpreter below runs only when that
-//! path gives up (an unknown input, a goal that must wait, an error, whose message only
-//! the general interpreter composes). The fast path evaluates terms with the general
-//! interpreter's own evaluator (comprehensions, `in`, `if` terms included), runs a `for`
-//! loop of conditions (and of `if`s of them, and of equations that bind nothing) as one
-//! instruction, and is not compiled for a clause with a loop whose equations bind. Terms are
-//! evaluated node by node: a clause whose loops and comprehensions run over every axis or
-//! every field costs several times a hand-written relation (relay-ops' `clauses`
-//! benchmark measures its own). The solver does not run the clause at all while an
+//! Each run first takes the clause's *compiled run*: `#[relation]` writes, next to the
+//! clause's static form, a Rust function that runs the steps in source order for the
+//! case where every step succeeds the first time (inputs known, outputs computed),
+//! holding an integer that is a constant by construction (a rank, an integer attribute,
+//! a loop index) as an `i64` and a list on the stack ([`fast`] has what it calls). It
+//! solves the clause or gives up, and then the interpreter below runs the clause from its
+//! start: an unknown input, a goal that must wait, an error (whose message only the
+//! interpreter composes), a list longer than [`fast::CAP`]. A clause gets no compiled run
+//! when it calls Rust functions or binds a variable in a loop's body; it is interpreted.
+//! Every operator test runs both ways and checks that they agree
+//! ([`fast::set_enabled`]). The compiled runs of `concatenate`, `stack`, `squeeze` and the
+//! reductions take about the time of the hand-written relations they replaced (relay-ops'
+//! `clauses` benchmark). The solver does not run the clause at all while an
 //! argument it *needs* is an unknown: one whose head pattern takes it apart and that no
 //! equation can rebuild from the other arguments (`Broadcast` needs its two inputs;
 //! `Identity` needs nothing). The general interpreter:
@@ -359,9 +360,9 @@
 //! # Runtime
 //!
 //! The macro compiles a clause into static data ([`Clause`]: patterns, goals and terms,
-//! with function pointers for the Rust functions it calls, and an empty [`PlanCell`] for
-//! its fast path); one generic interpreter, [`run_clause`], runs it against a
-//! [`RelCx`](crate::RelCx). The expansion is that data, a
+//! with function pointers for the Rust functions it calls) and its compiled run; one
+//! generic interpreter, [`run_clause`], runs it against a
+//! [`RelCx`](crate::RelCx). The expansion is that data, the compiled run, a
 //! [`RelationDef`](crate::RelationDef) whose `solve` calls `run_clause` and whose `needs`
 //! the macro computed, the `Relation` impl and one `inventory::submit!`.
 
@@ -376,5 +377,5 @@ pub use ir::{
     Arith, AttrDecl, AttrType, Clause, Cmp, Goal, Item, Message, RustFn, Term, MAX_RANGE,
     MAX_REPEAT,
 };
-pub use run::{run_clause, PlanCell};
+pub use run::run_clause;
 pub use value::Value;

@@ -103,7 +103,6 @@ pub fn clause(item: &syn::ItemStruct, clause: &Clause, checked: &Checked) -> Tok
             head: &[#(#head),*],
             body: &[#(#body),*],
             attrs: &[#(#attrs),*],
-            plan: #p::PlanCell::new(),
             fast: #fast,
         };
     };

@@ -14,7 +14,7 @@
 //! uses a variable a later goal binds...) gets no function: `None` from [`fast_fn`].
 
 use super::ast::{AttrDecl, BinOp, Clause, CmpOp, Goal, ListItem, Term};
-use super::check::{dtype_literal, is_none, Checked};
+use super::check::{dtype_literal, is_none, show, Checked};
 use super::expand::flip;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, ToTokens};
@@ -82,6 +82,9 @@ struct Gen<'a> {
     /// body is one variable across its iterations (its first binding is unified with the
     /// next), which the generated code does not do.
     loops: usize,
+    /// Dimensions of shapes computed once at the top of a loop's body, by the term as
+    /// written (`shape(fs[j])[i]`), when the body reads them more than once.
+    memo: Vec<(String, Var)>,
 }
 
 /// `::relay_core::__private::fast`, where the generated code's helpers are.
@@ -100,6 +103,7 @@ pub fn fast_fn(clause: &Clause, c: &Checked) -> Option<TokenStream> {
         attrs: Vec::new(),
         next: 0,
         loops: 0,
+        memo: Vec::new(),
     };
     let f = f();
     let mut steps = Vec::new();
@@ -282,7 +286,9 @@ impl Gen<'_> {
                 }
                 let saved = self.env.clone();
                 self.loops += 1;
-                let out = self.each(src, var, |g| g.goals(body));
+                let mut used = Vec::new();
+                goal_terms(body, &mut used);
+                let out = self.each(src, var, &used, |g| g.goals(body));
                 self.loops -= 1;
                 self.env = saved;
                 out
@@ -359,10 +365,29 @@ impl Gen<'_> {
         &mut self,
         src: &Term,
         var: &Ident,
+        used: &[&Term],
+        body: impl FnOnce(&mut Self) -> Option<TokenStream>,
+    ) -> Option<TokenStream> {
+        let memo = self.memo.len();
+        let out = self.each_item(src, var, used, body);
+        self.memo.truncate(memo);
+        out
+    }
+
+    fn each_item(
+        &mut self,
+        src: &Term,
+        var: &Ident,
+        used: &[&Term],
         body: impl FnOnce(&mut Self) -> Option<TokenStream>,
     ) -> Option<TokenStream> {
         let f = f();
         let name = var.to_string();
+        let body = |g: &mut Self| -> Option<TokenStream> {
+            let hoisted = g.hoist(used)?;
+            let body = body(g)?;
+            Some(quote!(#hoisted #body))
+        };
         if let Term::Range(_, lo, hi) = src {
             let (lo, hi) = (self.expect(lo, Rep::Int)?, self.expect(hi, Rep::Int)?);
             let v = self.bind_local(&name, Rep::Int);
@@ -407,6 +432,35 @@ impl Gen<'_> {
             }
             _ => None,
         }
+    }
+
+    /// The dimensions of shapes (`shape(x)[i]`) that `used` reads more than once and that
+    /// can be computed here, each bound to a local (the statements binding them).
+    fn hoist(&mut self, used: &[&Term]) -> Option<TokenStream> {
+        let mut seen: Vec<(String, &Term, usize)> = Vec::new();
+        for t in used {
+            visit(t, &mut |s| {
+                if is_shape_dim(s) {
+                    let key = show(s);
+                    match seen.iter_mut().find(|(k, _, _)| *k == key) {
+                        Some(e) => e.2 += 1,
+                        None => seen.push((key, s, 1)),
+                    }
+                }
+            });
+        }
+        let mut out = TokenStream::new();
+        for (key, t, n) in seen {
+            if n < 2 || !self.computable(t) || self.memo.iter().any(|(k, _)| *k == key) {
+                continue;
+            }
+            let v = self.term(t)?;
+            let ident = self.fresh("dim");
+            let code = v.code;
+            out.extend(quote!(let #ident = #code;));
+            self.memo.push((key, Var { rep: v.rep, ident }));
+        }
+        Some(out)
     }
 
     /// Binds a loop's or a comprehension's variable (it shadows any other of its name).
@@ -702,6 +756,13 @@ impl Gen<'_> {
     fn term(&mut self, t: &Term) -> Option<Val> {
         let f = f();
         let p = quote!(::relay_core::__private);
+        if is_shape_dim(t) && !self.memo.is_empty() {
+            let key = show(t);
+            if let Some((_, v)) = self.memo.iter().find(|(k, _)| *k == key) {
+                let ident = &v.ident;
+                return Some(Val::new(v.rep, quote!(#ident)));
+            }
+        }
         Some(match t {
             Term::Name(id) => {
                 let n = id.to_string();
@@ -871,7 +932,9 @@ impl Gen<'_> {
             } => {
                 let saved = self.env.clone();
                 let mut rep = None;
-                let body = self.each(src, var, |g| {
+                let mut used: Vec<&Term> = vec![elem];
+                used.extend(cond.as_deref());
+                let body = self.each(src, var, &used, |g| {
                     let e = g.term(elem)?;
                     rep = Some(e.rep);
                     let e = e.code;
@@ -1243,4 +1306,37 @@ fn by_ref(code: &TokenStream, tmp: Ident) -> (TokenStream, TokenStream) {
 /// Whether `t` is a call of the builtin `name` with one argument.
 fn is_call(t: &Term, name: &str) -> bool {
     matches!(t, Term::Call { name: n, args } if n == name && args.len() == 1)
+}
+
+/// Whether `t` is a dimension of a tensor's shape, `shape(x)[i]`.
+fn is_shape_dim(t: &Term) -> bool {
+    matches!(t, Term::Index(b, _, _) if is_call(b, "shape"))
+}
+
+/// Calls `f` on `t` and every term inside it.
+fn visit<'t>(t: &'t Term, f: &mut impl FnMut(&'t Term)) {
+    f(t);
+    for c in children(t) {
+        visit(c, f);
+    }
+}
+
+/// The terms the goals compute or match (not their messages), nested goals' included.
+fn goal_terms<'g>(goals: &'g [Goal], out: &mut Vec<&'g Term>) {
+    for g in goals {
+        match g {
+            Goal::Eq(l, r) | Goal::AssertEq { lhs: l, rhs: r, .. } => out.extend([l, r]),
+            Goal::Check(c) | Goal::Assert { cond: c, .. } => out.push(c),
+            Goal::If { cond, then, els } => {
+                out.push(cond);
+                goal_terms(then, out);
+                goal_terms(els, out);
+            }
+            Goal::Default { value, .. } => out.push(value),
+            Goal::For { src, body, .. } => {
+                out.push(src);
+                goal_terms(body, out);
+            }
+        }
+    }
 }

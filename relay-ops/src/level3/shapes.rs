@@ -242,10 +242,9 @@ pub fn take(cx: &mut RelCx<'_>) -> RelResult {
             ),
             bt = dtype(fs[j]),
         },
-        // For each axis, the first field whose dimension there is not `?` (field 0 if
-        // every one is `?`): the others agree with it.
-        first = [[..[j for j in 0..len(fs) if !is_any(shape(fs[j])[i])], 0][0] for i in 0..r],
-        out = [shape(fs[first[i]])[i] for i in 0..r],
+        // Each axis is the first dimension there that is not `?` (`?` if every one
+        // is): the others agree with it.
+        out = [[..[shape(f)[i] for f in fs if !is_any(shape(f)[i])], s0[i]][0] for i in 0..r],
         for j in 0..len(fs) {
             for i in 0..r {
                 if !is_any(shape(fs[j])[i]) {

@@ -40,7 +40,9 @@ pub fn run_clause(clause: &'static Clause, cx: &mut RelCx<'_>) -> RelResult {
             cx.len()
         )));
     }
-    if let Some(fast) = clause.fast.filter(|_| super::fast::enabled() && !no_plan()) {
+    // The clause's compiled run first: it solves the common case or gives up, and then
+    // the interpreter runs the clause from its start.
+    if let Some(fast) = clause.fast.filter(|_| super::fast::enabled()) {
         if fast(cx).is_some() {
             return Ok(Progress::Solved);
         }
@@ -58,65 +60,24 @@ pub fn run_clause(clause: &'static Clause, cx: &mut RelCx<'_>) -> RelResult {
     m.scratch.attr_lists.clear();
     m.scratch.attr_lists.resize(clause.attrs.len(), None);
     m.scratch.attr_dims.clear();
-    let result = match clause.plan.get(clause).filter(|_| !no_plan()) {
-        Some(plan) => {
-            // The fast path reads the values of the variables its terms mention.
-            if plan.slots {
-                let s = &mut *m.scratch;
-                s.slots.clear();
-                s.slots.resize(clause.vars.len(), Slot::default());
-            }
-            if m.run_plan(plan) {
-                Ok(Progress::Solved)
-            } else {
-                m.reset();
-                m.run_general()
-            }
-        }
-        None => {
-            m.reset();
-            m.run_general()
-        }
-    };
+    m.reset();
+    #[cfg(test)]
+    GENERAL_RUNS.set(GENERAL_RUNS.get() + 1);
+    let result = m.run();
     SCRATCH.set(Some(m.scratch));
     result
 }
 
 #[cfg(test)]
 thread_local! {
-    /// Set by tests that compare the fast path with the general interpreter alone.
-    pub(crate) static NO_PLAN: Cell<bool> = const { Cell::new(false) };
-    /// How many runs the general interpreter made: tests of the fast path check that it
-    /// did not fall back.
+    /// How many runs the interpreter made: tests of the compiled runs check that they did
+    /// not give up.
     pub(crate) static GENERAL_RUNS: Cell<usize> = const { Cell::new(0) };
-}
-
-impl Machine<'_, '_> {
-    /// The general interpreter's run (counted in tests).
-    fn run_general(&mut self) -> RelResult {
-        #[cfg(test)]
-        GENERAL_RUNS.set(GENERAL_RUNS.get() + 1);
-        self.run()
-    }
-}
-
-#[cfg(test)]
-fn no_plan() -> bool {
-    NO_PLAN.get()
-}
-
-#[cfg(not(test))]
-#[inline(always)]
-fn no_plan() -> bool {
-    false
 }
 
 mod builtins;
 mod eval;
 mod pattern;
-mod plan;
-
-pub use plan::PlanCell;
 
 thread_local! {
     static SCRATCH: Cell<Option<Box<Scratch>>> = const { Cell::new(None) };
@@ -127,8 +88,6 @@ struct Scratch {
     slots: Vec<Slot>,
     /// One flag per step (head patterns, then goals).
     done: Vec<bool>,
-    /// The registers of the fast path ([`plan`]).
-    regs: Vec<Value>,
     /// A stack of dimensions: the dimensions of shapes being taken apart, pushed by
     /// [`Machine::dims_of`] and popped by its caller.
     dims: Vec<Dim>,
@@ -860,15 +819,6 @@ fn visit_vars(t: &'static Term, f: &mut dyn FnMut(u16)) {
         }
         _ => for_each_child(t, &mut |c| visit_vars(c, f)),
     }
-}
-
-/// Calls `f` on the variables local to the comprehensions in `t` (those
-/// [`visit_vars`] leaves out).
-fn visit_locals(t: &'static Term, f: &mut dyn FnMut(u16)) {
-    if let Term::Comp { var, .. } = t {
-        f(*var);
-    }
-    for_each_child(t, &mut |c| visit_locals(c, f));
 }
 
 #[cfg(test)]

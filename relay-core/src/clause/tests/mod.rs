@@ -429,9 +429,9 @@ fn both(rel: RelationRef, args: &[&str], attrs: &[(&str, AttrValue)]) -> Result<
             rel.0.name
         );
     }
-    super::run::NO_PLAN.set(true);
+    super::fast::set_enabled(false);
     let slow = run(rel, args, attrs);
-    super::run::NO_PLAN.set(false);
+    super::fast::set_enabled(true);
     assert_eq!(fast, slow, "{} on {args:?}", rel.0.name);
     fast
 }
