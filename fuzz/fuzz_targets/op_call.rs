@@ -1,5 +1,7 @@
 //! A call of a random registered operator, with random tensor annotations and attributes
-//! drawn from its declaration (see `relay_fuzz::op_call`), checked as `relay check` does.
+//! drawn from its declaration (see `relay_fuzz::op_call`), checked as `relay check` does,
+//! then again with every clause interpreted: the clauses' compiled runs and the
+//! interpreter must give the same types and the same errors.
 #![no_main]
 
 use arbitrary::Unstructured;
@@ -12,4 +14,16 @@ fuzz_target!(|data: &[u8]| {
     };
     let checked = relay_fuzz::check(&src);
     relay_fuzz::show(&src, &checked);
+    relay_core::__private::fast::set_enabled(false);
+    let interpreted = relay_fuzz::check(&src);
+    relay_core::__private::fast::set_enabled(true);
+    let outcome = |c: &relay_ops::prelude::Checked| {
+        let errors: Vec<&str> = c.errors.iter().map(|e| e.message.as_str()).collect();
+        (c.signatures(), errors.join("\n"))
+    };
+    assert_eq!(
+        outcome(&checked),
+        outcome(&interpreted),
+        "compiled and interpreted clauses differ on\n{src}"
+    );
 });

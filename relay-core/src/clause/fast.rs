@@ -704,12 +704,57 @@ pub fn float_cmp(
         (Some(_), _) => return None,
         (None, None) => return Some(false),
     };
-    Some(match op {
-        Cmp::Eq => value == x,
-        Cmp::Ne => value != x,
-        Cmp::Lt => value < x,
-        Cmp::Le => value <= x,
-        Cmp::Gt => value > x,
-        Cmp::Ge => value >= x,
-    })
+    Some(op.holds(value, x))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ints(xs: &[i64]) -> List<i64> {
+        List::of(xs).expect("fits")
+    }
+
+    #[test]
+    fn lists_index_and_slice_as_the_interpreter_does() {
+        let l = ints(&[10, 11, 12, 13]);
+        assert_eq!((l.at(0), l.at(-1), l.at(3)), (Some(10), Some(13), Some(13)));
+        assert_eq!((l.at(4), l.at(-5)), (None, None));
+        assert_eq!(l.slice(Some(1), None).items(), [11, 12, 13]);
+        assert_eq!(l.slice(None, Some(-1)).items(), [10, 11, 12]);
+        assert_eq!(l.slice(Some(-9), Some(9)).items(), [10, 11, 12, 13]);
+        assert_eq!(l.slice(Some(3), Some(1)).items(), [] as [i64; 0]);
+        assert_eq!(l.reversed().items(), [13, 12, 11, 10]);
+        assert_eq!(l.gather(&ints(&[-1, 0])).map(|g| g.len()), Some(2));
+        assert!(l.gather(&ints(&[4])).is_none());
+    }
+
+    #[test]
+    fn a_list_longer_than_cap_gives_up() {
+        let mut l = List::<i64>::default();
+        for i in 0..CAP as i64 {
+            assert_eq!(l.push(i), Some(()));
+        }
+        assert_eq!(l.push(0), None);
+        assert!(List::<i64>::repeat(1, CAP as i64 + 1).is_none());
+        assert!(List::<i64>::repeat(1, -1).is_none());
+        assert_eq!(List::<i64>::repeat(7, 2).map(|l| l.len()), Some(2));
+        assert!(List::<i64>::of(&[0; CAP + 1]).is_none());
+    }
+
+    #[test]
+    fn ranges_are_bounded_as_in_the_interpreter() {
+        assert_eq!(range(2, 5), Some(2..5));
+        assert_eq!(range(5, 2).map(|r| r.count()), Some(0));
+        assert_eq!(range(0, MAX_RANGE).map(|r| r.end), Some(MAX_RANGE));
+        assert_eq!(range(0, MAX_RANGE + 1), None);
+        assert_eq!(range(i64::MIN, i64::MAX), None);
+    }
+
+    #[test]
+    fn distinct_integers() {
+        assert!(distinct_ints(&ints(&[0, 2, 1])));
+        assert!(!distinct_ints(&ints(&[0, 2, 0])));
+        assert!(distinct_ints(&ints(&[])));
+    }
 }

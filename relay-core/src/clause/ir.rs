@@ -251,8 +251,8 @@ pub const MAX_REPEAT: i64 = 1 << 16;
 pub const MAX_RANGE: i64 = 1 << 20;
 
 impl Cmp {
-    /// Whether `a op b`.
-    pub fn holds(self, a: i64, b: i64) -> bool {
+    /// Whether `a op b` (integers, or floats).
+    pub fn holds<T: PartialOrd>(self, a: T, b: T) -> bool {
         match self {
             Cmp::Eq => a == b,
             Cmp::Ne => a != b,

@@ -1,4 +1,4 @@
-//! The clause's fast path as Rust: a function that runs the clause's steps in source
+//! The clause's compiled run: a function that runs the clause's steps in source
 //! order, as the interpreter's first pass does when no step waits, with every decision
 //! that depends only on the clause taken here: which side of an equation is computed and
 //! which is taken apart, which variables are bound where, and how each value is held.
@@ -10,8 +10,10 @@
 //! symbolic dimensions, an error) makes it return `None`, and the interpreter runs the
 //! clause from its start (`relay_core::clause::fast` says why that is sound).
 //!
-//! A clause with a form this file does not compile (a Rust call, a float, a goal that
-//! uses a variable a later goal binds...) gets no function: `None` from [`fast_fn`].
+//! A clause with a form this file does not compile gets no function (`None` from
+//! [`fast_fn`]) and is interpreted: a Rust call, `d * x` with a float, an index of a
+//! `[float]` attribute, a goal that uses a variable a later goal binds, a variable bound
+//! in a loop's body, a `default` whose variable nothing binds before it.
 
 use super::ast::{AttrDecl, BinOp, Clause, CmpOp, Goal, ListItem, Term};
 use super::check::{dtype_literal, is_none, show, Checked};
@@ -92,8 +94,8 @@ fn f() -> TokenStream {
     quote!(::relay_core::__private::fast)
 }
 
-/// The fast path of `clause`, a function `__relay_fast`, or `None` when a form of the
-/// clause has no compiled form.
+/// The compiled run of `clause`, a function `__relay_fast`, or `None` when a form of
+/// the clause has no compiled form.
 pub fn fast_fn(clause: &Clause, c: &Checked) -> Option<TokenStream> {
     let mut g = Gen {
         c,

@@ -329,14 +329,7 @@ impl Machine<'_, '_> {
             }
             (None, _) => return Ok(false),
         };
-        Ok(match op {
-            Cmp::Eq => value == x,
-            Cmp::Ne => value != x,
-            Cmp::Lt => value < x,
-            Cmp::Le => value <= x,
-            Cmp::Gt => value > x,
-            Cmp::Ge => value >= x,
-        })
+        Ok(op.holds(value, x))
     }
 
     /// The value of declared attribute `i` at this call (or its default).
