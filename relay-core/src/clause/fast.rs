@@ -337,12 +337,13 @@ pub fn neg(cx: &mut RelCx<'_>, a: Dim) -> Option<Dim> {
     cx.tcx().dims.neg(a).ok()
 }
 
-/// `a op b` on dimensions, when decided without the solver: constants, the same
-/// dimension, `?` (checked at run time, it satisfies every comparison).
+/// `a op b` on dimensions, as the interpreter decides it: constants, the same dimension,
+/// `?` (checked at run time, it satisfies every comparison), a constant difference, and
+/// different dimensions over rigid symbols (equal to nothing else, of no order).
 #[inline]
 pub fn cmp(cx: &mut RelCx<'_>, op: Cmp, a: Dim, b: Dim) -> Option<bool> {
     let (a, b) = (resolved_dim(cx, a), resolved_dim(cx, b));
-    let dims = &cx.tcx_ref().dims;
+    let dims = &mut cx.tcx().dims;
     if let (Some(x), Some(y)) = (dims.as_const(a), dims.as_const(b)) {
         return Some(op.holds(x, y));
     }
@@ -352,7 +353,16 @@ pub fn cmp(cx: &mut RelCx<'_>, op: Cmp, a: Dim, b: Dim) -> Option<bool> {
     if dims.is_any(a) || dims.is_any(b) {
         return Some(true);
     }
-    None
+    let diff = dims.sub(a, b).ok()?;
+    if let Some(c) = dims.as_const(diff) {
+        return Some(op.holds(c, 0));
+    }
+    match op {
+        _ if dims.has_vars(diff) => None,
+        Cmp::Eq => Some(false),
+        Cmp::Ne => Some(true),
+        _ => None,
+    }
 }
 
 /// `a op b` on dtypes: `==` and `!=` of known dtypes.
