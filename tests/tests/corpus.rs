@@ -59,6 +59,7 @@ const PASSING: &[(&str, &str)] = &[
     ("models/3la_resnet50_onnx_simplify_inference_spans.relay", ""),
     ("models/3la_resnet50_pytorch_simplify_inference_spans.relay", ""),
     ("models/calyx_squeezenet_anf_let.relay", ""),
+    ("models/eaten_cake_lower_resnet18_workload.relay", ""),
     ("models/glenside_efficientnet_lite4_11.relay", ""),
     ("models/glenside_mobilenet.relay", ""),
     ("models/glenside_mobilenet_simplified_for_inference.relay", ""),
