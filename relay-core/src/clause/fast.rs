@@ -88,7 +88,7 @@ impl<T: Item> List<T> {
     }
 
     /// Appends `x` (`None` when the list is full).
-    #[inline]
+    #[inline(always)]
     pub fn push(&mut self, x: T) -> Option<()> {
         *self.items.get_mut(self.len as usize)? = x;
         self.len += 1;
@@ -107,13 +107,13 @@ impl<T: Item> List<T> {
     }
 
     /// The items.
-    #[inline]
+    #[inline(always)]
     pub fn items(&self) -> &[T] {
         &self.items[..self.len as usize]
     }
 
     /// The number of items, as the clause's `len` gives it.
-    #[inline]
+    #[inline(always)]
     pub fn len(&self) -> i64 {
         self.len as i64
     }
@@ -125,14 +125,14 @@ impl<T: Item> List<T> {
     }
 
     /// Item `i`, negative from the end; `None` out of range (the interpreter reports it).
-    #[inline]
+    #[inline(always)]
     pub fn at(&self, i: i64) -> Option<T> {
         let k = if i < 0 { i + self.len() } else { i };
         self.items().get(usize::try_from(k).ok()?).copied()
     }
 
     /// `l[lo..hi]`, with Python's bounds: negative from the end, clamped.
-    #[inline]
+    #[inline(always)]
     pub fn slice(&self, lo: Option<i64>, hi: Option<i64>) -> Self {
         let n = self.len();
         let at = |b: Option<i64>, dflt: i64| match b {
@@ -157,7 +157,7 @@ pub fn arg(cx: &RelCx<'_>, i: usize) -> Ty {
 }
 
 /// `t` resolved (free when it mentions no unknown).
-#[inline]
+#[inline(always)]
 fn resolved(cx: &mut RelCx<'_>, t: Ty) -> Ty {
     if !cx.tcx_ref().has_vars(t) {
         t
@@ -199,7 +199,7 @@ pub fn tensor(cx: &mut RelCx<'_>, t: Ty) -> Option<(List<Dim>, DTy)> {
 }
 
 /// The dimensions of the tensor type `t`, of known rank.
-#[inline]
+#[inline(always)]
 fn shape_of<'a>(cx: &'a mut RelCx<'_>, t: Ty) -> Option<&'a [Dim]> {
     let t = resolved(cx, t);
     let TyData::Tensor(s, _) = *cx.data(t) else {
@@ -212,7 +212,7 @@ fn shape_of<'a>(cx: &'a mut RelCx<'_>, t: Ty) -> Option<&'a [Dim]> {
 }
 
 /// `shape(t)[i]`, negative from the end.
-#[inline]
+#[inline(always)]
 pub fn shape_dim(cx: &mut RelCx<'_>, t: Ty, i: i64) -> Option<Dim> {
     let dims = shape_of(cx, t)?;
     let k = if i < 0 { i + dims.len() as i64 } else { i };
@@ -243,7 +243,7 @@ pub fn tuple(cx: &mut RelCx<'_>, t: Ty) -> Option<Ty> {
 }
 
 /// The number of fields of the tuple `t` (resolved by [`tuple()`]).
-#[inline]
+#[inline(always)]
 pub fn tuple_len(cx: &RelCx<'_>, t: Ty) -> Option<i64> {
     match cx.data(t) {
         TyData::Tuple(fs) => Some(fs.len() as i64),
@@ -252,7 +252,7 @@ pub fn tuple_len(cx: &RelCx<'_>, t: Ty) -> Option<i64> {
 }
 
 /// Field `i` of the tuple `t` (resolved by [`tuple()`]), negative from the end.
-#[inline]
+#[inline(always)]
 pub fn field(cx: &RelCx<'_>, t: Ty, i: i64) -> Option<Ty> {
     let TyData::Tuple(fs) = cx.data(t) else {
         return None;
@@ -295,7 +295,7 @@ pub fn ints(cx: &mut RelCx<'_>, l: &List<Dim>) -> Option<List<i64>> {
 }
 
 /// The dimension `d` resolved (free when it mentions no unknown).
-#[inline]
+#[inline(always)]
 fn resolved_dim(cx: &mut RelCx<'_>, d: Dim) -> Dim {
     if cx.tcx_ref().dims.has_vars(d) {
         cx.resolve_dim(d)
@@ -398,7 +398,7 @@ pub fn sum(cx: &mut RelCx<'_>, l: &List<Dim>) -> Option<Dim> {
 }
 
 /// `is_any(d)`.
-#[inline]
+#[inline(always)]
 pub fn is_any(cx: &mut RelCx<'_>, d: Dim) -> bool {
     resolved_dim(cx, d) == Dims::ANY
 }
@@ -440,7 +440,7 @@ pub fn unify(cx: &mut RelCx<'_>, a: Ty, b: Ty) -> Option<()> {
 }
 
 /// Unifies two dimensions.
-#[inline]
+#[inline(always)]
 pub fn unify_dim(cx: &mut RelCx<'_>, a: Dim, b: Dim) -> Option<()> {
     if a == b {
         return Some(());
