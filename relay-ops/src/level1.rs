@@ -70,8 +70,9 @@ pub struct Dropout;
 )]
 pub struct BatchNorm;
 
-/// `layer_norm`'s, `instance_norm`'s and `group_norm`'s relation: gamma and beta are
-/// `(C)` of `C = data.shape[axis]` (inferred backward); the result is the data's type.
+/// `layer_norm`'s and `group_norm`'s relation (`instance_norm` has [`InstanceNorm`]):
+/// gamma and beta are `(C)` of `C = data.shape[axis]` (inferred backward); the result is
+/// the data's type.
 #[relation(
     Norm(X @ Tensor(s, bt), G, B, O) :-
         assert(

@@ -209,7 +209,19 @@ pub(super) fn flip(op: CmpOp) -> CmpOp {
     }
 }
 
-fn cmp(op: CmpOp) -> TokenStream {
+/// The `Arith` variant of a binary operator (`/` and `%` round toward negative infinity).
+pub(super) fn arith(op: BinOp) -> TokenStream {
+    match op {
+        BinOp::Add => quote!(Add),
+        BinOp::Sub => quote!(Sub),
+        BinOp::Mul => quote!(Mul),
+        BinOp::Div => quote!(FloorDiv),
+        BinOp::Rem => quote!(FloorMod),
+    }
+}
+
+/// The `Cmp` variant of a comparison.
+pub(super) fn cmp(op: CmpOp) -> TokenStream {
     match op {
         CmpOp::Eq => quote!(Eq),
         CmpOp::Ne => quote!(Ne),
@@ -322,13 +334,7 @@ fn term(t: &Term, c: &Checked) -> TokenStream {
             quote!(#p::Term::ScaleFloor(#d, #x))
         }
         Term::Binary(op, _, a, b) => {
-            let op = match op {
-                BinOp::Add => quote!(Add),
-                BinOp::Sub => quote!(Sub),
-                BinOp::Mul => quote!(Mul),
-                BinOp::Div => quote!(FloorDiv),
-                BinOp::Rem => quote!(FloorMod),
-            };
+            let op = arith(*op);
             let (a, b) = (boxed(a), boxed(b));
             quote!(#p::Term::Arith(#p::Arith::#op, #a, #b))
         }

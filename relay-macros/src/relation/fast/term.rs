@@ -2,7 +2,7 @@
 
 use super::super::ast::{BinOp, CmpOp};
 use super::super::check::{dtype_literal, is_none};
-use super::super::expand::flip;
+use super::super::expand::{arith, cmp, flip};
 use super::*;
 
 impl Gen<'_> {
@@ -195,16 +195,7 @@ impl Gen<'_> {
             Term::Binary(BinOp::Mul, _, a, b) if self.c.is_float(a) || self.c.is_float(b) => {
                 return None
             }
-            Term::Binary(op, _, a, b) => {
-                let op = match op {
-                    BinOp::Add => quote!(Add),
-                    BinOp::Sub => quote!(Sub),
-                    BinOp::Mul => quote!(Mul),
-                    BinOp::Div => quote!(FloorDiv),
-                    BinOp::Rem => quote!(FloorMod),
-                };
-                self.arith(op, a, b)?
-            }
+            Term::Binary(op, _, a, b) => self.arith(arith(*op), a, b)?,
             Term::Neg(_, a) => {
                 let a = self.term(a)?;
                 let code = &a.code;
@@ -389,14 +380,7 @@ impl Gen<'_> {
         if let Some(v) = self.literal_cmp(op, a, b) {
             return v;
         }
-        let cmp = match op {
-            CmpOp::Eq => quote!(Eq),
-            CmpOp::Ne => quote!(Ne),
-            CmpOp::Lt => quote!(Lt),
-            CmpOp::Le => quote!(Le),
-            CmpOp::Gt => quote!(Gt),
-            CmpOp::Ge => quote!(Ge),
-        };
+        let cmp = cmp(op);
         let (a, b) = (self.term(a)?, self.term(b)?);
         Some(Val::new(
             Rep::Bool,
@@ -462,14 +446,7 @@ impl Gen<'_> {
             return Some(None);
         };
         let has_default = decl.default.as_ref().is_some_and(|d| !is_none(d));
-        let cmp = match op {
-            CmpOp::Eq => quote!(Eq),
-            CmpOp::Ne => quote!(Ne),
-            CmpOp::Lt => quote!(Lt),
-            CmpOp::Le => quote!(Le),
-            CmpOp::Gt => quote!(Gt),
-            CmpOp::Ge => quote!(Ge),
-        };
+        let cmp = cmp(op);
         let none = quote!(::core::option::Option::None);
         let code = match (decl.ty.base.as_str(), lit) {
             ("str", Term::Str(text)) => {
