@@ -9,6 +9,7 @@ use std::path::Path;
 /// Every file, with its last global's signature where it is pinned.
 const PASSING: &[(&str, &str)] = &[
     ("byoc/3la_lstm_annotated_ilaflex.relay", ""),
+    ("byoc/esp32s3_mlf_esp_partitioned_qnn.relay", ""),
     ("byoc/rfc0015_cmsisnn_partitioned.relay", "@tvmgen_default_cmsisnn_0: fn (Tensor[(1, 16, 16, 3), int8]) -> Tensor[(1, 16, 16, 3), int8]"),
     ("byoc/rfc0075_csinn_partitioned.relay", ""),
     ("byoc/tvm_capture_postdfsindex_spans_cublas.relay", ""),
@@ -25,6 +26,8 @@ const PASSING: &[(&str, &str)] = &[
     ("exprs/gencog_fold_scale_axis_concat_sum_keepdims.relay", ""),
     ("exprs/gencog_squeeze_empty_axis.relay", "@main: fn (Tensor[(1, 4), float32], Tensor[(4), float32]) -> Tensor[(1, 4), float32]"),
     ("exprs/gencog_sum_empty_axis_keepdims_exclude.relay", "@main: fn (Tensor[(1, 2, 3), float32]) -> Tensor[(1, 1, 1), float32]"),
+    ("exprs/gsl_readme_merged_conv2d.relay", "@main: fn (Tensor[(2, 2, 4, 4), float32], Tensor[(4, 2, 1, 1), float32]) -> Tensor[(2, 4, 4, 4), float32]"),
+    ("exprs/gsl_readme_parallel_conv2d_add.relay", "@main: fn (Tensor[(2, 2, 4, 4), float32], Tensor[(4, 2, 1, 1), float32], Tensor[(4, 2, 1, 1), float32]) -> Tensor[(2, 4, 4, 4), float32]"),
     ("exprs/tvm_docs_relay_pattern_graph.relay", "@main: fn (Tensor[(1, 3, 224, 224), float32], Tensor[(3, 3, 3, 3), float32], Tensor[(3), float32]) -> Tensor[(1, 3, 222, 222), float32]"),
     ("exprs/tvm_docs_relay_pattern_partitioned.relay", ""),
     ("exprs/tvm_issue11704_maximum_dense_expand_dims.relay", "@main: fn (Tensor[(1, 2), float32], Tensor[(1, 2), float32], Tensor[(1, 2), float32], Tensor[(2, 2), float32]) -> Tensor[(1, 1, 2), float32]"),
@@ -81,6 +84,9 @@ const PASSING: &[(&str, &str)] = &[
     ("models/uwsampl_tutorial_v001_resnet18_workload.relay", ""),
     ("models/uwsampl_tutorial_v001_vta_mxnet_resnet18_v1.relay", ""),
     ("models/wenmuzhou_paddle_ocr_rec_mlf_relay.relay", ""),
+    ("quantized/esp32_mlf_onnx_qlinear_cnn_qnn.relay", "@main: fn (Tensor[(1, 32, 32, 3), float32]) -> Tensor[(1, 10), float32]"),
+    ("quantized/esp32s3_mlf_onnx_deeplabv3_qdq_resize_depth_to_space.relay", "@main: fn (Tensor[(1, 513, 513, 3), float32]) -> Tensor[(1, 513, 513, 21), float32]"),
+    ("quantized/esp32s3_mlf_onnx_shufflenet_qnn_split_concat.relay", "@main: fn (Tensor[(1, 3, 224, 224), float32]) -> Tensor[(1, 1000), float32]"),
     ("quantized/letscope_tflite_int8_mlp_mlf_default_relay.relay", ""),
     ("quantized/rfc0015_cmsisnn_softmax_qnn.relay", "@main: fn (Tensor[(1, 16, 16, 3), int8]) -> Tensor[(1, 16, 16, 3), int8]"),
     ("quantized/tvmbook_qnn_softmax_canonicalized.relay", "@main: fn (Tensor[(5, 10), int8]) -> Tensor[(5, 10), int8]"),
