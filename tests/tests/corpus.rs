@@ -28,6 +28,7 @@ const PASSING: &[(&str, &str)] = &[
     ("exprs/gencog_sum_empty_axis_keepdims_exclude.relay", "@main: fn (Tensor[(1, 2, 3), float32]) -> Tensor[(1, 1, 1), float32]"),
     ("exprs/gsl_readme_merged_conv2d.relay", "@main: fn (Tensor[(2, 2, 4, 4), float32], Tensor[(4, 2, 1, 1), float32]) -> Tensor[(2, 4, 4, 4), float32]"),
     ("exprs/gsl_readme_parallel_conv2d_add.relay", "@main: fn (Tensor[(2, 2, 4, 4), float32], Tensor[(4, 2, 1, 1), float32], Tensor[(4, 2, 1, 1), float32]) -> Tensor[(2, 4, 4, 4), float32]"),
+    ("exprs/mlonmcu_test_cnn_uint8_int8_conv_spans.relay", "@main: fn (Tensor[(1, 3, 64, 64), uint8], Tensor[(3, 3, 5, 5), int8]) -> Tensor[(1, 3, 60, 60), int32]"),
     ("exprs/tvm_docs_relay_pattern_graph.relay", "@main: fn (Tensor[(1, 3, 224, 224), float32], Tensor[(3, 3, 3, 3), float32], Tensor[(3), float32]) -> Tensor[(1, 3, 222, 222), float32]"),
     ("exprs/tvm_docs_relay_pattern_partitioned.relay", ""),
     ("exprs/tvm_issue11704_maximum_dense_expand_dims.relay", "@main: fn (Tensor[(1, 2), float32], Tensor[(1, 2), float32], Tensor[(1, 2), float32], Tensor[(2, 2), float32]) -> Tensor[(1, 1, 2), float32]"),
