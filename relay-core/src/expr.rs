@@ -132,6 +132,8 @@ pub struct Function {
     pub params: Box<[VarId]>,
     /// The written result type, if any.
     pub ret: Option<Ty>,
+    /// Where the text writes the result type (`-> T`'s `T`), if it is read from text.
+    pub ret_span: Option<Span>,
     /// The body.
     pub body: ExprId,
     /// The attributes TVM writes among the parameters (`Primitive=1`,
@@ -934,9 +936,18 @@ impl Module {
             type_params,
             params,
             ret,
+            ret_span: None,
             body,
             attrs: None,
         })))
+    }
+
+    /// Records where the text writes the result type of function `f` (an
+    /// [`ExprKind::Func`]).
+    pub(crate) fn set_ret_span(&mut self, f: ExprId, span: Span) {
+        if let ExprKind::Func(func) = &mut self.exprs[f.0 as usize].kind {
+            func.ret_span = Some(span);
+        }
     }
 
     /// Gives function `f` (an [`ExprKind::Func`]) the attributes `attrs`.

@@ -287,9 +287,14 @@ impl Prelude {
             }
             let checked = p.check(text);
             if !checked.is_ok() {
+                // Checked as the program: its places, labels too, are this source's.
                 let errors = checked.errors.into_iter().map(|mut e| {
-                    if e.origin == Origin::User {
-                        e.origin = Origin::Prelude(name.to_string());
+                    let origins = std::iter::once(&mut e.origin)
+                        .chain(e.labels.iter_mut().map(|l| &mut l.origin));
+                    for origin in origins {
+                        if *origin == Origin::User {
+                            *origin = Origin::Prelude(name.to_string());
+                        }
                     }
                     e
                 });

@@ -214,7 +214,7 @@ impl Infer<'_> {
                     Some(r) => {
                         let r = self.open_ann(r);
                         if let Err(err) = self.s.unify(r, body_ty) {
-                            self.return_error(f.body, r, &err);
+                            self.return_error(f.body, r, f.ret_span, &err);
                         }
                         r
                     }

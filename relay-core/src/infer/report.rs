@@ -100,10 +100,16 @@ impl Infer<'_> {
     }
 
     /// Reports that a function's body does not have the return type `ret` it is annotated
-    /// with, at the body (its chain's result), both types in notes: the annotation has no
-    /// place in the text of its own.
+    /// with (written at `ret_span` in the text, when read from text), at the body (its
+    /// chain's result), the annotation labelled, both types in notes.
     #[cold]
-    pub(super) fn return_error(&mut self, body: ExprId, ret: Ty, err: &crate::solve::UnifyError) {
+    pub(super) fn return_error(
+        &mut self,
+        body: ExprId,
+        ret: Ty,
+        ret_span: Option<crate::expr::Span>,
+        err: &crate::solve::UnifyError,
+    ) {
         let mut message = "the function's body does not have its annotated return type".to_string();
         // A clash of the two whole types is the notes' (there resolved further); a clash
         // inside them is said where it is.
@@ -118,11 +124,18 @@ impl Infer<'_> {
             span: self.span(body),
             expr: Some(body),
             message,
-            notes: vec![
-                format!("the function is annotated to return `{ret}`"),
-                format!("the body is `{body_ty}`"),
-            ],
-            labels: Vec::new(),
+            // The annotation labelled where the text writes it, else in a note.
+            labels: ret_span
+                .map(|s| Label::new(s, "the return type is annotated here".to_string()))
+                .into_iter()
+                .collect(),
+            notes: match ret_span {
+                Some(_) => vec![format!("the body is `{body_ty}`")],
+                None => vec![
+                    format!("the function is annotated to return `{ret}`"),
+                    format!("the body is `{body_ty}`"),
+                ],
+            },
             help: None,
             attr: None,
         });

@@ -33,10 +33,11 @@ fn its_errors_are_placed_in_its_file() {
             "error: the function's body does not have its annotated return type\n",
             "  ┌─ tests/downstream/tests/broken_prelude.relay:3:3\n",
             "  │\n",
+            "2 │ def @first(%z: Zipper[int32]) -> int32 {\n",
+            "  │                                  ----- the return type is annotated here\n",
             "3 │   @flip(%z)\n",
             "  │   ^^^^^^^^^\n",
             "  │\n",
-            "  = the function is annotated to return `int32`\n",
             "  = the body is `Zipper[int32]`\n",
             "\n",
         )

@@ -898,6 +898,9 @@ impl Parser<'_, '_> {
                 if let Some(attrs) = st.attrs {
                     self.m.set_func_attrs(f, attrs);
                 }
+                if let Some(span) = st.ret_span {
+                    self.m.set_ret_span(f, span);
+                }
                 if top {
                     Mode::Deliver(f)
                 } else {
