@@ -123,7 +123,7 @@ pub fn fast_fn(clause: &Clause, c: &Checked) -> Option<TokenStream> {
         reads.push(g.read_attr(&name, &a)?);
     }
     Some(quote! {
-        #[allow(unused, clippy::all)]
+        #[allow(unused, clippy::all, clippy::pedantic, clippy::nursery)]
         fn __relay_fast(cx: &mut ::relay_core::RelCx<'_>) -> ::core::option::Option<()> {
             #(#reads)*
             #(#steps)*
