@@ -7,7 +7,7 @@
 //!
 //! The analysis takes no stack in proportion to its input: the searches run on explicit
 //! stacks, so a tuple pattern of ten thousand fields (wide, not deep) is checked like a
-//! small one. Patterns share their fields (`Rc`) and rows are persistent lists ([`Row`]),
+//! small one. Patterns share their fields (`Rc`) and rows are persistent lists (`Row`),
 //! so expanding a row costs the fields it gains, not the row's width; rows are grouped by
 //! their first constructor, so expanding a column of a data type of many constructors
 //! visits each row once, not once per constructor; an arm equal to an earlier one is

@@ -12,7 +12,7 @@
 //!   multiplications.
 //! - [`neural`]: the other `nn.*` operators (adaptive pools, sparse, losses, ...).
 //! - [`tensor`]: the other tensor operators (`einsum`, scatters, sparse, `random.*`, ...).
-//! - [`dynamic`]: TVM's `dyn.*` operators (shapes from tensors), under [`r#dyn`].
+//! - [`dynamic`]: TVM's `dyn.*` operators (shapes from tensors), under `relay_ops::r#dyn`.
 //! - [`relations`]: the relations shared across levels (`Identity`, `Flatten`, `Broadcast`).
 //! - [`conv_variants`]: `layout_transform` and the convolution variants (packed, winograd,
 //!   GEMM, deformable, bit-serial), correlation and dilation.
