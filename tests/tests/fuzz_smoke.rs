@@ -341,3 +341,53 @@ fn random_operator_calls_never_panic() {
         check(&op_call(&mut rng, op));
     }
 }
+
+/// The signatures and errors of `src`, unknowns unnumbered (`'t12` is `'t`: their numbers
+/// come from a counter that differs between two checks).
+fn outcome(src: &str) -> String {
+    let mut tcx = TyCtx::new();
+    let mut adts = adt::load(&mut tcx).expect("the prelude's data types load");
+    let Ok(module) = parse_module(src, &mut tcx, &mut adts) else {
+        return "no parse".into();
+    };
+    let typed = infer(tcx, &adts, &module);
+    let mut text = String::new();
+    for g in module.globals() {
+        if let Some(id) = module.global(&g.name) {
+            text += &typed.show(typed.global_ty(id));
+            text.push('\n');
+        }
+    }
+    for e in typed.errors() {
+        text += &e.message;
+        text.push('\n');
+    }
+    let mut out = String::new();
+    let mut digits_of_unknown = false;
+    for c in text.chars() {
+        if digits_of_unknown && c.is_ascii_digit() {
+            continue;
+        }
+        digits_of_unknown = c == 't' && out.ends_with('\'');
+        out.push(c);
+    }
+    out
+}
+
+#[test]
+fn random_operator_calls_agree_compiled_and_interpreted() {
+    // Each call checked with the clauses' compiled runs, then with every clause
+    // interpreted: the same signatures and the same errors.
+    let reg = registry::global().expect("the registry");
+    let ops = reg.ops();
+    let mut rng = Rng(0x00C0_FFEE_1234_5678);
+    for _ in 0..3000 {
+        let op = *rng.pick(ops);
+        let src = op_call(&mut rng, op);
+        let compiled = outcome(&src);
+        relay_core::__private::fast::set_enabled(false);
+        let interpreted = outcome(&src);
+        relay_core::__private::fast::set_enabled(true);
+        assert_eq!(compiled, interpreted, "on\n{src}");
+    }
+}
