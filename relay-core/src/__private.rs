@@ -5,7 +5,7 @@ pub use crate::agreement::{AttrSig, Disagreement};
 pub use crate::attrs::AttrValue;
 pub use crate::clause::fast;
 pub use crate::clause::{
-    run_clause, Arith, AttrDecl, AttrType, Clause, Cmp, Goal, Item, Message, RustFn, Term,
+    run_clause, Arith, AttrDecl, AttrType, Clause, Cmp, Goal, Item, Message, RustFn, Term, Value,
 };
 pub use crate::dtype::{DType, DTypeCode};
 pub use crate::kind::Kind;

@@ -16,7 +16,8 @@
 //! Each function mirrors one rule of the interpreter (`run/eval.rs`) on the values it
 //! decides, and gives up on the rest.
 
-use super::ir::{dtype_of, Arith, Cmp, MAX_RANGE};
+use super::ir::{dtype_of, Arith, Cmp, RustFn, MAX_RANGE};
+use super::Value;
 use crate::attrs::AttrValue;
 use crate::dim::{Dim, Dims};
 use crate::dtype::DTypeCode;
@@ -715,6 +716,75 @@ pub fn float_cmp(
         (None, None) => return Some(false),
     };
     Some(op.holds(value, x))
+}
+
+/// A dimension as a value passed to a Rust function.
+#[inline]
+pub fn dim_value(d: Dim) -> Value {
+    Value::Dim(d)
+}
+
+/// A list of dimensions as a value passed to a Rust function: the shape of them.
+#[inline]
+pub fn dims_value(cx: &mut RelCx<'_>, l: &List<Dim>) -> Value {
+    Value::Shape(cx.tcx().shape(l.items()))
+}
+
+/// A string literal as a value passed to a Rust function.
+#[inline]
+pub fn text_value(cx: &mut RelCx<'_>, s: &str) -> Value {
+    Value::Text(cx.tcx().text(s))
+}
+
+/// The `str` attribute `name` as a value passed to a Rust function, its default
+/// `default` when not given.
+#[inline]
+pub fn attr_text(cx: &mut RelCx<'_>, name: &str, default: Option<&str>) -> Option<Value> {
+    let text = match (given(cx, name), default) {
+        (Some(AttrValue::Str(s)), _) => s.clone(),
+        (None, Some(d)) => d.into(),
+        _ => return None,
+    };
+    Some(text_value(cx, &text))
+}
+
+/// `rust(f)(args)`: `f` on the arguments once each is ready (a shape of known rank, a
+/// type that is not a bare unknown), as the interpreter calls it; `None` for an error.
+pub fn call(cx: &mut RelCx<'_>, f: RustFn, args: &mut [Value]) -> Option<Value> {
+    for v in args.iter_mut() {
+        *v = match *v {
+            Value::Ty(t) => {
+                let t = resolved(cx, t);
+                if matches!(cx.data(t), TyData::Var(_)) {
+                    return None;
+                }
+                Value::Ty(t)
+            }
+            Value::Shape(s) => {
+                let s = cx.solver.resolve_shape(s);
+                if matches!(cx.tcx_ref().shape_data(s), ShapeData::Var(_)) {
+                    return None;
+                }
+                Value::Shape(s)
+            }
+            Value::Dim(d) => Value::Dim(resolved_dim(cx, d)),
+            v => v,
+        };
+    }
+    f(cx, args).ok()
+}
+
+/// The dimension a Rust function gave.
+#[inline]
+pub fn value_dim(v: Value) -> Option<Dim> {
+    v.dim()
+}
+
+/// The dimensions of the shape a Rust function gave, of known rank.
+#[inline]
+pub fn value_dims(cx: &mut RelCx<'_>, v: Value) -> Option<List<Dim>> {
+    let s = cx.solver.resolve_shape(v.shape()?);
+    shape_dims(cx, s)
 }
 
 #[cfg(test)]

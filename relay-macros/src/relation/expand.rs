@@ -95,7 +95,14 @@ pub fn clause(item: &syn::ItemStruct, clause: &Clause, checked: &Checked) -> Tok
         Some(code) => (code, quote!(::core::option::Option::Some(__relay_fast))),
         None => (TokenStream::new(), quote!(::core::option::Option::None)),
     };
+    // Each Rust call's function, once: the static form and the compiled run read it.
+    let rust_fns = checked.rust_calls.iter().enumerate().map(|(k, (_, path))| {
+        let name = quote::format_ident!("__RELAY_RUST_{}", k);
+        let span = syn::spanned::Spanned::span(path);
+        quote_spanned!(span=> const #name: #p::RustFn = #path;)
+    });
     let statics = quote! {
+        #(#rust_fns)*
         #fast_fn
         static __RELAY_CLAUSE: #p::Clause = #p::Clause {
             name: #name,
@@ -430,10 +437,9 @@ fn term(t: &Term, c: &Checked) -> TokenStream {
             let (cond, a, b) = (boxed(cond), boxed(a), boxed(b));
             quote!(#p::Term::IfElse(#cond, #a, #b))
         }
-        Term::Rust { path, args, .. } => {
+        Term::Rust { args, .. } => {
             let args = args.iter().map(|t| term(t, c));
-            let span = syn::spanned::Spanned::span(path);
-            let f = quote_spanned!(span=> { const __RELAY_RUST_FN: #p::RustFn = #path; __RELAY_RUST_FN });
+            let f = super::fast::rust_fn(&c.rust_calls, t);
             quote!(#p::Term::Rust(#f, &[#(#args),*]))
         }
     }

@@ -236,24 +236,24 @@ fn strings_are_passed_to_rust_functions() {
     let (x, y) = ("Tensor[(2, 3), float32]", "Tensor[(3, 4), float32]");
     let eq = |s: &str| [("equation", AttrValue::Str(s.into()))];
     assert_eq!(
-        run(e, &[x, y], &eq("ij,jk->ik")),
+        both(e, &[x, y], &eq("ij,jk->ik")),
         Ok("Tensor[(2, 4), float32]".into())
     );
     assert_eq!(
-        run(e, &[x, y], &eq("ij,jk->ki")),
+        both(e, &[x, y], &eq("ij,jk->ki")),
         Ok("Tensor[(4, 2), float32]".into())
     );
-    assert_eq!(run(e, &[x, y], &eq("")), Ok("float32".into()));
+    assert_eq!(both(e, &[x, y], &eq("")), Ok("float32".into()));
     assert_eq!(
-        run(e, &[x, y], &eq("ij,jk->z")),
+        both(e, &[x, y], &eq("ij,jk->z")),
         Err("`z` is not an input's letter".into())
     );
     assert_eq!(
-        run(e, &[x, y], &eq("ij")),
+        both(e, &[x, y], &eq("ij")),
         Err("expected `in,in->out`, found \"ij\"".into())
     );
     assert_eq!(
-        run(MatMul::REF, &[x, y], &[]),
+        both(MatMul::REF, &[x, y], &[]),
         Ok("Tensor[(2, 4), float32]".into())
     );
 }

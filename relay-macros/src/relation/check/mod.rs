@@ -89,6 +89,8 @@ pub struct Checked {
     /// The variables and attributes that are shapes (an index `s[i]` of a shape `i` is
     /// a gather).
     pub shapes: Vec<String>,
+    /// The clause's Rust calls ([`super::fast::rust_calls`]).
+    pub rust_calls: Vec<(usize, syn::Path)>,
 }
 
 impl Checked {
@@ -280,6 +282,7 @@ pub fn check(clause: &Clause) -> Result<Checked, Vec<syn::Error>> {
         );
         Ok(Checked {
             shapes,
+            rust_calls: super::fast::rust_calls(clause),
             vars: c.order,
             attrs: decls
                 .iter()

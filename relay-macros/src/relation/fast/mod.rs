@@ -11,8 +11,8 @@
 //! clause from its start (`relay_core::clause::fast` says why that is sound).
 //!
 //! A clause with a form this file does not compile gets no function (`None` from
-//! [`fast_fn`]) and is interpreted: a Rust call, `d * x` with a float, an index of a
-//! `[float]` attribute, a goal that uses a variable a later goal binds, a variable bound
+//! [`fast_fn`]) and is interpreted: `d * x` with a float, an index of a `[float]`
+//! attribute, a goal that uses a variable a later goal binds, a variable bound
 //! in a loop's body, a `default` whose variable nothing binds before it.
 
 mod pattern;
@@ -44,6 +44,8 @@ enum Rep {
     Ty,
     /// `Ty`, a tuple type, resolved.
     Tuple,
+    /// `Value`: what a Rust function gave, of the kind the clause uses it as.
+    Value,
 }
 
 /// A computed value: an expression of its representation.
@@ -527,6 +529,49 @@ fn goal_terms<'g>(goals: &'g [Goal], out: &mut Vec<&'g Term>) {
                 out.push(src);
                 goal_terms(body, out);
             }
+        }
+    }
+}
+
+/// Every `rust(f)(..)` of `clause` (its address), in one order: the function pointer of
+/// call `k` is the constant `__RELAY_RUST_k`, which the static form and the compiled run
+/// share (a wrong path is one error, not two).
+pub fn rust_calls(clause: &Clause) -> Vec<(usize, syn::Path)> {
+    let mut terms: Vec<&Term> = clause.head.iter().collect();
+    goal_terms(&clause.body, &mut terms);
+    message_args(&clause.body, &mut terms);
+    let mut out: Vec<(usize, syn::Path)> = Vec::new();
+    for t in terms {
+        visit(t, &mut |s| {
+            let at = s as *const Term as usize;
+            if let Term::Rust { path, .. } = s {
+                if !out.iter().any(|(a, _)| *a == at) {
+                    out.push((at, path.clone()));
+                }
+            }
+        });
+    }
+    out
+}
+
+/// The constant holding the function of the Rust call `t` ([`rust_calls`]).
+pub fn rust_fn(calls: &[(usize, syn::Path)], t: &Term) -> Ident {
+    let at = t as *const Term as usize;
+    let k = calls.iter().position(|(a, _)| *a == at).unwrap_or(0);
+    format_ident!("__RELAY_RUST_{}", k)
+}
+
+/// The arguments of the goals' messages, nested goals' included.
+fn message_args<'g>(goals: &'g [Goal], out: &mut Vec<&'g Term>) {
+    for g in goals {
+        match g {
+            Goal::Assert { args, .. } | Goal::AssertEq { args, .. } => out.extend(args),
+            Goal::If { then, els, .. } => {
+                message_args(then, out);
+                message_args(els, out);
+            }
+            Goal::For { body, .. } => message_args(body, out),
+            _ => {}
         }
     }
 }

@@ -32,6 +32,14 @@ impl Gen<'_> {
             let b = self.term(pattern)?;
             return self.unify(src, b);
         }
+        // What a Rust function gave, taken apart as the type or shape the pattern is.
+        let src = match (pattern, src.rep) {
+            (Term::Call { .. } | Term::Tuple(..), Rep::Value) => {
+                Val::new(Rep::Ty, self.convert(src, Rep::Ty)?)
+            }
+            (Term::List(..), Rep::Value) => Val::new(Rep::Dims, self.convert(src, Rep::Dims)?),
+            _ => src,
+        };
         let code = &src.code;
         match (pattern, src.rep) {
             (Term::Call { name, args }, Rep::Ty | Rep::Tuple) if name == "Tensor" => {
@@ -161,6 +169,16 @@ impl Gen<'_> {
     /// Unifies two computed values.
     pub(super) fn unify(&mut self, a: Val, b: Val) -> Option<TokenStream> {
         let f = f();
+        // What a Rust function gave, held as what it is unified with.
+        let (a, b) = match (a.rep, b.rep) {
+            (Rep::Value, Rep::Value) => return None,
+            (Rep::Value, rep) => (Val::new(rep, self.convert(a, rep)?), b),
+            (rep, Rep::Value) => {
+                let b = Val::new(rep, self.convert(b, rep)?);
+                (a, b)
+            }
+            _ => (a, b),
+        };
         let none = quote!(return ::core::option::Option::None;);
         let (x, y) = (&a.code, &b.code);
         Some(match (a.rep, b.rep) {
@@ -198,6 +216,17 @@ impl Gen<'_> {
         Some(match (v.rep, rep) {
             (a, b) if a == b => code,
             (Rep::Tuple, Rep::Ty) => code,
+            (Rep::Value, Rep::Dim) => quote!({ let __v = #code; #f::value_dim(__v)? }),
+            (Rep::Value, Rep::Int) => {
+                quote!({ let __v = #code; let __d = #f::value_dim(__v)?; #f::int(cx, __d)? })
+            }
+            (Rep::Value, Rep::Dims) => quote!({ let __v = #code; #f::value_dims(cx, __v)? }),
+            (Rep::Value, Rep::Ints) => {
+                quote!({ let __v = #code; let __l = #f::value_dims(cx, __v)?; #f::ints(cx, &__l)? })
+            }
+            (Rep::Value, Rep::Ty) => quote!(#code.ty()?),
+            (Rep::Value, Rep::DType) => quote!(#code.dtype()?),
+            (Rep::Value, Rep::Bool) => quote!(#code.bool()?),
             (Rep::Int, Rep::Dim) => quote!({ let __c = #code; #f::dim(cx, __c) }),
             (Rep::Dim, Rep::Int) => quote!({ let __d = #code; #f::int(cx, __d)? }),
             (Rep::Dims, Rep::Ints) => {

@@ -3,6 +3,7 @@
 use super::super::ast::{BinOp, CmpOp};
 use super::super::check::{dtype_literal, is_none};
 use super::super::expand::{arith, cmp, flip};
+use super::rust_fn;
 use super::*;
 
 impl Gen<'_> {
@@ -305,13 +306,59 @@ impl Gen<'_> {
                 )
             }
             Term::Tuple(_, fields) => return self.mk_tuple(fields),
+            Term::Rust { args, .. } => {
+                let k = rust_fn(&self.c.rust_calls, t);
+                let mut vals = Vec::new();
+                for a in args {
+                    vals.push(self.value(a)?);
+                }
+                Val::new(
+                    Rep::Value,
+                    quote!({ let mut __args = [#(#vals),*]; #f::call(cx, #k, &mut __args)? }),
+                )
+            }
             Term::Wild(_)
             | Term::Rest(..)
             | Term::Str(_)
             | Term::Float(..)
             | Term::As(..)
-            | Term::Rust { .. }
             | Term::Range(..) => return None,
+        })
+    }
+
+    /// `t` as a value passed to a Rust function.
+    fn value(&mut self, t: &Term) -> Option<TokenStream> {
+        let f = f();
+        let p = quote!(::relay_core::__private);
+        if let Term::Str(s) = t {
+            return Some(quote!(#f::text_value(cx, #s)));
+        }
+        if let Term::Attr(_, name) = t {
+            let decl = self.decls.iter().find(|d| d.name == *name)?;
+            if decl.ty.base == "str" {
+                let name = name.to_string();
+                let default = match &decl.default {
+                    Some(Term::Str(d)) => quote!(::core::option::Option::Some(#d)),
+                    _ => quote!(::core::option::Option::None),
+                };
+                return Some(quote!(#f::attr_text(cx, #name, #default)?));
+            }
+        }
+        let v = self.term(t)?;
+        let code = v.code.clone();
+        Some(match v.rep {
+            Rep::Value => code,
+            Rep::Int | Rep::Dim => {
+                let d = self.convert(v, Rep::Dim)?;
+                quote!(#f::dim_value(#d))
+            }
+            Rep::Ints | Rep::Dims => {
+                let l = self.convert(v, Rep::Dims)?;
+                quote!({ let __l = #l; #f::dims_value(cx, &__l) })
+            }
+            Rep::Ty | Rep::Tuple => quote!(#p::Value::Ty(#code)),
+            Rep::DType => quote!(#p::Value::DType(#code)),
+            Rep::Bool => quote!(#p::Value::Bool(#code)),
         })
     }
 
