@@ -787,6 +787,71 @@ pub fn value_dims(cx: &mut RelCx<'_>, v: Value) -> Option<List<Dim>> {
     shape_dims(cx, s)
 }
 
+/// `floor(d * x)`, as TVM's resize computes its output size; `None` for an error or a
+/// dimension with unknowns.
+#[inline]
+pub fn scale_floor(cx: &mut RelCx<'_>, d: Dim, x: f64) -> Option<Dim> {
+    let d = resolved_dim(cx, d);
+    super::run::scale_floor(&mut cx.tcx().dims, d, x)
+        .ok()
+        .flatten()
+}
+
+/// A number an attribute gives as a float: a float, or an integer.
+fn float(v: &AttrValue) -> Option<f64> {
+    match v {
+        AttrValue::Float(f) => Some(*f),
+        AttrValue::Int(c) => Some(*c as f64),
+        _ => None,
+    }
+}
+
+/// The `float` attribute `name`, `default` (a literal) when it is not given.
+#[inline]
+pub fn float_attr(
+    cx: &RelCx<'_>,
+    name: &str,
+    default: Option<f64>,
+    has_default: bool,
+) -> Option<f64> {
+    match given_or_default(cx, name, has_default)? {
+        Some(v) => float(v),
+        None => default,
+    }
+}
+
+/// `attrs.name[k]` of the `[float]` attribute `name` (negative from the end), `default`
+/// (literals) when it is not given; a single float is a list of one.
+#[inline]
+pub fn float_at(
+    cx: &RelCx<'_>,
+    name: &str,
+    default: Option<&[f64]>,
+    has_default: bool,
+    k: i64,
+) -> Option<f64> {
+    let at = |n: usize| -> Option<usize> {
+        let i = if k < 0 { k.checked_add(n as i64)? } else { k };
+        usize::try_from(i).ok().filter(|&i| i < n)
+    };
+    match given_or_default(cx, name, has_default)? {
+        Some(AttrValue::List(items)) => {
+            // Every item a number, as the interpreter reads the list.
+            let numbers: Option<Vec<f64>> = items.iter().map(float).collect();
+            let numbers = numbers?;
+            numbers.get(at(numbers.len())?).copied()
+        }
+        Some(v) => {
+            at(1)?;
+            float(v)
+        }
+        None => {
+            let d = default?;
+            d.get(at(d.len())?).copied()
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

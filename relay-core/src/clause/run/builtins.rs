@@ -269,9 +269,7 @@ impl Machine<'_, '_> {
         }
     }
 
-    /// `floor(d * x)` for the dimension `d` and the float `x`, as TVM's resize computes
-    /// its output size: exact for `|d| < 2^53`, `?` for `?` and for a symbol scaled by a
-    /// non-integral factor, an error when the product is not a finite `i64`.
+    /// `floor(d * x)` for the dimension `d` and the float `x` ([`scale_floor`]).
     pub(super) fn scale_floor(
         &mut self,
         d: &'static Term,
@@ -282,36 +280,11 @@ impl Machine<'_, '_> {
             return Ok(None);
         };
         let d = self.resolve_dim(d);
-        let dims = &mut self.cx.solver.tcx.dims;
-        if dims.has_vars(d) {
-            return Ok(None);
+        match scale_floor(&mut self.cx.solver.tcx.dims, d, x) {
+            Ok(r) => Ok(r.map(Value::Dim)),
+            Err(ScaleError::Arith(e)) => Err(arith_err(blame, e)),
+            Err(ScaleError::Message(m)) => Err(err(blame, m)),
         }
-        const EXACT: i64 = 1 << 53;
-        let too_big = |what: String| err(blame, format!("`{what}` does not fit a dimension"));
-        let Some(c) = dims.as_const(d) else {
-            if dims.is_any(d) {
-                return Ok(Some(Value::Dim(d)));
-            }
-            // A symbol: exact only by an integral factor.
-            if x.fract() == 0.0 && x.abs() < EXACT as f64 {
-                let r = dims.scale(d, x as i64).map_err(|e| arith_err(blame, e))?;
-                return Ok(Some(Value::Dim(r)));
-            }
-            return Ok(Some(Value::Dim(crate::dim::Dims::ANY)));
-        };
-        if !(-EXACT..EXACT).contains(&c) {
-            return Err(err(
-                blame,
-                format!("cannot scale the dimension {c} by a float exactly: it is 2^53 or more"),
-            ));
-        }
-        let p = (c as f64 * x).floor();
-        // 2^63 is `i64::MAX as f64`, itself out of range; NaN is in no range.
-        const LIMIT: f64 = 9_223_372_036_854_775_808.0;
-        if !(-LIMIT..LIMIT).contains(&p) {
-            return Err(too_big(format!("floor({c} * {x:?})")));
-        }
-        Ok(Some(Value::Dim(dims.konst(p as i64))))
     }
 
     /// `attrs.name op x` for the `float` attribute `i` (an integer is a float too).
@@ -426,4 +399,51 @@ fn no_value(decl: &crate::clause::ir::AttrDecl) -> RelError {
         format!("the attribute `{}` is missing", decl.name)
     };
     err(None, message)
+}
+
+/// Why `floor(d * x)` has no value ([`scale_floor`]).
+pub(crate) enum ScaleError {
+    /// The dimensions' arithmetic failed (an overflow).
+    Arith(crate::dim::DimError),
+    /// The product is out of range, or the dimension too large to scale exactly.
+    Message(String),
+}
+
+/// `floor(d * x)` for the resolved dimension `d` and the float `x`, as TVM's resize
+/// computes its output size: exact for `|d| < 2^53`, `?` for `?` and for a symbol scaled
+/// by a non-integral factor, an error when the product is not a finite `i64`; `None`
+/// while `d` has unknowns.
+pub(crate) fn scale_floor(
+    dims: &mut crate::dim::Dims,
+    d: Dim,
+    x: f64,
+) -> Result<Option<Dim>, ScaleError> {
+    if dims.has_vars(d) {
+        return Ok(None);
+    }
+    const EXACT: i64 = 1 << 53;
+    let Some(c) = dims.as_const(d) else {
+        if dims.is_any(d) {
+            return Ok(Some(d));
+        }
+        // A symbol: exact only by an integral factor.
+        if x.fract() == 0.0 && x.abs() < EXACT as f64 {
+            return dims.scale(d, x as i64).map(Some).map_err(ScaleError::Arith);
+        }
+        return Ok(Some(crate::dim::Dims::ANY));
+    };
+    if !(-EXACT..EXACT).contains(&c) {
+        return Err(ScaleError::Message(format!(
+            "cannot scale the dimension {c} by a float exactly: it is 2^53 or more"
+        )));
+    }
+    let p = (c as f64 * x).floor();
+    // 2^63 is `i64::MAX as f64`, itself out of range; NaN is in no range.
+    const LIMIT: f64 = 9_223_372_036_854_775_808.0;
+    if !(-LIMIT..LIMIT).contains(&p) {
+        return Err(ScaleError::Message(format!(
+            "`floor({c} * {x:?})` does not fit a dimension"
+        )));
+    }
+    Ok(Some(dims.konst(p as i64)))
 }

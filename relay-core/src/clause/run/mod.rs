@@ -76,6 +76,7 @@ thread_local! {
 }
 
 mod builtins;
+pub(crate) use builtins::scale_floor;
 mod eval;
 mod pattern;
 

@@ -107,16 +107,16 @@ fn floats_scale_dimensions_with_floor() {
     let r = Resize::REF;
     let x = "Tensor[(1, 3, 5, 7), float32]";
     assert_eq!(
-        run(r, &[x], &[]),
+        both(r, &[x], &[]),
         Ok("Tensor[(1, 3, 5, 7), float32]".into())
     );
     assert_eq!(
-        run(r, &[x], &[("scales", floats(&[1.5, 2.0]))]),
+        both(r, &[x], &[("scales", floats(&[1.5, 2.0]))]),
         Ok("Tensor[(1, 3, 7, 14), float32]".into())
     );
     // An integer is a float; a single value is a list of one.
     assert_eq!(
-        run(
+        both(
             r,
             &[x],
             &[(
@@ -127,12 +127,12 @@ fn floats_scale_dimensions_with_floor() {
         Ok("Tensor[(1, 3, 15, 2), float32]".into())
     );
     assert_eq!(
-        run(r, &[x], &[("scales", AttrValue::Float(0.5))]),
+        both(r, &[x], &[("scales", AttrValue::Float(0.5))]),
         Ok("Tensor[(1, 3, 2, 3), float32]".into())
     );
     // A symbol: exact by an integral factor, `?` otherwise.
     assert_eq!(
-        run(
+        both(
             r,
             &["Tensor[(1, 3, h, w), float32]"],
             &[("scales", floats(&[2.0, 1.5]))]
@@ -140,7 +140,7 @@ fn floats_scale_dimensions_with_floor() {
         Ok("Tensor[(1, 3, 2*h, ?), float32]".into())
     );
     assert_eq!(
-        run(
+        both(
             r,
             &["Tensor[(1, 3, ?, 4), float32]"],
             &[("scales", floats(&[2.0, 2.0]))]
@@ -148,11 +148,11 @@ fn floats_scale_dimensions_with_floor() {
         Ok("Tensor[(1, 3, ?, 8), float32]".into())
     );
     assert_eq!(
-        run(r, &[x], &[("scales", floats(&[]))]),
+        both(r, &[x], &[("scales", floats(&[]))]),
         Err("index 0 is out of range for `scales`, which has 0 values".into())
     );
     assert_eq!(
-        run(
+        both(
             r,
             &["Tensor[(1, 1, 9007199254740992, 1), float32]"],
             &[("scales", floats(&[1.0, 1.0]))]
@@ -163,7 +163,7 @@ fn floats_scale_dimensions_with_floor() {
         )
     );
     assert_eq!(
-        run(
+        both(
             r,
             &["Tensor[(1, 1, 4503599627370496, 1), float32]"],
             &[("scales", floats(&[4096.0, 1.0]))]
@@ -171,17 +171,17 @@ fn floats_scale_dimensions_with_floor() {
         Err("`floor(4503599627370496 * 4096.0)` does not fit a dimension".into())
     );
     assert_eq!(
-        run(r, &[x], &[("scales", AttrValue::Str("big".into()))]),
+        both(r, &[x], &[("scales", AttrValue::Str("big".into()))]),
         Err("the attribute `scales` must be a list of floats, found `\"big\"`".into())
     );
 
     let u = Upsample::REF;
     assert_eq!(
-        run(u, &["Tensor[(3, 5), int8]"], &[]),
+        both(u, &["Tensor[(3, 5), int8]"], &[]),
         Ok("Tensor[(6, 2), int8]".into())
     );
     assert_eq!(
-        run(
+        both(
             u,
             &["Tensor[(3, 5), int8]"],
             &[("scale_h", AttrValue::Float(1.5))]

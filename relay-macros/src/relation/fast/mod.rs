@@ -11,9 +11,8 @@
 //! clause from its start (`relay_core::clause::fast` says why that is sound).
 //!
 //! A clause with a form this file does not compile gets no function (`None` from
-//! [`fast_fn`]) and is interpreted: `d * x` with a float, an index of a `[float]`
-//! attribute, a goal that uses a variable a later goal binds, a variable bound
-//! in a loop's body, a `default` whose variable nothing binds before it.
+//! [`fast_fn`]) and is interpreted: a goal that uses a variable a later goal binds, a
+//! variable bound in a loop's body, a `default` whose variable nothing binds before it.
 
 mod pattern;
 mod term;

@@ -193,8 +193,14 @@ impl Gen<'_> {
                     quote!({ let __lo = #lo; let __hi = #hi; (#code).slice(__lo, __hi) }),
                 )
             }
+            // `floor(d * x)` for a float `x`.
             Term::Binary(BinOp::Mul, _, a, b) if self.c.is_float(a) || self.c.is_float(b) => {
-                return None
+                let (d, x) = if self.c.is_float(b) { (a, b) } else { (b, a) };
+                let (d, x) = (self.expect(d, Rep::Dim)?, self.float(x)?);
+                Val::new(
+                    Rep::Dim,
+                    quote!({ let __d = #d; let __x = #x; #f::scale_floor(cx, __d, __x)? }),
+                )
             }
             Term::Binary(op, _, a, b) => self.arith(arith(*op), a, b)?,
             Term::Neg(_, a) => {
@@ -323,6 +329,52 @@ impl Gen<'_> {
             | Term::Float(..)
             | Term::As(..)
             | Term::Range(..) => return None,
+        })
+    }
+
+    /// The float `t`: a literal, a `float` attribute, or `attrs.name[k]` of a `[float]`
+    /// one (what the checker calls a float).
+    fn float(&mut self, t: &Term) -> Option<TokenStream> {
+        let f = f();
+        let literal = |t: &Term| match t {
+            Term::Float(x, _) => Some(*x),
+            Term::Int(v, _) => Some(*v as f64),
+            _ => None,
+        };
+        let decl = |g: &Self, name: &Ident| g.decls.iter().find(|d| d.name == *name).copied();
+        Some(match t {
+            Term::Float(x, _) => quote!(#x),
+            Term::Attr(_, name) => {
+                let d = decl(self, name)?;
+                let has_default = d.default.as_ref().is_some_and(|x| !is_none(x));
+                let default = match d.default.as_ref().and_then(literal) {
+                    Some(x) => quote!(::core::option::Option::Some(#x)),
+                    None => quote!(::core::option::Option::None),
+                };
+                let name = name.to_string();
+                quote!(#f::float_attr(cx, #name, #default, #has_default)?)
+            }
+            Term::Index(b, _, k) => {
+                let Term::Attr(_, name) = &**b else {
+                    return None;
+                };
+                let d = decl(self, name)?;
+                let has_default = d.default.as_ref().is_some_and(|x| !is_none(x));
+                let default = match &d.default {
+                    Some(Term::List(_, items)) => {
+                        let xs = items.iter().filter_map(|i| match i {
+                            ListItem::Dim(t) => literal(t),
+                            ListItem::Splice(..) => None,
+                        });
+                        quote!(::core::option::Option::Some(&[#(#xs),*]))
+                    }
+                    _ => quote!(::core::option::Option::None),
+                };
+                let k = self.expect(k, Rep::Int)?;
+                let name = name.to_string();
+                quote!({ let __k = #k; #f::float_at(cx, #name, #default, #has_default, __k)? })
+            }
+            _ => return None,
         })
     }
 
