@@ -291,8 +291,8 @@
 //! solves the clause or gives up, and then the interpreter below runs the clause from its
 //! start: an unknown input, a goal that must wait, an error (whose message only the
 //! interpreter composes), a list longer than [`fast::CAP`]. A clause gets no compiled run
-//! when it binds a variable in a loop's body, or uses a variable before the goal that
-//! binds it; it is interpreted.
+//! when it uses a variable before the goal that binds it, or binds one in an `if` inside
+//! a loop; it is interpreted.
 //! Every operator test runs both ways and checks that they agree
 //! ([`fast::set_enabled`]). The compiled runs of `concatenate`, `stack`, `squeeze` and the
 //! reductions take about the time of the hand-written relations they replaced (relay-ops'

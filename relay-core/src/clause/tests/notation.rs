@@ -433,15 +433,43 @@ fn is_any_tells_the_dimension_of_run_time_size() {
 )]
 struct OneDType;
 
+/// Every dimension of every field is one `d`.
+#[relation(
+    Nested(X, O) :-
+        X = Tuple(..fs),
+        for f in fs { for i in 0..len(shape(f)) { shape(f)[i] = d } },
+        O = Tensor([d], int8)
+)]
+struct Nested;
+
 #[test]
 fn a_variable_bound_in_a_loop_is_one_across_its_iterations() {
     let r = OneDType::REF;
     assert_eq!(
-        run(r, &["(Tensor[(1), int8], Tensor[(2, 3), int8])"], &[]),
+        both(r, &["(Tensor[(1), int8], Tensor[(2, 3), int8])"], &[]),
         Ok("Tensor[(2), int8]".into())
     );
     assert_eq!(
-        run(r, &["(Tensor[(1), int8], Tensor[(2), float32])"], &[]),
+        both(r, &["(Tensor[(1), int8], Tensor[(2), float32])"], &[]),
         Err("dtype: int8 vs float32".into())
+    );
+    // No field: nothing binds `bt`, and the output waits for it.
+    assert_eq!(both(r, &["()"], &[]), Err("waiting".into()));
+    // Bound in an inner loop too: one variable across both loops' iterations.
+    assert_eq!(
+        both(
+            Nested::REF,
+            &["(Tensor[(2, 2), int8], Tensor[(2, 2), int8])"],
+            &[]
+        ),
+        Ok("Tensor[(2), int8]".into())
+    );
+    assert_eq!(
+        both(
+            Nested::REF,
+            &["(Tensor[(2, 2), int8], Tensor[(2, 3), int8])"],
+            &[]
+        ),
+        Err("3 vs 2".into())
     );
 }

@@ -12,7 +12,9 @@
 //!
 //! A clause with a form this file does not compile gets no function (`None` from
 //! [`fast_fn`]) and is interpreted: a goal that uses a variable a later goal binds, a
-//! variable bound in a loop's body, a `default` whose variable nothing binds before it.
+//! variable bound in an `if` inside a loop's body, a `default` whose variable nothing
+//! binds before it. A variable a loop's body binds is one across the iterations, as in
+//! the interpreter: an `Option` of its first binding, which the next are unified with.
 
 mod pattern;
 mod term;
@@ -64,6 +66,9 @@ impl Val {
 struct Var {
     rep: Rep,
     ident: Ident,
+    /// Bound in a loop's body: the local is an `Option` of its first binding (set by the
+    /// first iteration that binds it; the next unify with it), read with `?`.
+    once: bool,
 }
 
 /// A declared attribute the generated code reads.
@@ -83,10 +88,13 @@ struct Gen<'a> {
     /// The attributes read, in order of first use.
     attrs: Vec<(String, Attr)>,
     next: usize,
-    /// How many `for` loops the code being written is in: a variable bound in a loop's
-    /// body is one variable across its iterations (its first binding is unified with the
-    /// next), which the generated code does not do.
+    /// How many `for` loops the code being written is in.
     loops: usize,
+    /// How many `if` branches the code being written is in.
+    branches: usize,
+    /// The variables first bound in the body of the outermost loop being written: their
+    /// `Option` locals are declared before it.
+    loop_vars: Vec<(Ident, Rep)>,
     /// Dimensions of shapes computed once at the top of a loop's body, by the term as
     /// written (`shape(fs[j])[i]`), when the body reads them more than once.
     memo: Vec<(String, Var)>,
@@ -108,6 +116,8 @@ pub fn fast_fn(clause: &Clause, c: &Checked) -> Option<TokenStream> {
         attrs: Vec::new(),
         next: 0,
         loops: 0,
+        branches: 0,
+        loop_vars: Vec::new(),
         memo: Vec::new(),
     };
     let f = f();
@@ -229,9 +239,39 @@ impl Gen<'_> {
             Var {
                 rep,
                 ident: ident.clone(),
+                once: false,
             },
         );
         Some(ident)
+    }
+
+    /// Binds `name`, not bound yet, to the value `src` in a loop's body, where a variable
+    /// is one across the iterations: the first iteration that binds it sets it, the next
+    /// unify with it. Not in an `if`'s branch (the branch may not run in every iteration).
+    fn bind_in_loop(&mut self, name: &str, src: Val) -> Option<TokenStream> {
+        if self.branches > 0 || self.maybe.iter().any(|m| m == name) {
+            return None;
+        }
+        let ident = format_ident!("v_{}", name);
+        self.loop_vars.push((ident.clone(), src.rep));
+        let rep = src.rep;
+        let unify = self.unify(Val::new(rep, quote!(__prev)), Val::new(rep, quote!(__new)))?;
+        self.env.insert(
+            name.to_string(),
+            Var {
+                rep,
+                ident: ident.clone(),
+                once: true,
+            },
+        );
+        let code = src.code;
+        Some(quote! {{
+            let __new = #code;
+            match #ident {
+                ::core::option::Option::None => #ident = ::core::option::Option::Some(__new),
+                ::core::option::Option::Some(__prev) => { #unify }
+            }
+        }})
     }
 
     // -----------------------------------------------------------------------------------
@@ -290,13 +330,30 @@ impl Gen<'_> {
                     return None;
                 }
                 let saved = self.env.clone();
+                let first = self.loop_vars.len();
                 self.loops += 1;
                 let mut used = Vec::new();
                 goal_terms(body, &mut used);
                 let out = self.each(src, var, &used, |g| g.goals(body));
                 self.loops -= 1;
+                // The variables the body binds stay bound after the loop.
+                let once: Vec<(String, Var)> = self
+                    .env
+                    .iter()
+                    .filter(|(n, v)| v.once && !saved.contains_key(*n))
+                    .map(|(n, v)| (n.clone(), v.clone()))
+                    .collect();
                 self.env = saved;
-                out
+                self.env.extend(once);
+                let out = out?;
+                if self.loops > 0 {
+                    return Some(out);
+                }
+                let decls = self.loop_vars.split_off(first).into_iter().map(|(ident, rep)| {
+                    let ty = rust_type(rep);
+                    quote!(let mut #ident: ::core::option::Option<#ty> = ::core::option::Option::None;)
+                });
+                Some(quote!(#(#decls)* #out))
             }
         }
     }
@@ -306,10 +363,13 @@ impl Gen<'_> {
     /// dimension); those only one binds cannot be used after it.
     fn branches(&mut self, cond: TokenStream, then: &[Goal], els: &[Goal]) -> Option<TokenStream> {
         let before = self.env.clone();
-        let then_code = self.goals(then)?;
+        self.branches += 1;
+        let then_code = self.goals(then);
         let after_then = std::mem::replace(&mut self.env, before.clone());
-        let els_code = self.goals(els)?;
+        let els_code = self.goals(els);
         let after_els = std::mem::replace(&mut self.env, before.clone());
+        self.branches -= 1;
+        let (then_code, els_code) = (then_code?, els_code?);
         let new = |env: &HashMap<String, Var>| -> Vec<String> {
             let mut v: Vec<String> = env
                 .keys()
@@ -463,7 +523,14 @@ impl Gen<'_> {
             let ident = self.fresh("dim");
             let code = v.code;
             out.extend(quote!(let #ident = #code;));
-            self.memo.push((key, Var { rep: v.rep, ident }));
+            self.memo.push((
+                key,
+                Var {
+                    rep: v.rep,
+                    ident,
+                    once: false,
+                },
+            ));
         }
         Some(out)
     }
@@ -476,6 +543,7 @@ impl Gen<'_> {
             Var {
                 rep,
                 ident: ident.clone(),
+                once: false,
             },
         );
         ident
@@ -572,5 +640,20 @@ fn message_args<'g>(goals: &'g [Goal], out: &mut Vec<&'g Term>) {
             Goal::For { body, .. } => message_args(body, out),
             _ => {}
         }
+    }
+}
+
+/// The Rust type a value held as `rep` has.
+fn rust_type(rep: Rep) -> TokenStream {
+    let f = f();
+    match rep {
+        Rep::Int => quote!(i64),
+        Rep::Dim => quote!(::relay_core::Dim),
+        Rep::Ints => quote!(#f::List<i64>),
+        Rep::Dims => quote!(#f::List<::relay_core::Dim>),
+        Rep::Bool => quote!(bool),
+        Rep::DType => quote!(::relay_core::ty::DTy),
+        Rep::Ty | Rep::Tuple => quote!(::relay_core::Ty),
+        Rep::Value => quote!(::relay_core::__private::Value),
     }
 }

@@ -19,6 +19,9 @@ impl Gen<'_> {
         if let Term::Name(id) = pattern {
             let name = id.to_string();
             if self.c.vars.contains(&name) && !self.env.contains_key(&name) {
+                if self.loops > 0 {
+                    return self.bind_in_loop(&name, src);
+                }
                 let v = self.bind(&name, src.rep)?;
                 let code = src.code;
                 return Some(quote!(let #v = #code;));

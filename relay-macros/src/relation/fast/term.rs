@@ -82,6 +82,9 @@ impl Gen<'_> {
                 let n = id.to_string();
                 if let Some(v) = self.env.get(&n) {
                     let ident = &v.ident;
+                    if v.once {
+                        return Some(Val::new(v.rep, quote!((#ident?))));
+                    }
                     return Some(Val::new(v.rep, quote!(#ident)));
                 }
                 if self.c.vars.contains(&n) {
