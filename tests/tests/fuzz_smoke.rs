@@ -38,23 +38,7 @@ impl Rng {
 
 /// Parses, infers and prints `src`; a panic anywhere fails the test, showing `src`.
 fn check(src: &str) {
-    let outcome = catch_unwind(AssertUnwindSafe(|| {
-        let mut tcx = TyCtx::new();
-        let mut adts = adt::load(&mut tcx).expect("the prelude's data types load");
-        let Ok(module) = parse_module(src, &mut tcx, &mut adts) else {
-            return;
-        };
-        let typed = infer(tcx, &adts, &module);
-        for g in module.globals() {
-            if let Some(id) = module.global(&g.name) {
-                let _ = typed.show(typed.global_ty(id));
-            }
-        }
-        for e in typed.errors() {
-            assert!(!e.message.is_empty(), "an error without a message");
-        }
-    }));
-    if outcome.is_err() {
+    if catch_unwind(AssertUnwindSafe(|| outcome(src))).is_err() {
         panic!("checking this input panicked:\n----\n{src}\n----");
     }
 }
@@ -342,8 +326,9 @@ fn random_operator_calls_never_panic() {
     }
 }
 
-/// The signatures and errors of `src`, unknowns unnumbered (`'t12` is `'t`: their numbers
-/// come from a counter that differs between two checks).
+/// The signatures and errors of `src` (parsed, inferred and printed), unknowns
+/// unnumbered (`'t12` is `'t`: their numbers come from a counter that differs between
+/// two checks).
 fn outcome(src: &str) -> String {
     let mut tcx = TyCtx::new();
     let mut adts = adt::load(&mut tcx).expect("the prelude's data types load");
@@ -359,6 +344,7 @@ fn outcome(src: &str) -> String {
         }
     }
     for e in typed.errors() {
+        assert!(!e.message.is_empty(), "an error without a message");
         text += &e.message;
         text.push('\n');
     }

@@ -149,6 +149,34 @@ impl<T: Item> List<T> {
         }
         out
     }
+
+    /// The items in reverse order.
+    #[inline]
+    pub fn reversed(&self) -> Self {
+        let mut out = *self;
+        out.items[..self.len as usize].reverse();
+        out
+    }
+
+    /// The items at the indices `idx` (negative from the end); `None` for one out of range.
+    #[inline]
+    pub fn gather(&self, idx: &List<i64>) -> Option<Self> {
+        let mut out = Self::default();
+        for &i in idx.items() {
+            out.push(self.at(i)?)?;
+        }
+        Some(out)
+    }
+
+    /// `[x; n]`.
+    #[inline]
+    pub fn repeat(x: T, n: i64) -> Option<Self> {
+        let n = usize::try_from(n).ok()?;
+        let mut out = Self::default();
+        out.items.get_mut(..n)?.fill(x);
+        out.len = n as u8;
+        Some(out)
+    }
 }
 
 /// Argument `i` of the run.
@@ -168,7 +196,7 @@ fn resolved(cx: &mut RelCx<'_>, t: Ty) -> Ty {
 }
 
 /// The shape and dtype of the tensor type `t`.
-#[inline]
+#[inline(always)]
 pub fn tensor_parts(cx: &mut RelCx<'_>, t: Ty) -> Option<(Shape, DTy)> {
     let t = resolved(cx, t);
     match *cx.data(t) {
@@ -180,36 +208,14 @@ pub fn tensor_parts(cx: &mut RelCx<'_>, t: Ty) -> Option<(Shape, DTy)> {
 /// The dimensions of the shape `s` (of a resolved type), of known rank.
 #[inline]
 pub fn shape_dims(cx: &RelCx<'_>, s: Shape) -> Option<List<Dim>> {
-    match cx.tcx_ref().shape_data(s) {
-        ShapeData::Dims(dims) => List::of(dims),
-        _ => None,
-    }
-}
-
-/// The dimensions and dtype of `t`, a tensor of known rank.
-#[inline]
-pub fn tensor(cx: &mut RelCx<'_>, t: Ty) -> Option<(List<Dim>, DTy)> {
-    let t = resolved(cx, t);
-    let TyData::Tensor(s, d) = *cx.data(t) else {
-        return None;
-    };
-    let ShapeData::Dims(dims) = cx.tcx_ref().shape_data(s) else {
-        return None;
-    };
-    Some((List::of(dims)?, d))
+    List::of(cx.tcx_ref().shape_dims(s)?)
 }
 
 /// The dimensions of the tensor type `t`, of known rank.
 #[inline(always)]
 fn shape_of<'a>(cx: &'a mut RelCx<'_>, t: Ty) -> Option<&'a [Dim]> {
-    let t = resolved(cx, t);
-    let TyData::Tensor(s, _) = *cx.data(t) else {
-        return None;
-    };
-    match cx.tcx_ref().shape_data(s) {
-        ShapeData::Dims(dims) => Some(dims),
-        _ => None,
-    }
+    let (s, _) = tensor_parts(cx, t)?;
+    cx.tcx_ref().shape_dims(s)
 }
 
 /// `shape(t)[i]`, negative from the end.
@@ -229,11 +235,7 @@ pub fn rank(cx: &mut RelCx<'_>, t: Ty) -> Option<i64> {
 /// `dtype(t)`, of the tensor type `t`.
 #[inline]
 pub fn dtype_of_tensor(cx: &mut RelCx<'_>, t: Ty) -> Option<DTy> {
-    let t = resolved(cx, t);
-    match *cx.data(t) {
-        TyData::Tensor(_, d) => Some(d),
-        _ => None,
-    }
+    Some(tensor_parts(cx, t)?.1)
 }
 
 /// The tuple type `t`, resolved.
@@ -252,7 +254,8 @@ pub fn tuple_len(cx: &RelCx<'_>, t: Ty) -> Option<i64> {
     }
 }
 
-/// Field `i` of the tuple `t` (resolved by [`tuple()`]), negative from the end.
+/// Field `i` of the tuple `t` (resolved by [`tuple()`]), negative from the end; `None`
+/// out of range. The interpreter's too.
 #[inline(always)]
 pub fn field(cx: &RelCx<'_>, t: Ty, i: i64) -> Option<Ty> {
     let TyData::Tuple(fs) = cx.data(t) else {
@@ -530,36 +533,6 @@ pub fn attr_ints(cx: &RelCx<'_>, name: &str, one: bool) -> Option<Option<List<i6
     Some(Some(l))
 }
 
-impl<T: Item> List<T> {
-    /// The items in reverse order.
-    #[inline]
-    pub fn reversed(&self) -> Self {
-        let mut out = *self;
-        out.items[..self.len as usize].reverse();
-        out
-    }
-
-    /// The items at the indices `idx` (negative from the end); `None` for one out of range.
-    #[inline]
-    pub fn gather(&self, idx: &List<i64>) -> Option<Self> {
-        let mut out = Self::default();
-        for &i in idx.items() {
-            out.push(self.at(i)?)?;
-        }
-        Some(out)
-    }
-
-    /// `[x; n]`.
-    #[inline]
-    pub fn repeat(x: T, n: i64) -> Option<Self> {
-        let n = usize::try_from(n).ok()?;
-        let mut out = Self::default();
-        out.items.get_mut(..n)?.fill(x);
-        out.len = n as u8;
-        Some(out)
-    }
-}
-
 /// `distinct(l)` on integers.
 #[inline]
 pub fn distinct_ints(l: &List<i64>) -> bool {
@@ -611,12 +584,16 @@ pub fn mk_tuple(cx: &mut RelCx<'_>, fields: &[Ty]) -> Ty {
 }
 
 /// The fields of the tuple `t` (resolved by [`tuple()`]) but the first `before` and the last
-/// `after`, as a tuple: what `..rest` stands for.
+/// `after`, as a tuple: what `..rest` stands for (`t` itself in `Tuple(..fs)`); `None`
+/// when `t` has fewer fields. The interpreter's too.
 #[inline]
 pub fn middle(cx: &mut RelCx<'_>, t: Ty, before: i64, after: i64) -> Option<Ty> {
     let TyData::Tuple(fs) = cx.data(t) else {
         return None;
     };
+    if before == 0 && after == 0 {
+        return Some(t);
+    }
     let end = (fs.len() as i64).checked_sub(after)?;
     let fields: Vec<Ty> = fs
         .get(usize::try_from(before).ok()?..usize::try_from(end).ok()?)?
@@ -709,19 +686,11 @@ pub fn float_cmp(
     x: f64,
 ) -> Option<bool> {
     let value = match (given_or_default(cx, name, has_default)?, default) {
-        (Some(AttrValue::Float(f)), _) => *f,
-        (Some(AttrValue::Int(c)), _) => *c as f64,
+        (Some(v), _) => float(v)?,
         (None, Some(d)) => d,
-        (Some(_), _) => return None,
         (None, None) => return Some(false),
     };
     Some(op.holds(value, x))
-}
-
-/// A dimension as a value passed to a Rust function.
-#[inline]
-pub fn dim_value(d: Dim) -> Value {
-    Value::Dim(d)
 }
 
 /// A list of dimensions as a value passed to a Rust function: the shape of them.
@@ -748,36 +717,37 @@ pub fn attr_text(cx: &mut RelCx<'_>, name: &str, default: Option<&str>) -> Optio
     Some(text_value(cx, &text))
 }
 
-/// `rust(f)(args)`: `f` on the arguments once each is ready (a shape of known rank, a
-/// type that is not a bare unknown), as the interpreter calls it; `None` for an error.
-pub fn call(cx: &mut RelCx<'_>, f: RustFn, args: &mut [Value]) -> Option<Value> {
-    for v in args.iter_mut() {
-        *v = match *v {
-            Value::Ty(t) => {
-                let t = resolved(cx, t);
-                if matches!(cx.data(t), TyData::Var(_)) {
-                    return None;
-                }
-                Value::Ty(t)
+/// An argument of a Rust function, resolved, once it is ready: a shape of known rank, a
+/// type that is not a bare unknown; `None` while it is not. The interpreter's too.
+pub fn rust_arg(cx: &mut RelCx<'_>, v: Value) -> Option<Value> {
+    Some(match v {
+        Value::Ty(t) => {
+            let t = resolved(cx, t);
+            if matches!(cx.data(t), TyData::Var(_)) {
+                return None;
             }
-            Value::Shape(s) => {
-                let s = cx.solver.resolve_shape(s);
-                if matches!(cx.tcx_ref().shape_data(s), ShapeData::Var(_)) {
-                    return None;
-                }
-                Value::Shape(s)
+            Value::Ty(t)
+        }
+        Value::Shape(s) => {
+            let s = cx.solver.resolve_shape(s);
+            if matches!(cx.tcx_ref().shape_data(s), ShapeData::Var(_)) {
+                return None;
             }
-            Value::Dim(d) => Value::Dim(resolved_dim(cx, d)),
-            v => v,
-        };
-    }
-    f(cx, args).ok()
+            Value::Shape(s)
+        }
+        Value::Dim(d) => Value::Dim(resolved_dim(cx, d)),
+        Value::DType(d) => Value::DType(cx.resolve_dtype(d)),
+        v => v,
+    })
 }
 
-/// The dimension a Rust function gave.
-#[inline]
-pub fn value_dim(v: Value) -> Option<Dim> {
-    v.dim()
+/// `rust(f)(args)`: `f` on the arguments once each is ready ([`rust_arg`]); `None` for
+/// an error.
+pub fn call(cx: &mut RelCx<'_>, f: RustFn, args: &mut [Value]) -> Option<Value> {
+    for v in args.iter_mut() {
+        *v = rust_arg(cx, *v)?;
+    }
+    f(cx, args).ok()
 }
 
 /// The dimensions of the shape a Rust function gave, of known rank.

@@ -97,7 +97,7 @@ pub fn clause(item: &syn::ItemStruct, clause: &Clause, checked: &Checked) -> Tok
     };
     // Each Rust call's function, once: the static form and the compiled run read it.
     let rust_fns = checked.rust_calls.iter().enumerate().map(|(k, (_, path))| {
-        let name = quote::format_ident!("__RELAY_RUST_{}", k);
+        let name = super::fast::rust_const(k);
         let span = syn::spanned::Spanned::span(path);
         quote_spanned!(span=> const #name: #p::RustFn = #path;)
     });
@@ -195,12 +195,12 @@ fn goal(g: &Goal, c: &Checked) -> TokenStream {
 
 /// A string or float literal: the other side of a comparison is a `str` or `float`
 /// attribute (the checker made sure).
-fn literal(t: &Term) -> bool {
+pub(super) fn literal(t: &Term) -> bool {
     matches!(t, Term::Str(_) | Term::Float(..))
 }
 
 /// `attrs.x op 1` with `x` a `float` attribute (an integer literal compared with it).
-fn float_attr(a: &Term, b: &Term, c: &Checked) -> bool {
+pub(super) fn float_attr(a: &Term, b: &Term, c: &Checked) -> bool {
     [a, b].iter().any(
         |t| matches!(t, Term::Attr(_, n) if c.attrs.iter().any(|(x, ty)| n == x && ty == "float")),
     )

@@ -635,19 +635,9 @@ impl Machine<'_, '_> {
                     let Some(v) = self.eval(a, blame)? else {
                         return Ok(None);
                     };
-                    let v = self.resolve(v);
-                    // Shapes of known rank and types that are not bare unknowns.
-                    let ready = match v {
-                        Value::Shape(s) => match self.cx.tcx_ref().shape_data(s) {
-                            ShapeData::Var(_) => false,
-                            ShapeData::Dims(_) | ShapeData::Param(_) => true,
-                        },
-                        Value::Ty(t) => !matches!(self.cx.data(t), TyData::Var(_)),
-                        _ => true,
-                    };
-                    if !ready {
+                    let Some(v) = crate::clause::fast::rust_arg(self.cx, v) else {
                         return Ok(None);
-                    }
+                    };
                     vals.push(v);
                 }
                 f(self.cx, &vals).map_err(|mut e| {
@@ -717,31 +707,6 @@ impl Machine<'_, '_> {
         }
     }
 
-    /// Field `i` of the tuple type `t` of `n` fields (negative from the end), `None` out
-    /// of range.
-    pub(super) fn field_at(&self, t: crate::ty::Ty, n: usize, i: i64) -> Option<crate::ty::Ty> {
-        let k = if i < 0 { i + n as i64 } else { i };
-        (0..n as i64)
-            .contains(&k)
-            .then(|| self.field(t, k as usize))
-    }
-
-    /// The tuple of the fields of `t` (of `n` fields) but the first `before` and the last
-    /// `after`: what `..rest` stands for (`t` itself in `Tuple(..fs)`).
-    pub(super) fn middle(
-        &mut self,
-        t: crate::ty::Ty,
-        n: usize,
-        before: usize,
-        after: usize,
-    ) -> crate::ty::Ty {
-        if before + after == 0 {
-            return t;
-        }
-        let tys: Vec<_> = (before..n - after).map(|j| self.field(t, j)).collect();
-        self.cx.tcx().tuple(&tys)
-    }
-
     /// The value of a term that must be a tuple, and its number of fields.
     fn eval_tuple(
         &mut self,
@@ -763,7 +728,7 @@ impl Machine<'_, '_> {
         let Some(i) = self.eval_int(i, blame)? else {
             return Ok(None);
         };
-        match self.field_at(t, n, i) {
+        match crate::clause::fast::field(self.cx, t, i) {
             Some(field) => Ok(Some(Value::Ty(field))),
             None => Err(err(
                 blame,

@@ -136,7 +136,9 @@ impl Machine<'_, '_> {
         for (k, f) in fields.iter().enumerate() {
             step = step.and(match f {
                 Term::Rest(rest) => {
-                    let middle = self.middle(t, n, at, after);
+                    // `n` covers the fields around the rest (checked above).
+                    let middle = crate::clause::fast::middle(self.cx, t, at as i64, after as i64)
+                        .unwrap_or(t);
                     self.match_value(Value::Ty(middle), rest, blame, None)?
                 }
                 f => {

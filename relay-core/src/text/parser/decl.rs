@@ -61,7 +61,6 @@ impl Parser<'_, '_> {
             params: Vec::new(),
             attrs: None,
             ret: None,
-            ret_span: None,
             mark: self.locals.mark(),
             type_restore: Vec::new(),
         });
@@ -158,18 +157,12 @@ impl Parser<'_, '_> {
                 return Err(self.expected("`,` or `)`"));
             }
         }
-        let (ret, ret_span) = if self.eat(Tok::Arrow)? {
+        let ret = if self.eat(Tok::Arrow)? {
             let lo = self.tok.lo;
             let t = self.ty()?;
-            (
-                Some(t),
-                Some(crate::expr::Span {
-                    lo,
-                    hi: self.prev_hi,
-                }),
-            )
+            Some((t, self.span_from(lo)))
         } else {
-            (None, None)
+            None
         };
         for (v, first) in self.locals.bind_params(&self.m, &params) {
             let name = self.m.var_name(v);
@@ -189,7 +182,6 @@ impl Parser<'_, '_> {
             params,
             attrs,
             ret,
-            ret_span,
             mark,
             type_restore,
         });

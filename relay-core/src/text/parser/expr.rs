@@ -894,11 +894,11 @@ impl Parser<'_, '_> {
                 self.restore_types(st.type_restore);
                 let span = self.span_from(lo);
                 let (tps, ps) = (st.type_params.into(), st.params.into_boxed_slice());
-                let f = self.m.at(span).func_of(tps, ps, st.ret, e);
+                let f = self.m.at(span).func_of(tps, ps, st.ret.map(|r| r.0), e);
                 if let Some(attrs) = st.attrs {
                     self.m.set_func_attrs(f, attrs);
                 }
-                if let Some(span) = st.ret_span {
+                if let Some((_, span)) = st.ret {
                     self.m.set_ret_span(f, span);
                 }
                 if top {

@@ -316,9 +316,8 @@ struct FnState {
     params: Vec<VarId>,
     /// Its attributes, written after the parameters (`Primitive=1`).
     attrs: Option<Arc<crate::Attrs>>,
-    ret: Option<Ty>,
-    /// Where `ret` is written.
-    ret_span: Option<crate::expr::Span>,
+    /// The result type, and where the text writes it.
+    ret: Option<(Ty, crate::expr::Span)>,
     /// The length of the local shadow log before the parameters were bound.
     mark: usize,
     /// The type names the type parameters shadowed.

@@ -72,6 +72,7 @@ struct Var {
 }
 
 /// A declared attribute the generated code reads.
+#[derive(Clone)]
 struct Attr {
     ident: Ident,
     rep: Rep,
@@ -425,21 +426,8 @@ impl Gen<'_> {
     }
 
     /// A loop over the items of `src` (a range, a list, the fields of a tuple), with
-    /// `var` bound to each in `body`.
+    /// `var` bound to each in `body`, which reads the terms `used` (for [`Gen::hoist`]).
     fn each(
-        &mut self,
-        src: &Term,
-        var: &Ident,
-        used: &[&Term],
-        body: impl FnOnce(&mut Self) -> Option<TokenStream>,
-    ) -> Option<TokenStream> {
-        let memo = self.memo.len();
-        let out = self.each_item(src, var, used, body);
-        self.memo.truncate(memo);
-        out
-    }
-
-    fn each_item(
         &mut self,
         src: &Term,
         var: &Ident,
@@ -448,10 +436,15 @@ impl Gen<'_> {
     ) -> Option<TokenStream> {
         let f = f();
         let name = var.to_string();
+        // The dimensions hoisted to the top of the body, known in the body only.
         let body = |g: &mut Self| -> Option<TokenStream> {
-            let hoisted = g.hoist(used)?;
-            let body = body(g)?;
-            Some(quote!(#hoisted #body))
+            let memo = g.memo.len();
+            let out = g.hoist(used).and_then(|hoisted| {
+                let body = body(g)?;
+                Some(quote!(#hoisted #body))
+            });
+            g.memo.truncate(memo);
+            out
         };
         if let Term::Range(_, lo, hi) = src {
             let (lo, hi) = (self.expect(lo, Rep::Int)?, self.expect(hi, Rep::Int)?);
@@ -621,11 +614,15 @@ pub fn rust_calls(clause: &Clause) -> Vec<(usize, syn::Path)> {
     out
 }
 
+/// The constant holding the function of Rust call `k` ([`rust_calls`]).
+pub fn rust_const(k: usize) -> Ident {
+    format_ident!("__RELAY_RUST_{}", k)
+}
+
 /// The constant holding the function of the Rust call `t` ([`rust_calls`]).
 pub fn rust_fn(calls: &[(usize, syn::Path)], t: &Term) -> Ident {
     let at = t as *const Term as usize;
-    let k = calls.iter().position(|(a, _)| *a == at).unwrap_or(0);
-    format_ident!("__RELAY_RUST_{}", k)
+    rust_const(calls.iter().position(|(a, _)| *a == at).unwrap_or(0))
 }
 
 /// The arguments of the goals' messages, nested goals' included.

@@ -68,13 +68,10 @@ impl Gen<'_> {
                 } else {
                     Rep::Dim
                 };
-                let splice = items.iter().position(|i| matches!(i, ListItem::Splice(..)));
-                if items
-                    .iter()
-                    .filter(|i| matches!(i, ListItem::Splice(..)))
-                    .count()
-                    > 1
-                {
+                let mut splices =
+                    (0..items.len()).filter(|&k| matches!(items[k], ListItem::Splice(..)));
+                let splice = splices.next();
+                if splices.next().is_some() {
                     return None;
                 }
                 let l = self.fresh("l");
@@ -112,7 +109,8 @@ impl Gen<'_> {
         }
     }
 
-    /// A tuple pattern against the type in `code`: fields without a rest, or `(..rest)`.
+    /// A tuple pattern against the type in `code` (held as `rep`): its fields, one of them
+    /// a `..rest` or none.
     pub(super) fn tuple(
         &mut self,
         code: &TokenStream,
@@ -125,17 +123,13 @@ impl Gen<'_> {
             Rep::Tuple => quote!(let #t = #code;),
             _ => quote!(let #t = { let __t = #code; #f::tuple(cx, __t)? };),
         };
-        match fields {
-            [Term::Rest(_, rest)] => {
-                out.extend(self.pattern(Val::new(Rep::Tuple, quote!(#t)), rest)?);
-            }
-            _ if fields.iter().any(|f| matches!(f, Term::Rest(..))) => {
-                let at = fields.iter().position(|f| matches!(f, Term::Rest(..)))?;
+        match fields.iter().position(|f| matches!(f, Term::Rest(..))) {
+            Some(at) => {
                 let (before, after) = (at as i64, (fields.len() - at - 1) as i64);
                 let min = before + after;
-                out.extend(
-                    quote!(if #f::tuple_len(cx, #t)? < #min { return ::core::option::Option::None; }),
-                );
+                if min > 0 {
+                    out.extend(quote!(if #f::tuple_len(cx, #t)? < #min { return ::core::option::Option::None; }));
+                }
                 for (k, field) in fields.iter().enumerate() {
                     let k = k as i64;
                     let (v, field) = match field {
@@ -154,7 +148,7 @@ impl Gen<'_> {
                     out.extend(self.pattern(v, field)?);
                 }
             }
-            _ => {
+            None => {
                 let n = fields.len() as i64;
                 out.extend(
                     quote!(if #f::tuple_len(cx, #t)? != #n { return ::core::option::Option::None; }),
@@ -219,17 +213,17 @@ impl Gen<'_> {
         Some(match (v.rep, rep) {
             (a, b) if a == b => code,
             (Rep::Tuple, Rep::Ty) => code,
-            (Rep::Value, Rep::Dim) => quote!({ let __v = #code; #f::value_dim(__v)? }),
+            (Rep::Value, Rep::Dim) => quote!((#code).dim()?),
             (Rep::Value, Rep::Int) => {
-                quote!({ let __v = #code; let __d = #f::value_dim(__v)?; #f::int(cx, __d)? })
+                quote!({ let __d = (#code).dim()?; #f::int(cx, __d)? })
             }
             (Rep::Value, Rep::Dims) => quote!({ let __v = #code; #f::value_dims(cx, __v)? }),
             (Rep::Value, Rep::Ints) => {
                 quote!({ let __v = #code; let __l = #f::value_dims(cx, __v)?; #f::ints(cx, &__l)? })
             }
-            (Rep::Value, Rep::Ty) => quote!(#code.ty()?),
-            (Rep::Value, Rep::DType) => quote!(#code.dtype()?),
-            (Rep::Value, Rep::Bool) => quote!(#code.bool()?),
+            (Rep::Value, Rep::Ty) => quote!((#code).ty()?),
+            (Rep::Value, Rep::DType) => quote!((#code).dtype()?),
+            (Rep::Value, Rep::Bool) => quote!((#code).bool()?),
             (Rep::Int, Rep::Dim) => quote!({ let __c = #code; #f::dim(cx, __c) }),
             (Rep::Dim, Rep::Int) => quote!({ let __d = #code; #f::int(cx, __d)? }),
             (Rep::Dims, Rep::Ints) => {

@@ -2,15 +2,15 @@
 
 use super::super::ast::{BinOp, CmpOp};
 use super::super::check::{dtype_literal, is_none};
-use super::super::expand::{arith, cmp, flip};
+use super::super::expand::{arith, cmp, flip, float_attr, literal};
 use super::rust_fn;
 use super::*;
 
 impl Gen<'_> {
     /// The attribute `name`'s local (read at the start of the function).
-    pub(super) fn attr(&mut self, name: &str) -> Option<(Ident, Rep, bool)> {
+    pub(super) fn attr(&mut self, name: &str) -> Option<Attr> {
         if let Some((_, a)) = self.attrs.iter().find(|(n, _)| n == name) {
-            return Some((a.ident.clone(), a.rep, a.optional));
+            return Some(a.clone());
         }
         let decl = self.decls.iter().find(|d| d.name == name)?;
         let rep = match decl.ty.base.as_str() {
@@ -29,9 +29,8 @@ impl Gen<'_> {
             rep,
             optional: decl.ty.optional,
         };
-        let out = (a.ident.clone(), rep, a.optional);
-        self.attrs.push((name.to_string(), a));
-        Some(out)
+        self.attrs.push((name.to_string(), a.clone()));
+        Some(a)
     }
 
     /// The statement reading attribute `name` into its local.
@@ -230,7 +229,11 @@ impl Gen<'_> {
             }
             Term::Cmp(op, _, a, b) => return self.cmp(*op, a, b),
             Term::Attr(_, name) => {
-                let (ident, rep, optional) = self.attr(&name.to_string())?;
+                let Attr {
+                    ident,
+                    rep,
+                    optional,
+                } = self.attr(&name.to_string())?;
                 if optional {
                     Val::new(rep, quote!((*#ident.as_ref()?)))
                 } else {
@@ -405,7 +408,7 @@ impl Gen<'_> {
             Rep::Value => code,
             Rep::Int | Rep::Dim => {
                 let d = self.convert(v, Rep::Dim)?;
-                quote!(#f::dim_value(#d))
+                quote!(#p::Value::Dim(#d))
             }
             Rep::Ints | Rep::Dims => {
                 let l = self.convert(v, Rep::Dims)?;
@@ -467,7 +470,9 @@ impl Gen<'_> {
             let Term::Attr(_, name) = attr else {
                 return None;
             };
-            let (ident, _, optional) = self.attr(&name.to_string())?;
+            let Attr {
+                ident, optional, ..
+            } = self.attr(&name.to_string())?;
             if !optional {
                 return None;
             }
@@ -482,6 +487,12 @@ impl Gen<'_> {
         if let Some(v) = self.literal_cmp(op, a, b) {
             return v;
         }
+        // `==` or `!=`, for values compared only so.
+        let eq = match op {
+            CmpOp::Eq => Some(quote!(==)),
+            CmpOp::Ne => Some(quote!(!=)),
+            _ => None,
+        };
         let cmp = cmp(op);
         let (a, b) = (self.term(a)?, self.term(b)?);
         Some(Val::new(
@@ -499,22 +510,21 @@ impl Gen<'_> {
                     let (x, y) = (a.code, b.code);
                     quote!({ let __a = #x; let __b = #y; #f::cmp_dtype(cx, #p::Cmp::#cmp, __a, __b)? })
                 }
-                (Rep::Ints, Rep::Ints) if matches!(op, CmpOp::Eq | CmpOp::Ne) => {
+                (Rep::Ints, Rep::Ints) if eq.is_some() => {
                     let (ba, x) = by_ref(&a.code, format_ident!("__a"));
                     let (bb, y) = by_ref(&b.code, format_ident!("__b"));
-                    quote!({ #ba #bb (#x.items() == #y.items()) == #p::Cmp::#cmp.holds(0, 0) })
+                    quote!({ #ba #bb #x.items() #eq #y.items() })
                 }
-                (Rep::Ints | Rep::Dims, Rep::Ints | Rep::Dims)
-                    if matches!(op, CmpOp::Eq | CmpOp::Ne) =>
-                {
+                (Rep::Ints | Rep::Dims, Rep::Ints | Rep::Dims) if eq.is_some() => {
                     let (x, y) = (self.convert(a, Rep::Dims)?, self.convert(b, Rep::Dims)?);
                     let (ba, x) = by_ref(&x, format_ident!("__a"));
                     let (bb, y) = by_ref(&y, format_ident!("__b"));
-                    quote!({ #ba #bb #f::same_dims(cx, &#x, &#y)? == #p::Cmp::#cmp.holds(0, 0) })
+                    let not = (op == CmpOp::Ne).then(|| quote!(!));
+                    quote!({ #ba #bb #not #f::same_dims(cx, &#x, &#y)? })
                 }
-                (Rep::Bool, Rep::Bool) if matches!(op, CmpOp::Eq | CmpOp::Ne) => {
+                (Rep::Bool, Rep::Bool) if eq.is_some() => {
                     let (x, y) = (a.code, b.code);
-                    quote!({ let __a = #x; let __b = #y; #p::Cmp::#cmp.holds(__a as i64, __b as i64) })
+                    quote!({ let __a = #x; let __b = #y; __a #eq __b })
                 }
                 _ => return None,
             },
@@ -526,23 +536,14 @@ impl Gen<'_> {
     pub(super) fn literal_cmp(&mut self, op: CmpOp, a: &Term, b: &Term) -> Option<Option<Val>> {
         let f = f();
         let p = quote!(::relay_core::__private);
+        // The forms the static form reads as a `StrCmp` or a `FloatCmp`.
+        if !(literal(a) || literal(b) || float_attr(a, b, self.c)) {
+            return None;
+        }
         let (attr, lit, op) = match (a, b) {
-            (Term::Attr(_, n), lit) | (lit, Term::Attr(_, n))
-                if matches!(lit, Term::Str(_) | Term::Float(..))
-                    || matches!(lit, Term::Int(..))
-                        && self
-                            .decls
-                            .iter()
-                            .any(|d| d.name == *n && d.ty.base == "float") =>
-            {
-                let op = if matches!(a, Term::Attr(..)) {
-                    op
-                } else {
-                    flip(op)
-                };
-                (n.to_string(), lit, op)
-            }
-            _ => return None,
+            (Term::Attr(_, n), lit) => (n.to_string(), lit, op),
+            (lit, Term::Attr(_, n)) => (n.to_string(), lit, flip(op)),
+            _ => return Some(None),
         };
         let Some(decl) = self.decls.iter().find(|d| d.name == attr) else {
             return Some(None);
@@ -609,7 +610,10 @@ impl Gen<'_> {
             }
             ("shape", [x]) => {
                 let x = self.expect(x, Rep::Ty)?;
-                Val::new(Rep::Dims, quote!({ let __t = #x; #f::tensor(cx, __t)?.0 }))
+                Val::new(
+                    Rep::Dims,
+                    quote!({ let __t = #x; let (__s, _) = #f::tensor_parts(cx, __t)?; #f::shape_dims(cx, __s)? }),
+                )
             }
             ("dtype", [x]) => {
                 let x = self.expect(x, Rep::Ty)?;
