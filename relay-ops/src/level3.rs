@@ -11,7 +11,7 @@ use relay_core::{relation, relay_op};
 
 pub mod reshape;
 pub mod shapes;
-pub(crate) mod util;
+pub mod util;
 
 pub use reshape::{Reshape, ReshapeLike, ReverseReshape};
 pub use shapes::{

@@ -55,7 +55,7 @@ fn terms(dims: &Dims, d: Dim) -> Vec<(Vec<Dim>, i64)> {
 /// `num / den` when it is exact in normal form: common factors of the two products
 /// cancel, and what remains of `den` must be one monomial dividing every term of the
 /// remaining numerator. `None` when that cannot be shown (or `?` is involved).
-pub(crate) fn exact_quotient(dims: &mut Dims, num: &[Dim], den: &[Dim]) -> Option<Dim> {
+pub fn exact_quotient(dims: &mut Dims, num: &[Dim], den: &[Dim]) -> Option<Dim> {
     let (num, rest) = cancel(num, den);
     if num.contains(&Dims::ANY) || rest.contains(&Dims::ANY) {
         return None;

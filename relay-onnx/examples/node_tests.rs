@@ -1,0 +1,227 @@
+//! Scores the checker on ONNX's backend node tests: each test's model, with its integer
+//! inputs (`test_data_set_0/input_*.pb`) turned into initializers so that shape values
+//! are known, checked and each declared output compared with the inferred type.
+//!
+//! ```sh
+//! scripts/onnx-node-tests.sh            # fetches the onnx 1.22.0 wheel, runs this
+//! cargo run --release -p relay-onnx --example node_tests -- DIR [--list FILE] [--min-exact N]
+//! ```
+//!
+//! Each output is exact (every dimension and the dtype as declared), less precise (no
+//! disagreement, something unknown), a conflict (a dimension or dtype that disagrees,
+//! or an error reported on a model that ONNX's tests say is well typed) or unsupported
+//! (it depends on an operator or type the checker does not read yet). A test is exact
+//! when all its outputs are. Tests whose outputs are sequences or optionals are left out.
+
+use prost::Message;
+use relay_onnx::check::DimShown;
+use relay_onnx::proto::{DimensionValue, ModelProto, TensorProto, TypeValue};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
+
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum Score {
+    Exact,
+    LessPrecise,
+    Unsupported,
+    Conflict,
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some(dir) = args.first() else {
+        eprintln!("usage: node_tests DIR [--list FILE] [--min-exact N]");
+        std::process::exit(2);
+    };
+    let list = args
+        .iter()
+        .position(|a| a == "--list")
+        .and_then(|i| args.get(i + 1));
+    let min_exact: Option<usize> = args
+        .iter()
+        .position(|a| a == "--min-exact")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|s| s.parse().ok());
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("the node test directory")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let mut tests = BTreeMap::new();
+    let mut outputs = [0usize; 4];
+    let mut report = String::new();
+    for name in &names {
+        let path = Path::new(dir).join(name);
+        let Some((score, out_scores, detail)) = score_test(&path) else {
+            continue;
+        };
+        for s in &out_scores {
+            outputs[*s as usize] += 1;
+        }
+        let _ = writeln!(report, "{name}\t{score:?}\t{detail}");
+        tests.insert(name.clone(), score);
+    }
+    let count = |s: Score| tests.values().filter(|&&v| v == s).count();
+    println!(
+        "{} tensor tests: {} exact, {} less precise, {} unsupported, {} conflicts",
+        tests.len(),
+        count(Score::Exact),
+        count(Score::LessPrecise),
+        count(Score::Unsupported),
+        count(Score::Conflict)
+    );
+    println!(
+        "{} outputs: {} exact, {} less precise, {} unsupported, {} conflicts",
+        outputs.iter().sum::<usize>(),
+        outputs[0],
+        outputs[1],
+        outputs[2],
+        outputs[3]
+    );
+    if let Some(list) = list {
+        std::fs::write(list, report).expect("write the list");
+    }
+    let mut failed = false;
+    if count(Score::Conflict) > 0 {
+        eprintln!("conflicts:");
+        for (n, s) in &tests {
+            if *s == Score::Conflict {
+                eprintln!("  {n}");
+            }
+        }
+        failed = true;
+    }
+    if let Some(m) = min_exact {
+        if count(Score::Exact) < m {
+            eprintln!("{} exact, fewer than the {m} expected", count(Score::Exact));
+            failed = true;
+        }
+    }
+    if failed {
+        std::process::exit(1);
+    }
+}
+
+fn score_test(path: &Path) -> Option<(Score, Vec<Score>, String)> {
+    let bytes = std::fs::read(path.join("model.onnx")).ok()?;
+    let mut model = ModelProto::decode(bytes::Bytes::from(bytes)).ok()?;
+    let graph = model.graph.as_mut()?;
+    // Only tensor outputs.
+    if graph.output.iter().any(|o| {
+        !matches!(
+            o.r#type.as_ref().and_then(|t| t.value.as_ref()),
+            Some(TypeValue::TensorType(_))
+        )
+    }) {
+        return None;
+    }
+    // The integer inputs as initializers.
+    let inits: Vec<String> = graph
+        .initializer
+        .iter()
+        .map(|t| String::from_utf8_lossy(&t.name).into_owned())
+        .collect();
+    let inputs: Vec<String> = graph
+        .input
+        .iter()
+        .map(|i| String::from_utf8_lossy(&i.name).into_owned())
+        .filter(|n| !inits.contains(n))
+        .collect();
+    for (i, name) in inputs.iter().enumerate() {
+        let p = path.join("test_data_set_0").join(format!("input_{i}.pb"));
+        let Ok(data) = std::fs::read(&p) else {
+            continue;
+        };
+        let Ok(mut t) = TensorProto::decode(bytes::Bytes::from(data)) else {
+            continue;
+        };
+        if matches!(t.data_type, 2..=7 | 9 | 12 | 13)
+            && relay_onnx::attr::int_data(&t).ok().flatten().is_some()
+        {
+            t.name = name.clone().into();
+            graph.initializer.push(t);
+        }
+    }
+    let outs = graph.output.clone();
+    let mut checked = relay_onnx::check_model(&model);
+    let errors: Vec<String> = checked
+        .diagnostics()
+        .iter()
+        .filter(|d| !d.unsupported)
+        .map(|d| d.to_string().replace('\n', " "))
+        .collect();
+    let unsupported: Vec<String> = checked
+        .diagnostics()
+        .iter()
+        .filter(|d| d.unsupported)
+        .map(|d| d.message.clone())
+        .collect();
+    let mut scores = Vec::new();
+    let mut detail = String::new();
+    for o in &outs {
+        let name = String::from_utf8_lossy(&o.name).into_owned();
+        let Some(TypeValue::TensorType(tt)) = o.r#type.as_ref().and_then(|t| t.value.as_ref())
+        else {
+            continue;
+        };
+        let score = if !checked.is_checked(&name) {
+            if errors.is_empty() {
+                Score::Unsupported
+            } else {
+                Score::Conflict
+            }
+        } else {
+            let dims = checked.dims_of(&name).flatten();
+            let dtype = checked.dtype_of(&name);
+            let want_dt = relay_onnx::check::onnx_dtype(tt.elem_type)
+                .ok()
+                .map(|d| d.to_string());
+            let mut s = Score::Exact;
+            if dtype.is_some() && want_dt.is_some() && dtype != want_dt {
+                s = Score::Conflict;
+            } else if dtype.is_none() {
+                s = Score::LessPrecise;
+            }
+            match (&tt.shape, dims) {
+                (Some(shape), Some(dims)) => {
+                    if shape.dim.len() != dims.len() {
+                        s = Score::Conflict;
+                    } else {
+                        for (d, have) in shape.dim.iter().zip(&dims) {
+                            match (&d.value, have) {
+                                (Some(DimensionValue::DimValue(v)), DimShown::Const(c))
+                                    if v != c =>
+                                {
+                                    s = s.max(Score::Conflict)
+                                }
+                                (Some(DimensionValue::DimValue(_)), DimShown::Const(_)) => {}
+                                _ => s = s.max(Score::LessPrecise),
+                            }
+                        }
+                    }
+                }
+                (_, None) => s = s.max(Score::LessPrecise),
+                (None, Some(_)) => {}
+            }
+            if !errors.is_empty() {
+                s = Score::Conflict;
+            }
+            if s != Score::Exact {
+                let shown = checked.type_of(&name).unwrap_or_default();
+                let _ = write!(detail, "{name}: {shown}; ");
+            }
+            s
+        };
+        scores.push(score);
+    }
+    let test = scores.iter().copied().max().unwrap_or(Score::Exact);
+    if !errors.is_empty() {
+        let _ = write!(detail, "errors: {}", errors.join(" | "));
+    }
+    if !unsupported.is_empty() {
+        let _ = write!(detail, "unsupported: {}", unsupported.join(" | "));
+    }
+    Some((test, scores, detail))
+}

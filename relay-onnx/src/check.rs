@@ -1,0 +1,1239 @@
+//! The checker: a graph's values typed in topological order, each node through the
+//! relation of the Relay operator its mapping names, with shape values evaluated beside.
+//!
+//! The graph is a Relay function: its parameters are the graph inputs that are not
+//! initializers, in order; initializers are typed by their dims and dtype (small integer
+//! ones keep their values); a `dim_value` is a constant, a `dim_param` a rigid symbol of
+//! that name (one name, one dimension, across the inputs), an unset dimension a fresh
+//! unknown. Each node adds its operator's relations to one solver and runs it to its
+//! fixpoint before the next node, so a node's input types are as known as they can be
+//! when its shape values are evaluated.
+
+use crate::attr::{int_data, NodeAttrs};
+use crate::ops::{self, Arg, AttrFrom, OnnxOp, Outputs};
+use crate::proto::{text, GraphProto, ModelProto, NodeProto, TensorProto, TypeProto, TypeValue};
+use crate::value::{ValueCx, MAX_ELEMS};
+use relay_core::op::AttrType;
+use relay_core::{
+    AttrValue, Attrs, DTy, DType, Dim, Kind, OpDef, Outcome, Registry, Solver, Ty, TyCtx, TyData,
+};
+use rustc_hash::FxHashMap;
+use std::fmt;
+use std::sync::Arc;
+
+/// A node, as messages name it: its index in the graph, name and op type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NodeRef {
+    /// Its index among the graph's nodes.
+    pub index: usize,
+    /// Its name (may be empty).
+    pub name: String,
+    /// Its op type, with its domain when that is not the default one.
+    pub op_type: String,
+}
+
+impl fmt::Display for NodeRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.name.is_empty() {
+            write!(f, "node {} ({})", self.index, self.op_type)
+        } else {
+            write!(f, "node {} `{}` ({})", self.index, self.name, self.op_type)
+        }
+    }
+}
+
+/// What kind of problem a diagnostic reports.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Severity {
+    /// The model is ill-typed or unreadable.
+    Error,
+    /// Something the user should know that does not make the model wrong.
+    Warning,
+}
+
+/// A problem found in a model, with the node it is about.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// Error or warning.
+    pub severity: Severity,
+    /// The node it is about, if one.
+    pub node: Option<NodeRef>,
+    /// What is wrong.
+    pub message: String,
+    /// Further facts (the types involved).
+    pub notes: Vec<String>,
+    /// It reports something the checker does not support yet (an operator, a type),
+    /// not a mistake in the model.
+    pub unsupported: bool,
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.node {
+            Some(n) => write!(f, "{n}: {}", self.message)?,
+            None => f.write_str(&self.message)?,
+        }
+        for note in &self.notes {
+            write!(f, "\n  = note: {note}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A file that is not a readable ONNX model.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoadError(pub String);
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// A value of the graph: its name and what is known of it.
+struct Slot {
+    name: Box<str>,
+    ty: Ty,
+    /// Its elements, for a small integer tensor whose value is known.
+    value: Option<Box<[Dim]>>,
+    /// Its elements, for a small float tensor that is a constant.
+    floats: Option<Box<[f64]>>,
+    /// The node that makes it, if one.
+    node: Option<usize>,
+    /// It depends on a node that could not be typed: not checked further.
+    failed: bool,
+}
+
+/// A checked model: the type of every value and the diagnostics.
+pub struct Checked {
+    solver: Solver,
+    slots: Vec<Slot>,
+    inputs: Vec<usize>,
+    outputs: Vec<usize>,
+    /// The outputs of the nodes, in the order the graph lists the nodes.
+    bindings: Vec<usize>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Checked {
+    /// The diagnostics, in the order of the graph's nodes.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    /// Whether any diagnostic is an error.
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error)
+    }
+
+    /// The type of a value by its name, in Relay's syntax.
+    pub fn type_of(&mut self, name: &str) -> Option<String> {
+        let i = self.slots.iter().position(|s| &*s.name == name)?;
+        Some(self.show_slot(i))
+    }
+
+    fn show_slot(&mut self, i: usize) -> String {
+        let t = self.solver.resolve(self.slots[i].ty);
+        self.solver.tcx.show(t)
+    }
+
+    /// The graph's type: `fn (inputs) -> output`, the outputs a tuple when there are
+    /// several.
+    pub fn signature(&mut self) -> String {
+        let ins: Vec<String> = self
+            .inputs
+            .clone()
+            .into_iter()
+            .map(|i| self.show_slot(i))
+            .collect();
+        let outs: Vec<String> = self
+            .outputs
+            .clone()
+            .into_iter()
+            .map(|i| self.show_slot(i))
+            .collect();
+        let out = if outs.len() == 1 {
+            outs[0].clone()
+        } else {
+            format!("({})", outs.join(", "))
+        };
+        format!("fn ({}) -> {out}", ins.join(", "))
+    }
+
+    /// The graph inputs' and outputs' names and types.
+    pub fn io(&mut self) -> (Vec<(String, String)>, Vec<(String, String)>) {
+        let f = |c: &mut Self, v: Vec<usize>| {
+            v.into_iter()
+                .map(|i| (c.slots[i].name.to_string(), c.show_slot(i)))
+                .collect()
+        };
+        (f(self, self.inputs.clone()), f(self, self.outputs.clone()))
+    }
+
+    /// Every node output by name with its type, in the graph's node order.
+    pub fn bindings(&mut self) -> Vec<(String, String)> {
+        self.bindings
+            .clone()
+            .into_iter()
+            .map(|i| (self.slots[i].name.to_string(), self.show_slot(i)))
+            .collect()
+    }
+
+    /// The dims of a value's type (constants as numbers, others as text), for scoring.
+    pub fn dims_of(&mut self, name: &str) -> Option<Option<Vec<DimShown>>> {
+        let i = self.slots.iter().position(|s| &*s.name == name)?;
+        let t = self.solver.resolve(self.slots[i].ty);
+        let TyData::Tensor(shape, _) = *self.solver.tcx.data(t) else {
+            return Some(None);
+        };
+        let Some(dims) = self.solver.tcx.shape_dims(shape).map(|d| d.to_vec()) else {
+            return Some(None);
+        };
+        Some(Some(
+            dims.into_iter()
+                .map(|d| match self.solver.tcx.dims.as_const(d) {
+                    Some(c) => DimShown::Const(c),
+                    None if self.solver.tcx.dims.has_vars(d) || self.solver.tcx.dims.is_any(d) => {
+                        DimShown::Unknown
+                    }
+                    None => DimShown::Sym(self.solver.tcx.show_dim(d)),
+                })
+                .collect(),
+        ))
+    }
+
+    /// Whether a value was checked: it exists and does not depend on a node that could
+    /// not be typed.
+    pub fn is_checked(&self, name: &str) -> bool {
+        self.slots.iter().any(|s| &*s.name == name && !s.failed)
+    }
+
+    /// The dtype of a value, if known, by name (`float32`).
+    pub fn dtype_of(&mut self, name: &str) -> Option<String> {
+        let i = self.slots.iter().position(|s| &*s.name == name)?;
+        let t = self.solver.resolve(self.slots[i].ty);
+        match *self.solver.tcx.data(t) {
+            TyData::Tensor(_, DTy::Known(d)) => Some(d.to_string()),
+            _ => None,
+        }
+    }
+}
+
+/// One dimension of a checked value, for comparing with a declared one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DimShown {
+    /// A number.
+    Const(i64),
+    /// A symbol or an expression over symbols.
+    Sym(String),
+    /// Not known.
+    Unknown,
+}
+
+/// Reads and checks a model from its bytes (weights are not copied: the returned types
+/// borrow nothing, and the buffer is dropped after reading).
+pub fn check_bytes(bytes: bytes::Bytes) -> Result<Checked, LoadError> {
+    let model = crate::read(bytes)?;
+    Ok(check_model(&model))
+}
+
+/// Checks a decoded model.
+pub fn check_model(model: &ModelProto) -> Checked {
+    let registry = match relay_core::registry::global() {
+        Ok(r) => r,
+        Err(errors) => {
+            let mut c = Checker::new(model, None);
+            for e in errors {
+                c.error(None, e.to_string(), Vec::new());
+            }
+            return c.finish();
+        }
+    };
+    let mut c = Checker::new(model, Some(registry));
+    if let Some(g) = &model.graph {
+        c.graph(g);
+    } else {
+        c.error(None, "the model has no graph".into(), Vec::new());
+    }
+    c.finish()
+}
+
+struct Checker<'m> {
+    registry: Option<&'static Registry>,
+    solver: Solver,
+    opsets: FxHashMap<String, i64>,
+    slots: Vec<Slot>,
+    by_name: FxHashMap<&'m [u8], usize>,
+    syms: FxHashMap<String, Dim>,
+    sym_names: FxHashMap<String, String>,
+    op_tys: FxHashMap<*const OpDef, Ty>,
+    inputs: Vec<usize>,
+    outputs: Vec<usize>,
+    bindings: Vec<usize>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl<'m> Checker<'m> {
+    fn new(model: &ModelProto, registry: Option<&'static Registry>) -> Self {
+        let mut opsets = FxHashMap::default();
+        for o in &model.opset_import {
+            let d = text(&o.domain);
+            let d = if d == "ai.onnx" {
+                String::new()
+            } else {
+                d.into_owned()
+            };
+            opsets.insert(d, o.version);
+        }
+        // IR version 2 models may omit the import: opset 1.
+        opsets.entry(String::new()).or_insert(1);
+        Checker {
+            registry,
+            solver: Solver::new(TyCtx::new()),
+            opsets,
+            slots: Vec::new(),
+            by_name: FxHashMap::default(),
+            syms: FxHashMap::default(),
+            sym_names: FxHashMap::default(),
+            op_tys: FxHashMap::default(),
+            inputs: Vec::new(),
+            outputs: Vec::new(),
+            bindings: Vec::new(),
+            diagnostics: Vec::new(),
+        }
+    }
+
+    fn finish(self) -> Checked {
+        Checked {
+            solver: self.solver,
+            slots: self.slots,
+            inputs: self.inputs,
+            outputs: self.outputs,
+            bindings: self.bindings,
+            diagnostics: self.diagnostics,
+        }
+    }
+
+    fn error(&mut self, node: Option<NodeRef>, message: String, notes: Vec<String>) {
+        self.diagnostics.push(Diagnostic {
+            severity: Severity::Error,
+            node,
+            message,
+            notes,
+            unsupported: false,
+        });
+    }
+
+    fn unsupported(&mut self, node: Option<NodeRef>, message: String, notes: Vec<String>) {
+        self.error(node, message, notes);
+        if let Some(d) = self.diagnostics.last_mut() {
+            d.unsupported = true;
+        }
+    }
+
+    fn add_slot(&mut self, name: &'m [u8], ty: Ty, node: Option<usize>) -> usize {
+        let id = self.slots.len();
+        self.slots.push(Slot {
+            name: String::from_utf8_lossy(name).into(),
+            ty,
+            value: None,
+            floats: None,
+            node,
+            failed: false,
+        });
+        self.by_name.insert(name, id);
+        id
+    }
+
+    fn graph(&mut self, g: &'m GraphProto) {
+        // Initializers first: a graph input of the same name is the initializer.
+        for t in &g.initializer {
+            let ty = self.tensor_proto_ty(t);
+            let id = self.add_slot(&t.name, ty, None);
+            match int_data(t) {
+                Ok(Some(v)) => {
+                    let v: Box<[Dim]> = v
+                        .into_iter()
+                        .map(|c| self.solver.tcx.dims.konst(c))
+                        .collect();
+                    self.slots[id].value = Some(v);
+                }
+                Ok(None) => self.slots[id].floats = crate::attr::float_data(t).map(Into::into),
+                Err(e) => self.error(
+                    None,
+                    format!("initializer `{}`: {e}", text(&t.name)),
+                    Vec::new(),
+                ),
+            }
+        }
+        for vi in &g.input {
+            if self.by_name.contains_key(vi.name.as_ref()) {
+                continue;
+            }
+            let ty = match &vi.r#type {
+                Some(tp) => self.decl_ty(tp),
+                None => Ok(self.solver.fresh_ty()),
+            };
+            let ty = match ty {
+                Ok(t) => t,
+                Err(e) => {
+                    self.unsupported(
+                        None,
+                        format!("graph input `{}`: {e}", text(&vi.name)),
+                        Vec::new(),
+                    );
+                    self.solver.fresh_ty()
+                }
+            };
+            let id = self.add_slot(&vi.name, ty, None);
+            self.inputs.push(id);
+        }
+        let order = self.order(g);
+        for &n in &order {
+            self.node(g, n);
+        }
+        for (k, node) in g.node.iter().enumerate() {
+            let _ = k;
+            for o in &node.output {
+                if let Some(&id) = self.by_name.get(o.as_ref()) {
+                    self.bindings.push(id);
+                }
+            }
+        }
+        for vi in &g.output {
+            match self.by_name.get(vi.name.as_ref()) {
+                Some(&id) => self.outputs.push(id),
+                None => {
+                    self.error(
+                        None,
+                        format!(
+                            "graph output `{}` is not produced by any node, initializer or input",
+                            text(&vi.name)
+                        ),
+                        Vec::new(),
+                    );
+                }
+            }
+        }
+        self.compare_declared(g);
+    }
+
+    /// The nodes in an order where each comes after the nodes making its inputs: the
+    /// graph's own when it is one (ONNX requires it), else a topological sort; a cycle is
+    /// an error naming a node on it, and its nodes are left out.
+    fn order(&mut self, g: &'m GraphProto) -> Vec<usize> {
+        let mut producer: FxHashMap<&[u8], usize> = FxHashMap::default();
+        for (k, node) in g.node.iter().enumerate() {
+            for o in &node.output {
+                if !o.is_empty() {
+                    producer.insert(o.as_ref(), k);
+                }
+            }
+        }
+        let n = g.node.len();
+        let mut indeg = vec![0usize; n];
+        let mut users: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut sorted = true;
+        for (k, node) in g.node.iter().enumerate() {
+            for i in &node.input {
+                if let Some(&p) = producer.get(i.as_ref()) {
+                    if !self.by_name.contains_key(i.as_ref()) {
+                        indeg[k] += 1;
+                        users[p].push(k);
+                        if p >= k {
+                            sorted = false;
+                        }
+                    }
+                }
+            }
+        }
+        if sorted {
+            return (0..n).collect();
+        }
+        let mut ready: Vec<usize> = (0..n).filter(|&k| indeg[k] == 0).rev().collect();
+        let mut out = Vec::with_capacity(n);
+        while let Some(k) = ready.pop() {
+            out.push(k);
+            for &u in &users[k] {
+                indeg[u] -= 1;
+                if indeg[u] == 0 {
+                    ready.push(u);
+                }
+            }
+        }
+        if out.len() < n {
+            let on_cycle: Vec<usize> = (0..n).filter(|&k| indeg[k] > 0).collect();
+            let first = on_cycle[0];
+            let names: Vec<String> = on_cycle
+                .iter()
+                .take(5)
+                .map(|&k| node_ref(g, k).to_string())
+                .collect();
+            self.error(
+                Some(node_ref(g, first)),
+                format!(
+                    "the graph has a cycle: {} node{} depend on their own outputs",
+                    on_cycle.len(),
+                    if on_cycle.len() == 1 { "" } else { "s" }
+                ),
+                vec![format!("among them: {}", names.join(", "))],
+            );
+        }
+        out
+    }
+
+    fn opset(&self, domain: &str) -> Option<i64> {
+        self.opsets.get(domain).copied()
+    }
+
+    fn node(&mut self, g: &'m GraphProto, k: usize) {
+        let node = &g.node[k];
+        let domain = text(&node.domain);
+        let op_type = text(&node.op_type);
+        // Inputs: each must be a known value; one that failed stops this node quietly.
+        let mut inputs: Vec<Option<usize>> = Vec::with_capacity(node.input.len());
+        let mut failed = false;
+        for (i, name) in node.input.iter().enumerate() {
+            if name.is_empty() {
+                inputs.push(None);
+                continue;
+            }
+            match self.by_name.get(name.as_ref()) {
+                Some(&id) => {
+                    failed |= self.slots[id].failed;
+                    inputs.push(Some(id));
+                }
+                None => {
+                    self.error(
+                        Some(node_ref(g, k)),
+                        format!(
+                            "input {i} `{}` is not produced by any node, initializer or graph input",
+                            text(name)
+                        ),
+                        Vec::new(),
+                    );
+                    failed = true;
+                    inputs.push(None);
+                }
+            }
+        }
+        while inputs.last() == Some(&None) && node.input.last().is_some_and(|n| n.is_empty()) {
+            inputs.pop();
+        }
+        let version = self.opset(&domain);
+        let op = version.and_then(|v| ops::find(&domain, &op_type, v));
+        let Some(op) = op.filter(|_| !failed) else {
+            if !failed {
+                let shown = if domain.is_empty() {
+                    "ai.onnx".to_string()
+                } else {
+                    domain.to_string()
+                };
+                let message = match version {
+                    None => format!("domain `{shown}` of `{op_type}` is not imported by the model (no `opset_import` entry)"),
+                    Some(v) => {
+                        let vs = ops::versions(&domain, &op_type);
+                        if vs.is_empty() {
+                            format!("operator `{shown}.{op_type}` (opset {v}) is not supported")
+                        } else {
+                            format!(
+                                "operator `{shown}.{op_type}` is supported from opset {} on, and the model imports opset {v}",
+                                vs[0]
+                            )
+                        }
+                    }
+                };
+                self.unsupported(
+                    Some(node_ref(g, k)),
+                    message,
+                    vec!["the nodes that use its outputs are not checked".into()],
+                );
+            }
+            self.fail_outputs(node, k);
+            return;
+        };
+        if !self.apply(g, k, op, &inputs) {
+            self.fail_outputs(node, k);
+        }
+    }
+
+    fn fail_outputs(&mut self, node: &'m NodeProto, k: usize) {
+        for o in &node.output {
+            if !o.is_empty() {
+                let t = self.solver.fresh_ty();
+                let id = self.add_slot(o, t, Some(k));
+                self.slots[id].failed = true;
+            }
+        }
+    }
+
+    fn op_ty(&mut self, def: &'static OpDef) -> Ty {
+        if let Some(&t) = self.op_tys.get(&(def as *const OpDef)) {
+            return t;
+        }
+        let t = def.ty(&mut self.solver.tcx);
+        self.op_tys.insert(def as *const OpDef, t);
+        t
+    }
+
+    /// Types node `k` through its mapping; false if it could not be (reported).
+    fn apply(
+        &mut self,
+        g: &'m GraphProto,
+        k: usize,
+        op: &'static OnnxOp,
+        inputs: &[Option<usize>],
+    ) -> bool {
+        let node = &g.node[k];
+        let here = || node_ref(g, k);
+        let Some(def) = self.registry.and_then(|r| r.op(op.relay)) else {
+            self.error(
+                Some(here()),
+                format!(
+                    "its mapping names Relay operator `{}`, which is not registered",
+                    op.relay
+                ),
+                Vec::new(),
+            );
+            return false;
+        };
+        let attrs = NodeAttrs::new(&node.attribute);
+        // Arguments.
+        let mut args: Vec<Ty> = Vec::with_capacity(op.args.len());
+        for a in op.args {
+            let t = match *a {
+                Arg::In(i) => match inputs.get(i).copied().flatten() {
+                    Some(id) => self.slots[id].ty,
+                    None => {
+                        self.error(
+                            Some(here()),
+                            format!("input {i} is required but not given"),
+                            Vec::new(),
+                        );
+                        return false;
+                    }
+                },
+                Arg::Opt(i) => match inputs.get(i).copied().flatten() {
+                    Some(id) => self.slots[id].ty,
+                    None => self.solver.tcx.tuple(&[]),
+                },
+                Arg::Value(i) => match inputs.get(i).copied().flatten() {
+                    Some(id) => match self.slots[id].value.clone() {
+                        Some(v) => self.solver.tcx.tensor_of(&v, DType::INT64),
+                        None => self.solver.fresh_ty(),
+                    },
+                    None => self.solver.tcx.tuple(&[]),
+                },
+                Arg::Rest(i) => {
+                    let mut fields = Vec::new();
+                    for j in i..inputs.len() {
+                        match inputs[j] {
+                            Some(id) => fields.push(self.slots[id].ty),
+                            None => {
+                                self.error(
+                                    Some(here()),
+                                    format!("input {j} is required but not given"),
+                                    Vec::new(),
+                                );
+                                return false;
+                            }
+                        }
+                    }
+                    self.solver.tcx.tuple(&fields)
+                }
+                Arg::AttrInts(name) => match attrs.get(name) {
+                    Some(a) if crate::attr::kind(a) == crate::proto::AttributeType::Ints => {
+                        let dims: Vec<Dim> = a
+                            .ints
+                            .iter()
+                            .map(|&c| self.solver.tcx.dims.konst(c))
+                            .collect();
+                        self.solver.tcx.tensor_of(&dims, DType::INT64)
+                    }
+                    Some(a) => {
+                        let t = crate::attr::kind(a).name();
+                        self.error(
+                            Some(here()),
+                            format!("attribute `{name}` is of type {t}, and must be INTS"),
+                            Vec::new(),
+                        );
+                        return false;
+                    }
+                    None => self.solver.tcx.tuple(&[]),
+                },
+                Arg::Fresh => {
+                    let name = fresh_name(node, k);
+                    let d = self.symbol(&name);
+                    self.solver.tcx.tensor_of(&[d], DType::INT64)
+                }
+            };
+            args.push(t);
+        }
+        // Attributes.
+        let mut given: Vec<(Box<str>, AttrValue)> = Vec::new();
+        for m in op.attrs {
+            let value = match m.from {
+                AttrFrom::Attr(name) | AttrFrom::AttrOr(name, _) => match attrs.get(name) {
+                    Some(a) => match attrs.relay_value(a) {
+                        Ok(v) => Some(v),
+                        Err(e) => {
+                            self.error(Some(here()), e, Vec::new());
+                            return false;
+                        }
+                    },
+                    None => match m.from {
+                        AttrFrom::AttrOr(_, d) => Some(d.value()),
+                        _ => None,
+                    },
+                },
+                AttrFrom::Const(c) => Some(c.value()),
+                AttrFrom::With(f) => match f(&attrs) {
+                    Ok(v) => v,
+                    Err(e) if e.unsupported => {
+                        self.unsupported(Some(here()), e.message, Vec::new());
+                        return false;
+                    }
+                    Err(e) => {
+                        self.error(Some(here()), e.message, Vec::new());
+                        return false;
+                    }
+                },
+                AttrFrom::Floats(i) => inputs
+                    .get(i)
+                    .copied()
+                    .flatten()
+                    .and_then(|id| self.slots[id].floats.clone())
+                    .map(|v| AttrValue::List(v.iter().map(|&f| AttrValue::Float(f)).collect())),
+                AttrFrom::Input(i) => match inputs.get(i).copied().flatten() {
+                    None => None,
+                    Some(id) => {
+                        let Some(v) = self.slots[id].value.clone() else {
+                            self.error(
+                                Some(here()),
+                                format!(
+                                    "input {i} `{}` gives attribute `{}`, and its value is not known: it must be a constant",
+                                    self.slots[id].name, m.relay
+                                ),
+                                Vec::new(),
+                            );
+                            return false;
+                        };
+                        let mut ints = Vec::with_capacity(v.len());
+                        for d in v.iter() {
+                            let d = self.solver.resolve_dim(*d);
+                            match self.solver.tcx.dims.as_const(d) {
+                                Some(c) => ints.push(c),
+                                None => {
+                                    let shown = self.solver.tcx.show_dim(d);
+                                    self.error(
+                                        Some(here()),
+                                        format!("input {i} `{}` gives attribute `{}`, and its value `{shown}` is not a constant", self.slots[id].name, m.relay),
+                                        Vec::new(),
+                                    );
+                                    return false;
+                                }
+                            }
+                        }
+                        let scalar = matches!(
+                            def.attr(m.relay).map(|a| a.ty),
+                            Some(AttrType::Int | AttrType::Option(AttrType::Int))
+                        );
+                        Some(if scalar && ints.len() == 1 {
+                            AttrValue::Int(ints[0])
+                        } else {
+                            AttrValue::List(ints.into_iter().map(AttrValue::Int).collect())
+                        })
+                    }
+                },
+            };
+            if let Some(v) = value {
+                // ONNX writes booleans as ints (`keepdims=1`).
+                let v = match (def.attr(m.relay).map(|a| a.ty), v) {
+                    (
+                        Some(AttrType::Bool | AttrType::Option(AttrType::Bool)),
+                        AttrValue::Int(i),
+                    ) => AttrValue::Bool(i != 0),
+                    (_, v) => v,
+                };
+                given.push((m.relay.into(), v));
+            }
+        }
+        let attrs_filled = match def.attrs_for_call(&Attrs::new(given)) {
+            Ok(a) => a,
+            Err(e) => {
+                self.error(Some(here()), e.message, Vec::new());
+                return false;
+            }
+        };
+        // The call.
+        let fty = self.op_ty(def);
+        let (params, ret, constraints) = match self.solver.instantiate(fty) {
+            Ok(x) => x,
+            Err(e) => {
+                self.error(Some(here()), format!("`{}`: {e}", def.name), Vec::new());
+                return false;
+            }
+        };
+        if params.len() != args.len() {
+            self.error(
+                Some(here()),
+                format!(
+                    "its mapping gives Relay operator `{}` {} arguments, and it takes {}",
+                    def.name,
+                    args.len(),
+                    params.len()
+                ),
+                Vec::new(),
+            );
+            return false;
+        }
+        let n_out = node.output.len().max(1);
+        let outs: Vec<Ty> = match op.outputs {
+            Outputs::One => vec![ret],
+            Outputs::Each => {
+                let fields: Vec<Ty> = (0..n_out).map(|_| self.solver.fresh_ty()).collect();
+                let tuple = self.solver.tcx.tuple(&fields);
+                if let Err(e) = self.solver.unify(ret, tuple) {
+                    let d = e.describe(&self.solver.tcx);
+                    self.error(Some(here()), format!("its outputs: {d}"), Vec::new());
+                    return false;
+                }
+                fields
+            }
+        };
+        let mut ok = true;
+        for (j, (&p, &a)) in params.iter().zip(&args).enumerate() {
+            if let Err(e) = self.solver.unify(p, a) {
+                let d = e.describe(&self.solver.tcx);
+                let what = self.arg_name(node, op, j);
+                self.error(Some(here()), format!("{what}: {d}"), Vec::new());
+                ok = false;
+            }
+        }
+        if !ok {
+            return false;
+        }
+        self.solver
+            .add_constraints(&constraints, Some(Arc::new(attrs_filled)), k as u32);
+        if let Outcome::Failed(errors) = self.solver.solve() {
+            for e in errors {
+                let at = e.origin as usize;
+                let mut notes = e.notes.clone();
+                let message = match e.arg {
+                    Some(j) if at == k => {
+                        let what = self.arg_name(node, op, j);
+                        let shown = if j < args.len() {
+                            let t = self.solver.resolve(args[j]);
+                            Some(self.solver.tcx.show(t))
+                        } else {
+                            None
+                        };
+                        if let Some(s) = shown {
+                            notes.insert(0, format!("{what} is `{s}`"));
+                        }
+                        format!("{}", e.message)
+                    }
+                    _ => e.message.clone(),
+                };
+                self.error(Some(node_ref(g, at.min(g.node.len() - 1))), message, notes);
+            }
+            // Its outputs are still added: what is known of them is kept.
+            ok = false;
+        }
+        for (j, o) in node.output.iter().enumerate() {
+            if o.is_empty() {
+                continue;
+            }
+            let t = match outs.get(j) {
+                Some(&t) => t,
+                None => {
+                    self.error(
+                        Some(here()),
+                        format!("output {j} `{}` is not one this operator gives", text(o)),
+                        Vec::new(),
+                    );
+                    self.solver.fresh_ty()
+                }
+            };
+            let id = self.add_slot(o, t, Some(k));
+            self.slots[id].failed = !ok;
+        }
+        // Values.
+        if ok {
+            if let (Some(f), Some(o)) = (op.value, node.output.first().filter(|o| !o.is_empty())) {
+                let vals: Vec<Option<Box<[Dim]>>> = inputs
+                    .iter()
+                    .map(|i| i.and_then(|id| self.slots[id].value.clone()))
+                    .collect();
+                let views: Vec<Option<&[Dim]>> = vals.iter().map(|v| v.as_deref()).collect();
+                let tys: Vec<Option<Ty>> = inputs
+                    .iter()
+                    .map(|i| i.map(|id| self.slots[id].ty))
+                    .collect();
+                let mut cx = ValueCx {
+                    solver: &mut self.solver,
+                    inputs: &views,
+                    input_tys: &tys,
+                    output_ty: outs[0],
+                    attrs: &attrs,
+                };
+                if let Some(v) = f(&mut cx) {
+                    if v.len() <= MAX_ELEMS {
+                        let id = self.by_name[o.as_ref()];
+                        self.slots[id].value = Some(v.into());
+                    }
+                }
+            }
+        }
+        ok
+    }
+
+    /// How a message names argument `j` of the mapping (or its result).
+    fn arg_name(&self, node: &NodeProto, op: &OnnxOp, j: usize) -> String {
+        let input = |i: usize| match node.input.get(i) {
+            Some(n) if !n.is_empty() => format!("input {i} `{}`", text(n)),
+            _ => format!("input {i}"),
+        };
+        match op.args.get(j) {
+            Some(Arg::In(i) | Arg::Opt(i)) => input(*i),
+            Some(Arg::Value(i)) => format!("the value of {}", input(*i)),
+            Some(Arg::Rest(i)) => format!("inputs {i}.."),
+            Some(Arg::Fresh) => "its data-dependent size".into(),
+            Some(Arg::AttrInts(name)) => format!("attribute `{name}`"),
+            None => match node.output.first() {
+                Some(o) if !o.is_empty() => format!("output `{}`", text(o)),
+                _ => "its output".into(),
+            },
+        }
+    }
+
+    /// The rigid symbol of a `dim_param` (one per name).
+    fn symbol(&mut self, name: &str) -> Dim {
+        if let Some(&d) = self.syms.get(name) {
+            return d;
+        }
+        let shown = self.printable(name);
+        let p = self.solver.tcx.param(&shown, Kind::ShapeVar);
+        let d = self.solver.tcx.dims.sym(p);
+        self.syms.insert(name.to_string(), d);
+        d
+    }
+
+    /// A symbol's name as Relay's text reads it back: letters, digits, `_` and `.`,
+    /// not starting with a digit; other names are rewritten (`batch size` is
+    /// `batch_size`) and kept apart from each other.
+    fn printable(&mut self, name: &str) -> String {
+        let mut s: String = name
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '_' || c == '.' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        if !s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+            s.insert(0, '_');
+        }
+        let base = s.clone();
+        let mut n = 1;
+        while let Some(other) = self.sym_names.get(&s) {
+            if other == name {
+                break;
+            }
+            n += 1;
+            s = format!("{base}_{n}");
+        }
+        self.sym_names.insert(s.clone(), name.to_string());
+        s
+    }
+
+    fn dtype(&mut self, elem: i32) -> Result<DTy, String> {
+        Ok(DTy::Known(match onnx_dtype(elem) {
+            Ok(d) => d,
+            Err(Some(name)) => {
+                // No Relay counterpart: an unknown element type, so the shape is still
+                // checked.
+                let _ = name;
+                return Ok(self.solver.fresh_dtype());
+            }
+            Err(None) => return Err(format!("unknown ONNX data type {elem}")),
+        }))
+    }
+
+    fn tensor_proto_ty(&mut self, t: &TensorProto) -> Ty {
+        let dt = match self.dtype(t.data_type) {
+            Ok(d) => d,
+            Err(e) => {
+                self.error(
+                    None,
+                    format!("initializer `{}`: {e}", text(&t.name)),
+                    Vec::new(),
+                );
+                self.solver.fresh_dtype()
+            }
+        };
+        let mut dims = Vec::with_capacity(t.dims.len());
+        for &d in &t.dims {
+            if d < 0 {
+                self.error(
+                    None,
+                    format!(
+                        "initializer `{}` has a negative dimension {d}",
+                        text(&t.name)
+                    ),
+                    Vec::new(),
+                );
+                return self.solver.fresh_ty();
+            }
+            dims.push(self.solver.tcx.dims.konst(d));
+        }
+        let s = self.solver.tcx.shape(&dims);
+        self.solver.tcx.tensor(s, dt)
+    }
+
+    /// The type a `ValueInfoProto` declares.
+    fn decl_ty(&mut self, tp: &TypeProto) -> Result<Ty, String> {
+        match &tp.value {
+            Some(TypeValue::TensorType(t)) => {
+                let dt = self.dtype(t.elem_type)?;
+                let shape = match &t.shape {
+                    None => self.solver.fresh_shape(),
+                    Some(s) => {
+                        let mut dims = Vec::with_capacity(s.dim.len());
+                        for d in &s.dim {
+                            dims.push(match &d.value {
+                                Some(crate::proto::DimensionValue::DimValue(v)) if *v >= 0 => {
+                                    self.solver.tcx.dims.konst(*v)
+                                }
+                                Some(crate::proto::DimensionValue::DimValue(v)) => {
+                                    return Err(format!("it declares a negative dimension {v}"))
+                                }
+                                Some(crate::proto::DimensionValue::DimParam(p))
+                                    if !p.is_empty() =>
+                                {
+                                    let name = text(p).into_owned();
+                                    self.symbol(&name)
+                                }
+                                _ => self.solver.fresh_dim(),
+                            });
+                        }
+                        self.solver.tcx.shape(&dims)
+                    }
+                };
+                Ok(self.solver.tcx.tensor(shape, dt))
+            }
+            Some(TypeValue::SequenceType(_)) => Err("sequence types are not supported yet".into()),
+            Some(TypeValue::OptionalType(_)) => Err("optional types are not supported yet".into()),
+            Some(TypeValue::MapType(_)) => Err("map types are not supported".into()),
+            Some(TypeValue::SparseTensorType(_)) => {
+                Err("sparse tensor types are not supported".into())
+            }
+            None => Ok(self.solver.fresh_ty()),
+        }
+    }
+
+    /// Declared types (graph outputs, `value_info`) against the inferred ones: a
+    /// disagreement is an error naming the node; a declared dimension less precise
+    /// than the inferred one is not.
+    fn compare_declared(&mut self, g: &'m GraphProto) {
+        let declared = g
+            .output
+            .iter()
+            .map(|v| (v, true))
+            .chain(g.value_info.iter().map(|v| (v, false)));
+        for (vi, is_output) in declared {
+            let Some(&id) = self.by_name.get(vi.name.as_ref()) else {
+                continue;
+            };
+            if self.slots[id].failed {
+                continue;
+            }
+            let Some(TypeValue::TensorType(tt)) = vi.r#type.as_ref().and_then(|t| t.value.as_ref())
+            else {
+                continue;
+            };
+            let inferred = self.solver.resolve(self.slots[id].ty);
+            let TyData::Tensor(shape, dt) = *self.solver.tcx.data(inferred) else {
+                continue;
+            };
+            let mut clashes = Vec::new();
+            if let (Ok(want), DTy::Known(have)) = (onnx_dtype(tt.elem_type), dt) {
+                if want != have {
+                    clashes.push(format!("dtype: declared {want}, inferred {have}"));
+                }
+            }
+            if let (Some(s), Some(dims)) = (
+                &tt.shape,
+                self.solver.tcx.shape_dims(shape).map(|d| d.to_vec()),
+            ) {
+                if s.dim.len() != dims.len() {
+                    clashes.push(format!(
+                        "rank: declared {}, inferred {}",
+                        s.dim.len(),
+                        dims.len()
+                    ));
+                } else {
+                    for (i, (d, &have)) in s.dim.iter().zip(&dims).enumerate() {
+                        let have_c = self.solver.tcx.dims.as_const(have);
+                        match &d.value {
+                            Some(crate::proto::DimensionValue::DimValue(v)) => {
+                                if let Some(c) = have_c {
+                                    if c != *v {
+                                        clashes.push(format!(
+                                            "dimension {i}: declared {v}, inferred {c}"
+                                        ));
+                                    }
+                                } else if !self.solver.tcx.dims.has_vars(have)
+                                    && !self.solver.tcx.dims.is_any(have)
+                                {
+                                    let shown = self.solver.tcx.show_dim(have);
+                                    clashes.push(format!(
+                                        "dimension {i}: declared {v}, inferred `{shown}`"
+                                    ));
+                                }
+                            }
+                            Some(crate::proto::DimensionValue::DimParam(p)) => {
+                                // A symbol of the inputs must be inferred as itself.
+                                let name = text(p);
+                                if let (Some(&sym), Some(c)) =
+                                    (self.syms.get(name.as_ref()), have_c)
+                                {
+                                    if self.inputs_mention(sym) {
+                                        clashes.push(format!(
+                                            "dimension {i}: declared `{name}`, inferred {c}"
+                                        ));
+                                    }
+                                }
+                            }
+                            None => {}
+                        }
+                    }
+                }
+            }
+            if !clashes.is_empty() {
+                let declared_ty = self.show_declared(tt);
+                let inferred_ty = self.solver.tcx.show(inferred);
+                let what = if is_output { "graph output" } else { "value" };
+                let node = self.slots[id].node.map(|n| node_ref(g, n));
+                self.error(
+                    node,
+                    format!(
+                        "{what} `{}` is declared `{declared_ty}` but inferred `{inferred_ty}`",
+                        self.slots[id].name
+                    ),
+                    clashes,
+                );
+            }
+        }
+    }
+
+    fn inputs_mention(&self, sym: Dim) -> bool {
+        self.inputs.iter().any(|&i| {
+            let t = self.slots[i].ty;
+            match self.solver.tcx.data(t) {
+                TyData::Tensor(s, _) => self
+                    .solver
+                    .tcx
+                    .shape_dims(*s)
+                    .is_some_and(|d| d.contains(&sym)),
+                _ => false,
+            }
+        })
+    }
+
+    fn show_declared(&self, tt: &crate::proto::TensorTypeProto) -> String {
+        let dt = onnx_dtype(tt.elem_type)
+            .map_or_else(|_| format!("elem_type {}", tt.elem_type), |d| d.to_string());
+        let Some(s) = &tt.shape else {
+            return format!("Tensor[?, {dt}]");
+        };
+        let dims: Vec<String> = s
+            .dim
+            .iter()
+            .map(|d| match &d.value {
+                Some(crate::proto::DimensionValue::DimValue(v)) => v.to_string(),
+                Some(crate::proto::DimensionValue::DimParam(p)) => text(p).into_owned(),
+                None => "?".into(),
+            })
+            .collect();
+        let dims = if dims.len() == 1 {
+            format!("({},)", dims[0])
+        } else {
+            format!("({})", dims.join(", "))
+        };
+        let dims = if s.dim.len() == 1 {
+            dims.replace(",)", ")")
+        } else {
+            dims
+        };
+        format!("Tensor[{dims}, {dt}]")
+    }
+}
+
+/// The name of the fresh symbol a data-dependent node makes: its name, or its op type
+/// and index.
+fn fresh_name(node: &NodeProto, k: usize) -> String {
+    if node.name.is_empty() {
+        format!("{}_{k}", text(&node.op_type))
+    } else {
+        text(&node.name).into_owned()
+    }
+}
+
+fn node_ref(g: &GraphProto, k: usize) -> NodeRef {
+    let node = &g.node[k];
+    let domain = text(&node.domain);
+    let op = text(&node.op_type);
+    NodeRef {
+        index: k,
+        name: text(&node.name).into_owned(),
+        op_type: if domain.is_empty() || domain == "ai.onnx" {
+            op.into_owned()
+        } else {
+            format!("{domain}.{op}")
+        },
+    }
+}
+
+/// The Relay dtype of an ONNX element type; `Err(Some(name))` for a type Relay has no
+/// counterpart of, `Err(None)` for a number ONNX does not define.
+pub fn onnx_dtype(elem: i32) -> Result<DType, Option<&'static str>> {
+    use relay_core::DTypeCode::*;
+    let d = |code, bits, name| DType::new(code, bits, 1).ok_or(Some(name));
+    match elem {
+        1 => Ok(DType::FLOAT32),
+        2 => Ok(DType::UINT8),
+        3 => Ok(DType::INT8),
+        4 => d(UInt, 16, "UINT16"),
+        5 => Ok(DType::INT16),
+        6 => Ok(DType::INT32),
+        7 => Ok(DType::INT64),
+        8 => Err(Some("STRING")),
+        9 => Ok(DType::BOOL),
+        10 => Ok(DType::FLOAT16),
+        11 => Ok(DType::FLOAT64),
+        12 => d(UInt, 32, "UINT32"),
+        13 => d(UInt, 64, "UINT64"),
+        14 => Err(Some("COMPLEX64")),
+        15 => Err(Some("COMPLEX128")),
+        16 => Ok(DType::BFLOAT16),
+        17 => Err(Some("FLOAT8E4M3FN")),
+        18 => Err(Some("FLOAT8E4M3FNUZ")),
+        19 => Err(Some("FLOAT8E5M2")),
+        20 => Err(Some("FLOAT8E5M2FNUZ")),
+        21 => d(UInt, 4, "UINT4"),
+        22 => d(Int, 4, "INT4"),
+        23 => Err(Some("FLOAT4E2M1")),
+        24 => Err(Some("FLOAT8E8M0")),
+        25 => d(UInt, 2, "UINT2"),
+        26 => d(Int, 2, "INT2"),
+        27 | 28 => Err(Some("a new ONNX type")),
+        _ => Err(None),
+    }
+}

@@ -1,0 +1,155 @@
+//! Element-wise operators: unary maps, NumPy-broadcasting binary operators, comparisons,
+//! logic, the variadic `Sum`/`Mean`/`Max`/`Min`, `Where`, `Pow` and the activations.
+
+use super::util::{broadcast, out_tensor};
+use crate::onnx_ops;
+use crate::value;
+use relay_core::op::AttrConst;
+use relay_core::{relation, relay_op, DTy, Progress, RelCx, RelError, RelResult, TyData};
+
+relay_op! {
+    /// An element-wise ONNX operator with no Relay counterpart (`Elu`, `Selu`,
+    /// `HardSigmoid`, `Softplus`, ...): the result is the input's type.
+    onnx.unary : fn<a, b>(data: a) -> b where relay_ops::relations::Identity, level 10;
+
+    /// ONNX's variadic broadcasting operators (`Sum`, `Mean`, `Max`, `Min`): the fields
+    /// of the tuple broadcast together; one dtype.
+    onnx.variadic : fn<a, b>(data: a) -> b where OnnxVariadic, level 10;
+
+    /// ONNX `Pow`: the base and the exponent broadcast; the result has the base's dtype
+    /// (the exponent's may differ).
+    onnx.pow : fn<a, e, b>(base: a, exponent: e) -> b where OnnxPow, level 10;
+
+    /// An ONNX operator whose first input's type is its result's, whatever its other
+    /// inputs (`Clip`'s bounds, `Trilu`'s `k`, a scatter's indices and updates).
+    onnx.like_first : fn<a, r, b>(data: a, rest: r) -> b where OnnxLikeFirst, level 10;
+}
+
+/// `OnnxVariadic(Tuple(..fs), out)`.
+#[relation(OnnxVariadic)]
+pub fn onnx_variadic(cx: &mut RelCx<'_>) -> RelResult {
+    let t = cx.resolve(cx.arg(0));
+    let TyData::Tuple(fields) = cx.data(t).clone() else {
+        return Ok(Progress::NotYet);
+    };
+    if fields.is_empty() {
+        return Err(RelError::at(0, "it needs at least one input"));
+    }
+    let mut acc: Option<(Vec<relay_core::Dim>, DTy)> = None;
+    for (i, &f) in fields.iter().enumerate() {
+        let f = cx.resolve(f);
+        let TyData::Tensor(s, dt) = *cx.data(f) else {
+            return Ok(Progress::NotYet);
+        };
+        let Some(dims) = cx.tcx_ref().shape_dims(s).map(|d| d.to_vec()) else {
+            return Ok(Progress::NotYet);
+        };
+        acc = Some(match acc {
+            None => (dims, dt),
+            Some((prev, pdt)) => {
+                cx.unify_dtype(pdt, dt, 0)
+                    .map_err(|e| RelError::at(0, format!("input {i}: {}", e.message)))?;
+                (broadcast(cx, &prev, &dims, 0)?, pdt)
+            }
+        });
+    }
+    let (dims, dt) = acc.expect("at least one field");
+    out_tensor(cx, 1, &dims, dt)
+}
+
+/// `OnnxPow(base, exponent, out)`.
+#[relation(OnnxPow)]
+pub fn onnx_pow(cx: &mut RelCx<'_>) -> RelResult {
+    let (Some((a, dt)), Some((b, _))) = (cx.tensor_dims(0)?, cx.tensor_dims(1)?) else {
+        return Ok(Progress::NotYet);
+    };
+    let out = broadcast(cx, &a, &b, 1)?;
+    out_tensor(cx, 2, &out, dt)
+}
+
+/// `OnnxLikeFirst(data, rest, out)`.
+#[relation(OnnxLikeFirst)]
+pub fn onnx_like_first(cx: &mut RelCx<'_>) -> RelResult {
+    let t = cx.arg(0);
+    cx.unify(2, t)?;
+    Ok(Progress::Solved)
+}
+
+onnx_ops! {
+    "" Abs since 6 => "abs"(In(0)) value value::abs;
+    "" Neg since 6 => "negative"(In(0)) value value::neg;
+    "" Acos since 7 => "acos"(In(0));
+    "" Acosh since 9 => "acosh"(In(0));
+    "" Asin since 7 => "asin"(In(0));
+    "" Asinh since 9 => "asinh"(In(0));
+    "" Atan since 7 => "atan"(In(0));
+    "" Atanh since 9 => "atanh"(In(0));
+    "" Cos since 7 => "cos"(In(0));
+    "" Cosh since 9 => "cosh"(In(0));
+    "" Sin since 7 => "sin"(In(0));
+    "" Sinh since 9 => "sinh"(In(0));
+    "" Tan since 7 => "tan"(In(0));
+    "" Tanh since 6 => "tanh"(In(0));
+    "" Ceil since 6 => "ceil"(In(0)) value value::same;
+    "" Floor since 6 => "floor"(In(0)) value value::same;
+    "" Round since 11 => "round"(In(0)) value value::same;
+    "" Sign since 9 => "sign"(In(0));
+    "" Erf since 9 => "erf"(In(0));
+    "" Exp since 6 => "exp"(In(0));
+    "" Log since 6 => "log"(In(0));
+    "" Sqrt since 6 => "sqrt"(In(0));
+    "" Reciprocal since 6 => "onnx.unary"(In(0));
+    "" Relu since 6 => "nn.relu"(In(0));
+    "" Sigmoid since 6 => "sigmoid"(In(0));
+    "" LeakyRelu since 6 => "nn.leaky_relu"(In(0)) { alpha: AttrOr("alpha", AttrConst::Float(0.01)) };
+    "" Elu since 6 => "onnx.unary"(In(0));
+    "" Selu since 6 => "onnx.unary"(In(0));
+    "" Celu since 12 => "onnx.unary"(In(0));
+    "" ThresholdedRelu since 10 => "onnx.unary"(In(0));
+    "" HardSigmoid since 6 => "onnx.unary"(In(0));
+    "" HardSwish since 14 => "onnx.unary"(In(0));
+    "" Softplus since 1 => "onnx.unary"(In(0));
+    "" Softsign since 1 => "onnx.unary"(In(0));
+    "" Mish since 18 => "onnx.unary"(In(0));
+    "" Gelu since 20 => "onnx.unary"(In(0));
+    "" Swish since 24 => "onnx.unary"(In(0));
+    "" Shrink since 9 => "onnx.unary"(In(0));
+    "" IsNaN since 9 => "isnan"(In(0));
+    "" IsInf since 10 => "isinf"(In(0));
+    "" Not since 1 => "logical_not"(In(0)) value value::not;
+    "" BitwiseNot since 18 => "bitwise_not"(In(0));
+    "" Add since 7 => "add"(In(0), In(1)) value value::add;
+    "" Sub since 7 => "subtract"(In(0), In(1)) value value::sub;
+    "" Mul since 7 => "multiply"(In(0), In(1)) value value::mul;
+    "" Div since 7 => "divide"(In(0), In(1)) value value::div;
+    "" Mod since 10 => "floor_mod"(In(0), In(1)) value value::modulo;
+    "" Pow since 7 => "onnx.pow"(In(0), In(1));
+    "" PRelu since 7 => "add"(In(0), In(1));
+    "" BitShift since 11 => "left_shift"(In(0), In(1));
+    "" BitwiseAnd since 18 => "bitwise_and"(In(0), In(1));
+    "" BitwiseOr since 18 => "bitwise_or"(In(0), In(1));
+    "" BitwiseXor since 18 => "bitwise_xor"(In(0), In(1));
+    "" And since 7 => "logical_and"(In(0), In(1));
+    "" Or since 7 => "logical_or"(In(0), In(1));
+    "" Xor since 7 => "logical_xor"(In(0), In(1));
+    "" Equal since 7 => "equal"(In(0), In(1)) value value::equal;
+    "" Less since 7 => "less"(In(0), In(1)) value value::less;
+    "" Greater since 7 => "greater"(In(0), In(1)) value value::greater;
+    "" LessOrEqual since 12 => "less_equal"(In(0), In(1));
+    "" GreaterOrEqual since 12 => "greater_equal"(In(0), In(1));
+    "" Where since 9 => "where"(In(0), In(1), In(2)) value value::where_;
+    "" Sum since 8 => "onnx.variadic"(Rest(0)) value value::same;
+    "" Mean since 8 => "onnx.variadic"(Rest(0));
+    "" Max since 8 => "onnx.variadic"(Rest(0)) value value::max;
+    "" Min since 8 => "onnx.variadic"(Rest(0)) value value::min;
+    "" Clip since 6 => "onnx.like_first"(In(0), Opt(1));
+    "" Trilu since 14 => "onnx.like_first"(In(0), Rest(1));
+    "" CumSum since 11 => "onnx.like_first"(In(0), Rest(1));
+    "" CumProd since 26 => "onnx.like_first"(In(0), Rest(1));
+    "" ScatterElements since 11 => "onnx.like_first"(In(0), Rest(1));
+    "" Scatter since 9 => "onnx.like_first"(In(0), Rest(1));
+    "" ScatterND since 11 => "onnx.like_first"(In(0), Rest(1));
+    "" Dropout since 7 => "onnx.like_first"(In(0), Rest(1));
+    "" MeanVarianceNormalization since 9 => "onnx.unary"(In(0));
+    "" LpNormalization since 1 => "onnx.unary"(In(0));
+}

@@ -1,0 +1,286 @@
+//! ONNX operators as data: each is a mapping onto an operator of the registry, declared
+//! beside the relations it needs with [`onnx_ops!`](crate::onnx_ops) and registered at
+//! link time, as `relay_op!` registers operators. The checker never dispatches on an op
+//! type by hand: it looks the node's `(domain, op_type)` up here and takes the mapping
+//! with the greatest `since` version not above the model's opset for that domain.
+//!
+//! A mapping says which Relay operator types the node ([`OnnxOp::relay`]), what its
+//! arguments are ([`Arg`]: an input, an optional input, an input's *value*, the inputs
+//! from one on as a tuple, a fresh symbol named after the node), where each attribute
+//! comes from ([`AttrFrom`]: the node's attribute, with or without a default, or the
+//! constant value of an input, as opset 13 moved Squeeze's `axes` into an input) and how
+//! the result is read ([`Outputs`]). Shape values (the int64 tensors ONNX computes shapes
+//! with) are evaluated by an optional [`ValueFn`], in [`crate::value`].
+//!
+//! A crate adds its own ONNX operators the same way:
+//!
+//! ```
+//! use relay_onnx::onnx_ops;
+//! onnx_ops! {
+//!     /// `Relu` is Relay's `nn.relu`.
+//!     "my.domain" MyRelu since 1 => "nn.relu"(In(0));
+//! }
+//! let op = relay_onnx::ops::find("my.domain", "MyRelu", 3).unwrap();
+//! assert_eq!(op.relay, "nn.relu");
+//! ```
+
+pub mod elementwise;
+pub mod nn;
+pub mod shape;
+pub mod tensor;
+pub mod util;
+
+use crate::value::ValueFn;
+use relay_core::op::AttrConst;
+use rustc_hash::FxHashMap;
+use std::sync::OnceLock;
+
+/// One argument of the Relay operator a node becomes.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum Arg {
+    /// The node's input `i`, which must be given.
+    In(usize),
+    /// The node's optional input `i`: its type, or `()` when it is absent.
+    Opt(usize),
+    /// The *value* of the node's integer input `i`, as the shape of a tensor:
+    /// `Tensor[(v0, v1, ..), int64]` (a scalar is one element), `()` when the input is
+    /// absent, and an unknown (the relation waits) when its value is not known.
+    Value(usize),
+    /// The node's inputs from `i` on, as a tuple (variadic operators: `Concat`, `Sum`).
+    Rest(usize),
+    /// A new symbolic dimension named after the node, as the shape of a tensor
+    /// (`Tensor[(NonZero_3), int64]`): the size of a result that depends on data.
+    Fresh,
+    /// The node's integer-list attribute of this name as a value, as [`Arg::Value`]
+    /// gives an input's (`()` when the node does not have it): so an operator whose
+    /// attribute became an input in a later opset (`Slice`'s `starts`) has one relation.
+    AttrInts(&'static str),
+}
+
+/// Where a Relay attribute's value comes from.
+#[derive(Copy, Clone, Debug)]
+pub enum AttrFrom {
+    /// The node's attribute of this name, if it has one (else the Relay default).
+    Attr(&'static str),
+    /// The node's attribute of this name, or this value.
+    AttrOr(&'static str, AttrConst),
+    /// The constant integer value of the node's input `i` (a list, or an int for a
+    /// scalar), if the input is given (else the Relay default); an input whose value is
+    /// not known is an error that says so.
+    Input(usize),
+    /// A constant.
+    Const(AttrConst),
+    /// Computed from the node's attributes (`Cast`'s `to`, an ONNX data type number,
+    /// as a dtype): `None` leaves the Relay default.
+    With(AttrFn),
+    /// The constant float values of the node's input `i` (`Resize`'s `scales`), if it is
+    /// given and its value known.
+    Floats(usize),
+}
+
+/// Computes a Relay attribute from a node's attributes.
+pub type AttrFn =
+    fn(&crate::attr::NodeAttrs<'_>) -> Result<Option<relay_core::AttrValue>, AttrFnError>;
+
+/// Why an [`AttrFn`] gives no value: the node is wrong, or asks for what the checker
+/// does not support (a data type Relay has none of).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AttrFnError {
+    /// What is wrong.
+    pub message: String,
+    /// It is a limit of the checker, not a mistake of the model.
+    pub unsupported: bool,
+}
+
+impl From<String> for AttrFnError {
+    fn from(message: String) -> Self {
+        AttrFnError {
+            message,
+            unsupported: false,
+        }
+    }
+}
+
+impl From<&str> for AttrFnError {
+    fn from(message: &str) -> Self {
+        message.to_string().into()
+    }
+}
+
+/// A Relay attribute of the mapping: its name and where its value comes from.
+#[derive(Copy, Clone, Debug)]
+pub struct AttrMap {
+    /// The Relay attribute.
+    pub relay: &'static str,
+    /// Its source.
+    pub from: AttrFrom,
+}
+
+/// How the Relay result gives the node's outputs.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Outputs {
+    /// The result is the first output; further outputs are unsupported.
+    One,
+    /// The result is a tuple with one field per output of the node (the checker makes a
+    /// tuple of that many unknowns and unifies it with the result first, so a relation
+    /// knows how many outputs were asked for).
+    Each,
+}
+
+/// An ONNX operator: a domain, an op type, the first opset version the mapping is for,
+/// and the Relay operator, arguments and attributes it becomes.
+#[derive(Debug)]
+pub struct OnnxOp {
+    /// The domain (`""` for `ai.onnx`).
+    pub domain: &'static str,
+    /// The op type (`Reshape`).
+    pub op_type: &'static str,
+    /// The opset version from which this mapping holds (until the next one's).
+    pub since: u32,
+    /// The Relay operator (a name of the registry).
+    pub relay: &'static str,
+    /// Its arguments.
+    pub args: &'static [Arg],
+    /// Its attributes.
+    pub attrs: &'static [AttrMap],
+    /// How its result gives the outputs.
+    pub outputs: Outputs,
+    /// How it computes integer values (shapes), if it does.
+    pub value: Option<ValueFn>,
+    /// The doc comment.
+    pub doc: &'static str,
+    /// Where it was declared.
+    pub file: &'static str,
+    /// The line it was declared on.
+    pub line: u32,
+}
+
+inventory::collect!(OnnxOpEntry);
+
+/// An [`OnnxOp`] registered by [`onnx_ops!`](crate::onnx_ops).
+pub struct OnnxOpEntry(pub &'static OnnxOp);
+
+/// Declares ONNX operators as mappings onto Relay operators and registers them.
+///
+/// Each declaration is `"domain" OpType since N => "relay.op"(args)` followed by
+/// optional parts, in this order: `{ relay_attr: source, .. }` ([`AttrFrom`]: `Attr("n")`,
+/// `AttrOr("n", AttrConst::..)`, `Input(i)`, `Const(AttrConst::..)`), `-> Each` (the
+/// result is a tuple of the outputs), `value f` (a [`ValueFn`]). Arguments are
+/// [`Arg`]s (`In(0)`, `Opt(2)`, `Value(1)`, `Rest(0)`, `Fresh`). A declaration ends with
+/// `;`; `""` is the default domain.
+///
+/// ```
+/// use relay_onnx::onnx_ops;
+/// use relay_core::op::AttrConst;
+/// onnx_ops! {
+///     /// Softmax over one axis (opset 13's semantics).
+///     "example" Softmax since 13 => "nn.softmax"(In(0)) { axis: AttrOr("axis", AttrConst::Int(-1)) };
+/// }
+/// assert!(relay_onnx::ops::find("example", "Softmax", 12).is_none());
+/// assert_eq!(relay_onnx::ops::find("example", "Softmax", 21).unwrap().since, 13);
+/// ```
+#[macro_export]
+macro_rules! onnx_ops {
+    ($(
+        $(#[doc = $doc:literal])*
+        $domain:literal $op:ident since $since:literal => $relay:literal ( $($arg:expr),* $(,)? )
+        $({ $($attr:ident : $from:expr),* $(,)? })?
+        $(-> $outputs:ident)?
+        $(value $value:path)?
+        ;
+    )*) => {
+        $(
+            const _: () = {
+                #[allow(unused_imports)]
+                use $crate::ops::Arg::*;
+                #[allow(unused_imports)]
+                use $crate::ops::AttrFrom::*;
+                static OP: $crate::ops::OnnxOp = $crate::ops::OnnxOp {
+                    domain: $domain,
+                    op_type: stringify!($op),
+                    since: $since,
+                    relay: $relay,
+                    args: &[$($arg),*],
+                    attrs: &[$($($crate::ops::AttrMap { relay: stringify!($attr), from: $from }),*)?],
+                    outputs: $crate::__outputs!($($outputs)?),
+                    value: $crate::__value!($($value)?),
+                    doc: concat!($($doc, "\n"),*),
+                    file: file!(),
+                    line: line!(),
+                };
+                $crate::__private::inventory::submit! { $crate::ops::OnnxOpEntry(&OP) }
+            };
+        )*
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __outputs {
+    () => {
+        $crate::ops::Outputs::One
+    };
+    ($o:ident) => {
+        $crate::ops::Outputs::$o
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __value {
+    () => {
+        None
+    };
+    ($v:path) => {
+        Some($v as $crate::value::ValueFn)
+    };
+}
+
+/// The registered mappings by domain and op type, each list sorted by `since`.
+type Table = FxHashMap<(&'static str, &'static str), Vec<&'static OnnxOp>>;
+
+fn table() -> &'static Table {
+    static TABLE: OnceLock<Table> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t: Table = FxHashMap::default();
+        for e in inventory::iter::<OnnxOpEntry> {
+            let domain = if e.0.domain == "ai.onnx" {
+                ""
+            } else {
+                e.0.domain
+            };
+            t.entry((domain, e.0.op_type)).or_default().push(e.0);
+        }
+        for list in t.values_mut() {
+            list.sort_by_key(|op| op.since);
+        }
+        t
+    })
+}
+
+/// The mapping of `op_type` in `domain` (`""` or `ai.onnx` for the default) at opset
+/// `version`: the one with the greatest `since` not above it.
+pub fn find(domain: &str, op_type: &str, version: i64) -> Option<&'static OnnxOp> {
+    let domain = if domain == "ai.onnx" { "" } else { domain };
+    let list = table().get(&(domain, op_type))?;
+    list.iter()
+        .rev()
+        .find(|op| i64::from(op.since) <= version)
+        .copied()
+}
+
+/// The versions for which `op_type` of `domain` has mappings (for messages).
+pub fn versions(domain: &str, op_type: &str) -> Vec<u32> {
+    let domain = if domain == "ai.onnx" { "" } else { domain };
+    table()
+        .get(&(domain, op_type))
+        .map(|l| l.iter().map(|op| op.since).collect())
+        .unwrap_or_default()
+}
+
+/// Every registered mapping, sorted by domain, op type and version.
+pub fn all() -> Vec<&'static OnnxOp> {
+    let mut v: Vec<&'static OnnxOp> = table().values().flatten().copied().collect();
+    v.sort_by_key(|op| (op.domain, op.op_type, op.since));
+    v
+}

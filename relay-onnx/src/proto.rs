@@ -1,0 +1,377 @@
+//! The messages of the ONNX format that a shape checker reads, declared with prost's
+//! derive (no `protoc`, no build script). Only the fields the checker needs are declared:
+//! prost skips the others on the wire, so a weight stored as `float_data` is never
+//! decoded. The field numbers and wire types are those of the ONNX format.
+//!
+//! Strings (names, op types, domains) are declared as `Bytes`: the wire form of a string
+//! and of bytes is the same, and a `Bytes` field of a message decoded from a `Bytes`
+//! buffer is a slice of that buffer, so neither a name nor a weight is copied. Names are
+//! checked as UTF-8 when they are read ([`text`]).
+//!
+//! ```
+//! use prost::Message;
+//! use relay_onnx::proto::{ModelProto, OperatorSetIdProto};
+//! let model = ModelProto {
+//!     ir_version: 8,
+//!     opset_import: vec![OperatorSetIdProto { domain: "".into(), version: 17 }],
+//!     ..Default::default()
+//! };
+//! let bytes = bytes::Bytes::from(model.encode_to_vec());
+//! let back = ModelProto::decode(bytes).unwrap();
+//! assert_eq!(back.opset_import[0].version, 17);
+//! ```
+
+use bytes::Bytes;
+use prost::{Message, Oneof};
+
+/// A model: its IR version, the operator sets it imports, and its graph.
+#[derive(Clone, PartialEq, Message)]
+pub struct ModelProto {
+    /// The version of the IR the model was written in.
+    #[prost(int64, tag = "1")]
+    pub ir_version: i64,
+    /// The operator sets (domain and version) its nodes use.
+    #[prost(message, repeated, tag = "8")]
+    pub opset_import: Vec<OperatorSetIdProto>,
+    /// The tool that wrote it.
+    #[prost(bytes = "bytes", tag = "2")]
+    pub producer_name: Bytes,
+    /// The version of that tool.
+    #[prost(bytes = "bytes", tag = "3")]
+    pub producer_version: Bytes,
+    /// The graph.
+    #[prost(message, optional, tag = "7")]
+    pub graph: Option<GraphProto>,
+    /// Key-value metadata (licence, author, ...).
+    #[prost(message, repeated, tag = "14")]
+    pub metadata_props: Vec<StringStringEntryProto>,
+    /// Model-local functions.
+    #[prost(message, repeated, tag = "25")]
+    pub functions: Vec<FunctionProto>,
+}
+
+/// An operator set: a domain (`""` is the default domain, `ai.onnx`) and its version.
+#[derive(Clone, PartialEq, Message)]
+pub struct OperatorSetIdProto {
+    /// The domain.
+    #[prost(bytes = "bytes", tag = "1")]
+    pub domain: Bytes,
+    /// The version.
+    #[prost(int64, tag = "2")]
+    pub version: i64,
+}
+
+/// A key and a value.
+#[derive(Clone, PartialEq, Message)]
+pub struct StringStringEntryProto {
+    /// The key.
+    #[prost(bytes = "bytes", tag = "1")]
+    pub key: Bytes,
+    /// The value.
+    #[prost(bytes = "bytes", tag = "2")]
+    pub value: Bytes,
+}
+
+/// A graph: nodes in any order, its inputs, outputs, initializers and declared types.
+#[derive(Clone, PartialEq, Message)]
+pub struct GraphProto {
+    /// The nodes.
+    #[prost(message, repeated, tag = "1")]
+    pub node: Vec<NodeProto>,
+    /// Its name.
+    #[prost(bytes = "bytes", tag = "2")]
+    pub name: Bytes,
+    /// Constant tensors (weights), by name.
+    #[prost(message, repeated, tag = "5")]
+    pub initializer: Vec<TensorProto>,
+    /// The graph's inputs (initializers may be listed among them).
+    #[prost(message, repeated, tag = "11")]
+    pub input: Vec<ValueInfoProto>,
+    /// The graph's outputs.
+    #[prost(message, repeated, tag = "12")]
+    pub output: Vec<ValueInfoProto>,
+    /// Declared types of intermediate values.
+    #[prost(message, repeated, tag = "13")]
+    pub value_info: Vec<ValueInfoProto>,
+}
+
+/// A node: an operator applied to named inputs, giving named outputs.
+#[derive(Clone, PartialEq, Message)]
+pub struct NodeProto {
+    /// Input names (`""` for an absent optional input).
+    #[prost(bytes = "bytes", repeated, tag = "1")]
+    pub input: Vec<Bytes>,
+    /// Output names (`""` for an output not asked for).
+    #[prost(bytes = "bytes", repeated, tag = "2")]
+    pub output: Vec<Bytes>,
+    /// The node's name (may be empty).
+    #[prost(bytes = "bytes", tag = "3")]
+    pub name: Bytes,
+    /// The operator.
+    #[prost(bytes = "bytes", tag = "4")]
+    pub op_type: Bytes,
+    /// The operator's domain (`""` is `ai.onnx`).
+    #[prost(bytes = "bytes", tag = "7")]
+    pub domain: Bytes,
+    /// The attributes.
+    #[prost(message, repeated, tag = "5")]
+    pub attribute: Vec<AttributeProto>,
+}
+
+/// An attribute of a node.
+#[derive(Clone, PartialEq, Message)]
+pub struct AttributeProto {
+    /// Its name.
+    #[prost(bytes = "bytes", tag = "1")]
+    pub name: Bytes,
+    /// In a function body: the attribute of the calling node it refers to.
+    #[prost(bytes = "bytes", tag = "21")]
+    pub ref_attr_name: Bytes,
+    /// Its type ([`AttributeType`]).
+    #[prost(int32, tag = "20")]
+    pub r#type: i32,
+    /// A float.
+    #[prost(float, tag = "2")]
+    pub f: f32,
+    /// An integer.
+    #[prost(int64, tag = "3")]
+    pub i: i64,
+    /// A string.
+    #[prost(bytes = "bytes", tag = "4")]
+    pub s: Bytes,
+    /// A tensor.
+    #[prost(message, optional, tag = "5")]
+    pub t: Option<TensorProto>,
+    /// A graph (control flow bodies).
+    #[prost(message, optional, tag = "6")]
+    pub g: Option<GraphProto>,
+    /// A type.
+    #[prost(message, optional, tag = "14")]
+    pub tp: Option<TypeProto>,
+    /// Floats.
+    #[prost(float, repeated, tag = "7")]
+    pub floats: Vec<f32>,
+    /// Integers.
+    #[prost(int64, repeated, tag = "8")]
+    pub ints: Vec<i64>,
+    /// Strings.
+    #[prost(bytes = "bytes", repeated, tag = "9")]
+    pub strings: Vec<Bytes>,
+    /// Tensors.
+    #[prost(message, repeated, tag = "10")]
+    pub tensors: Vec<TensorProto>,
+    /// Graphs.
+    #[prost(message, repeated, tag = "11")]
+    pub graphs: Vec<GraphProto>,
+}
+
+/// The type of an attribute, as [`AttributeProto::type`] numbers it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum AttributeType {
+    /// Not set (old writers leave it so; the set field tells).
+    Undefined,
+    /// `f`.
+    Float,
+    /// `i`.
+    Int,
+    /// `s`.
+    String,
+    /// `t`.
+    Tensor,
+    /// `g`.
+    Graph,
+    /// `floats`.
+    Floats,
+    /// `ints`.
+    Ints,
+    /// `strings`.
+    Strings,
+    /// `tensors`.
+    Tensors,
+    /// `graphs`.
+    Graphs,
+    /// Sparse tensors and type protos, which no operator here reads.
+    Other(i32),
+}
+
+impl AttributeType {
+    /// The type of a wire number.
+    pub fn of(n: i32) -> Self {
+        match n {
+            0 => AttributeType::Undefined,
+            1 => AttributeType::Float,
+            2 => AttributeType::Int,
+            3 => AttributeType::String,
+            4 => AttributeType::Tensor,
+            5 => AttributeType::Graph,
+            6 => AttributeType::Floats,
+            7 => AttributeType::Ints,
+            8 => AttributeType::Strings,
+            9 => AttributeType::Tensors,
+            10 => AttributeType::Graphs,
+            n => AttributeType::Other(n),
+        }
+    }
+
+    /// The name ONNX gives it (`INTS`).
+    pub fn name(self) -> &'static str {
+        match self {
+            AttributeType::Undefined => "UNDEFINED",
+            AttributeType::Float => "FLOAT",
+            AttributeType::Int => "INT",
+            AttributeType::String => "STRING",
+            AttributeType::Tensor => "TENSOR",
+            AttributeType::Graph => "GRAPH",
+            AttributeType::Floats => "FLOATS",
+            AttributeType::Ints => "INTS",
+            AttributeType::Strings => "STRINGS",
+            AttributeType::Tensors => "TENSORS",
+            AttributeType::Graphs => "GRAPHS",
+            AttributeType::Other(11) => "SPARSE_TENSOR",
+            AttributeType::Other(12) => "SPARSE_TENSORS",
+            AttributeType::Other(13) => "TYPE_PROTO",
+            AttributeType::Other(14) => "TYPE_PROTOS",
+            AttributeType::Other(_) => "an unknown attribute type",
+        }
+    }
+}
+
+/// A named value and its declared type.
+#[derive(Clone, PartialEq, Message)]
+pub struct ValueInfoProto {
+    /// The value's name.
+    #[prost(bytes = "bytes", tag = "1")]
+    pub name: Bytes,
+    /// Its type (absent: unknown).
+    #[prost(message, optional, tag = "2")]
+    pub r#type: Option<TypeProto>,
+}
+
+/// A type: a tensor, a sequence, a map, an optional value.
+#[derive(Clone, PartialEq, Message)]
+pub struct TypeProto {
+    /// Which type it is.
+    #[prost(oneof = "TypeValue", tags = "1, 4, 5, 9, 8")]
+    pub value: Option<TypeValue>,
+}
+
+/// The cases of [`TypeProto`].
+#[derive(Clone, PartialEq, Oneof)]
+pub enum TypeValue {
+    /// A tensor.
+    #[prost(message, tag = "1")]
+    TensorType(TensorTypeProto),
+    /// A sequence of values of one type.
+    #[prost(message, tag = "4")]
+    SequenceType(Box<SequenceTypeProto>),
+    /// A map (not read: reported as unsupported).
+    #[prost(message, tag = "5")]
+    MapType(EmptyMessage),
+    /// An optional value.
+    #[prost(message, tag = "9")]
+    OptionalType(Box<SequenceTypeProto>),
+    /// A sparse tensor.
+    #[prost(message, tag = "8")]
+    SparseTensorType(TensorTypeProto),
+}
+
+/// A message whose fields are not read.
+#[derive(Clone, PartialEq, Message)]
+pub struct EmptyMessage {}
+
+/// A tensor type: its element type and, if known, its shape.
+#[derive(Clone, PartialEq, Message)]
+pub struct TensorTypeProto {
+    /// The element type (a [`TensorProto`] data type number).
+    #[prost(int32, tag = "1")]
+    pub elem_type: i32,
+    /// The shape; absent when the rank is unknown.
+    #[prost(message, optional, tag = "2")]
+    pub shape: Option<TensorShapeProto>,
+}
+
+/// A sequence's (or an optional's) element type.
+#[derive(Clone, PartialEq, Message)]
+pub struct SequenceTypeProto {
+    /// The element type.
+    #[prost(message, optional, boxed, tag = "1")]
+    pub elem_type: Option<Box<TypeProto>>,
+}
+
+/// A shape: one entry per dimension.
+#[derive(Clone, PartialEq, Message)]
+pub struct TensorShapeProto {
+    /// The dimensions.
+    #[prost(message, repeated, tag = "1")]
+    pub dim: Vec<DimensionProto>,
+}
+
+/// A dimension: a number, a named symbol, or neither (unknown).
+#[derive(Clone, PartialEq, Message)]
+pub struct DimensionProto {
+    /// Which it is.
+    #[prost(oneof = "DimensionValue", tags = "1, 2")]
+    pub value: Option<DimensionValue>,
+}
+
+/// The cases of [`DimensionProto`].
+#[derive(Clone, PartialEq, Oneof)]
+pub enum DimensionValue {
+    /// A number.
+    #[prost(int64, tag = "1")]
+    DimValue(i64),
+    /// A symbol.
+    #[prost(bytes = "bytes", tag = "2")]
+    DimParam(Bytes),
+}
+
+/// A tensor: dims, data type, and its data inline or outside the file.
+#[derive(Clone, PartialEq, Message)]
+pub struct TensorProto {
+    /// The dimensions.
+    #[prost(int64, repeated, tag = "1")]
+    pub dims: Vec<i64>,
+    /// The data type.
+    #[prost(int32, tag = "2")]
+    pub data_type: i32,
+    /// Its name (initializers).
+    #[prost(bytes = "bytes", tag = "8")]
+    pub name: Bytes,
+    /// 32-bit integer data (also int8/16, uint8/16, bool, float16 as bits).
+    #[prost(int32, repeated, tag = "5")]
+    pub int32_data: Vec<i32>,
+    /// 64-bit integer data.
+    #[prost(int64, repeated, tag = "7")]
+    pub int64_data: Vec<i64>,
+    /// Float data, packed (as ONNX declares it): a slice of the file, never copied.
+    #[prost(bytes = "bytes", tag = "4")]
+    pub float_data: Bytes,
+    /// Double data, packed: a slice of the file.
+    #[prost(bytes = "bytes", tag = "10")]
+    pub double_data: Bytes,
+    /// Raw little-endian data: a slice of the file, never copied.
+    #[prost(bytes = "bytes", tag = "9")]
+    pub raw_data: Bytes,
+    /// Where external data is (never opened).
+    #[prost(message, repeated, tag = "13")]
+    pub external_data: Vec<StringStringEntryProto>,
+    /// 1 when the data is external.
+    #[prost(int32, tag = "14")]
+    pub data_location: i32,
+}
+
+/// A model-local function (read for its name, so a node calling it is named well).
+#[derive(Clone, PartialEq, Message)]
+pub struct FunctionProto {
+    /// Its name (the op type of nodes calling it).
+    #[prost(bytes = "bytes", tag = "1")]
+    pub name: Bytes,
+    /// Its domain.
+    #[prost(bytes = "bytes", tag = "10")]
+    pub domain: Bytes,
+}
+
+/// A name or string read as UTF-8 (lossy: a name is for messages and lookups).
+pub fn text(b: &Bytes) -> std::borrow::Cow<'_, str> {
+    String::from_utf8_lossy(b)
+}

@@ -1,0 +1,460 @@
+//! Shape values: ONNX computes shapes as integer tensors (`Shape`, `Gather`, `Concat`,
+//! `Mul`, ...). The checker evaluates those tensors as lists of symbolic dimensions, so an
+//! operator fed a computed shape (`Reshape`, `Expand`, `Range`, ...) gets it exactly:
+//! `Concat(Shape(x)[0] * Shape(x)[1], 768)` over `x: (N, S, 768)` is `[N*S, 768]`.
+//!
+//! A value is the row-major list of a tensor's elements, each a [`Dim`] (a constant, a
+//! symbol or an expression over symbols); only small integer (and boolean) tensors have
+//! one ([`MAX_ELEMS`] elements at most). Each operator that computes values declares a
+//! [`ValueFn`] in its mapping; it sees its inputs' values, their shapes and the node's
+//! attributes through a [`ValueCx`], and gives the output's value or `None` (unknown).
+
+use crate::attr::NodeAttrs;
+use relay_core::{Dim, Dims, Solver, TyData};
+
+/// The most elements a value is kept for.
+pub const MAX_ELEMS: usize = 1024;
+
+/// How an operator computes its first output's value from its inputs' values.
+pub type ValueFn = fn(&mut ValueCx<'_>) -> Option<Vec<Dim>>;
+
+/// What a [`ValueFn`] sees: the node's inputs (their values and types), its attributes
+/// and the dimension arithmetic.
+pub struct ValueCx<'a> {
+    pub(crate) solver: &'a mut Solver,
+    pub(crate) inputs: &'a [Option<&'a [Dim]>],
+    pub(crate) input_tys: &'a [Option<relay_core::Ty>],
+    pub(crate) output_ty: relay_core::Ty,
+    pub(crate) attrs: &'a NodeAttrs<'a>,
+}
+
+impl ValueCx<'_> {
+    /// The value of input `i`, if it is given and known.
+    pub fn value(&self, i: usize) -> Option<&[Dim]> {
+        self.inputs.get(i).copied().flatten()
+    }
+
+    /// The number of inputs given (absent trailing ones not counted).
+    pub fn len(&self) -> usize {
+        self.inputs.len()
+    }
+
+    /// Whether the node has no inputs.
+    pub fn is_empty(&self) -> bool {
+        self.inputs.is_empty()
+    }
+
+    /// The dimensions of input `i`'s type, if it is a tensor of known rank.
+    pub fn dims(&mut self, i: usize) -> Option<Vec<Dim>> {
+        let ty = (*self.input_tys.get(i)?)?;
+        self.tensor_dims(ty)
+    }
+
+    /// The dimensions of the output's type, if it is a tensor of known rank.
+    pub fn out_dims(&mut self) -> Option<Vec<Dim>> {
+        self.tensor_dims(self.output_ty)
+    }
+
+    fn tensor_dims(&mut self, ty: relay_core::Ty) -> Option<Vec<Dim>> {
+        let ty = self.solver.resolve(ty);
+        let TyData::Tensor(shape, _) = *self.solver.tcx.data(ty) else {
+            return None;
+        };
+        self.solver.tcx.shape_dims(shape).map(|d| d.to_vec())
+    }
+
+    /// An integer attribute.
+    pub fn attr_int(&self, name: &str) -> Option<i64> {
+        self.attrs.int(name)
+    }
+
+    /// An integer-list attribute.
+    pub fn attr_ints(&self, name: &str) -> Option<Vec<i64>> {
+        self.attrs.ints(name)
+    }
+
+    /// The dimension table.
+    pub fn dims_table(&mut self) -> &mut Dims {
+        &mut self.solver.tcx.dims
+    }
+
+    /// The constant `c`.
+    pub fn konst(&mut self, c: i64) -> Dim {
+        self.solver.tcx.dims.konst(c)
+    }
+
+    /// `d` as a constant, if it is one.
+    pub fn as_const(&mut self, d: Dim) -> Option<i64> {
+        let d = self.solver.resolve_dim(d);
+        self.solver.tcx.dims.as_const(d)
+    }
+
+    /// `d` with the solver's knowledge substituted.
+    pub fn resolve(&mut self, d: Dim) -> Dim {
+        self.solver.resolve_dim(d)
+    }
+
+    /// Applies `f` to pairs of elements of inputs 0 and 1, broadcast as numpy does (only
+    /// for values of rank 0 or 1).
+    pub fn binary(
+        &mut self,
+        mut f: impl FnMut(&mut Dims, Dim, Dim) -> Option<Dim>,
+    ) -> Option<Vec<Dim>> {
+        let a = self.value(0)?.to_vec();
+        let b = self.value(1)?.to_vec();
+        let n = match (a.len(), b.len()) {
+            (x, y) if x == y => x,
+            (1, y) => y,
+            (x, 1) => x,
+            _ => return None,
+        };
+        let mut out = Vec::with_capacity(n);
+        for i in 0..n {
+            let x = self.resolve(a[if a.len() == 1 { 0 } else { i }]);
+            let y = self.resolve(b[if b.len() == 1 { 0 } else { i }]);
+            out.push(f(&mut self.solver.tcx.dims, x, y)?);
+        }
+        Some(out)
+    }
+
+    /// Applies `f` to each element of input 0.
+    pub fn unary(&mut self, f: fn(&mut Dims, Dim) -> Option<Dim>) -> Option<Vec<Dim>> {
+        let a = self.value(0)?.to_vec();
+        a.into_iter()
+            .map(|x| {
+                let x = self.resolve(x);
+                f(&mut self.solver.tcx.dims, x)
+            })
+            .collect()
+    }
+}
+
+/// An index read from a value or attribute, made positive against `len`; `None` when
+/// out of range.
+pub fn norm_index(i: i64, len: usize) -> Option<usize> {
+    let n = len as i64;
+    let i = if i < 0 { i.checked_add(n)? } else { i };
+    (0..n).contains(&i).then_some(i as usize)
+}
+
+/// `Shape`: the input's dimensions, from `start` to `end` (opset 15).
+pub fn shape(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    let dims = cx.dims(0)?;
+    let r = dims.len() as i64;
+    let clamp = |i: i64| (if i < 0 { i + r } else { i }).clamp(0, r) as usize;
+    let start = clamp(cx.attr_int("start").unwrap_or(0));
+    let end = clamp(cx.attr_int("end").unwrap_or(r));
+    Some(dims.get(start..end.max(start)).unwrap_or(&[]).to_vec())
+}
+
+/// `Size`: the product of the input's dimensions.
+pub fn size(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    let dims = cx.dims(0)?;
+    Some(vec![cx.dims_table().product(&dims).ok()?])
+}
+
+/// The value of the first input, unchanged (`Identity`, `Cast` between integer types,
+/// `Reshape` and `Flatten` of a value, whose elements do not change).
+pub fn same(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    Some(cx.value(0)?.to_vec())
+}
+
+/// `Cast`: integers and booleans keep their value; a value cast to a float keeps it too,
+/// as exporters cast shapes to float and back (`to` is read by the relation).
+pub fn cast(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    let to = cx.attr_int("to")?;
+    // BOOL: each element becomes 0 or 1 when it is a constant.
+    if to == 9 {
+        let v = cx.value(0)?.to_vec();
+        return v
+            .into_iter()
+            .map(|d| {
+                let c = cx.as_const(d)?;
+                Some(cx.konst(i64::from(c != 0)))
+            })
+            .collect();
+    }
+    same(cx)
+}
+
+/// `Gather` on a value: `axis` 0 of a rank-1 value, by constant indices.
+pub fn gather(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    let data = cx.value(0)?.to_vec();
+    if cx.dims(0)?.len() != 1 {
+        return None;
+    }
+    let idx = cx.value(1)?.to_vec();
+    idx.into_iter()
+        .map(|i| {
+            let i = cx.as_const(i)?;
+            Some(data[norm_index(i, data.len())?])
+        })
+        .collect()
+}
+
+/// `Concat` of values (rank 1, so along axis 0).
+pub fn concat(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    let mut out = Vec::new();
+    for i in 0..cx.len() {
+        out.extend_from_slice(cx.value(i)?);
+    }
+    (out.len() <= MAX_ELEMS).then_some(out)
+}
+
+/// `Unsqueeze` / `Squeeze` of a value: the elements are unchanged.
+pub fn reshaped(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    same(cx)
+}
+
+/// `Slice` of a rank-1 value with constant starts, ends and steps.
+pub fn slice(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    let data = cx.value(0)?.to_vec();
+    let ints = |cx: &mut ValueCx<'_>, i: usize| -> Option<Vec<i64>> {
+        let v = cx.value(i)?.to_vec();
+        v.into_iter().map(|d| cx.as_const(d)).collect()
+    };
+    let (starts, ends, axes, steps) = if cx.len() > 1 {
+        let starts = ints(cx, 1)?;
+        let ends = ints(cx, 2)?;
+        let axes = if cx.len() > 3 && cx.inputs[3].is_some() {
+            Some(ints(cx, 3)?)
+        } else {
+            None
+        };
+        let steps = if cx.len() > 4 && cx.inputs[4].is_some() {
+            Some(ints(cx, 4)?)
+        } else {
+            None
+        };
+        (starts, ends, axes, steps)
+    } else {
+        (
+            cx.attr_ints("starts")?,
+            cx.attr_ints("ends")?,
+            cx.attr_ints("axes"),
+            None,
+        )
+    };
+    if starts.len() != 1 || ends.len() != 1 {
+        return None;
+    }
+    if let Some(a) = &axes {
+        if a.len() != 1 || (a[0] != 0 && a[0] != -1) {
+            return None;
+        }
+    }
+    let step = steps.map_or(Some(1), |s| (s.len() == 1).then(|| s[0]))?;
+    let n = data.len() as i64;
+    let (lo, hi) = crate::ops::shape::slice_bounds(starts[0], ends[0], step, n)?;
+    let mut out = Vec::new();
+    let mut i = lo;
+    while (step > 0 && i < hi) || (step < 0 && i > hi) {
+        out.push(data[i as usize]);
+        i += step;
+    }
+    Some(out)
+}
+
+/// `Add`.
+pub fn add(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    cx.binary(|d, a, b| d.add(a, b).ok())
+}
+
+/// `Sub`.
+pub fn sub(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    cx.binary(|d, a, b| d.sub(a, b).ok())
+}
+
+/// `Mul`.
+pub fn mul(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    cx.binary(|d, a, b| d.mul(a, b).ok())
+}
+
+/// `Div` of integers: rounds toward zero; known exactly when the division is exact or
+/// both are constants (a symbolic quotient is kept when the divisor divides it).
+pub fn div(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    cx.binary(|dims, a, b| {
+        match (dims.as_const(a), dims.as_const(b)) {
+            (_, Some(0)) => None,
+            (Some(x), Some(y)) => Some(dims.konst(x.checked_div(y)?)),
+            (_, Some(y)) => dims.exact_div(a, y),
+            // A symbolic divisor: floor division equals truncation for the positive
+            // sizes shapes are made of.
+            _ => dims.floordiv(a, b).ok(),
+        }
+    })
+}
+
+/// `Mod` (`fmod` 0: the sign of the divisor, as floor modulo).
+pub fn modulo(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    if cx.attr_int("fmod").unwrap_or(0) != 0 {
+        return None;
+    }
+    cx.binary(|d, a, b| d.floormod(a, b).ok())
+}
+
+/// `Max` of two values.
+pub fn max(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    if cx.len() != 2 {
+        return if cx.len() == 1 { same(cx) } else { None };
+    }
+    cx.binary(|d, a, b| d.max(a, b).ok())
+}
+
+/// `Min` of two values.
+pub fn min(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    if cx.len() != 2 {
+        return if cx.len() == 1 { same(cx) } else { None };
+    }
+    cx.binary(|d, a, b| d.min(a, b).ok())
+}
+
+/// `Neg`.
+pub fn neg(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    cx.unary(|dims, a| dims.neg(a).ok())
+}
+
+/// `Abs` of constants and of symbolic sizes (which are not negative).
+pub fn abs(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    cx.unary(|dims, a| match dims.as_const(a) {
+        Some(c) => Some(dims.konst(c.checked_abs()?)),
+        None => Some(a),
+    })
+}
+
+fn compare(cx: &mut ValueCx<'_>, f: fn(i64, i64) -> bool) -> Option<Vec<Dim>> {
+    cx.binary(move |dims, a, b| {
+        let eq = if a == b {
+            Some(0)
+        } else {
+            match (dims.as_const(a), dims.as_const(b)) {
+                (Some(x), Some(y)) => Some(x.cmp(&y) as i64),
+                _ => None,
+            }
+        };
+        eq.map(|o| dims.konst(i64::from(f(o, 0))))
+    })
+}
+
+/// `Equal`: 1 where the elements are the same, 0 where they are different constants.
+pub fn equal(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    compare(cx, |a, b| a == b)
+}
+
+/// `Less`.
+pub fn less(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    compare(cx, |a, b| a < b)
+}
+
+/// `Greater`.
+pub fn greater(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    compare(cx, |a, b| a > b)
+}
+
+/// `Not` of a boolean value.
+pub fn not(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    cx.unary(|dims, a| {
+        let c = dims.as_const(a)?;
+        Some(dims.konst(i64::from(c == 0)))
+    })
+}
+
+/// `Where(cond, x, y)` with a known condition.
+pub fn where_(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    let c = cx.value(0)?.to_vec();
+    let x = cx.value(1)?.to_vec();
+    let y = cx.value(2)?.to_vec();
+    let n = c.len().max(x.len()).max(y.len());
+    let pick = |v: &[Dim], i: usize| -> Option<Dim> {
+        match v.len() {
+            1 => Some(v[0]),
+            m if m == n => Some(v[i]),
+            _ => None,
+        }
+    };
+    (0..n)
+        .map(|i| {
+            let ci = pick(&c, i)?;
+            let b = cx.as_const(ci)?;
+            if b != 0 {
+                pick(&x, i)
+            } else {
+                pick(&y, i)
+            }
+        })
+        .collect()
+}
+
+/// `ReduceProd` / `ReduceSum` of a rank-1 value to one element.
+pub fn reduce_prod(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    let v = cx.value(0)?.to_vec();
+    Some(vec![cx.dims_table().product(&v).ok()?])
+}
+
+/// `ReduceSum` of a rank-1 value.
+pub fn reduce_sum(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    let v = cx.value(0)?.to_vec();
+    let mut acc = cx.konst(0);
+    for d in v {
+        acc = cx.dims_table().add(acc, d).ok()?;
+    }
+    Some(vec![acc])
+}
+
+/// `ConstantOfShape`: the fill value repeated, when the shape is constant and small.
+pub fn constant_of_shape(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    let dims = cx.out_dims()?;
+    let mut n: usize = 1;
+    for d in dims {
+        n = n.checked_mul(usize::try_from(cx.as_const(d)?).ok()?)?;
+    }
+    if n > MAX_ELEMS {
+        return None;
+    }
+    let fill = match cx.attrs.tensor_value("value") {
+        Some(v) if v.len() == 1 => v[0],
+        Some(_) => return None,
+        None => 0,
+    };
+    let d = cx.konst(fill);
+    Some(vec![d; n])
+}
+
+/// `Range` of constants, when small.
+pub fn range(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    let s = cx.value(0)?.first().copied()?;
+    let l = cx.value(1)?.first().copied()?;
+    let d = cx.value(2)?.first().copied()?;
+    let (s, l, d) = (cx.as_const(s)?, cx.as_const(l)?, cx.as_const(d)?);
+    if d == 0 {
+        return None;
+    }
+    let mut out = Vec::new();
+    let mut i = s;
+    while (d > 0 && i < l) || (d < 0 && i > l) {
+        if out.len() == MAX_ELEMS {
+            return None;
+        }
+        out.push(cx.konst(i));
+        i = i.checked_add(d)?;
+    }
+    Some(out)
+}
+
+/// `Expand` / `Tile` of a one-element value to the output's size.
+pub fn broadcast_to_output(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    let v = cx.value(0)?.to_vec();
+    let dims = cx.out_dims()?;
+    if dims.len() > 1 {
+        return None;
+    }
+    let n = match dims.first() {
+        Some(&d) => usize::try_from(cx.as_const(d)?).ok()?,
+        None => 1,
+    };
+    match v.len() {
+        m if m == n => Some(v),
+        1 if n <= MAX_ELEMS => Some(vec![v[0]; n]),
+        _ => None,
+    }
+}
