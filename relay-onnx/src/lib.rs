@@ -48,6 +48,7 @@
 //! ```
 
 pub mod attr;
+pub mod build;
 pub mod check;
 pub mod ops;
 pub mod proto;

@@ -68,38 +68,39 @@ pub fn broadcast(
     for i in 0..n {
         let x = (i + a.len()).checked_sub(n).map(|j| a[j]);
         let y = (i + b.len()).checked_sub(n).map(|j| b[j]);
-        let d =
-            match (x, y) {
-                (Some(x), None) => x,
-                (None, Some(y)) => y,
-                (Some(x), Some(y)) => {
-                    let dims = &cx.tcx_ref().dims;
-                    match (dims.as_const(x), dims.as_const(y)) {
-                        _ if x == y => x,
-                        (Some(1), _) => y,
-                        (_, Some(1)) => x,
-                        // A constant other than 1 against a symbol: the symbol is 1 or the
-                        // constant, and the result is the constant either way.
-                        (Some(_), None) => x,
-                        (None, Some(_)) => y,
-                        (Some(p), Some(q)) => return Err(RelError::at(
+        let d = match (x, y) {
+            (Some(x), None) => x,
+            (None, Some(y)) => y,
+            (Some(x), Some(y)) => {
+                let dims = &cx.tcx_ref().dims;
+                match (dims.as_const(x), dims.as_const(y)) {
+                    _ if x == y => x,
+                    (Some(1), _) => y,
+                    (_, Some(1)) => x,
+                    // A constant other than 1 against a symbol: the symbol is 1 or the
+                    // constant, and the result is the constant either way.
+                    (Some(_), None) => x,
+                    (None, Some(_)) => y,
+                    (Some(p), Some(q)) => {
+                        return Err(RelError::at(
                             blame,
                             format!(
                                 "cannot broadcast dimension {p} with {q} (axis {i} of the result)"
                             ),
-                        )),
-                        (None, None) => {
-                            // Two symbols: an unknown is unified with the other; two
-                            // different rigid symbols give `?` (either may be 1).
-                            match cx.unify_dim(x, y, blame) {
-                                Ok(()) => cx.resolve_dim(x),
-                                Err(_) => Dims::ANY,
-                            }
+                        ))
+                    }
+                    (None, None) => {
+                        // Two symbols: an unknown is unified with the other; two
+                        // different rigid symbols give `?` (either may be 1).
+                        match cx.unify_dim(x, y, blame) {
+                            Ok(()) => cx.resolve_dim(x),
+                            Err(_) => Dims::ANY,
                         }
                     }
                 }
-                (None, None) => unreachable!("i < n"),
-            };
+            }
+            (None, None) => unreachable!("i < n"),
+        };
         out.push(d);
     }
     Ok(out)

@@ -1,0 +1,117 @@
+//! Shape values: the exporter patterns over `x: float[N, S, 768]` that other tools lose.
+
+use relay_onnx::build::{int, ints, Graph, D};
+
+fn x(g: &mut Graph) {
+    g.input("x", D::F32, &[D::p("N"), D::p("S"), D::v(768)]);
+}
+
+/// `Shape(x)[i]` as a one-element vector.
+fn dim(g: &mut Graph, i: i64, out: &str) {
+    let idx = format!("{out}_idx");
+    g.init_ints(&idx, &[1], &[i]);
+    g.node("Gather", &["shape", &idx], &[out], vec![int("axis", 0)]);
+}
+
+#[test]
+fn reshape_to_concat_of_gathered_dims_keeps_both_symbols() {
+    let mut g = Graph::new(17);
+    x(&mut g);
+    g.node("Shape", &["x"], &["shape"], vec![]);
+    dim(&mut g, 0, "n");
+    dim(&mut g, 1, "s");
+    g.init_ints("heads", &[1], &[12])
+        .init_ints("width", &[1], &[64]);
+    g.node(
+        "Concat",
+        &["n", "s", "heads", "width"],
+        &["target"],
+        vec![int("axis", 0)],
+    );
+    g.node("Reshape", &["x", "target"], &["y"], vec![]);
+    g.node(
+        "Transpose",
+        &["y"],
+        &["z"],
+        vec![ints("perm", &[0, 2, 1, 3])],
+    );
+    g.output("z");
+    let mut c = g.check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("y").unwrap(), "Tensor[(N, S, 12, 64), float32]");
+    assert_eq!(c.type_of("z").unwrap(), "Tensor[(N, 12, S, 64), float32]");
+}
+
+#[test]
+fn reshape_to_a_product_of_symbols() {
+    let mut g = Graph::new(17);
+    x(&mut g);
+    g.node("Shape", &["x"], &["shape"], vec![]);
+    dim(&mut g, 0, "n");
+    dim(&mut g, 1, "s");
+    g.node("Mul", &["n", "s"], &["ns"], vec![]);
+    g.init_ints("width", &[1], &[768]);
+    g.node(
+        "Concat",
+        &["ns", "width"],
+        &["target"],
+        vec![int("axis", 0)],
+    );
+    g.node("Reshape", &["x", "target"], &["y"], vec![]);
+    g.output("y");
+    let mut c = g.check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("y").unwrap(), "Tensor[(N*S, 768), float32]");
+}
+
+#[test]
+fn reshape_with_minus_one_infers_the_symbol() {
+    let mut g = Graph::new(17);
+    x(&mut g);
+    g.node("Shape", &["x"], &["shape"], vec![]);
+    g.init_ints("s0", &[1], &[0]).init_ints("e1", &[1], &[1]);
+    g.node("Slice", &["shape", "s0", "e1"], &["n"], vec![]);
+    g.init_ints("rest", &[2], &[-1, 768]);
+    g.node("Concat", &["n", "rest"], &["target"], vec![int("axis", 0)]);
+    g.node("Reshape", &["x", "target"], &["y"], vec![]);
+    g.output("y");
+    let mut c = g.check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("y").unwrap(), "Tensor[(N, S, 768), float32]");
+}
+
+#[test]
+fn expand_and_constant_of_shape_take_the_whole_shape() {
+    let mut g = Graph::new(17);
+    x(&mut g);
+    g.input("b", D::F32, &[D::v(1), D::v(1), D::v(768)]);
+    g.node("Shape", &["x"], &["shape"], vec![]);
+    g.node("Expand", &["b", "shape"], &["e"], vec![]);
+    g.node("ConstantOfShape", &["shape"], &["c"], vec![]);
+    g.output("e").output("c");
+    let mut c = g.check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("e").unwrap(), "Tensor[(N, S, 768), float32]");
+    assert_eq!(c.type_of("c").unwrap(), "Tensor[(N, S, 768), float32]");
+}
+
+#[test]
+fn range_to_a_gathered_dimension() {
+    let mut g = Graph::new(17);
+    x(&mut g);
+    g.node("Shape", &["x"], &["shape"], vec![]);
+    g.init_ints("one_idx", &[], &[1]);
+    g.node(
+        "Gather",
+        &["shape", "one_idx"],
+        &["s"],
+        vec![int("axis", 0)],
+    );
+    g.init_ints("zero", &[], &[0]).init_ints("step", &[], &[1]);
+    g.node("Range", &["zero", "s", "step"], &["r"], vec![]);
+    g.output("r");
+    let mut c = g.check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("s").unwrap(), "int64");
+    assert_eq!(c.type_of("r").unwrap(), "Tensor[(S), int64]");
+}
