@@ -31,6 +31,7 @@ use relay_ops::prelude::Prelude;
 use std::io::Write;
 use std::process::ExitCode;
 
+mod onnx;
 mod render;
 mod report;
 
@@ -55,7 +56,7 @@ enum Command {
         /// and report every disagreement (exit 1 if there is one).
         #[arg(long)]
         compare_printed: bool,
-        /// The `.relay` files (`-`: standard input).
+        /// The `.relay` files (`-`: standard input) and `.onnx` models.
         #[arg(required = true)]
         files: Vec<std::path::PathBuf>,
     },
@@ -174,6 +175,22 @@ fn check(
     files: &[std::path::PathBuf],
     show: Show,
 ) -> std::io::Result<ExitCode> {
+    // ONNX models need no prelude.
+    if files.iter().all(|p| onnx::is_onnx(p)) {
+        let mut failed = false;
+        for path in files {
+            match onnx::check(out, path, show.bindings)? {
+                Ok(true) => {}
+                Ok(false) => failed = true,
+                Err(()) => return Ok(ExitCode::from(2)),
+            }
+        }
+        return Ok(if failed {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        });
+    }
     // The prelude is in scope in every file; it is checked once, here.
     let prelude = match Prelude::standard() {
         Ok(p) => p,
@@ -187,6 +204,14 @@ fn check(
     };
     let mut failed = false;
     for (i, path) in files.iter().enumerate() {
+        if onnx::is_onnx(path) {
+            match onnx::check(out, path, show.bindings)? {
+                Ok(true) => {}
+                Ok(false) => failed = true,
+                Err(()) => return Ok(ExitCode::from(2)),
+            }
+            continue;
+        }
         // Read straight after the prelude's text: the program is not copied again.
         let read = match read_after(prelude.buffer(0), path) {
             Ok(read) => read,

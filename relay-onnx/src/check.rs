@@ -765,7 +765,27 @@ impl<'m> Checker<'m> {
         let attrs_filled = match def.attrs_for_call(&Attrs::new(given)) {
             Ok(a) => a,
             Err(e) => {
-                self.error(Some(here()), e.message, Vec::new());
+                // Named as the node has it: its ONNX attribute and type.
+                let onnx =
+                    op.attrs
+                        .iter()
+                        .find(|m| *m.relay == *e.attr)
+                        .and_then(|m| match m.from {
+                            AttrFrom::Attr(n) | AttrFrom::AttrOr(n, _) => {
+                                attrs.get(n).map(|a| (n, a))
+                            }
+                            _ => None,
+                        });
+                let message = match (onnx, def.attr(&e.attr)) {
+                    (Some((n, a)), Some(want)) => format!(
+                        "attribute `{n}` is {}, and `{}` takes {}",
+                        crate::attr::kind(a).name(),
+                        text(&node.op_type),
+                        onnx_attr_type(want.ty)
+                    ),
+                    _ => e.message,
+                };
+                self.error(Some(here()), message, Vec::new());
                 return false;
             }
         };
@@ -823,22 +843,40 @@ impl<'m> Checker<'m> {
             for e in errors {
                 let at = e.origin as usize;
                 let mut notes = e.notes.clone();
-                let message = match e.arg {
-                    Some(j) if at == k => {
-                        let what = self.arg_name(node, op, j);
-                        let shown = if j < args.len() {
-                            let t = self.solver.resolve(args[j]);
-                            Some(self.solver.tcx.show(t))
-                        } else {
-                            None
-                        };
-                        if let Some(s) = shown {
-                            notes.insert(0, format!("{what} is `{s}`"));
+                if at == k {
+                    // The types the node was given, the blamed one marked.
+                    let mut shown = Vec::new();
+                    for (j, a) in op.args.iter().enumerate().take(8) {
+                        if matches!(a, Arg::Fresh) || j >= args.len() {
+                            continue;
                         }
-                        format!("{}", e.message)
+                        let t = self.solver.resolve(args[j]);
+                        if matches!(self.solver.tcx.data(t), TyData::Tuple(f) if f.is_empty()) {
+                            continue;
+                        }
+                        let what = self.arg_name(node, op, j);
+                        let mark = if e.arg == Some(j) { " (here)" } else { "" };
+                        let value = matches!(a, Arg::Value(_) | Arg::AttrInts(_));
+                        let text = match (value, self.solver.tcx.data(t)) {
+                            // A value is shown as the list it is.
+                            (true, &TyData::Tensor(s, _)) => match self.solver.tcx.shape_dims(s) {
+                                Some(dims) => {
+                                    let dims: Vec<String> = dims
+                                        .to_vec()
+                                        .into_iter()
+                                        .map(|d| self.solver.tcx.show_dim(d))
+                                        .collect();
+                                    format!("[{}]", dims.join(", "))
+                                }
+                                None => "not known".into(),
+                            },
+                            _ => format!("`{}`", self.solver.tcx.show_within(t, 200)),
+                        };
+                        shown.push(format!("{what}: {text}{mark}"));
                     }
-                    _ => e.message.clone(),
-                };
+                    notes.splice(0..0, shown);
+                }
+                let message = e.message.clone();
                 self.error(Some(node_ref(g, at.min(g.node.len() - 1))), message, notes);
             }
             // Its outputs are still added: what is known of them is kept.
@@ -1173,6 +1211,20 @@ impl<'m> Checker<'m> {
             dims
         };
         format!("Tensor[{dims}, {dt}]")
+    }
+}
+
+/// How ONNX names the attribute type a Relay attribute type reads.
+fn onnx_attr_type(t: AttrType) -> &'static str {
+    match t {
+        AttrType::Int | AttrType::Bool => "an INT",
+        AttrType::Float => "a FLOAT",
+        AttrType::Str | AttrType::DType => "a STRING",
+        AttrType::List(AttrType::Float) => "FLOATS",
+        AttrType::List(AttrType::Str) => "STRINGS",
+        AttrType::List(_) => "INTS",
+        AttrType::Option(t) => onnx_attr_type(*t),
+        AttrType::Either(..) => "an INT or INTS",
     }
 }
 

@@ -144,12 +144,9 @@ onnx_ops! {
     "" Min since 8 => "onnx.variadic"(Rest(0)) value value::min;
     "" Clip since 6 => "onnx.like_first"(In(0), Opt(1));
     "" Trilu since 14 => "onnx.like_first"(In(0), Rest(1));
-    "" CumSum since 11 => "onnx.like_first"(In(0), Rest(1));
-    "" CumProd since 26 => "onnx.like_first"(In(0), Rest(1));
     "" ScatterElements since 11 => "onnx.like_first"(In(0), Rest(1));
     "" Scatter since 9 => "onnx.like_first"(In(0), Rest(1));
     "" ScatterND since 11 => "onnx.like_first"(In(0), Rest(1));
-    "" Dropout since 7 => "onnx.like_first"(In(0), Rest(1));
     "" MeanVarianceNormalization since 9 => "onnx.unary"(In(0));
     "" LpNormalization since 1 => "onnx.unary"(In(0));
 }

@@ -1,0 +1,97 @@
+//! `relay check model.onnx`: an ONNX model checked with `relay_onnx`, its graph printed
+//! as `@main`'s type and its problems as diagnostics that name the node.
+//!
+//! The file is mapped, not read: a model's weights are never touched (they are slices of
+//! the mapping that the checker does not look at), so a model of hundreds of megabytes
+//! costs what its graph costs.
+
+use std::io::Write;
+use std::path::Path;
+
+/// Whether `path` names an ONNX model (by its extension).
+pub(crate) fn is_onnx(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("onnx"))
+}
+
+/// The model's bytes: the file mapped into memory.
+fn map(path: &Path) -> std::io::Result<bytes::Bytes> {
+    let file = std::fs::File::open(path)?;
+    if file.metadata()?.len() == 0 {
+        return Ok(bytes::Bytes::new());
+    }
+    // SAFETY: the mapping is read-only and private; a file changed by another process
+    // while it is checked may give wrong types, which is the contract of every tool that
+    // maps its input (as the checker reads each byte at most once, no more).
+    let mmap = unsafe { memmap2::Mmap::map(&file)? };
+    Ok(bytes::Bytes::from_owner(mmap))
+}
+
+/// Checks one model: prints `@main: TYPE` (and with `bindings` each node output's
+/// `%name: TYPE`) or its diagnostics on standard error. Whether it is well typed; an
+/// error for a file that cannot be read.
+pub(crate) fn check(
+    out: &mut impl Write,
+    path: &Path,
+    bindings: bool,
+) -> std::io::Result<Result<bool, ()>> {
+    let name = path.display().to_string();
+    let bytes = match map(path) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error: cannot read `{name}`: {e}");
+            return Ok(Err(()));
+        }
+    };
+    let mut checked = match relay_onnx::check_bytes(bytes) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}\n  ┌─ {name}\n");
+            return Ok(Ok(false));
+        }
+    };
+    let mut ok = true;
+    if !checked.diagnostics().is_empty() {
+        let mut err = std::io::stderr().lock();
+        for d in checked.diagnostics() {
+            let level = match d.severity {
+                relay_onnx::Severity::Error => {
+                    ok = false;
+                    "error"
+                }
+                relay_onnx::Severity::Warning => "warning",
+            };
+            writeln!(err, "{level}: {}", d.message)?;
+            match &d.node {
+                Some(n) => writeln!(err, "  ┌─ {name}: {n}")?,
+                None => writeln!(err, "  ┌─ {name}")?,
+            }
+            for note in &d.notes {
+                writeln!(err, "  = {note}")?;
+            }
+            writeln!(err)?;
+        }
+        let errors = checked
+            .diagnostics()
+            .iter()
+            .filter(|d| d.severity == relay_onnx::Severity::Error)
+            .count();
+        if errors > 0 {
+            writeln!(
+                err,
+                "error: {errors} problem{} in `{name}`",
+                if errors == 1 { "" } else { "s" }
+            )?;
+        }
+    }
+    if !ok {
+        return Ok(Ok(false));
+    }
+    writeln!(out, "@main: {}", checked.signature())?;
+    if bindings {
+        for (n, t) in checked.bindings() {
+            writeln!(out, "%{n}: {t}")?;
+        }
+    }
+    Ok(Ok(ok))
+}
