@@ -206,6 +206,107 @@ impl Checked {
         ))
     }
 
+    /// The shape of value `name` when the graph inputs have the given shapes (by input
+    /// name): the inferred dimensions evaluated with each input dimension's symbol or
+    /// unknown bound to its size. An error says what is not known: a value that was not
+    /// checked, a dimension that does not follow from the inputs.
+    ///
+    /// ```
+    /// use relay_onnx::build::{int, Graph, D};
+    /// let mut g = Graph::new(17);
+    /// g.input("x", D::F32, &[D::p("N"), D::v(3), D::Unknown]);
+    /// g.node("Flatten", &["x"], &["y"], vec![int("axis", 1)]);
+    /// g.output("y");
+    /// let mut c = g.check();
+    /// assert_eq!(c.eval_shape("y", &[("x", vec![2, 3, 5])]), Ok(vec![2, 15]));
+    /// ```
+    pub fn eval_shape(
+        &mut self,
+        name: &str,
+        inputs: &[(&str, Vec<i64>)],
+    ) -> Result<Vec<i64>, String> {
+        let mut bound: FxHashMap<Dim, i64> = FxHashMap::default();
+        for (input, sizes) in inputs {
+            let Some(&i) = self
+                .inputs
+                .iter()
+                .find(|&&i| &*self.slots[i].name == *input)
+            else {
+                return Err(format!("`{input}` is not a graph input"));
+            };
+            let t = self.solver.resolve(self.slots[i].ty);
+            let TyData::Tensor(s, _) = *self.solver.tcx.data(t) else {
+                return Err(format!("input `{input}` is not a tensor"));
+            };
+            let dims = self
+                .solver
+                .tcx
+                .shape_dims(s)
+                .map(|d| d.to_vec())
+                .unwrap_or_default();
+            if dims.len() != sizes.len() {
+                return Err(format!(
+                    "input `{input}` has rank {}, and {} sizes are given",
+                    dims.len(),
+                    sizes.len()
+                ));
+            }
+            for (&d, &v) in dims.iter().zip(sizes) {
+                match self.solver.tcx.dims.data(d) {
+                    relay_core::DimData::Sym(_) | relay_core::DimData::Var(_) => {
+                        if let Some(&prev) = bound.get(&d) {
+                            if prev != v {
+                                let shown = self.solver.tcx.show_dim(d);
+                                return Err(format!("`{shown}` is given both {prev} and {v}"));
+                            }
+                        }
+                        bound.insert(d, v);
+                    }
+                    _ => {
+                        if let Some(c) = self.solver.tcx.dims.eval(d, &|_| None) {
+                            if c != v {
+                                let shown = self.solver.tcx.show_dim(d);
+                                return Err(format!(
+                                    "input `{input}` has dimension `{shown}`, and {v} is given"
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if !self.is_checked(name) {
+            return Err(format!("`{name}` was not checked"));
+        }
+        let Some(Some(dims)) = self.dims_raw(name) else {
+            return Err(format!("the rank of `{name}` is not known"));
+        };
+        dims.into_iter()
+            .map(|d| {
+                let d = self.solver.resolve_dim(d);
+                self.solver
+                    .tcx
+                    .dims
+                    .eval(d, &|leaf| bound.get(&leaf).copied())
+                    .ok_or_else(|| {
+                        format!(
+                            "`{}` does not follow from the inputs",
+                            self.solver.tcx.show_dim(d)
+                        )
+                    })
+            })
+            .collect()
+    }
+
+    fn dims_raw(&mut self, name: &str) -> Option<Option<Vec<Dim>>> {
+        let i = self.slots.iter().position(|s| &*s.name == name)?;
+        let t = self.solver.resolve(self.slots[i].ty);
+        let TyData::Tensor(shape, _) = *self.solver.tcx.data(t) else {
+            return Some(None);
+        };
+        Some(self.solver.tcx.shape_dims(shape).map(|d| d.to_vec()))
+    }
+
     /// Whether a value was checked: it exists and does not depend on a node that could
     /// not be typed.
     pub fn is_checked(&self, name: &str) -> bool {
@@ -1049,11 +1150,17 @@ impl<'m> Checker<'m> {
                                 Some(crate::proto::DimensionValue::DimValue(v)) if *v >= 0 => {
                                     self.solver.tcx.dims.konst(*v)
                                 }
+                                // Exporters write -1 for "unknown" (paddle2onnx).
+                                Some(crate::proto::DimensionValue::DimValue(-1)) => {
+                                    self.solver.fresh_dim()
+                                }
                                 Some(crate::proto::DimensionValue::DimValue(v)) => {
                                     return Err(format!("it declares a negative dimension {v}"))
                                 }
+                                // `?` is no name: paddle2onnx writes it for every unknown
+                                // dimension, which one name would make equal.
                                 Some(crate::proto::DimensionValue::DimParam(p))
-                                    if !p.is_empty() =>
+                                    if !p.is_empty() && p.as_ref() != b"?" =>
                                 {
                                     let name = text(p).into_owned();
                                     self.symbol(&name)
@@ -1120,7 +1227,7 @@ impl<'m> Checker<'m> {
                     for (i, (d, &have)) in s.dim.iter().zip(&dims).enumerate() {
                         let have_c = self.solver.tcx.dims.as_const(have);
                         match &d.value {
-                            Some(crate::proto::DimensionValue::DimValue(v)) => {
+                            Some(crate::proto::DimensionValue::DimValue(v)) if *v >= 0 => {
                                 if let Some(c) = have_c {
                                     if c != *v {
                                         clashes.push(format!(
@@ -1149,7 +1256,7 @@ impl<'m> Checker<'m> {
                                     }
                                 }
                             }
-                            None => {}
+                            _ => {}
                         }
                     }
                 }
