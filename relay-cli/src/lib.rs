@@ -68,6 +68,13 @@ enum Command {
     Workload {
         /// The number of operators.
         ops: usize,
+        /// Write it as an ONNX model (binary, on standard output) instead of Relay text.
+        #[arg(long)]
+        onnx: bool,
+        /// With `--onnx`: the weights inline (zeros, 28 MB a block of 18 nodes) rather
+        /// than outside the file.
+        #[arg(long, requires = "onnx")]
+        inline_weights: bool,
     },
 }
 
@@ -97,14 +104,28 @@ pub fn main() -> ExitCode {
             },
         ),
         Command::Ops => ops(&mut out),
-        Command::Workload { ops } if ops > relay_ops::workload::MAX_OPS => {
+        Command::Workload { ops, .. } if ops > relay_ops::workload::MAX_OPS => {
             eprintln!(
                 "error: the workload has at most {} operators, found {ops}",
                 relay_ops::workload::MAX_OPS
             );
             Ok(ExitCode::from(2))
         }
-        Command::Workload { ops } => out
+        Command::Workload {
+            ops,
+            onnx: true,
+            inline_weights,
+        } => {
+            use relay_onnx::workload::{transformer, Weights};
+            let w = if inline_weights {
+                Weights::Inline
+            } else {
+                Weights::External
+            };
+            out.write_all(&transformer(ops, w))
+                .map(|()| ExitCode::SUCCESS)
+        }
+        Command::Workload { ops, .. } => out
             .write_all(relay_ops::workload::transformer(ops).as_bytes())
             .map(|()| ExitCode::SUCCESS),
     };

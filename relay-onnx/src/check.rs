@@ -355,6 +355,9 @@ pub fn check_model(model: &ModelProto) -> Checked {
         }
     };
     let mut c = Checker::new(model, Some(registry));
+    for p in ops::problems() {
+        c.error(None, p.clone(), Vec::new());
+    }
     if let Some(g) = &model.graph {
         c.graph(g);
     } else {

@@ -53,6 +53,7 @@ pub mod check;
 pub mod ops;
 pub mod proto;
 pub mod value;
+pub mod workload;
 
 pub use check::{check_bytes, check_model, Checked, Diagnostic, LoadError, NodeRef, Severity};
 

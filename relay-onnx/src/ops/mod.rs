@@ -236,33 +236,67 @@ macro_rules! __value {
     };
 }
 
-/// The registered mappings by domain and op type, each list sorted by `since`.
-type Table = FxHashMap<(&'static str, &'static str), Vec<&'static OnnxOp>>;
+/// The registered mappings by domain and op type, each list sorted by `since`, and the
+/// mistakes found while building it.
+struct Table {
+    ops: FxHashMap<(&'static str, &'static str), Vec<&'static OnnxOp>>,
+    problems: Vec<String>,
+}
 
 fn table() -> &'static Table {
     static TABLE: OnceLock<Table> = OnceLock::new();
     TABLE.get_or_init(|| {
-        let mut t: Table = FxHashMap::default();
+        let mut ops: FxHashMap<_, Vec<&'static OnnxOp>> = FxHashMap::default();
         for e in inventory::iter::<OnnxOpEntry> {
             let domain = if e.0.domain == "ai.onnx" {
                 ""
             } else {
                 e.0.domain
             };
-            t.entry((domain, e.0.op_type)).or_default().push(e.0);
+            ops.entry((domain, e.0.op_type)).or_default().push(e.0);
         }
-        for list in t.values_mut() {
-            list.sort_by_key(|op| op.since);
+        let mut problems = Vec::new();
+        for list in ops.values_mut() {
+            list.sort_by_key(|op| (op.since, op.file, op.line));
+            for w in list.windows(2) {
+                if w[0].since == w[1].since {
+                    let domain = if w[0].domain.is_empty() {
+                        "ai.onnx"
+                    } else {
+                        w[0].domain
+                    };
+                    let (a, b) = (
+                        format!("{}:{}", w[0].file, w[0].line),
+                        format!("{}:{}", w[1].file, w[1].line),
+                    );
+                    let places = if a == b {
+                        format!("twice in the `onnx_ops!` block at {a}")
+                    } else {
+                        format!("twice: at {a} and at {b}")
+                    };
+                    problems.push(format!(
+                        "ONNX operator `{domain}.{}` since opset {} is declared {places}",
+                        w[0].op_type, w[0].since
+                    ));
+                }
+            }
         }
-        t
+        problems.sort();
+        Table { ops, problems }
     })
+}
+
+/// The mistakes in the registered mappings (an op type declared twice for one version),
+/// each a message naming both places. The checker reports them on every model.
+pub fn problems() -> &'static [String] {
+    &table().problems
 }
 
 /// The mapping of `op_type` in `domain` (`""` or `ai.onnx` for the default) at opset
 /// `version`: the one with the greatest `since` not above it.
 pub fn find(domain: &str, op_type: &str, version: i64) -> Option<&'static OnnxOp> {
     let domain = if domain == "ai.onnx" { "" } else { domain };
-    let list = table().get(&(domain, op_type))?;
+    let list = table().ops.get(&(domain, op_type))?;
     list.iter()
         .rev()
         .find(|op| i64::from(op.since) <= version)
@@ -273,6 +307,7 @@ pub fn find(domain: &str, op_type: &str, version: i64) -> Option<&'static OnnxOp
 pub fn versions(domain: &str, op_type: &str) -> Vec<u32> {
     let domain = if domain == "ai.onnx" { "" } else { domain };
     table()
+        .ops
         .get(&(domain, op_type))
         .map(|l| l.iter().map(|op| op.since).collect())
         .unwrap_or_default()
@@ -280,7 +315,7 @@ pub fn versions(domain: &str, op_type: &str) -> Vec<u32> {
 
 /// Every registered mapping, sorted by domain, op type and version.
 pub fn all() -> Vec<&'static OnnxOp> {
-    let mut v: Vec<&'static OnnxOp> = table().values().flatten().copied().collect();
+    let mut v: Vec<&'static OnnxOp> = table().ops.values().flatten().copied().collect();
     v.sort_by_key(|op| (op.domain, op.op_type, op.since));
     v
 }
