@@ -1,1 +1,1459 @@
-//! nn
+//! Neural-network operators: `MatMul`, `Gemm`, the convolutions and pools, the
+//! normalizations, the softmax family, `Dropout`, `Resize`/`Upsample`, attention, and the
+//! image operators (`GridSample`, `AffineGrid`, `Col2Im`, `CenterCropPad`, ...).
+//!
+//! Where ONNX's semantics are TVM's (`Softmax` over one axis is `nn.softmax`, `LRN` is
+//! `nn.lrn`, `DepthToSpace` is `nn.depth_to_space`, `Einsum` is `einsum`), the mapping
+//! names TVM's operator. ONNX's convolutions and pools are N-dimensional, pad by
+//! `auto_pad`, take an optional bias, or give several outputs; their relations are written
+//! here as operators of the `onnx.` namespace, with exact symbolic sizes: a `SAME` axis of
+//! `H` by stride 2 is `floordiv(H + 1, 2)`.
+
+use super::util::{broadcast, out_tensor, shown, value_of, Val};
+use super::AttrFnError;
+use crate::attr::NodeAttrs;
+use crate::onnx_ops;
+use relay_core::op::AttrConst;
+use relay_core::{
+    relation, relay_op, AttrValue, DTy, DType, Dim, DimError, Dims, Progress, RelCx, RelError,
+    RelResult, Ty, TyData,
+};
+
+/// An input index no node has: `Opt(NONE)` is always `()`.
+const NONE: usize = 1 << 16;
+
+relay_op! {
+    /// ONNX `MatMul` (NumPy's `matmul`): a 1-D operand is a row (left) or a column
+    /// (right) vector whose axis is dropped from the result; the batch axes broadcast.
+    /// The result's dtype is `out_dtype` if set, else `like`'s when it is a tensor (a
+    /// quantized matmul's output zero point), else the operands' (which must agree).
+    onnx.matmul : fn<a, b, l, c>(a: a, b: b, like: l) -> c where OnnxMatMul,
+        attrs { out_dtype: Option<dtype> = None },
+        level 10;
+
+    /// ONNX `Gemm`: `op(A) * op(B) + C` for matrices `A` and `B` (transposed by `transA`,
+    /// `transB`); `C`, if given, broadcasts to the result `(M, N)`.
+    onnx.gemm : fn<a, b, c, y>(a: a, b: b, c: c) -> y where OnnxGemm,
+        attrs { trans_a: int = 0, trans_b: int = 0 },
+        level 10;
+
+    /// ONNX `Conv` over 1, 2 or 3 (or more) spatial axes: `data` is `(N, C, D1, ..)`,
+    /// `weight` `(M, C / group, k1, ..)`, `bias` `(M)` or `()`; the result is
+    /// `(N, M, O1, ..)` with each `Oi` given by the window, its padding (`pads` or
+    /// `auto_pad`), stride and dilation. Its dtype is as `onnx.matmul`'s.
+    onnx.conv : fn<x, w, b, l, y>(data: x, weight: w, bias: b, like: l) -> y where OnnxConv,
+        attrs {
+            auto_pad: str = "NOTSET",
+            pads: Option<[int]> = None,
+            strides: Option<[int]> = None,
+            dilations: Option<[int]> = None,
+            group: int = 1,
+            kernel_shape: Option<[int]> = None,
+            out_dtype: Option<dtype> = None
+        },
+        level 10;
+
+    /// ONNX `ConvTranspose`: `data` `(N, C, D1, ..)`, `weight` `(C, M / group, k1, ..)`;
+    /// each spatial axis is `output_shape`'s, or `stride * (D - 1) + output_padding +
+    /// (k - 1) * dilation + 1 - pads`, or `D * stride` for a `SAME` `auto_pad`.
+    onnx.conv_transpose : fn<x, w, b, y>(data: x, weight: w, bias: b) -> y where OnnxConvTranspose,
+        attrs {
+            auto_pad: str = "NOTSET",
+            pads: Option<[int]> = None,
+            strides: Option<[int]> = None,
+            dilations: Option<[int]> = None,
+            group: int = 1,
+            kernel_shape: Option<[int]> = None,
+            output_padding: Option<[int]> = None,
+            output_shape: Option<[int]> = None
+        },
+        level 10;
+
+    /// ONNX's pools (`MaxPool`, `AveragePool`, `LpPool`, and the global ones with
+    /// `global`): `(N, C, D1, ..)` to `(N, C, O1, ..)`; when the result is a tuple (the
+    /// node asks for `MaxPool`'s `Indices`), its second field is the int64 indices.
+    onnx.pool : fn<x, y>(data: x) -> y where OnnxPool,
+        attrs {
+            kernel_shape: Option<[int]> = None,
+            auto_pad: str = "NOTSET",
+            pads: Option<[int]> = None,
+            strides: Option<[int]> = None,
+            dilations: Option<[int]> = None,
+            ceil_mode: int = 0,
+            global: int = 0
+        },
+        level 10;
+
+    /// ONNX `MaxRoiPool` and `RoiAlign`: `(R, C, pooled_shape..)` for `R` regions of
+    /// interest (`rois` is `(R, 4)` or `(R, 5)`) over a `(N, C, H, W)` input.
+    onnx.roi_pool : fn<x, r, y>(data: x, rois: r) -> y where OnnxRoiPool,
+        attrs { pooled_shape: [int] },
+        level 10;
+
+    /// ONNX `MaxUnpool`: the value of `output_shape` if given, else each spatial axis
+    /// `(D - 1) * stride + kernel - pads`.
+    onnx.max_unpool : fn<x, i, s, y>(data: x, indices: i, output_shape: s) -> y where OnnxMaxUnpool,
+        attrs {
+            kernel_shape: [int],
+            pads: Option<[int]> = None,
+            strides: Option<[int]> = None
+        },
+        level 10;
+
+    /// ONNX `BatchNormalization`: the result is `data`'s type; further outputs (the
+    /// running or saved means and variances) are `(C)` of the mean's dtype.
+    onnx.batch_norm : fn<x, s, b, m, v, y>(data: x, scale: s, bias: b, mean: m, var: v) -> y where OnnxBatchNorm,
+        level 10;
+
+    /// ONNX `LayerNormalization`: the result is `data`'s type; `Mean` and `InvStdDev`
+    /// are `data`'s axes before `axis` followed by 1s, of the `stash_type` dtype.
+    onnx.layer_norm : fn<x, r, y>(data: x, rest: r) -> y where OnnxLayerNorm,
+        attrs { axis: int = -1, stash_type: int = 1 },
+        level 10;
+
+    /// ONNX `Dropout`: the result is `data`'s type; the mask, when asked for, is a
+    /// tensor of the same shape of `mask_dtype` (bool since opset 10).
+    onnx.dropout : fn<x, r, y>(data: x, rest: r) -> y where OnnxDropout,
+        attrs { mask_dtype: Option<dtype> = None },
+        level 10;
+
+    /// ONNX `Resize` and `Upsample`: each axis `floor(D * scale)` for the constant
+    /// `scales`, or the value of `sizes` (on `axes`, adjusted to keep the aspect ratio by
+    /// `keep_aspect_ratio_policy`).
+    onnx.resize : fn<x, s, y>(data: x, sizes: s) -> y where OnnxResize,
+        attrs {
+            scales: Option<[float]> = None,
+            axes: Option<[int]> = None,
+            keep_aspect_ratio_policy: str = "stretch"
+        },
+        level 10;
+
+    /// ONNX `GridSample`: `data` `(N, C, D1, ..)` sampled at `grid` `(N, O1, .., r)`
+    /// gives `(N, C, O1, ..)`.
+    onnx.grid_sample : fn<x, g, y>(data: x, grid: g) -> y where OnnxGridSample,
+        level 10;
+
+    /// ONNX `AffineGrid`: `theta` `(N, 2, 3)` or `(N, 3, 4)` and the value of `size`
+    /// `(N, C, H, W)` or `(N, C, D, H, W)` give `(N, H, W, 2)` or `(N, D, H, W, 3)`.
+    onnx.affine_grid : fn<t, s, y>(theta: t, size: s) -> y where OnnxAffineGrid,
+        level 10;
+
+    /// ONNX `Col2Im`: `(N, C * prod(block_shape), L)` and the values of `image_shape`
+    /// and `block_shape` give `(N, C, image_shape..)`.
+    onnx.col2im : fn<x, i, b, y>(data: x, image_shape: i, block_shape: b) -> y where OnnxCol2Im,
+        level 10;
+
+    /// ONNX `CenterCropPad`: the axes `axes` (all by default) take the value of `shape`.
+    onnx.center_crop_pad : fn<x, s, y>(data: x, shape: s) -> y where OnnxCenterCropPad,
+        attrs { axes: Option<[int]> = None },
+        level 10;
+
+    /// ONNX `Attention` (opset 23): `Q`, `K`, `V` of rank 4 `(B, heads, S, head)` or of
+    /// rank 3 `(B, S, heads * head)`; the outputs are `Y`, the present key and value
+    /// (past and new along the sequence) and the `Q K^T` scores.
+    onnx.attention : fn<q, k, v, m, pk, pv, y>(q: q, k: k, v: v, mask: m, past_key: pk, past_value: pv) -> y where OnnxAttention,
+        attrs { q_num_heads: Option<int> = None, kv_num_heads: Option<int> = None },
+        level 10;
+}
+
+// ---------------------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------------------
+
+/// A dimension error as a relation error blaming `arg`.
+fn de(arg: usize) -> impl Fn(DimError) -> RelError {
+    move |e| RelError::at(arg, e.to_string())
+}
+
+fn konst(cx: &mut RelCx<'_>, c: i64) -> Dim {
+    cx.tcx().dims.konst(c)
+}
+
+fn as_const(cx: &RelCx<'_>, d: Dim) -> Option<i64> {
+    cx.tcx_ref().dims.as_const(d)
+}
+
+/// The result's fields: a tuple's (the node asked for each output), or the result itself.
+fn out_fields(cx: &mut RelCx<'_>, arg: usize) -> Vec<Ty> {
+    let t = cx.resolve(cx.arg(arg));
+    match cx.data(t) {
+        TyData::Tuple(f) => f.to_vec(),
+        _ => vec![cx.arg(arg)],
+    }
+}
+
+/// Unifies field `j` of the result (argument `arg`) with `Tensor[dims, dt]`, if the node
+/// has that output.
+fn set_field(
+    cx: &mut RelCx<'_>,
+    fields: &[Ty],
+    arg: usize,
+    j: usize,
+    dims: &[Dim],
+    dt: DTy,
+) -> Result<(), RelError> {
+    if let Some(&f) = fields.get(j) {
+        let t = cx.mk_tensor(dims, dt);
+        cx.unify_blaming(f, t, arg)?;
+    }
+    Ok(())
+}
+
+/// Argument `i` as a tensor's dims and dtype; `None` when it is `()` or not known.
+fn opt_tensor(cx: &mut RelCx<'_>, i: usize) -> Result<Option<(Vec<Dim>, DTy)>, RelError> {
+    let t = cx.resolve(cx.arg(i));
+    if matches!(cx.data(t), TyData::Tuple(f) if f.is_empty()) {
+        return Ok(None);
+    }
+    cx.tensor_dims(i)
+}
+
+/// Whether argument `i` is `()` (an absent optional input).
+fn is_absent(cx: &mut RelCx<'_>, i: usize) -> bool {
+    let t = cx.resolve(cx.arg(i));
+    matches!(cx.data(t), TyData::Tuple(f) if f.is_empty())
+}
+
+/// Two dimensions that must be equal: an error when both are constants that differ,
+/// else unified when they can be (a symbol may stand for the constant).
+fn same_dim(
+    cx: &mut RelCx<'_>,
+    a: Dim,
+    b: Dim,
+    blame: usize,
+    what: impl FnOnce(i64, i64) -> String,
+) -> Result<(), RelError> {
+    match (as_const(cx, a), as_const(cx, b)) {
+        (Some(x), Some(y)) if x != y => Err(RelError::at(blame, what(x, y))),
+        _ => {
+            let _ = cx.unify_dim(a, b, blame);
+            Ok(())
+        }
+    }
+}
+
+/// The dtype of the result of an operator whose operands `a` and `b` share a dtype,
+/// unless `out_dtype` or a tensor `like` (argument `like`) says otherwise.
+fn result_dtype(
+    cx: &mut RelCx<'_>,
+    adt: DTy,
+    bdt: DTy,
+    blame: usize,
+    like: Option<usize>,
+) -> Result<DTy, RelError> {
+    if let Some(d) = cx.attrs().dtype("out_dtype")? {
+        return Ok(DTy::Known(d));
+    }
+    if let Some(l) = like {
+        if let Some((_, ldt)) = opt_tensor(cx, l)? {
+            return Ok(ldt);
+        }
+    }
+    cx.unify_dtype(adt, bdt, blame)?;
+    Ok(adt)
+}
+
+/// An `INTS` attribute of one value per spatial axis (`n`), or `default` for each.
+fn per_axis(
+    cx: &RelCx<'_>,
+    name: &str,
+    n: usize,
+    default: i64,
+    min: i64,
+) -> Result<Vec<i64>, RelError> {
+    match cx.attrs().ints(name)? {
+        None => Ok(vec![default; n]),
+        Some(v) if v.is_empty() => Ok(vec![default; n]),
+        Some(v) => {
+            if v.len() != n {
+                return Err(RelError::at(
+                    0,
+                    format!("`{name}` has {} values for {n} spatial axes", v.len()),
+                ));
+            }
+            if let Some(bad) = v.iter().find(|&&x| x < min) {
+                return Err(RelError::at(
+                    0,
+                    format!("`{name}` has {bad}, and each must be at least {min}"),
+                ));
+            }
+            Ok(v)
+        }
+    }
+}
+
+/// How the spatial axes of a convolution or pool are padded.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum AutoPad {
+    NotSet,
+    Same,
+    Valid,
+}
+
+fn auto_pad(cx: &RelCx<'_>) -> Result<AutoPad, RelError> {
+    match cx.attrs().str("auto_pad")?.unwrap_or("NOTSET") {
+        "NOTSET" | "" => Ok(AutoPad::NotSet),
+        "SAME_UPPER" | "SAME_LOWER" => Ok(AutoPad::Same),
+        "VALID" => Ok(AutoPad::Valid),
+        other => Err(RelError::at(
+            0,
+            format!(
+                "`auto_pad` is \"{other}\"; it is one of NOTSET, SAME_UPPER, SAME_LOWER, VALID"
+            ),
+        )),
+    }
+}
+
+/// The sliding window of a convolution or pool over `n` spatial axes.
+struct Window {
+    kernel: Vec<Dim>,
+    strides: Vec<i64>,
+    dilations: Vec<i64>,
+    /// Begins then ends; `None` when `auto_pad` decides.
+    pads: Option<Vec<i64>>,
+    auto_pad: AutoPad,
+    ceil: bool,
+}
+
+impl Window {
+    /// The window's attributes for `n` spatial axes and this kernel.
+    fn read(cx: &RelCx<'_>, n: usize, kernel: Vec<Dim>) -> Result<Window, RelError> {
+        let strides = per_axis(cx, "strides", n, 1, 1)?;
+        let dilations = per_axis(cx, "dilations", n, 1, 1)?;
+        let pads = match cx.attrs().ints("pads")? {
+            Some(p) if !p.is_empty() => {
+                if p.len() != 2 * n {
+                    return Err(RelError::at(
+                        0,
+                        format!(
+                            "`pads` has {} values for {n} spatial axes (it takes {})",
+                            p.len(),
+                            2 * n
+                        ),
+                    ));
+                }
+                if let Some(bad) = p.iter().find(|&&x| x < 0) {
+                    return Err(RelError::at(
+                        0,
+                        format!("`pads` has {bad}, and a pad is at least 0"),
+                    ));
+                }
+                Some(p)
+            }
+            _ => None,
+        };
+        let auto_pad = auto_pad(cx)?;
+        let ceil = cx.attrs().int("ceil_mode")?.unwrap_or(0) != 0;
+        Ok(Window {
+            kernel,
+            strides,
+            dilations,
+            pads,
+            auto_pad,
+            ceil,
+        })
+    }
+
+    /// The output's spatial sizes for the input's (`inp`, axis `2 + i`).
+    fn out(&self, cx: &mut RelCx<'_>, inp: &[Dim]) -> Result<Vec<Dim>, RelError> {
+        let n = inp.len();
+        let mut out = Vec::with_capacity(n);
+        for i in 0..n {
+            let d = inp[i];
+            let s = self.strides[i];
+            let sk = konst(cx, s);
+            // The dilated kernel: (k - 1) * d + 1.
+            let ek = {
+                let dims = &mut cx.tcx().dims;
+                let km1 = dims.konst(-1);
+                let k1 = dims.add(self.kernel[i], km1).map_err(de(1))?;
+                let kd = dims.scale(k1, self.dilations[i]).map_err(de(1))?;
+                let one = dims.konst(1);
+                dims.add(kd, one).map_err(de(1))?
+            };
+            let o = match (self.pads.as_ref(), self.auto_pad) {
+                (None, AutoPad::Same) => {
+                    // ceil(D / s)
+                    let dims = &mut cx.tcx().dims;
+                    let sm1 = dims.konst(s - 1);
+                    let num = dims.add(d, sm1).map_err(de(0))?;
+                    dims.floordiv(num, sk).map_err(de(0))?
+                }
+                (pads, mode) => {
+                    let (pb, pe) = match (pads, mode) {
+                        (Some(p), _) => (p[i], p[i + n]),
+                        _ => (0, 0),
+                    };
+                    let dims = &mut cx.tcx().dims;
+                    let pad = dims.konst(
+                        pb.checked_add(pe)
+                            .ok_or_else(|| RelError::at(0, "`pads` overflow"))?,
+                    );
+                    let padded = dims.add(d, pad).map_err(de(0))?;
+                    let room = dims.sub(padded, ek).map_err(de(0))?;
+                    if let (Some(r), Some(p), Some(k)) = (
+                        dims.as_const(room),
+                        dims.as_const(padded),
+                        dims.as_const(ek),
+                    ) {
+                        if r < 0 {
+                            return Err(RelError::at(
+                                0,
+                                format!(
+                                    "kernel of {k} on axis {} is larger than the padded input ({p})",
+                                    i + 2
+                                ),
+                            ));
+                        }
+                    }
+                    let num = if self.ceil {
+                        let sm1 = dims.konst(s - 1);
+                        dims.add(room, sm1).map_err(de(0))?
+                    } else {
+                        room
+                    };
+                    let q = dims.floordiv(num, sk).map_err(de(0))?;
+                    let one = dims.konst(1);
+                    let mut o = dims.add(q, one).map_err(de(0))?;
+                    if self.ceil {
+                        // A last window that would start in the end padding is dropped.
+                        if let (Some(oc), Some(dc)) = (dims.as_const(o), dims.as_const(d)) {
+                            if (oc - 1).saturating_mul(s) >= dc.saturating_add(pb) {
+                                o = dims.konst(oc - 1);
+                            }
+                        }
+                    }
+                    o
+                }
+            };
+            out.push(o);
+        }
+        Ok(out)
+    }
+}
+
+/// `(N, C, D1, ..)`: an error when the input has fewer than 3 axes.
+fn spatial_input(cx: &mut RelCx<'_>, dims: &[Dim], what: &str) -> Result<(), RelError> {
+    if dims.len() < 3 {
+        let t = shown(cx, 0);
+        return Err(RelError::at(
+            0,
+            format!("{what} takes `(N, C, D1, ..)` with at least one spatial axis, and the input is `{t}`"),
+        ));
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------
+// Relations
+// ---------------------------------------------------------------------------------------
+
+/// `OnnxMatMul(a, b, like, out)`.
+#[relation(OnnxMatMul)]
+pub fn onnx_matmul(cx: &mut RelCx<'_>) -> RelResult {
+    let (Some((a, adt)), Some((b, bdt))) = (cx.tensor_dims(0)?, cx.tensor_dims(1)?) else {
+        return Ok(Progress::NotYet);
+    };
+    for (i, d) in [(0, &a), (1, &b)] {
+        if d.is_empty() {
+            let t = shown(cx, i);
+            return Err(RelError::at(
+                i,
+                format!("`MatMul` does not take a scalar, and operand {i} is `{t}`"),
+            ));
+        }
+    }
+    let dt = result_dtype(cx, adt, bdt, 1, Some(2))?;
+    let one = konst(cx, 1);
+    let (a2, row) = if a.len() == 1 {
+        (vec![one, a[0]], true)
+    } else {
+        (a.clone(), false)
+    };
+    let (b2, col) = if b.len() == 1 {
+        (vec![b[0], one], true)
+    } else {
+        (b.clone(), false)
+    };
+    let (ka, kb) = (a2[a2.len() - 1], b2[b2.len() - 2]);
+    if let (Some(x), Some(y)) = (as_const(cx, ka), as_const(cx, kb)) {
+        if x != y {
+            let (ta, tb) = (shown(cx, 0), shown(cx, 1));
+            return Err(RelError::at(
+                1,
+                format!(
+                    "cannot multiply `{ta}` by `{tb}`: the inner dimensions {x} and {y} differ"
+                ),
+            ));
+        }
+    } else {
+        let _ = cx.unify_dim(ka, kb, 1);
+    }
+    let mut out = broadcast(cx, &a2[..a2.len() - 2], &b2[..b2.len() - 2], 1)?;
+    if !row {
+        out.push(a2[a2.len() - 2]);
+    }
+    if !col {
+        out.push(b2[b2.len() - 1]);
+    }
+    out_tensor(cx, 3, &out, dt)
+}
+
+/// `OnnxGemm(a, b, c, out)`.
+#[relation(OnnxGemm)]
+pub fn onnx_gemm(cx: &mut RelCx<'_>) -> RelResult {
+    let (Some((a, adt)), Some((b, bdt))) = (cx.tensor_dims(0)?, cx.tensor_dims(1)?) else {
+        return Ok(Progress::NotYet);
+    };
+    for (i, d) in [(0, &a), (1, &b)] {
+        if d.len() != 2 {
+            let t = shown(cx, i);
+            return Err(RelError::at(
+                i,
+                format!("`Gemm` takes matrices, and operand {i} is `{t}`"),
+            ));
+        }
+    }
+    cx.unify_dtype(adt, bdt, 1)?;
+    let ta = cx.attrs().int("trans_a")?.unwrap_or(0) != 0;
+    let tb = cx.attrs().int("trans_b")?.unwrap_or(0) != 0;
+    let (m, ka) = if ta { (a[1], a[0]) } else { (a[0], a[1]) };
+    let (kb, n) = if tb { (b[1], b[0]) } else { (b[0], b[1]) };
+    if let (Some(x), Some(y)) = (as_const(cx, ka), as_const(cx, kb)) {
+        if x != y {
+            let (sa, sb) = (shown(cx, 0), shown(cx, 1));
+            return Err(RelError::at(
+                1,
+                format!("cannot multiply `{sa}` by `{sb}` (transA={}, transB={}): the inner dimensions {x} and {y} differ", ta as i32, tb as i32),
+            ));
+        }
+    } else {
+        let _ = cx.unify_dim(ka, kb, 1);
+    }
+    if let Some((c, _)) = opt_tensor(cx, 2)? {
+        // `C` broadcasts to `(M, N)` one way.
+        if c.len() > 2 {
+            let t = shown(cx, 2);
+            return Err(RelError::at(
+                2,
+                format!("`C` is `{t}`, which does not broadcast to a matrix"),
+            ));
+        }
+        let target = [m, n];
+        for (j, &cd) in c.iter().enumerate() {
+            let t = target[j + 2 - c.len()];
+            if let (Some(x), Some(y)) = (as_const(cx, cd), as_const(cx, t)) {
+                if x != 1 && x != y {
+                    let s = shown(cx, 2);
+                    return Err(RelError::at(
+                        2,
+                        format!(
+                            "`C` is `{s}`, which does not broadcast to the result's {} of {y}",
+                            if j + 2 - c.len() == 0 {
+                                "rows"
+                            } else {
+                                "columns"
+                            }
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    out_tensor(cx, 3, &[m, n], adt)
+}
+
+/// The kernel's spatial sizes: `kernel_shape`, or the weight's axes from 2 on.
+fn kernel_of(cx: &mut RelCx<'_>, w: &[Dim], n: usize) -> Result<Vec<Dim>, RelError> {
+    match cx.attrs().ints("kernel_shape")? {
+        Some(k) if !k.is_empty() => {
+            if k.len() != n {
+                return Err(RelError::at(
+                    1,
+                    format!("`kernel_shape` has {} values for {n} spatial axes", k.len()),
+                ));
+            }
+            if let Some(bad) = k.iter().find(|&&x| x < 1) {
+                return Err(RelError::at(
+                    1,
+                    format!("`kernel_shape` has {bad}, and a kernel is at least 1"),
+                ));
+            }
+            let ks: Vec<Dim> = k.iter().map(|&c| konst(cx, c)).collect();
+            for (i, (&kd, &wd)) in ks.iter().zip(&w[2..]).enumerate() {
+                same_dim(cx, kd, wd, 1, |x, y| {
+                    format!(
+                        "`kernel_shape` is {x} on axis {}, and the weight's is {y}",
+                        i + 2
+                    )
+                })?;
+            }
+            Ok(ks)
+        }
+        _ => Ok(w[2..].to_vec()),
+    }
+}
+
+/// `OnnxConv(data, weight, bias, like, out)`.
+#[relation(OnnxConv)]
+pub fn onnx_conv(cx: &mut RelCx<'_>) -> RelResult {
+    let (Some((x, xdt)), Some((w, wdt))) = (cx.tensor_dims(0)?, cx.tensor_dims(1)?) else {
+        return Ok(Progress::NotYet);
+    };
+    spatial_input(cx, &x, "a convolution")?;
+    if w.len() != x.len() {
+        let (sx, sw) = (shown(cx, 0), shown(cx, 1));
+        return Err(RelError::at(
+            1,
+            format!(
+                "the weight `{sw}` has rank {}, and the input `{sx}` rank {}: they must be equal",
+                w.len(),
+                x.len()
+            ),
+        ));
+    }
+    let group = cx.attrs().int("group")?.unwrap_or(1);
+    if group < 1 {
+        return Err(RelError::at(
+            0,
+            format!("`group` is {group}, and it is at least 1"),
+        ));
+    }
+    let n = x.len() - 2;
+    // C = weight's channels * group.
+    let wc = cx.tcx().dims.scale(w[1], group).map_err(de(1))?;
+    same_dim(cx, x[1], wc, 1, |c, k| {
+        format!(
+            "the input has {c} channels, and the weight takes {} per group × {group} groups = {k}",
+            k / group
+        )
+    })?;
+    if let Some(m) = as_const(cx, w[0]) {
+        if m % group != 0 {
+            return Err(RelError::at(
+                1,
+                format!("the weight's {m} output channels are not a multiple of `group` ({group})"),
+            ));
+        }
+    }
+    let dt = result_dtype(cx, xdt, wdt, 1, Some(3))?;
+    if cx.attrs().dtype("out_dtype")?.is_none() {
+        if let Some((bias, _)) = opt_tensor(cx, 2)? {
+            if bias.len() != 1 {
+                let t = shown(cx, 2);
+                return Err(RelError::at(
+                    2,
+                    format!("the bias is `{t}`, and it must be a vector"),
+                ));
+            }
+            same_dim(cx, bias[0], w[0], 2, |b, m| {
+                format!("the bias has {b} elements for {m} output channels")
+            })?;
+        }
+    }
+    let kernel = kernel_of(cx, &w, n)?;
+    let win = Window::read(cx, n, kernel)?;
+    let sp = win.out(cx, &x[2..])?;
+    let mut out = vec![x[0], w[0]];
+    out.extend(sp);
+    out_tensor(cx, 4, &out, dt)
+}
+
+/// `OnnxConvTranspose(data, weight, bias, out)`.
+#[relation(OnnxConvTranspose)]
+pub fn onnx_conv_transpose(cx: &mut RelCx<'_>) -> RelResult {
+    let (Some((x, xdt)), Some((w, wdt))) = (cx.tensor_dims(0)?, cx.tensor_dims(1)?) else {
+        return Ok(Progress::NotYet);
+    };
+    spatial_input(cx, &x, "a transposed convolution")?;
+    if w.len() != x.len() {
+        let (sx, sw) = (shown(cx, 0), shown(cx, 1));
+        return Err(RelError::at(
+            1,
+            format!(
+                "the weight `{sw}` has rank {}, and the input `{sx}` rank {}: they must be equal",
+                w.len(),
+                x.len()
+            ),
+        ));
+    }
+    cx.unify_dtype(xdt, wdt, 1)?;
+    let group = cx.attrs().int("group")?.unwrap_or(1);
+    if group < 1 {
+        return Err(RelError::at(
+            0,
+            format!("`group` is {group}, and it is at least 1"),
+        ));
+    }
+    same_dim(cx, x[1], w[0], 1, |c, k| {
+        format!("the input has {c} channels, and the weight takes {k}")
+    })?;
+    let n = x.len() - 2;
+    let m = cx.tcx().dims.scale(w[1], group).map_err(de(1))?;
+    if let Some((bias, _)) = opt_tensor(cx, 2)? {
+        if bias.len() != 1 {
+            let t = shown(cx, 2);
+            return Err(RelError::at(
+                2,
+                format!("the bias is `{t}`, and it must be a vector"),
+            ));
+        }
+        same_dim(cx, bias[0], m, 2, |b, m| {
+            format!("the bias has {b} elements for {m} output channels")
+        })?;
+    }
+    let kernel = kernel_of(cx, &w, n)?;
+    let win = Window::read(cx, n, kernel)?;
+    let output_padding = per_axis(cx, "output_padding", n, 0, 0)?;
+    let sp: Vec<Dim> = match cx.attrs().ints("output_shape")? {
+        Some(s) if !s.is_empty() => {
+            let s = if s.len() == n + 2 { s[2..].to_vec() } else { s };
+            if s.len() != n {
+                return Err(RelError::at(
+                    0,
+                    format!("`output_shape` has {} values for {n} spatial axes", s.len()),
+                ));
+            }
+            s.iter().map(|&c| konst(cx, c)).collect()
+        }
+        _ => {
+            let mut sp = Vec::with_capacity(n);
+            for i in 0..n {
+                let s = win.strides[i];
+                let d = x[2 + i];
+                let dims = &mut cx.tcx().dims;
+                let o = if win.pads.is_none() && win.auto_pad == AutoPad::Same {
+                    dims.scale(d, s).map_err(de(0))?
+                } else {
+                    let (pb, pe) = win.pads.as_ref().map_or((0, 0), |p| (p[i], p[i + n]));
+                    // s * (D - 1) + output_padding + (k - 1) * dilation + 1 - pads
+                    let m1 = dims.konst(-1);
+                    let dm1 = dims.add(d, m1).map_err(de(0))?;
+                    let sd = dims.scale(dm1, s).map_err(de(0))?;
+                    let k1 = dims.add(win.kernel[i], m1).map_err(de(1))?;
+                    let kd = dims.scale(k1, win.dilations[i]).map_err(de(1))?;
+                    let c = 1i64
+                        .checked_add(output_padding[i])
+                        .and_then(|c| c.checked_sub(pb))
+                        .and_then(|c| c.checked_sub(pe))
+                        .ok_or_else(|| RelError::at(0, "`pads` overflow"))?;
+                    let c = dims.konst(c);
+                    let t = dims.add(sd, kd).map_err(de(0))?;
+                    dims.add(t, c).map_err(de(0))?
+                };
+                if let Some(c) = dims.as_const(o) {
+                    if c < 1 {
+                        return Err(RelError::at(
+                            0,
+                            format!("axis {} of the result would be {c}: the padding is larger than the output", i + 2),
+                        ));
+                    }
+                }
+                sp.push(o);
+            }
+            sp
+        }
+    };
+    let mut out = vec![x[0], m];
+    out.extend(sp);
+    out_tensor(cx, 3, &out, xdt)
+}
+
+/// `OnnxPool(data, out)`.
+#[relation(OnnxPool)]
+pub fn onnx_pool(cx: &mut RelCx<'_>) -> RelResult {
+    let Some((x, dt)) = cx.tensor_dims(0)? else {
+        return Ok(Progress::NotYet);
+    };
+    spatial_input(cx, &x, "a pool")?;
+    let n = x.len() - 2;
+    let sp = if cx.attrs().int("global")?.unwrap_or(0) != 0 {
+        vec![konst(cx, 1); n]
+    } else {
+        let k = cx
+            .attrs()
+            .ints("kernel_shape")?
+            .ok_or_else(|| RelError::at(0, "attribute `kernel_shape` is missing"))?;
+        if k.len() != n {
+            let t = shown(cx, 0);
+            return Err(RelError::at(
+                0,
+                format!(
+                    "`kernel_shape` has {} values, and `{t}` has {n} spatial axes",
+                    k.len()
+                ),
+            ));
+        }
+        if let Some(bad) = k.iter().find(|&&v| v < 1) {
+            return Err(RelError::at(
+                0,
+                format!("`kernel_shape` has {bad}, and a kernel is at least 1"),
+            ));
+        }
+        let kernel: Vec<Dim> = k.iter().map(|&c| konst(cx, c)).collect();
+        let win = Window::read(cx, n, kernel)?;
+        win.out(cx, &x[2..])?
+    };
+    let mut out = vec![x[0], x[1]];
+    out.extend(sp);
+    let fields = out_fields(cx, 1);
+    set_field(cx, &fields, 1, 0, &out, dt)?;
+    set_field(cx, &fields, 1, 1, &out, DTy::Known(DType::INT64))?;
+    Ok(Progress::Solved)
+}
+
+/// `OnnxRoiPool(data, rois, out)`.
+#[relation(OnnxRoiPool)]
+pub fn onnx_roi_pool(cx: &mut RelCx<'_>) -> RelResult {
+    let (Some((x, dt)), Some((r, _))) = (cx.tensor_dims(0)?, cx.tensor_dims(1)?) else {
+        return Ok(Progress::NotYet);
+    };
+    if x.len() != 4 {
+        let t = shown(cx, 0);
+        return Err(RelError::at(
+            0,
+            format!("the input is `{t}`, and it must be `(N, C, H, W)`"),
+        ));
+    }
+    if r.len() != 2 {
+        let t = shown(cx, 1);
+        return Err(RelError::at(
+            1,
+            format!("`rois` is `{t}`, and it must be a matrix"),
+        ));
+    }
+    let p = cx
+        .attrs()
+        .ints("pooled_shape")?
+        .ok_or_else(|| RelError::at(0, "attribute `pooled_shape` is missing"))?;
+    if p.len() != 2 || p.iter().any(|&v| v < 1) {
+        return Err(RelError::at(
+            0,
+            format!("`pooled_shape` is {p:?}; it is two positive sizes"),
+        ));
+    }
+    let (ph, pw) = (konst(cx, p[0]), konst(cx, p[1]));
+    out_tensor(cx, 2, &[r[0], x[1], ph, pw], dt)
+}
+
+/// `RoiAlign`'s `output_height` and `output_width` as `pooled_shape`.
+pub fn roi_align_shape(a: &NodeAttrs<'_>) -> Result<Option<AttrValue>, AttrFnError> {
+    let h = a.int("output_height").unwrap_or(1);
+    let w = a.int("output_width").unwrap_or(1);
+    Ok(Some(AttrValue::List(vec![
+        AttrValue::Int(h),
+        AttrValue::Int(w),
+    ])))
+}
+
+/// `OnnxMaxUnpool(data, indices, output_shape value, out)`.
+#[relation(OnnxMaxUnpool)]
+pub fn onnx_max_unpool(cx: &mut RelCx<'_>) -> RelResult {
+    let Some((x, dt)) = cx.tensor_dims(0)? else {
+        return Ok(Progress::NotYet);
+    };
+    spatial_input(cx, &x, "`MaxUnpool`")?;
+    let n = x.len() - 2;
+    match value_of(cx, 2)? {
+        Val::Unknown => {
+            let mut out = vec![x[0], x[1]];
+            out.extend(vec![Dims::ANY; n]);
+            out_tensor(cx, 3, &out, dt)
+        }
+        Val::Known(s) => {
+            if s.len() != x.len() {
+                let t = shown(cx, 0);
+                return Err(RelError::at(
+                    2,
+                    format!("`output_shape` has {} values for an input `{t}`", s.len()),
+                ));
+            }
+            out_tensor(cx, 3, &s, dt)
+        }
+        Val::Absent => {
+            let k = cx
+                .attrs()
+                .ints("kernel_shape")?
+                .ok_or_else(|| RelError::at(0, "attribute `kernel_shape` is missing"))?;
+            if k.len() != n {
+                return Err(RelError::at(
+                    0,
+                    format!("`kernel_shape` has {} values for {n} spatial axes", k.len()),
+                ));
+            }
+            let strides = per_axis(cx, "strides", n, 1, 1)?;
+            let pads = per_axis(cx, "pads", 2 * n, 0, 0)?;
+            let mut out = vec![x[0], x[1]];
+            for i in 0..n {
+                let dims = &mut cx.tcx().dims;
+                let m1 = dims.konst(-1);
+                let d1 = dims.add(x[2 + i], m1).map_err(de(0))?;
+                let sd = dims.scale(d1, strides[i]).map_err(de(0))?;
+                let c = dims.konst(k[i] - pads[i] - pads[i + n]);
+                out.push(dims.add(sd, c).map_err(de(0))?);
+            }
+            out_tensor(cx, 3, &out, dt)
+        }
+    }
+}
+
+/// `OnnxBatchNorm(data, scale, bias, mean, var, out)`.
+#[relation(OnnxBatchNorm)]
+pub fn onnx_batch_norm(cx: &mut RelCx<'_>) -> RelResult {
+    let Some((x, dt)) = cx.tensor_dims(0)? else {
+        return Ok(Progress::NotYet);
+    };
+    if x.len() < 2 {
+        let t = shown(cx, 0);
+        return Err(RelError::at(
+            0,
+            format!("the input is `{t}`, and it must be `(N, C, ..)`"),
+        ));
+    }
+    for i in 1..5 {
+        if let Some((v, _)) = cx.tensor_dims(i)? {
+            if v.len() != 1 {
+                let t = shown(cx, i);
+                return Err(RelError::at(
+                    i,
+                    format!(
+                        "`{t}` must be a vector of the {} channels",
+                        cx.show_dim(x[1])
+                    ),
+                ));
+            }
+            same_dim(cx, v[0], x[1], i, |a, c| {
+                format!("a vector of {a} elements for {c} channels")
+            })?;
+        }
+    }
+    let fields = out_fields(cx, 5);
+    set_field(cx, &fields, 5, 0, &x, dt)?;
+    if fields.len() > 1 {
+        let Some((_, mdt)) = cx.tensor_dims(3)? else {
+            return Ok(Progress::NotYet);
+        };
+        for j in 1..fields.len() {
+            set_field(cx, &fields, 5, j, &[x[1]], mdt)?;
+        }
+    }
+    Ok(Progress::Solved)
+}
+
+/// `OnnxLayerNorm(data, rest, out)`.
+#[relation(OnnxLayerNorm)]
+pub fn onnx_layer_norm(cx: &mut RelCx<'_>) -> RelResult {
+    let Some((x, dt)) = cx.tensor_dims(0)? else {
+        return Ok(Progress::NotYet);
+    };
+    let a = cx.attrs().int("axis")?.unwrap_or(-1);
+    let r = x.len();
+    let k = super::util::norm_axis(a, r)
+        .ok_or_else(|| RelError::at(0, format!("`axis` {a} is out of range for rank {r}")))?;
+    let fields = out_fields(cx, 2);
+    set_field(cx, &fields, 2, 0, &x, dt)?;
+    if fields.len() > 1 {
+        let st = cx.attrs().int("stash_type")?.unwrap_or(1);
+        let sdt = match crate::check::onnx_dtype(st as i32) {
+            Ok(d) => DTy::Known(d),
+            Err(_) => {
+                return Err(RelError::at(
+                    0,
+                    format!("`stash_type` is {st}, which is no float type"),
+                ))
+            }
+        };
+        let mut m = x[..k].to_vec();
+        let one = konst(cx, 1);
+        m.extend(std::iter::repeat_n(one, r - k));
+        for j in 1..fields.len() {
+            set_field(cx, &fields, 2, j, &m, sdt)?;
+        }
+    }
+    Ok(Progress::Solved)
+}
+
+/// `OnnxDropout(data, rest, out)`.
+#[relation(OnnxDropout)]
+pub fn onnx_dropout(cx: &mut RelCx<'_>) -> RelResult {
+    let Some((x, dt)) = cx.tensor_dims(0)? else {
+        return Ok(Progress::NotYet);
+    };
+    let fields = out_fields(cx, 2);
+    set_field(cx, &fields, 2, 0, &x, dt)?;
+    let mdt = match cx.attrs().dtype("mask_dtype")? {
+        Some(d) => DTy::Known(d),
+        None => dt,
+    };
+    set_field(cx, &fields, 2, 1, &x, mdt)?;
+    Ok(Progress::Solved)
+}
+
+/// The float values of attribute `name` (a list of numbers).
+fn float_list(cx: &RelCx<'_>, name: &str) -> Result<Option<Vec<f64>>, RelError> {
+    match cx.attrs().get(name) {
+        None | Some(AttrValue::None) => Ok(None),
+        Some(AttrValue::List(v)) => {
+            let mut out = Vec::with_capacity(v.len());
+            for x in v {
+                match x {
+                    AttrValue::Float(f) => out.push(*f),
+                    AttrValue::Int(i) => out.push(*i as f64),
+                    _ => {
+                        return Err(RelError::new(format!(
+                            "attribute `{name}` must be a list of numbers"
+                        )))
+                    }
+                }
+            }
+            Ok(Some(out))
+        }
+        Some(_) => Err(RelError::new(format!(
+            "attribute `{name}` must be a list of numbers"
+        ))),
+    }
+}
+
+/// `D * scale` rounded down, symbolic when `D` is and the scale an integer or the
+/// inverse of one; `?` else.
+fn scaled(cx: &mut RelCx<'_>, d: Dim, scale: f64) -> Result<Dim, RelError> {
+    if !(scale.is_finite() && scale > 0.0) {
+        return Err(RelError::at(
+            0,
+            format!("a scale of {scale}: it must be positive"),
+        ));
+    }
+    if let Some(c) = as_const(cx, d) {
+        let v = (c as f64 * scale).floor();
+        if v > i64::MAX as f64 / 2.0 {
+            return Err(RelError::at(0, format!("scaling {c} by {scale} overflows")));
+        }
+        return Ok(konst(cx, v as i64));
+    }
+    if d == Dims::ANY {
+        return Ok(Dims::ANY);
+    }
+    if scale.fract() == 0.0 && scale < (1u64 << 31) as f64 {
+        return cx.tcx().dims.scale(d, scale as i64).map_err(de(0));
+    }
+    let inv = 1.0 / scale;
+    if (inv - inv.round()).abs() < 1e-9 && inv < (1u64 << 31) as f64 {
+        let k = konst(cx, inv.round() as i64);
+        return cx.tcx().dims.floordiv(d, k).map_err(de(0));
+    }
+    Ok(Dims::ANY)
+}
+
+/// `OnnxResize(data, sizes value, out)`.
+#[relation(OnnxResize)]
+pub fn onnx_resize(cx: &mut RelCx<'_>) -> RelResult {
+    let Some((x, dt)) = cx.tensor_dims(0)? else {
+        return Ok(Progress::NotYet);
+    };
+    let r = x.len();
+    let axes: Vec<usize> = match cx.attrs().ints("axes")? {
+        Some(a) if !a.is_empty() => {
+            let mut out = Vec::with_capacity(a.len());
+            for &v in &a {
+                let k = super::util::norm_axis(v, r).ok_or_else(|| {
+                    RelError::at(0, format!("axis {v} is out of range for rank {r}"))
+                })?;
+                if out.contains(&k) {
+                    return Err(RelError::at(0, format!("axis {v} is given twice")));
+                }
+                out.push(k);
+            }
+            out
+        }
+        _ => (0..r).collect(),
+    };
+    let sizes = match value_of(cx, 1)? {
+        Val::Known(s) if !s.is_empty() => Some(s),
+        Val::Unknown => return Ok(Progress::NotYet),
+        _ => None,
+    };
+    let mut out = x.clone();
+    if let Some(sizes) = sizes {
+        if sizes.len() != axes.len() {
+            return Err(RelError::at(
+                1,
+                format!("`sizes` has {} values for {} axes", sizes.len(), axes.len()),
+            ));
+        }
+        let policy = cx
+            .attrs()
+            .str("keep_aspect_ratio_policy")?
+            .unwrap_or("stretch")
+            .to_string();
+        match policy.as_str() {
+            "stretch" => {
+                for (j, &k) in axes.iter().enumerate() {
+                    out[k] = sizes[j];
+                }
+            }
+            "not_larger" | "not_smaller" => {
+                let mut scale: Option<f64> = None;
+                for (j, &k) in axes.iter().enumerate() {
+                    let (Some(s), Some(d)) = (as_const(cx, sizes[j]), as_const(cx, x[k])) else {
+                        for &k in &axes {
+                            out[k] = Dims::ANY;
+                        }
+                        return out_tensor(cx, 2, &out, dt);
+                    };
+                    let f = s as f64 / d as f64;
+                    scale = Some(match scale {
+                        None => f,
+                        Some(p) if policy == "not_larger" => p.min(f),
+                        Some(p) => p.max(f),
+                    });
+                }
+                let scale = scale.unwrap_or(1.0);
+                for &k in &axes {
+                    let d = as_const(cx, x[k]).unwrap_or(0);
+                    out[k] = konst(cx, (scale * d as f64).round() as i64);
+                }
+            }
+            other => {
+                return Err(RelError::at(
+                    0,
+                    format!("`keep_aspect_ratio_policy` is \"{other}\"; it is one of stretch, not_larger, not_smaller"),
+                ))
+            }
+        }
+        return out_tensor(cx, 2, &out, dt);
+    }
+    match float_list(cx, "scales")? {
+        Some(s) if !s.is_empty() => {
+            if s.len() != axes.len() {
+                return Err(RelError::at(
+                    0,
+                    format!("`scales` has {} values for {} axes", s.len(), axes.len()),
+                ));
+            }
+            for (j, &k) in axes.iter().enumerate() {
+                // ONNX computes with the float32 scale.
+                out[k] = scaled(cx, x[k], s[j] as f32 as f64)?;
+            }
+        }
+        _ => {
+            // Neither is known: the rank is.
+            for &k in &axes {
+                out[k] = Dims::ANY;
+            }
+        }
+    }
+    out_tensor(cx, 2, &out, dt)
+}
+
+/// `OnnxGridSample(data, grid, out)`.
+#[relation(OnnxGridSample)]
+pub fn onnx_grid_sample(cx: &mut RelCx<'_>) -> RelResult {
+    let (Some((x, dt)), Some((g, _))) = (cx.tensor_dims(0)?, cx.tensor_dims(1)?) else {
+        return Ok(Progress::NotYet);
+    };
+    spatial_input(cx, &x, "`GridSample`")?;
+    let n = x.len() - 2;
+    if g.len() != x.len() {
+        let (sx, sg) = (shown(cx, 0), shown(cx, 1));
+        return Err(RelError::at(
+            1,
+            format!("the grid `{sg}` must have the rank of the input `{sx}`"),
+        ));
+    }
+    same_dim(cx, g[0], x[0], 1, |a, b| {
+        format!("the grid has a batch of {a}, and the input {b}")
+    })?;
+    if let Some(c) = as_const(cx, g[n + 1]) {
+        if c != n as i64 {
+            let t = shown(cx, 1);
+            return Err(RelError::at(
+                1,
+                format!("the grid `{t}` ends with {c}, and it must be {n} for {n} spatial axes"),
+            ));
+        }
+    }
+    let mut out = vec![x[0], x[1]];
+    out.extend_from_slice(&g[1..=n]);
+    out_tensor(cx, 2, &out, dt)
+}
+
+/// `OnnxAffineGrid(theta, size value, out)`.
+#[relation(OnnxAffineGrid)]
+pub fn onnx_affine_grid(cx: &mut RelCx<'_>) -> RelResult {
+    let Some((_, dt)) = cx.tensor_dims(0)? else {
+        return Ok(Progress::NotYet);
+    };
+    let Val::Known(size) = value_of(cx, 1)? else {
+        return Ok(Progress::NotYet);
+    };
+    if size.len() != 4 && size.len() != 5 {
+        return Err(RelError::at(
+            1,
+            format!(
+                "`size` has {} values; it is (N, C, H, W) or (N, C, D, H, W)",
+                size.len()
+            ),
+        ));
+    }
+    let mut out = vec![size[0]];
+    out.extend_from_slice(&size[2..]);
+    let k = konst(cx, size.len() as i64 - 2);
+    out.push(k);
+    out_tensor(cx, 2, &out, dt)
+}
+
+/// `OnnxCol2Im(data, image_shape value, block_shape value, out)`.
+#[relation(OnnxCol2Im)]
+pub fn onnx_col2im(cx: &mut RelCx<'_>) -> RelResult {
+    let Some((x, dt)) = cx.tensor_dims(0)? else {
+        return Ok(Progress::NotYet);
+    };
+    let (Val::Known(img), Val::Known(block)) = (value_of(cx, 1)?, value_of(cx, 2)?) else {
+        return Ok(Progress::NotYet);
+    };
+    if x.len() != 3 {
+        let t = shown(cx, 0);
+        return Err(RelError::at(
+            0,
+            format!("the input is `{t}`, and it must be `(N, C * block, L)`"),
+        ));
+    }
+    if img.len() != block.len() {
+        return Err(RelError::at(
+            2,
+            format!(
+                "`block_shape` has {} values, and `image_shape` {}",
+                block.len(),
+                img.len()
+            ),
+        ));
+    }
+    let dims = &mut cx.tcx().dims;
+    let prod = dims.product(&block).map_err(de(2))?;
+    let c = match (dims.as_const(x[1]), dims.as_const(prod)) {
+        (Some(a), Some(b)) if b > 0 => {
+            if a % b != 0 {
+                return Err(RelError::at(
+                    2,
+                    format!(
+                        "the input's {a} channels are not a multiple of the block's {b} elements"
+                    ),
+                ));
+            }
+            dims.konst(a / b)
+        }
+        (_, Some(b)) => dims.exact_div(x[1], b).unwrap_or(Dims::ANY),
+        _ => Dims::ANY,
+    };
+    let mut out = vec![x[0], c];
+    out.extend(img);
+    out_tensor(cx, 3, &out, dt)
+}
+
+/// `OnnxCenterCropPad(data, shape value, out)`.
+#[relation(OnnxCenterCropPad)]
+pub fn onnx_center_crop_pad(cx: &mut RelCx<'_>) -> RelResult {
+    let Some((x, dt)) = cx.tensor_dims(0)? else {
+        return Ok(Progress::NotYet);
+    };
+    let Val::Known(shape) = value_of(cx, 1)? else {
+        return Ok(Progress::NotYet);
+    };
+    let r = x.len();
+    let axes: Vec<usize> = match cx.attrs().ints("axes")? {
+        Some(a) => {
+            let mut out = Vec::with_capacity(a.len());
+            for &v in &a {
+                out.push(super::util::norm_axis(v, r).ok_or_else(|| {
+                    RelError::at(0, format!("axis {v} is out of range for rank {r}"))
+                })?);
+            }
+            out
+        }
+        None => (0..r).collect(),
+    };
+    if shape.len() != axes.len() {
+        return Err(RelError::at(
+            1,
+            format!("`shape` has {} values for {} axes", shape.len(), axes.len()),
+        ));
+    }
+    let mut out = x;
+    for (j, &k) in axes.iter().enumerate() {
+        out[k] = shape[j];
+    }
+    out_tensor(cx, 2, &out, dt)
+}
+
+/// `OnnxAttention(q, k, v, mask, past_key, past_value, out)`.
+#[relation(OnnxAttention)]
+pub fn onnx_attention(cx: &mut RelCx<'_>) -> RelResult {
+    let (Some((q, dt)), Some((k, _)), Some((v, vdt))) =
+        (cx.tensor_dims(0)?, cx.tensor_dims(1)?, cx.tensor_dims(2)?)
+    else {
+        return Ok(Progress::NotYet);
+    };
+    let r = q.len();
+    if r != 3 && r != 4 {
+        let t = shown(cx, 0);
+        return Err(RelError::at(
+            0,
+            format!("`Q` is `{t}`, and it must be of rank 3 or 4"),
+        ));
+    }
+    for (i, d) in [(1, &k), (2, &v)] {
+        if d.len() != r {
+            let (sq, s) = (shown(cx, 0), shown(cx, i));
+            return Err(RelError::at(
+                i,
+                format!("`{s}` must have the rank of `Q` (`{sq}`)"),
+            ));
+        }
+    }
+    let fields = out_fields(cx, 6);
+    // (B, heads, S, head) views of K and V, and the number of query heads.
+    let (kv_heads, kv_seq, k_head, v_head, q_heads, q_seq) = if r == 4 {
+        (k[1], k[2], k[3], v[3], q[1], q[2])
+    } else {
+        let qh = cx.attrs().int("q_num_heads")?;
+        let kh = cx.attrs().int("kv_num_heads")?;
+        let (Some(qh), Some(kh)) = (qh, kh) else {
+            return Err(RelError::at(
+                0,
+                "3-D inputs need `q_num_heads` and `kv_num_heads`",
+            ));
+        };
+        if qh < 1 || kh < 1 {
+            return Err(RelError::at(
+                0,
+                format!("`q_num_heads` is {qh} and `kv_num_heads` {kh}; each is at least 1"),
+            ));
+        }
+        let dims = &mut cx.tcx().dims;
+        let kh_ = dims.konst(kh);
+        let qh_ = dims.konst(qh);
+        let kd = dims.exact_div(k[2], kh).unwrap_or(Dims::ANY);
+        let vd = dims.exact_div(v[2], kh).unwrap_or(Dims::ANY);
+        (kh_, k[1], kd, vd, qh_, q[1])
+    };
+    let _ = k_head;
+    // The past and present caches.
+    let total = match opt_tensor(cx, 4)? {
+        Some((pk, _)) => {
+            if pk.len() != 4 {
+                let t = shown(cx, 4);
+                return Err(RelError::at(
+                    4,
+                    format!("`past_key` is `{t}`, and it must be of rank 4"),
+                ));
+            }
+            cx.tcx().dims.add(pk[2], kv_seq).map_err(de(4))?
+        }
+        None => {
+            if !is_absent(cx, 4) {
+                return Ok(Progress::NotYet);
+            }
+            kv_seq
+        }
+    };
+    let y = if r == 4 {
+        vec![q[0], q_heads, q_seq, v_head]
+    } else {
+        let h = cx.tcx().dims.mul(q_heads, v_head).map_err(de(2))?;
+        vec![q[0], q_seq, h]
+    };
+    set_field(cx, &fields, 6, 0, &y, dt)?;
+    let kd = if r == 4 { k[3] } else { k_head };
+    set_field(cx, &fields, 6, 1, &[q[0], kv_heads, total, kd], dt)?;
+    set_field(cx, &fields, 6, 2, &[q[0], kv_heads, total, v_head], vdt)?;
+    set_field(cx, &fields, 6, 3, &[q[0], q_heads, q_seq, total], dt)?;
+    Ok(Progress::Solved)
+}
+
+onnx_ops! {
+    "" MatMul since 1 => "onnx.matmul"(In(0), In(1), Opt(NONE));
+    "" MatMulInteger since 10 => "onnx.matmul"(In(0), In(1), Opt(NONE)) { out_dtype: Const(AttrConst::DType("int32")) };
+    "" QLinearMatMul since 10 => "onnx.matmul"(In(0), In(3), In(7));
+    "" Gemm since 7 => "onnx.gemm"(In(0), In(1), Opt(2)) { trans_a: Attr("transA"), trans_b: Attr("transB") };
+
+    "" Conv since 1 => "onnx.conv"(In(0), In(1), Opt(2), Opt(NONE)) {
+        auto_pad: Attr("auto_pad"), pads: Attr("pads"), strides: Attr("strides"),
+        dilations: Attr("dilations"), group: Attr("group"), kernel_shape: Attr("kernel_shape")
+    };
+    "" ConvInteger since 10 => "onnx.conv"(In(0), In(1), Opt(NONE), Opt(NONE)) {
+        auto_pad: Attr("auto_pad"), pads: Attr("pads"), strides: Attr("strides"),
+        dilations: Attr("dilations"), group: Attr("group"), kernel_shape: Attr("kernel_shape"),
+        out_dtype: Const(AttrConst::DType("int32"))
+    };
+    "" QLinearConv since 10 => "onnx.conv"(In(0), In(3), Opt(8), In(7)) {
+        auto_pad: Attr("auto_pad"), pads: Attr("pads"), strides: Attr("strides"),
+        dilations: Attr("dilations"), group: Attr("group"), kernel_shape: Attr("kernel_shape")
+    };
+    "" DeformConv since 19 => "onnx.conv"(In(0), In(1), Opt(3), Opt(NONE)) {
+        pads: Attr("pads"), strides: Attr("strides"),
+        dilations: Attr("dilations"), group: Attr("group"), kernel_shape: Attr("kernel_shape")
+    };
+    "" ConvTranspose since 1 => "onnx.conv_transpose"(In(0), In(1), Opt(2)) {
+        auto_pad: Attr("auto_pad"), pads: Attr("pads"), strides: Attr("strides"),
+        dilations: Attr("dilations"), group: Attr("group"), kernel_shape: Attr("kernel_shape"),
+        output_padding: Attr("output_padding"), output_shape: Attr("output_shape")
+    };
+
+    "" MaxPool since 1 => "onnx.pool"(In(0)) {
+        kernel_shape: Attr("kernel_shape"), auto_pad: Attr("auto_pad"), pads: Attr("pads"),
+        strides: Attr("strides"), dilations: Attr("dilations"), ceil_mode: Attr("ceil_mode")
+    } -> Each;
+    "" AveragePool since 1 => "onnx.pool"(In(0)) {
+        kernel_shape: Attr("kernel_shape"), auto_pad: Attr("auto_pad"), pads: Attr("pads"),
+        strides: Attr("strides"), dilations: Attr("dilations"), ceil_mode: Attr("ceil_mode")
+    };
+    "" LpPool since 1 => "onnx.pool"(In(0)) {
+        kernel_shape: Attr("kernel_shape"), auto_pad: Attr("auto_pad"), pads: Attr("pads"),
+        strides: Attr("strides"), dilations: Attr("dilations"), ceil_mode: Attr("ceil_mode")
+    };
+    "" GlobalAveragePool since 1 => "onnx.pool"(In(0)) { global: Const(AttrConst::Int(1)) };
+    "" GlobalMaxPool since 1 => "onnx.pool"(In(0)) { global: Const(AttrConst::Int(1)) };
+    "" GlobalLpPool since 1 => "onnx.pool"(In(0)) { global: Const(AttrConst::Int(1)) };
+    "" MaxRoiPool since 1 => "onnx.roi_pool"(In(0), In(1)) { pooled_shape: Attr("pooled_shape") };
+    "" RoiAlign since 10 => "onnx.roi_pool"(In(0), In(1)) { pooled_shape: With(roi_align_shape) };
+    "" MaxUnpool since 9 => "onnx.max_unpool"(In(0), In(1), Value(2)) {
+        kernel_shape: Attr("kernel_shape"), pads: Attr("pads"), strides: Attr("strides")
+    };
+
+    "" BatchNormalization since 7 => "onnx.batch_norm"(In(0), In(1), In(2), In(3), In(4)) -> Each;
+    "" InstanceNormalization since 6 => "onnx.like_first"(In(0), Opt(1));
+    "" LayerNormalization since 17 => "onnx.layer_norm"(In(0), Opt(1)) {
+        axis: Attr("axis"), stash_type: Attr("stash_type")
+    } -> Each;
+    "" GroupNormalization since 18 => "onnx.like_first"(In(0), Opt(1));
+    "" RMSNormalization since 23 => "onnx.like_first"(In(0), Opt(1));
+    "" LRN since 1 => "nn.lrn"(In(0)) { size: Attr("size"), alpha: AttrOr("alpha", AttrConst::Float(0.0001)), beta: AttrOr("beta", AttrConst::Float(0.75)), bias: AttrOr("bias", AttrConst::Float(1.0)) };
+
+    "" Softmax since 1 => "nn.softmax"(In(0)) { axis: AttrOr("axis", AttrConst::Int(1)) };
+    "" Softmax since 13 => "nn.softmax"(In(0)) { axis: AttrOr("axis", AttrConst::Int(-1)) };
+    "" LogSoftmax since 1 => "nn.log_softmax"(In(0)) { axis: AttrOr("axis", AttrConst::Int(1)) };
+    "" LogSoftmax since 13 => "nn.log_softmax"(In(0)) { axis: AttrOr("axis", AttrConst::Int(-1)) };
+    "" Hardmax since 1 => "nn.softmax"(In(0)) { axis: AttrOr("axis", AttrConst::Int(1)) };
+    "" Hardmax since 13 => "nn.softmax"(In(0)) { axis: AttrOr("axis", AttrConst::Int(-1)) };
+
+    "" Dropout since 10 => "onnx.dropout"(In(0), Opt(1)) { mask_dtype: Const(AttrConst::DType("bool")) } -> Each;
+
+    "" Upsample since 7 => "onnx.resize"(In(0), Opt(NONE)) { scales: Attr("scales") };
+    "" Upsample since 9 => "onnx.resize"(In(0), Opt(NONE)) { scales: Floats(1) };
+    "" Resize since 10 => "onnx.resize"(In(0), Opt(NONE)) { scales: Floats(1) };
+    "" Resize since 11 => "onnx.resize"(In(0), Value(3)) { scales: Floats(2) };
+    "" Resize since 18 => "onnx.resize"(In(0), Value(3)) {
+        scales: Floats(2), axes: Attr("axes"), keep_aspect_ratio_policy: Attr("keep_aspect_ratio_policy")
+    };
+
+    "" DepthToSpace since 1 => "nn.depth_to_space"(In(0)) { block_size: Attr("blocksize"), mode: AttrOr("mode", AttrConst::Str("DCR")) };
+    "" SpaceToDepth since 1 => "nn.space_to_depth"(In(0)) { block_size: Attr("blocksize") };
+    "" GridSample since 16 => "onnx.grid_sample"(In(0), In(1));
+    "" AffineGrid since 20 => "onnx.affine_grid"(In(0), Value(1));
+    "" Col2Im since 18 => "onnx.col2im"(In(0), Value(1), Value(2));
+    "" CenterCropPad since 18 => "onnx.center_crop_pad"(In(0), Value(1)) { axes: Attr("axes") };
+    "" Attention since 23 => "onnx.attention"(In(0), In(1), In(2), Opt(3), Opt(4), Opt(5)) {
+        q_num_heads: Attr("q_num_heads"), kv_num_heads: Attr("kv_num_heads")
+    } -> Each;
+    "" RotaryEmbedding since 23 => "onnx.like_first"(In(0), Opt(1));
+}

@@ -1,0 +1,471 @@
+//! The neural-network operators: exact (symbolic) result types, and the messages of
+//! ill-shaped models.
+
+use relay_onnx::build::{float, int, ints, string, Graph, D};
+
+/// The messages of a checked graph's diagnostics.
+fn messages(c: &relay_onnx::Checked) -> Vec<String> {
+    c.diagnostics().iter().map(|d| d.message.clone()).collect()
+}
+
+/// A single-node graph over float inputs, checked: the type of each output.
+fn one(
+    opset: i64,
+    op: &str,
+    inputs: &[(&str, Vec<D>)],
+    outs: &[&str],
+    attrs: Vec<relay_onnx::proto::AttributeProto>,
+) -> Vec<String> {
+    let mut g = Graph::new(opset);
+    let names: Vec<&str> = inputs.iter().map(|(n, _)| *n).collect();
+    for (n, d) in inputs {
+        if !n.is_empty() {
+            g.input(n, D::F32, d);
+        }
+    }
+    g.node(op, &names, outs, attrs);
+    for o in outs {
+        g.output(o);
+    }
+    let mut c = g.check();
+    assert_eq!(messages(&c), Vec::<String>::new());
+    outs.iter().map(|o| c.type_of(o).unwrap()).collect()
+}
+
+/// The first error of a single-node graph over float inputs.
+fn error(
+    opset: i64,
+    op: &str,
+    inputs: &[(&str, Vec<D>)],
+    outs: &[&str],
+    attrs: Vec<relay_onnx::proto::AttributeProto>,
+) -> String {
+    let mut g = Graph::new(opset);
+    let names: Vec<&str> = inputs.iter().map(|(n, _)| *n).collect();
+    for (n, d) in inputs {
+        g.input(n, D::F32, d);
+    }
+    g.node(op, &names, outs, attrs);
+    for o in outs {
+        g.output(o);
+    }
+    let c = g.check();
+    let m = messages(&c);
+    assert!(!m.is_empty(), "no error");
+    m[0].clone()
+}
+
+fn p(s: &str) -> D {
+    D::p(s)
+}
+
+fn v(n: i64) -> D {
+    D::v(n)
+}
+
+// --- MatMul, Gemm ------------------------------------------------------------------------
+
+#[test]
+fn matmul_broadcasts_batches_symbolically() {
+    let t = one(
+        17,
+        "MatMul",
+        &[
+            ("a", vec![p("N"), v(1), p("S"), v(64)]),
+            ("b", vec![v(12), v(64), p("S")]),
+        ],
+        &["y"],
+        vec![],
+    );
+    assert_eq!(t[0], "Tensor[(N, 12, S, S), float32]");
+}
+
+#[test]
+fn matmul_drops_the_axes_of_vectors() {
+    let t = one(
+        13,
+        "MatMul",
+        &[("a", vec![v(3)]), ("b", vec![p("B"), v(3), v(5)])],
+        &["y"],
+        vec![],
+    );
+    assert_eq!(t[0], "Tensor[(B, 5), float32]");
+    let t = one(
+        13,
+        "MatMul",
+        &[("a", vec![p("M"), v(3)]), ("b", vec![v(3)])],
+        &["y"],
+        vec![],
+    );
+    assert_eq!(t[0], "Tensor[(M), float32]");
+}
+
+#[test]
+fn matmul_with_different_inner_dimensions_is_an_error() {
+    let e = error(
+        13,
+        "MatMul",
+        &[("a", vec![p("N"), v(3)]), ("b", vec![v(4), v(5)])],
+        &["y"],
+        vec![],
+    );
+    assert_eq!(
+        e,
+        "cannot multiply `Tensor[(N, 3), float32]` by `Tensor[(4, 5), float32]`: the inner dimensions 3 and 4 differ"
+    );
+}
+
+#[test]
+fn gemm_transposes_and_broadcasts_c() {
+    let t = one(
+        13,
+        "Gemm",
+        &[
+            ("a", vec![v(7), p("M")]),
+            ("b", vec![p("N"), v(7)]),
+            ("c", vec![v(1), p("N")]),
+        ],
+        &["y"],
+        vec![int("transA", 1), int("transB", 1)],
+    );
+    assert_eq!(t[0], "Tensor[(M, N), float32]");
+}
+
+// --- Convolutions ------------------------------------------------------------------------
+
+#[test]
+fn conv_same_upper_by_stride_two_is_a_ceiling() {
+    let t = one(
+        11,
+        "Conv",
+        &[
+            ("x", vec![p("N"), v(3), p("H"), p("W")]),
+            ("w", vec![v(16), v(3), v(3), v(3)]),
+        ],
+        &["y"],
+        vec![string("auto_pad", "SAME_UPPER"), ints("strides", &[2, 2])],
+    );
+    assert_eq!(
+        t[0],
+        "Tensor[(N, 16, floordiv(H + 1, 2), floordiv(W + 1, 2)), float32]"
+    );
+}
+
+#[test]
+fn conv_with_pads_dilations_and_groups() {
+    let t = one(
+        11,
+        "Conv",
+        &[
+            ("x", vec![p("N"), v(8), v(10), p("L")]),
+            ("w", vec![v(4), v(2), v(3), v(3)]),
+            ("b", vec![v(4)]),
+        ],
+        &["y"],
+        vec![
+            ints("pads", &[1, 0, 1, 0]),
+            ints("dilations", &[2, 2]),
+            int("group", 4),
+        ],
+    );
+    assert_eq!(t[0], "Tensor[(N, 4, 8, L - 4), float32]");
+    let t = one(
+        11,
+        "Conv",
+        &[("x", vec![v(1), v(2), v(9)]), ("w", vec![v(5), v(2), v(3)])],
+        &["y"],
+        vec![ints("strides", &[2])],
+    );
+    assert_eq!(t[0], "Tensor[(1, 5, 4), float32]");
+}
+
+#[test]
+fn conv_kernel_larger_than_the_input_is_an_error() {
+    let e = error(
+        11,
+        "Conv",
+        &[
+            ("x", vec![v(1), v(1), v(4), v(4)]),
+            ("w", vec![v(1), v(1), v(5), v(5)]),
+        ],
+        &["y"],
+        vec![],
+    );
+    assert_eq!(
+        e,
+        "kernel of 5 on axis 2 is larger than the padded input (4)"
+    );
+}
+
+#[test]
+fn conv_channels_must_match_the_weight() {
+    let e = error(
+        11,
+        "Conv",
+        &[
+            ("x", vec![v(1), v(3), v(4), v(4)]),
+            ("w", vec![v(8), v(2), v(1), v(1)]),
+        ],
+        &["y"],
+        vec![],
+    );
+    assert_eq!(
+        e,
+        "the input has 3 channels, and the weight takes 2 per group × 1 groups = 2"
+    );
+}
+
+#[test]
+fn conv_transpose_output_size() {
+    let t = one(
+        11,
+        "ConvTranspose",
+        &[
+            ("x", vec![p("N"), v(1), p("H"), v(3)]),
+            ("w", vec![v(1), v(2), v(3), v(3)]),
+        ],
+        &["y"],
+        vec![ints("strides", &[3, 2]), ints("output_padding", &[1, 1])],
+    );
+    assert_eq!(t[0], "Tensor[(N, 2, 3*H + 1, 8), float32]");
+}
+
+// --- Pools ------------------------------------------------------------------------------
+
+#[test]
+fn max_pool_with_indices_and_ceil_mode() {
+    let t = one(
+        12,
+        "MaxPool",
+        &[("x", vec![p("N"), v(3), v(5), v(5)])],
+        &["y", "i"],
+        vec![
+            ints("kernel_shape", &[2, 2]),
+            ints("strides", &[2, 2]),
+            int("ceil_mode", 1),
+        ],
+    );
+    assert_eq!(
+        t,
+        [
+            "Tensor[(N, 3, 3, 3), float32]",
+            "Tensor[(N, 3, 3, 3), int64]"
+        ]
+    );
+}
+
+#[test]
+fn average_pool_symbolic_and_global_pools() {
+    let t = one(
+        11,
+        "AveragePool",
+        &[("x", vec![p("N"), v(3), p("H")])],
+        &["y"],
+        vec![
+            ints("kernel_shape", &[3]),
+            ints("strides", &[2]),
+            ints("pads", &[1, 1]),
+        ],
+    );
+    assert_eq!(t[0], "Tensor[(N, 3, floordiv(H + 1, 2)), float32]");
+    let t = one(
+        11,
+        "GlobalMaxPool",
+        &[("x", vec![p("N"), v(3), p("H"), p("W")])],
+        &["y"],
+        vec![],
+    );
+    assert_eq!(t[0], "Tensor[(N, 3, 1, 1), float32]");
+}
+
+// --- Normalizations, softmax, dropout ------------------------------------------------------
+
+#[test]
+fn layer_normalization_gives_mean_and_inv_std_dev() {
+    let t = one(
+        17,
+        "LayerNormalization",
+        &[
+            ("x", vec![p("N"), p("S"), v(768)]),
+            ("s", vec![v(768)]),
+            ("b", vec![v(768)]),
+        ],
+        &["y", "mean", "inv"],
+        vec![int("axis", -1)],
+    );
+    assert_eq!(
+        t,
+        [
+            "Tensor[(N, S, 768), float32]",
+            "Tensor[(N, S, 1), float32]",
+            "Tensor[(N, S, 1), float32]"
+        ]
+    );
+}
+
+#[test]
+fn batch_normalization_in_training_gives_running_stats() {
+    let c = || vec![v(3)];
+    let t = one(
+        15,
+        "BatchNormalization",
+        &[
+            ("x", vec![p("N"), v(3), p("H")]),
+            ("s", c()),
+            ("b", c()),
+            ("m", c()),
+            ("var", c()),
+        ],
+        &["y", "rm", "rv"],
+        vec![int("training_mode", 1)],
+    );
+    assert_eq!(
+        t,
+        [
+            "Tensor[(N, 3, H), float32]",
+            "Tensor[(3), float32]",
+            "Tensor[(3), float32]"
+        ]
+    );
+}
+
+#[test]
+fn softmax_keeps_the_shape_and_checks_the_axis() {
+    let t = one(
+        13,
+        "LogSoftmax",
+        &[("x", vec![p("N"), v(10)])],
+        &["y"],
+        vec![],
+    );
+    assert_eq!(t[0], "Tensor[(N, 10), float32]");
+    let e = error(
+        11,
+        "Softmax",
+        &[("x", vec![p("N"), v(10)])],
+        &["y"],
+        vec![int("axis", 2)],
+    );
+    assert_eq!(
+        e,
+        "`axis` 2 is out of range for `Tensor[(N, 10), float32]` (rank 2)"
+    );
+}
+
+#[test]
+fn dropout_mask_is_bool() {
+    let t = one(
+        13,
+        "Dropout",
+        &[("x", vec![p("N"), v(10)])],
+        &["y", "m"],
+        vec![],
+    );
+    assert_eq!(t, ["Tensor[(N, 10), float32]", "Tensor[(N, 10), bool]"]);
+}
+
+// --- Resize -------------------------------------------------------------------------------
+
+#[test]
+fn resize_by_sizes_and_by_scales() {
+    let mut g = Graph::new(19);
+    g.input("x", D::F32, &[p("N"), v(3), v(4), v(6)]);
+    g.init_ints("sizes", &[2], &[8, 9]);
+    g.node(
+        "Resize",
+        &["x", "", "", "sizes"],
+        &["y"],
+        vec![ints("axes", &[2, 3])],
+    );
+    g.node(
+        "Resize",
+        &["x", "", "", "sizes"],
+        &["z"],
+        vec![
+            ints("axes", &[2, 3]),
+            string("keep_aspect_ratio_policy", "not_larger"),
+        ],
+    );
+    g.output("y").output("z");
+    let mut c = g.check();
+    assert_eq!(messages(&c), Vec::<String>::new());
+    assert_eq!(c.type_of("y").unwrap(), "Tensor[(N, 3, 8, 9), float32]");
+    assert_eq!(c.type_of("z").unwrap(), "Tensor[(N, 3, 6, 9), float32]");
+    let t = one(
+        7,
+        "Upsample",
+        &[("x", vec![p("N"), v(3), p("H"), v(5)])],
+        &["y"],
+        vec![relay_onnx::build::floats("scales", &[1.0, 1.0, 2.0, 0.5])],
+    );
+    assert_eq!(t[0], "Tensor[(N, 3, 2*H, 2), float32]");
+}
+
+// --- Attention ----------------------------------------------------------------------------
+
+#[test]
+fn attention_3d_with_past_gives_present_key_and_value() {
+    let t = one(
+        23,
+        "Attention",
+        &[
+            ("q", vec![p("B"), p("S"), v(8 * 64)]),
+            ("k", vec![p("B"), p("S"), v(2 * 64)]),
+            ("v", vec![p("B"), p("S"), v(2 * 32)]),
+            ("", vec![]),
+            ("pk", vec![p("B"), v(2), p("P"), v(64)]),
+            ("pv", vec![p("B"), v(2), p("P"), v(32)]),
+        ],
+        &["y", "k2", "v2", "qk"],
+        vec![int("q_num_heads", 8), int("kv_num_heads", 2)],
+    );
+    assert_eq!(
+        t,
+        [
+            "Tensor[(B, S, 256), float32]",
+            "Tensor[(B, 2, P + S, 64), float32]",
+            "Tensor[(B, 2, P + S, 32), float32]",
+            "Tensor[(B, 8, S, P + S), float32]",
+        ]
+    );
+}
+
+#[test]
+fn grid_sample_and_lrn() {
+    let t = one(
+        20,
+        "GridSample",
+        &[
+            ("x", vec![p("N"), v(3), p("H"), p("W")]),
+            ("g", vec![p("N"), v(7), v(9), v(2)]),
+        ],
+        &["y"],
+        vec![],
+    );
+    assert_eq!(t[0], "Tensor[(N, 3, 7, 9), float32]");
+    let t = one(
+        13,
+        "LRN",
+        &[("x", vec![p("N"), v(3), p("H"), p("W")])],
+        &["y"],
+        vec![int("size", 3), float("alpha", 0.001)],
+    );
+    assert_eq!(t[0], "Tensor[(N, 3, H, W), float32]");
+}
+
+/// Prints the types and diagnostics of the model at `$NN_MODEL` (a debugging aid).
+#[test]
+#[ignore]
+fn dump_model() {
+    let Ok(path) = std::env::var("NN_MODEL") else {
+        return;
+    };
+    let bytes = std::fs::read(path).unwrap();
+    let mut c = relay_onnx::check::check_bytes(bytes.into()).unwrap();
+    for (n, t) in c.bindings() {
+        println!("{n}: {t}");
+    }
+    for d in c.diagnostics() {
+        println!("{d}");
+    }
+}
