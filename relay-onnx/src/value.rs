@@ -458,3 +458,64 @@ pub fn broadcast_to_output(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
         _ => None,
     }
 }
+
+/// A reduction of a value of rank 0 or 1 (`ReduceSum`, `ReduceProd`, `ReduceMax`,
+/// `ReduceMin` of a shape) over all of it, its elements folded by `f` from `empty` (the
+/// result for no elements, if any); the value unchanged when `noop_with_empty_axes`
+/// keeps it. The axes are the `axes` attribute or the value of input 1.
+fn reduce_value(
+    cx: &mut ValueCx<'_>,
+    empty: Option<i64>,
+    f: fn(&mut Dims, Dim, Dim) -> Option<Dim>,
+) -> Option<Vec<Dim>> {
+    let v = cx.value(0)?.to_vec();
+    if cx.dims(0)?.len() > 1 {
+        return None;
+    }
+    let axes: Vec<i64> = match cx.attr_ints("axes") {
+        Some(a) => a,
+        None if cx.input_tys.get(1).copied().flatten().is_some() => {
+            let a = cx.value(1)?.to_vec();
+            a.into_iter()
+                .map(|d| cx.as_const(d))
+                .collect::<Option<_>>()?
+        }
+        None => Vec::new(),
+    };
+    if axes.is_empty() && cx.attr_int("noop_with_empty_axes").unwrap_or(0) != 0 {
+        return Some(v);
+    }
+    if axes.iter().any(|&a| a != 0 && a != -1) {
+        return None;
+    }
+    let mut it = v.into_iter();
+    let mut acc = match it.next() {
+        Some(d) => cx.resolve(d),
+        None => return Some(vec![cx.konst(empty?)]),
+    };
+    for d in it {
+        let d = cx.resolve(d);
+        acc = f(&mut cx.solver.tcx.dims, acc, d)?;
+    }
+    Some(vec![acc])
+}
+
+/// `ReduceSum` of a value (opset 13's axes input or the attribute).
+pub fn reduce_sum_value(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    reduce_value(cx, Some(0), |d, a, b| d.add(a, b).ok())
+}
+
+/// `ReduceProd` of a value: the element count of a shape.
+pub fn reduce_prod_value(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    reduce_value(cx, Some(1), |d, a, b| d.mul(a, b).ok())
+}
+
+/// `ReduceMax` of a value.
+pub fn reduce_max_value(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    reduce_value(cx, None, |d, a, b| d.max(a, b).ok())
+}
+
+/// `ReduceMin` of a value.
+pub fn reduce_min_value(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    reduce_value(cx, None, |d, a, b| d.min(a, b).ok())
+}

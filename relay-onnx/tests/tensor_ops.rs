@@ -1,0 +1,651 @@
+//! The tensor operators of `ops/tensor.rs`: reductions, arg reductions, `TopK`, the
+//! data-dependent operators, gathers, generators, quantization, losses, `Einsum` and the
+//! signal operators, each typed exactly over symbolic inputs.
+
+use relay_onnx::build::{float, int, ints, string, Graph, D};
+use relay_onnx::proto::TensorProto;
+
+/// `x: float[N, S, 768]`.
+fn x(g: &mut Graph) {
+    g.input("x", D::F32, &[D::p("N"), D::p("S"), D::v(768)]);
+}
+
+/// A graph of one node over `x` at `opset`, its output's type (the diagnostics must be
+/// empty).
+fn one(
+    opset: i64,
+    op: &str,
+    inputs: &[&str],
+    attrs: Vec<relay_onnx::proto::AttributeProto>,
+    init: impl FnOnce(&mut Graph),
+) -> String {
+    let mut g = Graph::new(opset);
+    x(&mut g);
+    init(&mut g);
+    g.node(op, inputs, &["y"], attrs);
+    g.output("y");
+    let mut c = g.check();
+    assert_eq!(c.diagnostics(), &[], "{op}");
+    c.type_of("y").unwrap()
+}
+
+/// The messages of a graph's diagnostics.
+fn errors(g: &Graph) -> Vec<String> {
+    g.check()
+        .diagnostics()
+        .iter()
+        .map(|d| d.to_string())
+        .collect()
+}
+
+fn bool_tensor(name: &str, values: &[bool]) -> TensorProto {
+    TensorProto {
+        name: name.to_string().into(),
+        dims: vec![values.len() as i64],
+        data_type: 9,
+        int32_data: values.iter().map(|&b| i32::from(b)).collect(),
+        ..Default::default()
+    }
+}
+
+fn f32_tensor(name: &str, dims: &[i64], values: &[f32]) -> TensorProto {
+    TensorProto {
+        name: name.to_string().into(),
+        dims: dims.to_vec(),
+        data_type: 1,
+        raw_data: values
+            .iter()
+            .flat_map(|f| f.to_le_bytes())
+            .collect::<Vec<u8>>()
+            .into(),
+        ..Default::default()
+    }
+}
+
+#[test]
+fn reduce_sum_with_axes_input_keeps_dims_by_default() {
+    let t = one(13, "ReduceSum", &["x", "axes"], vec![], |g| {
+        g.init_ints("axes", &[1], &[1]);
+    });
+    assert_eq!(t, "Tensor[(N, 1, 768), float32]");
+}
+
+#[test]
+fn reduce_mean_with_axes_attribute_and_no_keepdims() {
+    let t = one(
+        11,
+        "ReduceMean",
+        &["x"],
+        vec![ints("axes", &[-1]), int("keepdims", 0)],
+        |_| {},
+    );
+    assert_eq!(t, "Tensor[(N, S), float32]");
+}
+
+#[test]
+fn reduce_max_of_several_axes_at_opset_18() {
+    let t = one(
+        18,
+        "ReduceMax",
+        &["x", "axes"],
+        vec![int("keepdims", 0)],
+        |g| {
+            g.init_ints("axes", &[2], &[2, 0]);
+        },
+    );
+    assert_eq!(t, "Tensor[(S), float32]");
+}
+
+#[test]
+fn reductions_without_axes_reduce_everything_unless_noop() {
+    let all = one(18, "ReduceL2", &["x"], vec![], |_| {});
+    assert_eq!(all, "Tensor[(1, 1, 1), float32]");
+    let scalar = one(13, "ReduceSum", &["x"], vec![int("keepdims", 0)], |_| {});
+    assert_eq!(scalar, "float32");
+    let noop = one(
+        18,
+        "ReduceLogSumExp",
+        &["x", "axes"],
+        vec![int("noop_with_empty_axes", 1)],
+        |g| {
+            g.init_ints("axes", &[0], &[]);
+        },
+    );
+    assert_eq!(noop, "Tensor[(N, S, 768), float32]");
+}
+
+#[test]
+fn reduce_with_unknown_axes_keeps_the_rank() {
+    let mut g = Graph::new(13);
+    x(&mut g);
+    g.input("axes", D::I64, &[D::v(2)]);
+    g.node("ReduceSum", &["x", "axes"], &["k"], vec![]);
+    g.node(
+        "ReduceSum",
+        &["x", "axes"],
+        &["d"],
+        vec![int("keepdims", 0)],
+    );
+    g.output("k").output("d");
+    let mut c = g.check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("k").unwrap(), "Tensor[(?, ?, ?), float32]");
+    assert_eq!(c.type_of("d").unwrap(), "Tensor[(?), float32]");
+}
+
+#[test]
+fn reduce_axis_out_of_range_is_an_error() {
+    let mut g = Graph::new(13);
+    x(&mut g);
+    g.init_ints("axes", &[1], &[3]);
+    g.node("ReduceSum", &["x", "axes"], &["y"], vec![]);
+    g.output("y");
+    assert_eq!(
+        errors(&g),
+        [concat!(
+            "node 0 `ReduceSum_0` (ReduceSum): axis 3 is out of range for rank 3\n",
+            "  = note: input 0 `x`: `Tensor[(N, S, 768), float32]`\n",
+            "  = note: the value of input 1 `axes`: [3] (here)\n",
+            "  = note: input 1 `axes`: `Tensor[(1), int64]`"
+        )]
+    );
+}
+
+#[test]
+fn reduce_axis_given_twice_is_an_error() {
+    let mut g = Graph::new(11);
+    x(&mut g);
+    g.node("ReduceProd", &["x"], &["y"], vec![ints("axes", &[1, -2])]);
+    g.output("y");
+    let e = errors(&g);
+    assert_eq!(e.len(), 1);
+    assert!(
+        e[0].starts_with("node 0 `ReduceProd_0` (ReduceProd): axis -2 is reduced twice"),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn reduce_prod_of_a_shape_is_its_element_count() {
+    let mut g = Graph::new(18);
+    x(&mut g);
+    g.node("Shape", &["x"], &["shape"], vec![]);
+    g.node("ReduceProd", &["shape"], &["n"], vec![]);
+    g.node("Reshape", &["x", "n"], &["flat"], vec![]);
+    g.node("ReduceSum", &["shape"], &["s"], vec![int("keepdims", 1)]);
+    g.node("ConstantOfShape", &["s"], &["z"], vec![]);
+    g.output("flat").output("z");
+    let mut c = g.check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("flat").unwrap(), "Tensor[(768*N*S), float32]");
+    assert_eq!(c.type_of("z").unwrap(), "Tensor[(N + S + 768), float32]");
+}
+
+#[test]
+fn arg_max_and_arg_min_give_int64_indices() {
+    let kept = one(13, "ArgMax", &["x"], vec![int("axis", 1)], |_| {});
+    assert_eq!(kept, "Tensor[(N, 1, 768), int64]");
+    let dropped = one(
+        12,
+        "ArgMin",
+        &["x"],
+        vec![
+            int("axis", -1),
+            int("keepdims", 0),
+            int("select_last_index", 1),
+        ],
+        |_| {},
+    );
+    assert_eq!(dropped, "Tensor[(N, S), int64]");
+}
+
+#[test]
+fn arg_max_axis_out_of_range_is_an_error() {
+    let mut g = Graph::new(13);
+    x(&mut g);
+    g.node("ArgMax", &["x"], &["y"], vec![int("axis", -4)]);
+    g.output("y");
+    assert_eq!(
+        errors(&g),
+        ["node 0 `ArgMax_0` (ArgMax): axis -4 is out of range for rank 3\n  = note: input 0 `x`: `Tensor[(N, S, 768), float32]` (here)"]
+    );
+}
+
+#[test]
+fn top_k_gives_values_and_int64_indices() {
+    let mut g = Graph::new(11);
+    x(&mut g);
+    g.init_ints("k", &[1], &[5]);
+    g.node("TopK", &["x", "k"], &["v", "i"], vec![int("axis", 1)]);
+    g.node("TopK", &["x"], &["v1", "i1"], vec![]);
+    g.output("v").output("i");
+    let mut c = g.check();
+    // The second node has no `K` input: an error, at opset 10 and on.
+    let e: Vec<String> = c.diagnostics().iter().map(|d| d.to_string()).collect();
+    assert_eq!(
+        e,
+        [concat!(
+            "node 1 `TopK_1` (TopK): `K` is required: input 1 from opset 10 on, an attribute before\n",
+            "  = note: input 0 `x`: `Tensor[(N, S, 768), float32]`"
+        )]
+    );
+    assert_eq!(c.type_of("v").unwrap(), "Tensor[(N, 5, 768), float32]");
+    assert_eq!(c.type_of("i").unwrap(), "Tensor[(N, 5, 768), int64]");
+
+    let mut g = Graph::new(1);
+    x(&mut g);
+    g.node("TopK", &["x"], &["v", "i"], vec![int("k", 3)]);
+    g.output("v").output("i");
+    let mut c = g.check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("i").unwrap(), "Tensor[(N, S, 3), int64]");
+}
+
+#[test]
+fn top_k_larger_than_its_axis_is_an_error() {
+    let mut g = Graph::new(11);
+    x(&mut g);
+    g.init_ints("k", &[1], &[1000]);
+    g.node("TopK", &["x", "k"], &["v", "i"], vec![]);
+    g.output("v");
+    let e = errors(&g);
+    assert_eq!(e.len(), 1);
+    assert!(
+        e[0].starts_with("node 0 `TopK_0` (TopK): `K` is 1000, more than the 768 elements of axis -1 of `Tensor[(N, S, 768), float32]`"),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn non_zero_counts_a_known_value_and_is_data_dependent_otherwise() {
+    let mut g = Graph::new(13);
+    g.input("m", D::F32, &[D::p("N"), D::v(3)]);
+    g.init_ints("c", &[2, 2], &[1, 0, 3, 4]);
+    g.node("NonZero", &["m"], &["y"], vec![]);
+    g.node("NonZero", &["c"], &["z"], vec![]);
+    g.output("y").output("z");
+    let mut c = g.check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("y").unwrap(), "Tensor[(2, ?), int64]");
+    assert_eq!(c.type_of("z").unwrap(), "Tensor[(2, 3), int64]");
+}
+
+#[test]
+fn unique_gives_four_outputs() {
+    let mut g = Graph::new(11);
+    x(&mut g);
+    g.node(
+        "Unique",
+        &["x"],
+        &["y", "idx", "inv", "counts"],
+        vec![int("axis", 2)],
+    );
+    g.node("Unique", &["x"], &["flat", "i2", "inv2"], vec![]);
+    g.output("y");
+    let mut c = g.check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("y").unwrap(), "Tensor[(N, S, ?), float32]");
+    assert_eq!(c.type_of("idx").unwrap(), "Tensor[(?), int64]");
+    assert_eq!(c.type_of("inv").unwrap(), "Tensor[(768), int64]");
+    assert_eq!(c.type_of("counts").unwrap(), "Tensor[(?), int64]");
+    assert_eq!(c.type_of("flat").unwrap(), "Tensor[(?), float32]");
+    assert_eq!(c.type_of("inv2").unwrap(), "Tensor[(768*N*S), int64]");
+}
+
+#[test]
+fn compress_by_a_known_condition() {
+    let mut g = Graph::new(11);
+    g.input("m", D::F32, &[D::p("N"), D::v(3)]);
+    g.graph
+        .initializer
+        .push(bool_tensor("cond", &[true, false, true]));
+    g.node("Compress", &["m", "cond"], &["y"], vec![int("axis", 1)]);
+    g.node("Compress", &["m", "cond"], &["flat"], vec![]);
+    g.output("y").output("flat");
+    let mut c = g.check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("y").unwrap(), "Tensor[(N, 2), float32]");
+    assert_eq!(c.type_of("flat").unwrap(), "Tensor[(?), float32]");
+}
+
+#[test]
+fn non_max_suppression_selects_triples() {
+    let mut g = Graph::new(11);
+    g.input("boxes", D::F32, &[D::p("B"), D::p("K"), D::v(4)]);
+    g.input("scores", D::F32, &[D::p("B"), D::v(80), D::p("K")]);
+    g.init_ints("max", &[1], &[10]);
+    g.node(
+        "NonMaxSuppression",
+        &["boxes", "scores", "max"],
+        &["y"],
+        vec![],
+    );
+    g.output("y");
+    let mut c = g.check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("y").unwrap(), "Tensor[(?, 3), int64]");
+}
+
+#[test]
+fn one_hot_inserts_the_depth_at_axis() {
+    let t = one(
+        11,
+        "OneHot",
+        &["i", "depth", "values"],
+        vec![int("axis", 1)],
+        |g| {
+            g.input("i", D::I64, &[D::p("N"), D::p("S")]);
+            g.init_ints("depth", &[], &[10]);
+            g.input("values", D::I32, &[D::v(2)]);
+        },
+    );
+    assert_eq!(t, "Tensor[(N, 10, S), int32]");
+    let t = one(11, "OneHot", &["i", "depth", "values"], vec![], |g| {
+        g.input("i", D::I64, &[D::p("N")]);
+        g.graph.initializer.push(f32_tensor("depth", &[], &[12.0]));
+        g.input("values", D::F32, &[D::v(2)]);
+    });
+    assert_eq!(t, "Tensor[(N, 12), float32]");
+}
+
+#[test]
+fn gather_elements_and_gather_nd() {
+    let t = one(
+        13,
+        "GatherElements",
+        &["x", "i"],
+        vec![int("axis", 2)],
+        |g| {
+            g.input("i", D::I64, &[D::p("N"), D::p("S"), D::v(5)]);
+        },
+    );
+    assert_eq!(t, "Tensor[(N, S, 5), float32]");
+    let t = one(
+        12,
+        "GatherND",
+        &["x", "i"],
+        vec![int("batch_dims", 1)],
+        |g| {
+            g.input("i", D::I64, &[D::p("N"), D::v(7), D::v(1)]);
+        },
+    );
+    assert_eq!(t, "Tensor[(N, 7, 768), float32]");
+    let t = one(11, "GatherND", &["x", "i"], vec![], |g| {
+        g.input("i", D::I64, &[D::v(4), D::v(2)]);
+    });
+    assert_eq!(t, "Tensor[(4, 768), float32]");
+}
+
+#[test]
+fn gather_nd_indexing_too_deep_is_an_error() {
+    let mut g = Graph::new(12);
+    x(&mut g);
+    g.input("i", D::I64, &[D::v(4), D::v(4)]);
+    g.node("GatherND", &["x", "i"], &["y"], vec![]);
+    g.output("y");
+    let e = errors(&g);
+    assert_eq!(e.len(), 1);
+    assert!(
+        e[0].starts_with("node 0 `GatherND_0` (GatherND): the last dimension of `indices` is 4, and must be between 1 and 3"),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn generators_take_their_shape_and_dtype() {
+    let mut g = Graph::new(22);
+    g.input("m", D::F32, &[D::p("N"), D::p("M")]);
+    g.node("EyeLike", &["m"], &["eye"], vec![int("dtype", 7)]);
+    g.node("RandomUniformLike", &["m"], &["u"], vec![]);
+    g.node("Bernoulli", &["m"], &["b"], vec![int("dtype", 9)]);
+    g.node(
+        "RandomNormal",
+        &[],
+        &["r"],
+        vec![ints("shape", &[2, 3]), int("dtype", 11)],
+    );
+    g.node("Multinomial", &["m"], &["s"], vec![int("sample_size", 4)]);
+    g.output("eye");
+    let mut c = g.check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("eye").unwrap(), "Tensor[(N, M), int64]");
+    assert_eq!(c.type_of("u").unwrap(), "Tensor[(N, M), float32]");
+    assert_eq!(c.type_of("b").unwrap(), "Tensor[(N, M), bool]");
+    assert_eq!(c.type_of("r").unwrap(), "Tensor[(2, 3), float64]");
+    assert_eq!(c.type_of("s").unwrap(), "Tensor[(N, 4), int32]");
+}
+
+#[test]
+fn quantize_and_dequantize() {
+    let mut g = Graph::new(21);
+    x(&mut g);
+    g.input("scale", D::F32, &[]);
+    g.input("zp", 3, &[]); // int8
+    g.node("QuantizeLinear", &["x", "scale", "zp"], &["q"], vec![]);
+    g.node("QuantizeLinear", &["x", "scale"], &["q8"], vec![]);
+    g.node(
+        "QuantizeLinear",
+        &["x", "scale"],
+        &["q16"],
+        vec![int("output_dtype", 5)],
+    );
+    g.node("DequantizeLinear", &["q", "scale", "zp"], &["d"], vec![]);
+    g.node("DynamicQuantizeLinear", &["x"], &["y", "ys", "yz"], vec![]);
+    g.output("d");
+    let mut c = g.check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("q").unwrap(), "Tensor[(N, S, 768), int8]");
+    assert_eq!(c.type_of("q8").unwrap(), "Tensor[(N, S, 768), uint8]");
+    assert_eq!(c.type_of("q16").unwrap(), "Tensor[(N, S, 768), int16]");
+    assert_eq!(c.type_of("d").unwrap(), "Tensor[(N, S, 768), float32]");
+    assert_eq!(c.type_of("y").unwrap(), "Tensor[(N, S, 768), uint8]");
+    assert_eq!(c.type_of("ys").unwrap(), "float32");
+    assert_eq!(c.type_of("yz").unwrap(), "uint8");
+}
+
+#[test]
+fn losses_reduce_or_keep_the_labels_shape() {
+    let mut g = Graph::new(13);
+    g.input("scores", D::F32, &[D::p("N"), D::v(5), D::p("T")]);
+    g.input("labels", D::I64, &[D::p("N"), D::p("T")]);
+    g.input("w", D::F32, &[D::v(5)]);
+    g.node(
+        "SoftmaxCrossEntropyLoss",
+        &["scores", "labels", "w"],
+        &["loss", "log_prob"],
+        vec![string("reduction", "none")],
+    );
+    g.node(
+        "NegativeLogLikelihoodLoss",
+        &["scores", "labels"],
+        &["nll"],
+        vec![],
+    );
+    g.output("loss");
+    let mut c = g.check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("loss").unwrap(), "Tensor[(N, T), float32]");
+    assert_eq!(c.type_of("log_prob").unwrap(), "Tensor[(N, 5, T), float32]");
+    assert_eq!(c.type_of("nll").unwrap(), "float32");
+}
+
+#[test]
+fn loss_with_labels_of_the_wrong_rank_is_an_error() {
+    let mut g = Graph::new(13);
+    g.input("scores", D::F32, &[D::p("N"), D::v(5)]);
+    g.input("labels", D::I64, &[D::p("N"), D::v(5)]);
+    g.node(
+        "SoftmaxCrossEntropyLoss",
+        &["scores", "labels"],
+        &["loss"],
+        vec![],
+    );
+    g.output("loss");
+    let e = errors(&g);
+    assert_eq!(e.len(), 1);
+    assert!(
+        e[0].starts_with("node 0 `SoftmaxCrossEntropyLoss_0` (SoftmaxCrossEntropyLoss): the labels `Tensor[(N, 5), int64]` are the scores `Tensor[(N, 5), float32]` without their class axis (1)"),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn det_cumsum_reverse_sequence_keep_or_drop_matrices() {
+    let mut g = Graph::new(14);
+    g.input("m", D::F32, &[D::p("B"), D::v(3), D::v(3)]);
+    g.init_ints("axis", &[], &[1]);
+    g.input("lens", D::I64, &[D::p("B")]);
+    g.node("Det", &["m"], &["det"], vec![]);
+    g.node("CumSum", &["m", "axis"], &["cs"], vec![]);
+    g.node(
+        "ReverseSequence",
+        &["m", "lens"],
+        &["rs"],
+        vec![int("batch_axis", 0), int("time_axis", 1)],
+    );
+    g.output("det");
+    let mut c = g.check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("det").unwrap(), "Tensor[(B), float32]");
+    assert_eq!(c.type_of("cs").unwrap(), "Tensor[(B, 3, 3), float32]");
+    assert_eq!(c.type_of("rs").unwrap(), "Tensor[(B, 3, 3), float32]");
+}
+
+#[test]
+fn einsum_explicit_implicit_and_ellipsis() {
+    let mut g = Graph::new(12);
+    g.input("a", D::F32, &[D::p("B"), D::p("I"), D::p("J")]);
+    g.input("b", D::F32, &[D::p("B"), D::p("J"), D::p("K")]);
+    g.node(
+        "Einsum",
+        &["a", "b"],
+        &["bmm"],
+        vec![string("equation", "bij,bjk->bik")],
+    );
+    g.node(
+        "Einsum",
+        &["a", "b"],
+        &["implicit"],
+        vec![string("equation", "bij,bjk")],
+    );
+    g.node(
+        "Einsum",
+        &["a"],
+        &["swap"],
+        vec![string("equation", "...ij->...ji")],
+    );
+    g.node(
+        "Einsum",
+        &["a"],
+        &["trace_all"],
+        vec![string("equation", "...")],
+    );
+    g.output("bmm");
+    let mut c = g.check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("bmm").unwrap(), "Tensor[(B, I, K), float32]");
+    assert_eq!(c.type_of("implicit").unwrap(), "Tensor[(I, K), float32]");
+    assert_eq!(c.type_of("swap").unwrap(), "Tensor[(B, J, I), float32]");
+    assert_eq!(
+        c.type_of("trace_all").unwrap(),
+        "Tensor[(B, I, J), float32]"
+    );
+}
+
+#[test]
+fn einsum_with_the_wrong_operand_count_is_an_error() {
+    let mut g = Graph::new(12);
+    x(&mut g);
+    g.node(
+        "Einsum",
+        &["x"],
+        &["y"],
+        vec![string("equation", "ij,jk->ik")],
+    );
+    g.output("y");
+    let e = errors(&g);
+    assert_eq!(e.len(), 1);
+    assert!(
+        e[0].starts_with("node 0 `Einsum_0` (Einsum): equation `ij,jk->ik` has 2 operands, and 1 inputs are given"),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn bitcast_keeps_the_shape_and_the_width() {
+    let t = one(26, "BitCast", &["x"], vec![int("to", 6)], |_| {});
+    assert_eq!(t, "Tensor[(N, S, 768), int32]");
+    let mut g = Graph::new(26);
+    x(&mut g);
+    g.node("BitCast", &["x"], &["y"], vec![int("to", 7)]);
+    g.output("y");
+    let e = errors(&g);
+    assert_eq!(e.len(), 1);
+    assert!(
+        e[0].starts_with("node 0 `BitCast_0` (BitCast): `float32` is 32 bits wide and `int64` 64: a bit cast keeps the width"),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn signal_operators() {
+    let mut g = Graph::new(20);
+    g.init_ints("size", &[], &[16]);
+    g.node(
+        "HannWindow",
+        &["size"],
+        &["w"],
+        vec![int("output_datatype", 11)],
+    );
+    g.input("sig", D::F32, &[D::p("B"), D::v(128), D::v(1)]);
+    g.init_ints("step", &[], &[8]);
+    g.node("STFT", &["sig", "step", "w"], &["spec"], vec![]);
+    g.input("s", D::F32, &[D::p("B"), D::p("T"), D::v(1)]);
+    g.init_ints("axis", &[], &[1]);
+    g.node("DFT", &["s", "", "axis"], &["f"], vec![]);
+    g.node("DFT", &["s", "", "axis"], &["rf"], vec![int("onesided", 1)]);
+    g.init_ints("mels", &[], &[8])
+        .init_ints("n_fft", &[], &[16]);
+    g.init_ints("rate", &[], &[8000]);
+    g.input("lo", D::F32, &[]).input("hi", D::F32, &[]);
+    g.node(
+        "MelWeightMatrix",
+        &["mels", "n_fft", "rate", "lo", "hi"],
+        &["mel"],
+        vec![],
+    );
+    g.output("spec");
+    let mut c = g.check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("w").unwrap(), "Tensor[(16), float64]");
+    assert_eq!(c.type_of("spec").unwrap(), "Tensor[(B, 15, 9, 2), float32]");
+    assert_eq!(c.type_of("f").unwrap(), "Tensor[(B, T, 2), float32]");
+    assert_eq!(
+        c.type_of("rf").unwrap(),
+        "Tensor[(B, floordiv(T, 2) + 1, 2), float32]"
+    );
+    assert_eq!(c.type_of("mel").unwrap(), "Tensor[(9, 8), float32]");
+}
+
+#[test]
+fn tfidf_vectorizer_counts_ngram_indexes() {
+    let t = one(
+        9,
+        "TfIdfVectorizer",
+        &["t"],
+        vec![
+            ints("ngram_indexes", &[0, 1, 2, 3, 4, 5, 6]),
+            string("mode", "TF"),
+            int("min_gram_length", 2),
+            int("max_gram_length", 2),
+            int("max_skip_count", 0),
+            ints("ngram_counts", &[0, 4]),
+            ints("pool_int64s", &[2, 3, 5, 4, 5, 6, 7, 8, 6, 7]),
+            float("unused", 0.0),
+        ],
+        |g| {
+            g.input("t", D::I32, &[D::p("B"), D::v(12)]);
+        },
+    );
+    assert_eq!(t, "Tensor[(B, 7), float32]");
+}
