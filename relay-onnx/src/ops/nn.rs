@@ -154,6 +154,27 @@ relay_op! {
     onnx.attention : fn<q, k, v, m, pk, pv, y>(q: q, k: k, v: v, mask: m, past_key: pk, past_value: pv) -> y where OnnxAttention,
         attrs { q_num_heads: Option<int> = None, kv_num_heads: Option<int> = None },
         level 10;
+
+    /// ONNX `CausalConvWithState` (opset 27): a depthwise causal convolution of `data`
+    /// `(B, C, L)` by `weight` `(C, 1, k)`; the result is `data`'s type, the present
+    /// state `(B, C, k - 1)`.
+    onnx.causal_conv : fn<x, w, b, s, y>(data: x, weight: w, bias: b, past_state: s) -> y where OnnxCausalConv,
+        level 10;
+
+    /// ONNX `LinearAttention` (opset 27): `query` `(B, T, Hq * dk)`, `key`
+    /// `(B, T, Hkv * dk)`, `value` `(B, T, Hkv * dv)` give `(B, T, Hq * dv)` and the
+    /// state `(B, Hkv, dk, dv)`.
+    onnx.linear_attention : fn<q, k, v, s, y>(query: q, key: k, value: v, past_state: s) -> y where OnnxLinearAttention,
+        attrs { q_num_heads: int, kv_num_heads: int },
+        level 10;
+
+    /// ONNX's normalizations over a `(N, C, ..)` input (`InstanceNormalization`:
+    /// `scale` and `bias` are `(C)`) or over the axes from `axis` on
+    /// (`RMSNormalization`, `GroupNormalization`'s channels: `scale` broadcasts to
+    /// them); the result is `data`'s type.
+    onnx.norm : fn<x, s, b, y>(data: x, scale: s, bias: b) -> y where OnnxNorm,
+        attrs { axis: int = -1, channels: int = 0 },
+        level 10;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -889,7 +910,11 @@ pub fn onnx_max_unpool(cx: &mut RelCx<'_>) -> RelResult {
                 let m1 = dims.konst(-1);
                 let d1 = dims.add(x[2 + i], m1).map_err(de(0))?;
                 let sd = dims.scale(d1, strides[i]).map_err(de(0))?;
-                let c = dims.konst(k[i] - pads[i] - pads[i + n]);
+                let c = k[i]
+                    .checked_sub(pads[i])
+                    .and_then(|c| c.checked_sub(pads[i + n]))
+                    .ok_or_else(|| RelError::at(0, "`pads` overflow"))?;
+                let c = dims.konst(c);
                 out.push(dims.add(sd, c).map_err(de(0))?);
             }
             out_tensor(cx, 3, &out, dt)
@@ -950,6 +975,7 @@ pub fn onnx_layer_norm(cx: &mut RelCx<'_>) -> RelResult {
     let r = x.len();
     let k = super::util::norm_axis(a, r)
         .ok_or_else(|| RelError::at(0, format!("`axis` {a} is out of range for rank {r}")))?;
+    scale_fits(cx, 1, &x[k..])?;
     let fields = out_fields(cx, 2);
     set_field(cx, &fields, 2, 0, &x, dt)?;
     if fields.len() > 1 {
@@ -1370,6 +1396,167 @@ pub fn onnx_attention(cx: &mut RelCx<'_>) -> RelResult {
     Ok(Progress::Solved)
 }
 
+/// `OnnxCausalConv(data, weight, bias, past_state, out)`.
+#[relation(OnnxCausalConv)]
+pub fn onnx_causal_conv(cx: &mut RelCx<'_>) -> RelResult {
+    let (Some((x, dt)), Some((w, wdt))) = (cx.tensor_dims(0)?, cx.tensor_dims(1)?) else {
+        return Ok(Progress::NotYet);
+    };
+    for (i, d, what) in [(0, &x, "`(B, C, L)`"), (1, &w, "`(C, 1, k)`")] {
+        if d.len() != 3 {
+            let t = shown(cx, i);
+            return Err(RelError::at(i, format!("`{t}` must be {what}")));
+        }
+    }
+    cx.unify_dtype(dt, wdt, 1)?;
+    same_dim(cx, w[0], x[1], 1, |a, c| {
+        format!("the weight has {a} channels, and the input {c}")
+    })?;
+    if let Some(c) = as_const(cx, w[1]) {
+        if c != 1 {
+            let t = shown(cx, 1);
+            return Err(RelError::at(
+                1,
+                format!("the weight `{t}` of a depthwise convolution has 1 on axis 1"),
+            ));
+        }
+    }
+    if let Some((b, _)) = opt_tensor(cx, 2)? {
+        if b.len() != 1 {
+            let t = shown(cx, 2);
+            return Err(RelError::at(
+                2,
+                format!("the bias is `{t}`, and it must be a vector"),
+            ));
+        }
+        same_dim(cx, b[0], x[1], 2, |a, c| {
+            format!("the bias has {a} elements for {c} channels")
+        })?;
+    }
+    let state = {
+        let dims = &mut cx.tcx().dims;
+        let m1 = dims.konst(-1);
+        let k1 = dims.add(w[2], m1).map_err(de(1))?;
+        vec![x[0], x[1], k1]
+    };
+    if let Some((s, _)) = opt_tensor(cx, 3)? {
+        if s.len() != 3 {
+            let t = shown(cx, 3);
+            return Err(RelError::at(
+                3,
+                format!("`past_state` is `{t}`, and it must be `(B, C, k - 1)`"),
+            ));
+        }
+        for j in 0..3 {
+            same_dim(cx, s[j], state[j], 3, |a, b| {
+                format!("`past_state` has {a} on axis {j}, and it must be {b}")
+            })?;
+        }
+    }
+    let fields = out_fields(cx, 4);
+    set_field(cx, &fields, 4, 0, &x, dt)?;
+    set_field(cx, &fields, 4, 1, &state, dt)?;
+    Ok(Progress::Solved)
+}
+
+/// `OnnxLinearAttention(query, key, value, past_state, out)`.
+#[relation(OnnxLinearAttention)]
+pub fn onnx_linear_attention(cx: &mut RelCx<'_>) -> RelResult {
+    let (Some((q, dt)), Some((k, _)), Some((v, _))) =
+        (cx.tensor_dims(0)?, cx.tensor_dims(1)?, cx.tensor_dims(2)?)
+    else {
+        return Ok(Progress::NotYet);
+    };
+    for (i, d) in [(0, &q), (1, &k), (2, &v)] {
+        if d.len() != 3 {
+            let t = shown(cx, i);
+            return Err(RelError::at(
+                i,
+                format!("`{t}` must be of rank 3 `(B, T, heads * size)`"),
+            ));
+        }
+    }
+    let qh = cx.attrs().int("q_num_heads")?.unwrap_or(0);
+    let kh = cx.attrs().int("kv_num_heads")?.unwrap_or(0);
+    if qh < 1 || kh < 1 || qh % kh != 0 {
+        return Err(RelError::at(
+            0,
+            format!("`q_num_heads` is {qh} and `kv_num_heads` {kh}: each is at least 1, and the first a multiple of the second"),
+        ));
+    }
+    let dims = &mut cx.tcx().dims;
+    let dk = dims.exact_div(k[2], kh).unwrap_or(Dims::ANY);
+    let dv = dims.exact_div(v[2], kh).unwrap_or(Dims::ANY);
+    let y = if dv == Dims::ANY {
+        Dims::ANY
+    } else {
+        dims.scale(dv, qh).map_err(de(2))?
+    };
+    let hk = dims.konst(kh);
+    let sdt = match opt_tensor(cx, 3)? {
+        Some((_, s)) => s,
+        None => dt,
+    };
+    let fields = out_fields(cx, 4);
+    set_field(cx, &fields, 4, 0, &[q[0], q[1], y], dt)?;
+    set_field(cx, &fields, 4, 1, &[q[0], hk, dk, dv], sdt)?;
+    Ok(Progress::Solved)
+}
+
+/// `OnnxNorm(data, scale, bias, out)`.
+#[relation(OnnxNorm)]
+pub fn onnx_norm(cx: &mut RelCx<'_>) -> RelResult {
+    let Some((x, dt)) = cx.tensor_dims(0)? else {
+        return Ok(Progress::NotYet);
+    };
+    let r = x.len();
+    // The axes `scale` and `bias` describe.
+    let tail: Vec<Dim> = if cx.attrs().int("channels")?.unwrap_or(0) != 0 {
+        if r < 2 {
+            let t = shown(cx, 0);
+            return Err(RelError::at(
+                0,
+                format!("the input is `{t}`, and it must be `(N, C, ..)`"),
+            ));
+        }
+        vec![x[1]]
+    } else {
+        let a = cx.attrs().int("axis")?.unwrap_or(-1);
+        let k = super::util::norm_axis(a, r)
+            .ok_or_else(|| RelError::at(0, format!("`axis` {a} is out of range for rank {r}")))?;
+        x[k..].to_vec()
+    };
+    for i in 1..3 {
+        scale_fits(cx, i, &tail)?;
+    }
+    out_tensor(cx, 3, &x, dt)
+}
+
+/// An error when argument `i` (a scale or bias, if given) does not broadcast to the
+/// normalized axes `tail`.
+fn scale_fits(cx: &mut RelCx<'_>, i: usize, tail: &[Dim]) -> Result<(), RelError> {
+    let Some((s, _)) = opt_tensor(cx, i)? else {
+        return Ok(());
+    };
+    let bad = s.len() > tail.len()
+        || s.iter().zip(&tail[tail.len() - s.len()..]).any(|(&a, &b)| {
+            matches!((as_const(cx, a), as_const(cx, b)), (Some(p), Some(q)) if p != 1 && p != q)
+        });
+    if bad {
+        let t = shown(cx, i);
+        let want = tail
+            .iter()
+            .map(|&d| cx.show_dim(d))
+            .collect::<Vec<_>>()
+            .join(", ");
+        return Err(RelError::at(
+            i,
+            format!("`{t}` does not broadcast to the normalized axes ({want})"),
+        ));
+    }
+    Ok(())
+}
+
 onnx_ops! {
     "" MatMul since 1 => "onnx.matmul"(In(0), In(1), Opt(NONE));
     "" MatMulInteger since 10 => "onnx.matmul"(In(0), In(1), Opt(NONE)) { out_dtype: Const(AttrConst::DType("int32")) };
@@ -1421,12 +1608,12 @@ onnx_ops! {
     };
 
     "" BatchNormalization since 7 => "onnx.batch_norm"(In(0), In(1), In(2), In(3), In(4)) -> Each;
-    "" InstanceNormalization since 6 => "onnx.like_first"(In(0), Opt(1));
+    "" InstanceNormalization since 6 => "onnx.norm"(In(0), In(1), In(2)) { channels: Const(AttrConst::Int(1)) };
     "" LayerNormalization since 17 => "onnx.layer_norm"(In(0), Opt(1)) {
         axis: Attr("axis"), stash_type: Attr("stash_type")
     } -> Each;
     "" GroupNormalization since 18 => "onnx.like_first"(In(0), Opt(1));
-    "" RMSNormalization since 23 => "onnx.like_first"(In(0), Opt(1));
+    "" RMSNormalization since 23 => "onnx.norm"(In(0), In(1), Opt(NONE)) { axis: Attr("axis") };
     "" LRN since 1 => "nn.lrn"(In(0)) { size: Attr("size"), alpha: AttrOr("alpha", AttrConst::Float(0.0001)), beta: AttrOr("beta", AttrConst::Float(0.75)), bias: AttrOr("bias", AttrConst::Float(1.0)) };
 
     "" Softmax since 1 => "nn.softmax"(In(0)) { axis: AttrOr("axis", AttrConst::Int(1)) };
@@ -1456,4 +1643,8 @@ onnx_ops! {
         q_num_heads: Attr("q_num_heads"), kv_num_heads: Attr("kv_num_heads")
     } -> Each;
     "" RotaryEmbedding since 23 => "onnx.like_first"(In(0), Opt(1));
+    "" CausalConvWithState since 27 => "onnx.causal_conv"(In(0), In(1), Opt(2), Opt(3)) -> Each;
+    "" LinearAttention since 27 => "onnx.linear_attention"(In(0), In(1), In(2), Opt(3)) {
+        q_num_heads: Attr("q_num_heads"), kv_num_heads: Attr("kv_num_heads")
+    } -> Each;
 }
