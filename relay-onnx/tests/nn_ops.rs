@@ -469,3 +469,334 @@ fn dump_model() {
         println!("{d}");
     }
 }
+
+// --- Quantized and integer variants -------------------------------------------------------
+
+#[test]
+fn integer_and_quantized_matmul_and_conv_dtypes() {
+    let mut g = Graph::new(21);
+    g.input("a", D::U8, &[p("N"), v(4)]);
+    g.input("b", D::U8, &[v(4), v(2)]);
+    g.node("MatMulInteger", &["a", "b"], &["mi"], vec![]);
+    g.input("x", D::U8, &[p("N"), v(2), p("H"), p("W")]);
+    g.input("w", D::U8, &[v(6), v(2), v(3), v(3)]);
+    g.input("s", D::F32, &[]);
+    g.input("z", D::U8, &[]);
+    g.node(
+        "ConvInteger",
+        &["x", "w"],
+        &["ci"],
+        vec![ints("pads", &[1, 1, 1, 1])],
+    );
+    g.node(
+        "QLinearConv",
+        &["x", "s", "z", "w", "s", "z", "s", "z"],
+        &["qc"],
+        vec![],
+    );
+    g.input("m", D::U8, &[p("N"), p("K")]);
+    g.input("n", D::U8, &[p("K"), v(3)]);
+    g.node(
+        "QLinearMatMul",
+        &["m", "s", "z", "n", "s", "z", "s", "z"],
+        &["qm"],
+        vec![],
+    );
+    g.output("mi").output("ci").output("qc").output("qm");
+    let mut c = g.check();
+    assert_eq!(messages(&c), Vec::<String>::new());
+    assert_eq!(c.type_of("mi").unwrap(), "Tensor[(N, 2), int32]");
+    assert_eq!(c.type_of("ci").unwrap(), "Tensor[(N, 6, H, W), int32]");
+    assert_eq!(
+        c.type_of("qc").unwrap(),
+        "Tensor[(N, 6, H - 2, W - 2), uint8]"
+    );
+    assert_eq!(c.type_of("qm").unwrap(), "Tensor[(N, 3), uint8]");
+}
+
+// --- Regions, unpooling, image operators --------------------------------------------------
+
+#[test]
+fn roi_pools_and_max_unpool() {
+    let t = one(
+        16,
+        "RoiAlign",
+        &[
+            ("x", vec![p("N"), v(8), p("H"), p("W")]),
+            ("r", vec![p("R"), v(4)]),
+            ("i", vec![p("R")]),
+        ],
+        &["y"],
+        vec![int("output_height", 5), int("output_width", 7)],
+    );
+    assert_eq!(t[0], "Tensor[(R, 8, 5, 7), float32]");
+    let t = one(
+        11,
+        "MaxRoiPool",
+        &[
+            ("x", vec![p("N"), v(8), p("H"), p("W")]),
+            ("r", vec![p("R"), v(5)]),
+        ],
+        &["y"],
+        vec![ints("pooled_shape", &[2, 3])],
+    );
+    assert_eq!(t[0], "Tensor[(R, 8, 2, 3), float32]");
+    let t = one(
+        11,
+        "MaxUnpool",
+        &[
+            ("x", vec![p("N"), v(8), p("H"), v(3)]),
+            ("i", vec![p("N"), v(8), p("H"), v(3)]),
+        ],
+        &["y"],
+        vec![ints("kernel_shape", &[2, 2]), ints("strides", &[2, 2])],
+    );
+    assert_eq!(t[0], "Tensor[(N, 8, 2*H, 6), float32]");
+    let mut g = Graph::new(11);
+    g.input("x", D::F32, &[p("N"), v(8), v(2), v(2)]);
+    g.input("i", D::I64, &[p("N"), v(8), v(2), v(2)]);
+    g.init_ints("shape", &[4], &[1, 8, 5, 5]);
+    g.node(
+        "MaxUnpool",
+        &["x", "i", "shape"],
+        &["y"],
+        vec![ints("kernel_shape", &[2, 2]), ints("strides", &[2, 2])],
+    );
+    g.output("y");
+    let mut c = g.check();
+    assert_eq!(messages(&c), Vec::<String>::new());
+    assert_eq!(c.type_of("y").unwrap(), "Tensor[(1, 8, 5, 5), float32]");
+}
+
+#[test]
+fn depth_to_space_and_space_to_depth() {
+    let t = one(
+        13,
+        "DepthToSpace",
+        &[("x", vec![p("N"), v(8), p("H"), v(3)])],
+        &["y"],
+        vec![int("blocksize", 2), string("mode", "CRD")],
+    );
+    assert_eq!(t[0], "Tensor[(N, 2, 2*H, 6), float32]");
+    let t = one(
+        13,
+        "SpaceToDepth",
+        &[("x", vec![p("N"), v(2), v(4), v(6)])],
+        &["y"],
+        vec![int("blocksize", 2)],
+    );
+    assert_eq!(t[0], "Tensor[(N, 8, 2, 3), float32]");
+}
+
+#[test]
+fn col2im_affine_grid_and_center_crop_pad() {
+    let mut g = Graph::new(20);
+    g.input("x", D::F32, &[p("N"), v(12), p("L")]);
+    g.init_ints("img", &[2], &[5, 6])
+        .init_ints("blk", &[2], &[2, 2]);
+    g.node("Col2Im", &["x", "img", "blk"], &["y"], vec![]);
+    g.input("theta", D::F32, &[p("N"), v(2), v(3)]);
+    g.init_ints("size", &[4], &[4, 3, 7, 9]);
+    g.node("AffineGrid", &["theta", "size"], &["grid"], vec![]);
+    g.input("im", D::F32, &[p("H"), p("W"), v(3)]);
+    g.init_ints("crop", &[2], &[10, 12]);
+    g.node(
+        "CenterCropPad",
+        &["im", "crop"],
+        &["c"],
+        vec![ints("axes", &[0, 1])],
+    );
+    g.output("y").output("grid").output("c");
+    let mut c = g.check();
+    assert_eq!(messages(&c), Vec::<String>::new());
+    assert_eq!(c.type_of("y").unwrap(), "Tensor[(N, 3, 5, 6), float32]");
+    assert_eq!(c.type_of("grid").unwrap(), "Tensor[(4, 7, 9, 2), float32]");
+    assert_eq!(c.type_of("c").unwrap(), "Tensor[(10, 12, 3), float32]");
+}
+
+// --- More normalizations, softmax defaults, pools --------------------------------------------
+
+#[test]
+fn instance_and_rms_normalization_check_their_scales() {
+    let t = one(
+        23,
+        "RMSNormalization",
+        &[("x", vec![p("N"), p("S"), v(64)]), ("s", vec![v(64)])],
+        &["y"],
+        vec![],
+    );
+    assert_eq!(t[0], "Tensor[(N, S, 64), float32]");
+    let e = error(
+        11,
+        "InstanceNormalization",
+        &[
+            ("x", vec![p("N"), v(3), p("H")]),
+            ("s", vec![v(4)]),
+            ("b", vec![v(3)]),
+        ],
+        &["y"],
+        vec![],
+    );
+    assert_eq!(
+        e,
+        "`Tensor[(4), float32]` does not broadcast to the normalized axes (3)"
+    );
+}
+
+#[test]
+fn hardmax_before_13_defaults_to_axis_1() {
+    let e = error(11, "Hardmax", &[("x", vec![p("N")])], &["y"], vec![]);
+    assert_eq!(
+        e,
+        "`axis` 1 is out of range for `Tensor[(N), float32]` (rank 1)"
+    );
+    let t = one(13, "Hardmax", &[("x", vec![p("N")])], &["y"], vec![]);
+    assert_eq!(t[0], "Tensor[(N), float32]");
+}
+
+#[test]
+fn lp_pool_3d_and_global_lp_pool() {
+    let t = one(
+        18,
+        "LpPool",
+        &[("x", vec![p("N"), v(2), v(8), p("H"), v(8)])],
+        &["y"],
+        vec![
+            ints("kernel_shape", &[3, 3, 3]),
+            string("auto_pad", "VALID"),
+        ],
+    );
+    assert_eq!(t[0], "Tensor[(N, 2, 6, H - 2, 6), float32]");
+    let t = one(
+        2,
+        "GlobalLpPool",
+        &[("x", vec![p("N"), v(2), v(8)])],
+        &["y"],
+        vec![],
+    );
+    assert_eq!(t[0], "Tensor[(N, 2, 1), float32]");
+}
+
+#[test]
+fn deform_conv_and_causal_conv_with_state() {
+    let t = one(
+        19,
+        "DeformConv",
+        &[
+            ("x", vec![p("N"), v(2), v(5), v(5)]),
+            ("w", vec![v(4), v(2), v(3), v(3)]),
+            ("o", vec![p("N"), v(18), v(3), v(3)]),
+        ],
+        &["y"],
+        vec![],
+    );
+    assert_eq!(t[0], "Tensor[(N, 4, 3, 3), float32]");
+    let t = one(
+        27,
+        "CausalConvWithState",
+        &[
+            ("x", vec![p("B"), v(16), p("L")]),
+            ("w", vec![v(16), v(1), v(4)]),
+        ],
+        &["y", "state"],
+        vec![],
+    );
+    assert_eq!(
+        t,
+        ["Tensor[(B, 16, L), float32]", "Tensor[(B, 16, 3), float32]"]
+    );
+}
+
+#[test]
+fn linear_attention_with_grouped_heads() {
+    let t = one(
+        27,
+        "LinearAttention",
+        &[
+            ("q", vec![p("B"), p("T"), v(4 * 16)]),
+            ("k", vec![p("B"), p("T"), v(2 * 16)]),
+            ("v", vec![p("B"), p("T"), v(2 * 8)]),
+        ],
+        &["y", "state"],
+        vec![int("q_num_heads", 4), int("kv_num_heads", 2)],
+    );
+    assert_eq!(
+        t,
+        [
+            "Tensor[(B, T, 32), float32]",
+            "Tensor[(B, 2, 16, 8), float32]"
+        ]
+    );
+}
+
+// --- Bad attributes are errors, not panics ---------------------------------------------------
+
+#[test]
+fn bad_window_attributes_are_errors() {
+    let x = || vec![p("N"), v(3), v(8), v(8)];
+    let w = || vec![v(4), v(3), v(3), v(3)];
+    let cases: Vec<(Vec<relay_onnx::proto::AttributeProto>, &str)> = vec![
+        (
+            vec![ints("strides", &[0, 1])],
+            "`strides` has 0, and each must be at least 1",
+        ),
+        (
+            vec![ints("strides", &[1, 1, 1])],
+            "`strides` has 3 values for 2 spatial axes",
+        ),
+        (
+            vec![ints("pads", &[1, 1])],
+            "`pads` has 2 values for 2 spatial axes (it takes 4)",
+        ),
+        (
+            vec![ints("pads", &[-1, 0, 0, 0])],
+            "`pads` has -1, and a pad is at least 0",
+        ),
+        (vec![int("group", 0)], "`group` is 0, and it is at least 1"),
+        (
+            vec![ints("dilations", &[-2, 1])],
+            "`dilations` has -2, and each must be at least 1",
+        ),
+        (
+            vec![string("auto_pad", "SAME")],
+            "`auto_pad` is \"SAME\"; it is one of NOTSET, SAME_UPPER, SAME_LOWER, VALID",
+        ),
+        (
+            vec![ints("kernel_shape", &[3, 2])],
+            "`kernel_shape` is 2 on axis 3, and the weight's is 3",
+        ),
+    ];
+    for (attrs, msg) in cases {
+        assert_eq!(
+            error(11, "Conv", &[("x", x()), ("w", w())], &["y"], attrs),
+            msg
+        );
+    }
+    assert_eq!(
+        error(
+            11,
+            "MaxPool",
+            &[("x", x())],
+            &["y"],
+            vec![ints("kernel_shape", &[i64::MAX, 1])]
+        ),
+        format!(
+            "kernel of {} on axis 2 is larger than the padded input (8)",
+            i64::MAX
+        )
+    );
+    assert_eq!(
+        error(
+            11,
+            "Gemm",
+            &[("a", vec![v(2), v(3), v(4)]), ("b", vec![v(4), v(5)])],
+            &["y"],
+            vec![]
+        ),
+        "`Gemm` takes matrices, and operand 0 is `Tensor[(2, 3, 4), float32]`"
+    );
+    assert_eq!(
+        error(11, "Conv", &[("x", vec![p("N"), v(3)]), ("w", vec![v(4), v(3)])], &["y"], vec![]),
+        "a convolution takes `(N, C, D1, ..)` with at least one spatial axis, and the input is `Tensor[(N, 3), float32]`"
+    );
+}
