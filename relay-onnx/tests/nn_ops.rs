@@ -800,3 +800,46 @@ fn bad_window_attributes_are_errors() {
         "a convolution takes `(N, C, D1, ..)` with at least one spatial axis, and the input is `Tensor[(N, 3), float32]`"
     );
 }
+
+#[test]
+fn attention_4d_grouped_query_and_its_errors() {
+    let t = one(
+        23,
+        "Attention",
+        &[
+            ("q", vec![p("B"), v(8), p("S"), v(64)]),
+            ("k", vec![p("B"), v(2), p("L"), v(64)]),
+            ("v", vec![p("B"), v(2), p("L"), v(32)]),
+        ],
+        &["y"],
+        vec![],
+    );
+    assert_eq!(t[0], "Tensor[(B, 8, S, 32), float32]");
+    let e = error(
+        23,
+        "Attention",
+        &[
+            ("q", vec![p("B"), v(8), p("S"), v(64)]),
+            ("k", vec![p("B"), v(3), p("L"), v(64)]),
+            ("v", vec![p("B"), v(3), p("L"), v(32)]),
+        ],
+        &["y"],
+        vec![],
+    );
+    assert_eq!(
+        e,
+        "8 query heads are not a multiple of 3 key and value heads"
+    );
+    let e = error(
+        23,
+        "Attention",
+        &[
+            ("q", vec![p("B"), p("S"), v(8 * 64)]),
+            ("k", vec![p("B"), p("L"), v(2 * 32)]),
+            ("v", vec![p("B"), p("L"), v(2 * 32)]),
+        ],
+        &["y"],
+        vec![int("q_num_heads", 8), int("kv_num_heads", 2)],
+    );
+    assert_eq!(e, "`K`'s head size is 32, and `Q`'s is 64");
+}

@@ -1362,7 +1362,35 @@ pub fn onnx_attention(cx: &mut RelCx<'_>) -> RelResult {
         let vd = dims.exact_div(v[2], kh).unwrap_or(Dims::ANY);
         (kh_, k[1], kd, vd, qh_, q[1])
     };
-    let _ = k_head;
+    // The batch, the sequence of K and V, the heads and the Q/K head size agree.
+    for (i, d) in [(1, &k), (2, &v)] {
+        same_dim(cx, d[0], q[0], i, |a, b| {
+            format!("a batch of {a}, and `Q`'s is {b}")
+        })?;
+    }
+    let v_seq = if r == 4 { v[2] } else { v[1] };
+    same_dim(cx, v_seq, kv_seq, 2, |a, b| {
+        format!("`V` has a sequence of {a}, and `K` of {b}")
+    })?;
+    if let (Some(qh), Some(kh)) = (as_const(cx, q_heads), as_const(cx, kv_heads)) {
+        if kh < 1 || qh % kh != 0 {
+            return Err(RelError::at(
+                1,
+                format!("{qh} query heads are not a multiple of {kh} key and value heads"),
+            ));
+        }
+    }
+    let q_head = if r == 4 {
+        q[3]
+    } else {
+        let qh = as_const(cx, q_heads).unwrap_or(1);
+        cx.tcx().dims.exact_div(q[2], qh).unwrap_or(Dims::ANY)
+    };
+    if q_head != Dims::ANY && k_head != Dims::ANY {
+        same_dim(cx, k_head, q_head, 1, |a, b| {
+            format!("`K`'s head size is {a}, and `Q`'s is {b}")
+        })?;
+    }
     // The past and present caches.
     let total = match opt_tensor(cx, 4)? {
         Some((pk, _)) => {
@@ -1613,6 +1641,7 @@ onnx_ops! {
         axis: Attr("axis"), stash_type: Attr("stash_type")
     } -> Each;
     "" GroupNormalization since 18 => "onnx.like_first"(In(0), Opt(1));
+    "" GroupNormalization since 21 => "onnx.norm"(In(0), In(1), In(2)) { channels: Const(AttrConst::Int(1)) };
     "" RMSNormalization since 23 => "onnx.norm"(In(0), In(1), Opt(NONE)) { axis: Attr("axis") };
     "" LRN since 1 => "nn.lrn"(In(0)) { size: Attr("size"), alpha: AttrOr("alpha", AttrConst::Float(0.0001)), beta: AttrOr("beta", AttrConst::Float(0.75)), bias: AttrOr("bias", AttrConst::Float(1.0)) };
 
