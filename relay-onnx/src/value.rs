@@ -519,3 +519,60 @@ pub fn reduce_max_value(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
 pub fn reduce_min_value(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
     reduce_value(cx, None, |d, a, b| d.min(a, b).ok())
 }
+
+/// `CumSum` of a rank-1 value along axis 0 (`exclusive` and `reverse` as ONNX says).
+pub fn cumsum(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    let v = cx.value(0)?.to_vec();
+    if cx.dims(0)?.len() != 1 {
+        return None;
+    }
+    let axis = cx.value(1)?.first().copied()?;
+    if !matches!(cx.as_const(axis)?, 0 | -1) {
+        return None;
+    }
+    let exclusive = cx.attr_int("exclusive").unwrap_or(0) != 0;
+    let reverse = cx.attr_int("reverse").unwrap_or(0) != 0;
+    let n = v.len();
+    let mut out = vec![Dims::ANY; n];
+    let mut acc = cx.konst(0);
+    for step in 0..n {
+        let i = if reverse { n - 1 - step } else { step };
+        let x = cx.resolve(v[i]);
+        let next = cx.dims_table().add(acc, x).ok()?;
+        out[i] = if exclusive { acc } else { next };
+        acc = next;
+    }
+    Some(out)
+}
+
+/// `NonZero` of a known value of constant shape: the coordinates of its non-zero
+/// elements, one row per axis (row-major, as the `(rank, count)` result is laid out).
+pub fn nonzero(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    let v = cx.value(0)?.to_vec();
+    let dims = cx.dims(0)?;
+    let shape: Vec<i64> = dims
+        .into_iter()
+        .map(|d| cx.as_const(d))
+        .collect::<Option<_>>()?;
+    let mut hits = Vec::new();
+    for (flat, d) in v.iter().enumerate() {
+        if cx.as_const(*d)? != 0 {
+            hits.push(flat as i64);
+        }
+    }
+    if hits.len().checked_mul(shape.len())? > MAX_ELEMS {
+        return None;
+    }
+    let mut out = Vec::with_capacity(hits.len() * shape.len());
+    for a in 0..shape.len() {
+        // The stride of axis `a`: the product of the later dimensions.
+        let stride: i64 = shape[a + 1..]
+            .iter()
+            .try_fold(1i64, |p, &d| p.checked_mul(d))?;
+        let len = shape[a].max(1);
+        for &h in &hits {
+            out.push(cx.konst((h / stride.max(1)) % len));
+        }
+    }
+    Some(out)
+}

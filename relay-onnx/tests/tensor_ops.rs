@@ -649,3 +649,37 @@ fn tfidf_vectorizer_counts_ngram_indexes() {
     );
     assert_eq!(t, "Tensor[(B, 7), float32]");
 }
+
+#[test]
+fn cumsum_and_nonzero_of_shape_values() {
+    let mut g = Graph::new(13);
+    x(&mut g);
+    g.node("Shape", &["x"], &["shape"], vec![]);
+    g.init_ints("axis", &[], &[0]);
+    g.node("CumSum", &["shape", "axis"], &["sums"], vec![]);
+    g.node("ConstantOfShape", &["sums"], &["a"], vec![]);
+    g.node(
+        "CumSum",
+        &["shape", "axis"],
+        &["rev"],
+        vec![int("exclusive", 1), int("reverse", 1)],
+    );
+    g.node("ConstantOfShape", &["rev"], &["b"], vec![]);
+    g.init_ints("mask", &[4], &[0, 5, 0, 7]);
+    g.node("NonZero", &["mask"], &["nz"], vec![]);
+    g.init_ints("zero", &[1], &[0]);
+    g.node("Squeeze", &["nz", "zero"], &["where"], vec![]);
+    g.node("ConstantOfShape", &["where"], &["c"], vec![]);
+    g.output("a").output("b").output("c");
+    let mut c = g.check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(
+        c.type_of("a").unwrap(),
+        "Tensor[(N, N + S, N + S + 768), float32]"
+    );
+    assert_eq!(
+        c.type_of("b").unwrap(),
+        "Tensor[(S + 768, 768, 0), float32]"
+    );
+    assert_eq!(c.type_of("c").unwrap(), "Tensor[(1, 3), float32]");
+}

@@ -602,17 +602,18 @@ pub fn onnx_gather_nd(cx: &mut RelCx<'_>) -> RelResult {
         // The last dimension of `indices` decides the rank.
         return Ok(Progress::NotYet);
     };
-    let m = usize::try_from(m).unwrap_or(usize::MAX);
-    if m < 1 || b.saturating_add(m) > r {
+    let Some(m) = usize::try_from(m)
+        .ok()
+        .filter(|&m| m >= 1 && b.saturating_add(m) <= r)
+    else {
         return Err(RelError::at(
             1,
             format!(
-                "the last dimension of `indices` is {}, and must be between 1 and {} (the rank of `data` less `batch_dims`)",
-                m.min(i64::MAX as usize),
+                "the last dimension of `indices` is {m}, and must be between 1 and {} (the rank of `data` less `batch_dims`)",
                 r - b
             ),
         ));
-    }
+    };
     let mut out: Vec<Dim> = i[..q - 1].to_vec();
     out.extend_from_slice(&d[b + m..]);
     out_tensor(cx, 2, &out, dt)
@@ -1068,20 +1069,21 @@ pub fn onnx_dft(cx: &mut RelCx<'_>) -> RelResult {
     }
     let inverse = cx.attrs().int("inverse")?.unwrap_or(0) != 0;
     let onesided = cx.attrs().int("onesided")?.unwrap_or(0) != 0;
-    let a = match value_of(cx, 2)? {
+    // The axis is input 2 from opset 20 on, an attribute before (blame the input).
+    let (a, blame) = match value_of(cx, 2)? {
         Val::Known(v) if v.len() == 1 => match cx.tcx_ref().dims.as_const(v[0]) {
-            Some(c) => c,
+            Some(c) => (c, 2),
             None => return Ok(Progress::NotYet),
         },
         Val::Known(_) => return Err(RelError::at(2, "`axis` is a scalar")),
         Val::Unknown => return Ok(Progress::NotYet),
-        Val::Absent => cx.attrs().int("axis")?.unwrap_or(1),
+        Val::Absent => (cx.attrs().int("axis")?.unwrap_or(1), 0),
     };
     // The last axis holds the complex parts and is not a signal axis.
-    let k = axis_in(a, r, 2)?;
+    let k = axis_in(a, r, blame)?;
     if k == r - 1 {
         return Err(RelError::at(
-            2,
+            blame,
             format!("axis {a} is the last, which holds the complex parts"),
         ));
     }
@@ -1254,7 +1256,7 @@ onnx_ops! {
     "" TopK since 1 => "onnx.topk"(In(0), Value(1)) { k: Attr("k"), axis: Attr("axis") } -> Each;
     "" TopK since 10 => "onnx.topk"(In(0), Value(1)) { axis: Attr("axis") } -> Each;
 
-    "" NonZero since 9 => "onnx.nonzero"(In(0), Value(0), Fresh);
+    "" NonZero since 9 => "onnx.nonzero"(In(0), Value(0), Fresh) value value::nonzero;
     "" Unique since 11 => "onnx.unique"(In(0), Value(0), Fresh) { axis: Attr("axis") } -> Each;
     "" Compress since 9 => "onnx.compress"(In(0), In(1), Value(1), Fresh) { axis: Attr("axis") };
     "" NonMaxSuppression since 10 => "onnx.non_max_suppression"(In(0), In(1), Rest(2), Fresh);
@@ -1276,7 +1278,7 @@ onnx_ops! {
     "" DynamicQuantizeLinear since 11 => "onnx.dynamic_quantize"(In(0)) -> Each;
 
     "" ReverseSequence since 10 => "onnx.like_first"(In(0), In(1));
-    "" CumSum since 11 => "onnx.like_first"(In(0), In(1));
+    "" CumSum since 11 => "onnx.like_first"(In(0), In(1)) value value::cumsum;
     "" CumProd since 26 => "onnx.like_first"(In(0), In(1));
     "" Det since 11 => "onnx.det"(In(0));
     "" SoftmaxCrossEntropyLoss since 12 => "onnx.loss"(In(0), In(1), Opt(2)) { reduction: Attr("reduction") } -> Each;
@@ -1287,7 +1289,8 @@ onnx_ops! {
     "" HannWindow since 17 => "onnx.window"(Value(0)) { dtype: With(output_datatype) };
     "" HammingWindow since 17 => "onnx.window"(Value(0)) { dtype: With(output_datatype) };
     "" BlackmanWindow since 17 => "onnx.window"(Value(0)) { dtype: With(output_datatype) };
-    "" DFT since 17 => "onnx.dft"(In(0), Value(1), Opt(99)) { axis: Attr("axis"), inverse: Attr("inverse"), onesided: Attr("onesided") };
+    // Before opset 20 the axis is an attribute: no input 2, so `()`.
+    "" DFT since 17 => "onnx.dft"(In(0), Value(1), Opt(2)) { axis: Attr("axis"), inverse: Attr("inverse"), onesided: Attr("onesided") };
     "" DFT since 20 => "onnx.dft"(In(0), Value(1), Value(2)) { axis: Const(AttrConst::Int(-2)), inverse: Attr("inverse"), onesided: Attr("onesided") };
     "" STFT since 17 => "onnx.stft"(In(0), Value(1), Opt(2), Value(3)) { onesided: Attr("onesided") };
     "" MelWeightMatrix since 17 => "onnx.mel_weight_matrix"(Value(0), Value(1)) { dtype: With(output_datatype) };
