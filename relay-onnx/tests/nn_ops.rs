@@ -843,3 +843,126 @@ fn attention_4d_grouped_query_and_its_errors() {
     );
     assert_eq!(e, "`K`'s head size is 32, and `Q`'s is 64");
 }
+
+/// Extreme attribute values never panic (overflow is checked): each combination is
+/// typed or reported.
+#[test]
+fn extreme_attributes_do_not_panic() {
+    let vals = [i64::MIN, -1, 0, 1, 2, i64::MAX];
+    let x = || vec![p("N"), v(3), v(8), p("W")];
+    let w = || vec![v(4), v(3), v(3), v(3)];
+    for &a in &vals {
+        for &b in &vals {
+            for name in [
+                "strides",
+                "dilations",
+                "kernel_shape",
+                "output_padding",
+                "output_shape",
+            ] {
+                for op in [
+                    "Conv",
+                    "ConvTranspose",
+                    "MaxPool",
+                    "AveragePool",
+                    "MaxUnpool",
+                ] {
+                    let mut attrs = vec![ints(name, &[a, b])];
+                    if name != "kernel_shape" {
+                        attrs.push(ints("kernel_shape", &[3, 3]));
+                    }
+                    attrs.push(ints("pads", &[a.max(0), b.max(0), 0, 1]));
+                    attrs.push(int("ceil_mode", 1));
+                    let mut g = Graph::new(19);
+                    g.input("x", D::F32, &x());
+                    g.input("w", D::F32, &w());
+                    let ins: &[&str] = if op.starts_with("Conv") || op == "MaxUnpool" {
+                        &["x", "w"]
+                    } else {
+                        &["x"]
+                    };
+                    g.node(op, ins, &["y"], attrs);
+                    g.output("y");
+                    let _ = g.check();
+                }
+            }
+            let mut g = Graph::new(19);
+            g.input("x", D::F32, &x());
+            g.init_ints("sizes", &[2], &[a, b]);
+            g.node(
+                "Resize",
+                &["x", "", "", "sizes"],
+                &["y"],
+                vec![
+                    ints("axes", &[2, 3]),
+                    string("keep_aspect_ratio_policy", "not_smaller"),
+                ],
+            );
+            g.input("c", D::F32, &[v(2), v(12), v(9)]);
+            g.init_ints("img", &[2], &[a, b])
+                .init_ints("blk", &[2], &[b, a]);
+            g.node("Col2Im", &["c", "img", "blk"], &["z"], vec![]);
+            g.output("y").output("z");
+            let _ = g.check();
+            for op in ["Attention", "LinearAttention"] {
+                let mut g = Graph::new(27);
+                for n in ["q", "k", "v"] {
+                    g.input(n, D::F32, &[v(2), v(4), v(16)]);
+                }
+                g.node(
+                    op,
+                    &["q", "k", "v"],
+                    &["y"],
+                    vec![int("q_num_heads", a), int("kv_num_heads", b)],
+                );
+                g.output("y");
+                let _ = g.check();
+            }
+        }
+    }
+}
+
+#[test]
+fn negative_sizes_are_errors() {
+    let mut g = Graph::new(19);
+    g.input("x", D::F32, &[p("N"), v(3), v(4), v(6)]);
+    g.init_ints("sizes", &[2], &[-8, 9]);
+    g.node(
+        "Resize",
+        &["x", "", "", "sizes"],
+        &["y"],
+        vec![ints("axes", &[2, 3])],
+    );
+    g.output("y");
+    let c = g.check();
+    assert_eq!(messages(&c), ["`sizes` has -8, and a size is at least 0"]);
+    let e = error(
+        11,
+        "MaxUnpool",
+        &[
+            ("x", vec![p("N"), v(8), v(1), v(3)]),
+            ("i", vec![p("N"), v(8), v(1), v(3)]),
+        ],
+        &["y"],
+        vec![ints("kernel_shape", &[2, 2]), ints("pads", &[2, 0, 1, 0])],
+    );
+    assert_eq!(
+        e,
+        "axis 2 of the result would be -1: the padding is larger than the output"
+    );
+}
+
+#[test]
+fn too_many_outputs_is_an_error() {
+    let e = error(
+        13,
+        "Dropout",
+        &[("x", vec![p("N")])],
+        &["y", "m", "extra"],
+        vec![],
+    );
+    assert_eq!(
+        e,
+        "the node has 3 outputs, and the operator gives at most 2"
+    );
+}

@@ -194,13 +194,24 @@ fn as_const(cx: &RelCx<'_>, d: Dim) -> Option<i64> {
     cx.tcx_ref().dims.as_const(d)
 }
 
-/// The result's fields: a tuple's (the node asked for each output), or the result itself.
-fn out_fields(cx: &mut RelCx<'_>, arg: usize) -> Vec<Ty> {
+/// The result's fields: a tuple's (the node asked for each output), or the result itself;
+/// an error when the node asks for more than `max` outputs.
+fn out_fields(cx: &mut RelCx<'_>, arg: usize, max: usize) -> Result<Vec<Ty>, RelError> {
     let t = cx.resolve(cx.arg(arg));
-    match cx.data(t) {
+    let fields = match cx.data(t) {
         TyData::Tuple(f) => f.to_vec(),
         _ => vec![cx.arg(arg)],
+    };
+    if fields.len() > max {
+        return Err(RelError::at(
+            arg,
+            format!(
+                "the node has {} outputs, and the operator gives at most {max}",
+                fields.len()
+            ),
+        ));
     }
+    Ok(fields)
 }
 
 /// Unifies field `j` of the result (argument `arg`) with `Tensor[dims, dt]`, if the node
@@ -451,6 +462,36 @@ impl Window {
         }
         Ok(out)
     }
+}
+
+/// An error when a computed spatial size `d` (axis `axis` of the result) is a constant
+/// below 1.
+fn positive(cx: &RelCx<'_>, d: Dim, axis: usize) -> Result<(), RelError> {
+    match as_const(cx, d) {
+        Some(c) if c < 1 => Err(RelError::at(
+            0,
+            format!(
+                "axis {axis} of the result would be {c}: the padding is larger than the output"
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// An error when a size given as a value (argument `arg`, named `what`) has a negative
+/// constant.
+fn sizes_nonneg(cx: &RelCx<'_>, dims: &[Dim], arg: usize, what: &str) -> Result<(), RelError> {
+    for &d in dims {
+        if let Some(c) = as_const(cx, d) {
+            if c < 0 {
+                return Err(RelError::at(
+                    arg,
+                    format!("`{what}` has {c}, and a size is at least 0"),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// `(N, C, D1, ..)`: an error when the input has fewer than 3 axes.
@@ -735,6 +776,12 @@ pub fn onnx_conv_transpose(cx: &mut RelCx<'_>) -> RelResult {
                     format!("`output_shape` has {} values for {n} spatial axes", s.len()),
                 ));
             }
+            if let Some(bad) = s.iter().find(|&&c| c < 0) {
+                return Err(RelError::at(
+                    0,
+                    format!("`output_shape` has {bad}, and a size is at least 0"),
+                ));
+            }
             s.iter().map(|&c| konst(cx, c)).collect()
         }
         _ => {
@@ -817,7 +864,7 @@ pub fn onnx_pool(cx: &mut RelCx<'_>) -> RelResult {
     };
     let mut out = vec![x[0], x[1]];
     out.extend(sp);
-    let fields = out_fields(cx, 1);
+    let fields = out_fields(cx, 1, 2)?;
     set_field(cx, &fields, 1, 0, &out, dt)?;
     set_field(cx, &fields, 1, 1, &out, DTy::Known(DType::INT64))?;
     Ok(Progress::Solved)
@@ -889,6 +936,7 @@ pub fn onnx_max_unpool(cx: &mut RelCx<'_>) -> RelResult {
                     format!("`output_shape` has {} values for an input `{t}`", s.len()),
                 ));
             }
+            sizes_nonneg(cx, &s, 2, "output_shape")?;
             out_tensor(cx, 3, &s, dt)
         }
         Val::Absent => {
@@ -902,20 +950,29 @@ pub fn onnx_max_unpool(cx: &mut RelCx<'_>) -> RelResult {
                     format!("`kernel_shape` has {} values for {n} spatial axes", k.len()),
                 ));
             }
-            let strides = per_axis(cx, "strides", n, 1, 1)?;
-            let pads = per_axis(cx, "pads", 2 * n, 0, 0)?;
+            if let Some(bad) = k.iter().find(|&&v| v < 1) {
+                return Err(RelError::at(
+                    0,
+                    format!("`kernel_shape` has {bad}, and a kernel is at least 1"),
+                ));
+            }
+            let kernel: Vec<Dim> = k.iter().map(|&c| konst(cx, c)).collect();
+            let win = Window::read(cx, n, kernel)?;
             let mut out = vec![x[0], x[1]];
             for i in 0..n {
+                let (pb, pe) = win.pads.as_ref().map_or((0, 0), |p| (p[i], p[i + n]));
                 let dims = &mut cx.tcx().dims;
                 let m1 = dims.konst(-1);
                 let d1 = dims.add(x[2 + i], m1).map_err(de(0))?;
-                let sd = dims.scale(d1, strides[i]).map_err(de(0))?;
+                let sd = dims.scale(d1, win.strides[i]).map_err(de(0))?;
                 let c = k[i]
-                    .checked_sub(pads[i])
-                    .and_then(|c| c.checked_sub(pads[i + n]))
+                    .checked_sub(pb)
+                    .and_then(|c| c.checked_sub(pe))
                     .ok_or_else(|| RelError::at(0, "`pads` overflow"))?;
                 let c = dims.konst(c);
-                out.push(dims.add(sd, c).map_err(de(0))?);
+                let o = dims.add(sd, c).map_err(de(0))?;
+                positive(cx, o, i + 2)?;
+                out.push(o);
             }
             out_tensor(cx, 3, &out, dt)
         }
@@ -952,7 +1009,7 @@ pub fn onnx_batch_norm(cx: &mut RelCx<'_>) -> RelResult {
             })?;
         }
     }
-    let fields = out_fields(cx, 5);
+    let fields = out_fields(cx, 5, 5)?;
     set_field(cx, &fields, 5, 0, &x, dt)?;
     if fields.len() > 1 {
         let Some((_, mdt)) = cx.tensor_dims(3)? else {
@@ -976,7 +1033,7 @@ pub fn onnx_layer_norm(cx: &mut RelCx<'_>) -> RelResult {
     let k = super::util::norm_axis(a, r)
         .ok_or_else(|| RelError::at(0, format!("`axis` {a} is out of range for rank {r}")))?;
     scale_fits(cx, 1, &x[k..])?;
-    let fields = out_fields(cx, 2);
+    let fields = out_fields(cx, 2, 3)?;
     set_field(cx, &fields, 2, 0, &x, dt)?;
     if fields.len() > 1 {
         let st = cx.attrs().int("stash_type")?.unwrap_or(1);
@@ -1005,7 +1062,7 @@ pub fn onnx_dropout(cx: &mut RelCx<'_>) -> RelResult {
     let Some((x, dt)) = cx.tensor_dims(0)? else {
         return Ok(Progress::NotYet);
     };
-    let fields = out_fields(cx, 2);
+    let fields = out_fields(cx, 2, 2)?;
     set_field(cx, &fields, 2, 0, &x, dt)?;
     let mdt = match cx.attrs().dtype("mask_dtype")? {
         Some(d) => DTy::Known(d),
@@ -1106,6 +1163,7 @@ pub fn onnx_resize(cx: &mut RelCx<'_>) -> RelResult {
                 format!("`sizes` has {} values for {} axes", sizes.len(), axes.len()),
             ));
         }
+        sizes_nonneg(cx, &sizes, 1, "sizes")?;
         let policy = cx
             .attrs()
             .str("keep_aspect_ratio_policy")?
@@ -1221,6 +1279,7 @@ pub fn onnx_affine_grid(cx: &mut RelCx<'_>) -> RelResult {
             ),
         ));
     }
+    sizes_nonneg(cx, &size, 1, "size")?;
     let mut out = vec![size[0]];
     out.extend_from_slice(&size[2..]);
     let k = konst(cx, size.len() as i64 - 2);
@@ -1254,6 +1313,16 @@ pub fn onnx_col2im(cx: &mut RelCx<'_>) -> RelResult {
             ),
         ));
     }
+    for &b in &block {
+        if let Some(c) = as_const(cx, b) {
+            if c < 1 {
+                return Err(RelError::at(
+                    2,
+                    format!("`block_shape` has {c}, and a block is at least 1"),
+                ));
+            }
+        }
+    }
     let dims = &mut cx.tcx().dims;
     let prod = dims.product(&block).map_err(de(2))?;
     let c = match (dims.as_const(x[1]), dims.as_const(prod)) {
@@ -1272,6 +1341,7 @@ pub fn onnx_col2im(cx: &mut RelCx<'_>) -> RelResult {
         _ => Dims::ANY,
     };
     let mut out = vec![x[0], c];
+    sizes_nonneg(cx, &img, 1, "image_shape")?;
     out.extend(img);
     out_tensor(cx, 3, &out, dt)
 }
@@ -1304,6 +1374,7 @@ pub fn onnx_center_crop_pad(cx: &mut RelCx<'_>) -> RelResult {
             format!("`shape` has {} values for {} axes", shape.len(), axes.len()),
         ));
     }
+    sizes_nonneg(cx, &shape, 1, "shape")?;
     let mut out = x;
     for (j, &k) in axes.iter().enumerate() {
         out[k] = shape[j];
@@ -1336,7 +1407,7 @@ pub fn onnx_attention(cx: &mut RelCx<'_>) -> RelResult {
             ));
         }
     }
-    let fields = out_fields(cx, 6);
+    let fields = out_fields(cx, 6, 4)?;
     // (B, heads, S, head) views of K and V, and the number of query heads.
     let (kv_heads, kv_seq, k_head, v_head, q_heads, q_seq) = if r == 4 {
         (k[1], k[2], k[3], v[3], q[1], q[2])
@@ -1481,7 +1552,7 @@ pub fn onnx_causal_conv(cx: &mut RelCx<'_>) -> RelResult {
             })?;
         }
     }
-    let fields = out_fields(cx, 4);
+    let fields = out_fields(cx, 4, 2)?;
     set_field(cx, &fields, 4, 0, &x, dt)?;
     set_field(cx, &fields, 4, 1, &state, dt)?;
     Ok(Progress::Solved)
@@ -1525,7 +1596,7 @@ pub fn onnx_linear_attention(cx: &mut RelCx<'_>) -> RelResult {
         Some((_, s)) => s,
         None => dt,
     };
-    let fields = out_fields(cx, 4);
+    let fields = out_fields(cx, 4, 2)?;
     set_field(cx, &fields, 4, 0, &[q[0], q[1], y], dt)?;
     set_field(cx, &fields, 4, 1, &[q[0], hk, dk, dv], sdt)?;
     Ok(Progress::Solved)
