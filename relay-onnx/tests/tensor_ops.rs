@@ -683,3 +683,151 @@ fn cumsum_and_nonzero_of_shape_values() {
     );
     assert_eq!(c.type_of("c").unwrap(), "Tensor[(1, 3), float32]");
 }
+
+/// Each node over `x` (and the initializers `init` adds) is an error, never a panic;
+/// the messages, one a node.
+fn bad(
+    opset: i64,
+    cases: Vec<(&str, Vec<&str>, Vec<relay_onnx::proto::AttributeProto>)>,
+    init: impl Fn(&mut Graph),
+) -> Vec<String> {
+    let mut out = Vec::new();
+    for (op, inputs, attrs) in cases {
+        let mut g = Graph::new(opset);
+        x(&mut g);
+        init(&mut g);
+        g.node(
+            op,
+            &inputs,
+            &["y", "y2"][..if op == "TopK" { 2 } else { 1 }],
+            attrs,
+        );
+        g.output("y");
+        let e = errors(&g);
+        assert!(!e.is_empty(), "{op} {inputs:?}: no error");
+        out.push(e[0].lines().next().unwrap().to_string());
+    }
+    out
+}
+
+#[test]
+fn bad_inputs_are_errors_and_never_panics() {
+    let big = i64::MAX;
+    let small = i64::MIN;
+    let e = bad(
+        20,
+        vec![
+            ("ReduceSum", vec!["x", "huge"], vec![]),
+            ("ReduceMean", vec!["x", "tiny"], vec![]),
+            ("ArgMax", vec!["x"], vec![int("axis", big)]),
+            ("ArgMin", vec!["x"], vec![int("axis", small)]),
+            ("TopK", vec!["x", "neg"], vec![]),
+            ("TopK", vec!["x", "huge"], vec![]),
+            ("TopK", vec!["x", "two"], vec![]),
+            ("OneHot", vec!["idx", "neg", "vals"], vec![]),
+            (
+                "OneHot",
+                vec!["idx", "three", "vals"],
+                vec![int("axis", big)],
+            ),
+            ("GatherND", vec!["x", "idx"], vec![int("batch_dims", -1)]),
+            ("GatherND", vec!["x", "idx"], vec![int("batch_dims", big)]),
+            ("GatherElements", vec!["x", "idx"], vec![]),
+            ("RandomNormal", vec![], vec![ints("shape", &[2, -1])]),
+            ("Multinomial", vec!["x"], vec![]),
+            ("HannWindow", vec!["neg"], vec![]),
+            ("STFT", vec!["x", "zero", "", "three"], vec![]),
+            ("DFT", vec!["x", "zero"], vec![]),
+            ("DFT", vec!["x", "", "huge"], vec![]),
+            (
+                "MelWeightMatrix",
+                vec!["neg", "huge", "three", "three", "three"],
+                vec![],
+            ),
+            ("Einsum", vec!["x"], vec![string("equation", "i..j")]),
+            ("Einsum", vec!["x"], vec![string("equation", "ij")]),
+            (
+                "Einsum",
+                vec!["x", "x"],
+                vec![string("equation", "abc,abd->e")],
+            ),
+            (
+                "Einsum",
+                vec!["x", "x"],
+                vec![string("equation", "abc,dbc->1")],
+            ),
+            (
+                "QuantizeLinear",
+                vec!["x", "three"],
+                vec![int("output_dtype", 99)],
+            ),
+            ("Compress", vec!["x", "long"], vec![int("axis", 2)]),
+            ("Det", vec!["x"], vec![]),
+            ("Unique", vec!["x"], vec![int("axis", 3)]),
+            ("NonMaxSuppression", vec!["x", "idx"], vec![]),
+            (
+                "TfIdfVectorizer",
+                vec!["x"],
+                vec![ints("ngram_indexes", &[big])],
+            ),
+            (
+                "SoftmaxCrossEntropyLoss",
+                vec!["x", "lab"],
+                vec![string("reduction", "all")],
+            ),
+            ("SoftmaxCrossEntropyLoss", vec!["x", "idx"], vec![]),
+            (
+                "NegativeLogLikelihoodLoss",
+                vec!["x", "lab", "vals"],
+                vec![],
+            ),
+        ],
+        |g| {
+            g.init_ints("huge", &[], &[big]);
+            g.init_ints("tiny", &[1], &[small]);
+            g.init_ints("neg", &[], &[-3]);
+            g.init_ints("zero", &[], &[0]);
+            g.init_ints("three", &[], &[3]);
+            g.init_ints("two", &[2], &[1, 2]);
+            g.init_ints("long", &[1000], &[1; 1000]);
+            g.input("idx", D::I64, &[D::v(2), D::v(3)]);
+            g.input("vals", D::F32, &[D::v(2)]);
+            g.input("lab", D::I64, &[D::p("N"), D::v(768)]);
+        },
+    );
+    let expected = [
+        "node 0 `ReduceSum_0` (ReduceSum): axis 9223372036854775807 is out of range for rank 3",
+        "node 0 `ReduceMean_0` (ReduceMean): axis -9223372036854775808 is out of range for rank 3",
+        "node 0 `ArgMax_0` (ArgMax): axis 9223372036854775807 is out of range for rank 3",
+        "node 0 `ArgMin_0` (ArgMin): axis -9223372036854775808 is out of range for rank 3",
+        "node 0 `TopK_0` (TopK): `K` is -3, and must not be negative",
+        "node 0 `TopK_0` (TopK): `K` is 9223372036854775807, more than the 768 elements of axis -1 of `Tensor[(N, S, 768), float32]`",
+        "node 0 `TopK_0` (TopK): `K` is a scalar, and has 2 elements",
+        "node 0 `OneHot_0` (OneHot): `depth` is -3, and must be positive",
+        "node 0 `OneHot_0` (OneHot): axis 9223372036854775807 is out of range for rank 3",
+        "node 0 `GatherND_0` (GatherND): `batch_dims` is -1, and must be less than the ranks of `data` (3) and `indices` (2)",
+        "node 0 `GatherND_0` (GatherND): `batch_dims` is 9223372036854775807, and must be less than the ranks of `data` (3) and `indices` (2)",
+        "node 0 `GatherElements_0` (GatherElements): `indices` has rank 2, and `data` `Tensor[(N, S, 768), float32]` rank 3 (`indices` is `Tensor[(2, 3), int64]`)",
+        "node 0 `RandomNormal_0` (RandomNormal): `shape` has a negative dimension -1",
+        "node 0 `Multinomial_0` (Multinomial): the input is `(batch_size, class_size)`, and is `Tensor[(N, S, 768), float32]`",
+        "node 0 `HannWindow_0` (HannWindow): `size` is -3, and must not be negative",
+        "node 0 `STFT_0` (STFT): `frame_step` must be positive",
+        "node 0 `DFT_0` (DFT): `dft_length` is 0, and must be positive",
+        "node 0 `DFT_0` (DFT): axis 9223372036854775807 is out of range for rank 3",
+        "node 0 `MelWeightMatrix_0` (MelWeightMatrix): `num_mel_bins` is -3, and must be positive",
+        "node 0 `Einsum_0` (Einsum): `i..j`: an ellipsis is `...`, at most once a term",
+        "node 0 `Einsum_0` (Einsum): operand 0 of `ij` names 2 axes, and input 0 has rank 3",
+        "node 0 `Einsum_0` (Einsum): the output of `abc,abd->e` names `e`, which no operand has",
+        "node 0 `Einsum_0` (Einsum): `1`: an einsum term is letters and at most one `...`",
+        "node 0 `QuantizeLinear_0` (QuantizeLinear): `output_dtype` is 99, which is no ONNX data type",
+        "node 0 `Compress_0` (Compress): `condition` has 1000 elements, more than the 768 it selects from",
+        "node 0 `Det_0` (Det): `Det` takes square matrices, and the input is `Tensor[(N, S, 768), float32]`",
+        "node 0 `Unique_0` (Unique): axis 3 is out of range for rank 3",
+        "node 0 `NonMaxSuppression_0` (NonMaxSuppression): `scores` has rank 3: (batch, classes, boxes)",
+        "node 0 `TfIdfVectorizer_0` (TfIdfVectorizer): the input is `(N)` or `(B, N)`, and is `Tensor[(N, S, 768), float32]`",
+        "node 0 `SoftmaxCrossEntropyLoss_0` (SoftmaxCrossEntropyLoss): `reduction` is \"all\", and must be \"none\", \"mean\" or \"sum\"",
+        "node 0 `SoftmaxCrossEntropyLoss_0` (SoftmaxCrossEntropyLoss): axis 0 of the labels is not axis 0 of the scores: N and 2",
+        "node 0 `NegativeLogLikelihoodLoss_0` (NegativeLogLikelihoodLoss): `weights` has one element a class (axis 1 of the scores): 2 and S",
+    ];
+    assert_eq!(e, expected);
+}

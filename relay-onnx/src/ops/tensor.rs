@@ -222,6 +222,14 @@ fn fresh_of(cx: &mut RelCx<'_>, i: usize) -> Result<Dim, RelError> {
     })
 }
 
+/// Unifies two dimensions; a failure is `message` (with both dimensions) blaming `arg`.
+fn same_dim(cx: &mut RelCx<'_>, a: Dim, b: Dim, arg: usize, message: &str) -> Result<(), RelError> {
+    cx.unify_dim(a, b, arg).map_err(|_| {
+        let (x, y) = (cx.show_dim(a), cx.show_dim(b));
+        RelError::at(arg, format!("{message}: {x} and {y}"))
+    })
+}
+
 /// The number of non-zero constants in a value, `None` if one is symbolic.
 fn count_nonzero(cx: &RelCx<'_>, v: &[Dim]) -> Option<i64> {
     let c = consts(cx, v)?;
@@ -596,7 +604,13 @@ pub fn onnx_gather_nd(cx: &mut RelCx<'_>) -> RelResult {
             )
         })?;
     for j in 0..b {
-        cx.unify_dim(d[j], i[j], 1)?;
+        same_dim(
+            cx,
+            d[j],
+            i[j],
+            1,
+            &format!("batch axis {j} of `data` and `indices` differ"),
+        )?;
     }
     let Some(m) = cx.tcx_ref().dims.as_const(i[q - 1]) else {
         // The last dimension of `indices` decides the rank.
@@ -787,9 +801,15 @@ pub fn onnx_loss(cx: &mut RelCx<'_>) -> RelResult {
             format!("the labels `{b}` are the scores `{a}` without their class axis (1)"),
         ));
     }
-    cx.unify_dim(s[0], l[0], 1)?;
-    for j in 1..l.len() {
-        cx.unify_dim(s[j + 1], l[j], 1)?;
+    for (j, &lj) in l.iter().enumerate() {
+        let k = if j == 0 { 0 } else { j + 1 };
+        same_dim(
+            cx,
+            s[k],
+            lj,
+            1,
+            &format!("axis {j} of the labels is not axis {k} of the scores"),
+        )?;
     }
     if let Some((w, _)) = match dtype_of(cx, 2)? {
         Some(Some(_)) => cx.tensor_dims(2)?,
@@ -802,7 +822,7 @@ pub fn onnx_loss(cx: &mut RelCx<'_>) -> RelResult {
                 format!("the weights are a vector of the classes, and are `{t}`"),
             ));
         }
-        cx.unify_dim(w[0], s[1], 2)?;
+        same_dim(cx, w[0], s[1], 2, "`weights` has one element a class (axis 1 of the scores)")?;
     }
     let loss = match cx.attrs().str("reduction")?.unwrap_or("mean") {
         "none" => l.clone(),
@@ -1099,6 +1119,12 @@ pub fn onnx_dft(cx: &mut RelCx<'_>) -> RelResult {
         None if matches!(value_of(cx, 1)?, Val::Unknown) => Dims::ANY,
         None => dims[k],
     };
+    if let Some(c) = cx.tcx_ref().dims.as_const(len).filter(|&c| c < 1) {
+        return Err(RelError::at(
+            1,
+            format!("`dft_length` is {c}, and must be positive"),
+        ));
+    }
     let mut out = dims;
     out[k] = if onesided && !inverse {
         half_plus_one(cx, len, 1)?
@@ -1135,7 +1161,7 @@ pub fn onnx_stft(cx: &mut RelCx<'_>) -> RelResult {
     let length = match scalar_of(cx, 3, "frame_length")? {
         Some(n) => {
             if let Some(w) = window {
-                cx.unify_dim(w, n, 2)?;
+                same_dim(cx, w, n, 2, "the window's length is not `frame_length`")?;
             }
             Some(n)
         }
@@ -1148,6 +1174,12 @@ pub fn onnx_stft(cx: &mut RelCx<'_>) -> RelResult {
                 return Err(RelError::at(1, "`frame_step` must be positive"));
             }
             let span = d.sub(dims[1], n).map_err(dim_err(0))?;
+            if let Some(c) = d.as_const(span).filter(|&c| c < 0) {
+                return Err(RelError::at(
+                    0,
+                    format!("a frame is {} longer than the signal", -c),
+                ));
+            }
             let q = d.floordiv(span, s).map_err(dim_err(1))?;
             let one = d.konst(1);
             d.add(q, one).map_err(dim_err(1))?
@@ -1169,6 +1201,14 @@ pub fn onnx_mel_weight_matrix(cx: &mut RelCx<'_>) -> RelResult {
     let dt = cx.attrs().dtype("dtype")?.unwrap_or(DType::FLOAT32);
     let bins = scalar_of(cx, 0, "num_mel_bins")?.unwrap_or(Dims::ANY);
     let len = scalar_of(cx, 1, "dft_length")?.unwrap_or(Dims::ANY);
+    for (i, what, d) in [(0, "num_mel_bins", bins), (1, "dft_length", len)] {
+        if let Some(c) = cx.tcx_ref().dims.as_const(d).filter(|&c| c < 1) {
+            return Err(RelError::at(
+                i,
+                format!("`{what}` is {c}, and must be positive"),
+            ));
+        }
+    }
     let rows = half_plus_one(cx, len, 1)?;
     out_tensor(cx, 2, &[rows, bins], DTy::Known(dt))
 }
