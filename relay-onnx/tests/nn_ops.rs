@@ -966,3 +966,20 @@ fn too_many_outputs_is_an_error() {
         "the node has 3 outputs, and the operator gives at most 2"
     );
 }
+
+#[test]
+fn ceil_mode_on_a_symbolic_axis_is_exact_only_when_no_window_starts_in_the_padding() {
+    let t = one(
+        12,
+        "MaxPool",
+        &[("x", vec![p("N"), v(3), p("H"), p("W")])],
+        &["y"],
+        vec![
+            ints("kernel_shape", &[3, 1]),
+            ints("strides", &[2, 4]),
+            ints("pads", &[1, 0, 1, 0]),
+            int("ceil_mode", 1),
+        ],
+    );
+    assert_eq!(t[0], "Tensor[(N, 3, floordiv(H, 2) + 1, ?), float32]");
+}

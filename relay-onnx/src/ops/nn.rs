@@ -453,6 +453,13 @@ impl Window {
                             if (oc - 1).saturating_mul(s) >= dc.saturating_add(pb) {
                                 o = dims.konst(oc - 1);
                             }
+                        } else {
+                            // For a symbolic axis, no window can start there when
+                            // `pad_end + stride <= kernel`; else it depends on the size.
+                            let safe = dims.as_const(ek).is_some_and(|k| pe.saturating_add(s) <= k);
+                            if !safe {
+                                o = Dims::ANY;
+                            }
                         }
                     }
                     o
@@ -592,7 +599,8 @@ pub fn onnx_gemm(cx: &mut RelCx<'_>) -> RelResult {
     } else {
         let _ = cx.unify_dim(ka, kb, 1);
     }
-    if let Some((c, _)) = opt_tensor(cx, 2)? {
+    if let Some((c, cdt)) = opt_tensor(cx, 2)? {
+        cx.unify_dtype(adt, cdt, 2)?;
         // `C` broadcasts to `(M, N)` one way.
         if c.len() > 2 {
             let t = shown(cx, 2);
