@@ -281,6 +281,8 @@ fn unique_gives_four_outputs() {
         vec![int("axis", 2)],
     );
     g.node("Unique", &["x"], &["flat", "i2", "inv2"], vec![]);
+    g.init_ints("ids", &[2, 2], &[3, 1, 3, 2]);
+    g.node("Unique", &["ids"], &["known"], vec![]);
     g.output("y");
     let mut c = g.check();
     assert_eq!(c.diagnostics(), &[]);
@@ -290,6 +292,7 @@ fn unique_gives_four_outputs() {
     assert_eq!(c.type_of("counts").unwrap(), "Tensor[(?), int64]");
     assert_eq!(c.type_of("flat").unwrap(), "Tensor[(?), float32]");
     assert_eq!(c.type_of("inv2").unwrap(), "Tensor[(768*N*S), int64]");
+    assert_eq!(c.type_of("known").unwrap(), "Tensor[(3), int64]");
 }
 
 #[test]
