@@ -265,24 +265,23 @@ fn same_dim(
 }
 
 /// The dtype of the result of an operator whose operands `a` and `b` share a dtype,
-/// unless `out_dtype` or a tensor `like` (argument `like`) says otherwise.
+/// unless `out_dtype` or a tensor `like` (argument `like`) says otherwise; `None` while
+/// `like` is not known.
 fn result_dtype(
     cx: &mut RelCx<'_>,
     adt: DTy,
     bdt: DTy,
     blame: usize,
-    like: Option<usize>,
-) -> Result<DTy, RelError> {
+    like: usize,
+) -> Result<Option<DTy>, RelError> {
     if let Some(d) = cx.attrs().dtype("out_dtype")? {
-        return Ok(DTy::Known(d));
+        return Ok(Some(DTy::Known(d)));
     }
-    if let Some(l) = like {
-        if let Some((_, ldt)) = opt_tensor(cx, l)? {
-            return Ok(ldt);
-        }
+    if !is_absent(cx, like) {
+        return Ok(cx.tensor(like)?.map(|(_, ldt)| ldt));
     }
     cx.unify_dtype(adt, bdt, blame)?;
-    Ok(adt)
+    Ok(Some(adt))
 }
 
 /// An `INTS` attribute of one value per spatial axis (`n`), or `default` for each.
@@ -532,7 +531,9 @@ pub fn onnx_matmul(cx: &mut RelCx<'_>) -> RelResult {
             ));
         }
     }
-    let dt = result_dtype(cx, adt, bdt, 1, Some(2))?;
+    let Some(dt) = result_dtype(cx, adt, bdt, 1, 2)? else {
+        return Ok(Progress::NotYet);
+    };
     let one = konst(cx, 1);
     let (a2, row) = if a.len() == 1 {
         (vec![one, a[0]], true)
@@ -706,7 +707,9 @@ pub fn onnx_conv(cx: &mut RelCx<'_>) -> RelResult {
             ));
         }
     }
-    let dt = result_dtype(cx, xdt, wdt, 1, Some(3))?;
+    let Some(dt) = result_dtype(cx, xdt, wdt, 1, 3)? else {
+        return Ok(Progress::NotYet);
+    };
     if cx.attrs().dtype("out_dtype")?.is_none() {
         if let Some((bias, _)) = opt_tensor(cx, 2)? {
             if bias.len() != 1 {
