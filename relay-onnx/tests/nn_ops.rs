@@ -983,3 +983,34 @@ fn ceil_mode_on_a_symbolic_axis_is_exact_only_when_no_window_starts_in_the_paddi
     );
     assert_eq!(t[0], "Tensor[(N, 3, floordiv(H, 2) + 1, ?), float32]");
 }
+
+#[test]
+fn sizes_computed_from_data_keep_the_rank() {
+    let mut g = Graph::new(20);
+    g.input("x", D::F32, &[p("N"), v(3), v(4), v(6)]);
+    g.input("sizes", D::I64, &[v(2)]);
+    g.node(
+        "Resize",
+        &["x", "", "", "sizes"],
+        &["y"],
+        vec![ints("axes", &[2, 3])],
+    );
+    g.input("theta", D::F32, &[p("N"), v(3), v(4)]);
+    g.input("size", D::I64, &[v(5)]);
+    g.node("AffineGrid", &["theta", "size"], &["grid"], vec![]);
+    g.node(
+        "CenterCropPad",
+        &["x", "sizes"],
+        &["c"],
+        vec![ints("axes", &[1, 2])],
+    );
+    g.output("y").output("grid").output("c");
+    let mut c = g.check();
+    assert_eq!(messages(&c), Vec::<String>::new());
+    assert_eq!(c.type_of("y").unwrap(), "Tensor[(N, 3, ?, ?), float32]");
+    assert_eq!(
+        c.type_of("grid").unwrap(),
+        "Tensor[(N, ?, ?, ?, 3), float32]"
+    );
+    assert_eq!(c.type_of("c").unwrap(), "Tensor[(N, ?, ?, 6), float32]");
+}

@@ -1163,7 +1163,8 @@ pub fn onnx_resize(cx: &mut RelCx<'_>) -> RelResult {
     };
     let sizes = match value_of(cx, 1)? {
         Val::Known(s) if !s.is_empty() => Some(s),
-        Val::Unknown => return Ok(Progress::NotYet),
+        // Not known (computed from data): the resized axes are not either.
+        Val::Unknown => Some(vec![Dims::ANY; axes.len()]),
         _ => None,
     };
     let mut out = x.clone();
@@ -1275,11 +1276,21 @@ pub fn onnx_grid_sample(cx: &mut RelCx<'_>) -> RelResult {
 /// `OnnxAffineGrid(theta, size value, out)`.
 #[relation(OnnxAffineGrid)]
 pub fn onnx_affine_grid(cx: &mut RelCx<'_>) -> RelResult {
-    let Some((_, dt)) = cx.tensor_dims(0)? else {
+    let Some((theta, dt)) = cx.tensor_dims(0)? else {
         return Ok(Progress::NotYet);
     };
-    let Val::Known(size) = value_of(cx, 1)? else {
-        return Ok(Progress::NotYet);
+    let size = match value_of(cx, 1)? {
+        Val::Known(size) => size,
+        // Not known: `theta` `(N, 2, 3)` or `(N, 3, 4)` still gives the rank.
+        _ => match theta.get(1).and_then(|&d| as_const(cx, d)) {
+            Some(k @ (2 | 3)) if theta.len() == 3 => {
+                let mut out = vec![theta[0]];
+                out.extend(vec![Dims::ANY; k as usize]);
+                out.push(konst(cx, k));
+                return out_tensor(cx, 2, &out, dt);
+            }
+            _ => return Ok(Progress::NotYet),
+        },
     };
     if size.len() != 4 && size.len() != 5 {
         return Err(RelError::at(
@@ -1363,8 +1374,10 @@ pub fn onnx_center_crop_pad(cx: &mut RelCx<'_>) -> RelResult {
     let Some((x, dt)) = cx.tensor_dims(0)? else {
         return Ok(Progress::NotYet);
     };
-    let Val::Known(shape) = value_of(cx, 1)? else {
-        return Ok(Progress::NotYet);
+    let shape = match value_of(cx, 1)? {
+        Val::Known(shape) => Some(shape),
+        Val::Absent => return Err(RelError::at(1, "`shape` is required")),
+        Val::Unknown => None,
     };
     let r = x.len();
     let axes: Vec<usize> = match cx.attrs().ints("axes")? {
@@ -1379,6 +1392,8 @@ pub fn onnx_center_crop_pad(cx: &mut RelCx<'_>) -> RelResult {
         }
         None => (0..r).collect(),
     };
+    // Not known: the cropped or padded axes are not either.
+    let shape = shape.unwrap_or_else(|| vec![Dims::ANY; axes.len()]);
     if shape.len() != axes.len() {
         return Err(RelError::at(
             1,
