@@ -15,7 +15,7 @@ use crate::proto::{text, GraphProto, ModelProto, NodeProto, TensorProto, TypePro
 use crate::value::{ValueCx, MAX_ELEMS};
 use relay_core::op::AttrType;
 use relay_core::{
-    AttrValue, Attrs, DTy, DType, Dim, Kind, OpDef, Outcome, Registry, Solver, Ty, TyCtx, TyData,
+    AttrValue, Attrs, DTy, DType, Dim, Kind, OpDef, Registry, Solver, Ty, TyCtx, TyData,
 };
 use rustc_hash::FxHashMap;
 use std::fmt;
@@ -374,7 +374,8 @@ struct Checker<'m> {
     by_name: FxHashMap<&'m [u8], usize>,
     syms: FxHashMap<String, Dim>,
     sym_names: FxHashMap<String, String>,
-    op_tys: FxHashMap<*const OpDef, Ty>,
+    op_tys: FxHashMap<*const OpDef, Scheme>,
+    attr_cache: FxHashMap<(*const OpDef, String), Arc<Attrs>>,
     inputs: Vec<usize>,
     outputs: Vec<usize>,
     bindings: Vec<usize>,
@@ -404,6 +405,7 @@ impl<'m> Checker<'m> {
             syms: FxHashMap::default(),
             sym_names: FxHashMap::default(),
             op_tys: FxHashMap::default(),
+            attr_cache: FxHashMap::default(),
             inputs: Vec::new(),
             outputs: Vec::new(),
             bindings: Vec::new(),
@@ -675,15 +677,6 @@ impl<'m> Checker<'m> {
         }
     }
 
-    fn op_ty(&mut self, def: &'static OpDef) -> Ty {
-        if let Some(&t) = self.op_tys.get(&(def as *const OpDef)) {
-            return t;
-        }
-        let t = def.ty(&mut self.solver.tcx);
-        self.op_tys.insert(def as *const OpDef, t);
-        t
-    }
-
     /// Types node `k` through its mapping; false if it could not be (reported).
     fn apply(
         &mut self,
@@ -707,7 +700,7 @@ impl<'m> Checker<'m> {
         };
         let attrs = NodeAttrs::new(&node.attribute);
         // Arguments.
-        let mut args: Vec<Ty> = Vec::with_capacity(op.args.len());
+        let mut args: Vec<Ty> = Vec::with_capacity(op.args.len() + 1);
         for a in op.args {
             let t = match *a {
                 Arg::In(i) => match inputs.get(i).copied().flatten() {
@@ -866,84 +859,89 @@ impl<'m> Checker<'m> {
                 given.push((m.relay.into(), v));
             }
         }
-        let attrs_filled = match def.attrs_for_call(&Attrs::new(given)) {
-            Ok(a) => a,
-            Err(e) => {
-                // Named as the node has it: its ONNX attribute and type.
-                let onnx =
-                    op.attrs
-                        .iter()
-                        .find(|m| *m.relay == *e.attr)
-                        .and_then(|m| match m.from {
-                            AttrFrom::Attr(n) | AttrFrom::AttrOr(n, _) => {
-                                attrs.get(n).map(|a| (n, a))
-                            }
-                            _ => None,
-                        });
-                let message = match (onnx, def.attr(&e.attr)) {
-                    (Some((n, a)), Some(want)) => format!(
-                        "attribute `{n}` is {}, and `{}` takes {}",
-                        crate::attr::kind(a).name(),
-                        text(&node.op_type),
-                        onnx_attr_type(want.ty)
-                    ),
-                    _ => e.message,
-                };
-                self.error(Some(here()), message, Vec::new());
-                return false;
-            }
-        };
-        // The call.
-        let fty = self.op_ty(def);
-        let (params, ret, constraints) = match self.solver.instantiate(fty) {
-            Ok(x) => x,
-            Err(e) => {
-                self.error(Some(here()), format!("`{}`: {e}", def.name), Vec::new());
-                return false;
-            }
-        };
-        if params.len() != args.len() {
-            self.error(
-                Some(here()),
-                format!(
-                    "its mapping gives Relay operator `{}` {} arguments, and it takes {}",
-                    def.name,
-                    args.len(),
-                    params.len()
-                ),
-                Vec::new(),
-            );
-            return false;
+        // The filled attributes, shared by every node of the operator with the same
+        // attributes (so that the solver's memo of results keys them alike).
+        let mut key = String::new();
+        for (n, v) in &given {
+            use std::fmt::Write as _;
+            let _ = write!(key, "{n}={v};");
         }
+        let cache_key = (def as *const OpDef, key);
+        let attrs_filled = match self.attr_cache.get(&cache_key) {
+            Some(a) => a.clone(),
+            None => {
+                let filled = match def.attrs_for_call(&Attrs::new(given)) {
+                    Ok(a) => a,
+                    Err(e) => {
+                        // Named as the node has it: its ONNX attribute and type.
+                        let onnx = op.attrs.iter().find(|m| *m.relay == *e.attr).and_then(|m| {
+                            match m.from {
+                                AttrFrom::Attr(n) | AttrFrom::AttrOr(n, _) => {
+                                    attrs.get(n).map(|a| (n, a))
+                                }
+                                _ => None,
+                            }
+                        });
+                        let message = match (onnx, def.attr(&e.attr)) {
+                            (Some((n, a)), Some(want)) => format!(
+                                "attribute `{n}` is {}, and `{}` takes {}",
+                                crate::attr::kind(a).name(),
+                                text(&node.op_type),
+                                onnx_attr_type(want.ty)
+                            ),
+                            _ => e.message,
+                        };
+                        self.error(Some(here()), message, Vec::new());
+                        return false;
+                    }
+                };
+                let filled = Arc::new(filled);
+                self.attr_cache.insert(cache_key, filled.clone());
+                filled
+            }
+        };
+        // The call: an operator of the common scheme (`fn<a.., r>(a..) -> r where R`)
+        // puts its relation straight over the arguments and a fresh result; one whose
+        // inputs are known and were seen before takes the remembered result.
         let n_out = node.output.len().max(1);
-        let outs: Vec<Ty> = match op.outputs {
-            Outputs::One => vec![ret],
-            Outputs::Each => {
-                let fields: Vec<Ty> = (0..n_out).map(|_| self.solver.fresh_ty()).collect();
-                let tuple = self.solver.tcx.tuple(&fields);
-                if let Err(e) = self.solver.unify(ret, tuple) {
-                    let d = e.describe(&self.solver.tcx);
-                    self.error(Some(here()), format!("its outputs: {d}"), Vec::new());
-                    return false;
+        let scheme = self.op_scheme(def);
+        let outs: Vec<Ty> = match scheme.relation.filter(|_| scheme.arity == args.len()) {
+            Some(rel) => {
+                let ret = match op.outputs {
+                    Outputs::One => self.solver.remembered(rel, Some(&attrs_filled), &args),
+                    Outputs::Each => None,
+                };
+                match (ret, op.outputs) {
+                    (Some(t), _) => vec![t],
+                    (None, Outputs::One) => {
+                        let ret = self.solver.fresh_ty();
+                        args.push(ret);
+                        self.solver
+                            .add_relation(rel, &args, Some(attrs_filled), k as u32);
+                        args.pop();
+                        vec![ret]
+                    }
+                    (None, Outputs::Each) => {
+                        let fields: Vec<Ty> = (0..n_out).map(|_| self.solver.fresh_ty()).collect();
+                        let ret = self.solver.tcx.tuple(&fields);
+                        args.push(ret);
+                        self.solver
+                            .add_relation(rel, &args, Some(attrs_filled), k as u32);
+                        args.pop();
+                        fields
+                    }
                 }
-                fields
+            }
+            None => {
+                let Some(outs) = self.instantiate_call(g, k, op, def, &args, attrs_filled) else {
+                    return false;
+                };
+                outs
             }
         };
         let mut ok = true;
-        for (j, (&p, &a)) in params.iter().zip(&args).enumerate() {
-            if let Err(e) = self.solver.unify(p, a) {
-                let d = e.describe(&self.solver.tcx);
-                let what = self.arg_name(node, op, j);
-                self.error(Some(here()), format!("{what}: {d}"), Vec::new());
-                ok = false;
-            }
-        }
-        if !ok {
-            return false;
-        }
-        self.solver
-            .add_constraints(&constraints, Some(Arc::new(attrs_filled)), k as u32);
-        if let Outcome::Failed(errors) = self.solver.solve() {
+        let errors = self.solver.solve_queue();
+        if !errors.is_empty() {
             for e in errors {
                 let at = e.origin as usize;
                 let mut notes = e.notes.clone();
@@ -1004,6 +1002,16 @@ impl<'m> Checker<'m> {
             let id = self.add_slot(o, t, Some(k));
             self.slots[id].failed = !ok;
         }
+        // A `Constant`'s small float tensor is kept, as a float initializer's is (the
+        // `scales` of a `Resize`).
+        if ok && op.op_type == "Constant" && op.domain.is_empty() {
+            let t = attrs.get("value").and_then(|a| a.t.as_ref());
+            if let (Some(t), Some(o)) = (t, node.output.first()) {
+                if let Some(&id) = self.by_name.get(o.as_ref()) {
+                    self.slots[id].floats = crate::attr::float_data(t).map(Into::into);
+                }
+            }
+        }
         // Values.
         if ok {
             if let (Some(f), Some(o)) = (op.value, node.output.first().filter(|o| !o.is_empty())) {
@@ -1032,6 +1040,121 @@ impl<'m> Checker<'m> {
             }
         }
         ok
+    }
+
+    /// A call of an operator of another scheme: its type instantiated, the arguments
+    /// unified with its parameters, its constraints added; the outputs' types, or `None`
+    /// after reporting why not.
+    fn instantiate_call(
+        &mut self,
+        g: &'m GraphProto,
+        k: usize,
+        op: &'static OnnxOp,
+        def: &'static OpDef,
+        args: &[Ty],
+        attrs: Arc<Attrs>,
+    ) -> Option<Vec<Ty>> {
+        let node = &g.node[k];
+        let fty = self.op_scheme(def).ty;
+        let (params, ret, constraints) = match self.solver.instantiate(fty) {
+            Ok(x) => x,
+            Err(e) => {
+                self.error(
+                    Some(node_ref(g, k)),
+                    format!("`{}`: {e}", def.name),
+                    Vec::new(),
+                );
+                return None;
+            }
+        };
+        if params.len() != args.len() {
+            self.error(
+                Some(node_ref(g, k)),
+                format!(
+                    "its mapping gives Relay operator `{}` {} arguments, and it takes {}",
+                    def.name,
+                    args.len(),
+                    params.len()
+                ),
+                Vec::new(),
+            );
+            return None;
+        }
+        let outs = match op.outputs {
+            Outputs::One => vec![ret],
+            Outputs::Each => {
+                let fields: Vec<Ty> = (0..node.output.len().max(1))
+                    .map(|_| self.solver.fresh_ty())
+                    .collect();
+                let tuple = self.solver.tcx.tuple(&fields);
+                if let Err(e) = self.solver.unify(ret, tuple) {
+                    let d = e.describe(&self.solver.tcx);
+                    self.error(
+                        Some(node_ref(g, k)),
+                        format!("its outputs: {d}"),
+                        Vec::new(),
+                    );
+                    return None;
+                }
+                fields
+            }
+        };
+        let mut ok = true;
+        for (j, (&p, &a)) in params.iter().zip(args).enumerate() {
+            if let Err(e) = self.solver.unify(p, a) {
+                let d = e.describe(&self.solver.tcx);
+                let what = self.arg_name(node, op, j);
+                self.error(Some(node_ref(g, k)), format!("{what}: {d}"), Vec::new());
+                ok = false;
+            }
+        }
+        if !ok {
+            return None;
+        }
+        self.solver
+            .add_constraints(&constraints, Some(attrs), k as u32);
+        Some(outs)
+    }
+
+    /// An operator's type, and its relation and arity when it is of the common scheme:
+    /// distinct type parameters for the arguments and the result, one relation over them
+    /// in order.
+    fn op_scheme(&mut self, def: &'static OpDef) -> Scheme {
+        if let Some(&s) = self.op_tys.get(&(def as *const OpDef)) {
+            return s;
+        }
+        let ty = def.ty(&mut self.solver.tcx);
+        let TyData::Func(f) = self.solver.tcx.data(ty).clone() else {
+            unreachable!("an operator's type is a function")
+        };
+        let mut seen = Vec::with_capacity(f.args.len() + 1);
+        let distinct = f
+            .args
+            .iter()
+            .chain([&f.ret])
+            .all(|&t| match self.solver.tcx.data(t) {
+                TyData::Param(p) if !seen.contains(p) => {
+                    seen.push(*p);
+                    true
+                }
+                _ => false,
+            });
+        let relation = match &*f.constraints {
+            [c] if distinct
+                && c.args.len() == f.args.len() + 1
+                && c.args[..] == seen_tys(&mut self.solver.tcx, &seen)[..] =>
+            {
+                Some(c.relation)
+            }
+            _ => None,
+        };
+        let s = Scheme {
+            ty,
+            relation,
+            arity: f.args.len(),
+        };
+        self.op_tys.insert(def as *const OpDef, s);
+        s
     }
 
     /// How a message names argument `j` of the mapping (or its result).
@@ -1336,6 +1459,21 @@ fn onnx_attr_type(t: AttrType) -> &'static str {
         AttrType::Option(t) => onnx_attr_type(*t),
         AttrType::Either(..) => "an INT or INTS",
     }
+}
+
+/// An operator's type and, for the common scheme, its relation and arity.
+#[derive(Copy, Clone)]
+struct Scheme {
+    ty: Ty,
+    relation: Option<relay_core::RelationRef>,
+    arity: usize,
+}
+
+/// The types of parameters `ps`, in order.
+fn seen_tys(tcx: &mut TyCtx, ps: &[relay_core::Param]) -> Vec<Ty> {
+    ps.iter()
+        .map(|&p| tcx.param_ty(p).expect("a type parameter"))
+        .collect()
 }
 
 /// The name of the fresh symbol a data-dependent node makes: its name, or its op type

@@ -402,21 +402,8 @@ impl Solver {
     /// Runs the queue to its fixpoint and reports the outcome. Errors are reported once:
     /// a later call reports only new ones.
     pub fn solve(&mut self) -> Outcome {
-        while let Some(id) = self.queue.pop_front() {
-            // Inside a snapshot every step is logged, so that a rollback puts the queue,
-            // the states and the pending errors back as they were.
-            self.log(Undo::Dequeued(id));
-            if self.rels[id.0 as usize].state != RelState::Queued {
-                continue;
-            }
-            self.set_state(id, RelState::Running);
-            self.run(id);
-        }
-        if !self.errors.is_empty() {
-            let errors = std::mem::take(&mut self.errors);
-            if self.open_snapshots > 0 {
-                self.undo.push(Undo::Reported(errors.clone()));
-            }
+        let errors = self.solve_queue();
+        if !errors.is_empty() {
             return Outcome::Failed(errors);
         }
         let waiting: Vec<RelId> = (0..self.rels.len() as u32)
@@ -431,6 +418,28 @@ impl Solver {
             .map(|id| self.waiting_report(id))
             .collect();
         Outcome::UnderConstrained(report)
+    }
+
+    /// Runs the queue to its fixpoint and returns the errors found since the last report,
+    /// as [`Solver::solve`] does, without listing the relations still waiting: for a caller
+    /// that adds relations and solves in turns (an ONNX graph, node by node), to whom
+    /// listing them at each turn would cost the whole graph each time.
+    pub fn solve_queue(&mut self) -> Vec<SolveError> {
+        while let Some(id) = self.queue.pop_front() {
+            // Inside a snapshot every step is logged, so that a rollback puts the queue,
+            // the states and the pending errors back as they were.
+            self.log(Undo::Dequeued(id));
+            if self.rels[id.0 as usize].state != RelState::Queued {
+                continue;
+            }
+            self.set_state(id, RelState::Running);
+            self.run(id);
+        }
+        let errors = std::mem::take(&mut self.errors);
+        if !errors.is_empty() && self.open_snapshots > 0 {
+            self.undo.push(Undo::Reported(errors.clone()));
+        }
+        errors
     }
 
     fn waiting_report(&mut self, id: RelId) -> Waiting {

@@ -20,6 +20,18 @@ relay_op! {
     /// (the exponent's may differ).
     onnx.pow : fn<a, e, b>(base: a, exponent: e) -> b where OnnxPow, level 10;
 
+    /// ONNX's broadcasting binary operators (`Add`, `Mul`, `And`, ...): NumPy's rules,
+    /// where two different symbolic dimensions meet as they must when the model runs
+    /// (equal, or one of them 1); one dtype.
+    onnx.binary : fn<a, b, c>(lhs: a, rhs: b) -> c where OnnxBinary, level 10;
+
+    /// ONNX's comparisons (`Equal`, `Less`, ...): broadcast as `onnx.binary`, a `bool`
+    /// result.
+    onnx.compare : fn<a, b, c>(lhs: a, rhs: b) -> c where OnnxCompare, level 10;
+
+    /// ONNX `Where`: a `bool` condition and two values of one dtype, the three broadcast.
+    onnx.where : fn<c, a, b, o>(condition: c, x: a, y: b) -> o where OnnxWhere, level 10;
+
     /// An ONNX operator whose first input's type is its result's, whatever its other
     /// inputs (`Clip`'s bounds, `Trilu`'s `k`, a scatter's indices and updates).
     onnx.like_first : fn<a, r, b>(data: a, rest: r) -> b where OnnxLikeFirst, level 10;
@@ -55,6 +67,48 @@ pub fn onnx_variadic(cx: &mut RelCx<'_>) -> RelResult {
     }
     let (dims, dt) = acc.expect("at least one field");
     out_tensor(cx, 1, &dims, dt)
+}
+
+/// The dims and dtype of tensor argument `i`, `None` while unknown.
+fn operand(cx: &mut RelCx<'_>, i: usize) -> Result<Option<(Vec<relay_core::Dim>, DTy)>, RelError> {
+    cx.tensor_dims(i)
+}
+
+/// `OnnxBinary(lhs, rhs, out)`.
+#[relation(OnnxBinary)]
+pub fn onnx_binary(cx: &mut RelCx<'_>) -> RelResult {
+    let (Some((a, da)), Some((b, db))) = (operand(cx, 0)?, operand(cx, 1)?) else {
+        return Ok(Progress::NotYet);
+    };
+    cx.unify_dtype(da, db, 1)?;
+    let out = broadcast(cx, &a, &b, 1)?;
+    out_tensor(cx, 2, &out, da)
+}
+
+/// `OnnxCompare(lhs, rhs, out)`.
+#[relation(OnnxCompare)]
+pub fn onnx_compare(cx: &mut RelCx<'_>) -> RelResult {
+    let (Some((a, da)), Some((b, db))) = (operand(cx, 0)?, operand(cx, 1)?) else {
+        return Ok(Progress::NotYet);
+    };
+    cx.unify_dtype(da, db, 1)?;
+    let out = broadcast(cx, &a, &b, 1)?;
+    out_tensor(cx, 2, &out, DTy::Known(relay_core::DType::BOOL))
+}
+
+/// `OnnxWhere(condition, x, y, out)`.
+#[relation(OnnxWhere)]
+pub fn onnx_where(cx: &mut RelCx<'_>) -> RelResult {
+    let (Some((c, dc)), Some((a, da)), Some((b, db))) =
+        (operand(cx, 0)?, operand(cx, 1)?, operand(cx, 2)?)
+    else {
+        return Ok(Progress::NotYet);
+    };
+    cx.unify_dtype(dc, DTy::Known(relay_core::DType::BOOL), 0)?;
+    cx.unify_dtype(da, db, 2)?;
+    let ab = broadcast(cx, &a, &b, 2)?;
+    let out = broadcast(cx, &c, &ab, 0)?;
+    out_tensor(cx, 3, &out, da)
 }
 
 /// `OnnxPow(base, exponent, out)`.
@@ -118,26 +172,26 @@ onnx_ops! {
     "" IsInf since 10 => "isinf"(In(0));
     "" Not since 1 => "logical_not"(In(0)) value value::not;
     "" BitwiseNot since 18 => "bitwise_not"(In(0));
-    "" Add since 7 => "add"(In(0), In(1)) value value::add;
-    "" Sub since 7 => "subtract"(In(0), In(1)) value value::sub;
-    "" Mul since 7 => "multiply"(In(0), In(1)) value value::mul;
-    "" Div since 7 => "divide"(In(0), In(1)) value value::div;
-    "" Mod since 10 => "floor_mod"(In(0), In(1)) value value::modulo;
+    "" Add since 7 => "onnx.binary"(In(0), In(1)) value value::add;
+    "" Sub since 7 => "onnx.binary"(In(0), In(1)) value value::sub;
+    "" Mul since 7 => "onnx.binary"(In(0), In(1)) value value::mul;
+    "" Div since 7 => "onnx.binary"(In(0), In(1)) value value::div;
+    "" Mod since 10 => "onnx.binary"(In(0), In(1)) value value::modulo;
     "" Pow since 7 => "onnx.pow"(In(0), In(1));
-    "" PRelu since 7 => "add"(In(0), In(1));
-    "" BitShift since 11 => "left_shift"(In(0), In(1));
-    "" BitwiseAnd since 18 => "bitwise_and"(In(0), In(1));
-    "" BitwiseOr since 18 => "bitwise_or"(In(0), In(1));
-    "" BitwiseXor since 18 => "bitwise_xor"(In(0), In(1));
-    "" And since 7 => "logical_and"(In(0), In(1));
-    "" Or since 7 => "logical_or"(In(0), In(1));
-    "" Xor since 7 => "logical_xor"(In(0), In(1));
-    "" Equal since 7 => "equal"(In(0), In(1)) value value::equal;
-    "" Less since 7 => "less"(In(0), In(1)) value value::less;
-    "" Greater since 7 => "greater"(In(0), In(1)) value value::greater;
-    "" LessOrEqual since 12 => "less_equal"(In(0), In(1));
-    "" GreaterOrEqual since 12 => "greater_equal"(In(0), In(1));
-    "" Where since 9 => "where"(In(0), In(1), In(2)) value value::where_;
+    "" PRelu since 7 => "onnx.binary"(In(0), In(1));
+    "" BitShift since 11 => "onnx.binary"(In(0), In(1));
+    "" BitwiseAnd since 18 => "onnx.binary"(In(0), In(1));
+    "" BitwiseOr since 18 => "onnx.binary"(In(0), In(1));
+    "" BitwiseXor since 18 => "onnx.binary"(In(0), In(1));
+    "" And since 7 => "onnx.binary"(In(0), In(1));
+    "" Or since 7 => "onnx.binary"(In(0), In(1));
+    "" Xor since 7 => "onnx.binary"(In(0), In(1));
+    "" Equal since 7 => "onnx.compare"(In(0), In(1)) value value::equal;
+    "" Less since 7 => "onnx.compare"(In(0), In(1)) value value::less;
+    "" Greater since 7 => "onnx.compare"(In(0), In(1)) value value::greater;
+    "" LessOrEqual since 12 => "onnx.compare"(In(0), In(1));
+    "" GreaterOrEqual since 12 => "onnx.compare"(In(0), In(1));
+    "" Where since 9 => "onnx.where"(In(0), In(1), In(2)) value value::where_;
     "" Sum since 8 => "onnx.variadic"(Rest(0)) value value::same;
     "" Mean since 8 => "onnx.variadic"(Rest(0));
     "" Max since 8 => "onnx.variadic"(Rest(0)) value value::max;

@@ -72,6 +72,12 @@ relay_op! {
         attrs { dtype: dtype = "float32" },
         level 10;
 
+    /// ONNX `Concat`: the fields joined along `axis` (negative from the end); their other
+    /// dimensions agree, two different symbolic forms as they must when the model runs.
+    onnx.concat : fn<a, b>(data: a) -> b where OnnxConcat,
+        attrs { axis: int },
+        level 10;
+
     /// ONNX `Constant`: a tensor of `shape` and `dtype`.
     onnx.constant : fn<o>() -> o where OnnxConstant,
         attrs { shape: [int], dtype: dtype },
@@ -264,8 +270,10 @@ fn slice_len(cx: &mut RelCx<'_>, n: Dim, start: i64, end: i64, step: i64) -> Res
     if n == Dims::ANY || step <= 0 {
         return Ok(Dims::ANY);
     }
-    // A symbolic axis: positions relative to its start or its end.
-    const BIG: i64 = 1 << 31;
+    // A symbolic axis: positions relative to its start or its end. A bound of 2^30 or
+    // more is past the end (exporters write `INT64_MAX`, `INT32_MAX` or `1e9`): no
+    // model has an axis that long.
+    const BIG: i64 = 1 << 30;
     let d = &mut cx.tcx().dims;
     let pos = |d: &mut Dims, i: i64| -> Result<Dim, relay_core::DimError> {
         if i >= BIG {
@@ -606,6 +614,79 @@ pub fn onnx_constant_of_shape(cx: &mut RelCx<'_>) -> RelResult {
     out_tensor(cx, 1, &shape, DTy::Known(dt))
 }
 
+/// `OnnxConcat(Tuple(..fields), out)`.
+#[relation(OnnxConcat)]
+pub fn onnx_concat(cx: &mut RelCx<'_>) -> RelResult {
+    let t = cx.resolve(cx.arg(0));
+    let relay_core::TyData::Tuple(fields) = cx.data(t).clone() else {
+        return Ok(Progress::NotYet);
+    };
+    if fields.is_empty() {
+        return Err(RelError::at(0, "`Concat` needs at least one input"));
+    }
+    let mut all = Vec::with_capacity(fields.len());
+    for &f in &fields {
+        let f = cx.resolve(f);
+        let relay_core::TyData::Tensor(s, dt) = *cx.data(f) else {
+            return Ok(Progress::NotYet);
+        };
+        let Some(dims) = cx.tcx_ref().shape_dims(s).map(|d| d.to_vec()) else {
+            return Ok(Progress::NotYet);
+        };
+        all.push((dims, dt));
+    }
+    let (first, dt) = all[0].clone();
+    let r = first.len();
+    let a = cx.attrs().int("axis")?.unwrap_or(0);
+    let k = super::util::norm_axis(a, r)
+        .ok_or_else(|| RelError::at(0, format!("axis {a} is out of range for rank {r}")))?;
+    let mut out = first.clone();
+    let mut sum = first[k];
+    for (j, (dims, d)) in all.iter().enumerate().skip(1) {
+        if dims.len() != r {
+            return Err(RelError::at(
+                0,
+                format!("input {j} has rank {}, and input 0 rank {r}", dims.len()),
+            ));
+        }
+        cx.unify_dtype(dt, *d, 0)
+            .map_err(|e| RelError::at(0, format!("input {j}: {}", e.message)))?;
+        for i in 0..r {
+            if i == k {
+                sum = cx
+                    .tcx()
+                    .dims
+                    .add(sum, dims[i])
+                    .map_err(|e| RelError::at(0, e.to_string()))?;
+                continue;
+            }
+            let (x, y) = (out[i], dims[i]);
+            if x == y {
+                continue;
+            }
+            let dd = &cx.tcx_ref().dims;
+            out[i] = match (dd.as_const(x), dd.as_const(y)) {
+                (Some(p), Some(q)) => {
+                    return Err(RelError::at(
+                        0,
+                        format!("dimension {i} of input {j} is {q}, and of input 0 {p}: only axis {k} may differ"),
+                    ))
+                }
+                // A constant against a symbol: the symbol is that constant.
+                (Some(_), None) => x,
+                (None, Some(_)) => y,
+                // Two forms that agree when the model runs (or an unknown unified).
+                (None, None) => match cx.unify_dim(x, y, 0) {
+                    Ok(()) => cx.resolve_dim(x),
+                    Err(_) => x,
+                },
+            };
+        }
+    }
+    out[k] = sum;
+    out_tensor(cx, 1, &out, dt)
+}
+
 /// `OnnxConstant(out)`.
 #[relation(OnnxConstant)]
 pub fn onnx_constant(cx: &mut RelCx<'_>) -> RelResult {
@@ -629,7 +710,7 @@ onnx_ops! {
     "" Unsqueeze since 1 => "onnx.unsqueeze"(In(0)) { axes: Attr("axes") } value value::reshaped;
     "" Unsqueeze since 13 => "onnx.unsqueeze"(In(0)) { axes: Input(1) } value value::reshaped;
     "" Flatten since 1 => "onnx.flatten"(In(0)) { axis: Attr("axis") } value value::same;
-    "" Concat since 4 => "concatenate"(Rest(0)) { axis: Attr("axis") } value value::concat;
+    "" Concat since 4 => "onnx.concat"(Rest(0)) { axis: Attr("axis") } value value::concat;
     "" Slice since 1 => "onnx.slice"(In(0), AttrInts("starts"), AttrInts("ends"), AttrInts("axes"), AttrInts("steps")) value value::slice;
     "" Slice since 10 => "onnx.slice"(In(0), Value(1), Value(2), Value(3), Value(4)) value value::slice;
     "" Gather since 1 => "take"(In(0), In(1)) { axis: AttrOr("axis", AttrConst::Int(0)) } value value::gather;

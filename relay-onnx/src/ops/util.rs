@@ -5,7 +5,7 @@ use super::AttrFnError;
 use crate::attr::NodeAttrs;
 use crate::check::onnx_dtype;
 use crate::value::ValueCx;
-use relay_core::{AttrValue, DTy, Dim, Dims, Progress, RelCx, RelError, RelResult, Ty, TyData};
+use relay_core::{AttrValue, DTy, Dim, Progress, RelCx, RelError, RelResult, Ty, TyData};
 
 /// What a value argument ([`Arg::Value`](super::Arg::Value)) holds.
 pub enum Val {
@@ -82,19 +82,27 @@ pub fn broadcast(
                     (Some(_), None) => x,
                     (None, Some(_)) => y,
                     (Some(p), Some(q)) => {
+                        let (ia, ib) = (i + a.len() - n, i + b.len() - n);
                         return Err(RelError::at(
                             blame,
                             format!(
-                                "cannot broadcast dimension {p} with {q} (axis {i} of the result)"
+                                "cannot broadcast dimension {ia} of the first input ({p}) with dimension {ib} of the second ({q})"
                             ),
-                        ))
+                        ));
                     }
                     (None, None) => {
-                        // Two symbols: an unknown is unified with the other; two
-                        // different rigid symbols give `?` (either may be 1).
+                        // An unknown is unified with the other. Two different forms over
+                        // symbols (`floordiv(H + 1, 2)` against `2*floordiv(..)`, which
+                        // agree only at the sizes the model runs at) are equal or one is
+                        // 1 whenever the model runs: the result is their `max`, exact
+                        // for every run (a zero-sized axis aside).
                         match cx.unify_dim(x, y, blame) {
                             Ok(()) => cx.resolve_dim(x),
-                            Err(_) => Dims::ANY,
+                            Err(_) => cx
+                                .tcx()
+                                .dims
+                                .max(x, y)
+                                .map_err(|e| RelError::at(blame, e.to_string()))?,
                         }
                     }
                 }
