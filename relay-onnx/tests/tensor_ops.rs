@@ -784,6 +784,17 @@ fn bad_inputs_are_errors_and_never_panics() {
                 vec!["x", "lab", "vals"],
                 vec![],
             ),
+            (
+                "ReverseSequence",
+                vec!["x", "vals"],
+                vec![int("batch_axis", 0), int("time_axis", 1)],
+            ),
+            (
+                "ReverseSequence",
+                vec!["x", "vals"],
+                vec![int("batch_axis", 2)],
+            ),
+            ("CumSum", vec!["x", "two"], vec![]),
         ],
         |g| {
             g.init_ints("huge", &[], &[big]);
@@ -831,6 +842,9 @@ fn bad_inputs_are_errors_and_never_panics() {
         "node 0 `SoftmaxCrossEntropyLoss_0` (SoftmaxCrossEntropyLoss): `reduction` is \"all\", and must be \"none\", \"mean\" or \"sum\"",
         "node 0 `SoftmaxCrossEntropyLoss_0` (SoftmaxCrossEntropyLoss): axis 0 of the labels is not axis 0 of the scores: N and 2",
         "node 0 `NegativeLogLikelihoodLoss_0` (NegativeLogLikelihoodLoss): `weights` has one element a class (axis 1 of the scores): 2 and S",
+        "node 0 `ReverseSequence_0` (ReverseSequence): `sequence_lens` has one length a batch element: 2 and N",
+        "node 0 `ReverseSequence_0` (ReverseSequence): `batch_axis` (2) and `time_axis` (0) are 0 and 1, in some order",
+        "node 0 `CumSum_0` (CumSum): `axis` is a scalar, and is `Tensor[(2), int64]`",
     ];
     assert_eq!(e, expected);
 }

@@ -108,6 +108,15 @@ relay_op! {
     /// uint8 zero point.
     onnx.dynamic_quantize : fn<a, b>(x: a) -> b where OnnxDynamicQuantize, level 10;
 
+    /// ONNX `CumSum` / `CumProd`: the input's type; `axis` is a scalar.
+    onnx.cumulative : fn<a, x, b>(data: a, axis: x) -> b where OnnxCumulative, level 10;
+
+    /// ONNX `ReverseSequence`: the input's type; `sequence_lens` has one length per
+    /// element of `batch_axis`.
+    onnx.reverse_sequence : fn<a, l, b>(data: a, sequence_lens: l) -> b where OnnxReverseSequence,
+        attrs { batch_axis: int = 1, time_axis: int = 0 },
+        level 10;
+
     /// ONNX `Det`: the determinants of the trailing square matrices.
     onnx.det : fn<a, b>(x: a) -> b where OnnxDet, level 10;
 
@@ -764,6 +773,64 @@ pub fn onnx_dynamic_quantize(cx: &mut RelCx<'_>) -> RelResult {
     out_fields(cx, 1, &[y, scale, zp])
 }
 
+/// `OnnxCumulative(data, axis, out)`.
+#[relation(OnnxCumulative)]
+pub fn onnx_cumulative(cx: &mut RelCx<'_>) -> RelResult {
+    if let Some((a, _)) = cx.tensor_dims(1)? {
+        if a.len() > 1
+            || a.first()
+                .is_some_and(|&d| cx.tcx_ref().dims.as_const(d) != Some(1))
+        {
+            let t = shown(cx, 1);
+            return Err(RelError::at(1, format!("`axis` is a scalar, and is `{t}`")));
+        }
+    }
+    let t = cx.arg(0);
+    cx.unify(2, t)?;
+    Ok(Progress::Solved)
+}
+
+/// `OnnxReverseSequence(data, sequence_lens, out)`.
+#[relation(OnnxReverseSequence)]
+pub fn onnx_reverse_sequence(cx: &mut RelCx<'_>) -> RelResult {
+    let Some((dims, dt)) = cx.tensor_dims(0)? else {
+        return Ok(Progress::NotYet);
+    };
+    let b = cx.attrs().int("batch_axis")?.unwrap_or(1);
+    let t = cx.attrs().int("time_axis")?.unwrap_or(0);
+    if dims.len() < 2 {
+        let s = shown(cx, 0);
+        return Err(RelError::at(
+            0,
+            format!("the input has rank at least 2, and is `{s}`"),
+        ));
+    }
+    let (bk, tk) = (axis_in(b, dims.len(), 0)?, axis_in(t, dims.len(), 0)?);
+    if bk == tk || bk > 1 || tk > 1 {
+        return Err(RelError::at(
+            0,
+            format!("`batch_axis` ({b}) and `time_axis` ({t}) are 0 and 1, in some order"),
+        ));
+    }
+    if let Some((l, _)) = cx.tensor_dims(1)? {
+        if l.len() != 1 {
+            let s = shown(cx, 1);
+            return Err(RelError::at(
+                1,
+                format!("`sequence_lens` is a vector, and is `{s}`"),
+            ));
+        }
+        same_dim(
+            cx,
+            l[0],
+            dims[bk],
+            1,
+            "`sequence_lens` has one length a batch element",
+        )?;
+    }
+    out_tensor(cx, 2, &dims, dt)
+}
+
 /// `OnnxDet(x, out)`.
 #[relation(OnnxDet)]
 pub fn onnx_det(cx: &mut RelCx<'_>) -> RelResult {
@@ -822,7 +889,13 @@ pub fn onnx_loss(cx: &mut RelCx<'_>) -> RelResult {
                 format!("the weights are a vector of the classes, and are `{t}`"),
             ));
         }
-        same_dim(cx, w[0], s[1], 2, "`weights` has one element a class (axis 1 of the scores)")?;
+        same_dim(
+            cx,
+            w[0],
+            s[1],
+            2,
+            "`weights` has one element a class (axis 1 of the scores)",
+        )?;
     }
     let loss = match cx.attrs().str("reduction")?.unwrap_or("mean") {
         "none" => l.clone(),
@@ -1317,9 +1390,9 @@ onnx_ops! {
     "" DequantizeLinear since 10 => "onnx.dequantize"(In(0), In(1), Opt(2)) { output_dtype: With(output_dtype) };
     "" DynamicQuantizeLinear since 11 => "onnx.dynamic_quantize"(In(0)) -> Each;
 
-    "" ReverseSequence since 10 => "onnx.like_first"(In(0), In(1));
-    "" CumSum since 11 => "onnx.like_first"(In(0), In(1)) value value::cumsum;
-    "" CumProd since 26 => "onnx.like_first"(In(0), In(1));
+    "" ReverseSequence since 10 => "onnx.reverse_sequence"(In(0), In(1)) { batch_axis: Attr("batch_axis"), time_axis: Attr("time_axis") };
+    "" CumSum since 11 => "onnx.cumulative"(In(0), In(1)) value value::cumsum;
+    "" CumProd since 26 => "onnx.cumulative"(In(0), In(1));
     "" Det since 11 => "onnx.det"(In(0));
     "" SoftmaxCrossEntropyLoss since 12 => "onnx.loss"(In(0), In(1), Opt(2)) { reduction: Attr("reduction") } -> Each;
     "" NegativeLogLikelihoodLoss since 12 => "onnx.loss"(In(0), In(1), Opt(2)) { reduction: Attr("reduction") } -> Each;
