@@ -1014,3 +1014,32 @@ fn sizes_computed_from_data_keep_the_rank() {
     );
     assert_eq!(c.type_of("c").unwrap(), "Tensor[(N, ?, ?, 6), float32]");
 }
+
+#[test]
+fn rotary_embedding_checks_its_caches() {
+    let t = one(
+        23,
+        "RotaryEmbedding",
+        &[
+            ("x", vec![p("B"), p("S"), v(4 * 16)]),
+            ("c", vec![p("P"), v(8)]),
+            ("s", vec![p("P"), v(8)]),
+            ("pos", vec![p("B"), p("S")]),
+        ],
+        &["y"],
+        vec![int("num_heads", 4)],
+    );
+    assert_eq!(t[0], "Tensor[(B, S, 64), float32]");
+    let e = error(
+        23,
+        "RotaryEmbedding",
+        &[
+            ("x", vec![p("B"), v(4), p("S"), v(16)]),
+            ("c", vec![p("B"), p("S"), v(4)]),
+            ("s", vec![p("B"), p("S"), v(4)]),
+        ],
+        &["y"],
+        vec![],
+    );
+    assert_eq!(e, "`cos_cache` is `Tensor[(B, S, 4), float32]`; its last axis is half the 16 rotated elements");
+}

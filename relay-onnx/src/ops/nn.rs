@@ -168,6 +168,13 @@ relay_op! {
         attrs { q_num_heads: int, kv_num_heads: int },
         level 10;
 
+    /// ONNX `RotaryEmbedding` (opset 23): the result is `data`'s type; `data` is
+    /// `(B, heads, S, head)` or `(B, S, heads * head)` (with `num_heads`), the caches
+    /// have one shape, whose last axis is half the rotated size.
+    onnx.rotary : fn<x, c, s, p, y>(data: x, cos_cache: c, sin_cache: s, position_ids: p) -> y where OnnxRotary,
+        attrs { num_heads: Option<int> = None, rotary_embedding_dim: int = 0 },
+        level 10;
+
     /// ONNX's normalizations over a `(N, C, ..)` input (`InstanceNormalization`:
     /// `scale` and `bias` are `(C)`) or over the axes from `axis` on
     /// (`RMSNormalization`, `GroupNormalization`'s channels: `scale` broadcasts to
@@ -1628,6 +1635,67 @@ pub fn onnx_linear_attention(cx: &mut RelCx<'_>) -> RelResult {
     Ok(Progress::Solved)
 }
 
+/// `OnnxRotary(data, cos_cache, sin_cache, position_ids, out)`.
+#[relation(OnnxRotary)]
+pub fn onnx_rotary(cx: &mut RelCx<'_>) -> RelResult {
+    let (Some((x, dt)), Some((c, _)), Some((s, _))) =
+        (cx.tensor_dims(0)?, cx.tensor_dims(1)?, cx.tensor_dims(2)?)
+    else {
+        return Ok(Progress::NotYet);
+    };
+    // The head size.
+    let head = match x.len() {
+        4 => x[3],
+        3 => {
+            let Some(h) = cx.attrs().int("num_heads")? else {
+                return Err(RelError::at(0, "a 3-D input needs `num_heads`"));
+            };
+            if h < 1 {
+                return Err(RelError::at(
+                    0,
+                    format!("`num_heads` is {h}, and it is at least 1"),
+                ));
+            }
+            cx.tcx().dims.exact_div(x[2], h).unwrap_or(Dims::ANY)
+        }
+        _ => {
+            let t = shown(cx, 0);
+            return Err(RelError::at(
+                0,
+                format!("the input is `{t}`, and it must be of rank 3 or 4"),
+            ));
+        }
+    };
+    if c.len() != s.len() {
+        let (tc, ts) = (shown(cx, 1), shown(cx, 2));
+        return Err(RelError::at(
+            2,
+            format!("`sin_cache` is `{ts}`, and `cos_cache` `{tc}`: they have one shape"),
+        ));
+    }
+    for (&a, &b) in c.iter().zip(&s) {
+        same_dim(cx, b, a, 2, |p, q| {
+            format!("`sin_cache` has {p} where `cos_cache` has {q}")
+        })?;
+    }
+    // The caches' last axis is half the rotated size.
+    let rot = cx.attrs().int("rotary_embedding_dim")?.unwrap_or(0);
+    let rotated = if rot > 0 { konst(cx, rot) } else { head };
+    if let (Some(half), Some(r)) = (
+        c.last().and_then(|&d| as_const(cx, d)),
+        as_const(cx, rotated),
+    ) {
+        if half.checked_mul(2) != Some(r) {
+            let t = shown(cx, 1);
+            return Err(RelError::at(
+                1,
+                format!("`cos_cache` is `{t}`; its last axis is half the {r} rotated elements"),
+            ));
+        }
+    }
+    out_tensor(cx, 4, &x, dt)
+}
+
 /// `OnnxNorm(data, scale, bias, out)`.
 #[relation(OnnxNorm)]
 pub fn onnx_norm(cx: &mut RelCx<'_>) -> RelResult {
@@ -1768,7 +1836,9 @@ onnx_ops! {
     "" Attention since 23 => "onnx.attention"(In(0), In(1), In(2), Opt(3), Opt(4), Opt(5)) {
         q_num_heads: Attr("q_num_heads"), kv_num_heads: Attr("kv_num_heads")
     } -> Each;
-    "" RotaryEmbedding since 23 => "onnx.like_first"(In(0), Opt(1));
+    "" RotaryEmbedding since 23 => "onnx.rotary"(In(0), In(1), In(2), Opt(3)) {
+        num_heads: Attr("num_heads"), rotary_embedding_dim: Attr("rotary_embedding_dim")
+    };
     "" CausalConvWithState since 27 => "onnx.causal_conv"(In(0), In(1), Opt(2), Opt(3)) -> Each;
     "" LinearAttention since 27 => "onnx.linear_attention"(In(0), In(1), In(2), Opt(3)) {
         q_num_heads: Attr("q_num_heads"), kv_num_heads: Attr("kv_num_heads")
