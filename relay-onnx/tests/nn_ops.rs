@@ -453,20 +453,36 @@ fn grid_sample_and_lrn() {
     assert_eq!(t[0], "Tensor[(N, 3, H, W), float32]");
 }
 
-/// Prints the types and diagnostics of the model at `$NN_MODEL` (a debugging aid).
+/// Prints the diagnostics of the models listed in the file `$NN_MODELS` (one path a
+/// line), and every binding when it lists one model (a debugging aid).
 #[test]
 #[ignore]
-fn dump_model() {
-    let Ok(path) = std::env::var("NN_MODEL") else {
+fn dump_models() {
+    let Ok(list) = std::env::var("NN_MODELS") else {
         return;
     };
-    let bytes = std::fs::read(path).unwrap();
-    let mut c = relay_onnx::check::check_bytes(bytes.into()).unwrap();
-    for (n, t) in c.bindings() {
-        println!("{n}: {t}");
-    }
-    for d in c.diagnostics() {
-        println!("{d}");
+    let paths: Vec<String> = std::fs::read_to_string(list)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    for path in &paths {
+        let Ok(bytes) = std::fs::read(path) else {
+            continue;
+        };
+        let Ok(mut c) = relay_onnx::check::check_bytes(bytes.into()) else {
+            println!("{path}: unreadable");
+            continue;
+        };
+        if paths.len() == 1 {
+            for (n, t) in c.bindings() {
+                println!("{n}: {t}");
+            }
+        }
+        println!("{path}: {}", c.signature());
+        for d in c.diagnostics() {
+            println!("  {d}");
+        }
     }
 }
 
