@@ -543,6 +543,26 @@ fn einsum_explicit_implicit_and_ellipsis() {
         &["trace_all"],
         vec![string("equation", "...")],
     );
+    g.input("m", D::F32, &[D::p("J"), D::p("K")]);
+    g.input("sq", D::F32, &[D::v(4), D::v(4)]);
+    g.node(
+        "Einsum",
+        &["a", "m"],
+        &["bcast"],
+        vec![string("equation", "...ij,...jk->...ik")],
+    );
+    g.node(
+        "Einsum",
+        &["sq"],
+        &["diag"],
+        vec![string("equation", "ii->i")],
+    );
+    g.node(
+        "Einsum",
+        &["sq", "sq"],
+        &["dot"],
+        vec![string("equation", "ij, ij ->")],
+    );
     g.output("bmm");
     let mut c = g.check();
     assert_eq!(c.diagnostics(), &[]);
@@ -553,6 +573,9 @@ fn einsum_explicit_implicit_and_ellipsis() {
         c.type_of("trace_all").unwrap(),
         "Tensor[(B, I, J), float32]"
     );
+    assert_eq!(c.type_of("bcast").unwrap(), "Tensor[(B, I, K), float32]");
+    assert_eq!(c.type_of("diag").unwrap(), "Tensor[(4), float32]");
+    assert_eq!(c.type_of("dot").unwrap(), "float32");
 }
 
 #[test]
