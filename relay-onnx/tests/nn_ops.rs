@@ -1059,3 +1059,35 @@ fn rotary_embedding_checks_its_caches() {
     );
     assert_eq!(e, "`cos_cache` is `Tensor[(B, S, 4), float32]`; its last axis is half the 16 rotated elements");
 }
+
+#[test]
+fn group_normalization_scales_per_group_then_per_channel() {
+    let x = || vec![p("N"), v(6), p("H")];
+    let t = one(
+        18,
+        "GroupNormalization",
+        &[("x", x()), ("s", vec![v(3)]), ("b", vec![v(3)])],
+        &["y"],
+        vec![int("num_groups", 3)],
+    );
+    assert_eq!(t[0], "Tensor[(N, 6, H), float32]");
+    let t = one(
+        21,
+        "GroupNormalization",
+        &[("x", x()), ("s", vec![v(6)]), ("b", vec![v(6)])],
+        &["y"],
+        vec![int("num_groups", 3)],
+    );
+    assert_eq!(t[0], "Tensor[(N, 6, H), float32]");
+    let e = error(
+        21,
+        "GroupNormalization",
+        &[("x", x()), ("s", vec![v(6)]), ("b", vec![v(6)])],
+        &["y"],
+        vec![int("num_groups", 4)],
+    );
+    assert_eq!(
+        e,
+        "the input's 6 channels are not a multiple of `num_groups` (4)"
+    );
+}

@@ -177,10 +177,11 @@ relay_op! {
 
     /// ONNX's normalizations over a `(N, C, ..)` input (`InstanceNormalization`:
     /// `scale` and `bias` are `(C)`) or over the axes from `axis` on
-    /// (`RMSNormalization`, `GroupNormalization`'s channels: `scale` broadcasts to
-    /// them); the result is `data`'s type.
+    /// (`RMSNormalization`: `scale` broadcasts to them); `GroupNormalization`'s
+    /// `num_groups` divide the channels, and its `scale` and `bias` are per channel, or
+    /// per group with `per_group` (opset 18). The result is `data`'s type.
     onnx.norm : fn<x, s, b, y>(data: x, scale: s, bias: b) -> y where OnnxNorm,
-        attrs { axis: int = -1, channels: int = 0 },
+        attrs { axis: int = -1, channels: int = 0, num_groups: int = 0, per_group: int = 0 },
         level 10;
 }
 
@@ -1712,7 +1713,30 @@ pub fn onnx_norm(cx: &mut RelCx<'_>) -> RelResult {
                 format!("the input is `{t}`, and it must be `(N, C, ..)`"),
             ));
         }
-        vec![x[1]]
+        let g = cx.attrs().int("num_groups")?.unwrap_or(0);
+        if g != 0 {
+            if g < 1 {
+                return Err(RelError::at(
+                    0,
+                    format!("`num_groups` is {g}, and it is at least 1"),
+                ));
+            }
+            if let Some(c) = as_const(cx, x[1]) {
+                if c % g != 0 {
+                    return Err(RelError::at(
+                        0,
+                        format!(
+                            "the input's {c} channels are not a multiple of `num_groups` ({g})"
+                        ),
+                    ));
+                }
+            }
+        }
+        if g > 0 && cx.attrs().int("per_group")?.unwrap_or(0) != 0 {
+            vec![konst(cx, g)]
+        } else {
+            vec![x[1]]
+        }
     } else {
         let a = cx.attrs().int("axis")?.unwrap_or(-1);
         let k = super::util::norm_axis(a, r)
@@ -1805,8 +1829,12 @@ onnx_ops! {
     "" LayerNormalization since 17 => "onnx.layer_norm"(In(0), Opt(1)) {
         axis: Attr("axis"), stash_type: Attr("stash_type")
     } -> Each;
-    "" GroupNormalization since 18 => "onnx.like_first"(In(0), Opt(1));
-    "" GroupNormalization since 21 => "onnx.norm"(In(0), In(1), In(2)) { channels: Const(AttrConst::Int(1)) };
+    "" GroupNormalization since 18 => "onnx.norm"(In(0), In(1), In(2)) {
+        channels: Const(AttrConst::Int(1)), num_groups: Attr("num_groups"), per_group: Const(AttrConst::Int(1))
+    };
+    "" GroupNormalization since 21 => "onnx.norm"(In(0), In(1), In(2)) {
+        channels: Const(AttrConst::Int(1)), num_groups: Attr("num_groups")
+    };
     "" RMSNormalization since 23 => "onnx.norm"(In(0), In(1), Opt(NONE)) { axis: Attr("axis") };
     "" LRN since 1 => "nn.lrn"(In(0)) { size: Attr("size"), alpha: AttrOr("alpha", AttrConst::Float(0.0001)), beta: AttrOr("beta", AttrConst::Float(0.75)), bias: AttrOr("bias", AttrConst::Float(1.0)) };
 
