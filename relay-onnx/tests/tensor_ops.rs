@@ -126,11 +126,14 @@ fn reduce_with_unknown_axes_keeps_the_rank() {
         &["d"],
         vec![int("keepdims", 0)],
     );
+    g.input("three", D::I64, &[D::v(3)]);
+    g.node("ReduceSum", &["x", "three"], &["all"], vec![]);
     g.output("k").output("d");
     let mut c = g.check();
     assert_eq!(c.diagnostics(), &[]);
     assert_eq!(c.type_of("k").unwrap(), "Tensor[(?, ?, ?), float32]");
     assert_eq!(c.type_of("d").unwrap(), "Tensor[(?), float32]");
+    assert_eq!(c.type_of("all").unwrap(), "Tensor[(1, 1, 1), float32]");
 }
 
 #[test]

@@ -326,7 +326,8 @@ fn reduce_unknown_axes(
     };
     match n {
         Some(0) if noop => out_tensor(cx, 3, dims, dt),
-        Some(0) => {
+        // No axes, or as many as the rank (each once): every axis is reduced.
+        Some(k) if k == 0 || k == r => {
             let out = if keep { vec![one; r] } else { Vec::new() };
             out_tensor(cx, 3, &out, dt)
         }
