@@ -874,3 +874,20 @@ fn bad_inputs_are_errors_and_never_panics() {
     ];
     assert_eq!(e, expected);
 }
+
+#[test]
+fn reduce_axes_as_an_input_before_its_opset_is_an_error() {
+    let mut g = Graph::new(17);
+    x(&mut g);
+    g.init_ints("axes", &[1], &[1]);
+    g.node("ReduceMean", &["x", "axes"], &["y"], vec![]);
+    g.output("y");
+    let e = errors(&g);
+    assert_eq!(e.len(), 1);
+    assert!(
+        e[0].starts_with(
+            "node 0 `ReduceMean_0` (ReduceMean): input 1 is given, and at this opset `axes` is an attribute"
+        ),
+        "{e:?}"
+    );
+}

@@ -23,8 +23,10 @@ relay_op! {
     /// of `axes` (`()` when absent; `axes_ty` is its type, for its length when its value
     /// is not known) are reduced, kept as 1 when `keepdims`; no axes reduce every axis,
     /// or none when `noop_with_empty_axes`.
+    /// Before the opset that made `axes` an input (`axes_input` 0), `axes_ty` is the
+    /// node's input 1, which must be absent.
     onnx.reduce : fn<a, x, t, b>(data: a, axes: x, axes_ty: t) -> b where OnnxReduce,
-        attrs { keepdims: int = 1, noop_with_empty_axes: int = 0 },
+        attrs { keepdims: int = 1, noop_with_empty_axes: int = 0, axes_input: int = 1 },
         level 10;
 
     /// ONNX `ArgMax` / `ArgMin`: int64 indices along `axis`, kept as 1 when `keepdims`.
@@ -253,6 +255,12 @@ pub fn onnx_reduce(cx: &mut RelCx<'_>) -> RelResult {
     };
     let keep = cx.attrs().int("keepdims")?.unwrap_or(1) != 0;
     let noop = cx.attrs().int("noop_with_empty_axes")?.unwrap_or(0) != 0;
+    if cx.attrs().int("axes_input")? == Some(0) && !matches!(dtype_of(cx, 2)?, Some(None)) {
+        return Err(RelError::at(
+            2,
+            "input 1 is given, and at this opset `axes` is an attribute",
+        ));
+    }
     let r = dims.len();
     let one = cx.tcx().dims.konst(1);
     let axes: Vec<i64> = match value_of(cx, 1)? {
@@ -1344,25 +1352,25 @@ fn output_datatype(a: &NodeAttrs<'_>) -> Result<Option<AttrValue>, super::AttrFn
 }
 
 onnx_ops! {
-    "" ReduceSum since 1 => "onnx.reduce"(In(0), AttrInts("axes"), AttrInts("axes")) { keepdims: Attr("keepdims") } value value::reduce_sum_value;
+    "" ReduceSum since 1 => "onnx.reduce"(In(0), AttrInts("axes"), Opt(1)) { keepdims: Attr("keepdims"), axes_input: Const(AttrConst::Int(0)) } value value::reduce_sum_value;
     "" ReduceSum since 13 => "onnx.reduce"(In(0), Value(1), Opt(1)) { keepdims: Attr("keepdims"), noop_with_empty_axes: Attr("noop_with_empty_axes") } value value::reduce_sum_value;
-    "" ReduceProd since 1 => "onnx.reduce"(In(0), AttrInts("axes"), AttrInts("axes")) { keepdims: Attr("keepdims") } value value::reduce_prod_value;
+    "" ReduceProd since 1 => "onnx.reduce"(In(0), AttrInts("axes"), Opt(1)) { keepdims: Attr("keepdims"), axes_input: Const(AttrConst::Int(0)) } value value::reduce_prod_value;
     "" ReduceProd since 18 => "onnx.reduce"(In(0), Value(1), Opt(1)) { keepdims: Attr("keepdims"), noop_with_empty_axes: Attr("noop_with_empty_axes") } value value::reduce_prod_value;
-    "" ReduceMax since 1 => "onnx.reduce"(In(0), AttrInts("axes"), AttrInts("axes")) { keepdims: Attr("keepdims") } value value::reduce_max_value;
+    "" ReduceMax since 1 => "onnx.reduce"(In(0), AttrInts("axes"), Opt(1)) { keepdims: Attr("keepdims"), axes_input: Const(AttrConst::Int(0)) } value value::reduce_max_value;
     "" ReduceMax since 18 => "onnx.reduce"(In(0), Value(1), Opt(1)) { keepdims: Attr("keepdims"), noop_with_empty_axes: Attr("noop_with_empty_axes") } value value::reduce_max_value;
-    "" ReduceMin since 1 => "onnx.reduce"(In(0), AttrInts("axes"), AttrInts("axes")) { keepdims: Attr("keepdims") } value value::reduce_min_value;
+    "" ReduceMin since 1 => "onnx.reduce"(In(0), AttrInts("axes"), Opt(1)) { keepdims: Attr("keepdims"), axes_input: Const(AttrConst::Int(0)) } value value::reduce_min_value;
     "" ReduceMin since 18 => "onnx.reduce"(In(0), Value(1), Opt(1)) { keepdims: Attr("keepdims"), noop_with_empty_axes: Attr("noop_with_empty_axes") } value value::reduce_min_value;
-    "" ReduceMean since 1 => "onnx.reduce"(In(0), AttrInts("axes"), AttrInts("axes")) { keepdims: Attr("keepdims") };
+    "" ReduceMean since 1 => "onnx.reduce"(In(0), AttrInts("axes"), Opt(1)) { keepdims: Attr("keepdims"), axes_input: Const(AttrConst::Int(0)) };
     "" ReduceMean since 18 => "onnx.reduce"(In(0), Value(1), Opt(1)) { keepdims: Attr("keepdims"), noop_with_empty_axes: Attr("noop_with_empty_axes") };
-    "" ReduceL1 since 1 => "onnx.reduce"(In(0), AttrInts("axes"), AttrInts("axes")) { keepdims: Attr("keepdims") };
+    "" ReduceL1 since 1 => "onnx.reduce"(In(0), AttrInts("axes"), Opt(1)) { keepdims: Attr("keepdims"), axes_input: Const(AttrConst::Int(0)) };
     "" ReduceL1 since 18 => "onnx.reduce"(In(0), Value(1), Opt(1)) { keepdims: Attr("keepdims"), noop_with_empty_axes: Attr("noop_with_empty_axes") };
-    "" ReduceL2 since 1 => "onnx.reduce"(In(0), AttrInts("axes"), AttrInts("axes")) { keepdims: Attr("keepdims") };
+    "" ReduceL2 since 1 => "onnx.reduce"(In(0), AttrInts("axes"), Opt(1)) { keepdims: Attr("keepdims"), axes_input: Const(AttrConst::Int(0)) };
     "" ReduceL2 since 18 => "onnx.reduce"(In(0), Value(1), Opt(1)) { keepdims: Attr("keepdims"), noop_with_empty_axes: Attr("noop_with_empty_axes") };
-    "" ReduceLogSum since 1 => "onnx.reduce"(In(0), AttrInts("axes"), AttrInts("axes")) { keepdims: Attr("keepdims") };
+    "" ReduceLogSum since 1 => "onnx.reduce"(In(0), AttrInts("axes"), Opt(1)) { keepdims: Attr("keepdims"), axes_input: Const(AttrConst::Int(0)) };
     "" ReduceLogSum since 18 => "onnx.reduce"(In(0), Value(1), Opt(1)) { keepdims: Attr("keepdims"), noop_with_empty_axes: Attr("noop_with_empty_axes") };
-    "" ReduceLogSumExp since 1 => "onnx.reduce"(In(0), AttrInts("axes"), AttrInts("axes")) { keepdims: Attr("keepdims") };
+    "" ReduceLogSumExp since 1 => "onnx.reduce"(In(0), AttrInts("axes"), Opt(1)) { keepdims: Attr("keepdims"), axes_input: Const(AttrConst::Int(0)) };
     "" ReduceLogSumExp since 18 => "onnx.reduce"(In(0), Value(1), Opt(1)) { keepdims: Attr("keepdims"), noop_with_empty_axes: Attr("noop_with_empty_axes") };
-    "" ReduceSumSquare since 1 => "onnx.reduce"(In(0), AttrInts("axes"), AttrInts("axes")) { keepdims: Attr("keepdims") };
+    "" ReduceSumSquare since 1 => "onnx.reduce"(In(0), AttrInts("axes"), Opt(1)) { keepdims: Attr("keepdims"), axes_input: Const(AttrConst::Int(0)) };
     "" ReduceSumSquare since 18 => "onnx.reduce"(In(0), Value(1), Opt(1)) { keepdims: Attr("keepdims"), noop_with_empty_axes: Attr("noop_with_empty_axes") };
 
     "" ArgMax since 1 => "onnx.arg_reduce"(In(0)) { axis: Attr("axis"), keepdims: Attr("keepdims") };
