@@ -218,14 +218,17 @@ impl Graph {
         attrs: Vec<AttributeProto>,
     ) -> &mut Self {
         let k = self.graph.node.len();
-        self.graph.node.push(NodeProto {
-            input: inputs.iter().map(|s| Bytes::from(s.to_string())).collect(),
-            output: outputs.iter().map(|s| Bytes::from(s.to_string())).collect(),
-            name: format!("{op}_{k}").into(),
-            op_type: op.to_string().into(),
-            domain: domain.to_string().into(),
-            attribute: attrs,
-        });
+        self.graph.node.push(Bytes::from(
+            NodeProto {
+                input: inputs.iter().map(|s| Bytes::from(s.to_string())).collect(),
+                output: outputs.iter().map(|s| Bytes::from(s.to_string())).collect(),
+                name: format!("{op}_{k}").into(),
+                op_type: op.to_string().into(),
+                domain: domain.to_string().into(),
+                attribute: attrs,
+            }
+            .encode_to_vec(),
+        ));
         self
     }
 

@@ -11,7 +11,9 @@
 
 use crate::attr::{int_data, NodeAttrs};
 use crate::ops::{self, Arg, AttrFrom, OnnxOp, Outputs};
-use crate::proto::{text, GraphProto, ModelProto, NodeProto, TensorProto, TypeProto, TypeValue};
+use crate::proto::{
+    text, GraphProto, ModelProto, NodeAt, Nodes, TensorProto, TypeProto, TypeValue,
+};
 use crate::value::{ValueCx, MAX_ELEMS};
 use relay_core::op::AttrType;
 use relay_core::{
@@ -92,9 +94,8 @@ impl fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
-/// A value of the graph: its name and what is known of it.
+/// A value of the graph: what is known of it (its name is kept beside).
 struct Slot {
-    name: Box<str>,
     ty: Ty,
     /// Its elements, for a small integer tensor whose value is known.
     value: Option<Box<[Dim]>>,
@@ -110,6 +111,10 @@ struct Slot {
 pub struct Checked {
     solver: Solver,
     slots: Vec<Slot>,
+    /// The values' names, one after the other (read as UTF-8, lossily), each ending at
+    /// its entry of `name_ends`.
+    names: String,
+    name_ends: Vec<u32>,
     inputs: Vec<usize>,
     outputs: Vec<usize>,
     /// The outputs of the nodes, in the order the graph lists the nodes.
@@ -118,6 +123,21 @@ pub struct Checked {
 }
 
 impl Checked {
+    /// The name of value `i`.
+    fn name(&self, i: usize) -> &str {
+        let start = if i == 0 {
+            0
+        } else {
+            self.name_ends[i - 1] as usize
+        };
+        &self.names[start..self.name_ends[i] as usize]
+    }
+
+    /// The value of this name (the last one, if several have it).
+    fn find(&self, name: &str) -> Option<usize> {
+        (0..self.slots.len()).rev().find(|&i| self.name(i) == name)
+    }
+
     /// The diagnostics, in the order of the graph's nodes.
     pub fn diagnostics(&self) -> &[Diagnostic] {
         &self.diagnostics
@@ -132,7 +152,7 @@ impl Checked {
 
     /// The type of a value by its name, in Relay's syntax.
     pub fn type_of(&mut self, name: &str) -> Option<String> {
-        let i = self.slots.iter().position(|s| &*s.name == name)?;
+        let i = self.find(name)?;
         Some(self.show_slot(i))
     }
 
@@ -168,7 +188,7 @@ impl Checked {
     pub fn io(&mut self) -> (Vec<(String, String)>, Vec<(String, String)>) {
         let f = |c: &mut Self, v: Vec<usize>| {
             v.into_iter()
-                .map(|i| (c.slots[i].name.to_string(), c.show_slot(i)))
+                .map(|i| (c.name(i).to_string(), c.show_slot(i)))
                 .collect()
         };
         (f(self, self.inputs.clone()), f(self, self.outputs.clone()))
@@ -179,13 +199,13 @@ impl Checked {
         self.bindings
             .clone()
             .into_iter()
-            .map(|i| (self.slots[i].name.to_string(), self.show_slot(i)))
+            .map(|i| (self.name(i).to_string(), self.show_slot(i)))
             .collect()
     }
 
     /// The dims of a value's type (constants as numbers, others as text), for scoring.
     pub fn dims_of(&mut self, name: &str) -> Option<Option<Vec<DimShown>>> {
-        let i = self.slots.iter().position(|s| &*s.name == name)?;
+        let i = self.find(name)?;
         let t = self.solver.resolve(self.slots[i].ty);
         let TyData::Tensor(shape, _) = *self.solver.tcx.data(t) else {
             return Some(None);
@@ -227,11 +247,7 @@ impl Checked {
     ) -> Result<Vec<i64>, String> {
         let mut bound: FxHashMap<Dim, i64> = FxHashMap::default();
         for (input, sizes) in inputs {
-            let Some(&i) = self
-                .inputs
-                .iter()
-                .find(|&&i| &*self.slots[i].name == *input)
-            else {
+            let Some(&i) = self.inputs.iter().find(|&&i| self.name(i) == *input) else {
                 return Err(format!("`{input}` is not a graph input"));
             };
             let t = self.solver.resolve(self.slots[i].ty);
@@ -299,7 +315,7 @@ impl Checked {
     }
 
     fn dims_raw(&mut self, name: &str) -> Option<Option<Vec<Dim>>> {
-        let i = self.slots.iter().position(|s| &*s.name == name)?;
+        let i = self.find(name)?;
         let t = self.solver.resolve(self.slots[i].ty);
         let TyData::Tensor(shape, _) = *self.solver.tcx.data(t) else {
             return Some(None);
@@ -310,12 +326,12 @@ impl Checked {
     /// Whether a value was checked: it exists and does not depend on a node that could
     /// not be typed.
     pub fn is_checked(&self, name: &str) -> bool {
-        self.slots.iter().any(|s| &*s.name == name && !s.failed)
+        self.find(name).is_some_and(|i| !self.slots[i].failed)
     }
 
     /// The dtype of a value, if known, by name (`float32`).
     pub fn dtype_of(&mut self, name: &str) -> Option<String> {
-        let i = self.slots.iter().position(|s| &*s.name == name)?;
+        let i = self.find(name)?;
         let t = self.solver.resolve(self.slots[i].ty);
         match *self.solver.tcx.data(t) {
             TyData::Tensor(_, DTy::Known(d)) => Some(d.to_string()),
@@ -371,7 +387,14 @@ struct Checker<'m> {
     solver: Solver,
     opsets: FxHashMap<String, i64>,
     slots: Vec<Slot>,
+    names: Vec<&'m [u8]>,
     by_name: FxHashMap<&'m [u8], usize>,
+    /// Vectors reused from node to node.
+    scratch_inputs: Vec<Option<usize>>,
+    scratch_args: Vec<Ty>,
+    /// The mapping of each (domain, op type) met, and the Relay operator of each.
+    found: FxHashMap<(&'m [u8], &'m [u8]), Option<&'static OnnxOp>>,
+    defs: FxHashMap<*const OnnxOp, Option<&'static OpDef>>,
     syms: FxHashMap<String, Dim>,
     sym_names: FxHashMap<String, String>,
     op_tys: FxHashMap<*const OpDef, Scheme>,
@@ -401,7 +424,12 @@ impl<'m> Checker<'m> {
             solver: Solver::new(TyCtx::new()),
             opsets,
             slots: Vec::new(),
+            names: Vec::new(),
             by_name: FxHashMap::default(),
+            found: FxHashMap::default(),
+            scratch_inputs: Vec::new(),
+            scratch_args: Vec::new(),
+            defs: FxHashMap::default(),
             syms: FxHashMap::default(),
             sym_names: FxHashMap::default(),
             op_tys: FxHashMap::default(),
@@ -414,9 +442,17 @@ impl<'m> Checker<'m> {
     }
 
     fn finish(self) -> Checked {
+        let mut names = String::new();
+        let mut name_ends = Vec::with_capacity(self.names.len());
+        for n in &self.names {
+            names.push_str(&text(n));
+            name_ends.push(u32::try_from(names.len()).unwrap_or(u32::MAX));
+        }
         Checked {
             solver: self.solver,
             slots: self.slots,
+            names,
+            name_ends,
             inputs: self.inputs,
             outputs: self.outputs,
             bindings: self.bindings,
@@ -443,8 +479,8 @@ impl<'m> Checker<'m> {
 
     fn add_slot(&mut self, name: &'m [u8], ty: Ty, node: Option<usize>) -> usize {
         let id = self.slots.len();
+        self.names.push(name);
         self.slots.push(Slot {
-            name: String::from_utf8_lossy(name).into(),
             ty,
             value: None,
             floats: None,
@@ -498,14 +534,22 @@ impl<'m> Checker<'m> {
             let id = self.add_slot(&vi.name, ty, None);
             self.inputs.push(id);
         }
-        let order = self.order(g);
+        let nodes = match Nodes::read(&g.node) {
+            Ok(n) => n,
+            Err(e) => {
+                self.error(None, e, Vec::new());
+                return;
+            }
+        };
+        self.by_name.reserve(nodes.len() + nodes.len() / 2);
+        self.slots.reserve(nodes.len() + nodes.len() / 2);
+        let order = self.order(&nodes);
         for &n in &order {
-            self.node(g, n);
+            self.node(&nodes, n);
         }
-        for (k, node) in g.node.iter().enumerate() {
-            let _ = k;
-            for o in &node.output {
-                if let Some(&id) = self.by_name.get(o.as_ref()) {
+        for k in 0..nodes.len() {
+            for o in nodes.outputs(k) {
+                if let Some(&id) = self.by_name.get(o) {
                     self.bindings.push(id);
                 }
             }
@@ -525,27 +569,27 @@ impl<'m> Checker<'m> {
                 }
             }
         }
-        self.compare_declared(g);
+        self.compare_declared(g, &nodes);
     }
 
     /// The nodes in an order where each comes after the nodes making its inputs: the
     /// graph's own when it is one (ONNX requires it), else a topological sort; a cycle is
     /// an error naming a node on it, and its nodes are left out.
-    fn order(&mut self, g: &'m GraphProto) -> Vec<usize> {
+    fn order(&mut self, g: &Nodes<'m>) -> Vec<usize> {
         let mut producer: FxHashMap<&[u8], usize> = FxHashMap::default();
-        for (k, node) in g.node.iter().enumerate() {
-            for o in &node.output {
+        for (k, node) in (0..g.len()).map(|k| (k, g.at(k))) {
+            for o in node.output() {
                 if !o.is_empty() {
                     producer.insert(o.as_ref(), k);
                 }
             }
         }
-        let n = g.node.len();
+        let n = g.len();
         let mut indeg = vec![0usize; n];
         let mut users: Vec<Vec<usize>> = vec![Vec::new(); n];
         let mut sorted = true;
-        for (k, node) in g.node.iter().enumerate() {
-            for i in &node.input {
+        for (k, node) in (0..g.len()).map(|k| (k, g.at(k))) {
+            for i in node.input() {
                 if let Some(&p) = producer.get(i.as_ref()) {
                     if !self.by_name.contains_key(i.as_ref()) {
                         indeg[k] += 1;
@@ -596,14 +640,15 @@ impl<'m> Checker<'m> {
         self.opsets.get(domain).copied()
     }
 
-    fn node(&mut self, g: &'m GraphProto, k: usize) {
-        let node = &g.node[k];
-        let domain = text(&node.domain);
-        let op_type = text(&node.op_type);
+    fn node(&mut self, g: &Nodes<'m>, k: usize) {
+        let node = g.at(k);
+        let domain = text(node.domain());
+        let op_type = text(node.op_type());
         // Inputs: each must be a known value; one that failed stops this node quietly.
-        let mut inputs: Vec<Option<usize>> = Vec::with_capacity(node.input.len());
+        let mut inputs = std::mem::take(&mut self.scratch_inputs);
+        inputs.clear();
         let mut failed = false;
-        for (i, name) in node.input.iter().enumerate() {
+        for (i, name) in node.input().iter().enumerate() {
             if name.is_empty() {
                 inputs.push(None);
                 continue;
@@ -627,11 +672,19 @@ impl<'m> Checker<'m> {
                 }
             }
         }
-        while inputs.last() == Some(&None) && node.input.last().is_some_and(|n| n.is_empty()) {
+        while inputs.last() == Some(&None) && node.input().last().is_some_and(|n| n.is_empty()) {
             inputs.pop();
         }
         let version = self.opset(&domain);
-        let op = version.and_then(|v| ops::find(&domain, &op_type, v));
+        let key = (node.domain(), node.op_type());
+        let op = match self.found.get(&key) {
+            Some(&op) => op,
+            None => {
+                let op = version.and_then(|v| ops::find(&domain, &op_type, v));
+                self.found.insert(key, op);
+                op
+            }
+        };
         let Some(op) = op.filter(|_| !failed) else {
             if !failed {
                 let shown = if domain.is_empty() {
@@ -660,15 +713,17 @@ impl<'m> Checker<'m> {
                 );
             }
             self.fail_outputs(node, k);
+            self.scratch_inputs = inputs;
             return;
         };
         if !self.apply(g, k, op, &inputs) {
             self.fail_outputs(node, k);
         }
+        self.scratch_inputs = inputs;
     }
 
-    fn fail_outputs(&mut self, node: &'m NodeProto, k: usize) {
-        for o in &node.output {
+    fn fail_outputs(&mut self, node: NodeAt<'_, 'm>, k: usize) {
+        for o in node.output() {
             if !o.is_empty() {
                 let t = self.solver.fresh_ty();
                 let id = self.add_slot(o, t, Some(k));
@@ -680,14 +735,38 @@ impl<'m> Checker<'m> {
     /// Types node `k` through its mapping; false if it could not be (reported).
     fn apply(
         &mut self,
-        g: &'m GraphProto,
+        g: &Nodes<'m>,
         k: usize,
         op: &'static OnnxOp,
         inputs: &[Option<usize>],
     ) -> bool {
-        let node = &g.node[k];
+        // The arguments' vector is the checker's, reused from node to node.
+        let mut args = std::mem::take(&mut self.scratch_args);
+        args.clear();
+        let ok = self.apply_with(g, k, op, inputs, &mut args);
+        self.scratch_args = args;
+        ok
+    }
+
+    fn apply_with(
+        &mut self,
+        g: &Nodes<'m>,
+        k: usize,
+        op: &'static OnnxOp,
+        inputs: &[Option<usize>],
+        args: &mut Vec<Ty>,
+    ) -> bool {
+        let node = g.at(k);
         let here = || node_ref(g, k);
-        let Some(def) = self.registry.and_then(|r| r.op(op.relay)) else {
+        let def = match self.defs.get(&(op as *const OnnxOp)) {
+            Some(&d) => d,
+            None => {
+                let d = self.registry.and_then(|r| r.op(op.relay));
+                self.defs.insert(op as *const OnnxOp, d);
+                d
+            }
+        };
+        let Some(def) = def else {
             self.error(
                 Some(here()),
                 format!(
@@ -698,9 +777,8 @@ impl<'m> Checker<'m> {
             );
             return false;
         };
-        let attrs = NodeAttrs::new(&node.attribute);
+        let attrs = NodeAttrs::new(node.attribute());
         // Arguments.
-        let mut args: Vec<Ty> = Vec::with_capacity(op.args.len() + 1);
         for a in op.args {
             let t = match *a {
                 Arg::In(i) => match inputs.get(i).copied().flatten() {
@@ -813,7 +891,7 @@ impl<'m> Checker<'m> {
                                 Some(here()),
                                 format!(
                                     "input {i} `{}` gives attribute `{}`, and its value is not known: it must be a constant",
-                                    self.slots[id].name, m.relay
+                                    text(self.names[id]), m.relay
                                 ),
                                 Vec::new(),
                             );
@@ -828,7 +906,7 @@ impl<'m> Checker<'m> {
                                     let shown = self.solver.tcx.show_dim(d);
                                     self.error(
                                         Some(here()),
-                                        format!("input {i} `{}` gives attribute `{}`, and its value `{shown}` is not a constant", self.slots[id].name, m.relay),
+                                        format!("input {i} `{}` gives attribute `{}`, and its value `{shown}` is not a constant", text(self.names[id]), m.relay),
                                         Vec::new(),
                                     );
                                     return false;
@@ -886,7 +964,7 @@ impl<'m> Checker<'m> {
                             (Some((n, a)), Some(want)) => format!(
                                 "attribute `{n}` is {}, and `{}` takes {}",
                                 crate::attr::kind(a).name(),
-                                text(&node.op_type),
+                                text(node.op_type()),
                                 onnx_attr_type(want.ty)
                             ),
                             _ => e.message,
@@ -903,7 +981,7 @@ impl<'m> Checker<'m> {
         // The call: an operator of the common scheme (`fn<a.., r>(a..) -> r where R`)
         // puts its relation straight over the arguments and a fresh result; one whose
         // inputs are known and were seen before takes the remembered result.
-        let n_out = node.output.len().max(1);
+        let n_out = node.output().len().max(1);
         let scheme = self.op_scheme(def);
         let outs: Vec<Ty> = match scheme.relation.filter(|_| scheme.arity == args.len()) {
             Some(rel) => {
@@ -933,7 +1011,7 @@ impl<'m> Checker<'m> {
                 }
             }
             None => {
-                let Some(outs) = self.instantiate_call(g, k, op, def, &args, attrs_filled) else {
+                let Some(outs) = self.instantiate_call(g, k, op, def, args, attrs_filled) else {
                     return false;
                 };
                 outs
@@ -979,12 +1057,12 @@ impl<'m> Checker<'m> {
                     notes.splice(0..0, shown);
                 }
                 let message = e.message.clone();
-                self.error(Some(node_ref(g, at.min(g.node.len() - 1))), message, notes);
+                self.error(Some(node_ref(g, at.min(g.len() - 1))), message, notes);
             }
             // Its outputs are still added: what is known of them is kept.
             ok = false;
         }
-        for (j, o) in node.output.iter().enumerate() {
+        for (j, o) in node.output().iter().enumerate() {
             if o.is_empty() {
                 continue;
             }
@@ -1006,15 +1084,26 @@ impl<'m> Checker<'m> {
         // `scales` of a `Resize`).
         if ok && op.op_type == "Constant" && op.domain.is_empty() {
             let t = attrs.get("value").and_then(|a| a.t.as_ref());
-            if let (Some(t), Some(o)) = (t, node.output.first()) {
+            if let (Some(t), Some(o)) = (t, node.output().first()) {
                 if let Some(&id) = self.by_name.get(o.as_ref()) {
                     self.slots[id].floats = crate::attr::float_data(t).map(Into::into);
                 }
             }
         }
         // Values.
-        if ok {
-            if let (Some(f), Some(o)) = (op.value, node.output.first().filter(|o| !o.is_empty())) {
+        // A value function runs when an input has a value, or for the operators that make
+        // values from types (`Shape`, `Size`) or from nothing (`Constant`).
+        let runs = || {
+            inputs.is_empty()
+                || matches!(op.op_type, "Shape" | "Size")
+                || inputs
+                    .iter()
+                    .flatten()
+                    .any(|&id| self.slots[id].value.is_some())
+        };
+        if ok && op.value.is_some() && runs() {
+            if let (Some(f), Some(o)) = (op.value, node.output().first().filter(|o| !o.is_empty()))
+            {
                 let vals: Vec<Option<Box<[Dim]>>> = inputs
                     .iter()
                     .map(|i| i.and_then(|id| self.slots[id].value.clone()))
@@ -1047,14 +1136,14 @@ impl<'m> Checker<'m> {
     /// after reporting why not.
     fn instantiate_call(
         &mut self,
-        g: &'m GraphProto,
+        g: &Nodes<'m>,
         k: usize,
         op: &'static OnnxOp,
         def: &'static OpDef,
         args: &[Ty],
         attrs: Arc<Attrs>,
     ) -> Option<Vec<Ty>> {
-        let node = &g.node[k];
+        let node = g.at(k);
         let fty = self.op_scheme(def).ty;
         let (params, ret, constraints) = match self.solver.instantiate(fty) {
             Ok(x) => x,
@@ -1083,7 +1172,7 @@ impl<'m> Checker<'m> {
         let outs = match op.outputs {
             Outputs::One => vec![ret],
             Outputs::Each => {
-                let fields: Vec<Ty> = (0..node.output.len().max(1))
+                let fields: Vec<Ty> = (0..node.output().len().max(1))
                     .map(|_| self.solver.fresh_ty())
                     .collect();
                 let tuple = self.solver.tcx.tuple(&fields);
@@ -1158,8 +1247,8 @@ impl<'m> Checker<'m> {
     }
 
     /// How a message names argument `j` of the mapping (or its result).
-    fn arg_name(&self, node: &NodeProto, op: &OnnxOp, j: usize) -> String {
-        let input = |i: usize| match node.input.get(i) {
+    fn arg_name(&self, node: NodeAt<'_, 'm>, op: &OnnxOp, j: usize) -> String {
+        let input = |i: usize| match node.input().get(i) {
             Some(n) if !n.is_empty() => format!("input {i} `{}`", text(n)),
             _ => format!("input {i}"),
         };
@@ -1169,7 +1258,7 @@ impl<'m> Checker<'m> {
             Some(Arg::Rest(i)) => format!("inputs {i}.."),
             Some(Arg::Fresh) => "its data-dependent size".into(),
             Some(Arg::AttrInts(name)) => format!("attribute `{name}`"),
-            None => match node.output.first() {
+            None => match node.output().first() {
                 Some(o) if !o.is_empty() => format!("output `{}`", text(o)),
                 _ => "its output".into(),
             },
@@ -1312,7 +1401,7 @@ impl<'m> Checker<'m> {
     /// Declared types (graph outputs, `value_info`) against the inferred ones: a
     /// disagreement is an error naming the node; a declared dimension less precise
     /// than the inferred one is not.
-    fn compare_declared(&mut self, g: &'m GraphProto) {
+    fn compare_declared(&mut self, g: &'m GraphProto, nodes: &Nodes<'m>) {
         let declared = g
             .output
             .iter()
@@ -1391,12 +1480,12 @@ impl<'m> Checker<'m> {
                 let declared_ty = self.show_declared(tt);
                 let inferred_ty = self.solver.tcx.show(inferred);
                 let what = if is_output { "graph output" } else { "value" };
-                let node = self.slots[id].node.map(|n| node_ref(g, n));
+                let node = self.slots[id].node.map(|n| node_ref(nodes, n));
                 self.error(
                     node,
                     format!(
                         "{what} `{}` is declared `{declared_ty}` but inferred `{inferred_ty}`",
-                        self.slots[id].name
+                        text(self.names[id])
                     ),
                     clashes,
                 );
@@ -1478,21 +1567,21 @@ fn seen_tys(tcx: &mut TyCtx, ps: &[relay_core::Param]) -> Vec<Ty> {
 
 /// The name of the fresh symbol a data-dependent node makes: its name, or its op type
 /// and index.
-fn fresh_name(node: &NodeProto, k: usize) -> String {
-    if node.name.is_empty() {
-        format!("{}_{k}", text(&node.op_type))
+fn fresh_name(node: NodeAt<'_, '_>, k: usize) -> String {
+    if node.name().is_empty() {
+        format!("{}_{k}", text(node.op_type()))
     } else {
-        text(&node.name).into_owned()
+        text(node.name()).into_owned()
     }
 }
 
-fn node_ref(g: &GraphProto, k: usize) -> NodeRef {
-    let node = &g.node[k];
-    let domain = text(&node.domain);
-    let op = text(&node.op_type);
+fn node_ref(g: &Nodes<'_>, k: usize) -> NodeRef {
+    let node = g.at(k);
+    let domain = text(node.domain());
+    let op = text(node.op_type());
     NodeRef {
         index: k,
-        name: text(&node.name).into_owned(),
+        name: text(node.name()).into_owned(),
         op_type: if domain.is_empty() || domain == "ai.onnx" {
             op.into_owned()
         } else {

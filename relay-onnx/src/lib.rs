@@ -35,7 +35,9 @@
 //!             output: vec!["y".into()],
 //!             op_type: "Relu".into(),
 //!             ..Default::default()
-//!         }],
+//!         }
+//!         .encode_to_vec()
+//!         .into()],
 //!         input: vec![tensor("x", vec![n, DimensionValue::DimValue(3)])],
 //!         output: vec![ValueInfoProto { name: "y".into(), r#type: None }],
 //!         ..Default::default()

@@ -75,9 +75,11 @@ pub struct StringStringEntryProto {
 /// A graph: nodes in any order, its inputs, outputs, initializers and declared types.
 #[derive(Clone, PartialEq, Message)]
 pub struct GraphProto {
-    /// The nodes.
-    #[prost(message, repeated, tag = "1")]
-    pub node: Vec<NodeProto>,
+    /// The nodes, each still encoded (a [`NodeProto`], wire-identical): read with
+    /// [`Nodes::read`], which takes their names as slices of the file, without the
+    /// allocations of a decoded message per node.
+    #[prost(bytes = "bytes", repeated, tag = "1")]
+    pub node: Vec<Bytes>,
     /// Its name.
     #[prost(bytes = "bytes", tag = "2")]
     pub name: Bytes,
@@ -95,7 +97,8 @@ pub struct GraphProto {
     pub value_info: Vec<ValueInfoProto>,
 }
 
-/// A node: an operator applied to named inputs, giving named outputs.
+/// A node: an operator applied to named inputs, giving named outputs. The checker reads
+/// nodes with [`Nodes::read`]; this message writes them ([`crate::build`]).
 #[derive(Clone, PartialEq, Message)]
 pub struct NodeProto {
     /// Input names (`""` for an absent optional input).
@@ -372,6 +375,248 @@ pub struct FunctionProto {
 }
 
 /// A name or string read as UTF-8 (lossy: a name is for messages and lookups).
-pub fn text(b: &Bytes) -> std::borrow::Cow<'_, str> {
+pub fn text(b: &[u8]) -> std::borrow::Cow<'_, str> {
     String::from_utf8_lossy(b)
+}
+
+/// The nodes of a graph, read from their encodings: op types, domains, names, inputs and
+/// outputs are slices of the model's bytes (one table of them for the whole graph, not a
+/// vector per node); attributes are decoded, their tensors slices of the file too.
+///
+/// ```
+/// use prost::Message;
+/// use relay_onnx::proto::{NodeProto, Nodes};
+/// let node = NodeProto {
+///     input: vec!["x".into(), "".into()],
+///     output: vec!["y".into()],
+///     op_type: "Relu".into(),
+///     ..Default::default()
+/// };
+/// let raw = vec![bytes::Bytes::from(node.encode_to_vec())];
+/// let nodes = Nodes::read(&raw).unwrap();
+/// assert_eq!(nodes.len(), 1);
+/// assert_eq!(nodes.op_type(0), b"Relu");
+/// assert_eq!(nodes.inputs(0), [&b"x"[..], &b""[..]]);
+/// assert_eq!(nodes.outputs(0), [&b"y"[..]]);
+/// ```
+pub struct Nodes<'a> {
+    nodes: Vec<NodeRec<'a>>,
+    names: Vec<&'a [u8]>,
+    attrs: Vec<AttributeProto>,
+}
+
+struct NodeRec<'a> {
+    name: &'a [u8],
+    op_type: &'a [u8],
+    domain: &'a [u8],
+    /// Its inputs are `names[io..io + n_in]`, its outputs the `n_out` after.
+    io: u32,
+    n_in: u32,
+    n_out: u32,
+    /// Its attributes are `attrs[attr..attr + n_attr]`.
+    attr: u32,
+    n_attr: u32,
+}
+
+impl<'a> Nodes<'a> {
+    /// Reads encoded nodes; an error names the node that is not one.
+    pub fn read(raw: &'a [Bytes]) -> Result<Self, String> {
+        let mut out = Nodes {
+            nodes: Vec::with_capacity(raw.len()),
+            names: Vec::with_capacity(raw.len() * 3),
+            attrs: Vec::new(),
+        };
+        for (k, b) in raw.iter().enumerate() {
+            out.read_one(b)
+                .map_err(|e| format!("node {k} is not a readable `NodeProto`: {e}"))?;
+        }
+        if out.names.len() > u32::MAX as usize || out.attrs.len() > u32::MAX as usize {
+            return Err("the graph has more than 4 billion node inputs and outputs".into());
+        }
+        Ok(out)
+    }
+
+    fn read_one(&mut self, b: &'a Bytes) -> Result<(), String> {
+        let bytes: &'a [u8] = b;
+        let mut rec = NodeRec {
+            name: b"",
+            op_type: b"",
+            domain: b"",
+            io: self.names.len() as u32,
+            n_in: 0,
+            n_out: 0,
+            attr: self.attrs.len() as u32,
+            n_attr: 0,
+        };
+        let mut outputs: Vec<&'a [u8]> = Vec::new();
+        let mut r = Wire { buf: bytes, pos: 0 };
+        while r.pos < bytes.len() {
+            let key = r.varint()?;
+            let (field, wire) = (key >> 3, key & 7);
+            match (field, wire) {
+                (1, 2) => {
+                    if !outputs.is_empty() {
+                        // Inputs after outputs (no writer does it): kept in order all the same.
+                        return Err("an input after an output".into());
+                    }
+                    self.names.push(r.bytes()?);
+                    rec.n_in += 1;
+                }
+                (2, 2) => outputs.push(r.bytes()?),
+                (3, 2) => rec.name = r.bytes()?,
+                (4, 2) => rec.op_type = r.bytes()?,
+                (7, 2) => rec.domain = r.bytes()?,
+                (5, 2) => {
+                    let a = r.bytes()?;
+                    let attr = AttributeProto::decode(b.slice_ref(a)).map_err(|e| e.to_string())?;
+                    self.attrs.push(attr);
+                    rec.n_attr += 1;
+                }
+                (_, 0) => {
+                    r.varint()?;
+                }
+                (_, 1) => r.skip(8)?,
+                (_, 2) => {
+                    r.bytes()?;
+                }
+                (_, 5) => r.skip(4)?,
+                (f, w) => {
+                    return Err(format!(
+                        "field {f} has wire type {w}, which is not one of protobuf's"
+                    ))
+                }
+            }
+        }
+        rec.n_out = outputs.len() as u32;
+        self.names.extend(outputs);
+        self.nodes.push(rec);
+        Ok(())
+    }
+
+    /// The number of nodes.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Node `k`.
+    pub fn at(&self, k: usize) -> NodeAt<'_, 'a> {
+        NodeAt { nodes: self, k }
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// Node `k`'s name.
+    pub fn name(&self, k: usize) -> &'a [u8] {
+        self.nodes[k].name
+    }
+
+    /// Node `k`'s op type.
+    pub fn op_type(&self, k: usize) -> &'a [u8] {
+        self.nodes[k].op_type
+    }
+
+    /// Node `k`'s domain.
+    pub fn domain(&self, k: usize) -> &'a [u8] {
+        self.nodes[k].domain
+    }
+
+    /// Node `k`'s inputs (`""` for an absent one).
+    pub fn inputs(&self, k: usize) -> &[&'a [u8]] {
+        let n = &self.nodes[k];
+        &self.names[n.io as usize..(n.io + n.n_in) as usize]
+    }
+
+    /// Node `k`'s outputs.
+    pub fn outputs(&self, k: usize) -> &[&'a [u8]] {
+        let n = &self.nodes[k];
+        let at = (n.io + n.n_in) as usize;
+        &self.names[at..at + n.n_out as usize]
+    }
+
+    /// Node `k`'s attributes.
+    pub fn attributes(&self, k: usize) -> &[AttributeProto] {
+        let n = &self.nodes[k];
+        &self.attrs[n.attr as usize..(n.attr + n.n_attr) as usize]
+    }
+}
+
+/// One node of [`Nodes`].
+#[derive(Copy, Clone)]
+pub struct NodeAt<'n, 'a> {
+    nodes: &'n Nodes<'a>,
+    k: usize,
+}
+
+impl<'n, 'a> NodeAt<'n, 'a> {
+    /// Its name.
+    pub fn name(self) -> &'a [u8] {
+        self.nodes.name(self.k)
+    }
+
+    /// Its op type.
+    pub fn op_type(self) -> &'a [u8] {
+        self.nodes.op_type(self.k)
+    }
+
+    /// Its domain.
+    pub fn domain(self) -> &'a [u8] {
+        self.nodes.domain(self.k)
+    }
+
+    /// Its inputs.
+    pub fn input(self) -> &'n [&'a [u8]] {
+        self.nodes.inputs(self.k)
+    }
+
+    /// Its outputs.
+    pub fn output(self) -> &'n [&'a [u8]] {
+        self.nodes.outputs(self.k)
+    }
+
+    /// Its attributes.
+    pub fn attribute(self) -> &'n [AttributeProto] {
+        self.nodes.attributes(self.k)
+    }
+}
+
+/// A reader of protobuf's wire format.
+struct Wire<'a> {
+    buf: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Wire<'a> {
+    fn varint(&mut self) -> Result<u64, String> {
+        let mut v: u64 = 0;
+        for i in 0..10 {
+            let Some(&b) = self.buf.get(self.pos) else {
+                return Err("it ends inside a number (truncated)".into());
+            };
+            self.pos += 1;
+            v |= u64::from(b & 0x7f) << (7 * i);
+            if b & 0x80 == 0 {
+                return Ok(v);
+            }
+        }
+        Err("a number is longer than 10 bytes".into())
+    }
+
+    fn skip(&mut self, n: usize) -> Result<(), String> {
+        if self.buf.len() - self.pos < n {
+            return Err("it ends inside a field (truncated)".into());
+        }
+        self.pos += n;
+        Ok(())
+    }
+
+    fn bytes(&mut self) -> Result<&'a [u8], String> {
+        let n = self.varint()?;
+        let n = usize::try_from(n).map_err(|_| "a length does not fit in memory".to_string())?;
+        let start = self.pos;
+        self.skip(n)?;
+        Ok(&self.buf[start..self.pos])
+    }
 }

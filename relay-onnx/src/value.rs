@@ -15,7 +15,9 @@ use relay_core::{Dim, Dims, Solver, TyData};
 /// The most elements a value is kept for.
 pub const MAX_ELEMS: usize = 1024;
 
-/// How an operator computes its first output's value from its inputs' values.
+/// How an operator computes its first output's value from its inputs' values. It runs
+/// when an input has a value, for a node without inputs, and for `Shape` and `Size`,
+/// which make values from types.
 pub type ValueFn = fn(&mut ValueCx<'_>) -> Option<Vec<Dim>>;
 
 /// What a [`ValueFn`] sees: the node's inputs (their values and types), its attributes

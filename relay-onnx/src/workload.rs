@@ -125,14 +125,17 @@ pub fn transformer(nodes: usize, weights: Weights) -> Vec<u8> {
                 "Concat" => vec![crate::build::int("axis", 1)],
                 _ => vec![],
             };
-            g.node.push(NodeProto {
-                input: ins.iter().map(|i| name(i)).collect(),
-                output: vec![name(out)],
-                name: format!("{op}_{}", b * BLOCK.len() + k).into(),
-                op_type: (*op).into(),
-                attribute,
-                ..Default::default()
-            });
+            g.node.push(Bytes::from(
+                NodeProto {
+                    input: ins.iter().map(|i| name(i)).collect(),
+                    output: vec![name(out)],
+                    name: format!("{op}_{}", b * BLOCK.len() + k).into(),
+                    op_type: (*op).into(),
+                    attribute,
+                    ..Default::default()
+                }
+                .encode_to_vec(),
+            ));
         }
         input = format!("h2_{b}");
     }
