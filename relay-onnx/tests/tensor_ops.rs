@@ -891,3 +891,62 @@ fn reduce_axes_as_an_input_before_its_opset_is_an_error() {
         "{e:?}"
     );
 }
+
+#[test]
+fn quantization_scales_must_fit_the_input() {
+    let run = |scale: &[D], zp: Option<&[D]>, attrs: Vec<relay_onnx::proto::AttributeProto>| {
+        let mut g = Graph::new(21);
+        g.input("w", D::F32, &[D::v(8), D::v(6)]);
+        g.input("scale", D::F32, scale);
+        let mut ins = vec!["w", "scale"];
+        if let Some(z) = zp {
+            g.input("zp", 3, z);
+            ins.push("zp");
+        }
+        g.node("QuantizeLinear", &ins, &["q"], attrs);
+        g.output("q");
+        let mut c = g.check();
+        let e: Vec<String> = c
+            .diagnostics()
+            .iter()
+            .map(|d| d.to_string().lines().next().unwrap().to_string())
+            .collect();
+        (e, c.type_of("q").unwrap())
+    };
+    // Per tensor, per axis, blocked: fine.
+    for (scale, attrs) in [
+        (vec![], vec![]),
+        (vec![D::v(1)], vec![]),
+        (vec![D::v(6)], vec![]),
+        (vec![D::v(8)], vec![int("axis", 0)]),
+        (
+            vec![D::v(3), D::v(6)],
+            vec![int("axis", 0), int("block_size", 3)],
+        ),
+    ] {
+        let (e, t) = run(&scale, Some(&scale), attrs);
+        assert_eq!(e, Vec::<String>::new());
+        assert_eq!(t, "Tensor[(8, 6), int8]");
+    }
+    let cases = [
+        (vec![D::v(8)], None, vec![]),
+        (
+            vec![D::v(3), D::v(6)],
+            None,
+            vec![int("axis", 0), int("block_size", 2)],
+        ),
+        (vec![D::v(6)], Some(vec![D::v(5)]), vec![]),
+    ];
+    let got: Vec<String> = cases
+        .into_iter()
+        .map(|(s, z, a)| run(&s, z.as_deref(), a).0.join("; "))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            "node 0 `QuantizeLinear_0` (QuantizeLinear): the scale `Tensor[(8), float32]` does not fit the input `Tensor[(8, 6), float32]`: per axis 1, it has 6 elements",
+            "node 0 `QuantizeLinear_0` (QuantizeLinear): the scale `Tensor[(3, 6), float32]` does not fit the input `Tensor[(8, 6), float32]`: blocks of 2 on axis 0 make 4",
+            "node 0 `QuantizeLinear_0` (QuantizeLinear): the zero point `Tensor[(5), int8]` and the scale `Tensor[(6), float32]` have different shapes",
+        ]
+    );
+}
