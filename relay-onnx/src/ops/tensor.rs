@@ -539,6 +539,27 @@ pub fn onnx_non_max_suppression(cx: &mut RelCx<'_>) -> RelResult {
                 "`scores` has rank 3: (batch, classes, boxes)",
             ));
         }
+        if cx.tcx_ref().dims.as_const(b[2]).is_some_and(|c| c != 4) {
+            let t = shown(cx, 0);
+            return Err(RelError::at(
+                0,
+                format!("`boxes` is `(batch, boxes, 4)`, and is `{t}`"),
+            ));
+        }
+        same_dim(
+            cx,
+            s[0],
+            b[0],
+            1,
+            "`scores` and `boxes` have different batches",
+        )?;
+        same_dim(
+            cx,
+            s[2],
+            b[1],
+            1,
+            "`scores` and `boxes` have different numbers of boxes",
+        )?;
     }
     let n = fresh_of(cx, 3)?;
     let three = cx.tcx().dims.konst(3);
@@ -548,9 +569,22 @@ pub fn onnx_non_max_suppression(cx: &mut RelCx<'_>) -> RelResult {
 /// `OnnxOneHot(indices, depth value, values, out)`.
 #[relation(OnnxOneHot)]
 pub fn onnx_one_hot(cx: &mut RelCx<'_>) -> RelResult {
-    let (Some((dims, _)), Some((_, dt))) = (cx.tensor_dims(0)?, cx.tensor_dims(2)?) else {
+    let (Some((dims, _)), Some((values, dt))) = (cx.tensor_dims(0)?, cx.tensor_dims(2)?) else {
         return Ok(Progress::NotYet);
     };
+    if values.len() != 1
+        || cx
+            .tcx_ref()
+            .dims
+            .as_const(values[0])
+            .is_some_and(|c| c != 2)
+    {
+        let t = shown(cx, 2);
+        return Err(RelError::at(
+            2,
+            format!("`values` is `[off, on]`, and is `{t}`"),
+        ));
+    }
     let depth = match scalar_of(cx, 1, "depth")? {
         Some(d) => Some(d),
         None => match cx.attrs().get("depth_floats") {
@@ -1133,7 +1167,14 @@ pub fn onnx_einsum(cx: &mut RelCx<'_>) -> RelResult {
     let out_term = match rhs {
         Some(r) => {
             let t = parse_term(r, 0)?;
+            let mut seen = [false; 128];
             for &c in &t.letters {
+                if std::mem::replace(&mut seen[c as usize], true) {
+                    return Err(RelError::at(
+                        0,
+                        format!("the output of `{eq}` names `{}` twice", c as char),
+                    ));
+                }
                 if letter[c as usize].is_none() {
                     return Err(RelError::at(
                         0,
