@@ -21,5 +21,9 @@ with zipfile.ZipFile(wheel) as z:
             z.extract(m, out)
 PY
 fi
-cargo build --release -q -p relay-onnx --example node_tests
-target/release/examples/node_tests "$node" --min-exact "${MIN_EXACT:-600}" "$@"
+# The test profile's build by default (what `cargo test` already compiled); PROFILE=release
+# for a faster run after a change.
+profile=${PROFILE:-dev}
+cargo build -q --profile "$profile" -p relay-onnx --example node_tests
+dir_of=$([ "$profile" = dev ] && echo debug || echo "$profile")
+target/"$dir_of"/examples/node_tests "$node" --min-exact "${MIN_EXACT:-1430}" "$@"

@@ -270,10 +270,10 @@ fn slice_len(cx: &mut RelCx<'_>, n: Dim, start: i64, end: i64, step: i64) -> Res
     if n == Dims::ANY || step <= 0 {
         return Ok(Dims::ANY);
     }
-    // A symbolic axis: positions relative to its start or its end. A bound of 2^30 or
+    // A symbolic axis: positions relative to its start or its end. A bound of 10^9 or
     // more is past the end (exporters write `INT64_MAX`, `INT32_MAX` or `1e9`): no
     // model has an axis that long.
-    const BIG: i64 = 1 << 30;
+    const BIG: i64 = 1_000_000_000;
     let d = &mut cx.tcx().dims;
     let pos = |d: &mut Dims, i: i64| -> Result<Dim, relay_core::DimError> {
         if i >= BIG {
