@@ -1,13 +1,17 @@
-//! Neural-network operators: `MatMul`, `Gemm`, the convolutions and pools, the
-//! normalizations, the softmax family, `Dropout`, `Resize`/`Upsample`, attention, and the
-//! image operators (`GridSample`, `AffineGrid`, `Col2Im`, `CenterCropPad`, ...).
+//! Neural-network operators: `MatMul`, `Gemm` and their integer and quantized forms, the
+//! convolutions and pools, the normalizations, the softmax family, `Dropout`,
+//! `Resize`/`Upsample`, the attentions (`Attention`, `RotaryEmbedding`,
+//! `LinearAttention`, `CausalConvWithState`), and the image operators (`GridSample`,
+//! `AffineGrid`, `Col2Im`, `CenterCropPad`, `DepthToSpace`, ...).
 //!
 //! Where ONNX's semantics are TVM's (`Softmax` over one axis is `nn.softmax`, `LRN` is
-//! `nn.lrn`, `DepthToSpace` is `nn.depth_to_space`, `Einsum` is `einsum`), the mapping
-//! names TVM's operator. ONNX's convolutions and pools are N-dimensional, pad by
-//! `auto_pad`, take an optional bias, or give several outputs; their relations are written
-//! here as operators of the `onnx.` namespace, with exact symbolic sizes: a `SAME` axis of
-//! `H` by stride 2 is `floordiv(H + 1, 2)`.
+//! `nn.lrn`, `DepthToSpace` is `nn.depth_to_space`), the mapping names TVM's operator.
+//! ONNX's convolutions and pools are N-dimensional, pad by `auto_pad`, take an optional
+//! bias, or give several outputs; their relations are written here as operators of the
+//! `onnx.` namespace, with exact symbolic sizes: a `SAME` axis of `H` by stride 2 is
+//! `floordiv(H + 1, 2)`. A size that cannot be known (a `ceil_mode` window that may start
+//! in the padding of a symbolic axis, a `Resize` by scales that are not constants) is `?`,
+//! never a guess.
 
 use super::util::{broadcast, out_tensor, shown, value_of, Val};
 use super::AttrFnError;
