@@ -184,16 +184,6 @@ impl Checked {
         format!("fn ({}) -> {out}", ins.join(", "))
     }
 
-    /// The graph inputs' and outputs' names and types.
-    pub fn io(&mut self) -> (Vec<(String, String)>, Vec<(String, String)>) {
-        let f = |c: &mut Self, v: Vec<usize>| {
-            v.into_iter()
-                .map(|i| (c.name(i).to_string(), c.show_slot(i)))
-                .collect()
-        };
-        (f(self, self.inputs.clone()), f(self, self.outputs.clone()))
-    }
-
     /// Every node output by name with its type, in the graph's node order.
     pub fn bindings(&mut self) -> Vec<(String, String)> {
         self.bindings
@@ -396,6 +386,8 @@ struct Checker<'m> {
     found: FxHashMap<(&'m [u8], &'m [u8]), Option<&'static OnnxOp>>,
     defs: FxHashMap<*const OnnxOp, Option<&'static OpDef>>,
     syms: FxHashMap<String, Dim>,
+    /// The symbols made for sizes that depend on data.
+    fresh: Vec<relay_core::Param>,
     sym_names: FxHashMap<String, String>,
     op_tys: FxHashMap<*const OpDef, Scheme>,
     attr_cache: FxHashMap<(*const OpDef, String), Arc<Attrs>>,
@@ -431,6 +423,7 @@ impl<'m> Checker<'m> {
             scratch_args: Vec::new(),
             defs: FxHashMap::default(),
             syms: FxHashMap::default(),
+            fresh: Vec::new(),
             sym_names: FxHashMap::default(),
             op_tys: FxHashMap::default(),
             attr_cache: FxHashMap::default(),
@@ -778,6 +771,21 @@ impl<'m> Checker<'m> {
             return false;
         };
         let attrs = NodeAttrs::new(node.attribute());
+        // An input the mapping does not read is a mistake of the model's, not silence.
+        let takes = op_inputs(op);
+        if inputs.len() > takes && CHECK_EXTRA_INPUTS {
+            let n = inputs.len();
+            self.error(
+                Some(here()),
+                format!(
+                    "it has {n} inputs, and `{}` takes at most {takes} (opset {} on)",
+                    text(node.op_type()),
+                    op.since
+                ),
+                Vec::new(),
+            );
+            return false;
+        }
         // Arguments.
         for a in op.args {
             let t = match *a {
@@ -805,8 +813,8 @@ impl<'m> Checker<'m> {
                 },
                 Arg::Rest(i) => {
                     let mut fields = Vec::new();
-                    for j in i..inputs.len() {
-                        match inputs[j] {
+                    for (j, input) in inputs.iter().enumerate().skip(i) {
+                        match *input {
                             Some(id) => fields.push(self.slots[id].ty),
                             None => {
                                 self.error(
@@ -842,7 +850,7 @@ impl<'m> Checker<'m> {
                 },
                 Arg::Fresh => {
                     let name = fresh_name(node, k);
-                    let d = self.symbol(&name);
+                    let d = self.fresh_symbol(&name);
                     self.solver.tcx.tensor_of(&[d], DType::INT64)
                 }
             };
@@ -986,7 +994,7 @@ impl<'m> Checker<'m> {
         let outs: Vec<Ty> = match scheme.relation.filter(|_| scheme.arity == args.len()) {
             Some(rel) => {
                 let ret = match op.outputs {
-                    Outputs::One => self.solver.remembered(rel, Some(&attrs_filled), &args),
+                    Outputs::One => self.solver.remembered(rel, Some(&attrs_filled), args),
                     Outputs::Each => None,
                 };
                 match (ret, op.outputs) {
@@ -995,7 +1003,7 @@ impl<'m> Checker<'m> {
                         let ret = self.solver.fresh_ty();
                         args.push(ret);
                         self.solver
-                            .add_relation(rel, &args, Some(attrs_filled), k as u32);
+                            .add_relation(rel, args, Some(attrs_filled), k as u32);
                         args.pop();
                         vec![ret]
                     }
@@ -1004,7 +1012,7 @@ impl<'m> Checker<'m> {
                         let ret = self.solver.tcx.tuple(&fields);
                         args.push(ret);
                         self.solver
-                            .add_relation(rel, &args, Some(attrs_filled), k as u32);
+                            .add_relation(rel, args, Some(attrs_filled), k as u32);
                         args.pop();
                         fields
                     }
@@ -1041,11 +1049,8 @@ impl<'m> Checker<'m> {
                             // A value is shown as the list it is.
                             (true, &TyData::Tensor(s, _)) => match self.solver.tcx.shape_dims(s) {
                                 Some(dims) => {
-                                    let dims: Vec<String> = dims
-                                        .to_vec()
-                                        .into_iter()
-                                        .map(|d| self.solver.tcx.show_dim(d))
-                                        .collect();
+                                    let dims: Vec<String> =
+                                        dims.iter().map(|&d| self.solver.tcx.show_dim(d)).collect();
                                     format!("[{}]", dims.join(", "))
                                 }
                                 None => "not known".into(),
@@ -1122,7 +1127,7 @@ impl<'m> Checker<'m> {
                 };
                 if let Some(v) = f(&mut cx) {
                     if v.len() <= MAX_ELEMS {
-                        let id = self.by_name[o.as_ref()];
+                        let id = self.by_name[o];
                         self.slots[id].value = Some(v.into());
                     }
                 }
@@ -1277,23 +1282,30 @@ impl<'m> Checker<'m> {
         d
     }
 
+    /// A new rigid symbol for a size that depends on data, named after its node (kept
+    /// apart from the inputs' symbols and from every other).
+    fn fresh_symbol(&mut self, name: &str) -> Dim {
+        // Printable, and a name no other symbol has (`printable` keeps the names of
+        // `dim_param`s apart; a key no `dim_param` can be stands for this one).
+        let key = format!("{name}\u{0}{}", self.fresh.len());
+        let mut shown = sanitize(name);
+        let base = shown.clone();
+        let mut n = 1;
+        while self.sym_names.contains_key(&shown) && self.sym_names[&shown] != key {
+            n += 1;
+            shown = format!("{base}_{n}");
+        }
+        self.sym_names.insert(shown.clone(), key);
+        let p = self.solver.tcx.param(&shown, Kind::ShapeVar);
+        self.fresh.push(p);
+        self.solver.tcx.dims.sym(p)
+    }
+
     /// A symbol's name as Relay's text reads it back: letters, digits, `_` and `.`,
     /// not starting with a digit; other names are rewritten (`batch size` is
     /// `batch_size`) and kept apart from each other.
     fn printable(&mut self, name: &str) -> String {
-        let mut s: String = name
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || c == '_' || c == '.' {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect();
-        if !s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
-            s.insert(0, '_');
-        }
+        let mut s = sanitize(name);
         let base = s.clone();
         let mut n = 1;
         while let Some(other) = self.sym_names.get(&s) {
@@ -1451,6 +1463,13 @@ impl<'m> Checker<'m> {
                                     }
                                 } else if !self.solver.tcx.dims.has_vars(have)
                                     && !self.solver.tcx.dims.is_any(have)
+                                    && !self
+                                        .solver
+                                        .tcx
+                                        .dims
+                                        .syms(have)
+                                        .iter()
+                                        .any(|p| self.fresh.contains(p))
                                 {
                                     let shown = self.solver.tcx.show_dim(have);
                                     clashes.push(format!(
@@ -1548,6 +1567,47 @@ fn onnx_attr_type(t: AttrType) -> &'static str {
         AttrType::Option(t) => onnx_attr_type(*t),
         AttrType::Either(..) => "an INT or INTS",
     }
+}
+
+/// Whether a node with more inputs than its mapping reads is an error (on once every
+/// mapping reads all of its operator's inputs).
+const CHECK_EXTRA_INPUTS: bool = false;
+
+/// The most inputs a mapping reads (`usize::MAX` for a variadic one).
+fn op_inputs(op: &OnnxOp) -> usize {
+    let mut n = 0;
+    for a in op.args {
+        match *a {
+            Arg::In(i) | Arg::Opt(i) | Arg::Value(i) => n = n.max(i + 1),
+            Arg::Rest(_) => return usize::MAX,
+            Arg::Fresh | Arg::AttrInts(_) => {}
+        }
+    }
+    for m in op.attrs {
+        if let AttrFrom::Input(i) | AttrFrom::Floats(i) = m.from {
+            n = n.max(i + 1);
+        }
+    }
+    n
+}
+
+/// `name` with the characters Relay's text does not read in a name replaced by `_`, and
+/// `_` before a leading digit.
+fn sanitize(name: &str) -> String {
+    let mut s: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if !s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        s.insert(0, '_');
+    }
+    s
 }
 
 /// An operator's type and, for the common scheme, its relation and arity.

@@ -32,6 +32,10 @@ relay_op! {
     /// ONNX `Where`: a `bool` condition and two values of one dtype, the three broadcast.
     onnx.where : fn<c, a, b, o>(condition: c, x: a, y: b) -> o where OnnxWhere, level 10;
 
+    /// ONNX `Clip`: the result is the input's type; `min` and `max`, when given, are
+    /// scalars of its dtype.
+    onnx.clip : fn<a, l, h, b>(data: a, min: l, max: h) -> b where OnnxClip, level 10;
+
     /// An ONNX operator whose first input's type is its result's, whatever its other
     /// inputs (`Clip`'s bounds, `Trilu`'s `k`, a scatter's indices and updates).
     onnx.like_first : fn<a, r, b>(data: a, rest: r) -> b where OnnxLikeFirst, level 10;
@@ -121,6 +125,36 @@ pub fn onnx_pow(cx: &mut RelCx<'_>) -> RelResult {
     out_tensor(cx, 2, &out, dt)
 }
 
+/// `OnnxClip(data, min, max, out)`.
+#[relation(OnnxClip)]
+pub fn onnx_clip(cx: &mut RelCx<'_>) -> RelResult {
+    let Some((_, dt)) = cx.tensor(0)? else {
+        return Ok(Progress::NotYet);
+    };
+    for (i, what) in [(1, "min"), (2, "max")] {
+        let t = cx.resolve(cx.arg(i));
+        if matches!(cx.data(t), TyData::Tuple(f) if f.is_empty()) {
+            continue;
+        }
+        let Some((dims, d)) = cx.tensor_dims(i)? else {
+            return Ok(Progress::NotYet);
+        };
+        let scalar =
+            dims.is_empty() || (dims.len() == 1 && cx.tcx_ref().dims.as_const(dims[0]) == Some(1));
+        if !scalar {
+            let shown = cx.show(t);
+            return Err(RelError::at(
+                i,
+                format!("`{what}` is `{shown}`, and must be a scalar"),
+            ));
+        }
+        cx.unify_dtype(dt, d, i)?;
+    }
+    let t = cx.arg(0);
+    cx.unify(3, t)?;
+    Ok(Progress::Solved)
+}
+
 /// `OnnxLikeFirst(data, rest, out)`.
 #[relation(OnnxLikeFirst)]
 pub fn onnx_like_first(cx: &mut RelCx<'_>) -> RelResult {
@@ -196,7 +230,7 @@ onnx_ops! {
     "" Mean since 8 => "onnx.variadic"(Rest(0));
     "" Max since 8 => "onnx.variadic"(Rest(0)) value value::max;
     "" Min since 8 => "onnx.variadic"(Rest(0)) value value::min;
-    "" Clip since 6 => "onnx.like_first"(In(0), Opt(1));
+    "" Clip since 6 => "onnx.clip"(In(0), Opt(1), Opt(2));
     "" Trilu since 14 => "onnx.like_first"(In(0), Rest(1));
     "" ScatterElements since 11 => "onnx.like_first"(In(0), Rest(1));
     "" Scatter since 9 => "onnx.like_first"(In(0), Rest(1));

@@ -155,8 +155,9 @@ relay_op! {
         attrs { onesided: int = 1 },
         level 10;
 
-    /// ONNX `MelWeightMatrix`: `(floor(dft_length / 2) + 1, num_mel_bins)`.
-    onnx.mel_weight_matrix : fn<m, d, b>(num_mel_bins: m, dft_length: d) -> b where OnnxMelWeightMatrix,
+    /// ONNX `MelWeightMatrix`: `(floor(dft_length / 2) + 1, num_mel_bins)`; the sample
+    /// rate and the edge frequencies (`rest`) do not change it.
+    onnx.mel_weight_matrix : fn<m, d, r, b>(num_mel_bins: m, dft_length: d, rest: r) -> b where OnnxMelWeightMatrix,
         attrs { dtype: dtype = "float32" },
         level 10;
 
@@ -218,17 +219,12 @@ fn out_fields(cx: &mut RelCx<'_>, arg: usize, tys: &[Ty]) -> RelResult {
     Ok(Progress::Solved)
 }
 
-/// Whether a data-dependent size is the rigid symbol named after its node
-/// (`Arg::Fresh`) rather than `?`. Off while the checker's comparison with declared
-/// types (`check.rs`, `compare_declared`) takes a fresh symbol inferred where a constant
-/// is declared for a disagreement: ONNX's own tests declare the sizes their data give.
-pub const FRESH_SIZES: bool = false;
-
-/// The fresh data-dependent size passed as argument `i` (`Arg::Fresh`), or `?` (see
-/// [`FRESH_SIZES`]).
+/// The data-dependent size passed as argument `i` (`Arg::Fresh`): the rigid symbol named
+/// after the node (`NonZero_3`), so a user can follow it; a declared constant in its
+/// place is more precise, not a disagreement (`check.rs`, `compare_declared`).
 fn fresh_of(cx: &mut RelCx<'_>, i: usize) -> Result<Dim, RelError> {
     Ok(match cx.tensor_dims(i)? {
-        Some((d, _)) if FRESH_SIZES && d.len() == 1 => d[0],
+        Some((d, _)) if d.len() == 1 => d[0],
         _ => Dims::ANY,
     })
 }
@@ -1391,7 +1387,7 @@ pub fn onnx_stft(cx: &mut RelCx<'_>) -> RelResult {
     out_tensor(cx, 4, &[dims[0], frames, bins, two], dt)
 }
 
-/// `OnnxMelWeightMatrix(num_mel_bins value, dft_length value, out)`.
+/// `OnnxMelWeightMatrix(num_mel_bins value, dft_length value, rest, out)`.
 #[relation(OnnxMelWeightMatrix)]
 pub fn onnx_mel_weight_matrix(cx: &mut RelCx<'_>) -> RelResult {
     let dt = cx.attrs().dtype("dtype")?.unwrap_or(DType::FLOAT32);
@@ -1406,7 +1402,7 @@ pub fn onnx_mel_weight_matrix(cx: &mut RelCx<'_>) -> RelResult {
         }
     }
     let rows = half_plus_one(cx, len, 1)?;
-    out_tensor(cx, 2, &[rows, bins], DTy::Known(dt))
+    out_tensor(cx, 3, &[rows, bins], DTy::Known(dt))
 }
 
 /// `OnnxTfIdf(data, out)`.
@@ -1529,6 +1525,6 @@ onnx_ops! {
     "" DFT since 17 => "onnx.dft"(In(0), Value(1), Opt(2)) { axis: Attr("axis"), inverse: Attr("inverse"), onesided: Attr("onesided") };
     "" DFT since 20 => "onnx.dft"(In(0), Value(1), Value(2)) { axis: Const(AttrConst::Int(-2)), inverse: Attr("inverse"), onesided: Attr("onesided") };
     "" STFT since 17 => "onnx.stft"(In(0), Value(1), Opt(2), Value(3)) { onesided: Attr("onesided") };
-    "" MelWeightMatrix since 17 => "onnx.mel_weight_matrix"(Value(0), Value(1)) { dtype: With(output_datatype) };
+    "" MelWeightMatrix since 17 => "onnx.mel_weight_matrix"(Value(0), Value(1), Rest(2)) { dtype: With(output_datatype) };
     "" TfIdfVectorizer since 9 => "onnx.tfidf"(In(0)) { ngram_indexes: Attr("ngram_indexes") };
 }
