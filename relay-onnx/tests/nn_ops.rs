@@ -1091,3 +1091,52 @@ fn group_normalization_scales_per_group_then_per_channel() {
         "the input's 6 channels are not a multiple of `num_groups` (4)"
     );
 }
+
+#[test]
+fn attention_mask_must_broadcast_to_the_scores() {
+    let e = error(
+        23,
+        "Attention",
+        &[
+            ("q", vec![v(2), v(8), v(5), v(64)]),
+            ("k", vec![v(2), v(8), v(7), v(64)]),
+            ("v", vec![v(2), v(8), v(7), v(64)]),
+            ("m", vec![v(4), v(7)]),
+        ],
+        &["y"],
+        vec![],
+    );
+    assert_eq!(
+        e,
+        "the mask `Tensor[(4, 7), float32]` does not broadcast to the scores (2, 8, 5, 7)"
+    );
+    let t = one(
+        23,
+        "Attention",
+        &[
+            ("q", vec![v(2), v(8), v(5), v(64)]),
+            ("k", vec![v(2), v(8), v(7), v(64)]),
+            ("v", vec![v(2), v(8), v(7), v(64)]),
+            ("m", vec![v(5), v(6)]),
+        ],
+        &["y"],
+        vec![],
+    );
+    assert_eq!(t[0], "Tensor[(2, 8, 5, 64), float32]");
+}
+
+#[test]
+fn roi_align_batch_indices_match_the_regions() {
+    let e = error(
+        16,
+        "RoiAlign",
+        &[
+            ("x", vec![p("N"), v(8), p("H"), p("W")]),
+            ("r", vec![v(5), v(4)]),
+            ("i", vec![v(3)]),
+        ],
+        &["y"],
+        vec![],
+    );
+    assert_eq!(e, "`batch_indices` has 3 elements for 5 regions");
+}

@@ -23,16 +23,18 @@ use relay_core::{
     RelResult, Ty, TyData,
 };
 
-/// An input index no node has: `Opt(NONE)` is always `()`.
-const NONE: usize = 1 << 16;
-
 relay_op! {
     /// ONNX `MatMul` (NumPy's `matmul`): a 1-D operand is a row (left) or a column
-    /// (right) vector whose axis is dropped from the result; the batch axes broadcast.
-    /// The result's dtype is `out_dtype` if set, else `like`'s when it is a tensor (a
-    /// quantized matmul's output zero point), else the operands' (which must agree).
-    onnx.matmul : fn<a, b, l, c>(a: a, b: b, like: l) -> c where OnnxMatMul,
-        attrs { out_dtype: Option<dtype> = None },
+    /// (right) vector whose axis is dropped from the result; the batch axes broadcast;
+    /// the operands and the result share a dtype.
+    onnx.matmul : fn<a, b, c>(a: a, b: b) -> c where OnnxMatMul, level 10;
+
+    /// ONNX `MatMulInteger`: `onnx.matmul`'s shapes, an int32 result.
+    onnx.matmul_integer : fn<a, b, az, bz, c>(a: a, b: b, a_zero_point: az, b_zero_point: bz) -> c where OnnxMatMulInteger,
+        level 10;
+
+    /// ONNX `QLinearMatMul`: `onnx.matmul`'s shapes, of the output zero point's dtype.
+    onnx.qlinear_matmul : fn<a, as_, az, b, bs, bz, ys, yz, c>(a: a, a_scale: as_, a_zero_point: az, b: b, b_scale: bs, b_zero_point: bz, y_scale: ys, y_zero_point: yz) -> c where OnnxQLinearMatMul,
         level 10;
 
     /// ONNX `Gemm`: `op(A) * op(B) + C` for matrices `A` and `B` (transposed by `transA`,
@@ -44,16 +46,51 @@ relay_op! {
     /// ONNX `Conv` over 1, 2 or 3 (or more) spatial axes: `data` is `(N, C, D1, ..)`,
     /// `weight` `(M, C / group, k1, ..)`, `bias` `(M)` or `()`; the result is
     /// `(N, M, O1, ..)` with each `Oi` given by the window, its padding (`pads` or
-    /// `auto_pad`), stride and dilation. Its dtype is as `onnx.matmul`'s.
-    onnx.conv : fn<x, w, b, l, y>(data: x, weight: w, bias: b, like: l) -> y where OnnxConv,
+    /// `auto_pad`), stride and dilation.
+    onnx.conv : fn<x, w, b, y>(data: x, weight: w, bias: b) -> y where OnnxConv,
         attrs {
             auto_pad: str = "NOTSET",
             pads: Option<[int]> = None,
             strides: Option<[int]> = None,
             dilations: Option<[int]> = None,
             group: int = 1,
-            kernel_shape: Option<[int]> = None,
-            out_dtype: Option<dtype> = None
+            kernel_shape: Option<[int]> = None
+        },
+        level 10;
+
+    /// ONNX `ConvInteger`: `onnx.conv`'s shapes without a bias, an int32 result.
+    onnx.conv_integer : fn<x, w, xz, wz, y>(data: x, weight: w, x_zero_point: xz, w_zero_point: wz) -> y where OnnxConvInteger,
+        attrs {
+            auto_pad: str = "NOTSET",
+            pads: Option<[int]> = None,
+            strides: Option<[int]> = None,
+            dilations: Option<[int]> = None,
+            group: int = 1,
+            kernel_shape: Option<[int]> = None
+        },
+        level 10;
+
+    /// ONNX `QLinearConv`: `onnx.conv`'s shapes, of the output zero point's dtype.
+    onnx.qlinear_conv : fn<x, xs, xz, w, ws, wz, ys, yz, b, y>(data: x, x_scale: xs, x_zero_point: xz, weight: w, w_scale: ws, w_zero_point: wz, y_scale: ys, y_zero_point: yz, bias: b) -> y where OnnxQLinearConv,
+        attrs {
+            auto_pad: str = "NOTSET",
+            pads: Option<[int]> = None,
+            strides: Option<[int]> = None,
+            dilations: Option<[int]> = None,
+            group: int = 1,
+            kernel_shape: Option<[int]> = None
+        },
+        level 10;
+
+    /// ONNX `DeformConv`: `onnx.conv`'s shapes (the offsets and mask do not change them).
+    onnx.deform_conv : fn<x, w, o, b, m, y>(data: x, weight: w, offset: o, bias: b, mask: m) -> y where OnnxDeformConv,
+        attrs {
+            auto_pad: str = "NOTSET",
+            pads: Option<[int]> = None,
+            strides: Option<[int]> = None,
+            dilations: Option<[int]> = None,
+            group: int = 1,
+            kernel_shape: Option<[int]> = None
         },
         level 10;
 
@@ -94,6 +131,11 @@ relay_op! {
         attrs { pooled_shape: [int] },
         level 10;
 
+    /// ONNX `RoiAlign`: `onnx.roi_pool`'s result; `batch_indices` is `(R)`.
+    onnx.roi_align : fn<x, r, i, y>(data: x, rois: r, batch_indices: i) -> y where OnnxRoiAlign,
+        attrs { pooled_shape: [int] },
+        level 10;
+
     /// ONNX `MaxUnpool`: the value of `output_shape` if given, else each spatial axis
     /// `(D - 1) * stride + kernel - pads`.
     onnx.max_unpool : fn<x, i, s, y>(data: x, indices: i, output_shape: s) -> y where OnnxMaxUnpool,
@@ -111,13 +153,13 @@ relay_op! {
 
     /// ONNX `LayerNormalization`: the result is `data`'s type; `Mean` and `InvStdDev`
     /// are `data`'s axes before `axis` followed by 1s, of the `stash_type` dtype.
-    onnx.layer_norm : fn<x, r, y>(data: x, rest: r) -> y where OnnxLayerNorm,
+    onnx.layer_norm : fn<x, s, b, y>(data: x, scale: s, bias: b) -> y where OnnxLayerNorm,
         attrs { axis: int = -1, stash_type: int = 1 },
         level 10;
 
     /// ONNX `Dropout`: the result is `data`'s type; the mask, when asked for, is a
     /// tensor of the same shape of `mask_dtype` (bool since opset 10).
-    onnx.dropout : fn<x, r, y>(data: x, rest: r) -> y where OnnxDropout,
+    onnx.dropout : fn<x, r, t, y>(data: x, ratio: r, training_mode: t) -> y where OnnxDropout,
         attrs { mask_dtype: Option<dtype> = None },
         level 10;
 
@@ -155,7 +197,7 @@ relay_op! {
     /// ONNX `Attention` (opset 23): `Q`, `K`, `V` of rank 4 `(B, heads, S, head)` or of
     /// rank 3 `(B, S, heads * head)`; the outputs are `Y`, the present key and value
     /// (past and new along the sequence) and the `Q K^T` scores.
-    onnx.attention : fn<q, k, v, m, pk, pv, y>(q: q, k: k, v: v, mask: m, past_key: pk, past_value: pv) -> y where OnnxAttention,
+    onnx.attention : fn<q, k, v, m, pk, pv, n, y>(q: q, k: k, v: v, mask: m, past_key: pk, past_value: pv, nonpad_kv_seqlen: n) -> y where OnnxAttention,
         attrs { q_num_heads: Option<int> = None, kv_num_heads: Option<int> = None },
         level 10;
 
@@ -168,7 +210,7 @@ relay_op! {
     /// ONNX `LinearAttention` (opset 27): `query` `(B, T, Hq * dk)`, `key`
     /// `(B, T, Hkv * dk)`, `value` `(B, T, Hkv * dv)` give `(B, T, Hq * dv)` and the
     /// state `(B, Hkv, dk, dv)`.
-    onnx.linear_attention : fn<q, k, v, s, y>(query: q, key: k, value: v, past_state: s) -> y where OnnxLinearAttention,
+    onnx.linear_attention : fn<q, k, v, s, d, b, y>(query: q, key: k, value: v, past_state: s, decay: d, beta: b) -> y where OnnxLinearAttention,
         attrs { q_num_heads: int, kv_num_heads: int },
         level 10;
 
@@ -277,20 +319,21 @@ fn same_dim(
 }
 
 /// The dtype of the result of an operator whose operands `a` and `b` share a dtype,
-/// unless `out_dtype` or a tensor `like` (argument `like`) says otherwise; `None` while
-/// `like` is not known.
+/// unless it is `fixed` or argument `like`'s (a quantized operator's output zero point);
+/// `None` while `like` is not known.
 fn result_dtype(
     cx: &mut RelCx<'_>,
     adt: DTy,
     bdt: DTy,
     blame: usize,
-    like: usize,
+    like: Option<usize>,
+    fixed: Option<DType>,
 ) -> Result<Option<DTy>, RelError> {
-    if let Some(d) = cx.attrs().dtype("out_dtype")? {
+    if let Some(d) = fixed {
         return Ok(Some(DTy::Known(d)));
     }
-    if !is_absent(cx, like) {
-        return Ok(cx.tensor(like)?.map(|(_, ldt)| ldt));
+    if let Some(l) = like {
+        return Ok(cx.tensor(l)?.map(|(_, ldt)| ldt));
     }
     cx.unify_dtype(adt, bdt, blame)?;
     Ok(Some(adt))
@@ -528,22 +571,47 @@ fn spatial_input(cx: &mut RelCx<'_>, dims: &[Dim], what: &str) -> Result<(), Rel
 // Relations
 // ---------------------------------------------------------------------------------------
 
-/// `OnnxMatMul(a, b, like, out)`.
+/// `OnnxMatMul(a, b, out)`.
 #[relation(OnnxMatMul)]
 pub fn onnx_matmul(cx: &mut RelCx<'_>) -> RelResult {
-    let (Some((a, adt)), Some((b, bdt))) = (cx.tensor_dims(0)?, cx.tensor_dims(1)?) else {
+    matmul(cx, 1, None, None, 2)
+}
+
+/// `OnnxMatMulInteger(a, b, a_zero_point, b_zero_point, out)`.
+#[relation(OnnxMatMulInteger)]
+pub fn onnx_matmul_integer(cx: &mut RelCx<'_>) -> RelResult {
+    matmul(cx, 1, None, Some(DType::INT32), 4)
+}
+
+/// `OnnxQLinearMatMul(a, a_scale, a_zero_point, b, b_scale, b_zero_point, y_scale,
+/// y_zero_point, out)`.
+#[relation(OnnxQLinearMatMul)]
+pub fn onnx_qlinear_matmul(cx: &mut RelCx<'_>) -> RelResult {
+    matmul(cx, 3, Some(7), None, 8)
+}
+
+/// NumPy's `matmul` of arguments 0 and `bi` into argument `out`, of the dtype `fixed`, or
+/// argument `like`'s, or the operands'.
+fn matmul(
+    cx: &mut RelCx<'_>,
+    bi: usize,
+    like: Option<usize>,
+    fixed: Option<DType>,
+    out: usize,
+) -> RelResult {
+    let (Some((a, adt)), Some((b, bdt))) = (cx.tensor_dims(0)?, cx.tensor_dims(bi)?) else {
         return Ok(Progress::NotYet);
     };
-    for (i, d) in [(0, &a), (1, &b)] {
+    for (i, d, name) in [(0, &a, "A"), (bi, &b, "B")] {
         if d.is_empty() {
             let t = shown(cx, i);
             return Err(RelError::at(
                 i,
-                format!("`MatMul` does not take a scalar, and operand {i} is `{t}`"),
+                format!("a matrix product does not take a scalar, and `{name}` is `{t}`"),
             ));
         }
     }
-    let Some(dt) = result_dtype(cx, adt, bdt, 1, 2)? else {
+    let Some(dt) = result_dtype(cx, adt, bdt, bi, like, fixed)? else {
         return Ok(Progress::NotYet);
     };
     let one = konst(cx, 1);
@@ -560,25 +628,25 @@ pub fn onnx_matmul(cx: &mut RelCx<'_>) -> RelResult {
     let (ka, kb) = (a2[a2.len() - 1], b2[b2.len() - 2]);
     if let (Some(x), Some(y)) = (as_const(cx, ka), as_const(cx, kb)) {
         if x != y {
-            let (ta, tb) = (shown(cx, 0), shown(cx, 1));
+            let (ta, tb) = (shown(cx, 0), shown(cx, bi));
             return Err(RelError::at(
-                1,
+                bi,
                 format!(
                     "cannot multiply `{ta}` by `{tb}`: the inner dimensions {x} and {y} differ"
                 ),
             ));
         }
     } else {
-        let _ = cx.unify_dim(ka, kb, 1);
+        let _ = cx.unify_dim(ka, kb, bi);
     }
-    let mut out = broadcast(cx, &a2[..a2.len() - 2], &b2[..b2.len() - 2], 1)?;
+    let mut dims = broadcast(cx, &a2[..a2.len() - 2], &b2[..b2.len() - 2], bi)?;
     if !row {
-        out.push(a2[a2.len() - 2]);
+        dims.push(a2[a2.len() - 2]);
     }
     if !col {
-        out.push(b2[b2.len() - 1]);
+        dims.push(b2[b2.len() - 1]);
     }
-    out_tensor(cx, 3, &out, dt)
+    out_tensor(cx, out, &dims, dt)
 }
 
 /// `OnnxGemm(a, b, c, out)`.
@@ -647,24 +715,24 @@ pub fn onnx_gemm(cx: &mut RelCx<'_>) -> RelResult {
 }
 
 /// The kernel's spatial sizes: `kernel_shape`, or the weight's axes from 2 on.
-fn kernel_of(cx: &mut RelCx<'_>, w: &[Dim], n: usize) -> Result<Vec<Dim>, RelError> {
+fn kernel_of(cx: &mut RelCx<'_>, w: &[Dim], n: usize, wi: usize) -> Result<Vec<Dim>, RelError> {
     match cx.attrs().ints("kernel_shape")? {
         Some(k) if !k.is_empty() => {
             if k.len() != n {
                 return Err(RelError::at(
-                    1,
+                    wi,
                     format!("`kernel_shape` has {} values for {n} spatial axes", k.len()),
                 ));
             }
             if let Some(bad) = k.iter().find(|&&x| x < 1) {
                 return Err(RelError::at(
-                    1,
+                    wi,
                     format!("`kernel_shape` has {bad}, and a kernel is at least 1"),
                 ));
             }
             let ks: Vec<Dim> = k.iter().map(|&c| konst(cx, c)).collect();
             for (i, (&kd, &wd)) in ks.iter().zip(&w[2..]).enumerate() {
-                same_dim(cx, kd, wd, 1, |x, y| {
+                same_dim(cx, kd, wd, wi, |x, y| {
                     format!(
                         "`kernel_shape` is {x} on axis {}, and the weight's is {y}",
                         i + 2
@@ -677,17 +745,49 @@ fn kernel_of(cx: &mut RelCx<'_>, w: &[Dim], n: usize) -> Result<Vec<Dim>, RelErr
     }
 }
 
-/// `OnnxConv(data, weight, bias, like, out)`.
+/// `OnnxConv(data, weight, bias, out)`.
 #[relation(OnnxConv)]
 pub fn onnx_conv(cx: &mut RelCx<'_>) -> RelResult {
-    let (Some((x, xdt)), Some((w, wdt))) = (cx.tensor_dims(0)?, cx.tensor_dims(1)?) else {
+    conv(cx, 1, Some(2), None, None, 3)
+}
+
+/// `OnnxConvInteger(data, weight, x_zero_point, w_zero_point, out)`.
+#[relation(OnnxConvInteger)]
+pub fn onnx_conv_integer(cx: &mut RelCx<'_>) -> RelResult {
+    conv(cx, 1, None, None, Some(DType::INT32), 4)
+}
+
+/// `OnnxQLinearConv(data, x_scale, x_zero_point, weight, w_scale, w_zero_point, y_scale,
+/// y_zero_point, bias, out)`.
+#[relation(OnnxQLinearConv)]
+pub fn onnx_qlinear_conv(cx: &mut RelCx<'_>) -> RelResult {
+    conv(cx, 3, Some(8), Some(7), None, 9)
+}
+
+/// `OnnxDeformConv(data, weight, offset, bias, mask, out)`.
+#[relation(OnnxDeformConv)]
+pub fn onnx_deform_conv(cx: &mut RelCx<'_>) -> RelResult {
+    conv(cx, 1, Some(3), None, None, 5)
+}
+
+/// A convolution of argument 0 by argument `wi`, with the bias argument `bias` (if one),
+/// into argument `out`, of the dtype `fixed`, or argument `like`'s, or the operands'.
+fn conv(
+    cx: &mut RelCx<'_>,
+    wi: usize,
+    bias: Option<usize>,
+    like: Option<usize>,
+    fixed: Option<DType>,
+    out: usize,
+) -> RelResult {
+    let (Some((x, xdt)), Some((w, wdt))) = (cx.tensor_dims(0)?, cx.tensor_dims(wi)?) else {
         return Ok(Progress::NotYet);
     };
     spatial_input(cx, &x, "a convolution")?;
     if w.len() != x.len() {
-        let (sx, sw) = (shown(cx, 0), shown(cx, 1));
+        let (sx, sw) = (shown(cx, 0), shown(cx, wi));
         return Err(RelError::at(
-            1,
+            wi,
             format!(
                 "the weight `{sw}` has rank {}, and the input `{sx}` rank {}: they must be equal",
                 w.len(),
@@ -704,8 +804,8 @@ pub fn onnx_conv(cx: &mut RelCx<'_>) -> RelResult {
     }
     let n = x.len() - 2;
     // C = weight's channels * group.
-    let wc = cx.tcx().dims.scale(w[1], group).map_err(de(1))?;
-    same_dim(cx, x[1], wc, 1, |c, k| {
+    let wc = cx.tcx().dims.scale(w[1], group).map_err(de(wi))?;
+    same_dim(cx, x[1], wc, wi, |c, k| {
         format!(
             "the input has {c} channels, and the weight takes {} per group × {group} groups = {k}",
             k / group
@@ -714,34 +814,34 @@ pub fn onnx_conv(cx: &mut RelCx<'_>) -> RelResult {
     if let Some(m) = as_const(cx, w[0]) {
         if m % group != 0 {
             return Err(RelError::at(
-                1,
+                wi,
                 format!("the weight's {m} output channels are not a multiple of `group` ({group})"),
             ));
         }
     }
-    let Some(dt) = result_dtype(cx, xdt, wdt, 1, 3)? else {
+    let Some(dt) = result_dtype(cx, xdt, wdt, wi, like, fixed)? else {
         return Ok(Progress::NotYet);
     };
-    if cx.attrs().dtype("out_dtype")?.is_none() {
-        if let Some((bias, _)) = opt_tensor(cx, 2)? {
-            if bias.len() != 1 {
-                let t = shown(cx, 2);
+    if let Some(bi) = bias {
+        if let Some((b, _)) = opt_tensor(cx, bi)? {
+            if b.len() != 1 {
+                let t = shown(cx, bi);
                 return Err(RelError::at(
-                    2,
+                    bi,
                     format!("the bias is `{t}`, and it must be a vector"),
                 ));
             }
-            same_dim(cx, bias[0], w[0], 2, |b, m| {
+            same_dim(cx, b[0], w[0], bi, |b, m| {
                 format!("the bias has {b} elements for {m} output channels")
             })?;
         }
     }
-    let kernel = kernel_of(cx, &w, n)?;
+    let kernel = kernel_of(cx, &w, n, wi)?;
     let win = Window::read(cx, n, kernel)?;
     let sp = win.out(cx, &x[2..])?;
-    let mut out = vec![x[0], w[0]];
-    out.extend(sp);
-    out_tensor(cx, 4, &out, dt)
+    let mut dims = vec![x[0], w[0]];
+    dims.extend(sp);
+    out_tensor(cx, out, &dims, dt)
 }
 
 /// `OnnxConvTranspose(data, weight, bias, out)`.
@@ -787,7 +887,7 @@ pub fn onnx_conv_transpose(cx: &mut RelCx<'_>) -> RelResult {
             format!("the bias has {b} elements for {m} output channels")
         })?;
     }
-    let kernel = kernel_of(cx, &w, n)?;
+    let kernel = kernel_of(cx, &w, n, 1)?;
     let win = Window::read(cx, n, kernel)?;
     let output_padding = per_axis(cx, "output_padding", n, 0, 0)?;
     let sp: Vec<Dim> = match cx.attrs().ints("output_shape")? {
@@ -896,6 +996,30 @@ pub fn onnx_pool(cx: &mut RelCx<'_>) -> RelResult {
 /// `OnnxRoiPool(data, rois, out)`.
 #[relation(OnnxRoiPool)]
 pub fn onnx_roi_pool(cx: &mut RelCx<'_>) -> RelResult {
+    roi_pool(cx, 2)
+}
+
+/// `OnnxRoiAlign(data, rois, batch_indices, out)`.
+#[relation(OnnxRoiAlign)]
+pub fn onnx_roi_align(cx: &mut RelCx<'_>) -> RelResult {
+    if let (Some((r, _)), Some((i, _))) = (cx.tensor_dims(1)?, cx.tensor_dims(2)?) {
+        if i.len() != 1 || r.is_empty() {
+            let (tr, ti) = (shown(cx, 1), shown(cx, 2));
+            return Err(RelError::at(
+                2,
+                format!("`batch_indices` is `{ti}`; it has one index per row of `rois` (`{tr}`)"),
+            ));
+        }
+        same_dim(cx, i[0], r[0], 2, |a, b| {
+            format!("`batch_indices` has {a} elements for {b} regions")
+        })?;
+    }
+    roi_pool(cx, 3)
+}
+
+/// The pooled regions of `rois` (argument 1) over the data (argument 0), into argument
+/// `out`.
+fn roi_pool(cx: &mut RelCx<'_>, out: usize) -> RelResult {
     let (Some((x, dt)), Some((r, _))) = (cx.tensor_dims(0)?, cx.tensor_dims(1)?) else {
         return Ok(Progress::NotYet);
     };
@@ -924,7 +1048,7 @@ pub fn onnx_roi_pool(cx: &mut RelCx<'_>) -> RelResult {
         ));
     }
     let (ph, pw) = (konst(cx, p[0]), konst(cx, p[1]));
-    out_tensor(cx, 2, &[r[0], x[1], ph, pw], dt)
+    out_tensor(cx, out, &[r[0], x[1], ph, pw], dt)
 }
 
 /// `RoiAlign`'s `output_height` and `output_width` as `pooled_shape`.
@@ -1056,8 +1180,9 @@ pub fn onnx_layer_norm(cx: &mut RelCx<'_>) -> RelResult {
     let k = super::util::norm_axis(a, r)
         .ok_or_else(|| RelError::at(0, format!("`axis` {a} is out of range for rank {r}")))?;
     scale_fits(cx, 1, &x[k..])?;
-    let fields = out_fields(cx, 2, 3)?;
-    set_field(cx, &fields, 2, 0, &x, dt)?;
+    scale_fits(cx, 2, &x[k..])?;
+    let fields = out_fields(cx, 3, 3)?;
+    set_field(cx, &fields, 3, 0, &x, dt)?;
     if fields.len() > 1 {
         let st = cx.attrs().int("stash_type")?.unwrap_or(1);
         let sdt = match crate::check::onnx_dtype(st as i32) {
@@ -1073,7 +1198,7 @@ pub fn onnx_layer_norm(cx: &mut RelCx<'_>) -> RelResult {
         let one = konst(cx, 1);
         m.extend(std::iter::repeat_n(one, r - k));
         for j in 1..fields.len() {
-            set_field(cx, &fields, 2, j, &m, sdt)?;
+            set_field(cx, &fields, 3, j, &m, sdt)?;
         }
     }
     Ok(Progress::Solved)
@@ -1085,13 +1210,13 @@ pub fn onnx_dropout(cx: &mut RelCx<'_>) -> RelResult {
     let Some((x, dt)) = cx.tensor_dims(0)? else {
         return Ok(Progress::NotYet);
     };
-    let fields = out_fields(cx, 2, 2)?;
-    set_field(cx, &fields, 2, 0, &x, dt)?;
+    let fields = out_fields(cx, 3, 2)?;
+    set_field(cx, &fields, 3, 0, &x, dt)?;
     let mdt = match cx.attrs().dtype("mask_dtype")? {
         Some(d) => DTy::Known(d),
         None => dt,
     };
-    set_field(cx, &fields, 2, 1, &x, mdt)?;
+    set_field(cx, &fields, 3, 1, &x, mdt)?;
     Ok(Progress::Solved)
 }
 
@@ -1445,7 +1570,7 @@ pub fn onnx_attention(cx: &mut RelCx<'_>) -> RelResult {
             ));
         }
     }
-    let fields = out_fields(cx, 6, 4)?;
+    let fields = out_fields(cx, 7, 4)?;
     // (B, heads, S, head) views of K and V, and the number of query heads.
     let (kv_heads, kv_seq, k_head, v_head, q_heads, q_seq) = if r == 4 {
         (k[1], k[2], k[3], v[3], q[1], q[2])
@@ -1519,17 +1644,43 @@ pub fn onnx_attention(cx: &mut RelCx<'_>) -> RelResult {
             kv_seq
         }
     };
+    // The mask broadcasts to the scores `(B, q_heads, S, total)`; its last axis may be
+    // shorter than `total` (padded).
+    if let Some((m, _)) = opt_tensor(cx, 3)? {
+        let scores = [q[0], q_heads, q_seq, total];
+        let bad = m.len() > 4
+            || m.iter()
+                .rev()
+                .zip(scores.iter().rev())
+                .enumerate()
+                .any(|(j, (&a, &b))| match (as_const(cx, a), as_const(cx, b)) {
+                    (Some(x), Some(y)) if j == 0 => x > y,
+                    (Some(x), Some(y)) => x != 1 && x != y,
+                    _ => false,
+                });
+        if bad {
+            let t = shown(cx, 3);
+            let want: Vec<String> = scores.iter().map(|&d| cx.show_dim(d)).collect();
+            return Err(RelError::at(
+                3,
+                format!(
+                    "the mask `{t}` does not broadcast to the scores ({})",
+                    want.join(", ")
+                ),
+            ));
+        }
+    }
     let y = if r == 4 {
         vec![q[0], q_heads, q_seq, v_head]
     } else {
         let h = cx.tcx().dims.mul(q_heads, v_head).map_err(de(2))?;
         vec![q[0], q_seq, h]
     };
-    set_field(cx, &fields, 6, 0, &y, dt)?;
+    set_field(cx, &fields, 7, 0, &y, dt)?;
     let kd = if r == 4 { k[3] } else { k_head };
-    set_field(cx, &fields, 6, 1, &[q[0], kv_heads, total, kd], dt)?;
-    set_field(cx, &fields, 6, 2, &[q[0], kv_heads, total, v_head], vdt)?;
-    set_field(cx, &fields, 6, 3, &[q[0], q_heads, q_seq, total], dt)?;
+    set_field(cx, &fields, 7, 1, &[q[0], kv_heads, total, kd], dt)?;
+    set_field(cx, &fields, 7, 2, &[q[0], kv_heads, total, v_head], vdt)?;
+    set_field(cx, &fields, 7, 3, &[q[0], q_heads, q_seq, total], dt)?;
     Ok(Progress::Solved)
 }
 
@@ -1634,9 +1785,9 @@ pub fn onnx_linear_attention(cx: &mut RelCx<'_>) -> RelResult {
         Some((_, s)) => s,
         None => dt,
     };
-    let fields = out_fields(cx, 4, 2)?;
-    set_field(cx, &fields, 4, 0, &[q[0], q[1], y], dt)?;
-    set_field(cx, &fields, 4, 1, &[q[0], hk, dk, dv], sdt)?;
+    let fields = out_fields(cx, 6, 2)?;
+    set_field(cx, &fields, 6, 0, &[q[0], q[1], y], dt)?;
+    set_field(cx, &fields, 6, 1, &[q[0], hk, dk, dv], sdt)?;
     Ok(Progress::Solved)
 }
 
@@ -1779,25 +1930,24 @@ fn scale_fits(cx: &mut RelCx<'_>, i: usize, tail: &[Dim]) -> Result<(), RelError
 }
 
 onnx_ops! {
-    "" MatMul since 1 => "onnx.matmul"(In(0), In(1), Opt(NONE));
-    "" MatMulInteger since 10 => "onnx.matmul"(In(0), In(1), Opt(NONE)) { out_dtype: Const(AttrConst::DType("int32")) };
-    "" QLinearMatMul since 10 => "onnx.matmul"(In(0), In(3), In(7));
+    "" MatMul since 1 => "onnx.matmul"(In(0), In(1));
+    "" MatMulInteger since 10 => "onnx.matmul_integer"(In(0), In(1), Opt(2), Opt(3));
+    "" QLinearMatMul since 10 => "onnx.qlinear_matmul"(In(0), In(1), In(2), In(3), In(4), In(5), In(6), In(7));
     "" Gemm since 7 => "onnx.gemm"(In(0), In(1), Opt(2)) { trans_a: Attr("transA"), trans_b: Attr("transB") };
 
-    "" Conv since 1 => "onnx.conv"(In(0), In(1), Opt(2), Opt(NONE)) {
+    "" Conv since 1 => "onnx.conv"(In(0), In(1), Opt(2)) {
         auto_pad: Attr("auto_pad"), pads: Attr("pads"), strides: Attr("strides"),
         dilations: Attr("dilations"), group: Attr("group"), kernel_shape: Attr("kernel_shape")
     };
-    "" ConvInteger since 10 => "onnx.conv"(In(0), In(1), Opt(NONE), Opt(NONE)) {
-        auto_pad: Attr("auto_pad"), pads: Attr("pads"), strides: Attr("strides"),
-        dilations: Attr("dilations"), group: Attr("group"), kernel_shape: Attr("kernel_shape"),
-        out_dtype: Const(AttrConst::DType("int32"))
-    };
-    "" QLinearConv since 10 => "onnx.conv"(In(0), In(3), Opt(8), In(7)) {
+    "" ConvInteger since 10 => "onnx.conv_integer"(In(0), In(1), Opt(2), Opt(3)) {
         auto_pad: Attr("auto_pad"), pads: Attr("pads"), strides: Attr("strides"),
         dilations: Attr("dilations"), group: Attr("group"), kernel_shape: Attr("kernel_shape")
     };
-    "" DeformConv since 19 => "onnx.conv"(In(0), In(1), Opt(3), Opt(NONE)) {
+    "" QLinearConv since 10 => "onnx.qlinear_conv"(In(0), In(1), In(2), In(3), In(4), In(5), In(6), In(7), Opt(8)) {
+        auto_pad: Attr("auto_pad"), pads: Attr("pads"), strides: Attr("strides"),
+        dilations: Attr("dilations"), group: Attr("group"), kernel_shape: Attr("kernel_shape")
+    };
+    "" DeformConv since 19 => "onnx.deform_conv"(In(0), In(1), In(2), Opt(3), Opt(4)) {
         pads: Attr("pads"), strides: Attr("strides"),
         dilations: Attr("dilations"), group: Attr("group"), kernel_shape: Attr("kernel_shape")
     };
@@ -1823,14 +1973,14 @@ onnx_ops! {
     "" GlobalMaxPool since 1 => "onnx.pool"(In(0)) { global: Const(AttrConst::Int(1)) };
     "" GlobalLpPool since 1 => "onnx.pool"(In(0)) { global: Const(AttrConst::Int(1)) };
     "" MaxRoiPool since 1 => "onnx.roi_pool"(In(0), In(1)) { pooled_shape: Attr("pooled_shape") };
-    "" RoiAlign since 10 => "onnx.roi_pool"(In(0), In(1)) { pooled_shape: With(roi_align_shape) };
+    "" RoiAlign since 10 => "onnx.roi_align"(In(0), In(1), In(2)) { pooled_shape: With(roi_align_shape) };
     "" MaxUnpool since 9 => "onnx.max_unpool"(In(0), In(1), Value(2)) {
         kernel_shape: Attr("kernel_shape"), pads: Attr("pads"), strides: Attr("strides")
     };
 
     "" BatchNormalization since 7 => "onnx.batch_norm"(In(0), In(1), In(2), In(3), In(4)) -> Each;
     "" InstanceNormalization since 6 => "onnx.norm"(In(0), In(1), In(2)) { channels: Const(AttrConst::Int(1)) };
-    "" LayerNormalization since 17 => "onnx.layer_norm"(In(0), Opt(1)) {
+    "" LayerNormalization since 17 => "onnx.layer_norm"(In(0), In(1), Opt(2)) {
         axis: Attr("axis"), stash_type: Attr("stash_type")
     } -> Each;
     "" GroupNormalization since 18 => "onnx.norm"(In(0), In(1), In(2)) {
@@ -1839,7 +1989,7 @@ onnx_ops! {
     "" GroupNormalization since 21 => "onnx.norm"(In(0), In(1), In(2)) {
         channels: Const(AttrConst::Int(1)), num_groups: Attr("num_groups")
     };
-    "" RMSNormalization since 23 => "onnx.norm"(In(0), In(1), Opt(NONE)) { axis: Attr("axis") };
+    "" RMSNormalization since 23 => "onnx.norm"(In(0), In(1), In(1)) { axis: Attr("axis") };
     "" LRN since 1 => "nn.lrn"(In(0)) { size: Attr("size"), alpha: AttrOr("alpha", AttrConst::Float(0.0001)), beta: AttrOr("beta", AttrConst::Float(0.75)), bias: AttrOr("bias", AttrConst::Float(1.0)) };
 
     "" Softmax since 1 => "nn.softmax"(In(0)) { axis: AttrOr("axis", AttrConst::Int(1)) };
@@ -1849,11 +1999,11 @@ onnx_ops! {
     "" Hardmax since 1 => "nn.softmax"(In(0)) { axis: AttrOr("axis", AttrConst::Int(1)) };
     "" Hardmax since 13 => "nn.softmax"(In(0)) { axis: AttrOr("axis", AttrConst::Int(-1)) };
 
-    "" Dropout since 10 => "onnx.dropout"(In(0), Opt(1)) { mask_dtype: Const(AttrConst::DType("bool")) } -> Each;
+    "" Dropout since 10 => "onnx.dropout"(In(0), Opt(1), Opt(2)) { mask_dtype: Const(AttrConst::DType("bool")) } -> Each;
 
-    "" Upsample since 7 => "onnx.resize"(In(0), Opt(NONE)) { scales: Attr("scales") };
-    "" Upsample since 9 => "onnx.resize"(In(0), Opt(NONE)) { scales: Floats(1) };
-    "" Resize since 10 => "onnx.resize"(In(0), Opt(NONE)) { scales: Floats(1) };
+    "" Upsample since 7 => "onnx.resize"(In(0), AttrInts("sizes")) { scales: Attr("scales") };
+    "" Upsample since 9 => "onnx.resize"(In(0), AttrInts("sizes")) { scales: Floats(1) };
+    "" Resize since 10 => "onnx.resize"(In(0), AttrInts("sizes")) { scales: Floats(1) };
     "" Resize since 11 => "onnx.resize"(In(0), Value(3)) { scales: Floats(2) };
     "" Resize since 18 => "onnx.resize"(In(0), Value(3)) {
         scales: Floats(2), axes: Attr("axes"), keep_aspect_ratio_policy: Attr("keep_aspect_ratio_policy")
@@ -1865,14 +2015,14 @@ onnx_ops! {
     "" AffineGrid since 20 => "onnx.affine_grid"(In(0), Value(1));
     "" Col2Im since 18 => "onnx.col2im"(In(0), Value(1), Value(2));
     "" CenterCropPad since 18 => "onnx.center_crop_pad"(In(0), Value(1)) { axes: Attr("axes") };
-    "" Attention since 23 => "onnx.attention"(In(0), In(1), In(2), Opt(3), Opt(4), Opt(5)) {
+    "" Attention since 23 => "onnx.attention"(In(0), In(1), In(2), Opt(3), Opt(4), Opt(5), Opt(6)) {
         q_num_heads: Attr("q_num_heads"), kv_num_heads: Attr("kv_num_heads")
     } -> Each;
     "" RotaryEmbedding since 23 => "onnx.rotary"(In(0), In(1), In(2), Opt(3)) {
         num_heads: Attr("num_heads"), rotary_embedding_dim: Attr("rotary_embedding_dim")
     };
     "" CausalConvWithState since 27 => "onnx.causal_conv"(In(0), In(1), Opt(2), Opt(3)) -> Each;
-    "" LinearAttention since 27 => "onnx.linear_attention"(In(0), In(1), In(2), Opt(3)) {
+    "" LinearAttention since 27 => "onnx.linear_attention"(In(0), In(1), In(2), Opt(3), Opt(4), Opt(5)) {
         q_num_heads: Attr("q_num_heads"), kv_num_heads: Attr("kv_num_heads")
     } -> Each;
 }
