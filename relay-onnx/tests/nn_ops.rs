@@ -1140,3 +1140,75 @@ fn roi_align_batch_indices_match_the_regions() {
     );
     assert_eq!(e, "`batch_indices` has 3 elements for 5 regions");
 }
+
+/// A float32 initializer holding `values`.
+fn init_floats(g: &mut Graph, name: &str, values: &[f32]) {
+    let raw: Vec<u8> = values.iter().flat_map(|f| f.to_le_bytes()).collect();
+    g.graph.initializer.push(relay_onnx::proto::TensorProto {
+        name: name.to_string().into(),
+        dims: vec![values.len() as i64],
+        data_type: 1,
+        raw_data: raw.into(),
+        ..Default::default()
+    });
+}
+
+#[test]
+fn resize_by_constant_scales_scales_symbols() {
+    let mut g = Graph::new(10);
+    g.input("x", D::F32, &[p("N"), v(3), p("H"), v(5)]);
+    init_floats(&mut g, "scales", &[1.0, 1.0, 2.0, 0.6]);
+    g.node("Resize", &["x", "scales"], &["y"], vec![]);
+    init_floats(&mut g, "half", &[1.0, 1.0, 0.5, 1.0]);
+    g.node("Upsample", &["x", "half"], &["z"], vec![]);
+    g.output("y").output("z");
+    let mut c = g.check();
+    assert_eq!(messages(&c), Vec::<String>::new());
+    assert_eq!(c.type_of("y").unwrap(), "Tensor[(N, 3, 2*H, 3), float32]");
+    assert_eq!(
+        c.type_of("z").unwrap(),
+        "Tensor[(N, 3, floordiv(H, 2), 5), float32]"
+    );
+}
+
+#[test]
+fn conv_transpose_same_and_output_shape_and_same_lower_pools() {
+    let t = one(
+        11,
+        "ConvTranspose",
+        &[
+            ("x", vec![p("N"), v(4), p("H"), v(5)]),
+            ("w", vec![v(4), v(2), v(3), v(3)]),
+        ],
+        &["y"],
+        vec![
+            string("auto_pad", "SAME_UPPER"),
+            ints("strides", &[2, 2]),
+            int("group", 2),
+        ],
+    );
+    assert_eq!(t[0], "Tensor[(N, 4, 2*H, 10), float32]");
+    let t = one(
+        11,
+        "ConvTranspose",
+        &[
+            ("x", vec![p("N"), v(4), p("H"), v(5)]),
+            ("w", vec![v(4), v(2), v(3), v(3)]),
+        ],
+        &["y"],
+        vec![ints("output_shape", &[21, 11]), ints("strides", &[2, 2])],
+    );
+    assert_eq!(t[0], "Tensor[(N, 2, 21, 11), float32]");
+    let t = one(
+        11,
+        "AveragePool",
+        &[("x", vec![p("N"), v(3), p("H"), v(7)])],
+        &["y"],
+        vec![
+            ints("kernel_shape", &[3, 3]),
+            ints("strides", &[3, 3]),
+            string("auto_pad", "SAME_LOWER"),
+        ],
+    );
+    assert_eq!(t[0], "Tensor[(N, 3, floordiv(H + 2, 3), 3), float32]");
+}
