@@ -209,9 +209,24 @@ fn conv_channels_must_match_the_weight() {
         &["y"],
         vec![],
     );
+    assert_eq!(e, "the input has 3 channels, and the weight takes 2");
+}
+
+#[test]
+fn grouped_conv_channels_name_the_groups() {
+    let e = error(
+        11,
+        "Conv",
+        &[
+            ("x", vec![v(1), v(6), v(4), v(4)]),
+            ("w", vec![v(8), v(2), v(1), v(1)]),
+        ],
+        &["y"],
+        vec![int("group", 2)],
+    );
     assert_eq!(
         e,
-        "the input has 3 channels, and the weight takes 2 per group × 1 groups = 2"
+        "the input has 6 channels, and the weight takes 2 per group × 2 groups = 4"
     );
 }
 

@@ -806,10 +806,14 @@ fn conv(
     // C = weight's channels * group.
     let wc = cx.tcx().dims.scale(w[1], group).map_err(de(wi))?;
     same_dim(cx, x[1], wc, wi, |c, k| {
-        format!(
-            "the input has {c} channels, and the weight takes {} per group × {group} groups = {k}",
-            k / group
-        )
+        if group == 1 {
+            format!("the input has {c} channels, and the weight takes {k}")
+        } else {
+            format!(
+                "the input has {c} channels, and the weight takes {} per group × {group} groups = {k}",
+                k / group
+            )
+        }
     })?;
     if let Some(m) = as_const(cx, w[0]) {
         if m % group != 0 {
