@@ -15,7 +15,30 @@ pub enum DTypeCode {
     BFloat,
     /// Booleans (`bool`, one bit).
     Bool,
+    /// ONNX's (and ml_dtypes') small floats, each of one width, named as ml_dtypes and
+    /// later TVM name them: `float8_e4m3fn`.
+    Float8E4M3FN,
+    /// `float8_e4m3fnuz`.
+    Float8E4M3FNUZ,
+    /// `float8_e5m2`.
+    Float8E5M2,
+    /// `float8_e5m2fnuz`.
+    Float8E5M2FNUZ,
+    /// `float8_e8m0fnu`.
+    Float8E8M0FNU,
+    /// `float4_e2m1fn`.
+    Float4E2M1FN,
 }
+
+/// The small floats: code, name and width.
+const SMALL_FLOATS: [(DTypeCode, &str, u8); 6] = [
+    (DTypeCode::Float8E4M3FN, "float8_e4m3fn", 8),
+    (DTypeCode::Float8E4M3FNUZ, "float8_e4m3fnuz", 8),
+    (DTypeCode::Float8E5M2, "float8_e5m2", 8),
+    (DTypeCode::Float8E5M2FNUZ, "float8_e5m2fnuz", 8),
+    (DTypeCode::Float8E8M0FNU, "float8_e8m0fnu", 8),
+    (DTypeCode::Float4E2M1FN, "float4_e2m1fn", 4),
+];
 
 /// A tensor element type such as `float32`, `int8x4` or `bool`.
 ///
@@ -97,13 +120,26 @@ impl DType {
     };
 
     /// A data type, if the combination exists (`float` of 16, 32 or 64 bits; `int` and
-    /// `uint` of 8, 16, 32 or 64; `bfloat` of 16; `bool` of 1; lanes from 1 to 65535).
+    /// `uint` of 2, 4, 8, 16, 32 or 64; `bfloat` of 16; `bool` of 1; the small floats of
+    /// their width; lanes from 1 to 65535).
+    ///
+    /// ```
+    /// use relay_core::{DType, DTypeCode};
+    /// assert_eq!(DType::new(DTypeCode::Int, 4, 1).unwrap().to_string(), "int4");
+    /// let f8 = DType::new(DTypeCode::Float8E5M2, 8, 1).unwrap();
+    /// assert_eq!(f8.to_string(), "float8_e5m2");
+    /// assert_eq!("float8_e5m2".parse::<DType>(), Ok(f8));
+    /// assert!(f8.is_float());
+    /// ```
     pub fn new(code: DTypeCode, bits: u8, lanes: u16) -> Option<DType> {
         let ok = match code {
-            DTypeCode::Int | DTypeCode::UInt => matches!(bits, 8 | 16 | 32 | 64),
+            DTypeCode::Int | DTypeCode::UInt => matches!(bits, 2 | 4 | 8 | 16 | 32 | 64),
             DTypeCode::Float => matches!(bits, 16 | 32 | 64),
             DTypeCode::BFloat => bits == 16,
             DTypeCode::Bool => bits == 1,
+            small => SMALL_FLOATS
+                .iter()
+                .any(|&(c, _, b)| c == small && b == bits),
         };
         (ok && lanes >= 1).then_some(DType { code, bits, lanes })
     }
@@ -135,7 +171,10 @@ impl DType {
 
     /// Whether it is a floating-point type (`float*` or `bfloat16`).
     pub fn is_float(self) -> bool {
-        matches!(self.code, DTypeCode::Float | DTypeCode::BFloat)
+        !matches!(
+            self.code,
+            DTypeCode::Int | DTypeCode::UInt | DTypeCode::Bool
+        )
     }
 }
 
@@ -147,6 +186,13 @@ impl fmt::Display for DType {
             DTypeCode::UInt => write!(f, "uint{}", self.bits)?,
             DTypeCode::Float => write!(f, "float{}", self.bits)?,
             DTypeCode::BFloat => write!(f, "bfloat{}", self.bits)?,
+            small => {
+                let name = SMALL_FLOATS
+                    .iter()
+                    .find(|&&(c, _, _)| c == small)
+                    .map_or("", |e| e.1);
+                f.write_str(name)?
+            }
         }
         if self.lanes != 1 {
             write!(f, "x{}", self.lanes)?;
@@ -185,6 +231,9 @@ impl std::str::FromStr for DType {
             }
             None => (s, 1),
         };
+        if let Some(&(code, _, bits)) = SMALL_FLOATS.iter().find(|e| e.1 == base) {
+            return DType::new(code, bits, lanes).ok_or_else(err);
+        }
         let (code, bits) = if base == "bool" {
             (DTypeCode::Bool, "1")
         } else if let Some(b) = base.strip_prefix("uint") {
