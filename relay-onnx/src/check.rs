@@ -1401,7 +1401,16 @@ impl<'m> Checker<'m> {
                 Ok(self.solver.tcx.tensor(shape, dt))
             }
             Some(TypeValue::SequenceType(_)) => Err("sequence types are not supported yet".into()),
-            Some(TypeValue::OptionalType(_)) => Err("optional types are not supported yet".into()),
+            // An optional tensor is typed by its element (the value when present; an
+            // absent one is an absent input). Optional sequences wait for sequences.
+            Some(TypeValue::OptionalType(o)) => match o.elem_type.as_deref() {
+                Some(
+                    elem @ TypeProto {
+                        value: Some(TypeValue::TensorType(_)),
+                    },
+                ) => self.decl_ty(elem),
+                _ => Err("optional types of other than tensors are not supported yet".into()),
+            },
             Some(TypeValue::MapType(_)) => Err("map types are not supported".into()),
             Some(TypeValue::SparseTensorType(_)) => {
                 Err("sparse tensor types are not supported".into())
