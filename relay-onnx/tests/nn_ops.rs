@@ -1227,3 +1227,87 @@ fn conv_transpose_same_and_output_shape_and_same_lower_pools() {
     );
     assert_eq!(t[0], "Tensor[(N, 3, floordiv(H + 2, 3), 3), float32]");
 }
+
+/// A small deterministic generator (an LCG) for the property tests.
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: i64) -> i64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) % n as u64) as i64
+    }
+}
+
+/// The window operators' symbolic sizes, evaluated at a size, are the sizes the same
+/// graph over that constant size gets (or the constant graph is an error there): the
+/// `floordiv` forms and the `ceil_mode` rule agree with the constant arithmetic.
+#[test]
+fn symbolic_window_sizes_agree_with_constant_ones() {
+    let mut rng = Lcg(7);
+    let mut compared = 0;
+    for case in 0..300 {
+        let op = ["Conv", "ConvTranspose", "MaxPool", "AveragePool"][rng.below(4) as usize];
+        let k = 1 + rng.below(4);
+        let s = 1 + rng.below(3);
+        let d = 1 + rng.below(2);
+        let mut attrs = vec![ints("strides", &[s]), ints("dilations", &[d])];
+        match rng.below(4) {
+            0 => attrs.push(string(
+                "auto_pad",
+                ["SAME_UPPER", "SAME_LOWER", "VALID"][rng.below(3) as usize],
+            )),
+            1 => attrs.push(ints("pads", &[rng.below(3), rng.below(3)])),
+            _ => {}
+        }
+        if op.ends_with("Pool") {
+            attrs.push(ints("kernel_shape", &[k]));
+            if rng.below(2) == 0 {
+                attrs.push(int("ceil_mode", 1));
+            }
+        }
+        let build = |len: D| {
+            let mut g = Graph::new(19);
+            g.input("x", D::F32, &[v(1), v(2), len]);
+            let mut ins = vec!["x"];
+            if op.starts_with("Conv") {
+                g.input("w", D::F32, &[v(2), v(2), v(k)]);
+                ins.push("w");
+            }
+            g.node(op, &ins, &["y"], attrs.clone());
+            g.output("y");
+            g.check()
+        };
+        let mut sym = build(p("L"));
+        if !messages(&sym).is_empty() {
+            continue;
+        }
+        for len in 1..14 {
+            let mut konst = build(v(len));
+            if !messages(&konst).is_empty() {
+                continue;
+            }
+            let want: Vec<i64> = konst
+                .type_of("y")
+                .unwrap()
+                .trim_start_matches("Tensor[(")
+                .split(')')
+                .next()
+                .unwrap()
+                .split(", ")
+                .map(|x| x.parse().unwrap())
+                .collect();
+            match sym.eval_shape("y", &[("x", vec![1, 2, len])]) {
+                Ok(got) => {
+                    assert_eq!(got, want, "case {case}: {op} {attrs:?} at L = {len}");
+                    compared += 1;
+                }
+                // `?` (ceil_mode on a symbolic axis that may drop a window).
+                Err(_) => assert!(sym.type_of("y").unwrap().contains('?'), "case {case}"),
+            }
+        }
+    }
+    assert!(compared > 1000, "{compared}");
+}
