@@ -525,11 +525,11 @@ impl Window {
     }
 }
 
-/// An error when a computed spatial size `d` (axis `axis` of the result) is a constant
-/// below 1.
-fn positive(cx: &RelCx<'_>, d: Dim, axis: usize) -> Result<(), RelError> {
+/// An error when a computed spatial size `d` (axis `axis` of the result) is a negative
+/// constant (0 is an empty result, as ONNX's inference allows).
+fn nonneg(cx: &RelCx<'_>, d: Dim, axis: usize) -> Result<(), RelError> {
     match as_const(cx, d) {
-        Some(c) if c < 1 => Err(RelError::at(
+        Some(c) if c < 0 => Err(RelError::at(
             0,
             format!(
                 "axis {axis} of the result would be {c}: the padding is larger than the output"
@@ -936,14 +936,7 @@ pub fn onnx_conv_transpose(cx: &mut RelCx<'_>) -> RelResult {
                     let t = dims.add(sd, kd).map_err(de(0))?;
                     dims.add(t, c).map_err(de(0))?
                 };
-                if let Some(c) = dims.as_const(o) {
-                    if c < 1 {
-                        return Err(RelError::at(
-                            0,
-                            format!("axis {} of the result would be {c}: the padding is larger than the output", i + 2),
-                        ));
-                    }
-                }
+                nonneg(cx, o, i + 2)?;
                 sp.push(o);
             }
             sp
@@ -1122,7 +1115,7 @@ pub fn onnx_max_unpool(cx: &mut RelCx<'_>) -> RelResult {
                     .ok_or_else(|| RelError::at(0, "`pads` overflow"))?;
                 let c = dims.konst(c);
                 let o = dims.add(sd, c).map_err(de(0))?;
-                positive(cx, o, i + 2)?;
+                nonneg(cx, o, i + 2)?;
                 out.push(o);
             }
             out_tensor(cx, 3, &out, dt)
