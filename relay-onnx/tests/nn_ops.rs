@@ -1311,3 +1311,22 @@ fn symbolic_window_sizes_agree_with_constant_ones() {
     }
     assert!(compared > 1000, "{compared}");
 }
+
+#[test]
+fn batch_normalization_names_the_vector_that_does_not_fit() {
+    let c = || vec![v(3)];
+    let e = error(
+        15,
+        "BatchNormalization",
+        &[
+            ("x", vec![p("N"), v(3), p("H")]),
+            ("s", c()),
+            ("b", c()),
+            ("m", vec![v(4)]),
+            ("var", c()),
+        ],
+        &["y"],
+        vec![],
+    );
+    assert_eq!(e, "`input_mean` has 4 elements for 3 channels");
+}

@@ -1136,20 +1136,20 @@ pub fn onnx_batch_norm(cx: &mut RelCx<'_>) -> RelResult {
             format!("the input is `{t}`, and it must be `(N, C, ..)`"),
         ));
     }
-    for i in 1..5 {
+    for (i, name) in [(1, "scale"), (2, "B"), (3, "input_mean"), (4, "input_var")] {
         if let Some((v, _)) = cx.tensor_dims(i)? {
             if v.len() != 1 {
                 let t = shown(cx, i);
                 return Err(RelError::at(
                     i,
                     format!(
-                        "`{t}` must be a vector of the {} channels",
+                        "`{name}` is `{t}`, and it must be a vector of the {} channels",
                         cx.show_dim(x[1])
                     ),
                 ));
             }
             same_dim(cx, v[0], x[1], i, |a, c| {
-                format!("a vector of {a} elements for {c} channels")
+                format!("`{name}` has {a} elements for {c} channels")
             })?;
         }
     }
@@ -1594,9 +1594,9 @@ pub fn onnx_attention(cx: &mut RelCx<'_>) -> RelResult {
         (kh_, k[1], kd, vd, qh_, q[1])
     };
     // The batch, the sequence of K and V, the heads and the Q/K head size agree.
-    for (i, d) in [(1, &k), (2, &v)] {
+    for (i, d, name) in [(1, &k, "K"), (2, &v, "V")] {
         same_dim(cx, d[0], q[0], i, |a, b| {
-            format!("a batch of {a}, and `Q`'s is {b}")
+            format!("`{name}` has a batch of {a}, and `Q` of {b}")
         })?;
     }
     let v_seq = if r == 4 { v[2] } else { v[1] };
