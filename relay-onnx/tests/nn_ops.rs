@@ -1330,3 +1330,59 @@ fn batch_normalization_names_the_vector_that_does_not_fit() {
     );
     assert_eq!(e, "`input_mean` has 4 elements for 3 channels");
 }
+
+// --- Recurrent layers ---------------------------------------------------------------------
+
+#[test]
+fn lstm_bidirectional_and_gru_batch_first() {
+    let t = one(
+        14,
+        "LSTM",
+        &[
+            ("x", vec![p("S"), p("B"), v(10)]),
+            ("w", vec![v(2), v(4 * 16), v(10)]),
+            ("r", vec![v(2), v(4 * 16), v(16)]),
+            ("b", vec![v(2), v(8 * 16)]),
+        ],
+        &["y", "h", "c"],
+        vec![string("direction", "bidirectional"), int("hidden_size", 16)],
+    );
+    assert_eq!(
+        t,
+        [
+            "Tensor[(S, 2, B, 16), float32]",
+            "Tensor[(2, B, 16), float32]",
+            "Tensor[(2, B, 16), float32]"
+        ]
+    );
+    let t = one(
+        14,
+        "GRU",
+        &[
+            ("x", vec![p("B"), p("S"), v(10)]),
+            ("w", vec![v(1), v(3 * 8), v(10)]),
+            ("r", vec![v(1), v(3 * 8), v(8)]),
+        ],
+        &["y", "h"],
+        vec![int("layout", 1)],
+    );
+    assert_eq!(
+        t,
+        [
+            "Tensor[(B, S, 1, 8), float32]",
+            "Tensor[(B, 1, 8), float32]"
+        ]
+    );
+    let e = error(
+        14,
+        "RNN",
+        &[
+            ("x", vec![p("S"), p("B"), v(10)]),
+            ("w", vec![v(1), v(8), v(12)]),
+            ("r", vec![v(1), v(8), v(8)]),
+        ],
+        &["y"],
+        vec![int("hidden_size", 8)],
+    );
+    assert_eq!(e, "`W` takes inputs of 12, and `X`'s are 10");
+}
