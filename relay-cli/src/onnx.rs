@@ -24,6 +24,8 @@ fn map(path: &Path) -> std::io::Result<bytes::Bytes> {
     // while it is checked may give wrong types, which is the contract of every tool that
     // maps its input (as the checker reads each byte at most once, no more).
     let mmap = unsafe { memmap2::Mmap::map(&file)? };
+    // The checker reads the graph and skips the weights: no read-ahead into them.
+    let _ = mmap.advise(memmap2::Advice::Random);
     Ok(bytes::Bytes::from_owner(mmap))
 }
 

@@ -83,9 +83,14 @@ fn ops_lists_every_operator() {
     );
     // TVM's operators, and the ONNX front end's own (`onnx.*`: where ONNX's semantics
     // are not TVM's).
-    let tvm = out.lines().filter(|l| !l.starts_with(' ') && !l.starts_with("onnx."));
+    let tvm = out
+        .lines()
+        .filter(|l| !l.starts_with(' ') && !l.starts_with("onnx."));
     assert_eq!(tvm.count(), 295);
-    assert!(out.contains("onnx.reshape: fn [a, s, b](a, s) -> b where OnnxReshape\n"), "{out}");
+    assert!(
+        out.contains("onnx.reshape: fn [a, s, b](a, s) -> b where OnnxReshape\n"),
+        "{out}"
+    );
 }
 
 #[test]

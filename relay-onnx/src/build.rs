@@ -188,10 +188,13 @@ impl Graph {
             dims: dims.to_vec(),
             data_type: 1,
             data_location: 1,
-            external_data: vec![StringStringEntryProto {
-                key: "location".into(),
-                value: "weights.bin".into(),
-            }],
+            external_data: vec![Bytes::from(
+                StringStringEntryProto {
+                    key: "location".into(),
+                    value: "weights.bin".into(),
+                }
+                .encode_to_vec(),
+            )],
             ..Default::default()
         });
         self

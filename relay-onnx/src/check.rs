@@ -379,7 +379,12 @@ struct Checker<'m> {
     slots: Vec<Slot>,
     names: Vec<&'m [u8]>,
     by_name: FxHashMap<&'m [u8], usize>,
+    /// The output types of nodes typed before, by [`NodeKey`], and the attribute
+    /// encodings met, interned.
+    node_memo: FxHashMap<NodeKey, Box<[Option<Ty>]>>,
+    attr_ids: FxHashMap<Box<[u8]>, u32>,
     /// Vectors reused from node to node.
+    scratch_bytes: Vec<u8>,
     scratch_inputs: Vec<Option<usize>>,
     scratch_args: Vec<Ty>,
     /// The mapping of each (domain, op type) met, and the Relay operator of each.
@@ -419,6 +424,9 @@ impl<'m> Checker<'m> {
             names: Vec::new(),
             by_name: FxHashMap::default(),
             found: FxHashMap::default(),
+            node_memo: FxHashMap::default(),
+            attr_ids: FxHashMap::default(),
+            scratch_bytes: Vec::new(),
             scratch_inputs: Vec::new(),
             scratch_args: Vec::new(),
             defs: FxHashMap::default(),
@@ -435,10 +443,13 @@ impl<'m> Checker<'m> {
     }
 
     fn finish(self) -> Checked {
-        let mut names = String::new();
+        let mut names = String::with_capacity(self.names.iter().map(|n| n.len()).sum());
         let mut name_ends = Vec::with_capacity(self.names.len());
         for n in &self.names {
-            names.push_str(&text(n));
+            match std::str::from_utf8(n) {
+                Ok(s) => names.push_str(s),
+                Err(_) => names.push_str(&text(n)),
+            }
             name_ends.push(u32::try_from(names.len()).unwrap_or(u32::MAX));
         }
         Checked {
@@ -485,6 +496,10 @@ impl<'m> Checker<'m> {
     }
 
     fn graph(&mut self, g: &'m GraphProto) {
+        let values = g.initializer.len() + g.input.len() + 2 * g.node.len();
+        self.by_name.reserve(values);
+        self.slots.reserve(values);
+        self.names.reserve(values);
         // Initializers first: a graph input of the same name is the initializer.
         for t in &g.initializer {
             let ty = self.tensor_proto_ty(t);
@@ -534,8 +549,6 @@ impl<'m> Checker<'m> {
                 return;
             }
         };
-        self.by_name.reserve(nodes.len() + nodes.len() / 2);
-        self.slots.reserve(nodes.len() + nodes.len() / 2);
         let order = self.order(&nodes);
         for &n in &order {
             self.node(&nodes, n);
@@ -635,8 +648,6 @@ impl<'m> Checker<'m> {
 
     fn node(&mut self, g: &Nodes<'m>, k: usize) {
         let node = g.at(k);
-        let domain = text(node.domain());
-        let op_type = text(node.op_type());
         // Inputs: each must be a known value; one that failed stops this node quietly.
         let mut inputs = std::mem::take(&mut self.scratch_inputs);
         inputs.clear();
@@ -668,18 +679,22 @@ impl<'m> Checker<'m> {
         while inputs.last() == Some(&None) && node.input().last().is_some_and(|n| n.is_empty()) {
             inputs.pop();
         }
-        let version = self.opset(&domain);
         let key = (node.domain(), node.op_type());
         let op = match self.found.get(&key) {
             Some(&op) => op,
             None => {
-                let op = version.and_then(|v| ops::find(&domain, &op_type, v));
+                let (domain, op_type) = (text(node.domain()), text(node.op_type()));
+                let op = self
+                    .opset(&domain)
+                    .and_then(|v| ops::find(&domain, &op_type, v));
                 self.found.insert(key, op);
                 op
             }
         };
         let Some(op) = op.filter(|_| !failed) else {
             if !failed {
+                let (domain, op_type) = (text(node.domain()), text(node.op_type()));
+                let version = self.opset(&domain);
                 let shown = if domain.is_empty() {
                     "ai.onnx".to_string()
                 } else {
@@ -709,10 +724,113 @@ impl<'m> Checker<'m> {
             self.scratch_inputs = inputs;
             return;
         };
+        // A node of the mapping, attributes and known input types of one typed before
+        // has that one's outputs (a model repeats its blocks).
+        let key = self.node_key(g, k, op, &inputs);
+        if let Some(outs) = key.as_ref().and_then(|key| self.node_memo.get(key)) {
+            let outs = outs.clone();
+            for (o, t) in node.output().iter().zip(outs.iter()) {
+                if let (false, Some(t)) = (o.is_empty(), *t) {
+                    self.add_slot(o, t, Some(k));
+                }
+            }
+            self.scratch_inputs = inputs;
+            return;
+        }
         if !self.apply(g, k, op, &inputs) {
             self.fail_outputs(node, k);
+        } else if let Some(key) = key {
+            self.remember(node, key);
         }
         self.scratch_inputs = inputs;
+    }
+
+    /// The key node `k` is remembered by, if it may be: an operator of no data-dependent
+    /// size, inputs of known types without values (a value flows through a node, which
+    /// must run) and at most [`KEY_INPUTS`] of them, and no value made from types.
+    fn node_key(
+        &mut self,
+        g: &Nodes<'m>,
+        k: usize,
+        op: &'static OnnxOp,
+        inputs: &[Option<usize>],
+    ) -> Option<NodeKey> {
+        if inputs.is_empty()
+            || inputs.len() > KEY_INPUTS
+            || g.outputs(k).len() > u8::MAX as usize
+            || matches!(op.op_type, "Shape" | "Size")
+            || op.args.iter().any(|a| matches!(a, Arg::Fresh))
+        {
+            return None;
+        }
+        let mut tys = [None; KEY_INPUTS];
+        for (j, i) in inputs.iter().enumerate() {
+            if let Some(id) = *i {
+                let slot = &self.slots[id];
+                if slot.value.is_some() || slot.floats.is_some() {
+                    return None;
+                }
+                let t = self.solver.resolve(slot.ty);
+                if self.solver.tcx.has_vars(t) {
+                    return None;
+                }
+                tys[j] = Some(t);
+            }
+        }
+        // The attributes by their encoding, interned.
+        let raw = g.raw_attributes(k);
+        let attrs = if raw.is_empty() {
+            0
+        } else {
+            let mut buf = std::mem::take(&mut self.scratch_bytes);
+            buf.clear();
+            for a in raw {
+                buf.extend_from_slice(&(a.len() as u64).to_le_bytes());
+                buf.extend_from_slice(a);
+            }
+            let n = self.attr_ids.len() as u32 + 1;
+            let id = match self.attr_ids.get(buf.as_slice()) {
+                Some(&id) => id,
+                None => {
+                    self.attr_ids.insert(buf.as_slice().into(), n);
+                    n
+                }
+            };
+            self.scratch_bytes = buf;
+            id
+        };
+        Some(NodeKey {
+            op: op as *const OnnxOp as usize,
+            attrs,
+            inputs: inputs.len() as u8,
+            outputs: g.outputs(k).len() as u8,
+            tys,
+        })
+    }
+
+    /// Remembers node `k`'s output types under `key` if they are all known.
+    fn remember(&mut self, node: NodeAt<'_, 'm>, key: NodeKey) {
+        let mut outs = Vec::with_capacity(node.output().len());
+        for o in node.output() {
+            let t = match self.by_name.get(o) {
+                Some(&id) if !o.is_empty() => {
+                    let slot = &self.slots[id];
+                    if slot.value.is_some() {
+                        return;
+                    }
+                    self.solver.resolve(slot.ty)
+                }
+                _ => {
+                    outs.push(None);
+                    continue;
+                }
+            };
+            if self.solver.tcx.has_vars(t) {
+                return;
+            }
+            outs.push(Some(t));
+        }
+        self.node_memo.insert(key, outs.into());
     }
 
     fn fail_outputs(&mut self, node: NodeAt<'_, 'm>, k: usize) {
@@ -1617,6 +1735,20 @@ fn sanitize(name: &str) -> String {
         s.insert(0, '_');
     }
     s
+}
+
+/// The most inputs of a node remembered by its inputs' types.
+const KEY_INPUTS: usize = 6;
+
+/// What a node's output types follow from: its mapping, its attributes (interned by
+/// their encoding), and its inputs' types (`None` for an absent input).
+#[derive(Copy, Clone, PartialEq, Eq, Hash)]
+struct NodeKey {
+    op: usize,
+    attrs: u32,
+    inputs: u8,
+    outputs: u8,
+    tys: [Option<Ty>; KEY_INPUTS],
 }
 
 /// An operator's type and, for the common scheme, its relation and arity.

@@ -355,9 +355,10 @@ pub struct TensorProto {
     /// Raw little-endian data: a slice of the file, never copied.
     #[prost(bytes = "bytes", tag = "9")]
     pub raw_data: Bytes,
-    /// Where external data is (never opened).
-    #[prost(message, repeated, tag = "13")]
-    pub external_data: Vec<StringStringEntryProto>,
+    /// Where external data is (never opened, so kept encoded: each a
+    /// [`StringStringEntryProto`]).
+    #[prost(bytes = "bytes", repeated, tag = "13")]
+    pub external_data: Vec<Bytes>,
     /// 1 when the data is external.
     #[prost(int32, tag = "14")]
     pub data_location: i32,
@@ -403,6 +404,8 @@ pub struct Nodes<'a> {
     nodes: Vec<NodeRec<'a>>,
     names: Vec<&'a [u8]>,
     attrs: Vec<AttributeProto>,
+    /// Each attribute's encoding, beside its decoded form.
+    raw_attrs: Vec<&'a [u8]>,
 }
 
 struct NodeRec<'a> {
@@ -425,6 +428,7 @@ impl<'a> Nodes<'a> {
             nodes: Vec::with_capacity(raw.len()),
             names: Vec::with_capacity(raw.len() * 3),
             attrs: Vec::new(),
+            raw_attrs: Vec::new(),
         };
         for (k, b) in raw.iter().enumerate() {
             out.read_one(b)
@@ -448,21 +452,23 @@ impl<'a> Nodes<'a> {
             attr: self.attrs.len() as u32,
             n_attr: 0,
         };
-        let mut outputs: Vec<&'a [u8]> = Vec::new();
         let mut r = Wire { buf: bytes, pos: 0 };
         while r.pos < bytes.len() {
             let key = r.varint()?;
             let (field, wire) = (key >> 3, key & 7);
             match (field, wire) {
                 (1, 2) => {
-                    if !outputs.is_empty() {
-                        // Inputs after outputs (no writer does it): kept in order all the same.
+                    if rec.n_out > 0 {
+                        // Writers put the inputs first, as the fields are numbered.
                         return Err("an input after an output".into());
                     }
                     self.names.push(r.bytes()?);
                     rec.n_in += 1;
                 }
-                (2, 2) => outputs.push(r.bytes()?),
+                (2, 2) => {
+                    self.names.push(r.bytes()?);
+                    rec.n_out += 1;
+                }
                 (3, 2) => rec.name = r.bytes()?,
                 (4, 2) => rec.op_type = r.bytes()?,
                 (7, 2) => rec.domain = r.bytes()?,
@@ -470,6 +476,7 @@ impl<'a> Nodes<'a> {
                     let a = r.bytes()?;
                     let attr = AttributeProto::decode(b.slice_ref(a)).map_err(|e| e.to_string())?;
                     self.attrs.push(attr);
+                    self.raw_attrs.push(a);
                     rec.n_attr += 1;
                 }
                 (_, 0) => {
@@ -487,8 +494,6 @@ impl<'a> Nodes<'a> {
                 }
             }
         }
-        rec.n_out = outputs.len() as u32;
-        self.names.extend(outputs);
         self.nodes.push(rec);
         Ok(())
     }
@@ -540,6 +545,13 @@ impl<'a> Nodes<'a> {
     pub fn attributes(&self, k: usize) -> &[AttributeProto] {
         let n = &self.nodes[k];
         &self.attrs[n.attr as usize..(n.attr + n.n_attr) as usize]
+    }
+
+    /// Node `k`'s attributes as they are encoded (two nodes whose encodings are equal
+    /// have equal attributes).
+    pub fn raw_attributes(&self, k: usize) -> &[&'a [u8]] {
+        let n = &self.nodes[k];
+        &self.raw_attrs[n.attr as usize..(n.attr + n.n_attr) as usize]
     }
 }
 

@@ -103,10 +103,13 @@ pub fn transformer(nodes: usize, weights: Weights) -> Vec<u8> {
             match weights {
                 Weights::External => {
                     t.data_location = 1;
-                    t.external_data = vec![StringStringEntryProto {
-                        key: "location".into(),
-                        value: "weights.bin".into(),
-                    }];
+                    t.external_data = vec![Bytes::from(
+                        StringStringEntryProto {
+                            key: "location".into(),
+                            value: "weights.bin".into(),
+                        }
+                        .encode_to_vec(),
+                    )];
                 }
                 Weights::Inline => {
                     let n = dims.iter().product::<i64>() as usize * 4;
