@@ -121,7 +121,10 @@ fn score_test(path: &Path) -> Option<(Score, Vec<Score>, String)> {
     let inits: Vec<String> = graph
         .initializer
         .iter()
-        .map(|t| String::from_utf8_lossy(&t.name).into_owned())
+        .map(|t| {
+            String::from_utf8_lossy(relay_onnx::proto::tensor_name(t).unwrap_or_default())
+                .into_owned()
+        })
         .collect();
     let inputs: Vec<String> = graph
         .input
@@ -141,7 +144,7 @@ fn score_test(path: &Path) -> Option<(Score, Vec<Score>, String)> {
             && relay_onnx::attr::int_data(&t).ok().flatten().is_some()
         {
             t.name = name.clone().into();
-            graph.initializer.push(t);
+            graph.initializer.push(t.encode_to_vec().into());
         }
     }
     let outs = graph.output.clone();

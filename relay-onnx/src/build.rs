@@ -172,31 +172,41 @@ impl Graph {
         self
     }
 
+    /// An initializer.
+    pub fn init(&mut self, t: TensorProto) -> &mut Self {
+        self.graph.initializer.push(t.encode_to_vec().into());
+        self
+    }
+
     /// An int64 initializer.
     pub fn init_ints(&mut self, name: &str, dims: &[i64], values: &[i64]) -> &mut Self {
         self.graph
             .initializer
-            .push(int64_tensor(name, dims, values));
+            .push(int64_tensor(name, dims, values).encode_to_vec().into());
         self
     }
 
     /// A float initializer of these dims, its data outside the file (as large weights
     /// are).
     pub fn init_f32(&mut self, name: &str, dims: &[i64]) -> &mut Self {
-        self.graph.initializer.push(TensorProto {
-            name: name.to_string().into(),
-            dims: dims.to_vec(),
-            data_type: 1,
-            data_location: 1,
-            external_data: vec![Bytes::from(
-                StringStringEntryProto {
-                    key: "location".into(),
-                    value: "weights.bin".into(),
-                }
-                .encode_to_vec(),
-            )],
-            ..Default::default()
-        });
+        self.graph.initializer.push(
+            TensorProto {
+                name: name.to_string().into(),
+                dims: dims.to_vec(),
+                data_type: 1,
+                data_location: 1,
+                external_data: vec![Bytes::from(
+                    StringStringEntryProto {
+                        key: "location".into(),
+                        value: "weights.bin".into(),
+                    }
+                    .encode_to_vec(),
+                )],
+                ..Default::default()
+            }
+            .encode_to_vec()
+            .into(),
+        );
         self
     }
 

@@ -12,9 +12,10 @@
 use crate::attr::{int_data, NodeAttrs};
 use crate::ops::{self, Arg, AttrFrom, OnnxOp, Outputs};
 use crate::proto::{
-    text, GraphProto, ModelProto, NodeAt, Nodes, TensorProto, TypeProto, TypeValue,
+    tensor_name, text, GraphProto, ModelProto, NodeAt, Nodes, TensorProto, TypeProto, TypeValue,
 };
 use crate::value::{ValueCx, MAX_ELEMS};
+use prost::Message as _;
 use relay_core::op::AttrType;
 use relay_core::{
     AttrValue, Attrs, DTy, DType, Dim, Kind, OpDef, Registry, Solver, Ty, TyCtx, TyData,
@@ -97,12 +98,9 @@ impl std::error::Error for LoadError {}
 /// A value of the graph: what is known of it (its name is kept beside).
 struct Slot {
     ty: Ty,
-    /// Its elements, for a small integer tensor whose value is known.
-    value: Option<Box<[Dim]>>,
-    /// Its elements, for a small float tensor that is a constant.
-    floats: Option<Box<[f64]>>,
+
     /// The node that makes it, if one.
-    node: Option<usize>,
+    node: Option<u32>,
     /// It depends on a node that could not be typed: not checked further.
     failed: bool,
 }
@@ -391,6 +389,10 @@ struct Checker<'m> {
     found: FxHashMap<(&'m [u8], &'m [u8]), Option<&'static OnnxOp>>,
     defs: FxHashMap<*const OnnxOp, Option<&'static OpDef>>,
     syms: FxHashMap<String, Dim>,
+    /// The elements of small integer tensors whose value is known, and of small float
+    /// constants, by value.
+    values: FxHashMap<usize, Box<[Dim]>>,
+    floats: FxHashMap<usize, Box<[f64]>>,
     /// The symbols made for sizes that depend on data.
     fresh: Vec<relay_core::Param>,
     sym_names: FxHashMap<String, String>,
@@ -432,6 +434,8 @@ impl<'m> Checker<'m> {
             defs: FxHashMap::default(),
             syms: FxHashMap::default(),
             fresh: Vec::new(),
+            values: FxHashMap::default(),
+            floats: FxHashMap::default(),
             sym_names: FxHashMap::default(),
             op_tys: FxHashMap::default(),
             attr_cache: FxHashMap::default(),
@@ -486,9 +490,7 @@ impl<'m> Checker<'m> {
         self.names.push(name);
         self.slots.push(Slot {
             ty,
-            value: None,
-            floats: None,
-            node,
+            node: node.map(|n| n as u32),
             failed: false,
         });
         self.by_name.insert(name, id);
@@ -501,18 +503,43 @@ impl<'m> Checker<'m> {
         self.slots.reserve(values);
         self.names.reserve(values);
         // Initializers first: a graph input of the same name is the initializer.
-        for t in &g.initializer {
+        for raw in &g.initializer {
+            // One tensor decoded at a time (its data a slice of the file, never read).
+            let (t, name) = match (TensorProto::decode(raw.clone()), tensor_name(raw)) {
+                (Ok(t), Ok(name)) => (t, name),
+                (Err(e), _) => {
+                    self.error(
+                        None,
+                        format!("an initializer is not a readable `TensorProto`: {e}"),
+                        Vec::new(),
+                    );
+                    continue;
+                }
+                (_, Err(e)) => {
+                    self.error(
+                        None,
+                        format!("an initializer is not a readable `TensorProto`: {e}"),
+                        Vec::new(),
+                    );
+                    continue;
+                }
+            };
+            let t = &t;
             let ty = self.tensor_proto_ty(t);
-            let id = self.add_slot(&t.name, ty, None);
+            let id = self.add_slot(name, ty, None);
             match int_data(t) {
                 Ok(Some(v)) => {
                     let v: Box<[Dim]> = v
                         .into_iter()
                         .map(|c| self.solver.tcx.dims.konst(c))
                         .collect();
-                    self.slots[id].value = Some(v);
+                    self.values.insert(id, v);
                 }
-                Ok(None) => self.slots[id].floats = crate::attr::float_data(t).map(Into::into),
+                Ok(None) => {
+                    if let Some(f) = crate::attr::float_data(&t) {
+                        self.floats.insert(id, f.into());
+                    }
+                }
                 Err(e) => self.error(
                     None,
                     format!("initializer `{}`: {e}", text(&t.name)),
@@ -767,7 +794,7 @@ impl<'m> Checker<'m> {
         for (j, i) in inputs.iter().enumerate() {
             if let Some(id) = *i {
                 let slot = &self.slots[id];
-                if slot.value.is_some() || slot.floats.is_some() {
+                if self.values.contains_key(&id) || self.floats.contains_key(&id) {
                     return None;
                 }
                 let t = self.solver.resolve(slot.ty);
@@ -815,7 +842,7 @@ impl<'m> Checker<'m> {
             let t = match self.by_name.get(o) {
                 Some(&id) if !o.is_empty() => {
                     let slot = &self.slots[id];
-                    if slot.value.is_some() {
+                    if self.values.contains_key(&id) {
                         return;
                     }
                     self.solver.resolve(slot.ty)
@@ -888,7 +915,14 @@ impl<'m> Checker<'m> {
             );
             return false;
         };
-        let attrs = NodeAttrs::new(node.attribute());
+        let decoded = match node.attribute() {
+            Ok(a) => a,
+            Err(e) => {
+                self.error(Some(here()), e, Vec::new());
+                return false;
+            }
+        };
+        let attrs = NodeAttrs::new(&decoded);
         // An input the mapping does not read is a mistake of the model's, not silence.
         let takes = op_inputs(op);
         if inputs.len() > takes && CHECK_EXTRA_INPUTS {
@@ -923,7 +957,7 @@ impl<'m> Checker<'m> {
                     None => self.solver.tcx.tuple(&[]),
                 },
                 Arg::Value(i) => match inputs.get(i).copied().flatten() {
-                    Some(id) => match self.slots[id].value.clone() {
+                    Some(id) => match self.values.get(&id).cloned() {
                         Some(v) => self.solver.tcx.tensor_of(&v, DType::INT64),
                         None => self.solver.fresh_ty(),
                     },
@@ -1007,12 +1041,12 @@ impl<'m> Checker<'m> {
                     .get(i)
                     .copied()
                     .flatten()
-                    .and_then(|id| self.slots[id].floats.clone())
+                    .and_then(|id| self.floats.get(&id).cloned())
                     .map(|v| AttrValue::List(v.iter().map(|&f| AttrValue::Float(f)).collect())),
                 AttrFrom::Input(i) => match inputs.get(i).copied().flatten() {
                     None => None,
                     Some(id) => {
-                        let Some(v) = self.slots[id].value.clone() else {
+                        let Some(v) = self.values.get(&id).cloned() else {
                             self.error(
                                 Some(here()),
                                 format!(
@@ -1209,7 +1243,9 @@ impl<'m> Checker<'m> {
             let t = attrs.get("value").and_then(|a| a.t.as_ref());
             if let (Some(t), Some(o)) = (t, node.output().first()) {
                 if let Some(&id) = self.by_name.get(o.as_ref()) {
-                    self.slots[id].floats = crate::attr::float_data(t).map(Into::into);
+                    if let Some(f) = crate::attr::float_data(t) {
+                        self.floats.insert(id, f.into());
+                    }
                 }
             }
         }
@@ -1222,14 +1258,14 @@ impl<'m> Checker<'m> {
                 || inputs
                     .iter()
                     .flatten()
-                    .any(|&id| self.slots[id].value.is_some())
+                    .any(|&id| self.values.contains_key(&id))
         };
         if ok && op.value.is_some() && runs() {
             if let (Some(f), Some(o)) = (op.value, node.output().first().filter(|o| !o.is_empty()))
             {
                 let vals: Vec<Option<Box<[Dim]>>> = inputs
                     .iter()
-                    .map(|i| i.and_then(|id| self.slots[id].value.clone()))
+                    .map(|i| i.and_then(|id| self.values.get(&id).cloned()))
                     .collect();
                 let views: Vec<Option<&[Dim]>> = vals.iter().map(|v| v.as_deref()).collect();
                 let tys: Vec<Option<Ty>> = inputs
@@ -1246,7 +1282,7 @@ impl<'m> Checker<'m> {
                 if let Some(v) = f(&mut cx) {
                     if v.len() <= MAX_ELEMS {
                         let id = self.by_name[o];
-                        self.slots[id].value = Some(v.into());
+                        self.values.insert(id, v.into());
                     }
                 }
             }
@@ -1626,7 +1662,7 @@ impl<'m> Checker<'m> {
                 let declared_ty = self.show_declared(tt);
                 let inferred_ty = self.solver.tcx.show(inferred);
                 let what = if is_output { "graph output" } else { "value" };
-                let node = self.slots[id].node.map(|n| node_ref(nodes, n));
+                let node = self.slots[id].node.map(|n| node_ref(nodes, n as usize));
                 self.error(
                     node,
                     format!(

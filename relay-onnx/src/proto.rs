@@ -83,9 +83,10 @@ pub struct GraphProto {
     /// Its name.
     #[prost(bytes = "bytes", tag = "2")]
     pub name: Bytes,
-    /// Constant tensors (weights), by name.
-    #[prost(message, repeated, tag = "5")]
-    pub initializer: Vec<TensorProto>,
+    /// Constant tensors (weights), by name, each still encoded (a [`TensorProto`]): the
+    /// checker decodes one at a time, and reads its name with [`tensor_name`].
+    #[prost(bytes = "bytes", repeated, tag = "5")]
+    pub initializer: Vec<Bytes>,
     /// The graph's inputs (initializers may be listed among them).
     #[prost(message, repeated, tag = "11")]
     pub input: Vec<ValueInfoProto>,
@@ -399,16 +400,19 @@ pub fn text(b: &[u8]) -> std::borrow::Cow<'_, str> {
 /// assert_eq!(nodes.op_type(0), b"Relu");
 /// assert_eq!(nodes.inputs(0), [&b"x"[..], &b""[..]]);
 /// assert_eq!(nodes.outputs(0), [&b"y"[..]]);
+/// assert!(nodes.attributes(0).unwrap().is_empty());
 /// ```
 pub struct Nodes<'a> {
     nodes: Vec<NodeRec<'a>>,
     names: Vec<&'a [u8]>,
-    attrs: Vec<AttributeProto>,
-    /// Each attribute's encoding, beside its decoded form.
+    /// Each attribute's encoding (decoded when a node's attributes are asked for: a
+    /// node whose type is remembered never decodes them).
     raw_attrs: Vec<&'a [u8]>,
 }
 
 struct NodeRec<'a> {
+    /// The node's encoding, which its attributes' tensors are slices of.
+    bytes: &'a Bytes,
     name: &'a [u8],
     op_type: &'a [u8],
     domain: &'a [u8],
@@ -427,14 +431,13 @@ impl<'a> Nodes<'a> {
         let mut out = Nodes {
             nodes: Vec::with_capacity(raw.len()),
             names: Vec::with_capacity(raw.len() * 3),
-            attrs: Vec::new(),
             raw_attrs: Vec::new(),
         };
         for (k, b) in raw.iter().enumerate() {
             out.read_one(b)
                 .map_err(|e| format!("node {k} is not a readable `NodeProto`: {e}"))?;
         }
-        if out.names.len() > u32::MAX as usize || out.attrs.len() > u32::MAX as usize {
+        if out.names.len() > u32::MAX as usize || out.raw_attrs.len() > u32::MAX as usize {
             return Err("the graph has more than 4 billion node inputs and outputs".into());
         }
         Ok(out)
@@ -443,13 +446,14 @@ impl<'a> Nodes<'a> {
     fn read_one(&mut self, b: &'a Bytes) -> Result<(), String> {
         let bytes: &'a [u8] = b;
         let mut rec = NodeRec {
+            bytes: b,
             name: b"",
             op_type: b"",
             domain: b"",
             io: self.names.len() as u32,
             n_in: 0,
             n_out: 0,
-            attr: self.attrs.len() as u32,
+            attr: self.raw_attrs.len() as u32,
             n_attr: 0,
         };
         let mut r = Wire { buf: bytes, pos: 0 };
@@ -473,10 +477,7 @@ impl<'a> Nodes<'a> {
                 (4, 2) => rec.op_type = r.bytes()?,
                 (7, 2) => rec.domain = r.bytes()?,
                 (5, 2) => {
-                    let a = r.bytes()?;
-                    let attr = AttributeProto::decode(b.slice_ref(a)).map_err(|e| e.to_string())?;
-                    self.attrs.push(attr);
-                    self.raw_attrs.push(a);
+                    self.raw_attrs.push(r.bytes()?);
                     rec.n_attr += 1;
                 }
                 (_, 0) => {
@@ -541,10 +542,19 @@ impl<'a> Nodes<'a> {
         &self.names[at..at + n.n_out as usize]
     }
 
-    /// Node `k`'s attributes.
-    pub fn attributes(&self, k: usize) -> &[AttributeProto] {
+    /// Node `k`'s attributes, decoded (their tensors slices of the file); an error names
+    /// the attribute that is not one.
+    pub fn attributes(&self, k: usize) -> Result<Vec<AttributeProto>, String> {
         let n = &self.nodes[k];
-        &self.attrs[n.attr as usize..(n.attr + n.n_attr) as usize]
+        self.raw_attributes(k)
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                AttributeProto::decode(n.bytes.slice_ref(a)).map_err(|e| {
+                    format!("its attribute {i} is not a readable `AttributeProto`: {e}")
+                })
+            })
+            .collect()
     }
 
     /// Node `k`'s attributes as they are encoded (two nodes whose encodings are equal
@@ -588,10 +598,43 @@ impl<'n, 'a> NodeAt<'n, 'a> {
         self.nodes.outputs(self.k)
     }
 
-    /// Its attributes.
-    pub fn attribute(self) -> &'n [AttributeProto] {
+    /// Its attributes, decoded.
+    pub fn attribute(self) -> Result<Vec<AttributeProto>, String> {
         self.nodes.attributes(self.k)
     }
+}
+
+/// The name (field 8) of an encoded [`TensorProto`], as a slice of its encoding.
+///
+/// ```
+/// use prost::Message;
+/// let t = relay_onnx::build::int64_tensor("shape", &[2], &[4, 2]);
+/// let raw = t.encode_to_vec();
+/// assert_eq!(relay_onnx::proto::tensor_name(&raw), Ok(&b"shape"[..]));
+/// ```
+pub fn tensor_name(raw: &[u8]) -> Result<&[u8], String> {
+    let mut r = Wire { buf: raw, pos: 0 };
+    let mut name: &[u8] = b"";
+    while r.pos < raw.len() {
+        let key = r.varint()?;
+        match (key >> 3, key & 7) {
+            (8, 2) => name = r.bytes()?,
+            (_, 0) => {
+                r.varint()?;
+            }
+            (_, 1) => r.skip(8)?,
+            (_, 2) => {
+                r.bytes()?;
+            }
+            (_, 5) => r.skip(4)?,
+            (f, w) => {
+                return Err(format!(
+                    "field {f} has wire type {w}, which is not one of protobuf's"
+                ))
+            }
+        }
+    }
+    Ok(name)
 }
 
 /// A reader of protobuf's wire format.

@@ -82,13 +82,13 @@ pub fn transformer(nodes: usize, weights: Weights) -> Vec<u8> {
             Some(&[crate::build::D::p("n"), crate::build::D::v(768)]),
         )),
     });
-    g.initializer.push(crate::build::int64_tensor(
-        "shape_heads",
-        &[3],
-        &[0, 12, -1],
-    ));
-    g.initializer
-        .push(crate::build::int64_tensor("shape_flat", &[2], &[0, -1]));
+    for (name, dims, v) in [
+        ("shape_heads", 3, &[0, 12, -1][..]),
+        ("shape_flat", 2, &[0, -1]),
+    ] {
+        let t = crate::build::int64_tensor(name, &[dims], v);
+        g.initializer.push(t.encode_to_vec().into());
+    }
     let mut input = "x".to_string();
     let mut zeros = Bytes::new();
     for b in 0..blocks {
@@ -119,7 +119,7 @@ pub fn transformer(nodes: usize, weights: Weights) -> Vec<u8> {
                     t.raw_data = zeros.slice(..n);
                 }
             }
-            g.initializer.push(t);
+            g.initializer.push(t.encode_to_vec().into());
         }
         for (k, (op, ins, out)) in BLOCK.iter().enumerate() {
             let attribute = match *op {

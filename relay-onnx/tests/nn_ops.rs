@@ -1159,7 +1159,7 @@ fn roi_align_batch_indices_match_the_regions() {
 /// A float32 initializer holding `values`.
 fn init_floats(g: &mut Graph, name: &str, values: &[f32]) {
     let raw: Vec<u8> = values.iter().flat_map(|f| f.to_le_bytes()).collect();
-    g.graph.initializer.push(relay_onnx::proto::TensorProto {
+    g.init(relay_onnx::proto::TensorProto {
         name: name.to_string().into(),
         dims: vec![values.len() as i64],
         data_type: 1,

@@ -302,9 +302,7 @@ fn unique_gives_four_outputs() {
 fn compress_by_a_known_condition() {
     let mut g = Graph::new(11);
     g.input("m", D::F32, &[D::p("N"), D::v(3)]);
-    g.graph
-        .initializer
-        .push(bool_tensor("cond", &[true, false, true]));
+    g.init(bool_tensor("cond", &[true, false, true]));
     g.node("Compress", &["m", "cond"], &["y"], vec![int("axis", 1)]);
     g.node("Compress", &["m", "cond"], &["flat"], vec![]);
     g.output("y").output("flat");
@@ -351,7 +349,7 @@ fn one_hot_inserts_the_depth_at_axis() {
     assert_eq!(t, "Tensor[(N, 10, S), int32]");
     let t = one(11, "OneHot", &["i", "depth", "values"], vec![], |g| {
         g.input("i", D::I64, &[D::p("N")]);
-        g.graph.initializer.push(f32_tensor("depth", &[], &[12.0]));
+        g.init(f32_tensor("depth", &[], &[12.0]));
         g.input("values", D::F32, &[D::v(2)]);
     });
     assert_eq!(t, "Tensor[(N, 12), float32]");

@@ -2187,6 +2187,9 @@ onnx_ops! {
     "" Attention since 23 => "onnx.attention"(In(0), In(1), In(2), Opt(3), Opt(4), Opt(5), Opt(6)) {
         q_num_heads: Attr("q_num_heads"), kv_num_heads: Attr("kv_num_heads")
     } -> Each;
+    /// `FlexAttention` (a preview): `Attention`'s 4-D shapes (its score and probability
+    /// modifiers keep them).
+    "ai.onnx.preview" FlexAttention since 1 => "onnx.attention"(In(0), In(1), In(2), Opt(3), Opt(4), Opt(5), Opt(6)) -> Each;
     "" RotaryEmbedding since 23 => "onnx.rotary"(In(0), In(1), In(2), Opt(3)) {
         num_heads: Attr("num_heads"), rotary_embedding_dim: Attr("rotary_embedding_dim")
     };
