@@ -536,7 +536,7 @@ impl<'m> Checker<'m> {
                     self.values.insert(id, v);
                 }
                 Ok(None) => {
-                    if let Some(f) = crate::attr::float_data(&t) {
+                    if let Some(f) = crate::attr::float_data(t) {
                         self.floats.insert(id, f.into());
                     }
                 }
