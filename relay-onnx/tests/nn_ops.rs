@@ -1386,3 +1386,23 @@ fn lstm_bidirectional_and_gru_batch_first() {
     );
     assert_eq!(e, "`W` takes inputs of 12, and `X`'s are 10");
 }
+
+#[test]
+fn flex_attention_has_attention_shapes() {
+    let mut g = Graph::new(23);
+    g.opsets.push(("ai.onnx.preview".to_string(), 1));
+    g.input("q", D::F32, &[p("B"), v(8), p("L"), v(64)]);
+    g.input("k", D::F32, &[p("B"), v(2), p("S"), v(64)]);
+    g.input("v", D::F32, &[p("B"), v(2), p("S"), v(32)]);
+    g.node_in(
+        "ai.onnx.preview",
+        "FlexAttention",
+        &["q", "k", "v"],
+        &["y"],
+        vec![],
+    );
+    g.output("y");
+    let mut c = g.check();
+    assert_eq!(messages(&c), Vec::<String>::new());
+    assert_eq!(c.type_of("y").unwrap(), "Tensor[(B, 8, L, 32), float32]");
+}
