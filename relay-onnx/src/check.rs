@@ -485,6 +485,14 @@ impl<'m> Checker<'m> {
         }
     }
 
+    /// The value of this name, if it was made (not a node output still pending).
+    fn slot(&self, name: &[u8]) -> Option<usize> {
+        self.by_name
+            .get(name)
+            .copied()
+            .filter(|&v| v & PENDING == 0)
+    }
+
     fn add_slot(&mut self, name: &'m [u8], ty: Ty, node: Option<usize>) -> usize {
         let id = self.slots.len();
         self.names.push(name);
@@ -582,14 +590,14 @@ impl<'m> Checker<'m> {
         }
         for k in 0..nodes.len() {
             for o in nodes.outputs(k) {
-                if let Some(&id) = self.by_name.get(o) {
+                if let Some(id) = self.slot(o) {
                     self.bindings.push(id);
                 }
             }
         }
         for vi in &g.output {
-            match self.by_name.get(vi.name.as_ref()) {
-                Some(&id) => self.outputs.push(id),
+            match self.slot(&vi.name) {
+                Some(id) => self.outputs.push(id),
                 None => {
                     self.error(
                         None,
@@ -609,33 +617,37 @@ impl<'m> Checker<'m> {
     /// graph's own when it is one (ONNX requires it), else a topological sort; a cycle is
     /// an error naming a node on it, and its nodes are left out.
     fn order(&mut self, g: &Nodes<'m>) -> Vec<usize> {
-        let mut producer: FxHashMap<&[u8], usize> = FxHashMap::default();
-        for (k, node) in (0..g.len()).map(|k| (k, g.at(k))) {
-            for o in node.output() {
-                if !o.is_empty() {
-                    producer.insert(o.as_ref(), k);
-                }
-            }
-        }
+        // Every node output goes into the table of names as pending, with its producer:
+        // one table answers both whether the graph is sorted and who makes an input.
         let n = g.len();
-        let mut indeg = vec![0usize; n];
-        let mut users: Vec<Vec<usize>> = vec![Vec::new(); n];
-        let mut sorted = true;
-        for (k, node) in (0..g.len()).map(|k| (k, g.at(k))) {
-            for i in node.input() {
-                if let Some(&p) = producer.get(i.as_ref()) {
-                    if !self.by_name.contains_key(i.as_ref()) {
-                        indeg[k] += 1;
-                        users[p].push(k);
-                        if p >= k {
-                            sorted = false;
-                        }
-                    }
+        for k in 0..n {
+            for &o in g.outputs(k) {
+                if !o.is_empty() {
+                    self.by_name.entry(o).or_insert(PENDING | k);
                 }
             }
         }
+        let producer = |this: &Self, i: &[u8]| match this.by_name.get(i) {
+            Some(&v) if v & PENDING != 0 => Some(v & !PENDING),
+            _ => None,
+        };
+        let sorted = (0..n).all(|k| {
+            g.inputs(k)
+                .iter()
+                .all(|i| producer(self, i).is_none_or(|p| p < k))
+        });
         if sorted {
             return (0..n).collect();
+        }
+        let mut indeg = vec![0usize; n];
+        let mut users: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (k, d) in indeg.iter_mut().enumerate() {
+            for i in g.inputs(k) {
+                if let Some(p) = producer(self, i) {
+                    *d += 1;
+                    users[p].push(k);
+                }
+            }
         }
         let mut ready: Vec<usize> = (0..n).filter(|&k| indeg[k] == 0).rev().collect();
         let mut out = Vec::with_capacity(n);
@@ -685,6 +697,11 @@ impl<'m> Checker<'m> {
                 continue;
             }
             match self.by_name.get(name.as_ref()) {
+                // Made by a node that was not typed (on a cycle, reported).
+                Some(&v) if v & PENDING != 0 => {
+                    failed = true;
+                    inputs.push(None);
+                }
                 Some(&id) => {
                     failed |= self.slots[id].failed;
                     inputs.push(Some(id));
@@ -839,8 +856,8 @@ impl<'m> Checker<'m> {
     fn remember(&mut self, node: NodeAt<'_, 'm>, key: NodeKey) {
         let mut outs = Vec::with_capacity(node.output().len());
         for o in node.output() {
-            let t = match self.by_name.get(o) {
-                Some(&id) if !o.is_empty() => {
+            let t = match self.slot(o) {
+                Some(id) if !o.is_empty() => {
                     let slot = &self.slots[id];
                     if self.values.contains_key(&id) {
                         return;
@@ -1242,7 +1259,7 @@ impl<'m> Checker<'m> {
         if ok && op.op_type == "Constant" && op.domain.is_empty() {
             let t = attrs.get("value").and_then(|a| a.t.as_ref());
             if let (Some(t), Some(o)) = (t, node.output().first()) {
-                if let Some(&id) = self.by_name.get(o.as_ref()) {
+                if let Some(id) = self.slot(o) {
                     if let Some(f) = crate::attr::float_data(t) {
                         self.floats.insert(id, f.into());
                     }
@@ -1583,7 +1600,7 @@ impl<'m> Checker<'m> {
             .map(|v| (v, true))
             .chain(g.value_info.iter().map(|v| (v, false)));
         for (vi, is_output) in declared {
-            let Some(&id) = self.by_name.get(vi.name.as_ref()) else {
+            let Some(id) = self.slot(&vi.name) else {
                 continue;
             };
             if self.slots[id].failed {
@@ -1734,7 +1751,7 @@ fn onnx_attr_type(t: AttrType) -> &'static str {
 
 /// Whether a node with more inputs than its mapping reads is an error (on once every
 /// mapping reads all of its operator's inputs).
-const CHECK_EXTRA_INPUTS: bool = false;
+const CHECK_EXTRA_INPUTS: bool = true;
 
 /// The most inputs a mapping reads (`usize::MAX` for a variadic one).
 fn op_inputs(op: &OnnxOp) -> usize {
@@ -1772,6 +1789,10 @@ fn sanitize(name: &str) -> String {
     }
     s
 }
+
+/// The mark of a node output in the table of names before the node is typed (the rest
+/// of the entry is the node's index).
+const PENDING: usize = 1 << (usize::BITS - 1);
 
 /// The most inputs of a node remembered by its inputs' types.
 const KEY_INPUTS: usize = 6;

@@ -578,3 +578,26 @@ pub fn nonzero(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
     }
     Some(out)
 }
+
+/// A logical operator over 0/1 constants.
+fn logical(cx: &mut ValueCx<'_>, f: fn(bool, bool) -> bool) -> Option<Vec<Dim>> {
+    cx.binary(move |dims, a, b| {
+        let (x, y) = (dims.as_const(a)?, dims.as_const(b)?);
+        Some(dims.konst(i64::from(f(x != 0, y != 0))))
+    })
+}
+
+/// `And` of boolean values.
+pub fn and(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    logical(cx, |a, b| a && b)
+}
+
+/// `Or` of boolean values.
+pub fn or(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    logical(cx, |a, b| a || b)
+}
+
+/// `Xor` of boolean values.
+pub fn xor(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    logical(cx, |a, b| a != b)
+}

@@ -227,9 +227,9 @@ onnx_ops! {
     "" BitwiseAnd since 18 => "onnx.binary"(In(0), In(1));
     "" BitwiseOr since 18 => "onnx.binary"(In(0), In(1));
     "" BitwiseXor since 18 => "onnx.binary"(In(0), In(1));
-    "" And since 7 => "onnx.binary"(In(0), In(1));
-    "" Or since 7 => "onnx.binary"(In(0), In(1));
-    "" Xor since 7 => "onnx.binary"(In(0), In(1));
+    "" And since 7 => "onnx.binary"(In(0), In(1)) value value::and;
+    "" Or since 7 => "onnx.binary"(In(0), In(1)) value value::or;
+    "" Xor since 7 => "onnx.binary"(In(0), In(1)) value value::xor;
     "" Equal since 7 => "onnx.compare"(In(0), In(1)) value value::equal;
     "" Less since 7 => "onnx.compare"(In(0), In(1)) value value::less;
     "" Greater since 7 => "onnx.compare"(In(0), In(1)) value value::greater;

@@ -2168,6 +2168,7 @@ onnx_ops! {
     "" Hardmax since 1 => "nn.softmax"(In(0)) { axis: AttrOr("axis", AttrConst::Int(1)) };
     "" Hardmax since 13 => "nn.softmax"(In(0)) { axis: AttrOr("axis", AttrConst::Int(-1)) };
 
+    "" Dropout since 7 => "onnx.dropout"(In(0), Opt(1), Opt(2)) -> Each;
     "" Dropout since 10 => "onnx.dropout"(In(0), Opt(1), Opt(2)) { mask_dtype: Const(AttrConst::DType("bool")) } -> Each;
 
     "" Upsample since 7 => "onnx.resize"(In(0), AttrInts("sizes")) { scales: Attr("scales") };
