@@ -65,6 +65,14 @@ impl ValueCx<'_> {
         self.solver.tcx.shape_dims(shape).map(|d| d.to_vec())
     }
 
+    /// The dimensions of input `i`'s type when they are all constants.
+    pub fn const_dims(&mut self, i: usize) -> Option<Vec<usize>> {
+        let dims = self.dims(i)?;
+        dims.into_iter()
+            .map(|d| usize::try_from(self.as_const(d)?).ok())
+            .collect()
+    }
+
     /// An integer attribute.
     pub fn attr_int(&self, name: &str) -> Option<i64> {
         self.attrs.int(name)
@@ -237,22 +245,101 @@ pub fn slice(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
             None,
         )
     };
-    if starts.len() != 1 || ends.len() != 1 {
+    // The value's shape: its type's, constant.
+    let shape = cx.const_dims(0)?;
+    let r = shape.len();
+    if starts.len() != ends.len() {
         return None;
     }
-    if let Some(a) = &axes {
-        if a.len() != 1 || (a[0] != 0 && a[0] != -1) {
-            return None;
+    let axes = axes.unwrap_or_else(|| (0..starts.len() as i64).collect());
+    let steps = steps.unwrap_or_else(|| vec![1; starts.len()]);
+    if axes.len() != starts.len() || steps.len() != starts.len() {
+        return None;
+    }
+    // The indices kept on each axis.
+    let mut kept: Vec<Vec<usize>> = shape.iter().map(|&n| (0..n).collect()).collect();
+    for j in 0..starts.len() {
+        let k = norm_index(axes[j], r)?;
+        let n = shape[k] as i64;
+        let (lo, hi) = crate::ops::shape::slice_bounds(starts[j], ends[j], steps[j], n)?;
+        let mut idx = Vec::new();
+        let mut i = lo;
+        while (steps[j] > 0 && i < hi) || (steps[j] < 0 && i > hi) {
+            idx.push(i as usize);
+            i += steps[j];
+        }
+        kept[k] = idx;
+    }
+    gather_indices(&data, &shape, &kept)
+}
+
+/// The elements of a row-major value of `shape` at every combination of the indices
+/// `kept` on each axis, in row-major order.
+fn gather_indices(data: &[Dim], shape: &[usize], kept: &[Vec<usize>]) -> Option<Vec<Dim>> {
+    let total = kept
+        .iter()
+        .try_fold(1usize, |acc, k| acc.checked_mul(k.len()))?;
+    if total > MAX_ELEMS || data.len() != shape.iter().product::<usize>() {
+        return None;
+    }
+    let mut strides = vec![1usize; shape.len()];
+    for k in (0..shape.len().saturating_sub(1)).rev() {
+        strides[k] = strides[k + 1] * shape[k + 1];
+    }
+    let mut out = Vec::with_capacity(total);
+    let mut pos = vec![0usize; shape.len()];
+    for _ in 0..total {
+        let at: usize = pos
+            .iter()
+            .enumerate()
+            .map(|(k, &p)| kept[k][p] * strides[k])
+            .sum();
+        out.push(data[at]);
+        // The next combination, last axis fastest.
+        for k in (0..shape.len()).rev() {
+            pos[k] += 1;
+            if pos[k] < kept[k].len() {
+                break;
+            }
+            pos[k] = 0;
         }
     }
-    let step = steps.map_or(Some(1), |s| (s.len() == 1).then(|| s[0]))?;
-    let n = data.len() as i64;
-    let (lo, hi) = crate::ops::shape::slice_bounds(starts[0], ends[0], step, n)?;
-    let mut out = Vec::new();
-    let mut i = lo;
-    while (step > 0 && i < hi) || (step < 0 && i > hi) {
-        out.push(data[i as usize]);
-        i += step;
+    Some(out)
+}
+
+/// `Transpose` of a small value.
+pub fn transpose(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    let data = cx.value(0)?.to_vec();
+    let shape = cx.const_dims(0)?;
+    let r = shape.len();
+    let perm: Vec<usize> = match cx.attr_ints("perm") {
+        Some(p) => p.iter().map(|&a| norm_index(a, r)).collect::<Option<_>>()?,
+        None => (0..r).rev().collect(),
+    };
+    if perm.len() != r {
+        return None;
+    }
+    let mut strides = vec![1usize; r];
+    for k in (0..r.saturating_sub(1)).rev() {
+        strides[k] = strides[k + 1] * shape[k + 1];
+    }
+    let out_shape: Vec<usize> = perm.iter().map(|&p| shape[p]).collect();
+    let total: usize = out_shape.iter().product();
+    if total != data.len() {
+        return None;
+    }
+    let mut out = Vec::with_capacity(total);
+    let mut pos = vec![0usize; r];
+    for _ in 0..total {
+        let at: usize = (0..r).map(|k| pos[k] * strides[perm[k]]).sum();
+        out.push(data[at]);
+        for k in (0..r).rev() {
+            pos[k] += 1;
+            if pos[k] < out_shape[k] {
+                break;
+            }
+            pos[k] = 0;
+        }
     }
     Some(out)
 }

@@ -115,3 +115,39 @@ fn range_to_a_gathered_dimension() {
     assert_eq!(c.type_of("s").unwrap(), "int64");
     assert_eq!(c.type_of("r").unwrap(), "Tensor[(S), int64]");
 }
+
+#[test]
+fn pytorch_pad_pattern_reverses_and_transposes_a_matrix_of_pads() {
+    // F.pad(x, (1, 2)) as PyTorch exports it: [1, 2] padded with zeros to [1, 2, 0, 0],
+    // viewed as pairs (2, 2), reversed, transposed, flattened: [0, 1, 0, 2].
+    let mut g = Graph::new(17);
+    g.input("x", D::F32, &[D::p("N"), D::v(5)]);
+    g.init_ints("given", &[2], &[1, 2])
+        .init_ints("two", &[1], &[2]);
+    g.node(
+        "ConstantOfShape",
+        &["two"],
+        &["zeros"],
+        vec![relay_onnx::build::tensor_attr("value", &[1], &[0])],
+    );
+    g.node(
+        "Concat",
+        &["given", "zeros"],
+        &["flat"],
+        vec![int("axis", 0)],
+    );
+    g.init_ints("pairs", &[2], &[-1, 2]);
+    g.node("Reshape", &["flat", "pairs"], &["m"], vec![]);
+    g.init_ints("s", &[1], &[-1])
+        .init_ints("e", &[1], &[i64::MIN])
+        .init_ints("a", &[1], &[0]);
+    g.node("Slice", &["m", "s", "e", "a", "s"], &["rev"], vec![]);
+    g.node("Transpose", &["rev"], &["t"], vec![ints("perm", &[1, 0])]);
+    g.init_ints("all", &[1], &[-1]);
+    g.node("Reshape", &["t", "all"], &["pads"], vec![]);
+    g.node("Pad", &["x", "pads"], &["y"], vec![]);
+    g.output("y");
+    let mut c = g.check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("y").unwrap(), "Tensor[(N, 8), float32]");
+}

@@ -722,5 +722,5 @@ onnx_ops! {
     "" Range since 11 => "onnx.range"(In(0), In(1), In(2), Value(0), Value(1), Value(2)) value value::range;
     "" ConstantOfShape since 9 => "onnx.constant_of_shape"(Value(0)) { dtype: With(super::util::dtype_of_value) } value value::constant_of_shape;
     "" Constant since 1 => "onnx.constant"() { shape: With(super::util::constant_shape), dtype: With(super::util::constant_dtype) } value super::util::constant_value;
-    "" Transpose since 1 => "transpose"(In(0)) { axes: Attr("perm") };
+    "" Transpose since 1 => "transpose"(In(0)) { axes: Attr("perm") } value value::transpose;
 }
