@@ -103,6 +103,8 @@ struct Slot {
     node: Option<u32>,
     /// It depends on a node that could not be typed: not checked further.
     failed: bool,
+    /// Its type is set (a node output's slot is made before its node is typed).
+    ready: bool,
 }
 
 /// A checked model: the type of every value and the diagnostics.
@@ -381,6 +383,11 @@ struct Checker<'m> {
     /// encodings met, interned.
     node_memo: FxHashMap<NodeKey, Box<[Option<Ty>]>>,
     attr_ids: FxHashMap<Box<[u8]>, u32>,
+    /// Each node's first output slot and number of outputs (its output slots are made
+    /// before any node is typed, so that an output is set without a lookup by name).
+    out_slots: Vec<(u32, u32)>,
+    /// The type of an output slot not set yet.
+    pending_ty: Ty,
     /// Vectors reused from node to node.
     scratch_bytes: Vec<u8>,
     scratch_inputs: Vec<Option<usize>>,
@@ -406,6 +413,8 @@ struct Checker<'m> {
 
 impl<'m> Checker<'m> {
     fn new(model: &ModelProto, registry: Option<&'static Registry>) -> Self {
+        let mut solver = Solver::new(TyCtx::new());
+        let pending_ty = solver.fresh_ty();
         let mut opsets = FxHashMap::default();
         for o in &model.opset_import {
             let d = text(&o.domain);
@@ -420,7 +429,7 @@ impl<'m> Checker<'m> {
         opsets.entry(String::new()).or_insert(1);
         Checker {
             registry,
-            solver: Solver::new(TyCtx::new()),
+            solver,
             opsets,
             slots: Vec::new(),
             names: Vec::new(),
@@ -429,6 +438,8 @@ impl<'m> Checker<'m> {
             node_memo: FxHashMap::default(),
             attr_ids: FxHashMap::default(),
             scratch_bytes: Vec::new(),
+            out_slots: Vec::new(),
+            pending_ty,
             scratch_inputs: Vec::new(),
             scratch_args: Vec::new(),
             defs: FxHashMap::default(),
@@ -490,7 +501,7 @@ impl<'m> Checker<'m> {
         self.by_name
             .get(name)
             .copied()
-            .filter(|&v| v & PENDING == 0)
+            .filter(|&id| self.slots[id].ready)
     }
 
     fn add_slot(&mut self, name: &'m [u8], ty: Ty, node: Option<usize>) -> usize {
@@ -499,9 +510,14 @@ impl<'m> Checker<'m> {
         self.slots.push(Slot {
             ty,
             node: node.map(|n| n as u32),
+            ready: true,
             failed: false,
         });
-        self.by_name.insert(name, id);
+        if !name.is_empty() {
+            // The first value of a name is the one its users mean (ONNX gives each value
+            // one producer; a second is ignored here).
+            self.by_name.entry(name).or_insert(id);
+        }
         id
     }
 
@@ -589,9 +605,10 @@ impl<'m> Checker<'m> {
             self.node(&nodes, n);
         }
         for k in 0..nodes.len() {
-            for o in nodes.outputs(k) {
-                if let Some(id) = self.slot(o) {
-                    self.bindings.push(id);
+            for (j, o) in nodes.outputs(k).iter().enumerate() {
+                match self.output_slot(k, j) {
+                    Some(id) if !o.is_empty() && self.slots[id].ready => self.bindings.push(id),
+                    _ => {}
                 }
             }
         }
@@ -620,15 +637,18 @@ impl<'m> Checker<'m> {
         // Every node output goes into the table of names as pending, with its producer:
         // one table answers both whether the graph is sorted and who makes an input.
         let n = g.len();
+        self.out_slots.reserve(n);
         for k in 0..n {
-            for &o in g.outputs(k) {
-                if !o.is_empty() {
-                    self.by_name.entry(o).or_insert(PENDING | k);
-                }
+            let outs = g.outputs(k);
+            self.out_slots
+                .push((self.slots.len() as u32, outs.len() as u32));
+            for &o in outs {
+                let id = self.add_slot(o, self.pending_ty, Some(k));
+                self.slots[id].ready = false;
             }
         }
         let producer = |this: &Self, i: &[u8]| match this.by_name.get(i) {
-            Some(&v) if v & PENDING != 0 => Some(v & !PENDING),
+            Some(&id) if !this.slots[id].ready => this.slots[id].node.map(|p| p as usize),
             _ => None,
         };
         let sorted = (0..n).all(|k| {
@@ -698,7 +718,7 @@ impl<'m> Checker<'m> {
             }
             match self.by_name.get(name.as_ref()) {
                 // Made by a node that was not typed (on a cycle, reported).
-                Some(&v) if v & PENDING != 0 => {
+                Some(&id) if !self.slots[id].ready => {
                     failed = true;
                     inputs.push(None);
                 }
@@ -773,9 +793,9 @@ impl<'m> Checker<'m> {
         let key = self.node_key(g, k, op, &inputs);
         if let Some(outs) = key.as_ref().and_then(|key| self.node_memo.get(key)) {
             let outs = outs.clone();
-            for (o, t) in node.output().iter().zip(outs.iter()) {
-                if let (false, Some(t)) = (o.is_empty(), *t) {
-                    self.add_slot(o, t, Some(k));
+            for (j, t) in outs.iter().enumerate() {
+                if let Some(t) = *t {
+                    self.set_output(k, j, t);
                 }
             }
             self.scratch_inputs = inputs;
@@ -784,7 +804,7 @@ impl<'m> Checker<'m> {
         if !self.apply(g, k, op, &inputs) {
             self.fail_outputs(node, k);
         } else if let Some(key) = key {
-            self.remember(node, key);
+            self.remember(node, k, key);
         }
         self.scratch_inputs = inputs;
     }
@@ -853,11 +873,11 @@ impl<'m> Checker<'m> {
     }
 
     /// Remembers node `k`'s output types under `key` if they are all known.
-    fn remember(&mut self, node: NodeAt<'_, 'm>, key: NodeKey) {
+    fn remember(&mut self, node: NodeAt<'_, 'm>, k: usize, key: NodeKey) {
         let mut outs = Vec::with_capacity(node.output().len());
-        for o in node.output() {
-            let t = match self.slot(o) {
-                Some(id) if !o.is_empty() => {
+        for (j, o) in node.output().iter().enumerate() {
+            let t = match self.output_slot(k, j) {
+                Some(id) if !o.is_empty() && self.slots[id].ready => {
                     let slot = &self.slots[id];
                     if self.values.contains_key(&id) {
                         return;
@@ -878,13 +898,29 @@ impl<'m> Checker<'m> {
     }
 
     fn fail_outputs(&mut self, node: NodeAt<'_, 'm>, k: usize) {
-        for o in node.output() {
+        for (j, o) in node.output().iter().enumerate() {
             if !o.is_empty() {
                 let t = self.solver.fresh_ty();
-                let id = self.add_slot(o, t, Some(k));
-                self.slots[id].failed = true;
+                if let Some(id) = self.set_output(k, j, t) {
+                    self.slots[id].failed = true;
+                }
             }
         }
+    }
+
+    /// The slot of node `k`'s output `j`.
+    fn output_slot(&self, k: usize, j: usize) -> Option<usize> {
+        let (base, n) = *self.out_slots.get(k)?;
+        (j < n as usize).then(|| base as usize + j)
+    }
+
+    /// Sets the type of node `k`'s output `j`; its slot.
+    fn set_output(&mut self, k: usize, j: usize, ty: Ty) -> Option<usize> {
+        let id = self.output_slot(k, j)?;
+        let slot = &mut self.slots[id];
+        slot.ty = ty;
+        slot.ready = true;
+        Some(id)
     }
 
     /// Types node `k` through its mapping; false if it could not be (reported).
@@ -1251,15 +1287,16 @@ impl<'m> Checker<'m> {
                     self.solver.fresh_ty()
                 }
             };
-            let id = self.add_slot(o, t, Some(k));
-            self.slots[id].failed = !ok;
+            if let Some(id) = self.set_output(k, j, t) {
+                self.slots[id].failed = !ok;
+            }
         }
         // A `Constant`'s small float tensor is kept, as a float initializer's is (the
         // `scales` of a `Resize`).
         if ok && op.op_type == "Constant" && op.domain.is_empty() {
             let t = attrs.get("value").and_then(|a| a.t.as_ref());
-            if let (Some(t), Some(o)) = (t, node.output().first()) {
-                if let Some(id) = self.slot(o) {
+            if let (Some(t), false) = (t, node.output().is_empty()) {
+                if let Some(id) = self.output_slot(k, 0) {
                     if let Some(f) = crate::attr::float_data(t) {
                         self.floats.insert(id, f.into());
                     }
@@ -1278,7 +1315,7 @@ impl<'m> Checker<'m> {
                     .any(|&id| self.values.contains_key(&id))
         };
         if ok && op.value.is_some() && runs() {
-            if let (Some(f), Some(o)) = (op.value, node.output().first().filter(|o| !o.is_empty()))
+            if let (Some(f), Some(_)) = (op.value, node.output().first().filter(|o| !o.is_empty()))
             {
                 let vals: Vec<Option<Box<[Dim]>>> = inputs
                     .iter()
@@ -1298,8 +1335,9 @@ impl<'m> Checker<'m> {
                 };
                 if let Some(v) = f(&mut cx) {
                     if v.len() <= MAX_ELEMS {
-                        let id = self.by_name[o];
-                        self.values.insert(id, v.into());
+                        if let Some(id) = self.output_slot(k, 0) {
+                            self.values.insert(id, v.into());
+                        }
                     }
                 }
             }
@@ -1789,10 +1827,6 @@ fn sanitize(name: &str) -> String {
     }
     s
 }
-
-/// The mark of a node output in the table of names before the node is typed (the rest
-/// of the entry is the node's index).
-const PENDING: usize = 1 << (usize::BITS - 1);
 
 /// The most inputs of a node remembered by its inputs' types.
 const KEY_INPUTS: usize = 6;

@@ -644,7 +644,19 @@ struct Wire<'a> {
 }
 
 impl<'a> Wire<'a> {
+    #[inline]
     fn varint(&mut self) -> Result<u64, String> {
+        // Tags and short lengths are one byte.
+        if let Some(&b) = self.buf.get(self.pos) {
+            if b < 0x80 {
+                self.pos += 1;
+                return Ok(u64::from(b));
+            }
+        }
+        self.varint_long()
+    }
+
+    fn varint_long(&mut self) -> Result<u64, String> {
         let mut v: u64 = 0;
         for i in 0..10 {
             let Some(&b) = self.buf.get(self.pos) else {
@@ -659,6 +671,7 @@ impl<'a> Wire<'a> {
         Err("a number is longer than 10 bytes".into())
     }
 
+    #[inline]
     fn skip(&mut self, n: usize) -> Result<(), String> {
         if self.buf.len() - self.pos < n {
             return Err("it ends inside a field (truncated)".into());
@@ -667,6 +680,7 @@ impl<'a> Wire<'a> {
         Ok(())
     }
 
+    #[inline]
     fn bytes(&mut self) -> Result<&'a [u8], String> {
         let n = self.varint()?;
         let n = usize::try_from(n).map_err(|_| "a length does not fit in memory".to_string())?;
