@@ -522,7 +522,14 @@ impl<'m> Checker<'m> {
     }
 
     fn graph(&mut self, g: &'m GraphProto) {
-        let values = g.initializer.len() + g.input.len() + 2 * g.node.len();
+        let nodes = match Nodes::read(&g.node) {
+            Ok(n) => n,
+            Err(e) => {
+                self.error(None, e, Vec::new());
+                return;
+            }
+        };
+        let values = g.initializer.len() + g.input.len() + nodes.output_count();
         self.by_name.reserve(values);
         self.slots.reserve(values);
         self.names.reserve(values);
@@ -593,13 +600,6 @@ impl<'m> Checker<'m> {
             let id = self.add_slot(&vi.name, ty, None);
             self.inputs.push(id);
         }
-        let nodes = match Nodes::read(&g.node) {
-            Ok(n) => n,
-            Err(e) => {
-                self.error(None, e, Vec::new());
-                return;
-            }
-        };
         let order = self.order(&nodes);
         for &n in &order {
             self.node(&nodes, n);

@@ -504,6 +504,11 @@ impl<'a> Nodes<'a> {
         self.nodes.len()
     }
 
+    /// The number of outputs of all nodes.
+    pub fn output_count(&self) -> usize {
+        self.nodes.iter().map(|n| n.n_out as usize).sum()
+    }
+
     /// Node `k`.
     pub fn at(&self, k: usize) -> NodeAt<'_, 'a> {
         NodeAt { nodes: self, k }
