@@ -132,6 +132,16 @@ pub fn string(name: &str, s: &str) -> AttributeProto {
     }
 }
 
+/// A `GRAPH` attribute (a control-flow body): `g`'s graph.
+pub fn graph_attr(name: &str, g: &Graph) -> AttributeProto {
+    AttributeProto {
+        name: name.to_string().into(),
+        r#type: 5,
+        g: Some(g.graph.clone()),
+        ..Default::default()
+    }
+}
+
 /// A `TENSOR` attribute holding int64 values of these dims.
 pub fn tensor_attr(name: &str, dims: &[i64], values: &[i64]) -> AttributeProto {
     AttributeProto {

@@ -553,7 +553,10 @@ pub fn onnx_range(cx: &mut RelCx<'_>) -> RelResult {
     let mut dt = None;
     for i in 0..3 {
         if let Some((dims, d)) = cx.tensor_dims(i)? {
-            if !dims.is_empty() {
+            // A scalar; a tensor of one element is read as one (ONNX's own function
+            // bodies pass them, and its runtimes take them).
+            let one = dims.len() == 1 && cx.tcx_ref().dims.as_const(dims[0]) == Some(1);
+            if !dims.is_empty() && !one {
                 return Err(RelError::at(i, "a `Range` bound is a scalar"));
             }
             match dt {

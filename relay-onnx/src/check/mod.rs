@@ -15,6 +15,8 @@ use crate::proto::{
     tensor_name, text, GraphProto, ModelProto, NodeAt, Nodes, TensorProto, TypeProto, TypeValue,
 };
 use crate::value::{ValueCx, MAX_ELEMS};
+
+mod control;
 use prost::Message as _;
 use relay_core::op::AttrType;
 use relay_core::{
@@ -413,8 +415,6 @@ struct Checker<'m> {
 
 impl<'m> Checker<'m> {
     fn new(model: &ModelProto, registry: Option<&'static Registry>) -> Self {
-        let mut solver = Solver::new(TyCtx::new());
-        let pending_ty = solver.fresh_ty();
         let mut opsets = FxHashMap::default();
         for o in &model.opset_import {
             let d = text(&o.domain);
@@ -427,6 +427,18 @@ impl<'m> Checker<'m> {
         }
         // IR version 2 models may omit the import: opset 1.
         opsets.entry(String::new()).or_insert(1);
+        let mut solver = Solver::new(TyCtx::new());
+        let pending_ty = solver.fresh_ty();
+        Checker::with(registry, solver, pending_ty, opsets)
+    }
+
+    /// A checker over `solver` (a subgraph's shares its graph's).
+    fn with(
+        registry: Option<&'static Registry>,
+        solver: Solver,
+        pending_ty: Ty,
+        opsets: FxHashMap<String, i64>,
+    ) -> Self {
         Checker {
             registry,
             solver,
@@ -742,6 +754,16 @@ impl<'m> Checker<'m> {
         }
         while inputs.last() == Some(&None) && node.input().last().is_some_and(|n| n.is_empty()) {
             inputs.pop();
+        }
+        // Control flow: subgraphs typed in the graph's scope.
+        if node.domain().is_empty() && node.op_type() == b"If" {
+            if failed {
+                self.fail_outputs(node, k);
+            } else {
+                self.if_node(g, k, &inputs);
+            }
+            self.scratch_inputs = inputs;
+            return;
         }
         let key = (node.domain(), node.op_type());
         let op = match self.found.get(&key) {

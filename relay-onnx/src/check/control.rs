@@ -1,0 +1,237 @@
+//! Control flow: `If`'s branches are subgraphs, typed in the scope of the graph they are
+//! in (a branch reads the values of its graph by name) with the graph's solver, so that
+//! their types are the graph's types.
+//!
+//! An `If` whose condition is a known value is its branch; otherwise each output is the
+//! two branches' output joined: the same type where they agree, `?` for a dimension
+//! where they do not.
+
+use super::{node_ref, Checker, Diagnostic};
+use crate::proto::{AttributeProto, GraphProto, Nodes};
+use relay_core::{Dim, Dims, Solver, Ty, TyCtx, TyData};
+use rustc_hash::FxHashSet;
+
+/// The most subgraphs nested in one another the checker reads.
+const MAX_DEPTH: usize = 64;
+
+impl<'m> Checker<'m> {
+    /// Types an `If` node: its outputs from its branches.
+    pub(super) fn if_node(&mut self, g: &Nodes<'m>, k: usize, inputs: &[Option<usize>]) {
+        let node = g.at(k);
+        let attrs = match node.attribute() {
+            Ok(a) => a,
+            Err(e) => {
+                self.error(Some(node_ref(g, k)), e, Vec::new());
+                self.fail_outputs(node, k);
+                return;
+            }
+        };
+        let branch = |name: &str| -> Option<&GraphProto> {
+            attrs
+                .iter()
+                .find(|a: &&AttributeProto| a.name.as_ref() == name.as_bytes())?
+                .g
+                .as_ref()
+        };
+        let (Some(then_g), Some(else_g)) = (branch("then_branch"), branch("else_branch")) else {
+            self.error(
+                Some(node_ref(g, k)),
+                "`If` needs the graph attributes `then_branch` and `else_branch`".into(),
+                Vec::new(),
+            );
+            self.fail_outputs(node, k);
+            return;
+        };
+        // The condition: a bool of one element; its value, if known, picks the branch.
+        let cond = inputs.first().copied().flatten();
+        let known = cond.and_then(|id| {
+            let v = self.values.get(&id)?;
+            let d = *v.first()?;
+            let d = self.solver.resolve_dim(d);
+            self.solver.tcx.dims.as_const(d).map(|c| c != 0)
+        });
+        if let Some(id) = cond {
+            let t = self.solver.resolve(self.slots[id].ty);
+            if let TyData::Tensor(_, relay_core::DTy::Known(d)) = *self.solver.tcx.data(t) {
+                if d != relay_core::DType::BOOL {
+                    let shown = self.solver.tcx.show(t);
+                    self.error(
+                        Some(node_ref(g, k)),
+                        format!("the condition of `If` is `{shown}`, and must be a bool"),
+                        Vec::new(),
+                    );
+                    self.fail_outputs(node, k);
+                    return;
+                }
+            }
+        }
+        let then_outs = self.subgraph(then_g, g, k, "then_branch", 1);
+        let else_outs = self.subgraph(else_g, g, k, "else_branch", 1);
+        let n = node.output().len();
+        for (which, outs) in [("then_branch", &then_outs), ("else_branch", &else_outs)] {
+            if let Some(o) = outs {
+                if o.len() != n {
+                    self.error(
+                        Some(node_ref(g, k)),
+                        format!("its `{which}` has {} outputs, and the node {n}", o.len()),
+                        Vec::new(),
+                    );
+                    self.fail_outputs(node, k);
+                    return;
+                }
+            }
+        }
+        for j in 0..n {
+            let t = match (known, &then_outs, &else_outs) {
+                (Some(true), Some(t), _) => Some(t[j]),
+                (Some(false), _, Some(e)) => Some(e[j]),
+                (None, Some(t), Some(e)) => Some(self.join(t[j], e[j])),
+                _ => None,
+            };
+            match t {
+                Some(t) => {
+                    self.set_output(k, j, t);
+                }
+                None => {
+                    let t = self.solver.fresh_ty();
+                    if let Some(id) = self.set_output(k, j, t) {
+                        self.slots[id].failed = true;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The output types of subgraph `sub` (attribute `which` of node `k` of `g`), typed
+    /// in this graph's scope; `None` if it could not be (its problems are reported, each
+    /// saying where it is).
+    fn subgraph(
+        &mut self,
+        sub: &GraphProto,
+        g: &Nodes<'m>,
+        k: usize,
+        which: &str,
+        depth: usize,
+    ) -> Option<Vec<Ty>> {
+        if depth > MAX_DEPTH {
+            self.error(
+                Some(node_ref(g, k)),
+                format!("its subgraphs nest more than {MAX_DEPTH} deep"),
+                Vec::new(),
+            );
+            return None;
+        }
+        // The names the subgraph reads that it does not make: this graph's values.
+        let mut free = FxHashSet::default();
+        free_names(sub, &mut free, depth);
+        let placeholder = Solver::new(TyCtx::new());
+        let solver = std::mem::replace(&mut self.solver, placeholder);
+        let mut child = Checker::with(self.registry, solver, self.pending_ty, self.opsets.clone());
+        child.syms = std::mem::take(&mut self.syms);
+        child.sym_names = std::mem::take(&mut self.sym_names);
+        for name in &free {
+            let Some(id) = self.slot(name) else { continue };
+            let slot = &self.slots[id];
+            let (ty, failed) = (slot.ty, slot.failed);
+            let cid = child.add_slot(name, ty, None);
+            child.slots[cid].failed = failed;
+            if let Some(v) = self.values.get(&id) {
+                child.values.insert(cid, v.clone());
+            }
+            if let Some(f) = self.floats.get(&id) {
+                child.floats.insert(cid, f.clone());
+            }
+        }
+        child.graph(sub);
+        let outs: Option<Vec<Ty>> = child
+            .outputs
+            .iter()
+            .map(|&id| (!child.slots[id].failed).then_some(child.slots[id].ty))
+            .collect();
+        let complete = child.outputs.len() == sub.output.len();
+        // The solver and the symbols come back; the problems too, saying where they are.
+        self.solver = child.solver;
+        self.syms = child.syms;
+        self.sym_names = child.sym_names;
+        self.fresh.extend(child.fresh);
+        let here = node_ref(g, k);
+        for d in child.diagnostics {
+            let mut notes = d.notes;
+            notes.push(format!("in the `{which}` of {here}"));
+            self.diagnostics.push(Diagnostic { notes, ..d });
+        }
+        outs.filter(|_| complete)
+    }
+
+    /// Two branches' types joined: the same where they agree, `?` for a dimension where
+    /// they do not (a type that is not a tensor of one rank and dtype in both: the first
+    /// branch's, which the other must then be).
+    fn join(&mut self, a: Ty, b: Ty) -> Ty {
+        let (a, b) = (self.solver.resolve(a), self.solver.resolve(b));
+        if a == b {
+            return a;
+        }
+        let (TyData::Tensor(sa, da), TyData::Tensor(sb, db)) = (
+            self.solver.tcx.data(a).clone(),
+            self.solver.tcx.data(b).clone(),
+        ) else {
+            return a;
+        };
+        let (Some(x), Some(y)) = (
+            self.solver.tcx.shape_dims(sa).map(|d| d.to_vec()),
+            self.solver.tcx.shape_dims(sb).map(|d| d.to_vec()),
+        ) else {
+            return a;
+        };
+        if x.len() != y.len() || da != db {
+            return a;
+        }
+        let dims: Vec<Dim> = x
+            .iter()
+            .zip(&y)
+            .map(|(&p, &q)| if p == q { p } else { Dims::ANY })
+            .collect();
+        let s = self.solver.tcx.shape(&dims);
+        self.solver.tcx.tensor(s, da)
+    }
+}
+
+/// The names `g`'s nodes (and those of its subgraphs) read that `g` does not make.
+fn free_names(g: &GraphProto, out: &mut FxHashSet<Vec<u8>>, depth: usize) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    let Ok(nodes) = Nodes::read(&g.node) else {
+        return;
+    };
+    let mut made: FxHashSet<&[u8]> = FxHashSet::default();
+    for t in &g.initializer {
+        if let Ok(n) = crate::proto::tensor_name(t) {
+            made.insert(n);
+        }
+    }
+    for i in &g.input {
+        made.insert(&i.name);
+    }
+    for k in 0..nodes.len() {
+        made.extend(nodes.outputs(k).iter().copied());
+    }
+    for k in 0..nodes.len() {
+        for &i in nodes.inputs(k) {
+            if !i.is_empty() && !made.contains(i) {
+                out.insert(i.to_vec());
+            }
+        }
+        // Names read inside a nested subgraph, from this graph or from outside it.
+        let Ok(attrs) = nodes.attributes(k) else {
+            continue;
+        };
+        for a in &attrs {
+            for sub in a.g.iter().chain(&a.graphs) {
+                let mut inner = FxHashSet::default();
+                free_names(sub, &mut inner, depth + 1);
+                out.extend(inner.into_iter().filter(|n| !made.contains(n.as_slice())));
+            }
+        }
+    }
+}

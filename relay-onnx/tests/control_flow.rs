@@ -1,0 +1,80 @@
+//! `If`: branches typed in the scope of their graph.
+
+use relay_onnx::build::{graph_attr, int, Graph, D};
+
+/// A branch reading the outer `x` through `op`, making `out`.
+fn branch(op: &str, out: &str) -> Graph {
+    let mut b = Graph::new(17);
+    b.node(op, &["x"], &[out], vec![]);
+    b.output(out);
+    b
+}
+
+fn if_model(then_b: &Graph, else_b: &Graph, cond_known: Option<bool>) -> Graph {
+    let mut g = Graph::new(17);
+    g.input("x", D::F32, &[D::p("N"), D::v(3)]);
+    match cond_known {
+        None => {
+            g.input("c", D::BOOL, &[]);
+        }
+        Some(c) => {
+            g.init(relay_onnx::proto::TensorProto {
+                name: "c".into(),
+                data_type: 9,
+                int32_data: vec![i32::from(c)],
+                ..Default::default()
+            });
+        }
+    }
+    g.node(
+        "If",
+        &["c"],
+        &["y"],
+        vec![
+            graph_attr("then_branch", then_b),
+            graph_attr("else_branch", else_b),
+        ],
+    );
+    g.output("y");
+    g
+}
+
+#[test]
+fn branches_that_agree_give_their_type() {
+    let g = if_model(&branch("Relu", "a"), &branch("Sigmoid", "b"), None);
+    let mut c = g.check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("y").unwrap(), "Tensor[(N, 3), float32]");
+}
+
+#[test]
+fn branches_that_differ_join_and_a_known_condition_picks_one() {
+    let mut flat = Graph::new(17);
+    flat.node("Flatten", &["x"], &["f"], vec![int("axis", 0)]);
+    flat.output("f");
+    // (N, 3) against (1, 3*N): neither dimension agrees.
+    let mut c = if_model(&branch("Relu", "a"), &flat, None).check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("y").unwrap(), "Tensor[(?, ?), float32]");
+    let mut c = if_model(&branch("Relu", "a"), &flat, Some(false)).check();
+    assert_eq!(c.type_of("y").unwrap(), "Tensor[(1, 3*N), float32]");
+    let mut c = if_model(&branch("Relu", "a"), &flat, Some(true)).check();
+    assert_eq!(c.type_of("y").unwrap(), "Tensor[(N, 3), float32]");
+}
+
+#[test]
+fn a_mistake_inside_a_branch_says_where_it_is() {
+    let mut bad = Graph::new(17);
+    bad.init_f32("b", &[4]);
+    bad.node("Add", &["x", "b"], &["r"], vec![]);
+    bad.output("r");
+    let c = if_model(&branch("Relu", "a"), &bad, None).check();
+    let shown: Vec<String> = c.diagnostics().iter().map(|d| d.to_string()).collect();
+    assert_eq!(
+        shown,
+        ["node 0 `Add_0` (Add): cannot broadcast dimension 1 of the first input (3) with dimension 0 of the second (4)\n  \
+          = note: input 0 `x`: `Tensor[(N, 3), float32]`\n  \
+          = note: input 1 `b`: `Tensor[(4), float32]` (here)\n  \
+          = note: in the `else_branch` of node 0 `If_0` (If)"]
+    );
+}
