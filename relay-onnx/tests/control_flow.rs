@@ -78,3 +78,50 @@ fn a_mistake_inside_a_branch_says_where_it_is() {
           = note: in the `else_branch` of node 0 `If_0` (If)"]
     );
 }
+
+#[test]
+fn a_loop_carries_its_values_and_stacks_its_scan_outputs() {
+    // for i in 0..5: s = s + x; scan out Relu(s).
+    let mut body = Graph::new(17);
+    body.input("i", D::I64, &[])
+        .input("c_in", D::BOOL, &[])
+        .input("s", D::F32, &[D::p("N"), D::v(3)]);
+    body.node("Identity", &["c_in"], &["c_out"], vec![]);
+    body.node("Add", &["s", "x"], &["s_out"], vec![]);
+    body.node("Relu", &["s_out"], &["scan"], vec![]);
+    body.output("c_out").output("s_out").output("scan");
+    let mut g = Graph::new(17);
+    g.input("x", D::F32, &[D::p("N"), D::v(3)]);
+    g.init_ints("m", &[], &[5]);
+    g.node(
+        "Loop",
+        &["m", "", "x"],
+        &["final", "stacked"],
+        vec![graph_attr("body", &body)],
+    );
+    g.output("final").output("stacked");
+    let mut c = g.check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("final").unwrap(), "Tensor[(N, 3), float32]");
+    assert_eq!(c.type_of("stacked").unwrap(), "Tensor[(5, N, 3), float32]");
+    // With a condition, the number of iterations is data's: a symbol named after the node.
+    g.graph.input.push(relay_onnx::proto::ValueInfoProto {
+        name: "go".into(),
+        r#type: Some(relay_onnx::build::tensor_type(D::BOOL, Some(&[]))),
+    });
+    let mut h = Graph::new(17);
+    h.graph = g.graph.clone();
+    h.graph.node.clear();
+    h.node(
+        "Loop",
+        &["m", "go", "x"],
+        &["final", "stacked"],
+        vec![graph_attr("body", &body)],
+    );
+    let mut c = h.check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(
+        c.type_of("stacked").unwrap(),
+        "Tensor[(Loop_0, N, 3), float32]"
+    );
+}

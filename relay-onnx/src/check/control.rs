@@ -65,8 +65,8 @@ impl<'m> Checker<'m> {
                 }
             }
         }
-        let then_outs = self.subgraph(then_g, g, k, "then_branch", 1);
-        let else_outs = self.subgraph(else_g, g, k, "else_branch", 1);
+        let then_outs = self.subgraph(then_g, g, k, "then_branch", &[]);
+        let else_outs = self.subgraph(else_g, g, k, "else_branch", &[]);
         let n = node.output().len();
         for (which, outs) in [("then_branch", &then_outs), ("else_branch", &else_outs)] {
             if let Some(o) = outs {
@@ -102,18 +102,113 @@ impl<'m> Checker<'m> {
         }
     }
 
+    /// Types a `Loop` node: its body once, over the loop-carried values' initial types;
+    /// a carried value whose type the body changes is the two joined; each scan output
+    /// gains a first dimension, the number of iterations: `M` when it is a known value
+    /// and no condition is given, else a symbol named after the node.
+    pub(super) fn loop_node(&mut self, g: &Nodes<'m>, k: usize, inputs: &[Option<usize>]) {
+        let node = g.at(k);
+        let attrs = match node.attribute() {
+            Ok(a) => a,
+            Err(e) => {
+                self.error(Some(node_ref(g, k)), e, Vec::new());
+                self.fail_outputs(node, k);
+                return;
+            }
+        };
+        let Some(body) = attrs
+            .iter()
+            .find(|a| a.name.as_ref() == b"body")
+            .and_then(|a| a.g.as_ref())
+        else {
+            self.error(
+                Some(node_ref(g, k)),
+                "`Loop` needs the graph attribute `body`".into(),
+                Vec::new(),
+            );
+            self.fail_outputs(node, k);
+            return;
+        };
+        let carried: Vec<Ty> = (2..inputs.len().max(2))
+            .map(|i| match inputs[i] {
+                Some(id) => self.slots[id].ty,
+                None => self.solver.fresh_ty(),
+            })
+            .collect();
+        let int64 = self.solver.tcx.tensor_of(&[], relay_core::DType::INT64);
+        let boolean = self.solver.tcx.tensor_of(&[], relay_core::DType::BOOL);
+        let mut body_inputs = vec![int64, boolean];
+        body_inputs.extend(&carried);
+        let Some(outs) = self.subgraph(body, g, k, "body", &body_inputs) else {
+            self.fail_outputs(node, k);
+            return;
+        };
+        let n = carried.len();
+        if outs.len() < 1 + n {
+            self.error(
+                Some(node_ref(g, k)),
+                format!("its `body` has {} outputs, and must have at least {} (the condition and the loop-carried values)", outs.len(), 1 + n),
+                Vec::new(),
+            );
+            self.fail_outputs(node, k);
+            return;
+        }
+        // The number of iterations.
+        let m = inputs.first().copied().flatten().and_then(|id| {
+            let v = self.values.get(&id)?;
+            let d = self.solver.resolve_dim(*v.first()?);
+            self.solver.tcx.dims.as_const(d)
+        });
+        let no_cond = inputs.get(1).copied().flatten().is_none();
+        let trips = match m {
+            Some(c) if no_cond && c >= 0 => self.solver.tcx.dims.konst(c),
+            _ => {
+                let name = super::fresh_name(node, k);
+                self.fresh_symbol(&name)
+            }
+        };
+        for j in 0..node.output().len() {
+            let t = if j < n {
+                self.join(carried[j], outs[1 + j])
+            } else if let Some(&each) = outs.get(1 + j) {
+                let each = self.solver.resolve(each);
+                match *self.solver.tcx.data(each) {
+                    TyData::Tensor(s, dt) => {
+                        match self.solver.tcx.shape_dims(s).map(|d| d.to_vec()) {
+                            Some(mut dims) => {
+                                dims.insert(0, trips);
+                                let s = self.solver.tcx.shape(&dims);
+                                self.solver.tcx.tensor(s, dt)
+                            }
+                            None => self.solver.fresh_ty(),
+                        }
+                    }
+                    _ => self.solver.fresh_ty(),
+                }
+            } else {
+                self.error(
+                    Some(node_ref(g, k)),
+                    format!("output {j} is not one its `body` gives"),
+                    Vec::new(),
+                );
+                self.solver.fresh_ty()
+            };
+            self.set_output(k, j, t);
+        }
+    }
+
     /// The output types of subgraph `sub` (attribute `which` of node `k` of `g`), typed
-    /// in this graph's scope; `None` if it could not be (its problems are reported, each
-    /// saying where it is).
+    /// in this graph's scope with its inputs of types `inputs` (a loop body's); `None` if
+    /// it could not be (its problems are reported, each saying where it is).
     fn subgraph(
         &mut self,
         sub: &GraphProto,
         g: &Nodes<'m>,
         k: usize,
         which: &str,
-        depth: usize,
+        inputs: &[Ty],
     ) -> Option<Vec<Ty>> {
-        if depth > MAX_DEPTH {
+        if self.depth >= MAX_DEPTH {
             self.error(
                 Some(node_ref(g, k)),
                 format!("its subgraphs nest more than {MAX_DEPTH} deep"),
@@ -121,12 +216,29 @@ impl<'m> Checker<'m> {
             );
             return None;
         }
+        if sub.input.len() != inputs.len() {
+            self.error(
+                Some(node_ref(g, k)),
+                format!(
+                    "its `{which}` has {} inputs, and takes {}",
+                    sub.input.len(),
+                    inputs.len()
+                ),
+                Vec::new(),
+            );
+            return None;
+        }
         // The names the subgraph reads that it does not make: this graph's values.
         let mut free = FxHashSet::default();
-        free_names(sub, &mut free, depth);
+        free_names(sub, &mut free, 0);
         let placeholder = Solver::new(TyCtx::new());
         let solver = std::mem::replace(&mut self.solver, placeholder);
         let mut child = Checker::with(self.registry, solver, self.pending_ty, self.opsets.clone());
+        child.depth = self.depth + 1;
+        // The body's inputs, of the types the node gives them.
+        for (vi, &t) in sub.input.iter().zip(inputs) {
+            child.add_slot(&vi.name, t, None);
+        }
         child.syms = std::mem::take(&mut self.syms);
         child.sym_names = std::mem::take(&mut self.sym_names);
         for name in &free {

@@ -390,6 +390,8 @@ struct Checker<'m> {
     out_slots: Vec<(u32, u32)>,
     /// The type of an output slot not set yet.
     pending_ty: Ty,
+    /// How many subgraphs this one is inside.
+    depth: usize,
     /// Vectors reused from node to node.
     scratch_bytes: Vec<u8>,
     scratch_inputs: Vec<Option<usize>>,
@@ -450,6 +452,7 @@ impl<'m> Checker<'m> {
             node_memo: FxHashMap::default(),
             attr_ids: FxHashMap::default(),
             scratch_bytes: Vec::new(),
+            depth: 0,
             out_slots: Vec::new(),
             pending_ty,
             scratch_inputs: Vec::new(),
@@ -756,11 +759,13 @@ impl<'m> Checker<'m> {
             inputs.pop();
         }
         // Control flow: subgraphs typed in the graph's scope.
-        if node.domain().is_empty() && node.op_type() == b"If" {
+        if node.domain().is_empty() && matches!(node.op_type(), b"If" | b"Loop") {
             if failed {
                 self.fail_outputs(node, k);
-            } else {
+            } else if node.op_type() == b"If" {
                 self.if_node(g, k, &inputs);
+            } else {
+                self.loop_node(g, k, &inputs);
             }
             self.scratch_inputs = inputs;
             return;
