@@ -1,0 +1,151 @@
+//! The other tensor operators: `CumSum`, `CumProd`, `ReverseSequence`, `BitCast` and
+//! `TfIdfVectorizer`.
+
+use super::{axis_in, same_dim};
+use crate::onnx_ops;
+use crate::ops::util::{out_tensor, shown};
+use crate::value;
+use relay_core::{relation, relay_op, DTy, DType, Progress, RelCx, RelError, RelResult};
+
+relay_op! {
+    /// ONNX `CumSum` / `CumProd`: the input's type; `axis` is a scalar.
+    onnx.cumulative : fn<a, x, b>(data: a, axis: x) -> b where OnnxCumulative, level 10;
+
+    /// ONNX `ReverseSequence`: the input's type; `sequence_lens` has one length per
+    /// element of `batch_axis`.
+    onnx.reverse_sequence : fn<a, l, b>(data: a, sequence_lens: l) -> b where OnnxReverseSequence,
+        attrs { batch_axis: int = 1, time_axis: int = 0 },
+        level 10;
+
+    /// ONNX `BitCast`: the input's shape as `dtype`, of the same bit width.
+    onnx.bitcast : fn<a, b>(data: a) -> b where OnnxBitCast,
+        attrs { dtype: dtype },
+        level 10;
+
+    /// ONNX `TfIdfVectorizer`: the last axis becomes `max(ngram_indexes) + 1`, float32.
+    onnx.tfidf : fn<a, b>(data: a) -> b where OnnxTfIdf,
+        attrs { ngram_indexes: [int] },
+        level 10;
+}
+
+/// `OnnxCumulative(data, axis, out)`.
+#[relation(OnnxCumulative)]
+pub fn onnx_cumulative(cx: &mut RelCx<'_>) -> RelResult {
+    if let Some((a, _)) = cx.tensor_dims(1)? {
+        if a.len() > 1
+            || a.first()
+                .is_some_and(|&d| cx.tcx_ref().dims.as_const(d) != Some(1))
+        {
+            let t = shown(cx, 1);
+            return Err(RelError::at(1, format!("`axis` is a scalar, and is `{t}`")));
+        }
+    }
+    let t = cx.arg(0);
+    cx.unify(2, t)?;
+    Ok(Progress::Solved)
+}
+
+/// `OnnxReverseSequence(data, sequence_lens, out)`.
+#[relation(OnnxReverseSequence)]
+pub fn onnx_reverse_sequence(cx: &mut RelCx<'_>) -> RelResult {
+    let Some((dims, dt)) = cx.tensor_dims(0)? else {
+        return Ok(Progress::NotYet);
+    };
+    let b = cx.attrs().int("batch_axis")?.unwrap_or(1);
+    let t = cx.attrs().int("time_axis")?.unwrap_or(0);
+    if dims.len() < 2 {
+        let s = shown(cx, 0);
+        return Err(RelError::at(
+            0,
+            format!("the input has rank at least 2, and is `{s}`"),
+        ));
+    }
+    let (bk, tk) = (axis_in(b, dims.len(), 0)?, axis_in(t, dims.len(), 0)?);
+    if bk == tk || bk > 1 || tk > 1 {
+        return Err(RelError::at(
+            0,
+            format!("`batch_axis` ({b}) and `time_axis` ({t}) are 0 and 1, in some order"),
+        ));
+    }
+    if let Some((l, _)) = cx.tensor_dims(1)? {
+        if l.len() != 1 {
+            let s = shown(cx, 1);
+            return Err(RelError::at(
+                1,
+                format!("`sequence_lens` is a vector, and is `{s}`"),
+            ));
+        }
+        same_dim(
+            cx,
+            l[0],
+            dims[bk],
+            1,
+            "`sequence_lens` has one length a batch element",
+        )?;
+    }
+    out_tensor(cx, 2, &dims, dt)
+}
+
+/// `OnnxBitCast(data, out)`.
+#[relation(OnnxBitCast)]
+pub fn onnx_bitcast(cx: &mut RelCx<'_>) -> RelResult {
+    let Some((dims, dt)) = cx.tensor_dims(0)? else {
+        return Ok(Progress::NotYet);
+    };
+    let to = cx
+        .attrs()
+        .dtype("dtype")?
+        .ok_or_else(|| RelError::at(0, "`to` is required"))?;
+    // ONNX stores a bool in a byte.
+    let width = |d: DType| if d == DType::BOOL { 8 } else { d.bits() };
+    if let DTy::Known(from) = cx.resolve_dtype(dt) {
+        if width(from) != width(to) {
+            return Err(RelError::at(
+                0,
+                format!(
+                    "`{from}` is {} bits wide and `{to}` {}: a bit cast keeps the width",
+                    width(from),
+                    width(to)
+                ),
+            ));
+        }
+    }
+    out_tensor(cx, 1, &dims, DTy::Known(to))
+}
+
+/// `OnnxTfIdf(data, out)`.
+#[relation(OnnxTfIdf)]
+pub fn onnx_tfidf(cx: &mut RelCx<'_>) -> RelResult {
+    let Some((dims, _)) = cx.tensor_dims(0)? else {
+        return Ok(Progress::NotYet);
+    };
+    let idx = cx.attrs().ints("ngram_indexes")?.unwrap_or_default();
+    let n = idx
+        .iter()
+        .copied()
+        .max()
+        .map_or(0, |m| m.saturating_add(1))
+        .max(0);
+    let n = cx.tcx().dims.konst(n);
+    let out = match dims.len() {
+        1 => vec![n],
+        2 => vec![dims[0], n],
+        _ => {
+            let t = shown(cx, 0);
+            return Err(RelError::at(
+                0,
+                format!("the input is `(N)` or `(B, N)`, and is `{t}`"),
+            ));
+        }
+    };
+    out_tensor(cx, 1, &out, DTy::Known(DType::FLOAT32))
+}
+
+onnx_ops! {
+    "" ReverseSequence since 10 => "onnx.reverse_sequence"(In(0), In(1)) { batch_axis: Attr("batch_axis"), time_axis: Attr("time_axis") };
+    "" CumSum since 11 => "onnx.cumulative"(In(0), In(1)) value value::cumsum;
+    "" CumProd since 26 => "onnx.cumulative"(In(0), In(1));
+    "" BitCast since 26 => "onnx.bitcast"(In(0)) { dtype: With(crate::ops::util::dtype_attr_to) };
+
+    "" TfIdfVectorizer since 9 => "onnx.tfidf"(In(0)) { ngram_indexes: Attr("ngram_indexes") };
+}
