@@ -5,8 +5,8 @@
 use super::expr::Mode;
 use super::{PResult, ParseError, Parser};
 use crate::expr::{ExprId, Span};
-use crate::registry::{self, Unknown};
-use crate::text::lexer::{Tok, Token};
+use crate::lexer::{Tok, Token};
+use crate::registry::Unknown;
 
 /// How many unknown names of a parse get a "did you mean" (more are not shown).
 const MAX_SUGGESTED: usize = 50;
@@ -56,7 +56,7 @@ impl Parser<'_, '_> {
         what: Unknown,
         candidates: impl IntoIterator<Item = &'c str>,
     ) {
-        match registry::link_hint(what, name) {
+        match self.adts.link_hint(what, name) {
             Some(hint) => {
                 let mut e = ParseError::new(span, message);
                 e.help = Some(hint);
@@ -150,7 +150,7 @@ impl Parser<'_, '_> {
             return self.unknown_plain(t.span(), message);
         }
         let mut names: Vec<String> = self.adts.ctor_names().map(str::to_string).collect();
-        let ops = registry::global().map_or(&[][..], |r| r.ops());
+        let ops = self.adts.registry().map_or(&[][..], |r| r.ops());
         names.extend(ops.iter().map(|op| op.name.to_string()));
         self.unknown_registered(
             t.span(),
@@ -369,9 +369,8 @@ impl Parser<'_, '_> {
         let Some((pos, _)) = crate::text::printed_type(self.src, i, i + 2) else {
             return Ok(None);
         };
-        let (ty, _) =
-            crate::text::ty_parser::parse_type_at(self.tcx, &mut self.scope, self.src, pos)
-                .map_err(|e| self.type_error(e))?;
+        let (ty, _) = crate::ty::parse_type_at(self.tcx, &mut self.scope, self.src, pos)
+            .map_err(|e| self.type_error(e))?;
         Ok(Some(ty))
     }
 }

@@ -9,7 +9,7 @@
 
 use super::{PResult, ParseError, Parser, Word};
 use crate::expr::{Arm, ExprId, PatId, Span, VarId};
-use crate::text::lexer::{dotted_end, is_ident_start, name_end, Tok, Token};
+use crate::lexer::{dotted_end, is_ident_start, name_end, Tok, Token};
 
 /// The mark of a [`Frame::LetChain`] whose bindings are not logged.
 const UNLOGGED: u32 = u32::MAX;
@@ -599,7 +599,9 @@ impl Parser<'_, '_> {
                     None => {
                         let w = if let Some(c) = self.adts.ctor(name) {
                             Word::Ctor(c)
-                        } else if let Some(op) = crate::registry::global()
+                        } else if let Some(op) = self
+                            .adts
+                            .registry()
                             .ok()
                             .and_then(|r| r.op(name).or_else(|| r.op(tvm_alias(name)?)))
                         {
@@ -790,11 +792,8 @@ impl Parser<'_, '_> {
             lo,
             hi: self.prev_hi,
         };
-        let def = *self.binops[op as usize].get_or_insert_with(|| {
-            crate::registry::global()
-                .ok()
-                .and_then(|r| r.op(BINOPS[op as usize].2))
-        });
+        let adts = &self.adts;
+        let def = *self.binops[op as usize].get_or_insert_with(|| adts.op(BINOPS[op as usize].2));
         let callee = match def {
             Some(def) => self.m.at(span).op(def),
             None => {

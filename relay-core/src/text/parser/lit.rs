@@ -4,7 +4,7 @@ use super::{PResult, ParseError, Parser};
 use crate::attrs::{AttrValue, Attrs};
 use crate::dtype::DType;
 use crate::expr::{PatId, Pattern, Span};
-use crate::text::lexer::{Tok, Token};
+use crate::lexer::{Tok, Token};
 use std::sync::Arc;
 
 /// How deeply attribute lists and patterns may nest.

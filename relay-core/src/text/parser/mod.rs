@@ -14,14 +14,14 @@ mod expr;
 mod lit;
 mod locals;
 
-use super::lexer::{dotted_end, is_ident_start, LexError, Lexer, Tok, Token};
-use super::ty_parser::{parse_shape_at, parse_type_at};
 use super::{Binding, TypeParseError, TypeScope};
 use crate::adt::AdtTable;
 use crate::diag::Label;
 use crate::expr::{ExprId, GlobalId, Module, Span, VarId};
 use crate::fold::ParamValue;
 use crate::kind::{Kind, Param};
+use crate::lexer::{dotted_end, is_ident_start, LexError, Lexer, Tok, Token};
+use crate::ty::{parse_shape_at, parse_type_at};
 use crate::ty::{Ty, TyCtx};
 use rustc_hash::FxHashMap;
 use std::fmt;
@@ -726,9 +726,9 @@ impl<'s, 'a> Parser<'s, 'a> {
                 lo: e.offset as u32,
                 hi: hi as u32,
             },
+            help: self.adts.unknown_type_hint(&e).or(e.help),
             message: e.message,
             labels: Vec::new(),
-            help: e.help,
         }
     }
 

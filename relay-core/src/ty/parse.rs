@@ -135,6 +135,15 @@ impl fmt::Display for TypeParseError {
 
 impl std::error::Error for TypeParseError {}
 
+impl TypeParseError {
+    /// The name the error says is not a type, if it says so.
+    pub(crate) fn unknown_type(&self) -> Option<&str> {
+        self.message
+            .strip_prefix("unknown type `")?
+            .strip_suffix('`')
+    }
+}
+
 /// Parses the type in `src`, resolving names in `scope` (new rigid symbols are added).
 ///
 /// It reads every type [`TyCtx::show`] prints, a negative constant dimension among them
@@ -255,10 +264,8 @@ impl Parser<'_> {
             .filter(|(_, b)| matches!(b, Binding::Adt(_) | Binding::Param(_) | Binding::Ty(_)))
             .map(|(n, _)| &**n);
         let mut e = self.error_at(offset, format!("unknown type `{name}`"));
-        e.help = crate::registry::link_hint(crate::registry::Unknown::Type, name).or_else(|| {
-            crate::diag::did_you_mean(name, types.chain(["Tensor"]))
-                .map(|c| format!("did you mean `{c}`?"))
-        });
+        e.help = crate::diag::did_you_mean(name, types.chain(["Tensor"]))
+            .map(|c| format!("did you mean `{c}`?"));
         e
     }
 
