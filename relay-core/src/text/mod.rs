@@ -22,7 +22,6 @@
 //! assert_eq!(err.message, "`t` has kind `Type` but is used where a `Shape` is expected");
 //! ```
 
-mod metadata;
 mod parser;
 mod printer;
 

@@ -87,41 +87,6 @@ impl Parser<'_, '_> {
         Ok(())
     }
 
-    /// Whether the statements being read are in a printed expression (at its top or in a
-    /// scope inside it): where its `free_var`s are.
-    pub(super) fn in_expr_program(&self) -> bool {
-        matches!(self.frames.get(1), Some(Frame::Fn { braced: false, .. }))
-    }
-
-    /// The free variable `name` of the printed expression being read, declared so far:
-    /// TVM prints a `free_var` in the scope of its first use (an `if` branch, a function
-    /// body), and mentions it after that scope too.
-    pub(super) fn free_var_named(&self, name: &str) -> Option<crate::expr::VarId> {
-        if !self.in_expr_program() {
-            return None;
-        }
-        let params = &self.fns.first()?.params;
-        params.iter().copied().find(|&v| self.m.var_name(v) == name)
-    }
-
-    /// `free_var %x: T;` in a printed expression: a parameter of its `@main`, bound from
-    /// here on.
-    pub(super) fn free_var_decl(&mut self) -> PResult<()> {
-        self.bump()?;
-        let t = self.expect(Tok::Local, "a variable `%name` after `free_var`")?;
-        let t = self.binder(t)?;
-        let ann = if self.eat(Tok::Colon)? {
-            Some(self.ty()?)
-        } else {
-            None
-        };
-        self.eat(Tok::Semi)?;
-        let v = self.new_local(t, ann);
-        self.bind_local(v);
-        self.fns[0].params.push(v);
-        Ok(())
-    }
-
     /// `[A, s: Shape](%x: T, %y) -> R` of a definition or function literal: binds its
     /// type parameters and parameters, and pushes its state for [`Frame::Fn`].
     pub(super) fn fn_header(&mut self) -> PResult<()> {

@@ -742,7 +742,7 @@ impl Parser<'_, '_> {
         match self.tok.kind {
             // In TVM 0.5's text a line ends a binding: `(` on the next line starts the
             // body (a tuple), not a call.
-            Tok::LParen if !(self.line_ends_binding && self.on_new_line()) => {
+            Tok::LParen if !self.line_ended() => {
                 self.bump()?;
                 let tstart = self.targs.len() as u32;
                 return self.start_call(e, tstart);
@@ -860,7 +860,7 @@ impl Parser<'_, '_> {
             }
             Frame::LetValue { var, lo, early } => {
                 // TVM 0.5 ended a binding with its line.
-                if !(self.line_ends_binding && !self.is(Tok::Semi) && self.on_new_line()) {
+                if !self.line_ended() {
                     self.expect(Tok::Semi, "`;` after the bound value")?;
                 }
                 self.chain_let_from(var, e, lo, self.prev_hi, early);

@@ -193,6 +193,9 @@ impl Parser<'_, '_> {
             )));
         }
         let lo = self.tok.lo;
+        if let Some(v) = self.printed_value(lo)? {
+            return Ok(v);
+        }
         match self.tok.kind {
             Tok::Num | Tok::Minus => {
                 let negative = self.eat(Tok::Minus)?;
@@ -219,26 +222,6 @@ impl Parser<'_, '_> {
                     }
                 }
                 Ok(AttrValue::List(items))
-            }
-            Tok::Ident if self.is_word("meta") && self.peek2()?.kind == Tok::LBracket => {
-                // A reference into TVM's metadata (`meta[VirtualDevice][0]`), kept as text.
-                self.bump()?;
-                self.skip_brackets()?;
-                let text: String = self.src[lo as usize..self.prev_hi as usize]
-                    .split_whitespace()
-                    .collect();
-                Ok(AttrValue::Str(text.into()))
-            }
-            // A value TVM prints only to be read by people, when the metadata is not
-            // shown: `VirtualDevice(device_type=1, ..)`, `Target(..)`, attributes or a map
-            // (`ConvAttrs={channels=48, data_layout="NCHW1n16c"}`). Kept as its text.
-            Tok::LBrace => {
-                let end = self.skip_group(lo as usize)?;
-                Ok(AttrValue::Str(self.src[lo as usize..end].into()))
-            }
-            Tok::Ident if self.src.as_bytes().get(self.tok.hi as usize) == Some(&b'(') => {
-                let end = self.skip_group(self.tok.hi as usize)?;
-                Ok(AttrValue::Str(self.src[lo as usize..end].into()))
             }
             Tok::Ident => {
                 let t = self.bump()?;

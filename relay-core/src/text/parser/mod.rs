@@ -7,12 +7,17 @@
 //! of frames ([`expr`]), so that no recursion depth follows the nesting of the input.
 //! After a syntax error the parser skips to the next top-level item and goes on, so that
 //! independent errors are all reported.
+//!
+//! TVM's version-specific forms (the `v0.0.1` text, `%input.1` names, values printed for
+//! people such as `VirtualDevice(..)`, `free_var`, `meta[..]` and the metadata section)
+//! are read in [`tvm`], which the grammar calls where such a form can start.
 
 mod decl;
 mod errors;
 mod expr;
 mod lit;
 mod locals;
+mod tvm;
 
 use super::{Binding, TypeParseError, TypeScope};
 use crate::adt::AdtTable;
@@ -20,7 +25,7 @@ use crate::diag::Label;
 use crate::expr::{ExprId, GlobalId, Module, Span, VarId};
 use crate::fold::ParamValue;
 use crate::kind::{Kind, Param};
-use crate::lexer::{dotted_end, is_ident_start, LexError, Lexer, Tok, Token};
+use crate::lexer::{LexError, Lexer, Tok, Token};
 use crate::ty::{parse_shape_at, parse_type_at};
 use crate::ty::{Ty, TyCtx};
 use rustc_hash::FxHashMap;
@@ -382,7 +387,7 @@ struct Parser<'s, 'a> {
     suggested: usize,
     /// The source's metadata section, read when a reference needs it: `None` before,
     /// then the section if there is one that reads.
-    metadata: Option<Option<super::metadata::Metadata>>,
+    metadata: Option<Option<tvm::Metadata>>,
 }
 
 /// What a name in expression position is.
@@ -517,80 +522,6 @@ impl<'s, 'a> Parser<'s, 'a> {
         let t = self.tok;
         self.prev_hi = t.hi;
         self.tok = self.next_tok()?;
-        Ok(t)
-    }
-
-    /// The ends of the `.digits` parts written against the local `t` (`%input.1`, as
-    /// PyTorch's ONNX export names a model's input; TorchScript's `%a.15`), in order, a
-    /// `.name` part after them included (`%layer1.0.conv1.weight`, a PyTorch parameter).
-    /// TVM prints such names as they are; `%t.0` is also a projection.
-    fn digit_parts(&self, t: Token) -> Vec<usize> {
-        let b = self.src.as_bytes();
-        let mut ends = Vec::new();
-        let mut i = t.hi as usize;
-        while b.get(i) == Some(&b'.') {
-            let n = b[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
-            let next = b.get(i + 1 + n).copied().unwrap_or(b' ');
-            if n == 0 && !ends.is_empty() && is_ident_start(next) {
-                i = dotted_end(b, i + 1);
-            } else if n == 0 || next.is_ascii_alphanumeric() || next == b'_' {
-                break;
-            } else {
-                i += 1 + n;
-            }
-            ends.push(i);
-        }
-        ends
-    }
-
-    /// `t` extended to byte `end`, the parser reading on from there.
-    fn extend_to(&mut self, t: Token, end: usize) -> PResult<Token> {
-        self.seek(end)?;
-        self.prev_hi = end as u32;
-        Ok(Token {
-            hi: end as u32,
-            ..t
-        })
-    }
-
-    /// The end of TVM 0.6's version line (`v0.0.4`) at the current token, if it is one.
-    fn old_version_end(&self) -> Option<usize> {
-        let lo = self.tok.lo as usize;
-        let digits = self.src.as_bytes()[lo..].strip_prefix(b"v0.0.")?;
-        let n = digits.iter().take_while(|c| c.is_ascii_digit()).count();
-        let end = lo + b"v0.0.".len() + n;
-        let alone = self
-            .src
-            .as_bytes()
-            .get(end)
-            .is_none_or(u8::is_ascii_whitespace);
-        (n > 0 && alone).then_some(end)
-    }
-
-    /// Whether the current token starts a line after the last consumed one (comments
-    /// between them aside).
-    fn on_new_line(&self) -> bool {
-        self.src[self.prev_hi as usize..self.tok.lo as usize].contains('\n')
-    }
-
-    /// A local being bound (a parameter, a `let`, a pattern, a `free_var`): `t` with all
-    /// its `.digits` parts ([`Parser::digit_parts`]).
-    fn binder(&mut self, t: Token) -> PResult<Token> {
-        match self.digit_parts(t).last() {
-            Some(&end) => self.extend_to(t, end),
-            None => Ok(t),
-        }
-    }
-
-    /// A local used: `t` with the most of its `.digits` parts that still name a bound
-    /// local, or alone (the parts are projections).
-    fn longest_bound(&mut self, t: Token) -> PResult<Token> {
-        for &end in self.digit_parts(t).iter().rev() {
-            let name = &self.src[t.lo as usize + 1..end];
-            if self.locals.get(&self.m, name).is_some() {
-                return self.extend_to(t, end);
-            }
-        }
         Ok(t)
     }
 
@@ -872,13 +803,9 @@ impl<'s, 'a> Parser<'s, 'a> {
             return;
         }
         // TVM 0.6 and earlier printed their version as `v0.0.4` on the first line.
-        self.line_ends_binding = false;
-        if let Some(end) = self.old_version_end() {
-            self.line_ends_binding = &self.src[self.tok.lo as usize..end] == "v0.0.1";
-            if let Err(e) = self.seek(end) {
-                self.errors.push(e);
-                return;
-            }
+        if let Err(e) = self.version_line() {
+            self.errors.push(e);
+            return;
         }
         if self.is(Tok::Hash) && !self.at_metadata() {
             if let Err(e) = self.header() {
@@ -942,11 +869,6 @@ impl<'s, 'a> Parser<'s, 'a> {
         self.resolve_forward();
         // In the order of the text (an unknown global is known at the source's end).
         self.errors[first_error..].sort_by_key(|e| e.span.lo);
-    }
-
-    /// Whether the current token starts TVM's `#[metadata]` section.
-    fn at_metadata(&self) -> bool {
-        self.is(Tok::Hash) && self.src[self.tok.hi as usize..].starts_with("[metadata]")
     }
 
     /// Where the first top-level item after byte `lo` starts (the end of the source if
