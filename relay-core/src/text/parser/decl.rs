@@ -49,19 +49,19 @@ impl Parser<'_, '_> {
     /// function and has no free variables is `@main` itself.
     pub(super) fn expr_program(&mut self) -> PResult<()> {
         let lo = self.tok.lo;
-        let g = if self.defined.contains_key("main") || self.m.global("main").is_some() {
+        let g = if self.names.global("main").is_some() || self.m.global("main").is_some() {
             self.m.at(Span { lo, hi: lo }).shadow("main")
         } else {
             let g = self.m.at(Span { lo, hi: lo }).declare("main");
             g.expect("a name not declared yet")
         };
-        self.defined.insert("main", g);
+        self.names.define_global("main", g);
         self.fns.push(FnState {
             type_params: Vec::new(),
             params: Vec::new(),
             attrs: None,
             ret: None,
-            mark: self.locals.mark(),
+            mark: self.names.mark(),
             type_restore: Vec::new(),
         });
         self.frames.push(Frame::Done);
@@ -91,7 +91,7 @@ impl Parser<'_, '_> {
     /// type parameters and parameters, and pushes its state for [`Frame::Fn`].
     pub(super) fn fn_header(&mut self) -> PResult<()> {
         let (type_params, type_restore) = self.type_params()?;
-        let mark = self.locals.mark();
+        let mark = self.names.mark();
         let mut params = Vec::new();
         self.expect(Tok::LParen, "`(`")?;
         let mut attrs = None;
@@ -129,7 +129,7 @@ impl Parser<'_, '_> {
         } else {
             None
         };
-        for (v, first) in self.locals.bind_params(&self.m, &params) {
+        for (v, first) in self.names.bind_params(&self.m, &params) {
             let name = self.m.var_name(v);
             let mut e = ParseError::new(
                 self.m.var_span(v),

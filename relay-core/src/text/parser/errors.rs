@@ -73,8 +73,8 @@ impl Parser<'_, '_> {
             return self.unknown_plain(t.span(), message);
         }
         let names: Vec<String> = self
-            .locals
-            .names(&self.m)
+            .names
+            .local_names(&self.m)
             .into_iter()
             .map(str::to_string)
             .collect();

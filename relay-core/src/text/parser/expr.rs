@@ -211,7 +211,7 @@ impl Parser<'_, '_> {
         let var = self.new_local(name, ann);
         // `let %loop = fn (..) { .. %loop(..) }`: a function sees its own name.
         let early = (!graph && self.is_word("fn")).then(|| {
-            let mark = self.locals.mark() as u32;
+            let mark = self.names.mark() as u32;
             self.bind_local(var);
             mark
         });
@@ -264,7 +264,7 @@ impl Parser<'_, '_> {
         }
         // Its slot in the table of locals, likely far from the cache in a long chain,
         // asked for now: it arrives while the call is read.
-        self.locals.prefetch(&b[name_lo + 1..name_hi]);
+        self.names.expect(&b[name_lo + 1..name_hi]);
         // `=`
         let i = blank(name_hi);
         if at(i) != b'=' || matches!(at(i + 1), b'=' | b'>') {
@@ -388,7 +388,7 @@ impl Parser<'_, '_> {
             return None;
         }
         let hi = name_end(b, i + 1);
-        let v = self.locals.get(&self.m, &b[i + 1..hi])?;
+        let v = self.names.local(&self.m, &b[i + 1..hi])?;
         let span = Span {
             lo: i as u32,
             hi: hi as u32,
@@ -420,7 +420,7 @@ impl Parser<'_, '_> {
             let mark = if matches!(self.frames.last(), Some(Frame::Fn { top: true, .. })) {
                 UNLOGGED
             } else {
-                mark.unwrap_or(self.locals.mark() as u32)
+                mark.unwrap_or(self.names.mark() as u32)
             };
             self.frames.push(Frame::LetChain {
                 first: id,
@@ -434,7 +434,7 @@ impl Parser<'_, '_> {
     #[inline]
     fn bind_chained(&mut self, var: VarId) {
         match self.frames.last() {
-            Some(Frame::LetChain { mark: UNLOGGED, .. }) => self.locals.bind_unlogged(&self.m, var),
+            Some(Frame::LetChain { mark: UNLOGGED, .. }) => self.names.bind_chained(&self.m, var),
             _ => self.bind_local(var),
         }
     }
@@ -459,7 +459,7 @@ impl Parser<'_, '_> {
                     t = self.longest_bound(t)?;
                 }
                 let name = &self.text(t)[1..];
-                Ok(match self.locals.get(&self.m, name) {
+                Ok(match self.names.local(&self.m, name) {
                     // An argument of a call, alone (what `after` would deliver to the
                     // call at once): a compact mention.
                     Some(v)
@@ -635,7 +635,7 @@ impl Parser<'_, '_> {
                     };
                     self.last_op = (e, t.lo);
                     e
-                } else if let Some(v) = self.locals.get(&self.m, name) {
+                } else if let Some(v) = self.names.local(&self.m, name) {
                     // A variable bound without `%` by a pattern (the spec's `case Single(x)`).
                     self.m.at(t.span()).var_ref(v)
                 } else if name == "meta" && self.is(Tok::LBracket) {
@@ -886,7 +886,7 @@ impl Parser<'_, '_> {
                 let st = self.fns.pop().expect("a function's state");
                 if top {
                     // Its unlogged bindings too.
-                    self.locals.clear();
+                    self.names.clear_locals();
                 } else {
                     self.unbind_locals(st.mark);
                 }
@@ -1008,7 +1008,7 @@ impl Parser<'_, '_> {
         if self.is_word("case") {
             self.bump()?;
         }
-        let mark = self.locals.mark() as u32;
+        let mark = self.names.mark() as u32;
         let pattern = self.pattern(0)?;
         let braced = if self.eat(Tok::FatArrow)? {
             false

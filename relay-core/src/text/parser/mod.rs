@@ -8,6 +8,46 @@
 //! After a syntax error the parser skips to the next top-level item and goes on, so that
 //! independent errors are all reported.
 //!
+//! The grammar, one line per production with the function (or, inside expressions, the
+//! frame of the expression machine) that reads it; types are read by
+//! [`crate::ty::parse_type`]'s grammar, which its module lists:
+//!
+//! ```text
+//! module    := version? item*  metadata?          Parser::module, tvm::version_line, Parser::header
+//! item      := def | data | expr_program            Parser::module (dispatch on the first word)
+//! def       := 'def' @name fn_header body           Parser::def
+//! data      := ('type' | 'data' | 'extern' 'type') name params? ('{' ctor,* '}')?
+//!                                                   Parser::declare_data, data_header, data_body
+//! expr_program := (free_var | stmt)* expr           Parser::expr_program, tvm::free_var_decl
+//! fn_header := type_params? '(' (param | attr),* ')' ('->' ty)?
+//!                                                   Parser::fn_header, type_params
+//! param     := %name ('{' .. '}')? (':' ty)?        Parser::fn_header, tvm::binder
+//! body      := '{' seq '}'                          Frame::Fn, Frame::Block
+//! seq       := (stmt ';')* expr                     Parser::seq_start, Frame::SeqExpr, Frame::LetChain
+//! stmt      := 'let' %x (':' ty)? '=' expr | %n '=' expr | expr
+//!                                                   Parser::seq_start, Frame::LetValue, tvm::line_ended
+//! expr      := operand postfix* (binop expr)*       Parser::operand, Parser::after, Frame::Bin
+//! operand   := %x | @g | literal | word | '(' expr,* ')' | '{' seq '}' | 'fn' fn_header body
+//!            | 'if' | 'match' | 'ref' | meta       Parser::operand, Parser::word, Frame::Paren
+//! postfix   := '(' args ')' | '.' index             Parser::after, start_call, call_next, Frame::Call
+//! args      := expr,* (',' attr,*)?                 Parser::call_next, finish_call, Parser::attrs
+//! if        := 'if' '(' expr ')' body 'else' (body | if)
+//!                                                   Frame::IfCond, IfThen, IfElse, IfElseIf
+//! match     := ('match' | 'match?') ('(' expr ')' | expr) '{' arm,* '}'
+//!                                                   Frame::MatchScrut, MatchArms, Parser::arm_start
+//! arm       := pattern '=>' expr | 'case' pattern body
+//!                                                   Frame::MatchArm, Parser::pattern
+//! pattern   := '_' | %x (':' ty)? | Ctor ('(' pattern,* ')')? | '(' pattern,* ')'
+//!                                                   Parser::pattern
+//! ref       := 'ref' '(' expr ')' | 'ref_read' '(' expr ')' | 'ref_write' '(' expr ',' expr ')'
+//!                                                   Frame::RefNew, RefRead, RefWrite1, RefWrite2
+//! literal   := number | string | 'True' | 'False'   Parser::number, Parser::word
+//! attr      := name '=' attr_value                  Parser::attrs
+//! attr_value := number | string | '[' attr_value,* ']' | name | printed
+//!                                                   Parser::attr_value, tvm::printed_value
+//! meta      := 'meta' '[' kind ']' '[' n ']'        tvm::meta_reference, tvm::meta_attrs
+//! ```
+//!
 //! TVM's version-specific forms (the `v0.0.1` text, `%input.1` names, values printed for
 //! people such as `VirtualDevice(..)`, `free_var`, `meta[..]` and the metadata section)
 //! are read in [`tvm`], which the grammar calls where such a form can start.
@@ -16,13 +56,13 @@ mod decl;
 mod errors;
 mod expr;
 mod lit;
-mod locals;
+mod names;
 mod tvm;
 
 use super::{Binding, TypeParseError, TypeScope};
 use crate::adt::AdtTable;
 use crate::diag::Label;
-use crate::expr::{ExprId, GlobalId, Module, Span, VarId};
+use crate::expr::{ExprId, Module, Span, VarId};
 use crate::fold::ParamValue;
 use crate::kind::{Kind, Param};
 use crate::lexer::{LexError, Lexer, Tok, Token};
@@ -349,7 +389,8 @@ struct Parser<'s, 'a> {
     errors: Vec<ParseError>,
     /// The names types may mention (data types, type parameters, symbols).
     scope: TypeScope,
-    locals: locals::Locals,
+    /// The names in scope ([`names`]).
+    names: names::Names<'s>,
     // The shared stacks of the expression machine.
     frames: Vec<expr::Frame>,
     items_stack: Vec<ExprId>,
@@ -367,11 +408,6 @@ struct Parser<'s, 'a> {
     start: usize,
     /// The first byte and the name of each source read so far ([`parse_sources`]).
     starts: Vec<(u32, &'s str)>,
-    /// The globals this source has defined so far, by name.
-    defined: FxHashMap<&'s str, GlobalId>,
-    /// The mentions of globals the source had not defined when they were read, with
-    /// their names: resolved at the end of the source ([`Parser::resolve_forward`]).
-    forward: Vec<(ExprId, Token)>,
     /// The source's top-level items, found when an error needs them to resume.
     items: Option<Vec<Item>>,
     /// Attribute lists by their text: calls written alike share one list.
@@ -468,7 +504,7 @@ impl<'s, 'a> Parser<'s, 'a> {
             m: Module::new(),
             errors: Vec::new(),
             scope,
-            locals: locals::Locals::default(),
+            names: names::Names::default(),
             frames: Vec::new(),
             items_stack: Vec::new(),
             targs: Vec::new(),
@@ -481,8 +517,6 @@ impl<'s, 'a> Parser<'s, 'a> {
             attr_lists: FxHashMap::default(),
             fast: true,
             fast_args: Vec::new(),
-            defined: FxHashMap::default(),
-            forward: Vec::new(),
             items: None,
             last_op: (ExprId(u32::MAX), 0),
             type_cache: FxHashMap::default(),
@@ -768,11 +802,11 @@ impl<'s, 'a> Parser<'s, 'a> {
 
     /// Binds local `v` under its own name.
     fn bind_local(&mut self, v: VarId) {
-        self.locals.bind(&self.m, v);
+        self.names.bind(&self.m, v);
     }
 
     fn unbind_locals(&mut self, mark: usize) {
-        self.locals.unbind_to(&self.m, mark);
+        self.names.unbind_to(&self.m, mark);
     }
 
     /// A new local from a `%name` token.
@@ -793,8 +827,7 @@ impl<'s, 'a> Parser<'s, 'a> {
     /// source, to the source's own definition if it has one (which shadows an earlier
     /// source's), else to an earlier source's global.
     fn module(&mut self) {
-        self.defined.clear();
-        self.forward.clear();
+        self.names.start_source();
         self.items = None;
         self.metadata = None;
         self.forget_words();
@@ -883,67 +916,6 @@ impl<'s, 'a> Parser<'s, 'a> {
         items.get(next).map_or(self.src.len(), |it| it.lo as usize)
     }
 
-    /// Resolves the mentions of globals the source had not defined when they were read.
-    fn resolve_forward(&mut self) {
-        for (e, t) in std::mem::take(&mut self.forward) {
-            let name = &self.text(t)[1..];
-            let g = self
-                .defined
-                .get(name)
-                .copied()
-                .or_else(|| self.m.global(name));
-            if g.is_none() {
-                self.unknown_global(t);
-            }
-            self.m.retarget_global(e, g);
-        }
-    }
-
-    /// A mention of the global named by token `t` (`@name`).
-    fn global_mention(&mut self, t: Token) -> ExprId {
-        let name = &self.text(t)[1..];
-        match self.defined.get(name) {
-            Some(&g) => self.m.at(t.span()).global_ref(g),
-            None => {
-                // Decided at the end of the source; a placeholder global until then.
-                let e = self.m.at(t.span()).global_ref(GlobalId(u32::MAX));
-                self.forward.push((e, t));
-                e
-            }
-        }
-    }
-
-    /// Declares the global of the definition whose name is token `name`: a new one, or
-    /// one that shadows an earlier source's; `None` (and an error naming both places)
-    /// if the source defined it already.
-    fn declare_global(&mut self, name: Token) -> Option<GlobalId> {
-        let n = &self.text(name)[1..];
-        if let Some(&first) = self.defined.get(n) {
-            let first = self.m.global_def(first).span;
-            let message = format!(
-                "`@{n}` is defined twice: first at {}, again at {}",
-                self.place(first.lo),
-                self.place(name.lo)
-            );
-            let mut e = ParseError::new(name.span(), message);
-            e.labels
-                .push(Label::new(first, format!("`@{n}` first defined here")));
-            e.help = Some(format!("rename one of the two definitions of `@{n}`"));
-            self.errors.push(e);
-            return None;
-        }
-        let g = if self.m.global(n).is_some() {
-            self.m.at(name.span()).shadow(n)
-        } else {
-            self.m
-                .at(name.span())
-                .declare(n)
-                .expect("a name not declared yet")
-        };
-        self.defined.insert(n, g);
-        Some(g)
-    }
-
     /// Forgets the operators and constructors met (the data types in scope change).
     fn forget_words(&mut self) {
         self.words.clear();
@@ -956,7 +928,7 @@ impl<'s, 'a> Parser<'s, 'a> {
         self.targs.clear();
         self.arms.clear();
         self.fns.clear();
-        self.locals.clear();
+        self.names.clear_locals();
     }
 
     /// `#[version = "0.0.5"]`.

@@ -117,7 +117,7 @@ impl<'s> Parser<'s, '_> {
     pub(super) fn longest_bound(&mut self, t: Token) -> PResult<Token> {
         for &end in self.digit_parts(t).iter().rev() {
             let name = &self.src[t.lo as usize + 1..end];
-            if self.locals.get(&self.m, name).is_some() {
+            if self.names.local(&self.m, name).is_some() {
                 return self.extend_to(t, end);
             }
         }
