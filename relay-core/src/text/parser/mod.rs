@@ -8,9 +8,11 @@
 //! After a syntax error the parser skips to the next top-level item and goes on, so that
 //! independent errors are all reported.
 //!
-//! The grammar, one line per production with the function (or, inside expressions, the
-//! frame of the expression machine) that reads it; types are read by
-//! [`crate::ty::parse_type`]'s grammar, which its module lists:
+//! The grammar is in files by construct: [`items`], [`expressions`], [`types`],
+//! [`patterns`], [`attributes`] and [`literals`]; name resolution is in [`names`]. One
+//! line per production, with the function (or, inside expressions, the frame of the
+//! expression machine) that reads it; types are read by [`crate::ty::parse_type`]'s
+//! grammar, which its module lists:
 //!
 //! ```text
 //! module    := version? item*  metadata?          Parser::module, tvm::version_line, Parser::header
@@ -52,21 +54,23 @@
 //! people such as `VirtualDevice(..)`, `free_var`, `meta[..]` and the metadata section)
 //! are read in [`tvm`], which the grammar calls where such a form can start.
 
-mod decl;
+mod attributes;
 mod errors;
-mod expr;
-mod lit;
+mod expressions;
+mod items;
+mod literals;
 mod names;
+mod patterns;
 mod tvm;
+mod types;
 
-use super::{Binding, TypeParseError, TypeScope};
+use super::{Binding, TypeScope};
 use crate::adt::AdtTable;
 use crate::diag::Label;
 use crate::expr::{ExprId, Module, Span, VarId};
 use crate::fold::ParamValue;
-use crate::kind::{Kind, Param};
+use crate::kind::Param;
 use crate::lexer::{LexError, Lexer, Tok, Token};
-use crate::ty::{parse_shape_at, parse_type_at};
 use crate::ty::{Ty, TyCtx};
 use rustc_hash::FxHashMap;
 use std::fmt;
@@ -392,7 +396,7 @@ struct Parser<'s, 'a> {
     /// The names in scope ([`names`]).
     names: names::Names<'s>,
     // The shared stacks of the expression machine.
-    frames: Vec<expr::Frame>,
+    frames: Vec<expressions::Frame>,
     items_stack: Vec<ExprId>,
     /// Whether simple `let`s are read by the fast path.
     fast: bool,
@@ -434,54 +438,6 @@ enum Word {
     /// with nothing of its own but its operator; a call's span starts at its own mention).
     Op(&'static crate::op::OpDef, Option<ExprId>),
     Unknown,
-}
-
-/// Whether `word` is in `text` as a word of its own (not inside a name).
-fn has_word(text: &[u8], word: &[u8]) -> bool {
-    let name = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'%' | b'@' | b'.');
-    memchr::memmem::find_iter(text, word).any(|i| {
-        (i == 0 || !name(text[i - 1])) && text.get(i + word.len()).is_none_or(|&c| !name(c))
-    })
-}
-
-/// The text of the type starting at `lo`, as far as a quick scan can tell: up to a `,`,
-/// `)`, `]`, `{`, `;` or `=` outside brackets, trailing blanks excluded (and short of any
-/// comment). Only a key: the type parser decides where the type really ends.
-fn type_text(src: &str, lo: usize) -> &str {
-    let b = src.as_bytes();
-    let mut depth = 0usize;
-    let mut i = lo;
-    while i < b.len() {
-        match b[i] {
-            b'(' | b'[' => depth += 1,
-            b')' | b']' if depth > 0 => depth -= 1,
-            b')' | b']' | b',' | b'{' | b';' | b'=' | b'/' | b'#' if depth == 0 => break,
-            b'/' | b'#' | b'"' => break,
-            _ => {}
-        }
-        i += 1;
-    }
-    while i > lo && b[i - 1].is_ascii_whitespace() {
-        i -= 1;
-    }
-    &src[lo..i]
-}
-
-/// The offset just past the name or the single byte at `offset`, for an error's span.
-fn word_end(src: &str, offset: usize) -> usize {
-    let b = src.as_bytes();
-    let mut end = offset;
-    while end < b.len() && (b[end].is_ascii_alphanumeric() || b[end] == b'_' || b[end] == b'.') {
-        end += 1;
-    }
-    if end == offset {
-        // One character (all its bytes).
-        end = src
-            .get(offset..)
-            .and_then(|rest| rest.chars().next())
-            .map_or((offset + 1).min(b.len()), |c| offset + c.len_utf8());
-    }
-    end
 }
 
 impl<'s, 'a> Parser<'s, 'a> {
@@ -682,122 +638,6 @@ impl<'s, 'a> Parser<'s, 'a> {
         )
     }
 
-    // ----- types -----
-
-    fn type_error(&self, e: TypeParseError) -> ParseError {
-        let hi = word_end(self.src, e.offset);
-        ParseError {
-            span: Span {
-                lo: e.offset as u32,
-                hi: hi as u32,
-            },
-            help: self.adts.unknown_type_hint(&e).or(e.help),
-            message: e.message,
-            labels: Vec::new(),
-        }
-    }
-
-    /// The type that starts at the current token.
-    fn ty(&mut self) -> PResult<Ty> {
-        if self.is(Tok::Eof) {
-            return Err(self.expected("a type"));
-        }
-        let lo = self.tok.lo as usize;
-        // The same text in the same scope is the same type: parameters of one type (a
-        // model's weights) are read once.
-        let text = type_text(self.src, lo);
-        if self.type_cache_version != self.scope.version() {
-            self.type_cache.clear();
-            self.type_cache_version = self.scope.version();
-        }
-        if let Some(&t) = self.type_cache.get(text) {
-            let end = lo + text.len();
-            self.prev_hi = end as u32;
-            self.seek(end)?;
-            return Ok(t);
-        }
-        let (t, end) = parse_type_at(self.tcx, &mut self.scope, self.src, lo)
-            .map_err(|e| self.type_error(e))?;
-        // (Each `_` is an unknown of its own: a type with one is read anew.)
-        if end == lo + text.len()
-            && self.scope.version() == self.type_cache_version
-            && !self.tcx.has_holes(t)
-        {
-            self.type_cache.insert(text, t);
-        }
-        self.prev_hi = end as u32;
-        self.seek(end)?;
-        Ok(t)
-    }
-
-    /// A type argument at a call: a shape (`(10, n)`, a shape parameter) or a type.
-    fn type_arg(&mut self) -> PResult<ParamValue> {
-        let at = self.tok.lo as usize;
-        if let Ok((s, end)) = parse_shape_at(self.tcx, &mut self.scope, self.src, at) {
-            self.prev_hi = end as u32;
-            self.seek(end)?;
-            return Ok(ParamValue::Shape(s));
-        }
-        Ok(ParamValue::Ty(self.ty()?))
-    }
-
-    /// Optional type parameters `[A, s: Shape]` (or the spec's `<a>`), bound in the type
-    /// scope; returns them and what their names shadowed.
-    #[allow(clippy::type_complexity)]
-    fn type_params(&mut self) -> PResult<(Vec<Param>, Vec<(Box<str>, Option<Binding>)>)> {
-        let mut params = Vec::new();
-        let mut restore = Vec::new();
-        let mut seen = rustc_hash::FxHashSet::default();
-        let close = if self.eat(Tok::LBracket)? {
-            Tok::RBracket
-        } else if self.eat(Tok::Lt)? {
-            Tok::Gt
-        } else {
-            return Ok((params, restore));
-        };
-        let closer = if close == Tok::Gt { "`>`" } else { "`]`" };
-        while !self.eat(close)? {
-            let name = self.expect(Tok::Ident, "a type parameter")?;
-            let kind = if self.eat(Tok::Colon)? {
-                let k = self.expect(Tok::Ident, "a kind")?;
-                Kind::from_name(self.text(k)).ok_or_else(|| ParseError {
-                    span: k.span(),
-                    message: format!(
-                        "unknown kind `{}`: expected `Type`, `BaseType`, `Shape` or `ShapeVar`",
-                        self.text(k)
-                    ),
-                    labels: Vec::new(),
-                    help: None,
-                })?
-            } else {
-                Kind::Type
-            };
-            let n = self.text(name);
-            if !seen.insert(n) {
-                return Err(ParseError {
-                    span: name.span(),
-                    message: format!("type parameter `{n}` is declared twice"),
-                    labels: Vec::new(),
-                    help: None,
-                });
-            }
-            let p = self.tcx.param(n, kind);
-            params.push(p);
-            let prev = self.scope.bind(n, Binding::Param(p));
-            restore.push((n.into(), prev));
-            if !self.eat(Tok::Comma)? && !self.is(close) {
-                return Err(self.expected(&format!("`,` or {closer}")));
-            }
-        }
-        Ok((params, restore))
-    }
-
-    fn restore_types(&mut self, restore: Vec<(Box<str>, Option<Binding>)>) {
-        for (name, prev) in restore.into_iter().rev() {
-            self.scope.unbind(&name, prev);
-        }
-    }
-
     // ----- locals -----
 
     /// Binds local `v` under its own name.
@@ -820,102 +660,6 @@ impl<'s, 'a> Parser<'s, 'a> {
         self.m.at(span).tuple(&[])
     }
 
-    // ----- the module -----
-
-    /// Reads the source from `self.start`, item by item, in one pass. A global may be
-    /// mentioned before its definition: such a mention is resolved at the end of the
-    /// source, to the source's own definition if it has one (which shadows an earlier
-    /// source's), else to an earlier source's global.
-    fn module(&mut self) {
-        self.names.start_source();
-        self.items = None;
-        self.metadata = None;
-        self.forget_words();
-        if let Err(e) = self.seek(self.start) {
-            self.errors.push(e);
-            return;
-        }
-        // TVM 0.6 and earlier printed their version as `v0.0.4` on the first line.
-        if let Err(e) = self.version_line() {
-            self.errors.push(e);
-            return;
-        }
-        if self.is(Tok::Hash) && !self.at_metadata() {
-            if let Err(e) = self.header() {
-                // Go on at the first item after the header's error.
-                let next = self.item_after(e.span.lo);
-                self.errors.push(e);
-                if let Err(e) = self.seek(next) {
-                    self.errors.push(e);
-                    return;
-                }
-            }
-        }
-        let first_error = self.errors.len();
-        // The data types first (a definition may use one declared after it): found by a
-        // pass over the tokens, which only a source that has the word `type` or `data`
-        // needs.
-        let src = &self.src.as_bytes()[self.start..];
-        if has_word(src, b"type") || has_word(src, b"data") {
-            let at = self.tok.lo as usize;
-            let items = self.find_items();
-            self.declare_data(&items);
-            self.forget_words();
-            if let Err(e) = self.seek(at) {
-                self.errors.push(e);
-                return;
-            }
-        }
-        self.scope = self.adts.scope();
-        let base = self.scope.mark();
-        while !self.is(Tok::Eof) {
-            let lo = self.tok.lo;
-            let result = if self.is_word("def") {
-                self.scope.reset(base);
-                self.def()
-            } else if self.is_word("type") || self.is_word("data") || self.is_word("extern") {
-                self.skip_data_item()
-            } else if self.at_metadata() {
-                // TVM's metadata section, the rest of the text.
-                break;
-            } else if self.is_word("free_var")
-                || self.is_word("let")
-                || self.is(Tok::Local)
-                || self.is_word("fn") && self.peek2().is_ok_and(|t| t.kind != Tok::Global)
-            {
-                self.scope.reset(base);
-                self.expr_program()
-            } else {
-                Err(self.expected("`def`, `type` or `data`"))
-            };
-            self.reset();
-            if let Err(e) = result {
-                self.errors.push(e);
-                // Go on at the next item.
-                let next = self.item_after(lo);
-                if let Err(e) = self.seek(next) {
-                    self.errors.push(e);
-                    break;
-                }
-            }
-        }
-        self.resolve_forward();
-        // In the order of the text (an unknown global is known at the source's end).
-        self.errors[first_error..].sort_by_key(|e| e.span.lo);
-    }
-
-    /// Where the first top-level item after byte `lo` starts (the end of the source if
-    /// none): where reading resumes after an error.
-    #[cold]
-    fn item_after(&mut self, lo: u32) -> usize {
-        if self.items.is_none() {
-            self.items = Some(self.find_items());
-        }
-        let items = self.items.as_deref().unwrap_or_default();
-        let next = items.partition_point(|it| it.lo <= lo);
-        items.get(next).map_or(self.src.len(), |it| it.lo as usize)
-    }
-
     /// Forgets the operators and constructors met (the data types in scope change).
     fn forget_words(&mut self) {
         self.words.clear();
@@ -929,58 +673,5 @@ impl<'s, 'a> Parser<'s, 'a> {
         self.arms.clear();
         self.fns.clear();
         self.names.clear_locals();
-    }
-
-    /// `#[version = "0.0.5"]`.
-    fn header(&mut self) -> PResult<()> {
-        self.bump()?;
-        self.expect(Tok::LBracket, "`[`")?;
-        self.expect_word("version")?;
-        self.expect(Tok::Eq, "`=`")?;
-        let v = self.expect(Tok::Str, "a version string")?;
-        if self.text(v) != "\"0.0.5\"" {
-            self.error(
-                v.span(),
-                format!("unsupported version {}: expected `\"0.0.5\"`", self.text(v)),
-            );
-        }
-        self.expect(Tok::RBracket, "`]`")?;
-        Ok(())
-    }
-
-    /// Every `def`, `type` and `data` outside braces in the source being read, by its
-    /// tokens (what a character the lexer does not take is skipped).
-    fn find_items(&self) -> Vec<Item> {
-        let mut lex = Lexer::new(self.src);
-        lex.seek(self.start);
-        let mut items = Vec::new();
-        let mut depth = 0usize;
-        loop {
-            let t = lex.advance();
-            match t.kind {
-                Tok::Eof => break,
-                Tok::Error => lex.seek(t.hi.max(t.lo + 1) as usize),
-                Tok::LBrace => depth += 1,
-                Tok::RBrace => depth = depth.saturating_sub(1),
-                Tok::Ident if depth == 0 => {
-                    let kind = match self.text(t) {
-                        "def" => ItemKind::Def,
-                        // (The `type` of `extern type` is the item's `extern`'s.)
-                        "type"
-                            if items.last().is_some_and(|it: &Item| {
-                                self.src[it.lo as usize..t.lo as usize].trim_end() == "extern"
-                            }) =>
-                        {
-                            continue
-                        }
-                        "type" | "data" | "extern" => ItemKind::Data,
-                        _ => continue,
-                    };
-                    items.push(Item { kind, lo: t.lo });
-                }
-                _ => {}
-            }
-        }
-        items
     }
 }

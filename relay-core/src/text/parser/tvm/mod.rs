@@ -20,7 +20,7 @@ mod metadata;
 #[cfg(test)]
 mod tests;
 
-use super::expr::{Frame, Mode};
+use super::expressions::{Frame, Mode};
 use super::{PResult, ParseError, Parser};
 use crate::attrs::AttrValue;
 use crate::expr::Span;
@@ -313,7 +313,7 @@ impl<'s> Parser<'s, '_> {
         let (span, kind, n) = self.meta_ref(lo)?;
         let text = self.src[span.lo as usize..span.hi as usize].to_string();
         let op = match self.frames.last() {
-            Some(super::expr::Frame::Call { callee, .. }) if !callee.is_mention() => {
+            Some(super::expressions::Frame::Call { callee, .. }) if !callee.is_mention() => {
                 match self.m.expr(*callee).kind {
                     crate::expr::ExprKind::Op(op) => Some(op),
                     _ => None,
