@@ -44,7 +44,7 @@ impl Parser<'_, '_> {
     /// [`Parser::unknown_name`] for a name of the registry (an operator, a data type or
     /// a constructor, as `what` says): when the registry seems to lack the crate that
     /// declares it, the help says how to link the crate instead
-    /// ([`registry::link_hint`]).
+    /// ([`crate::adt::AdtTable::link_hint`]).
     #[cold]
     pub(super) fn unknown_registered<'c>(
         &mut self,

@@ -4,7 +4,7 @@
 //! items (`def`, `type`, `data`) and declares every global, so that globals resolve in
 //! any order; the second declares the data types of the source and their constructors;
 //! the third reads the definitions. Expressions are read by a loop over an explicit stack
-//! of frames ([`expr`]), so that no recursion depth follows the nesting of the input.
+//! of frames ([`expressions`]), so that no recursion depth follows the nesting of the input.
 //! After a syntax error the parser skips to the next top-level item and goes on, so that
 //! independent errors are all reported.
 //!
