@@ -1,14 +1,12 @@
 //! Top-level items: the module and its items (definitions, data types, a printed
 //! expression), and the headers of functions.
 
-use super::expressions::blank;
 use super::expressions::{Frame, Mode};
-use super::types::type_text;
 use super::{FnState, Item, ItemKind, PResult, ParseError, Parser};
 use crate::expr::Span;
 use crate::kind::Param;
+use crate::lexer::Lexer;
 use crate::lexer::Tok;
-use crate::lexer::{name_end, Lexer};
 use crate::text::Binding;
 use crate::ty::Adt;
 use crate::ty::Ty;
@@ -153,56 +151,6 @@ impl Parser<'_, '_> {
             type_restore,
         });
         Ok(())
-    }
-
-    /// A run of parameters `%x: T,` whose types were met before (a model's weights), read
-    /// straight from the bytes as the general loop reads them; then on to the next
-    /// parameter or the `)`. Whether any was read (if none, nothing was done).
-    fn simple_params(&mut self, params: &mut Vec<crate::expr::VarId>) -> PResult<bool> {
-        if self.type_cache_version != self.scope.version() {
-            return Ok(false);
-        }
-        let b = self.src.as_bytes();
-        let at = |i: usize| b.get(i).copied().unwrap_or(0);
-        let mut i = self.tok.lo as usize;
-        // Where the general loop would be after the last parameter read, and `prev_hi`.
-        let mut resume = None;
-        while at(i) == b'%' {
-            let name_hi = name_end(b, i + 1);
-            let colon = blank(b, name_hi);
-            if name_hi == i + 1 || at(colon) != b':' {
-                break;
-            }
-            let ty_lo = blank(b, colon + 1);
-            // A type met before (the same text in the same scope).
-            let text = type_text(self.src, ty_lo);
-            let Some(&ty) = self.type_cache.get(text) else {
-                break;
-            };
-            let ty_hi = ty_lo + text.len();
-            let after = blank(b, ty_hi);
-            let next = match at(after) {
-                b',' => after + 1,
-                b')' => after,
-                _ => break,
-            };
-            let span = Span {
-                lo: i as u32,
-                hi: name_hi as u32,
-            };
-            params.push(self.m.at(span).var(&self.src[i + 1..name_hi], Some(ty)));
-            resume = Some((next, if next == after { ty_hi } else { next }));
-            if next == after {
-                break;
-            }
-            i = blank(b, next);
-        }
-        let Some((next, prev_hi)) = resume else {
-            return Ok(false);
-        };
-        self.seek(next)?;
-        self.prev_hi = prev_hi as u32;
-        Ok(true)
     }
 
     /// Declares the data types of the source found by the first pass (all names first, so that

@@ -1,15 +1,17 @@
 //! The parser of modules in the text format (TVM's Relay 0.0.5 with our extensions).
 //!
-//! It reads in three passes over the tokens, each linear: the first finds the top-level
-//! items (`def`, `type`, `data`) and declares every global, so that globals resolve in
-//! any order; the second declares the data types of the source and their constructors;
-//! the third reads the definitions. Expressions are read by a loop over an explicit stack
-//! of frames ([`expressions`]), so that no recursion depth follows the nesting of the input.
+//! It reads each source item by item in one pass over the tokens. A source that declares
+//! data types (`type`, `data`) has them declared first, by a pass over its tokens, so
+//! that a definition may use one declared after it; a global mentioned before its
+//! definition is resolved at the source's end ([`names`]). Expressions are read by a
+//! loop over an explicit stack of frames ([`expressions`]), so that no recursion depth
+//! follows the nesting of the input.
 //! After a syntax error the parser skips to the next top-level item and goes on, so that
 //! independent errors are all reported.
 //!
 //! The grammar is in files by construct: [`items`], [`expressions`], [`types`],
-//! [`patterns`], [`attributes`] and [`literals`]; name resolution is in [`names`]. One
+//! [`patterns`], [`attributes`] and [`literals`]; name resolution is in [`names`], the
+//! fast path for a large program's simple statements and parameters in [`fast`]. One
 //! line per production, with the function (or, inside expressions, the frame of the
 //! expression machine) that reads it; types are read by [`crate::ty::parse_type`]'s
 //! grammar, which its module lists:
@@ -57,6 +59,7 @@
 mod attributes;
 mod errors;
 mod expressions;
+mod fast;
 mod items;
 mod literals;
 mod names;
