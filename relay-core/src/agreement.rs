@@ -31,9 +31,6 @@
 //! # fn main() {}
 //! ```
 
-#[cfg(doc)]
-use crate::relation::Relation;
-
 /// An attribute as a declaration writes it, in a canonical text both macros write the
 /// same way: its type (`int`, `[int]`, `Option<dtype>`; a clause's `shape` is `[int]`)
 /// and its default (`-1`, `0.5`, `"NCHW"`, `float32`, `[1, 1]`, `None`), if it has one.
@@ -61,7 +58,7 @@ impl Disagreement {
     };
 
     /// The error of operator `op` with `args` arguments whose relation, written `rel`,
-    /// takes `takes` arguments ([`Relation::ARITY`]); empty if it takes `args + 1` (or
+    /// takes `takes` arguments ([`Relation::ARITY`](crate::Relation::ARITY)); empty if it takes `args + 1` (or
     /// any number, as an imperative relation does).
     ///
     /// ```
@@ -97,7 +94,7 @@ impl Disagreement {
     }
 
     /// The disagreements between the attributes `rel_attrs` the clause of relation `rel`
-    /// declares ([`Relation::ATTRS`]) and those operator `op` declares (`op_attrs`), one
+    /// declares ([`Relation::ATTRS`](crate::Relation::ATTRS)) and those operator `op` declares (`op_attrs`), one
     /// per line: an attribute the operator does not declare, a type or a default that
     /// is not the operator's. Empty if every attribute of the clause is the operator's
     /// (the operator may declare more: attributes no relation reads). An operator's

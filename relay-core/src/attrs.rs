@@ -2,7 +2,6 @@
 //! that relations read.
 
 use crate::dtype::DType;
-use crate::relation::RelError;
 use std::fmt;
 
 /// One attribute value.
@@ -386,7 +385,8 @@ fn int_or_ints(v: &AttrValue) -> Option<Vec<i64>> {
 }
 
 /// An attribute of the wrong type, from the typed readers of [`Attrs`]
-/// ([`Attrs::int`], [`Attrs::ints`], ...). As a [`RelError`] it blames no argument.
+/// ([`Attrs::int`], [`Attrs::ints`], ...). As a [`RelError`](crate::RelError) it blames no
+/// argument.
 ///
 /// ```
 /// use relay_core::{AttrValue, Attrs, RelError};
@@ -420,9 +420,3 @@ impl fmt::Display for AttrTypeError {
 }
 
 impl std::error::Error for AttrTypeError {}
-
-impl From<AttrTypeError> for RelError {
-    fn from(e: AttrTypeError) -> Self {
-        RelError::new(e.to_string())
-    }
-}

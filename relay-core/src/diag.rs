@@ -4,7 +4,15 @@
 //!
 //! Everything here runs only when an error is reported, never on the success path.
 
-use crate::expr::Span;
+/// A byte range of the source text something was read from: an expression, a token, the
+/// place of a diagnostic (empty when built in Rust).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Span {
+    /// The first byte.
+    pub lo: u32,
+    /// One past the last byte.
+    pub hi: u32,
+}
 
 /// A secondary label: a span that explains the error, with what it shows.
 #[derive(Clone, Debug, PartialEq, Eq)]

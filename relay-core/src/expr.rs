@@ -29,15 +29,7 @@ use crate::ty::Ty;
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
-/// A byte range of the source text an expression was parsed from (empty when built in
-/// Rust).
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Span {
-    /// The first byte.
-    pub lo: u32,
-    /// One past the last byte.
-    pub hi: u32,
-}
+pub use crate::diag::Span;
 
 macro_rules! id {
     ($(#[$doc:meta])* $name:ident) => {

@@ -17,7 +17,6 @@ extern crate self as relay_core;
 
 #[doc(hidden)]
 pub mod __private;
-pub mod adt;
 pub mod agreement;
 pub mod attrs;
 pub mod clause;
@@ -30,16 +29,20 @@ mod fold;
 pub mod infer;
 mod intern;
 pub mod kind;
+mod lexer;
 pub mod op;
-pub mod print;
 pub mod registry;
-pub mod relation;
 pub mod shape;
 pub mod solve;
 pub mod testing;
 pub mod text;
 pub mod ty;
 pub mod var;
+
+// Modules that live in the folder of their layer, at the paths they have always had.
+pub use registry::adt;
+pub use solve::relation;
+pub use ty::print;
 
 pub use adt::{AdtTable, CtorCall, DataDef};
 pub use attrs::{AttrTypeError, AttrValue, Attrs};

@@ -13,7 +13,7 @@ use crate::attrs::{AttrValue, Attrs};
 use crate::dtype::DType;
 use crate::kind::Kind;
 use crate::relation::RelationRef;
-use crate::text::{parse_type, Binding, TypeParseError, TypeScope};
+use crate::ty::{parse_type, Binding, TypeParseError, TypeScope};
 use crate::ty::{Constraint, Ty, TyCtx};
 use std::fmt;
 

@@ -15,8 +15,8 @@ use crate::kind::Param;
 use crate::relation::{Progress, RelCx, RelError, RelResult, RelationDef, RelationRef};
 use crate::shape::broadcast;
 use crate::solve::{Solver, UnifyErrorKind, VarRef};
-use crate::text::{parse_type, Binding, TypeScope};
 use crate::ty::ShapeData;
+use crate::ty::{parse_type, Binding, TypeScope};
 use crate::ty::{Ty, TyCtx, TyData};
 use std::sync::Arc;
 

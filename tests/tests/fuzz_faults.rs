@@ -349,7 +349,7 @@ fn an_unexpected_character_is_spanned_by_its_own_bytes() {
 }
 
 /// A parse error at a word that starts with a character outside ASCII ends inside that
-/// character: the parser's `word_end` (`relay-core/src/text/parser/mod.rs`) counts the
+/// character: the parser's `word_end` (`relay-core/src/text/parser/types.rs`) counts the
 /// word's ASCII letters and, finding none, takes one byte. Found by the `parse` and
 /// `check` fuzz targets, which require every span to end on a character boundary.
 /// Ignored until the parser spans the character (`é` is two bytes).

@@ -27,10 +27,10 @@ use crate::attrs::{Attrs, NO_ATTRS};
 use crate::dim::{Dim, DimData, DimError, Dims, Equation};
 use crate::fold::{fold_ty, Folder, Leaf, ParamValue};
 use crate::kind::Kind;
-use crate::relation::{Progress, RelCx, RelationRef};
 use crate::ty::{Constraint, DTy, Shape, ShapeData, Ty, TyCtx, TyData};
 use crate::var::{DTypeVar, DimVar, ShapeVar, TyVar};
 use ena::unify::{InPlaceUnificationTable, NoError, Snapshot as EnaSnapshot, UnifyKey, UnifyValue};
+use relation::{Progress, RelCx, RelationRef};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::VecDeque;
 use std::fmt;
@@ -843,6 +843,7 @@ where
 
 mod error;
 mod memo;
+pub mod relation;
 mod resolve;
 mod unify;
 

@@ -22,20 +22,17 @@
 //! assert_eq!(err.message, "`t` has kind `Type` but is used where a `Shape` is expected");
 //! ```
 
-mod lexer;
-mod metadata;
 mod parser;
 mod printer;
-mod ty_parser;
 
-pub use lexer::{LexError, Lexer, Tok, Token};
+pub use crate::lexer::{LexError, Lexer, Tok, Token};
 pub use parser::{
     parse_joined, parse_joined_recovering, parse_module, parse_module_general, parse_sources,
     parse_sources_recovering, ParseError, Recovered,
 };
 pub use printer::print_module;
 
-pub use ty_parser::{parse_type, Binding, TypeParseError, TypeScope, MAX_NESTING};
+pub use crate::ty::{parse_type, Binding, TypeParseError, TypeScope, MAX_NESTING};
 
 /// The span of attribute `name = value` among the attributes of the call at `call` in
 /// `src`, if it is written there: how a diagnostic about an attribute

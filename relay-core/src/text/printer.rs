@@ -248,7 +248,8 @@ impl Printer<'_> {
 
     /// The data types that are not registered, as `type` declarations.
     fn data_types(&mut self, adts: &AdtTable) {
-        let registered: FxHashSet<&str> = crate::registry::global()
+        let registered: FxHashSet<&str> = adts
+            .registry()
             .map(|r| r.data_types().iter().map(|d| d.name).collect())
             .unwrap_or_default();
         // The first data type of a registered name is the registered one; later ones of

@@ -1,27 +1,79 @@
 //! The parser of modules in the text format (TVM's Relay 0.0.5 with our extensions).
 //!
-//! It reads in three passes over the tokens, each linear: the first finds the top-level
-//! items (`def`, `type`, `data`) and declares every global, so that globals resolve in
-//! any order; the second declares the data types of the source and their constructors;
-//! the third reads the definitions. Expressions are read by a loop over an explicit stack
-//! of frames ([`expr`]), so that no recursion depth follows the nesting of the input.
+//! It reads each source item by item in one pass over the tokens. A source that declares
+//! data types (`type`, `data`) has them declared first, by a pass over its tokens, so
+//! that a definition may use one declared after it; a global mentioned before its
+//! definition is resolved at the source's end ([`names`]). Expressions are read by a
+//! loop over an explicit stack of frames ([`expressions`]), so that no recursion depth
+//! follows the nesting of the input.
 //! After a syntax error the parser skips to the next top-level item and goes on, so that
 //! independent errors are all reported.
+//!
+//! The grammar is in files by construct: [`items`], [`expressions`], [`types`],
+//! [`patterns`], [`attributes`] and [`literals`]; name resolution is in [`names`], the
+//! fast path for a large program's simple statements and parameters in [`fast`]. One
+//! line per production, with the function (or, inside expressions, the frame of the
+//! expression machine) that reads it; types are read by [`crate::ty::parse_type`]'s
+//! grammar, which its module lists:
+//!
+//! ```text
+//! module    := version? item*  metadata?          Parser::module, tvm::version_line, Parser::header
+//! item      := def | data | expr_program            Parser::module (dispatch on the first word)
+//! def       := 'def' @name fn_header body           Parser::def
+//! data      := ('type' | 'data' | 'extern' 'type') name params? ('{' ctor,* '}')?
+//!                                                   Parser::declare_data, data_header, data_body
+//! expr_program := (free_var | stmt)* expr           Parser::expr_program, tvm::free_var_decl
+//! fn_header := type_params? '(' (param | attr),* ')' ('->' ty)?
+//!                                                   Parser::fn_header, type_params
+//! param     := %name ('{' .. '}')? (':' ty)?        Parser::fn_header, tvm::binder
+//! body      := '{' seq '}'                          Frame::Fn, Frame::Block
+//! seq       := (stmt ';')* expr                     Parser::seq_start, Frame::SeqExpr, Frame::LetChain
+//! stmt      := 'let' %x (':' ty)? '=' expr | %n '=' expr | expr
+//!                                                   Parser::seq_start, Frame::LetValue, tvm::line_ended
+//! expr      := operand postfix* (binop expr)*       Parser::operand, Parser::after, Frame::Bin
+//! operand   := %x | @g | literal | word | '(' expr,* ')' | '{' seq '}' | 'fn' fn_header body
+//!            | 'if' | 'match' | 'ref' | meta       Parser::operand, Parser::word, Frame::Paren
+//! postfix   := '(' args ')' | '.' index             Parser::after, start_call, call_next, Frame::Call
+//! args      := expr,* (',' attr,*)?                 Parser::call_next, finish_call, Parser::attrs
+//! if        := 'if' '(' expr ')' body 'else' (body | if)
+//!                                                   Frame::IfCond, IfThen, IfElse, IfElseIf
+//! match     := ('match' | 'match?') ('(' expr ')' | expr) '{' arm,* '}'
+//!                                                   Frame::MatchScrut, MatchArms, Parser::arm_start
+//! arm       := pattern '=>' expr | 'case' pattern body
+//!                                                   Frame::MatchArm, Parser::pattern
+//! pattern   := '_' | %x (':' ty)? | Ctor ('(' pattern,* ')')? | '(' pattern,* ')'
+//!                                                   Parser::pattern
+//! ref       := 'ref' '(' expr ')' | 'ref_read' '(' expr ')' | 'ref_write' '(' expr ',' expr ')'
+//!                                                   Frame::RefNew, RefRead, RefWrite1, RefWrite2
+//! literal   := number | string | 'True' | 'False'   Parser::number, Parser::word
+//! attr      := name '=' attr_value                  Parser::attrs
+//! attr_value := number | string | '[' attr_value,* ']' | name | printed
+//!                                                   Parser::attr_value, tvm::printed_value
+//! meta      := 'meta' '[' kind ']' '[' n ']'        tvm::meta_reference, tvm::meta_attrs
+//! ```
+//!
+//! TVM's version-specific forms (the `v0.0.1` text, `%input.1` names, values printed for
+//! people such as `VirtualDevice(..)`, `free_var`, `meta[..]` and the metadata section)
+//! are read in [`tvm`], which the grammar calls where such a form can start.
 
-mod decl;
+mod attributes;
 mod errors;
-mod expr;
-mod lit;
-mod locals;
+mod expressions;
+mod fast;
+mod items;
+mod literals;
+mod names;
+mod patterns;
+mod tvm;
+mod types;
 
-use super::lexer::{dotted_end, is_ident_start, LexError, Lexer, Tok, Token};
-use super::ty_parser::{parse_shape_at, parse_type_at};
-use super::{Binding, TypeParseError, TypeScope};
+use super::{Binding, TypeScope};
 use crate::adt::AdtTable;
 use crate::diag::Label;
-use crate::expr::{ExprId, GlobalId, Module, Span, VarId};
+use crate::expr::{ExprId, Module, Span, VarId};
 use crate::fold::ParamValue;
-use crate::kind::{Kind, Param};
+use crate::kind::Param;
+use crate::lexer::{LexError, Lexer, Tok, Token};
 use crate::ty::{Ty, TyCtx};
 use rustc_hash::FxHashMap;
 use std::fmt;
@@ -344,9 +396,10 @@ struct Parser<'s, 'a> {
     errors: Vec<ParseError>,
     /// The names types may mention (data types, type parameters, symbols).
     scope: TypeScope,
-    locals: locals::Locals,
+    /// The names in scope ([`names`]).
+    names: names::Names<'s>,
     // The shared stacks of the expression machine.
-    frames: Vec<expr::Frame>,
+    frames: Vec<expressions::Frame>,
     items_stack: Vec<ExprId>,
     /// Whether simple `let`s are read by the fast path.
     fast: bool,
@@ -362,11 +415,6 @@ struct Parser<'s, 'a> {
     start: usize,
     /// The first byte and the name of each source read so far ([`parse_sources`]).
     starts: Vec<(u32, &'s str)>,
-    /// The globals this source has defined so far, by name.
-    defined: FxHashMap<&'s str, GlobalId>,
-    /// The mentions of globals the source had not defined when they were read, with
-    /// their names: resolved at the end of the source ([`Parser::resolve_forward`]).
-    forward: Vec<(ExprId, Token)>,
     /// The source's top-level items, found when an error needs them to resume.
     items: Option<Vec<Item>>,
     /// Attribute lists by their text: calls written alike share one list.
@@ -382,7 +430,7 @@ struct Parser<'s, 'a> {
     suggested: usize,
     /// The source's metadata section, read when a reference needs it: `None` before,
     /// then the section if there is one that reads.
-    metadata: Option<Option<super::metadata::Metadata>>,
+    metadata: Option<Option<tvm::Metadata>>,
 }
 
 /// What a name in expression position is.
@@ -393,54 +441,6 @@ enum Word {
     /// with nothing of its own but its operator; a call's span starts at its own mention).
     Op(&'static crate::op::OpDef, Option<ExprId>),
     Unknown,
-}
-
-/// Whether `word` is in `text` as a word of its own (not inside a name).
-fn has_word(text: &[u8], word: &[u8]) -> bool {
-    let name = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'%' | b'@' | b'.');
-    memchr::memmem::find_iter(text, word).any(|i| {
-        (i == 0 || !name(text[i - 1])) && text.get(i + word.len()).is_none_or(|&c| !name(c))
-    })
-}
-
-/// The text of the type starting at `lo`, as far as a quick scan can tell: up to a `,`,
-/// `)`, `]`, `{`, `;` or `=` outside brackets, trailing blanks excluded (and short of any
-/// comment). Only a key: the type parser decides where the type really ends.
-fn type_text(src: &str, lo: usize) -> &str {
-    let b = src.as_bytes();
-    let mut depth = 0usize;
-    let mut i = lo;
-    while i < b.len() {
-        match b[i] {
-            b'(' | b'[' => depth += 1,
-            b')' | b']' if depth > 0 => depth -= 1,
-            b')' | b']' | b',' | b'{' | b';' | b'=' | b'/' | b'#' if depth == 0 => break,
-            b'/' | b'#' | b'"' => break,
-            _ => {}
-        }
-        i += 1;
-    }
-    while i > lo && b[i - 1].is_ascii_whitespace() {
-        i -= 1;
-    }
-    &src[lo..i]
-}
-
-/// The offset just past the name or the single byte at `offset`, for an error's span.
-fn word_end(src: &str, offset: usize) -> usize {
-    let b = src.as_bytes();
-    let mut end = offset;
-    while end < b.len() && (b[end].is_ascii_alphanumeric() || b[end] == b'_' || b[end] == b'.') {
-        end += 1;
-    }
-    if end == offset {
-        // One character (all its bytes).
-        end = src
-            .get(offset..)
-            .and_then(|rest| rest.chars().next())
-            .map_or((offset + 1).min(b.len()), |c| offset + c.len_utf8());
-    }
-    end
 }
 
 impl<'s, 'a> Parser<'s, 'a> {
@@ -463,7 +463,7 @@ impl<'s, 'a> Parser<'s, 'a> {
             m: Module::new(),
             errors: Vec::new(),
             scope,
-            locals: locals::Locals::default(),
+            names: names::Names::default(),
             frames: Vec::new(),
             items_stack: Vec::new(),
             targs: Vec::new(),
@@ -476,8 +476,6 @@ impl<'s, 'a> Parser<'s, 'a> {
             attr_lists: FxHashMap::default(),
             fast: true,
             fast_args: Vec::new(),
-            defined: FxHashMap::default(),
-            forward: Vec::new(),
             items: None,
             last_op: (ExprId(u32::MAX), 0),
             type_cache: FxHashMap::default(),
@@ -517,80 +515,6 @@ impl<'s, 'a> Parser<'s, 'a> {
         let t = self.tok;
         self.prev_hi = t.hi;
         self.tok = self.next_tok()?;
-        Ok(t)
-    }
-
-    /// The ends of the `.digits` parts written against the local `t` (`%input.1`, as
-    /// PyTorch's ONNX export names a model's input; TorchScript's `%a.15`), in order, a
-    /// `.name` part after them included (`%layer1.0.conv1.weight`, a PyTorch parameter).
-    /// TVM prints such names as they are; `%t.0` is also a projection.
-    fn digit_parts(&self, t: Token) -> Vec<usize> {
-        let b = self.src.as_bytes();
-        let mut ends = Vec::new();
-        let mut i = t.hi as usize;
-        while b.get(i) == Some(&b'.') {
-            let n = b[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
-            let next = b.get(i + 1 + n).copied().unwrap_or(b' ');
-            if n == 0 && !ends.is_empty() && is_ident_start(next) {
-                i = dotted_end(b, i + 1);
-            } else if n == 0 || next.is_ascii_alphanumeric() || next == b'_' {
-                break;
-            } else {
-                i += 1 + n;
-            }
-            ends.push(i);
-        }
-        ends
-    }
-
-    /// `t` extended to byte `end`, the parser reading on from there.
-    fn extend_to(&mut self, t: Token, end: usize) -> PResult<Token> {
-        self.seek(end)?;
-        self.prev_hi = end as u32;
-        Ok(Token {
-            hi: end as u32,
-            ..t
-        })
-    }
-
-    /// The end of TVM 0.6's version line (`v0.0.4`) at the current token, if it is one.
-    fn old_version_end(&self) -> Option<usize> {
-        let lo = self.tok.lo as usize;
-        let digits = self.src.as_bytes()[lo..].strip_prefix(b"v0.0.")?;
-        let n = digits.iter().take_while(|c| c.is_ascii_digit()).count();
-        let end = lo + b"v0.0.".len() + n;
-        let alone = self
-            .src
-            .as_bytes()
-            .get(end)
-            .is_none_or(u8::is_ascii_whitespace);
-        (n > 0 && alone).then_some(end)
-    }
-
-    /// Whether the current token starts a line after the last consumed one (comments
-    /// between them aside).
-    fn on_new_line(&self) -> bool {
-        self.src[self.prev_hi as usize..self.tok.lo as usize].contains('\n')
-    }
-
-    /// A local being bound (a parameter, a `let`, a pattern, a `free_var`): `t` with all
-    /// its `.digits` parts ([`Parser::digit_parts`]).
-    fn binder(&mut self, t: Token) -> PResult<Token> {
-        match self.digit_parts(t).last() {
-            Some(&end) => self.extend_to(t, end),
-            None => Ok(t),
-        }
-    }
-
-    /// A local used: `t` with the most of its `.digits` parts that still name a bound
-    /// local, or alone (the parts are projections).
-    fn longest_bound(&mut self, t: Token) -> PResult<Token> {
-        for &end in self.digit_parts(t).iter().rev() {
-            let name = &self.src[t.lo as usize + 1..end];
-            if self.locals.get(&self.m, name).is_some() {
-                return self.extend_to(t, end);
-            }
-        }
         Ok(t)
     }
 
@@ -717,131 +641,15 @@ impl<'s, 'a> Parser<'s, 'a> {
         )
     }
 
-    // ----- types -----
-
-    fn type_error(&self, e: TypeParseError) -> ParseError {
-        let hi = word_end(self.src, e.offset);
-        ParseError {
-            span: Span {
-                lo: e.offset as u32,
-                hi: hi as u32,
-            },
-            message: e.message,
-            labels: Vec::new(),
-            help: e.help,
-        }
-    }
-
-    /// The type that starts at the current token.
-    fn ty(&mut self) -> PResult<Ty> {
-        if self.is(Tok::Eof) {
-            return Err(self.expected("a type"));
-        }
-        let lo = self.tok.lo as usize;
-        // The same text in the same scope is the same type: parameters of one type (a
-        // model's weights) are read once.
-        let text = type_text(self.src, lo);
-        if self.type_cache_version != self.scope.version() {
-            self.type_cache.clear();
-            self.type_cache_version = self.scope.version();
-        }
-        if let Some(&t) = self.type_cache.get(text) {
-            let end = lo + text.len();
-            self.prev_hi = end as u32;
-            self.seek(end)?;
-            return Ok(t);
-        }
-        let (t, end) = parse_type_at(self.tcx, &mut self.scope, self.src, lo)
-            .map_err(|e| self.type_error(e))?;
-        // (Each `_` is an unknown of its own: a type with one is read anew.)
-        if end == lo + text.len()
-            && self.scope.version() == self.type_cache_version
-            && !self.tcx.has_holes(t)
-        {
-            self.type_cache.insert(text, t);
-        }
-        self.prev_hi = end as u32;
-        self.seek(end)?;
-        Ok(t)
-    }
-
-    /// A type argument at a call: a shape (`(10, n)`, a shape parameter) or a type.
-    fn type_arg(&mut self) -> PResult<ParamValue> {
-        let at = self.tok.lo as usize;
-        if let Ok((s, end)) = parse_shape_at(self.tcx, &mut self.scope, self.src, at) {
-            self.prev_hi = end as u32;
-            self.seek(end)?;
-            return Ok(ParamValue::Shape(s));
-        }
-        Ok(ParamValue::Ty(self.ty()?))
-    }
-
-    /// Optional type parameters `[A, s: Shape]` (or the spec's `<a>`), bound in the type
-    /// scope; returns them and what their names shadowed.
-    #[allow(clippy::type_complexity)]
-    fn type_params(&mut self) -> PResult<(Vec<Param>, Vec<(Box<str>, Option<Binding>)>)> {
-        let mut params = Vec::new();
-        let mut restore = Vec::new();
-        let mut seen = rustc_hash::FxHashSet::default();
-        let close = if self.eat(Tok::LBracket)? {
-            Tok::RBracket
-        } else if self.eat(Tok::Lt)? {
-            Tok::Gt
-        } else {
-            return Ok((params, restore));
-        };
-        let closer = if close == Tok::Gt { "`>`" } else { "`]`" };
-        while !self.eat(close)? {
-            let name = self.expect(Tok::Ident, "a type parameter")?;
-            let kind = if self.eat(Tok::Colon)? {
-                let k = self.expect(Tok::Ident, "a kind")?;
-                Kind::from_name(self.text(k)).ok_or_else(|| ParseError {
-                    span: k.span(),
-                    message: format!(
-                        "unknown kind `{}`: expected `Type`, `BaseType`, `Shape` or `ShapeVar`",
-                        self.text(k)
-                    ),
-                    labels: Vec::new(),
-                    help: None,
-                })?
-            } else {
-                Kind::Type
-            };
-            let n = self.text(name);
-            if !seen.insert(n) {
-                return Err(ParseError {
-                    span: name.span(),
-                    message: format!("type parameter `{n}` is declared twice"),
-                    labels: Vec::new(),
-                    help: None,
-                });
-            }
-            let p = self.tcx.param(n, kind);
-            params.push(p);
-            let prev = self.scope.bind(n, Binding::Param(p));
-            restore.push((n.into(), prev));
-            if !self.eat(Tok::Comma)? && !self.is(close) {
-                return Err(self.expected(&format!("`,` or {closer}")));
-            }
-        }
-        Ok((params, restore))
-    }
-
-    fn restore_types(&mut self, restore: Vec<(Box<str>, Option<Binding>)>) {
-        for (name, prev) in restore.into_iter().rev() {
-            self.scope.unbind(&name, prev);
-        }
-    }
-
     // ----- locals -----
 
     /// Binds local `v` under its own name.
     fn bind_local(&mut self, v: VarId) {
-        self.locals.bind(&self.m, v);
+        self.names.bind(&self.m, v);
     }
 
     fn unbind_locals(&mut self, mark: usize) {
-        self.locals.unbind_to(&self.m, mark);
+        self.names.unbind_to(&self.m, mark);
     }
 
     /// A new local from a `%name` token.
@@ -853,173 +661,6 @@ impl<'s, 'a> Parser<'s, 'a> {
     /// An expression standing for one that could not be built (after a reported error).
     fn placeholder(&mut self, span: Span) -> ExprId {
         self.m.at(span).tuple(&[])
-    }
-
-    // ----- the module -----
-
-    /// Reads the source from `self.start`, item by item, in one pass. A global may be
-    /// mentioned before its definition: such a mention is resolved at the end of the
-    /// source, to the source's own definition if it has one (which shadows an earlier
-    /// source's), else to an earlier source's global.
-    fn module(&mut self) {
-        self.defined.clear();
-        self.forward.clear();
-        self.items = None;
-        self.metadata = None;
-        self.forget_words();
-        if let Err(e) = self.seek(self.start) {
-            self.errors.push(e);
-            return;
-        }
-        // TVM 0.6 and earlier printed their version as `v0.0.4` on the first line.
-        self.line_ends_binding = false;
-        if let Some(end) = self.old_version_end() {
-            self.line_ends_binding = &self.src[self.tok.lo as usize..end] == "v0.0.1";
-            if let Err(e) = self.seek(end) {
-                self.errors.push(e);
-                return;
-            }
-        }
-        if self.is(Tok::Hash) && !self.at_metadata() {
-            if let Err(e) = self.header() {
-                // Go on at the first item after the header's error.
-                let next = self.item_after(e.span.lo);
-                self.errors.push(e);
-                if let Err(e) = self.seek(next) {
-                    self.errors.push(e);
-                    return;
-                }
-            }
-        }
-        let first_error = self.errors.len();
-        // The data types first (a definition may use one declared after it): found by a
-        // pass over the tokens, which only a source that has the word `type` or `data`
-        // needs.
-        let src = &self.src.as_bytes()[self.start..];
-        if has_word(src, b"type") || has_word(src, b"data") {
-            let at = self.tok.lo as usize;
-            let items = self.find_items();
-            self.declare_data(&items);
-            self.forget_words();
-            if let Err(e) = self.seek(at) {
-                self.errors.push(e);
-                return;
-            }
-        }
-        self.scope = self.adts.scope();
-        let base = self.scope.mark();
-        while !self.is(Tok::Eof) {
-            let lo = self.tok.lo;
-            let result = if self.is_word("def") {
-                self.scope.reset(base);
-                self.def()
-            } else if self.is_word("type") || self.is_word("data") || self.is_word("extern") {
-                self.skip_data_item()
-            } else if self.at_metadata() {
-                // TVM's metadata section, the rest of the text.
-                break;
-            } else if self.is_word("free_var")
-                || self.is_word("let")
-                || self.is(Tok::Local)
-                || self.is_word("fn") && self.peek2().is_ok_and(|t| t.kind != Tok::Global)
-            {
-                self.scope.reset(base);
-                self.expr_program()
-            } else {
-                Err(self.expected("`def`, `type` or `data`"))
-            };
-            self.reset();
-            if let Err(e) = result {
-                self.errors.push(e);
-                // Go on at the next item.
-                let next = self.item_after(lo);
-                if let Err(e) = self.seek(next) {
-                    self.errors.push(e);
-                    break;
-                }
-            }
-        }
-        self.resolve_forward();
-        // In the order of the text (an unknown global is known at the source's end).
-        self.errors[first_error..].sort_by_key(|e| e.span.lo);
-    }
-
-    /// Whether the current token starts TVM's `#[metadata]` section.
-    fn at_metadata(&self) -> bool {
-        self.is(Tok::Hash) && self.src[self.tok.hi as usize..].starts_with("[metadata]")
-    }
-
-    /// Where the first top-level item after byte `lo` starts (the end of the source if
-    /// none): where reading resumes after an error.
-    #[cold]
-    fn item_after(&mut self, lo: u32) -> usize {
-        if self.items.is_none() {
-            self.items = Some(self.find_items());
-        }
-        let items = self.items.as_deref().unwrap_or_default();
-        let next = items.partition_point(|it| it.lo <= lo);
-        items.get(next).map_or(self.src.len(), |it| it.lo as usize)
-    }
-
-    /// Resolves the mentions of globals the source had not defined when they were read.
-    fn resolve_forward(&mut self) {
-        for (e, t) in std::mem::take(&mut self.forward) {
-            let name = &self.text(t)[1..];
-            let g = self
-                .defined
-                .get(name)
-                .copied()
-                .or_else(|| self.m.global(name));
-            if g.is_none() {
-                self.unknown_global(t);
-            }
-            self.m.retarget_global(e, g);
-        }
-    }
-
-    /// A mention of the global named by token `t` (`@name`).
-    fn global_mention(&mut self, t: Token) -> ExprId {
-        let name = &self.text(t)[1..];
-        match self.defined.get(name) {
-            Some(&g) => self.m.at(t.span()).global_ref(g),
-            None => {
-                // Decided at the end of the source; a placeholder global until then.
-                let e = self.m.at(t.span()).global_ref(GlobalId(u32::MAX));
-                self.forward.push((e, t));
-                e
-            }
-        }
-    }
-
-    /// Declares the global of the definition whose name is token `name`: a new one, or
-    /// one that shadows an earlier source's; `None` (and an error naming both places)
-    /// if the source defined it already.
-    fn declare_global(&mut self, name: Token) -> Option<GlobalId> {
-        let n = &self.text(name)[1..];
-        if let Some(&first) = self.defined.get(n) {
-            let first = self.m.global_def(first).span;
-            let message = format!(
-                "`@{n}` is defined twice: first at {}, again at {}",
-                self.place(first.lo),
-                self.place(name.lo)
-            );
-            let mut e = ParseError::new(name.span(), message);
-            e.labels
-                .push(Label::new(first, format!("`@{n}` first defined here")));
-            e.help = Some(format!("rename one of the two definitions of `@{n}`"));
-            self.errors.push(e);
-            return None;
-        }
-        let g = if self.m.global(n).is_some() {
-            self.m.at(name.span()).shadow(n)
-        } else {
-            self.m
-                .at(name.span())
-                .declare(n)
-                .expect("a name not declared yet")
-        };
-        self.defined.insert(n, g);
-        Some(g)
     }
 
     /// Forgets the operators and constructors met (the data types in scope change).
@@ -1034,59 +675,6 @@ impl<'s, 'a> Parser<'s, 'a> {
         self.targs.clear();
         self.arms.clear();
         self.fns.clear();
-        self.locals.clear();
-    }
-
-    /// `#[version = "0.0.5"]`.
-    fn header(&mut self) -> PResult<()> {
-        self.bump()?;
-        self.expect(Tok::LBracket, "`[`")?;
-        self.expect_word("version")?;
-        self.expect(Tok::Eq, "`=`")?;
-        let v = self.expect(Tok::Str, "a version string")?;
-        if self.text(v) != "\"0.0.5\"" {
-            self.error(
-                v.span(),
-                format!("unsupported version {}: expected `\"0.0.5\"`", self.text(v)),
-            );
-        }
-        self.expect(Tok::RBracket, "`]`")?;
-        Ok(())
-    }
-
-    /// Every `def`, `type` and `data` outside braces in the source being read, by its
-    /// tokens (what a character the lexer does not take is skipped).
-    fn find_items(&self) -> Vec<Item> {
-        let mut lex = Lexer::new(self.src);
-        lex.seek(self.start);
-        let mut items = Vec::new();
-        let mut depth = 0usize;
-        loop {
-            let t = lex.advance();
-            match t.kind {
-                Tok::Eof => break,
-                Tok::Error => lex.seek(t.hi.max(t.lo + 1) as usize),
-                Tok::LBrace => depth += 1,
-                Tok::RBrace => depth = depth.saturating_sub(1),
-                Tok::Ident if depth == 0 => {
-                    let kind = match self.text(t) {
-                        "def" => ItemKind::Def,
-                        // (The `type` of `extern type` is the item's `extern`'s.)
-                        "type"
-                            if items.last().is_some_and(|it: &Item| {
-                                self.src[it.lo as usize..t.lo as usize].trim_end() == "extern"
-                            }) =>
-                        {
-                            continue
-                        }
-                        "type" | "data" | "extern" => ItemKind::Data,
-                        _ => continue,
-                    };
-                    items.push(Item { kind, lo: t.lo });
-                }
-                _ => {}
-            }
-        }
-        items
+        self.names.clear_locals();
     }
 }

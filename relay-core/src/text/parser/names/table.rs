@@ -1,4 +1,5 @@
-//! The local variables in scope while a module is read, by name.
+//! The fast table behind [`super::Names`]: the local variables in scope while a module is
+//! read, by name.
 //!
 //! A table of variable ids hashed by their names, which live in the module's text of
 //! names: no key strings of its own (a million-binding `let` chain keeps a million names

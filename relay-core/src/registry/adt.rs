@@ -12,8 +12,9 @@
 //! when the registry is built.
 
 use crate::kind::{Kind, KindError, Param};
-use crate::registry::{self, RegistryError};
-use crate::text::{parse_type, Binding, TypeParseError, TypeScope};
+use crate::op::OpDef;
+use crate::registry::{self, Registry, RegistryError};
+use crate::ty::{parse_type, Binding, TypeParseError, TypeScope};
 use crate::ty::{Adt, AdtCtor, Ty, TyCtx};
 use rustc_hash::FxHashMap;
 use std::fmt;
@@ -84,15 +85,62 @@ pub struct CtorRef {
 }
 
 /// The data types loaded into one [`TyCtx`]: handles and constructors by name.
-#[derive(Clone, Debug, Default)]
+///
+/// The table also carries the registry its data types come from: where a reader of
+/// programs finds operators ([`AdtTable::registry`]), so that no reader looks the
+/// registry up itself. A table made by [`AdtTable::default`], [`load`] or [`load_defs`]
+/// carries the global registry ([`registry::global`]); one made by [`load_from`], the
+/// registry given.
+#[derive(Clone, Debug)]
 pub struct AdtTable {
     adts: FxHashMap<Box<str>, Adt>,
     ctors: FxHashMap<Box<str>, CtorRef>,
     /// Every handle, in the order declared (sorted by name when asked for).
     order: Vec<Adt>,
+    /// The registry, or why it could not be built.
+    registry: Result<&'static Registry, &'static [RegistryError]>,
+}
+
+impl Default for AdtTable {
+    fn default() -> Self {
+        AdtTable::empty(registry::global())
+    }
 }
 
 impl AdtTable {
+    /// A table without data types, over `registry`.
+    fn empty(registry: Result<&'static Registry, &'static [RegistryError]>) -> Self {
+        AdtTable {
+            adts: FxHashMap::default(),
+            ctors: FxHashMap::default(),
+            order: Vec::new(),
+            registry,
+        }
+    }
+
+    /// The registry the table's data types come from (or why it could not be built):
+    /// where operators are found.
+    pub fn registry(&self) -> Result<&'static Registry, &'static [RegistryError]> {
+        self.registry
+    }
+
+    /// The help for type error `e` if it is about an unknown type that the registry seems
+    /// to lack the crate of ([`AdtTable::link_hint`]).
+    pub(crate) fn unknown_type_hint(&self, e: &TypeParseError) -> Option<String> {
+        self.link_hint(registry::Unknown::Type, e.unknown_type()?)
+    }
+
+    /// The operator named `name` in the table's registry.
+    pub fn op(&self, name: &str) -> Option<&'static OpDef> {
+        self.registry.ok()?.op(name)
+    }
+
+    /// How to fix the unknown name `name` when the table's registry seems to lack the
+    /// crate that declares it ([`registry::link_hint_in`]).
+    pub fn link_hint(&self, what: registry::Unknown, name: &str) -> Option<String> {
+        registry::link_hint_in(self.registry, what, name)
+    }
+
     /// The handle of data type `name`.
     pub fn adt(&self, name: &str) -> Option<Adt> {
         self.adts.get(name).copied()
@@ -271,7 +319,13 @@ pub fn load(tcx: &mut TyCtx) -> Result<AdtTable, Vec<AdtError>> {
             .map(AdtError::Registry)
             .collect::<Vec<_>>()
     })?;
-    load_defs(tcx, reg.data_types().iter().copied())
+    load_from(tcx, reg)
+}
+
+/// [`load`] for the data types of `registry`, which the table carries (a program read
+/// with it finds its operators there).
+pub fn load_from(tcx: &mut TyCtx, registry: &'static Registry) -> Result<AdtTable, Vec<AdtError>> {
+    load_in(tcx, registry.data_types().iter().copied(), Ok(registry))
 }
 
 /// Loads the data types `defs` into `tcx` (as [`load`] does for the registered ones), or
@@ -279,6 +333,15 @@ pub fn load(tcx: &mut TyCtx) -> Result<AdtTable, Vec<AdtError>> {
 pub fn load_defs(
     tcx: &mut TyCtx,
     defs: impl IntoIterator<Item = &'static DataDef>,
+) -> Result<AdtTable, Vec<AdtError>> {
+    load_in(tcx, defs, registry::global())
+}
+
+/// [`load_defs`] into a table over `registry`.
+fn load_in(
+    tcx: &mut TyCtx,
+    defs: impl IntoIterator<Item = &'static DataDef>,
+    registry: Result<&'static Registry, &'static [RegistryError]>,
 ) -> Result<AdtTable, Vec<AdtError>> {
     let mut defs: Vec<&'static DataDef> = defs.into_iter().collect();
     defs.sort_by_key(|d| d.name);
@@ -291,7 +354,7 @@ pub fn load_defs(
     if !errors.is_empty() {
         return Err(errors);
     }
-    let mut table = AdtTable::default();
+    let mut table = AdtTable::empty(registry);
     let mut params = Vec::with_capacity(defs.len());
     for d in &defs {
         let ps: Vec<_> = d.params.iter().map(|p| tcx.param(p, Kind::Type)).collect();
@@ -316,12 +379,15 @@ pub fn load_defs(
             for (field, src) in c.fields.iter().enumerate() {
                 match parse_type(tcx, &mut scope, src) {
                     Ok(t) => fields.push(t),
-                    Err(error) => errors.push(AdtError::Field {
-                        ctor: c.name,
-                        field,
-                        place: format!("{}:{}", d.file, d.line),
-                        error,
-                    }),
+                    Err(mut error) => {
+                        error.help = table.unknown_type_hint(&error).or(error.help);
+                        errors.push(AdtError::Field {
+                            ctor: c.name,
+                            field,
+                            place: format!("{}:{}", d.file, d.line),
+                            error,
+                        });
+                    }
                 }
             }
             ctors.push((c.name.into(), fields));

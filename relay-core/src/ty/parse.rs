@@ -1,8 +1,29 @@
-//! A recursive-descent parser of types with a nesting limit.
+//! The grammar of types, read from the tokens of the text format's lexer
+//! ([`crate::text::Lexer`]), so that comments are read inside types as anywhere else.
+//! One function per production, each dispatching on the current token:
+//!
+//! ```text
+//! ty       := '(' ty,* ')' | 'Tensor' tensor | 'fn' func | 'ref' '(' ty ')'
+//!           | '_' | name ('[' ty,* ']')?                        Parser::ty, ty_word, tuple, named
+//! tensor   := '[' shape ',' dtype ']'                           Parser::tensor
+//! shape    := '(' dim,* ')' | name                              Parser::shape
+//! dtype    := name                                              Parser::dtype
+//! func     := ('[' param,* ']' | '<' param,* '>')? '(' ty,* ')' '->' ty
+//!                                                               Parser::func, func_params, func_rest
+//! param    := name (':' kind)?                                  Parser::func_params
+//! dim      := term (('+' | '-') term)*                          Parser::dim, dim_sum
+//! term     := factor (('*' | '/' | '%') factor)*                Parser::dim_term
+//! factor   := '-'* atom                                         Parser::dim_factor
+//! atom     := '?' | int | '(' dim ')' | op '(' dim ',' dim ')' | name
+//!                                                               Parser::dim_atom, dim_literal, dim_word, dim_op, dim_name
+//! ```
+//!
+//! Nesting is bounded by a counter ([`MAX_NESTING`]).
 
 use crate::dim::{Dim, DimOp};
 use crate::dtype::DType;
 use crate::kind::{Kind, Param};
+use crate::lexer::{Lexer, Tok, Token};
 use crate::ty::{Adt, DTy, Shape, Ty, TyCtx};
 use rustc_hash::FxHashMap;
 use std::fmt;
@@ -135,21 +156,29 @@ impl fmt::Display for TypeParseError {
 
 impl std::error::Error for TypeParseError {}
 
+impl TypeParseError {
+    /// The name the error says is not a type, if it says so.
+    pub(crate) fn unknown_type(&self) -> Option<&str> {
+        self.message
+            .strip_prefix("unknown type `")?
+            .strip_suffix('`')
+    }
+}
+
 /// Parses the type in `src`, resolving names in `scope` (new rigid symbols are added).
 ///
 /// It reads every type [`TyCtx::show`] prints, a negative constant dimension among them
 /// (which arithmetic on symbols can make: `n - 5` at `n = 3`); a program's annotation,
-/// read by the module parser, refuses one.
+/// read by the module parser, refuses one. Comments are read as between any tokens of the
+/// text format: `Tensor[(2, /* batch */ 3), float32]` is a type.
 ///
 /// On an error the scope is left as it was: neither the symbols the text introduced
 /// before the error nor the parameters of a function type it was reading stay bound.
 pub fn parse_type(tcx: &mut TyCtx, scope: &mut TypeScope, src: &str) -> Result<Ty, TypeParseError> {
     run(tcx, scope, src, 0, false, |p| {
         let t = p.ty()?;
-        p.skip_ws();
-        if p.pos != p.src.len() {
-            let found = p.describe_next();
-            return Err(p.error(format!("expected the end of the type, found {found}")));
+        if !p.at(Tok::Eof) {
+            return Err(p.expected_found("the end of the type"));
         }
         Ok(t)
     })
@@ -189,9 +218,14 @@ fn run<T>(
     in_program: bool,
     f: impl FnOnce(&mut Parser<'_>) -> PResult<T>,
 ) -> PResult<(T, usize)> {
+    let mut lex = Lexer::new(src);
+    lex.seek(pos);
+    let tok = lex.advance();
     let mut p = Parser {
-        src: src.as_bytes(),
-        pos,
+        src,
+        lex,
+        tok,
+        prev_hi: pos,
         tcx,
         scope,
         depth: 0,
@@ -200,7 +234,7 @@ fn run<T>(
     };
     let result = f(&mut p);
     match result {
-        Ok(t) => Ok((t, p.pos)),
+        Ok(t) => Ok((t, p.prev_hi)),
         Err(e) => {
             // Undo every change to the scope, latest first.
             while let Some((name, previous)) = p.journal.pop() {
@@ -212,8 +246,12 @@ fn run<T>(
 }
 
 struct Parser<'a> {
-    src: &'a [u8],
-    pos: usize,
+    src: &'a str,
+    lex: Lexer<'a>,
+    /// The current token, not consumed yet.
+    tok: Token,
+    /// The end of the last consumed token.
+    prev_hi: usize,
     tcx: &'a mut TyCtx,
     scope: &'a mut TypeScope,
     depth: usize,
@@ -227,13 +265,72 @@ struct Parser<'a> {
 
 type PResult<T> = Result<T, TypeParseError>;
 
-impl Parser<'_> {
-    fn error(&self, message: impl Into<String>) -> TypeParseError {
-        TypeParseError {
-            offset: self.pos,
-            message: message.into(),
-            help: None,
+impl<'a> Parser<'a> {
+    // ----- tokens -----
+
+    fn at(&self, k: Tok) -> bool {
+        self.tok.kind == k
+    }
+
+    /// Consumes the current token.
+    fn bump(&mut self) -> Token {
+        let t = self.tok;
+        self.prev_hi = t.hi as usize;
+        self.tok = self.lex.advance();
+        t
+    }
+
+    /// Moves to byte `pos` (past a token read by its bytes) and reads the token there.
+    fn seek(&mut self, pos: usize) {
+        self.prev_hi = pos;
+        self.lex.seek(pos);
+        self.tok = self.lex.advance();
+    }
+
+    fn eat(&mut self, k: Tok) -> bool {
+        if self.at(k) {
+            self.bump();
+            true
+        } else {
+            false
         }
+    }
+
+    /// Consumes token `k`, written `text`, or fails naming it.
+    fn expect(&mut self, k: Tok, text: &str) -> PResult<()> {
+        if self.eat(k) {
+            Ok(())
+        } else {
+            Err(self.expected_tok(text))
+        }
+    }
+
+    /// The `%` of `floormod` at the current token, consumed if it is there. The lexer reads
+    /// `%m` as a local's name (and `% m` as a `%` without a name): the `%` is taken alone.
+    fn eat_percent(&mut self) -> bool {
+        let lo = self.tok.lo as usize;
+        let percent = matches!(self.tok.kind, Tok::Local | Tok::Error)
+            && self.src.as_bytes().get(lo) == Some(&b'%');
+        if percent {
+            self.seek(lo + 1);
+        }
+        percent
+    }
+
+    /// The name at the current token, consumed, with its offset; `None` if it is no name.
+    fn ident(&mut self) -> Option<(usize, &'a str)> {
+        if !self.at(Tok::Ident) {
+            return None;
+        }
+        let t = self.bump();
+        let src: &'a str = self.src;
+        Some((t.lo as usize, &src[t.lo as usize..t.hi as usize]))
+    }
+
+    // ----- errors -----
+
+    fn error(&self, message: impl Into<String>) -> TypeParseError {
+        self.error_at(self.tok.lo as usize, message)
     }
 
     fn error_at(&self, offset: usize, message: impl Into<String>) -> TypeParseError {
@@ -242,6 +339,35 @@ impl Parser<'_> {
             message: message.into(),
             help: None,
         }
+    }
+
+    /// The current token as an error names it: its first characters up to a blank, or the
+    /// end of the text.
+    fn found(&self) -> String {
+        if self.at(Tok::Eof) {
+            return "the end of the text".to_string();
+        }
+        let rest = &self.src[self.tok.lo as usize..];
+        let token: String = rest
+            .chars()
+            .take_while(|c| !c.is_whitespace())
+            .take(12)
+            .collect();
+        format!("`{token}`")
+    }
+
+    /// `expected {what}, found ...` at the current token.
+    #[inline(never)]
+    #[cold]
+    fn expected_found(&self, what: &str) -> TypeParseError {
+        self.error(format!("expected {what}, found {}", self.found()))
+    }
+
+    /// `expected `{text}`, found ...` at the current token.
+    #[inline(never)]
+    #[cold]
+    fn expected_tok(&self, text: &str) -> TypeParseError {
+        self.error(format!("expected `{text}`, found {}", self.found()))
     }
 
     /// The error for the unknown type name `name` at `offset`, with the closest type name
@@ -255,76 +381,9 @@ impl Parser<'_> {
             .filter(|(_, b)| matches!(b, Binding::Adt(_) | Binding::Param(_) | Binding::Ty(_)))
             .map(|(n, _)| &**n);
         let mut e = self.error_at(offset, format!("unknown type `{name}`"));
-        e.help = crate::registry::link_hint(crate::registry::Unknown::Type, name).or_else(|| {
-            crate::diag::did_you_mean(name, types.chain(["Tensor"]))
-                .map(|c| format!("did you mean `{c}`?"))
-        });
+        e.help = crate::diag::did_you_mean(name, types.chain(["Tensor"]))
+            .map(|c| format!("did you mean `{c}`?"));
         e
-    }
-
-    fn skip_ws(&mut self) {
-        while self.pos < self.src.len() && self.src[self.pos].is_ascii_whitespace() {
-            self.pos += 1;
-        }
-    }
-
-    fn peek(&mut self) -> Option<u8> {
-        self.skip_ws();
-        self.src.get(self.pos).copied()
-    }
-
-    fn eat(&mut self, s: &str) -> bool {
-        self.skip_ws();
-        if self.src[self.pos..].starts_with(s.as_bytes()) {
-            self.pos += s.len();
-            true
-        } else {
-            false
-        }
-    }
-
-    fn expect(&mut self, s: &str) -> PResult<()> {
-        if self.eat(s) {
-            Ok(())
-        } else {
-            let found = self.describe_next();
-            Err(self.error(format!("expected `{s}`, found {found}")))
-        }
-    }
-
-    fn describe_next(&mut self) -> String {
-        match self.peek() {
-            None => "the end of the text".to_string(),
-            Some(_) => {
-                let rest = String::from_utf8_lossy(&self.src[self.pos..]);
-                let token: String = rest
-                    .chars()
-                    .take_while(|c| !c.is_whitespace())
-                    .take(12)
-                    .collect();
-                format!("`{token}`")
-            }
-        }
-    }
-
-    fn ident(&mut self) -> Option<(usize, String)> {
-        self.skip_ws();
-        let start = self.pos;
-        let first = *self.src.get(self.pos)?;
-        if !(first.is_ascii_alphabetic() || first == b'_') {
-            return None;
-        }
-        while self.pos < self.src.len()
-            && (self.src[self.pos].is_ascii_alphanumeric()
-                || self.src[self.pos] == b'_'
-                || self.src[self.pos] == b'.')
-        {
-            self.pos += 1;
-        }
-        Some((
-            start,
-            String::from_utf8_lossy(&self.src[start..self.pos]).into_owned(),
-        ))
     }
 
     /// Binds `name` in the scope, remembering in the journal what it meant before
@@ -343,6 +402,16 @@ impl Parser<'_> {
         Ok(())
     }
 
+    // ----- types -----
+
+    // The functions on the recursive paths (`ty`, `ty_inner`, `tuple`, `ref_inner`,
+    // `func`, `func_rest`, and the `dim_*` ones) keep their frames small: the nesting limit
+    // times the frames of one level must fit in a 2 MiB stack in a debug build, where
+    // every temporary has its own slot. Error messages are built in separate functions
+    // (`expected_found`, `expected_tok`), and the parameter list of a function type is
+    // read by a function that returns before the body is read.
+
+    /// `ty`: any type.
     fn ty(&mut self) -> PResult<Ty> {
         self.enter()?;
         let t = self.ty_inner();
@@ -350,30 +419,15 @@ impl Parser<'_> {
         t
     }
 
-    // The functions on the recursive paths (`ty`, `ty_inner`, `tuple`, `ref_inner`,
-    // `func`, `func_rest`, and the `dim_*` ones) keep their frames small: the nesting limit
-    // times the frames of one level must fit in a 2 MiB stack in a debug build, where
-    // every temporary has its own slot. Error messages are built in separate functions
-    // (`expected_found`), and the parameter list of a function type is read by a function
-    // that returns before the body is read.
-
     fn ty_inner(&mut self) -> PResult<Ty> {
-        match self.peek() {
-            Some(b'(') => {
-                self.pos += 1;
+        match self.tok.kind {
+            Tok::LParen => {
+                self.bump();
                 self.tuple()
             }
-            Some(_) => self.ty_word(),
-            None => Err(self.expected_found("a type")),
+            Tok::Ident => self.ty_word(),
+            _ => Err(self.expected_found("a type")),
         }
-    }
-
-    /// `found ...` after a failure to read `what` at the next token.
-    #[inline(never)]
-    #[cold]
-    fn expected_found(&mut self, what: &str) -> TypeParseError {
-        let found = self.describe_next();
-        self.error(format!("expected {what}, found {found}"))
     }
 
     /// A type that starts with a word: a keyword or a name.
@@ -381,7 +435,7 @@ impl Parser<'_> {
         let Some((start, name)) = self.ident() else {
             return Err(self.expected_found("a type"));
         };
-        match name.as_str() {
+        match name {
             "Tensor" => self.tensor(),
             "fn" => self.func(),
             "ref" => self.ref_inner(),
@@ -395,41 +449,38 @@ impl Parser<'_> {
                 start,
                 "`_` (an incomplete type) needs a solver to stand for",
             )),
-            _ => self.named(start, &name),
+            _ => self.named(start, name),
         }
     }
 
     /// `(T)` after `ref`.
     fn ref_inner(&mut self) -> PResult<Ty> {
-        self.expect("(")?;
+        self.expect(Tok::LParen, "(")?;
         let inner = self.ty()?;
-        self.expect(")")?;
+        self.expect(Tok::RParen, ")")?;
         Ok(self.tcx.ref_ty(inner))
     }
 
     /// A tuple or a parenthesized type, after its `(`.
     fn tuple(&mut self) -> PResult<Ty> {
-        {
-            {
-                let mut fields = Vec::new();
-                let mut trailing_comma = false;
-                while !self.eat(")") {
-                    fields.push(self.ty()?);
-                    trailing_comma = self.eat(",");
-                    if !trailing_comma {
-                        self.expect(")")?;
-                        break;
-                    }
-                }
-                if fields.len() == 1 && !trailing_comma {
-                    // `(T)` is a parenthesized type, `(T,)` a one-field tuple.
-                    return Ok(fields[0]);
-                }
-                Ok(self.tcx.tuple(&fields))
+        let mut fields = Vec::new();
+        let mut trailing_comma = false;
+        while !self.eat(Tok::RParen) {
+            fields.push(self.ty()?);
+            trailing_comma = self.eat(Tok::Comma);
+            if !trailing_comma {
+                self.expect(Tok::RParen, ")")?;
+                break;
             }
         }
+        if fields.len() == 1 && !trailing_comma {
+            // `(T)` is a parenthesized type, `(T,)` a one-field tuple.
+            return Ok(fields[0]);
+        }
+        Ok(self.tcx.tuple(&fields))
     }
 
+    /// A named type: a parameter, a data type with its arguments (`List[A]`), a data type.
     fn named(&mut self, start: usize, name: &str) -> PResult<Ty> {
         match self.scope.get(name) {
             Some(Binding::Ty(t)) => Ok(t),
@@ -439,11 +490,11 @@ impl Parser<'_> {
                 .map_err(|e| self.error_at(start, e.to_string())),
             Some(Binding::Adt(adt)) => {
                 let mut args = Vec::new();
-                if self.eat("[") {
-                    while !self.eat("]") {
+                if self.eat(Tok::LBracket) {
+                    while !self.eat(Tok::RBracket) {
                         args.push(self.ty()?);
-                        if !self.eat(",") {
-                            self.expect("]")?;
+                        if !self.eat(Tok::Comma) {
+                            self.expect(Tok::RBracket, "]")?;
                             break;
                         }
                     }
@@ -464,21 +515,22 @@ impl Parser<'_> {
         }
     }
 
+    /// `[shape, dtype]` after `Tensor`.
     fn tensor(&mut self) -> PResult<Ty> {
-        self.expect("[")?;
+        self.expect(Tok::LBracket, "[")?;
         let shape = self.shape()?;
-        self.expect(",")?;
+        self.expect(Tok::Comma, ",")?;
         let dtype = self.dtype()?;
-        self.expect("]")?;
+        self.expect(Tok::RBracket, "]")?;
         Ok(self.tcx.tensor(shape, dtype))
     }
 
+    /// `(d, ...)` or the name of a shape.
     fn shape(&mut self) -> PResult<Shape> {
-        if self.eat("(") {
+        if self.eat(Tok::LParen) {
             let mut dims = Vec::new();
-            while !self.eat(")") {
-                self.skip_ws();
-                let start = self.pos;
+            while !self.eat(Tok::RParen) {
+                let start = self.tok.lo as usize;
                 let d = self.dim()?;
                 let negative = self.tcx.dims.as_const(d).filter(|&c| c < 0);
                 if let Some(c) = negative.filter(|_| self.in_program) {
@@ -488,18 +540,17 @@ impl Parser<'_> {
                     ));
                 }
                 dims.push(d);
-                if !self.eat(",") {
-                    self.expect(")")?;
+                if !self.eat(Tok::Comma) {
+                    self.expect(Tok::RParen, ")")?;
                     break;
                 }
             }
             return Ok(self.tcx.shape(&dims));
         }
         let Some((start, name)) = self.ident() else {
-            let found = self.describe_next();
-            return Err(self.error(format!("expected a shape, found {found}")));
+            return Err(self.expected_found("a shape"));
         };
-        match self.scope.get(&name) {
+        match self.scope.get(name) {
             Some(Binding::Shape(s)) => Ok(s),
             Some(Binding::Param(p)) => self
                 .tcx
@@ -509,12 +560,12 @@ impl Parser<'_> {
         }
     }
 
+    /// A data type: its name (`float32`) or a parameter's.
     fn dtype(&mut self) -> PResult<DTy> {
         let Some((start, name)) = self.ident() else {
-            let found = self.describe_next();
-            return Err(self.error(format!("expected a data type, found {found}")));
+            return Err(self.expected_found("a data type"));
         };
-        match self.scope.get(&name) {
+        match self.scope.get(name) {
             Some(Binding::DType(d)) => Ok(d),
             Some(Binding::Param(p)) => self
                 .tcx
@@ -527,6 +578,7 @@ impl Parser<'_> {
         }
     }
 
+    /// `[params](args) -> ret` after `fn`.
     fn func(&mut self) -> PResult<Ty> {
         let (params, bound) = self.func_params()?;
         let t = self.func_rest(&params)?;
@@ -534,7 +586,7 @@ impl Parser<'_> {
         // entries stay: undone after everything bound since, they restore the same
         // bindings as this does.
         for (name, previous) in bound.into_iter().rev() {
-            self.scope.unbind(&name, previous);
+            self.scope.unbind(name, previous);
         }
         Ok(t)
     }
@@ -544,77 +596,76 @@ impl Parser<'_> {
     /// an error `parse_type` unbinds them with everything else in the journal.
     #[allow(clippy::type_complexity)]
     #[inline(never)]
-    fn func_params(&mut self) -> PResult<(Vec<Param>, Vec<(String, Option<Binding>)>)> {
-        let mut bound: Vec<(String, Option<Binding>)> = Vec::new();
+    fn func_params(&mut self) -> PResult<(Vec<Param>, Vec<(&'a str, Option<Binding>)>)> {
+        let mut bound: Vec<(&'a str, Option<Binding>)> = Vec::new();
         let mut params = Vec::new();
         // `fn [A](A) -> A`, or the spec's `fn<A>(A) -> A`.
-        let close = if self.eat("[") {
-            "]"
-        } else if self.eat("<") {
-            ">"
+        let (close, closer) = if self.eat(Tok::LBracket) {
+            (Tok::RBracket, "]")
+        } else if self.eat(Tok::Lt) {
+            (Tok::Gt, ">")
         } else {
             return Ok((params, bound));
         };
-        {
-            while !self.eat(close) {
-                let Some((start, name)) = self.ident() else {
-                    let found = self.describe_next();
-                    return Err(self.error(format!("expected a type parameter, found {found}")));
-                };
-                let kind = if self.eat(":") {
-                    let Some((kstart, kname)) = self.ident() else {
-                        return Err(
-                            self.error("expected a kind (`Type`, `BaseType`, `Shape`, `ShapeVar`)")
-                        );
-                    };
-                    Kind::from_name(&kname).ok_or_else(|| {
-                        self.error_at(kstart, format!("unknown kind `{kname}` (expected `Type`, `BaseType`, `Shape` or `ShapeVar`)"))
-                    })?
-                } else {
-                    Kind::Type
-                };
-                if bound.iter().any(|(n, _)| *n == name) {
+        while !self.eat(close) {
+            let Some((start, name)) = self.ident() else {
+                return Err(self.expected_found("a type parameter"));
+            };
+            let kind = if self.eat(Tok::Colon) {
+                let Some((kstart, kname)) = self.ident() else {
                     return Err(
-                        self.error_at(start, format!("type parameter `{name}` is declared twice"))
+                        self.error("expected a kind (`Type`, `BaseType`, `Shape`, `ShapeVar`)")
                     );
-                }
-                if KEYWORDS.contains(&name.as_str()) {
-                    // `fn [Tensor](Tensor) -> Tensor` would read `Tensor` as the keyword.
-                    return Err(self.error_at(
-                        start,
-                        format!("`{name}` is a keyword and cannot name a type parameter"),
-                    ));
-                }
-                let p = self.tcx.param(&name, kind);
-                params.push(p);
-                let previous = self.bind(&name, Binding::Param(p));
-                bound.push((name, previous));
-                if !self.eat(",") {
-                    self.expect(close)?;
-                    break;
-                }
+                };
+                Kind::from_name(kname).ok_or_else(|| {
+                    self.error_at(kstart, format!("unknown kind `{kname}` (expected `Type`, `BaseType`, `Shape` or `ShapeVar`)"))
+                })?
+            } else {
+                Kind::Type
+            };
+            if bound.iter().any(|(n, _)| *n == name) {
+                return Err(
+                    self.error_at(start, format!("type parameter `{name}` is declared twice"))
+                );
+            }
+            if KEYWORDS.contains(&name) {
+                // `fn [Tensor](Tensor) -> Tensor` would read `Tensor` as the keyword.
+                return Err(self.error_at(
+                    start,
+                    format!("`{name}` is a keyword and cannot name a type parameter"),
+                ));
+            }
+            let p = self.tcx.param(name, kind);
+            params.push(p);
+            let previous = self.bind(name, Binding::Param(p));
+            bound.push((name, previous));
+            if !self.eat(Tok::Comma) {
+                self.expect(close, closer)?;
+                break;
             }
         }
         Ok((params, bound))
     }
 
+    /// `(args) -> ret` of a function type.
     fn func_rest(&mut self, params: &[Param]) -> PResult<Ty> {
-        self.expect("(")?;
+        self.expect(Tok::LParen, "(")?;
         let mut args = Vec::new();
-        while !self.eat(")") {
+        while !self.eat(Tok::RParen) {
             args.push(self.ty()?);
-            if !self.eat(",") {
-                self.expect(")")?;
+            if !self.eat(Tok::Comma) {
+                self.expect(Tok::RParen, ")")?;
                 break;
             }
         }
-        self.expect("->")?;
+        self.expect(Tok::Arrow, "->")?;
         let ret = self.ty()?;
         Ok(self.tcx.func(params, &args, ret, Vec::new()))
     }
 
     // ----- dimensions -----
 
+    /// `dim`: a sum of terms.
     fn dim(&mut self) -> PResult<Dim> {
         self.enter()?;
         let d = self.dim_sum();
@@ -623,14 +674,13 @@ impl Parser<'_> {
     }
 
     fn dim_sum(&mut self) -> PResult<Dim> {
-        let start = self.pos;
+        let start = self.tok.lo as usize;
         let (mut acc, _) = self.dim_term(false)?;
         loop {
-            if self.eat("+") {
+            if self.eat(Tok::Plus) {
                 let (rhs, _) = self.dim_term(false)?;
                 acc = arith(start, self.tcx.dims.add(acc, rhs))?;
-            } else if self.peek() == Some(b'-') && self.src.get(self.pos + 1) != Some(&b'>') {
-                self.pos += 1;
+            } else if self.eat(Tok::Minus) {
                 let (rhs, negated) = self.dim_term(true)?;
                 acc = if negated {
                     arith(start, self.tcx.dims.add(acc, rhs))?
@@ -649,18 +699,17 @@ impl Parser<'_> {
     /// 2^63 does not fit in 64 bits: then the product comes back negated, which the
     /// flag says.
     fn dim_term(&mut self, negate: bool) -> PResult<(Dim, bool)> {
-        self.skip_ws();
-        let start = self.pos;
-        let (mut acc, mut negated) = match self.peek() {
-            Some(c) if negate && c.is_ascii_digit() => (self.dim_literal(true)?, true),
+        let start = self.tok.lo as usize;
+        let (mut acc, mut negated) = match self.tok.kind {
+            Tok::Num if negate => (self.dim_literal(true)?, true),
             _ => (self.dim_factor()?, false),
         };
         loop {
-            let op = if self.eat("*") {
+            let op = if self.eat(Tok::Star) {
                 None
-            } else if self.eat("/") {
+            } else if self.eat(Tok::Slash) {
                 Some(DimOp::FloorDiv)
-            } else if self.eat("%") {
+            } else if self.eat_percent() {
                 Some(DimOp::FloorMod)
             } else {
                 return Ok((acc, negated));
@@ -681,32 +730,32 @@ impl Parser<'_> {
         }
     }
 
-    /// An integer literal at the next (digit) byte, negated if `negative`: the range is
-    /// that of `i64`, `-9223372036854775808` included.
+    /// The integer literal at the current (number) token, negated if `negative`: the range
+    /// is that of `i64`, `-9223372036854775808` included. Read by its bytes: digits and a
+    /// suffix (`i64`), whatever the lexer made of the rest.
     fn dim_literal(&mut self, negative: bool) -> PResult<Dim> {
-        self.skip_ws();
-        let begin = self.pos;
-        while self.pos < self.src.len() && self.src[self.pos].is_ascii_digit() {
-            self.pos += 1;
+        let b = self.src.as_bytes();
+        let begin = self.tok.lo as usize;
+        let mut end = begin;
+        while end < b.len() && b[end].is_ascii_digit() {
+            end += 1;
         }
-        let text = std::str::from_utf8(&self.src[begin..self.pos]).expect("digits are ASCII");
+        let text = &self.src[begin..end];
         // TVM prints a dimension of type int64 with its suffix: `(11i64, 41i64)`.
-        let suffix = self.src[self.pos..]
+        let suffix = b[end..]
             .iter()
             .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
             .count();
         if suffix > 0 {
-            let at = self.pos;
-            let word = &self.src[at..at + suffix];
-            if word != b"i64" && word != b"i32" {
-                let word = String::from_utf8_lossy(word);
+            let word = &self.src[end..end + suffix];
+            if word != "i64" && word != "i32" {
                 return Err(self.error_at(
-                    at,
+                    end,
                     format!("expected `i64`, `i32` or nothing after the dimension `{text}`, found `{word}`"),
                 ));
             }
-            self.pos += suffix;
         }
+        self.seek(end + suffix);
         let value = text
             .parse::<i128>()
             .ok()
@@ -733,15 +782,13 @@ impl Parser<'_> {
     /// A factor, after any number of unary minuses. The minuses are read in a loop, not
     /// one call per sign, so that a long run of them needs no stack.
     fn dim_factor(&mut self) -> PResult<Dim> {
-        self.skip_ws();
-        let start = self.pos;
+        let start = self.tok.lo as usize;
         let mut negations = 0usize;
         let d = loop {
-            if self.peek() != Some(b'-') {
+            if !self.eat(Tok::Minus) {
                 break self.dim_atom()?;
             }
-            self.pos += 1;
-            if self.peek().is_some_and(|c| c.is_ascii_digit()) {
+            if self.at(Tok::Num) {
                 // A negative literal, so that `-9223372036854775808` reads.
                 break self.dim_literal(true)?;
             }
@@ -764,25 +811,25 @@ impl Parser<'_> {
     }
 
     fn dim_atom_inner(&mut self) -> PResult<Dim> {
-        match self.peek() {
-            Some(b'?') => {
-                self.pos += 1;
+        match self.tok.kind {
+            Tok::Question => {
+                self.bump();
                 Ok(crate::Dims::ANY)
             }
-            Some(b'(') => {
-                self.pos += 1;
+            Tok::LParen => {
+                self.bump();
                 self.dim_paren()
             }
-            Some(c) if c.is_ascii_digit() => self.dim_literal(false),
-            Some(_) => self.dim_word(),
-            None => Err(self.expected_found("a dimension")),
+            Tok::Num => self.dim_literal(false),
+            Tok::Ident => self.dim_word(),
+            _ => Err(self.expected_found("a dimension")),
         }
     }
 
     /// `d)` after a `(`.
     fn dim_paren(&mut self) -> PResult<Dim> {
         let d = self.dim()?;
-        self.expect(")")?;
+        self.expect(Tok::RParen, ")")?;
         Ok(d)
     }
 
@@ -791,7 +838,7 @@ impl Parser<'_> {
         let Some((start, name)) = self.ident() else {
             return Err(self.expected_found("a dimension"));
         };
-        let op = match name.as_str() {
+        let op = match name {
             "floordiv" => Some(DimOp::FloorDiv),
             "floormod" => Some(DimOp::FloorMod),
             "min" => Some(DimOp::Min),
@@ -799,20 +846,17 @@ impl Parser<'_> {
             _ => None,
         };
         match op {
-            Some(op) if self.peek() == Some(b'(') => {
-                self.pos += 1;
-                self.dim_op(start, op)
-            }
-            _ => self.dim_name(start, &name),
+            Some(op) if self.eat(Tok::LParen) => self.dim_op(start, op),
+            _ => self.dim_name(start, name),
         }
     }
 
     /// `a, b)` after `op(`.
     fn dim_op(&mut self, start: usize, op: DimOp) -> PResult<Dim> {
         let a = self.dim()?;
-        self.expect(",")?;
+        self.expect(Tok::Comma, ",")?;
         let b = self.dim()?;
-        self.expect(")")?;
+        self.expect(Tok::RParen, ")")?;
         arith(start, self.tcx.dims.apply(op, a, b))
     }
 
@@ -853,4 +897,79 @@ fn arith(offset: usize, r: Result<Dim, crate::DimError>) -> PResult<Dim> {
         message: e.to_string(),
         help: None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::adt::AdtTable;
+    use crate::text::parse_module;
+
+    /// `src` read as a type and shown, or the error as `offset: message`.
+    fn show(src: &str) -> Result<String, String> {
+        let mut tcx = TyCtx::new();
+        let mut scope = TypeScope::new();
+        parse_type(&mut tcx, &mut scope, src)
+            .map(|t| tcx.show(t))
+            .map_err(|e| format!("{}: {}", e.offset, e.message))
+    }
+
+    #[test]
+    fn comments_are_read_inside_types() {
+        let tensor = "Tensor[(2, 3), float32]";
+        assert_eq!(show("Tensor[(2, /* batch */ 3), float32]").unwrap(), tensor);
+        assert_eq!(
+            show("Tensor[(2, 3), // the rows\n float32]").unwrap(),
+            tensor
+        );
+        assert_eq!(
+            show("/* a */ Tensor /* b */ [(2, 3) /* c */, float32] /* d */").unwrap(),
+            tensor
+        );
+        assert_eq!(
+            show("fn [A /* any */](A, /* count */ int32) -> /* same */ A").unwrap(),
+            "fn [A](A, int32) -> A"
+        );
+        assert_eq!(show("(int32, /* x */)").unwrap(), "(int32,)");
+        // An unterminated comment is named where it starts.
+        assert_eq!(
+            show("(int32, /* x").unwrap_err(),
+            "8: expected a type, found `/*`"
+        );
+    }
+
+    #[test]
+    fn floormod_reads_with_and_without_blanks() {
+        for src in [
+            "Tensor[(n % m), float32]",
+            "Tensor[(n%m), float32]",
+            "Tensor[(floormod(n, m)), float32]",
+        ] {
+            assert_eq!(
+                show(src).unwrap(),
+                "Tensor[(floormod(n, m)), float32]",
+                "{src}"
+            );
+        }
+        assert_eq!(
+            show("Tensor[(n % 2), float32]").unwrap(),
+            show("Tensor[(floormod(n, 2)), float32]").unwrap()
+        );
+    }
+
+    #[test]
+    fn a_program_reads_comments_inside_its_types() {
+        let mut tcx = TyCtx::new();
+        let mut adts = AdtTable::default();
+        let src = "def @f(%x: Tensor[(2, /* batch */ 3), float32]) -> Tensor[(2, 3), /* out */ float32] { %x }";
+        let m = parse_module(src, &mut tcx, &mut adts).unwrap();
+        assert_eq!(m.globals().len(), 1);
+        let f = m.globals()[0].func.unwrap();
+        let crate::expr::ExprKind::Func(f) = &m.expr(f).kind else {
+            panic!("a function");
+        };
+        let ann = m.var_decl(f.params[0]).ann().unwrap();
+        assert_eq!(tcx.show(ann), "Tensor[(2, 3), float32]");
+        assert_eq!(tcx.show(f.ret.unwrap()), "Tensor[(2, 3), float32]");
+    }
 }

@@ -4,7 +4,7 @@
 //! lexing allocates nothing. Whitespace and comments (`// ...`, `/* ... */`, and the
 //! spec's `# ...` when `#` is not followed by `[`) are skipped.
 
-use crate::expr::Span;
+use crate::diag::Span;
 
 /// What a token is.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -9,7 +9,7 @@
 
 use super::{PResult, ParseError, Parser, Word};
 use crate::expr::{Arm, ExprId, PatId, Span, VarId};
-use crate::text::lexer::{dotted_end, is_ident_start, name_end, Tok, Token};
+use crate::lexer::{Tok, Token};
 
 /// The mark of a [`Frame::LetChain`] whose bindings are not logged.
 const UNLOGGED: u32 = u32::MAX;
@@ -211,190 +211,12 @@ impl Parser<'_, '_> {
         let var = self.new_local(name, ann);
         // `let %loop = fn (..) { .. %loop(..) }`: a function sees its own name.
         let early = (!graph && self.is_word("fn")).then(|| {
-            let mark = self.locals.mark() as u32;
+            let mark = self.names.mark() as u32;
             self.bind_local(var);
             mark
         });
         self.frames.push(Frame::LetValue { var, lo, early });
         Ok(Mode::Operand)
-    }
-
-    /// The common statement of a large program, `let %x = op(%a, %b, attrs..);`, read
-    /// straight from the bytes, building what the general loop would build; and the
-    /// statements like it that follow. `None`, with nothing done, for anything else:
-    /// comments, an annotation, an argument that is not a bound local, an operator or
-    /// attribute list not met before in this source (the general loop reads those first,
-    /// and reports every error).
-    fn simple_let(&mut self) -> PResult<Option<Mode>> {
-        let b = self.src.as_bytes();
-        let (mut lo, mut hi) = (self.tok.lo as usize, self.tok.hi as usize);
-        let mut next = None;
-        while let Some(end) = self.simple_let_at(lo, hi) {
-            next = Some(end);
-            // Another `let`, as the lexer would read it: blanks, then the word alone.
-            let i = blank(b, end);
-            if !b[i..].starts_with(b"let") || dotted_end(b, i) != i + 3 {
-                break;
-            }
-            (lo, hi) = (i, i + 3);
-        }
-        let Some(end) = next else {
-            return Ok(None);
-        };
-        self.seek(end)?;
-        self.prev_hi = end as u32;
-        Ok(Some(Mode::Seq))
-    }
-
-    /// One statement for [`Parser::simple_let`], its `let` at `let_lo..let_hi`: the
-    /// offset after its `;`, once built.
-    fn simple_let_at(&mut self, let_lo: usize, let_hi: usize) -> Option<usize> {
-        let b = self.src.as_bytes();
-        let at = |i: usize| b.get(i).copied().unwrap_or(0);
-        let blank = |i: usize| blank(b, i);
-        let let_lo = let_lo as u32;
-        // `%x`
-        let name_lo = blank(let_hi);
-        if at(name_lo) != b'%' {
-            return None;
-        }
-        let name_hi = name_end(b, name_lo + 1);
-        if name_hi == name_lo + 1 {
-            return None;
-        }
-        // Its slot in the table of locals, likely far from the cache in a long chain,
-        // asked for now: it arrives while the call is read.
-        self.locals.prefetch(&b[name_lo + 1..name_hi]);
-        // `=`
-        let i = blank(name_hi);
-        if at(i) != b'=' || matches!(at(i + 1), b'=' | b'>') {
-            return None;
-        }
-        // The operator, already met.
-        let op_lo = blank(i + 1);
-        if !is_ident_start(at(op_lo)) {
-            return None;
-        }
-        let op_hi = dotted_end(b, op_lo);
-        let callee = self.op_node(op_lo, op_hi)?;
-        let mut i = blank(op_hi);
-        if at(i) != b'(' {
-            return None;
-        }
-        // Locals, or a tuple of locals alone, then perhaps attributes, to the `)`.
-        self.fast_args.clear();
-        let mut attrs = None;
-        let mut tuple = None;
-        loop {
-            i = blank(i + 1);
-            match at(i) {
-                b'(' if self.fast_args.is_empty() => {
-                    // `concatenate((%a, %b), axis=1)`: two locals or more, in `(..)`.
-                    let lo = i;
-                    loop {
-                        i = self.fast_local(blank(i + 1))?;
-                        match at(i) {
-                            b',' => {}
-                            b')' => break,
-                            _ => return None,
-                        }
-                    }
-                    if self.fast_args.len() < 2 {
-                        return None;
-                    }
-                    tuple = Some(Span {
-                        lo: lo as u32,
-                        hi: i as u32 + 1,
-                    });
-                    i = blank(i + 1);
-                }
-                b'%' if tuple.is_none() => i = self.fast_local(i)?,
-                c if is_ident_start(c) && !self.fast_args.is_empty() => {
-                    // As `attrs` finds a list read before: its text up to the `)`.
-                    let k = b[i..]
-                        .iter()
-                        .position(|&c| matches!(c, b')' | b'"' | b'/' | b'#' | b'\n'));
-                    let k = k.filter(|&k| b[i + k] == b')')?;
-                    let text = self.src[i..i + k].trim_end();
-                    // Only the lexer's blanks before the `)` (`trim_end` takes any space).
-                    if blank(i + text.len()) != i + k {
-                        return None;
-                    }
-                    let a = self.attr_lists.get(text)?;
-                    attrs = Some(a.clone());
-                    i += k;
-                    break;
-                }
-                _ => return None,
-            }
-            match at(i) {
-                b',' => {}
-                b')' => break,
-                _ => return None,
-            }
-        }
-        let call_hi = i + 1;
-        let semi = blank(call_hi);
-        if at(semi) != b';' {
-            return None;
-        }
-        // Built as the general loop builds it: the variable, the mentions (or the tuple),
-        // the call.
-        let var = self.m.at(Span {
-            lo: name_lo as u32,
-            hi: name_hi as u32,
-        });
-        let var = var.var(&self.src[name_lo + 1..name_hi], None);
-        let start = self.items_stack.len();
-        if let Some(span) = tuple {
-            // A tuple's fields are mentions of their own (compact ones are for a call's
-            // argument list only); the tuple is the one argument.
-            for k in 0..self.fast_args.len() {
-                let (v, span) = self.fast_args[k];
-                let e = self.m.at(span).var_ref(v);
-                self.items_stack.push(e);
-            }
-            let t = self.m.at(span).tuple(&self.items_stack[start..]);
-            self.items_stack.truncate(start);
-            self.items_stack.push(t);
-        } else {
-            for k in 0..self.fast_args.len() {
-                let (v, span) = self.fast_args[k];
-                let e = self.m.at(span).var_mention(v);
-                self.items_stack.push(e);
-            }
-        }
-        self.last_op = (callee, op_lo as u32);
-        let span = Span {
-            lo: op_lo as u32,
-            hi: call_hi as u32,
-        };
-        let value = self
-            .m
-            .at(span)
-            .call_full(callee, &self.items_stack[start..], attrs, &[]);
-        self.items_stack.truncate(start);
-        self.chain_let(var, value, let_lo, semi as u32 + 1);
-        self.bind_chained(var);
-        Some(semi + 1)
-    }
-
-    /// For [`Parser::simple_let_at`]: the local `%name` at `i`, if bound, onto
-    /// `fast_args`; the first byte after it that is not a blank.
-    #[inline(always)]
-    fn fast_local(&mut self, i: usize) -> Option<usize> {
-        let b = self.src.as_bytes();
-        if b.get(i) != Some(&b'%') {
-            return None;
-        }
-        let hi = name_end(b, i + 1);
-        let v = self.locals.get(&self.m, &b[i + 1..hi])?;
-        let span = Span {
-            lo: i as u32,
-            hi: hi as u32,
-        };
-        self.fast_args.push((v, span));
-        Some(blank(b, hi))
     }
 
     /// Adds `let var = value;` (the statement at `lo..hi`) to the chain of `let`s being
@@ -405,7 +227,7 @@ impl Parser<'_, '_> {
     /// until the next `let` (or the chain's result) is known, which keeps an abandoned
     /// chain a well-formed tree.
     #[inline(always)]
-    fn chain_let(&mut self, var: VarId, value: ExprId, lo: u32, hi: u32) {
+    pub(super) fn chain_let(&mut self, var: VarId, value: ExprId, lo: u32, hi: u32) {
         self.chain_let_from(var, value, lo, hi, None);
     }
 
@@ -420,7 +242,7 @@ impl Parser<'_, '_> {
             let mark = if matches!(self.frames.last(), Some(Frame::Fn { top: true, .. })) {
                 UNLOGGED
             } else {
-                mark.unwrap_or(self.locals.mark() as u32)
+                mark.unwrap_or(self.names.mark() as u32)
             };
             self.frames.push(Frame::LetChain {
                 first: id,
@@ -432,18 +254,10 @@ impl Parser<'_, '_> {
 
     /// Binds the variable of the chain's latest `let` (unlogged in a definition's body).
     #[inline]
-    fn bind_chained(&mut self, var: VarId) {
+    pub(super) fn bind_chained(&mut self, var: VarId) {
         match self.frames.last() {
-            Some(Frame::LetChain { mark: UNLOGGED, .. }) => self.locals.bind_unlogged(&self.m, var),
+            Some(Frame::LetChain { mark: UNLOGGED, .. }) => self.names.bind_chained(&self.m, var),
             _ => self.bind_local(var),
-        }
-    }
-
-    /// The shared node of the operator named at `lo..hi`, if it has one.
-    fn op_node(&mut self, lo: usize, hi: usize) -> Option<ExprId> {
-        match self.words.get(&self.src[lo..hi]) {
-            Some(&Word::Op(_, Some(e))) => Some(e),
-            _ => None,
         }
     }
 
@@ -459,7 +273,7 @@ impl Parser<'_, '_> {
                     t = self.longest_bound(t)?;
                 }
                 let name = &self.text(t)[1..];
-                Ok(match self.locals.get(&self.m, name) {
+                Ok(match self.names.local(&self.m, name) {
                     // An argument of a call, alone (what `after` would deliver to the
                     // call at once): a compact mention.
                     Some(v)
@@ -599,7 +413,9 @@ impl Parser<'_, '_> {
                     None => {
                         let w = if let Some(c) = self.adts.ctor(name) {
                             Word::Ctor(c)
-                        } else if let Some(op) = crate::registry::global()
+                        } else if let Some(op) = self
+                            .adts
+                            .registry()
                             .ok()
                             .and_then(|r| r.op(name).or_else(|| r.op(tvm_alias(name)?)))
                         {
@@ -633,7 +449,7 @@ impl Parser<'_, '_> {
                     };
                     self.last_op = (e, t.lo);
                     e
-                } else if let Some(v) = self.locals.get(&self.m, name) {
+                } else if let Some(v) = self.names.local(&self.m, name) {
                     // A variable bound without `%` by a pattern (the spec's `case Single(x)`).
                     self.m.at(t.span()).var_ref(v)
                 } else if name == "meta" && self.is(Tok::LBracket) {
@@ -740,7 +556,7 @@ impl Parser<'_, '_> {
         match self.tok.kind {
             // In TVM 0.5's text a line ends a binding: `(` on the next line starts the
             // body (a tuple), not a call.
-            Tok::LParen if !(self.line_ends_binding && self.on_new_line()) => {
+            Tok::LParen if !self.line_ended() => {
                 self.bump()?;
                 let tstart = self.targs.len() as u32;
                 return self.start_call(e, tstart);
@@ -790,11 +606,8 @@ impl Parser<'_, '_> {
             lo,
             hi: self.prev_hi,
         };
-        let def = *self.binops[op as usize].get_or_insert_with(|| {
-            crate::registry::global()
-                .ok()
-                .and_then(|r| r.op(BINOPS[op as usize].2))
-        });
+        let adts = &self.adts;
+        let def = *self.binops[op as usize].get_or_insert_with(|| adts.op(BINOPS[op as usize].2));
         let callee = match def {
             Some(def) => self.m.at(span).op(def),
             None => {
@@ -861,7 +674,7 @@ impl Parser<'_, '_> {
             }
             Frame::LetValue { var, lo, early } => {
                 // TVM 0.5 ended a binding with its line.
-                if !(self.line_ends_binding && !self.is(Tok::Semi) && self.on_new_line()) {
+                if !self.line_ended() {
                     self.expect(Tok::Semi, "`;` after the bound value")?;
                 }
                 self.chain_let_from(var, e, lo, self.prev_hi, early);
@@ -887,7 +700,7 @@ impl Parser<'_, '_> {
                 let st = self.fns.pop().expect("a function's state");
                 if top {
                     // Its unlogged bindings too.
-                    self.locals.clear();
+                    self.names.clear_locals();
                 } else {
                     self.unbind_locals(st.mark);
                 }
@@ -1009,7 +822,7 @@ impl Parser<'_, '_> {
         if self.is_word("case") {
             self.bump()?;
         }
-        let mark = self.locals.mark() as u32;
+        let mark = self.names.mark() as u32;
         let pattern = self.pattern(0)?;
         let braced = if self.eat(Tok::FatArrow)? {
             false

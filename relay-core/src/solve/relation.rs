@@ -24,9 +24,9 @@
 //! let _ = RelationRef(&SAME);
 //! ```
 
-use crate::attrs::Attrs;
+use super::{Solver, UnifyError};
+use crate::attrs::{AttrTypeError, Attrs};
 use crate::dim::Dim;
-use crate::solve::{Solver, UnifyError};
 use crate::ty::{DTy, Shape, ShapeData, Ty, TyCtx, TyData};
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -80,6 +80,12 @@ impl RelError {
 impl fmt::Display for RelError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)
+    }
+}
+
+impl From<AttrTypeError> for RelError {
+    fn from(e: AttrTypeError) -> Self {
+        RelError::new(e.to_string())
     }
 }
 

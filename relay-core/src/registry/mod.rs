@@ -22,9 +22,11 @@
 //! assert_eq!(errors[0].to_string(), "operator `id` is declared twice: at a.rs:3 and at b.rs:7");
 //! ```
 
-use crate::adt::DataDef;
+pub mod adt;
+
 use crate::op::OpDef;
 use crate::relation::RelationDef;
+use adt::DataDef;
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -438,8 +440,18 @@ const PRELUDE_NAMES: [&str; 11] = [
 /// # }
 /// ```
 pub fn link_hint(what: Unknown, name: &str) -> Option<String> {
+    link_hint_in(global(), what, name)
+}
+
+/// [`link_hint`] for the registry `registry` (what [`global`] gives: the registry, or
+/// why it could not be built), as a reader that is given its registry asks it.
+pub fn link_hint_in(
+    registry: Result<&Registry, &[RegistryError]>,
+    what: Unknown,
+    name: &str,
+) -> Option<String> {
     const LINK: &str = "as `inventory` finds only what is linked";
-    let reg = match global() {
+    let reg = match registry {
         Ok(reg) => reg,
         Err([RegistryError::Empty]) => {
             return Some(format!(

@@ -18,6 +18,12 @@
 //! assert_eq!(tcx.show(a), "Tensor[(n, 768), float32]");
 //! ```
 
+mod parse;
+pub mod print;
+
+pub(crate) use parse::{parse_shape_at, parse_type_at};
+pub use parse::{parse_type, Binding, TypeParseError, TypeScope, MAX_NESTING};
+
 use crate::dim::{Dim, Dims};
 use crate::dtype::DType;
 use crate::intern::Interner;
@@ -645,30 +651,30 @@ impl TyCtx {
         out
     }
 
-    /// `ty` printed in the text syntax, cut past [`crate::print::SHOW_LIMIT`] bytes
+    /// `ty` printed in the text syntax, cut past [`print::SHOW_LIMIT`] bytes
     /// (`(float32, ... 12 nodes more)`).
     pub fn show(&self, ty: Ty) -> String {
-        crate::print::type_to_string(self, ty)
+        print::type_to_string(self, ty)
     }
 
     /// `ty` printed in the text syntax, cut past `limit` bytes (`usize::MAX`: never).
     pub fn show_within(&self, ty: Ty, limit: usize) -> String {
-        crate::print::type_to_string_within(self, ty, limit)
+        print::type_to_string_within(self, ty, limit)
     }
 
     /// `dim` printed in the text syntax.
     pub fn show_dim(&self, dim: Dim) -> String {
-        crate::print::dim_to_string(self, dim)
+        print::dim_to_string(self, dim)
     }
 
     /// `dt` printed in the text syntax.
     pub fn show_dtype(&self, dt: DTy) -> String {
-        crate::print::dtype_to_string(self, dt)
+        print::dtype_to_string(self, dt)
     }
 
     /// `shape` printed in the text syntax.
     pub fn show_shape(&self, shape: Shape) -> String {
-        crate::print::shape_to_string(self, shape)
+        print::shape_to_string(self, shape)
     }
 }
 

@@ -1,12 +1,12 @@
-//! Top-level items: definitions, data types, and the headers of functions.
+//! Top-level items: the module and its items (definitions, data types, a printed
+//! expression), and the headers of functions.
 
-use super::expr::blank;
-use super::expr::{Frame, Mode};
-use super::{type_text, FnState, Item, ItemKind, PResult, ParseError, Parser};
+use super::expressions::{Frame, Mode};
+use super::{FnState, Item, ItemKind, PResult, ParseError, Parser};
 use crate::expr::Span;
 use crate::kind::Param;
-use crate::text::lexer::name_end;
-use crate::text::lexer::Tok;
+use crate::lexer::Lexer;
+use crate::lexer::Tok;
 use crate::text::Binding;
 use crate::ty::Adt;
 use crate::ty::Ty;
@@ -49,19 +49,19 @@ impl Parser<'_, '_> {
     /// function and has no free variables is `@main` itself.
     pub(super) fn expr_program(&mut self) -> PResult<()> {
         let lo = self.tok.lo;
-        let g = if self.defined.contains_key("main") || self.m.global("main").is_some() {
+        let g = if self.names.global("main").is_some() || self.m.global("main").is_some() {
             self.m.at(Span { lo, hi: lo }).shadow("main")
         } else {
             let g = self.m.at(Span { lo, hi: lo }).declare("main");
             g.expect("a name not declared yet")
         };
-        self.defined.insert("main", g);
+        self.names.define_global("main", g);
         self.fns.push(FnState {
             type_params: Vec::new(),
             params: Vec::new(),
             attrs: None,
             ret: None,
-            mark: self.locals.mark(),
+            mark: self.names.mark(),
             type_restore: Vec::new(),
         });
         self.frames.push(Frame::Done);
@@ -87,46 +87,11 @@ impl Parser<'_, '_> {
         Ok(())
     }
 
-    /// Whether the statements being read are in a printed expression (at its top or in a
-    /// scope inside it): where its `free_var`s are.
-    pub(super) fn in_expr_program(&self) -> bool {
-        matches!(self.frames.get(1), Some(Frame::Fn { braced: false, .. }))
-    }
-
-    /// The free variable `name` of the printed expression being read, declared so far:
-    /// TVM prints a `free_var` in the scope of its first use (an `if` branch, a function
-    /// body), and mentions it after that scope too.
-    pub(super) fn free_var_named(&self, name: &str) -> Option<crate::expr::VarId> {
-        if !self.in_expr_program() {
-            return None;
-        }
-        let params = &self.fns.first()?.params;
-        params.iter().copied().find(|&v| self.m.var_name(v) == name)
-    }
-
-    /// `free_var %x: T;` in a printed expression: a parameter of its `@main`, bound from
-    /// here on.
-    pub(super) fn free_var_decl(&mut self) -> PResult<()> {
-        self.bump()?;
-        let t = self.expect(Tok::Local, "a variable `%name` after `free_var`")?;
-        let t = self.binder(t)?;
-        let ann = if self.eat(Tok::Colon)? {
-            Some(self.ty()?)
-        } else {
-            None
-        };
-        self.eat(Tok::Semi)?;
-        let v = self.new_local(t, ann);
-        self.bind_local(v);
-        self.fns[0].params.push(v);
-        Ok(())
-    }
-
     /// `[A, s: Shape](%x: T, %y) -> R` of a definition or function literal: binds its
     /// type parameters and parameters, and pushes its state for [`Frame::Fn`].
     pub(super) fn fn_header(&mut self) -> PResult<()> {
         let (type_params, type_restore) = self.type_params()?;
-        let mark = self.locals.mark();
+        let mark = self.names.mark();
         let mut params = Vec::new();
         self.expect(Tok::LParen, "`(`")?;
         let mut attrs = None;
@@ -164,7 +129,7 @@ impl Parser<'_, '_> {
         } else {
             None
         };
-        for (v, first) in self.locals.bind_params(&self.m, &params) {
+        for (v, first) in self.names.bind_params(&self.m, &params) {
             let name = self.m.var_name(v);
             let mut e = ParseError::new(
                 self.m.var_span(v),
@@ -186,56 +151,6 @@ impl Parser<'_, '_> {
             type_restore,
         });
         Ok(())
-    }
-
-    /// A run of parameters `%x: T,` whose types were met before (a model's weights), read
-    /// straight from the bytes as the general loop reads them; then on to the next
-    /// parameter or the `)`. Whether any was read (if none, nothing was done).
-    fn simple_params(&mut self, params: &mut Vec<crate::expr::VarId>) -> PResult<bool> {
-        if self.type_cache_version != self.scope.version() {
-            return Ok(false);
-        }
-        let b = self.src.as_bytes();
-        let at = |i: usize| b.get(i).copied().unwrap_or(0);
-        let mut i = self.tok.lo as usize;
-        // Where the general loop would be after the last parameter read, and `prev_hi`.
-        let mut resume = None;
-        while at(i) == b'%' {
-            let name_hi = name_end(b, i + 1);
-            let colon = blank(b, name_hi);
-            if name_hi == i + 1 || at(colon) != b':' {
-                break;
-            }
-            let ty_lo = blank(b, colon + 1);
-            // A type met before (the same text in the same scope).
-            let text = type_text(self.src, ty_lo);
-            let Some(&ty) = self.type_cache.get(text) else {
-                break;
-            };
-            let ty_hi = ty_lo + text.len();
-            let after = blank(b, ty_hi);
-            let next = match at(after) {
-                b',' => after + 1,
-                b')' => after,
-                _ => break,
-            };
-            let span = Span {
-                lo: i as u32,
-                hi: name_hi as u32,
-            };
-            params.push(self.m.at(span).var(&self.src[i + 1..name_hi], Some(ty)));
-            resume = Some((next, if next == after { ty_hi } else { next }));
-            if next == after {
-                break;
-            }
-            i = blank(b, next);
-        }
-        let Some((next, prev_hi)) = resume else {
-            return Ok(false);
-        };
-        self.seek(next)?;
-        self.prev_hi = prev_hi as u32;
-        Ok(true)
     }
 
     /// Declares the data types of the source found by the first pass (all names first, so that
@@ -420,4 +335,159 @@ impl Parser<'_, '_> {
         }
         Ok((ctors, spans))
     }
+
+    /// Reads the source from `self.start`, item by item, in one pass. A global may be
+    /// mentioned before its definition: such a mention is resolved at the end of the
+    /// source, to the source's own definition if it has one (which shadows an earlier
+    /// source's), else to an earlier source's global.
+    pub(super) fn module(&mut self) {
+        self.names.start_source();
+        self.items = None;
+        self.metadata = None;
+        self.forget_words();
+        if let Err(e) = self.seek(self.start) {
+            self.errors.push(e);
+            return;
+        }
+        // TVM 0.6 and earlier printed their version as `v0.0.4` on the first line.
+        if let Err(e) = self.version_line() {
+            self.errors.push(e);
+            return;
+        }
+        if self.is(Tok::Hash) && !self.at_metadata() {
+            if let Err(e) = self.header() {
+                // Go on at the first item after the header's error.
+                let next = self.item_after(e.span.lo);
+                self.errors.push(e);
+                if let Err(e) = self.seek(next) {
+                    self.errors.push(e);
+                    return;
+                }
+            }
+        }
+        let first_error = self.errors.len();
+        // The data types first (a definition may use one declared after it): found by a
+        // pass over the tokens, which only a source that has the word `type` or `data`
+        // needs.
+        let src = &self.src.as_bytes()[self.start..];
+        if has_word(src, b"type") || has_word(src, b"data") {
+            let at = self.tok.lo as usize;
+            let items = self.find_items();
+            self.declare_data(&items);
+            self.forget_words();
+            if let Err(e) = self.seek(at) {
+                self.errors.push(e);
+                return;
+            }
+        }
+        self.scope = self.adts.scope();
+        let base = self.scope.mark();
+        while !self.is(Tok::Eof) {
+            let lo = self.tok.lo;
+            let result = if self.is_word("def") {
+                self.scope.reset(base);
+                self.def()
+            } else if self.is_word("type") || self.is_word("data") || self.is_word("extern") {
+                self.skip_data_item()
+            } else if self.at_metadata() {
+                // TVM's metadata section, the rest of the text.
+                break;
+            } else if self.is_word("free_var")
+                || self.is_word("let")
+                || self.is(Tok::Local)
+                || self.is_word("fn") && self.peek2().is_ok_and(|t| t.kind != Tok::Global)
+            {
+                self.scope.reset(base);
+                self.expr_program()
+            } else {
+                Err(self.expected("`def`, `type` or `data`"))
+            };
+            self.reset();
+            if let Err(e) = result {
+                self.errors.push(e);
+                // Go on at the next item.
+                let next = self.item_after(lo);
+                if let Err(e) = self.seek(next) {
+                    self.errors.push(e);
+                    break;
+                }
+            }
+        }
+        self.resolve_forward();
+        // In the order of the text (an unknown global is known at the source's end).
+        self.errors[first_error..].sort_by_key(|e| e.span.lo);
+    }
+
+    /// Where the first top-level item after byte `lo` starts (the end of the source if
+    /// none): where reading resumes after an error.
+    #[cold]
+    pub(super) fn item_after(&mut self, lo: u32) -> usize {
+        if self.items.is_none() {
+            self.items = Some(self.find_items());
+        }
+        let items = self.items.as_deref().unwrap_or_default();
+        let next = items.partition_point(|it| it.lo <= lo);
+        items.get(next).map_or(self.src.len(), |it| it.lo as usize)
+    }
+
+    /// `#[version = "0.0.5"]`.
+    pub(super) fn header(&mut self) -> PResult<()> {
+        self.bump()?;
+        self.expect(Tok::LBracket, "`[`")?;
+        self.expect_word("version")?;
+        self.expect(Tok::Eq, "`=`")?;
+        let v = self.expect(Tok::Str, "a version string")?;
+        if self.text(v) != "\"0.0.5\"" {
+            self.error(
+                v.span(),
+                format!("unsupported version {}: expected `\"0.0.5\"`", self.text(v)),
+            );
+        }
+        self.expect(Tok::RBracket, "`]`")?;
+        Ok(())
+    }
+
+    /// Every `def`, `type` and `data` outside braces in the source being read, by its
+    /// tokens (what a character the lexer does not take is skipped).
+    pub(super) fn find_items(&self) -> Vec<Item> {
+        let mut lex = Lexer::new(self.src);
+        lex.seek(self.start);
+        let mut items = Vec::new();
+        let mut depth = 0usize;
+        loop {
+            let t = lex.advance();
+            match t.kind {
+                Tok::Eof => break,
+                Tok::Error => lex.seek(t.hi.max(t.lo + 1) as usize),
+                Tok::LBrace => depth += 1,
+                Tok::RBrace => depth = depth.saturating_sub(1),
+                Tok::Ident if depth == 0 => {
+                    let kind = match self.text(t) {
+                        "def" => ItemKind::Def,
+                        // (The `type` of `extern type` is the item's `extern`'s.)
+                        "type"
+                            if items.last().is_some_and(|it: &Item| {
+                                self.src[it.lo as usize..t.lo as usize].trim_end() == "extern"
+                            }) =>
+                        {
+                            continue
+                        }
+                        "type" | "data" | "extern" => ItemKind::Data,
+                        _ => continue,
+                    };
+                    items.push(Item { kind, lo: t.lo });
+                }
+                _ => {}
+            }
+        }
+        items
+    }
+}
+
+/// Whether `word` is in `text` as a word of its own (not inside a name).
+pub(super) fn has_word(text: &[u8], word: &[u8]) -> bool {
+    let name = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'%' | b'@' | b'.');
+    memchr::memmem::find_iter(text, word).any(|i| {
+        (i == 0 || !name(text[i - 1])) && text.get(i + word.len()).is_none_or(|&c| !name(c))
+    })
 }

@@ -1,0 +1,114 @@
+//! Attributes: `name=value, ..` at the end of a call's arguments or a function's
+//! parameters, each value a number, a string, a list, a name, or a form TVM prints for
+//! people ([`Parser::printed_value`]).
+
+use super::literals::MAX_NESTING;
+use super::literals::{unescape, Number};
+use super::{PResult, ParseError, Parser};
+use crate::attrs::{AttrValue, Attrs};
+use crate::lexer::Tok;
+use std::sync::Arc;
+
+impl Parser<'_, '_> {
+    /// Whether an attribute `name=value` starts at the current token.
+    pub(super) fn at_attr(&self) -> PResult<bool> {
+        Ok(self.is(Tok::Ident) && self.peek2()?.kind == Tok::Eq)
+    }
+
+    /// `name=value, ...` up to the `)` of a call (not consumed).
+    pub(super) fn attrs(&mut self) -> PResult<Option<Arc<Attrs>>> {
+        let lo = self.tok.lo as usize;
+        // A list written as an earlier one was (up to the `)`, outside strings) is that
+        // list: no need to read it again.
+        let end = self.src.as_bytes()[lo..]
+            .iter()
+            .position(|&c| c == b')' || c == b'"' || c == b'/' || c == b'#' || c == b'\n');
+        if let Some(k) = end.filter(|&k| self.src.as_bytes()[lo + k] == b')') {
+            let text = self.src[lo..lo + k].trim_end();
+            if let Some(attrs) = self.attr_lists.get(text) {
+                let attrs = attrs.clone();
+                self.seek(lo + text.len())?;
+                self.prev_hi = (lo + text.len()) as u32;
+                return Ok(Some(attrs));
+            }
+        }
+        let mut entries = Vec::new();
+        while !self.is(Tok::RParen) {
+            if !self.at_attr()? {
+                return Err(self.expected("an attribute `name=value` or `)`"));
+            }
+            let name = self.bump()?;
+            self.bump()?;
+            let n = self.text(name);
+            if entries.iter().any(|(e, _): &(Box<str>, _)| &**e == n) {
+                return Err(ParseError {
+                    span: name.span(),
+                    message: format!("attribute `{n}` is given twice"),
+                    labels: Vec::new(),
+                    help: None,
+                });
+            }
+            let v = self.attr_value(0)?;
+            entries.push((n.into(), v));
+            if !self.eat(Tok::Comma)? && !self.is(Tok::RParen) {
+                return Err(self.expected("`,` or `)`"));
+            }
+        }
+        let text = self.src[lo..self.tok.lo as usize].trim_end();
+        let attrs = self
+            .attr_lists
+            .entry(text)
+            .or_insert_with(|| Arc::new(Attrs::new(entries)));
+        Ok(Some(attrs.clone()))
+    }
+
+    pub(super) fn attr_value(&mut self, depth: usize) -> PResult<AttrValue> {
+        if depth > MAX_NESTING {
+            return Err(self.expected(&format!(
+                "an attribute value nested at most {MAX_NESTING} lists deep"
+            )));
+        }
+        let lo = self.tok.lo;
+        if let Some(v) = self.printed_value(lo)? {
+            return Ok(v);
+        }
+        match self.tok.kind {
+            Tok::Num | Tok::Minus => {
+                let negative = self.eat(Tok::Minus)?;
+                let t = self.expect(Tok::Num, "a number after `-`")?;
+                let num = self.number(t, negative, lo)?;
+                let float_suffix = num.dtype().is_float();
+                Ok(match num {
+                    Number::Int(v, _) if !float_suffix => AttrValue::Int(v),
+                    Number::Int(v, _) => AttrValue::Float(v as f64),
+                    Number::Float(v, _) => AttrValue::Float(v),
+                })
+            }
+            Tok::Str => {
+                let t = self.bump()?;
+                Ok(AttrValue::Str(unescape(self.text(t)).into()))
+            }
+            Tok::LBracket => {
+                self.bump()?;
+                let mut items = Vec::new();
+                while !self.eat(Tok::RBracket)? {
+                    items.push(self.attr_value(depth + 1)?);
+                    if !self.eat(Tok::Comma)? && !self.is(Tok::RBracket) {
+                        return Err(self.expected("`,` or `]`"));
+                    }
+                }
+                Ok(AttrValue::List(items))
+            }
+            Tok::Ident => {
+                let t = self.bump()?;
+                Ok(match self.text(t) {
+                    "True" => AttrValue::Bool(true),
+                    "False" => AttrValue::Bool(false),
+                    "None" => AttrValue::None,
+                    other => AttrValue::Str(other.into()),
+                })
+            }
+            _ => Err(self.expected("an attribute value")),
+        }
+    }
+}

@@ -1,0 +1,154 @@
+//! Literals: numbers with their suffixes (`1f`, `2i64`), strings.
+
+use super::{PResult, ParseError, Parser};
+use crate::dtype::DType;
+use crate::expr::Span;
+use crate::lexer::Token;
+
+/// How deeply attribute lists and patterns may nest.
+pub(super) const MAX_NESTING: usize = 256;
+
+/// A number literal read: its value and its data type.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub(super) enum Number {
+    Int(i64, DType),
+    Float(f64, DType),
+}
+
+impl Number {
+    pub(super) fn dtype(self) -> DType {
+        match self {
+            Number::Int(_, d) | Number::Float(_, d) => d,
+        }
+    }
+}
+
+/// Splits a number token into its numeric part, whether that is a float, and its suffix.
+fn split_number(text: &str) -> (&str, bool, &str) {
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() && b[i].is_ascii_digit() {
+        i += 1;
+    }
+    let mut float = false;
+    if i + 1 < b.len() && b[i] == b'.' && b[i + 1].is_ascii_digit() {
+        float = true;
+        i += 1;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+    }
+    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+        let mut j = i + 1;
+        if j < b.len() && (b[j] == b'+' || b[j] == b'-') {
+            j += 1;
+        }
+        if j < b.len() && b[j].is_ascii_digit() {
+            float = true;
+            i = j;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+        }
+    }
+    (&text[..i], float, &text[i..])
+}
+
+impl Parser<'_, '_> {
+    /// The number literal `t`, negated if `negative` (`-42i16`).
+    pub(super) fn number(&self, t: Token, negative: bool, lo: u32) -> PResult<Number> {
+        let text = self.text(t);
+        let (digits, float, suffix) = split_number(text);
+        let span = Span { lo, hi: t.hi };
+        let err = |message: String| ParseError {
+            span,
+            message,
+            labels: Vec::new(),
+            help: None,
+        };
+        let dtype = match suffix {
+            "" => None,
+            "f" => Some(DType::FLOAT32),
+            _ => {
+                let name = match suffix.as_bytes()[0] {
+                    b'i' => format!("int{}", &suffix[1..]),
+                    b'u' => format!("uint{}", &suffix[1..]),
+                    b'f' => format!("float{}", &suffix[1..]),
+                    _ => String::new(),
+                };
+                let ok = matches!(
+                    suffix,
+                    "i8" | "i16"
+                        | "i32"
+                        | "i64"
+                        | "u8"
+                        | "u16"
+                        | "u32"
+                        | "u64"
+                        | "f16"
+                        | "f32"
+                        | "f64"
+                );
+                match name.parse::<DType>() {
+                    Ok(d) if ok => Some(d),
+                    _ => {
+                        return Err(err(format!(
+                            "bad literal suffix `{suffix}` in `{text}`: expected `i8`, `i16`, `i32`, `i64`, `u8`, `u16`, `u32`, `u64`, `f`, `f16`, `f32` or `f64`"
+                        )))
+                    }
+                }
+            }
+        };
+        let sign = if negative { -1.0 } else { 1.0 };
+        match dtype {
+            Some(d) if d.is_float() => {
+                let v: f64 = digits.parse().map_err(|_| err(format!("bad number `{text}`")))?;
+                Ok(Number::Float(sign * v, d))
+            }
+            None if float => {
+                let v: f64 = digits.parse().map_err(|_| err(format!("bad number `{text}`")))?;
+                Ok(Number::Float(sign * v, DType::FLOAT32))
+            }
+            Some(_) if float => Err(err(format!(
+                "`{text}` is a float literal with an integer suffix: expected a float suffix (`f`, `f16`, `f32` or `f64`)"
+            ))),
+            d => {
+                let v = digits
+                    .parse::<i128>()
+                    .ok()
+                    .map(|v| if negative { -v } else { v })
+                    .and_then(|v| i64::try_from(v).ok())
+                    .ok_or_else(|| err(format!("integer literal `{text}` does not fit in 64 bits")))?;
+                let d = d.unwrap_or(if i32::try_from(v).is_ok() {
+                    DType::INT32
+                } else {
+                    DType::INT64
+                });
+                if d.code() == crate::dtype::DTypeCode::UInt && v < 0 {
+                    return Err(err(format!("unsigned literal `-{text}` is negative")));
+                }
+                Ok(Number::Int(v, d))
+            }
+        }
+    }
+}
+
+/// The contents of a string literal (quotes included in `text`), escapes resolved.
+pub(super) fn unescape(text: &str) -> String {
+    let inner = &text[1..text.len() - 1];
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some(other) => out.push(other),
+            None => {}
+        }
+    }
+    out
+}

@@ -1,0 +1,427 @@
+//! TVM's version-specific forms, each named for what it is, kept out of the grammar: the
+//! grammar calls these where a form can start, and reads on.
+//!
+//! - **The version line** (`v0.0.4`, TVM 0.6 and earlier): [`Parser::version_line`]. TVM
+//!   0.5's `v0.0.1` text ends a binding with its line instead of a `;`
+//!   ([`Parser::line_ended`]).
+//! - **Names with `.digits` parts** (`%input.1` from PyTorch's ONNX export, `%a.15` from
+//!   TorchScript, `%layer1.0.conv1.weight`): [`Parser::binder`] and
+//!   [`Parser::longest_bound`]; `%t.0` is also a projection.
+//! - **Values printed for people** (`VirtualDevice(device_type=1, target=Target(..))`,
+//!   `ConvAttrs={channels=48}`, a parameter's `{virtual_device=..}`): read as text
+//!   ([`Parser::printed_value`], [`Parser::skip_group`]).
+//! - **`free_var %x: T;`** of a printed expression: a parameter of its `@main`
+//!   ([`Parser::free_var_decl`]), an error elsewhere ([`Parser::free_var`]).
+//! - **`meta[kind][n]`** references and **the `#[metadata]` section** they refer to
+//!   ([`metadata`]): a constant typed by its tensor or by the `/* ty=T */` after it
+//!   ([`Parser::meta_reference`]), a call's attributes ([`Parser::meta_attrs`]).
+
+mod metadata;
+#[cfg(test)]
+mod tests;
+
+use super::expressions::{Frame, Mode};
+use super::{PResult, ParseError, Parser};
+use crate::attrs::AttrValue;
+use crate::expr::Span;
+use crate::lexer::{dotted_end, is_ident_start, Tok, Token};
+
+pub(super) use metadata::Metadata;
+
+impl<'s> Parser<'s, '_> {
+    // ----- the version line -----
+
+    /// Reads TVM 0.6's version line (`v0.0.4`) if the source starts with one, and notes
+    /// whether it is TVM 0.5's `v0.0.1`, whose bindings end with their line.
+    pub(super) fn version_line(&mut self) -> PResult<()> {
+        self.line_ends_binding = false;
+        if let Some(end) = self.old_version_end() {
+            self.line_ends_binding = &self.src[self.tok.lo as usize..end] == "v0.0.1";
+            self.seek(end)?;
+        }
+        Ok(())
+    }
+
+    /// The end of TVM 0.6's version line (`v0.0.4`) at the current token, if it is one.
+    fn old_version_end(&self) -> Option<usize> {
+        let lo = self.tok.lo as usize;
+        let digits = self.src.as_bytes()[lo..].strip_prefix(b"v0.0.")?;
+        let n = digits.iter().take_while(|c| c.is_ascii_digit()).count();
+        let end = lo + b"v0.0.".len() + n;
+        let alone = self
+            .src
+            .as_bytes()
+            .get(end)
+            .is_none_or(u8::is_ascii_whitespace);
+        (n > 0 && alone).then_some(end)
+    }
+
+    /// Whether the binding being read ends here, at the end of its line without a `;`
+    /// (TVM 0.5's `v0.0.1` text).
+    pub(super) fn line_ended(&self) -> bool {
+        self.line_ends_binding && !self.is(Tok::Semi) && self.on_new_line()
+    }
+
+    /// Whether the current token starts a line after the last consumed one (comments
+    /// between them aside).
+    fn on_new_line(&self) -> bool {
+        self.src[self.prev_hi as usize..self.tok.lo as usize].contains('\n')
+    }
+
+    // ----- names with `.digits` parts -----
+
+    /// The ends of the `.digits` parts written against the local `t` (`%input.1`, as
+    /// PyTorch's ONNX export names a model's input; TorchScript's `%a.15`), in order, a
+    /// `.name` part after them included (`%layer1.0.conv1.weight`, a PyTorch parameter).
+    /// TVM prints such names as they are; `%t.0` is also a projection.
+    fn digit_parts(&self, t: Token) -> Vec<usize> {
+        let b = self.src.as_bytes();
+        let mut ends = Vec::new();
+        let mut i = t.hi as usize;
+        while b.get(i) == Some(&b'.') {
+            let n = b[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
+            let next = b.get(i + 1 + n).copied().unwrap_or(b' ');
+            if n == 0 && !ends.is_empty() && is_ident_start(next) {
+                i = dotted_end(b, i + 1);
+            } else if n == 0 || next.is_ascii_alphanumeric() || next == b'_' {
+                break;
+            } else {
+                i += 1 + n;
+            }
+            ends.push(i);
+        }
+        ends
+    }
+
+    /// `t` extended to byte `end`, the parser reading on from there.
+    fn extend_to(&mut self, t: Token, end: usize) -> PResult<Token> {
+        self.seek(end)?;
+        self.prev_hi = end as u32;
+        Ok(Token {
+            hi: end as u32,
+            ..t
+        })
+    }
+
+    /// A local being bound (a parameter, a `let`, a pattern, a `free_var`): `t` with all
+    /// its `.digits` parts ([`Parser::digit_parts`]).
+    pub(super) fn binder(&mut self, t: Token) -> PResult<Token> {
+        match self.digit_parts(t).last() {
+            Some(&end) => self.extend_to(t, end),
+            None => Ok(t),
+        }
+    }
+
+    /// A local used: `t` with the most of its `.digits` parts that still name a bound
+    /// local, or alone (the parts are projections).
+    pub(super) fn longest_bound(&mut self, t: Token) -> PResult<Token> {
+        for &end in self.digit_parts(t).iter().rev() {
+            let name = &self.src[t.lo as usize + 1..end];
+            if self.names.local(&self.m, name).is_some() {
+                return self.extend_to(t, end);
+            }
+        }
+        Ok(t)
+    }
+
+    // ----- values printed for people -----
+
+    /// An attribute value that TVM prints in a form of its own, at the current token
+    /// (which starts at `lo`), kept as its text: a reference into the metadata
+    /// (`meta[VirtualDevice][0]`), or a value printed only to be read by people when the
+    /// metadata is not shown (`VirtualDevice(device_type=1, ..)`, `Target(..)`,
+    /// attributes or a map: `ConvAttrs={channels=48, data_layout="NCHW1n16c"}`).
+    pub(super) fn printed_value(&mut self, lo: u32) -> PResult<Option<AttrValue>> {
+        match self.tok.kind {
+            Tok::Ident if self.is_word("meta") && self.peek2()?.kind == Tok::LBracket => {
+                self.bump()?;
+                self.skip_brackets()?;
+                let text: String = self.src[lo as usize..self.prev_hi as usize]
+                    .split_whitespace()
+                    .collect();
+                Ok(Some(AttrValue::Str(text.into())))
+            }
+            Tok::LBrace => {
+                let end = self.skip_group(lo as usize)?;
+                Ok(Some(AttrValue::Str(self.src[lo as usize..end].into())))
+            }
+            Tok::Ident if self.src.as_bytes().get(self.tok.hi as usize) == Some(&b'(') => {
+                let end = self.skip_group(self.tok.hi as usize)?;
+                Ok(Some(AttrValue::Str(self.src[lo as usize..end].into())))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// From the bracket at byte `open` (`(`, `[` or `{`), the byte after the one that
+    /// closes it, over nested brackets and quoted strings (`'llvm'`, `"a)b"`): the text
+    /// of a value TVM prints only to be read by people, such as
+    /// `VirtualDevice(device_type=1, target=Target(kind='llvm', keys={'cpu'}))`.
+    fn group_end(&self, open: usize) -> PResult<usize> {
+        let b = self.src.as_bytes();
+        let mut closers = Vec::new();
+        let mut i = open;
+        while i < b.len() {
+            match b[i] {
+                b'(' => closers.push(b')'),
+                b'[' => closers.push(b']'),
+                b'{' => closers.push(b'}'),
+                c @ (b')' | b']' | b'}') => {
+                    if closers.pop() != Some(c) {
+                        break;
+                    }
+                    if closers.is_empty() {
+                        return Ok(i + 1);
+                    }
+                }
+                q @ (b'\'' | b'"') => {
+                    i += 1;
+                    while i < b.len() && b[i] != q {
+                        i += if b[i] == b'\\' { 2 } else { 1 };
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        let hi = (open + 1).min(b.len()) as u32;
+        Err(ParseError {
+            span: Span { lo: open as u32, hi },
+            message: "this bracket is not closed (before the end of the text, or by the bracket that ends it)".into(),
+            labels: Vec::new(),
+            help: None,
+        })
+    }
+
+    /// Reads on after the group of brackets opening at byte `open` ([`Parser::group_end`]):
+    /// its end.
+    pub(super) fn skip_group(&mut self, open: usize) -> PResult<usize> {
+        let end = self.group_end(open)?;
+        self.seek(end)?;
+        self.prev_hi = end as u32;
+        Ok(end)
+    }
+
+    // ----- `free_var` -----
+
+    /// Whether the statements being read are in a printed expression (at its top or in a
+    /// scope inside it): where its `free_var`s are.
+    pub(super) fn in_expr_program(&self) -> bool {
+        matches!(self.frames.get(1), Some(Frame::Fn { braced: false, .. }))
+    }
+
+    /// The free variable `name` of the printed expression being read, declared so far:
+    /// TVM prints a `free_var` in the scope of its first use (an `if` branch, a function
+    /// body), and mentions it after that scope too.
+    pub(super) fn free_var_named(&self, name: &str) -> Option<crate::expr::VarId> {
+        if !self.in_expr_program() {
+            return None;
+        }
+        let params = &self.fns.first()?.params;
+        params.iter().copied().find(|&v| self.m.var_name(v) == name)
+    }
+
+    /// `free_var %x: T;` in a printed expression: a parameter of its `@main`, bound from
+    /// here on.
+    pub(super) fn free_var_decl(&mut self) -> PResult<()> {
+        self.bump()?;
+        let t = self.expect(Tok::Local, "a variable `%name` after `free_var`")?;
+        let t = self.binder(t)?;
+        let ann = if self.eat(Tok::Colon)? {
+            Some(self.ty()?)
+        } else {
+            None
+        };
+        self.eat(Tok::Semi)?;
+        let v = self.new_local(t, ann);
+        self.bind_local(v);
+        self.fns[0].params.push(v);
+        Ok(())
+    }
+
+    /// The error for a `free_var %x: T;` declaration (TVM prints one for each free
+    /// variable of an expression), which this format does not read: a module's variables
+    /// are the parameters of its definitions.
+    #[cold]
+    pub(super) fn free_var(&self) -> ParseError {
+        let mut lex = self.lex;
+        let name = match lex.next_token() {
+            Ok(t) if t.kind == Tok::Local => format!(" `{}`", self.text(t)),
+            _ => String::new(),
+        };
+        let mut e = ParseError::new(
+            self.tok.span(),
+            format!("free variables are not supported: `free_var`{name} declares one"),
+        );
+        e.help = Some(format!(
+            "make{} a parameter of a `def` instead",
+            if name.is_empty() { " it" } else { &name }
+        ));
+        e
+    }
+
+    // ----- `meta[..]` and the metadata section -----
+
+    /// Whether the current token starts TVM's `#[metadata]` section.
+    pub(super) fn at_metadata(&self) -> bool {
+        self.is(Tok::Hash) && self.src[self.tok.hi as usize..].starts_with("[metadata]")
+    }
+
+    /// `meta[relay.Constant][0]`: a constant of TVM's metadata section, typed by its
+    /// tensor in the section (its data type and shape), else by the `/* ty=T */` comment
+    /// TVM prints right after it; without either it is an error that says so. Other
+    /// references as a value (`meta[relay.attrs.Conv2DAttrs][0]`) are errors.
+    #[cold]
+    pub(super) fn meta_reference(&mut self, lo: u32) -> PResult<Mode> {
+        let (span, kind, n) = self.meta_ref(lo)?;
+        let text = &self.src[span.lo as usize..span.hi as usize];
+        if kind == "relay.Constant" {
+            let from_metadata = self.metadata().map(|md| md.constant(n));
+            let ty = match from_metadata {
+                Some(Ok((dtype, shape))) => Some(self.tcx.tensor_const(&shape, dtype)),
+                Some(Err(message)) => {
+                    self.error(span, message);
+                    return Ok(Mode::After(self.placeholder(span)));
+                }
+                None => self.ty_comment(span.hi as usize)?,
+            };
+            if let Some(ty) = ty {
+                return Ok(Mode::After(self.m.at(span).constant(ty)));
+            }
+            let mut e =
+                ParseError::new(span, format!("the type of constant `{text}` is not known"));
+            e.help = Some(
+                "TVM prints it with its type as `/* ty=Tensor[(..), float32] */` after the reference, or with the module's `#[metadata]` section: keep either".to_string(),
+            );
+            self.errors.push(e);
+            return Ok(Mode::After(self.placeholder(span)));
+        }
+        let mut e = ParseError::new(
+            span,
+            format!("`{text}` refers to a metadata section, which is not supported"),
+        );
+        e.help = Some("write the attributes it holds in the call".to_string());
+        self.errors.push(e);
+        Ok(Mode::After(self.placeholder(span)))
+    }
+
+    /// `meta[relay.attrs.X][n]` as a call's attributes: read from the metadata section,
+    /// each value as the operator declares it (TVM writes scalars as text: `"1"`).
+    #[cold]
+    pub(super) fn meta_attrs(&mut self) -> PResult<Option<std::sync::Arc<crate::Attrs>>> {
+        let lo = self.bump()?.lo;
+        let (span, kind, n) = self.meta_ref(lo)?;
+        let text = self.src[span.lo as usize..span.hi as usize].to_string();
+        let op = match self.frames.last() {
+            Some(super::expressions::Frame::Call { callee, .. }) if !callee.is_mention() => {
+                match self.m.expr(*callee).kind {
+                    crate::expr::ExprKind::Op(op) => Some(op),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        let read = match self.metadata() {
+            Some(md) => md.attrs(&kind, n),
+            None => Err(format!(
+                "the attributes `{text}` are in a metadata section, which this text does not have"
+            )),
+        };
+        let entries = match read {
+            Ok(entries) => entries,
+            Err(message) => {
+                self.error(span, message);
+                return Ok(None);
+            }
+        };
+        let values = entries
+            .into_iter()
+            .map(|(name, v)| {
+                let ty = op
+                    .and_then(|op| op.attrs.iter().find(|a| a.name == name))
+                    .map(|a| &a.ty);
+                (name.into_boxed_str(), metadata::attr_value(v, ty))
+            })
+            .collect();
+        Ok(Some(std::sync::Arc::new(crate::Attrs::new(values))))
+    }
+
+    /// Skips the bracketed groups from the current token on (`[kind][0]`).
+    pub(super) fn skip_brackets(&mut self) -> PResult<()> {
+        while self.eat(Tok::LBracket)? {
+            while !self.eat(Tok::RBracket)? {
+                if self.is(Tok::Eof) {
+                    return Err(self.expected("`]`"));
+                }
+                self.bump()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads `meta[kind][n]` from its `meta` (at `lo`, read): its span, kind and index.
+    fn meta_ref(&mut self, lo: u32) -> PResult<(Span, String, u64)> {
+        self.skip_brackets()?;
+        let span = self.span_from(lo);
+        let compact: String = self.src[span.lo as usize..span.hi as usize]
+            .split_whitespace()
+            .collect();
+        let parts = compact
+            .strip_prefix("meta[")
+            .and_then(|r| r.strip_suffix(']'))
+            .and_then(|r| r.split_once("]["))
+            .and_then(|(k, n)| Some((k.to_string(), n.parse::<u64>().ok()?)));
+        match parts {
+            Some((kind, n)) => Ok((span, kind, n)),
+            None => Err(ParseError::new(
+                span,
+                format!("expected `meta[kind][index]`, found `{compact}`"),
+            )),
+        }
+    }
+
+    /// The source's metadata section, read at its first use (an error if it is not
+    /// TVM's JSON, reported once); `None` if there is none.
+    fn metadata(&mut self) -> Option<&metadata::Metadata> {
+        if self.metadata.is_none() {
+            let src = &self.src[self.start..];
+            let read = match src.rfind("#[metadata]") {
+                None => Ok(None),
+                Some(at) => {
+                    let json = &src[at + "#[metadata]".len()..];
+                    metadata::Metadata::parse(json).map(Some).map_err(|(m, k)| {
+                        let lo = (self.start + at + "#[metadata]".len() + k) as u32;
+                        (m, Span { lo, hi: lo })
+                    })
+                }
+            };
+            self.metadata = Some(match read {
+                Ok(md) => md,
+                Err((message, span)) => {
+                    self.error(span, message);
+                    None
+                }
+            });
+        }
+        self.metadata.as_ref().and_then(Option::as_ref)
+    }
+
+    /// The type in a `/* ty=T */` comment right after byte `at` (blanks before it), if
+    /// there is one.
+    fn ty_comment(&mut self, at: usize) -> PResult<Option<crate::ty::Ty>> {
+        let b = self.src.as_bytes();
+        let mut i = at;
+        while i < b.len() && b[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if !self.src[i..].starts_with("/*") {
+            return Ok(None);
+        }
+        let Some((pos, _)) = crate::text::printed_type(self.src, i, i + 2) else {
+            return Ok(None);
+        };
+        let (ty, _) = crate::ty::parse_type_at(self.tcx, &mut self.scope, self.src, pos)
+            .map_err(|e| self.type_error(e))?;
+        Ok(Some(ty))
+    }
+}
