@@ -171,6 +171,43 @@ impl OpDef {
         }
     }
 
+    /// Its type and, when that is the common scheme `fn [t1, .., tk](t1, ..) -> tk where
+    /// R(t1, .., tk)` of distinct type parameters (most operators), its relation and arity:
+    /// a call of it can put the relation straight over its arguments' types and a fresh
+    /// result, without instantiating the type.
+    ///
+    /// ```
+    /// let mut tcx = relay_core::TyCtx::new();
+    /// let op = relay_core::registry::global().ok().and_then(|r| r.op("add"));
+    /// # if let Some(op) = op {
+    /// let s = op.scheme(&mut tcx);
+    /// assert_eq!((s.relation.map(|r| r.name()), s.arity), (Some("Broadcast"), 2));
+    /// # }
+    /// ```
+    pub fn scheme(&self, tcx: &mut TyCtx) -> OpScheme {
+        let ty = self.ty(tcx);
+        let crate::ty::TyData::Func(f) = tcx.data(ty).clone() else {
+            unreachable!("an operator's type is a function")
+        };
+        let mut seen = Vec::with_capacity(f.args.len() + 1);
+        let distinct = f.args.iter().chain([&f.ret]).all(|&t| match tcx.data(t) {
+            crate::ty::TyData::Param(_) if !seen.contains(&t) => {
+                seen.push(t);
+                true
+            }
+            _ => false,
+        });
+        let relation = match &*f.constraints {
+            [c] if distinct && c.args[..] == seen[..] => Some(c.relation),
+            _ => None,
+        };
+        OpScheme {
+            ty,
+            relation,
+            arity: f.args.len(),
+        }
+    }
+
     /// [`OpDef::ty`], resolving names the parameters do not bind (ADT handles) in `scope`.
     pub fn try_ty(&self, tcx: &mut TyCtx, scope: &TypeScope) -> Result<Ty, TypeParseError> {
         let mut scope = scope.clone();
@@ -330,6 +367,18 @@ fn coerce(ty: AttrType, value: &AttrValue) -> Option<AttrValue> {
         (AttrType::Either(a, b), v) => coerce(*a, v).or_else(|| coerce(*b, v))?,
         _ => return None,
     })
+}
+
+/// An operator's type and, for the common scheme, its relation and arity: see
+/// [`OpDef::scheme`].
+#[derive(Copy, Clone, Debug)]
+pub struct OpScheme {
+    /// The operator's type.
+    pub ty: Ty,
+    /// Its one relation over its arguments and result in order, if it has that form.
+    pub relation: Option<RelationRef>,
+    /// Its number of arguments.
+    pub arity: usize,
 }
 
 /// A call of an operator built in Rust: the operator, its arguments and its attributes

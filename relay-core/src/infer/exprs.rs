@@ -16,31 +16,7 @@ impl Infer<'_> {
         if let Some(&scheme) = self.op_tys.get(&key) {
             return scheme;
         }
-        let ty = def.ty(&mut self.s.tcx);
-        let TyData::Func(f) = self.s.tcx.data(ty) else {
-            unreachable!("an operator's type is a function")
-        };
-        let mut seen = Vec::with_capacity(f.args.len() + 1);
-        let distinct_params = f
-            .args
-            .iter()
-            .chain([&f.ret])
-            .all(|&t| match self.s.tcx.data(t) {
-                TyData::Param(p) if !seen.contains(p) => {
-                    seen.push(*p);
-                    true
-                }
-                _ => false,
-            });
-        let relation = match &*f.constraints {
-            [c] if distinct_params && c.args.len() == f.args.len() + 1 => Some(c.relation),
-            _ => None,
-        };
-        let scheme = OpScheme {
-            ty,
-            relation,
-            arity: f.args.len(),
-        };
+        let scheme = def.scheme(&mut self.s.tcx);
         self.op_tys.insert(key, scheme);
         scheme
     }

@@ -18,7 +18,7 @@ use crate::dtype::DType;
 use crate::expr::{ExprId, ExprKind, GlobalId, Module, PatId, Pattern, Span, VarId};
 use crate::fold::ParamValue;
 use crate::kind::Param;
-use crate::op::OpDef;
+use crate::op::{OpDef, OpScheme};
 use crate::solve::{Outcome, Solver};
 use crate::ty::{Ty, TyCtx, TyData};
 use rustc_hash::FxHashMap;
@@ -102,15 +102,6 @@ impl Typed {
     pub fn show_within(&self, ty: Ty, limit: usize) -> String {
         self.solver.tcx.show_within(ty, limit)
     }
-}
-
-/// An operator's type, and its relation if the type is the common scheme of distinct
-/// type parameters related by one relation over all of them.
-#[derive(Clone, Copy)]
-struct OpScheme {
-    ty: Ty,
-    relation: Option<crate::relation::RelationRef>,
-    arity: usize,
 }
 
 /// See [`Infer::op_sites`].

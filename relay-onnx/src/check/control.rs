@@ -18,13 +18,8 @@ impl<'m> Checker<'m> {
     /// Types an `If` node: its outputs from its branches.
     pub(super) fn if_node(&mut self, g: &Nodes<'m>, k: usize, inputs: &[Option<usize>]) {
         let node = g.at(k);
-        let attrs = match node.attribute() {
-            Ok(a) => a,
-            Err(e) => {
-                self.error(Some(node_ref(g, k)), e, Vec::new());
-                self.fail_outputs(node, k);
-                return;
-            }
+        let Some(attrs) = self.attributes_or_fail(g, k) else {
+            return;
         };
         let branch = |name: &str| -> Option<&GraphProto> {
             attrs
@@ -108,13 +103,8 @@ impl<'m> Checker<'m> {
     /// and no condition is given, else a symbol named after the node.
     pub(super) fn loop_node(&mut self, g: &Nodes<'m>, k: usize, inputs: &[Option<usize>]) {
         let node = g.at(k);
-        let attrs = match node.attribute() {
-            Ok(a) => a,
-            Err(e) => {
-                self.error(Some(node_ref(g, k)), e, Vec::new());
-                self.fail_outputs(node, k);
-                return;
-            }
+        let Some(attrs) = self.attributes_or_fail(g, k) else {
+            return;
         };
         let Some(body) = attrs
             .iter()
@@ -194,6 +184,19 @@ impl<'m> Checker<'m> {
                 self.solver.fresh_ty()
             };
             self.set_output(k, j, t);
+        }
+    }
+
+    /// Node `k`'s attributes, decoded; `None` after reporting that they cannot be and
+    /// failing its outputs.
+    fn attributes_or_fail(&mut self, g: &Nodes<'m>, k: usize) -> Option<Vec<AttributeProto>> {
+        match g.at(k).attribute() {
+            Ok(a) => Some(a),
+            Err(e) => {
+                self.error(Some(node_ref(g, k)), e, Vec::new());
+                self.fail_outputs(g.at(k), k);
+                None
+            }
         }
     }
 

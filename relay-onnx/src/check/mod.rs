@@ -18,7 +18,7 @@ use crate::value::{ValueCx, MAX_ELEMS};
 
 mod control;
 use prost::Message as _;
-use relay_core::op::AttrType;
+use relay_core::op::{AttrType, OpScheme};
 use relay_core::{
     AttrValue, Attrs, DTy, DType, Dim, Kind, OpDef, Registry, Solver, Ty, TyCtx, TyData,
 };
@@ -407,7 +407,7 @@ struct Checker<'m> {
     /// The symbols made for sizes that depend on data.
     fresh: Vec<relay_core::Param>,
     sym_names: FxHashMap<String, String>,
-    op_tys: FxHashMap<*const OpDef, Scheme>,
+    op_tys: FxHashMap<*const OpDef, OpScheme>,
     attr_cache: FxHashMap<(*const OpDef, String), Arc<Attrs>>,
     inputs: Vec<usize>,
     outputs: Vec<usize>,
@@ -1446,43 +1446,12 @@ impl<'m> Checker<'m> {
         Some(outs)
     }
 
-    /// An operator's type, and its relation and arity when it is of the common scheme:
-    /// distinct type parameters for the arguments and the result, one relation over them
-    /// in order.
-    fn op_scheme(&mut self, def: &'static OpDef) -> Scheme {
+    /// An operator's type, relation and arity ([`OpDef::scheme`]), once per operator.
+    fn op_scheme(&mut self, def: &'static OpDef) -> OpScheme {
         if let Some(&s) = self.op_tys.get(&(def as *const OpDef)) {
             return s;
         }
-        let ty = def.ty(&mut self.solver.tcx);
-        let TyData::Func(f) = self.solver.tcx.data(ty).clone() else {
-            unreachable!("an operator's type is a function")
-        };
-        let mut seen = Vec::with_capacity(f.args.len() + 1);
-        let distinct = f
-            .args
-            .iter()
-            .chain([&f.ret])
-            .all(|&t| match self.solver.tcx.data(t) {
-                TyData::Param(p) if !seen.contains(p) => {
-                    seen.push(*p);
-                    true
-                }
-                _ => false,
-            });
-        let relation = match &*f.constraints {
-            [c] if distinct
-                && c.args.len() == f.args.len() + 1
-                && c.args[..] == seen_tys(&mut self.solver.tcx, &seen)[..] =>
-            {
-                Some(c.relation)
-            }
-            _ => None,
-        };
-        let s = Scheme {
-            ty,
-            relation,
-            arity: f.args.len(),
-        };
+        let s = def.scheme(&mut self.solver.tcx);
         self.op_tys.insert(def as *const OpDef, s);
         s
     }
@@ -1867,21 +1836,6 @@ struct NodeKey {
     inputs: u8,
     outputs: u8,
     tys: [Option<Ty>; KEY_INPUTS],
-}
-
-/// An operator's type and, for the common scheme, its relation and arity.
-#[derive(Copy, Clone)]
-struct Scheme {
-    ty: Ty,
-    relation: Option<relay_core::RelationRef>,
-    arity: usize,
-}
-
-/// The types of parameters `ps`, in order.
-fn seen_tys(tcx: &mut TyCtx, ps: &[relay_core::Param]) -> Vec<Ty> {
-    ps.iter()
-        .map(|&p| tcx.param_ty(p).expect("a type parameter"))
-        .collect()
 }
 
 /// The name of the fresh symbol a data-dependent node makes: its name, or its op type
