@@ -141,7 +141,10 @@ fn score_test(path: &Path) -> Option<(Score, Vec<Score>, String)> {
             continue;
         };
         if matches!(t.data_type, 2..=7 | 9 | 12 | 13)
-            && relay_onnx::attr::int_data(&t).ok().flatten().is_some()
+            && relay_onnx::attr::int_data(&relay_onnx::proto::TensorView::of(&t))
+                .ok()
+                .flatten()
+                .is_some()
         {
             t.name = name.clone().into();
             graph.initializer.push(t.encode_to_vec().into());

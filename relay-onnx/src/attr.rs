@@ -1,7 +1,7 @@
 //! A node's attributes, and the integer data of small tensors (initializers, `Constant`
 //! nodes, a test's inputs): what shape values start from.
 
-use crate::proto::{text, AttributeProto, AttributeType, TensorProto};
+use crate::proto::{text, AttributeProto, AttributeType, TensorView};
 use crate::value::MAX_ELEMS;
 use relay_core::AttrValue;
 
@@ -45,7 +45,7 @@ impl<'a> NodeAttrs<'a> {
     /// `ConstantOfShape`'s fill) when it is a small integer tensor.
     pub fn tensor_value(&self, name: &str) -> Option<Vec<i64>> {
         let t = self.get(name)?.t.as_ref()?;
-        int_data(t).ok().flatten()
+        int_data(&TensorView::of(t)).ok().flatten()
     }
 
     /// The attribute as a Relay attribute value: `INT` an int, `FLOAT` a float, `STRING` a
@@ -123,7 +123,7 @@ pub fn elem_count(dims: &[i64], limit: usize) -> Option<usize> {
 /// The elements of a small integer or boolean tensor: `Ok(None)` when the tensor is not
 /// one (a float, large, or stored outside the file), an error when its data does not
 /// match its dims.
-pub fn int_data(t: &TensorProto) -> Result<Option<Vec<i64>>, String> {
+pub fn int_data(t: &TensorView<'_>) -> Result<Option<Vec<i64>>, String> {
     let width = match t.data_type {
         2 | 3 | 9 => 1, // uint8, int8, bool
         4 | 5 => 2,     // uint16, int16
@@ -131,7 +131,7 @@ pub fn int_data(t: &TensorProto) -> Result<Option<Vec<i64>>, String> {
         7 | 13 => 8,    // int64, uint64
         _ => return Ok(None),
     };
-    if t.data_location == 1 || !t.external_data.is_empty() {
+    if t.external {
         return Ok(None);
     }
     let Some(n) = elem_count(&t.dims, MAX_ELEMS) else {
@@ -139,7 +139,7 @@ pub fn int_data(t: &TensorProto) -> Result<Option<Vec<i64>>, String> {
     };
     let signed = matches!(t.data_type, 3 | 5 | 6 | 7);
     if !t.raw_data.is_empty() {
-        let raw = &t.raw_data;
+        let raw = t.raw_data;
         if raw.len() != n * width {
             return Err(format!(
                 "its raw data is {} bytes, but {n} elements of {width} byte{} are {}",
@@ -179,8 +179,8 @@ pub fn int_data(t: &TensorProto) -> Result<Option<Vec<i64>>, String> {
 }
 
 /// The elements of a small float tensor (float32 or float64) stored in the file.
-pub fn float_data(t: &TensorProto) -> Option<Vec<f64>> {
-    if t.data_location == 1 || !t.external_data.is_empty() {
+pub fn float_data(t: &TensorView<'_>) -> Option<Vec<f64>> {
+    if t.external {
         return None;
     }
     let n = elem_count(&t.dims, MAX_ELEMS)?;
@@ -188,17 +188,17 @@ pub fn float_data(t: &TensorProto) -> Option<Vec<f64>> {
         1 => (
             4,
             if t.raw_data.is_empty() {
-                &t.float_data
+                t.float_data
             } else {
-                &t.raw_data
+                t.raw_data
             },
         ),
         11 => (
             8,
             if t.raw_data.is_empty() {
-                &t.double_data
+                t.double_data
             } else {
-                &t.raw_data
+                t.raw_data
             },
         ),
         _ => return None,

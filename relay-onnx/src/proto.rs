@@ -609,6 +609,113 @@ impl<'n, 'a> NodeAt<'n, 'a> {
     }
 }
 
+/// What the checker reads of a tensor (an initializer, a `Constant`'s value): its name,
+/// dims, data type, and its data where it is small and in the file. Read from an encoded
+/// [`TensorProto`] with [`TensorView::read`] (slices of the encoding, no reference
+/// counting), or viewed over a decoded one with [`TensorView::of`]: one reading of the
+/// data serves both.
+///
+/// ```
+/// use prost::Message;
+/// use relay_onnx::proto::TensorView;
+/// let t = relay_onnx::build::int64_tensor("shape", &[2], &[4, -1]);
+/// let raw = t.encode_to_vec();
+/// let v = TensorView::read(&raw).unwrap();
+/// assert_eq!((v.name, &v.dims[..], v.data_type), (&b"shape"[..], &[2][..], 7));
+/// assert_eq!(relay_onnx::attr::int_data(&v), Ok(Some(vec![4, -1])));
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct TensorView<'a> {
+    /// The name.
+    pub name: &'a [u8],
+    /// The dimensions.
+    pub dims: Vec<i64>,
+    /// The data type.
+    pub data_type: i32,
+    /// Its data is outside the file.
+    pub external: bool,
+    /// `raw_data`.
+    pub raw_data: &'a [u8],
+    /// `float_data`, packed.
+    pub float_data: &'a [u8],
+    /// `double_data`, packed.
+    pub double_data: &'a [u8],
+    /// `int32_data`.
+    pub int32_data: Vec<i32>,
+    /// `int64_data`.
+    pub int64_data: Vec<i64>,
+}
+
+impl<'a> TensorView<'a> {
+    /// A view over a decoded tensor.
+    pub fn of(t: &'a TensorProto) -> Self {
+        TensorView {
+            name: &t.name,
+            dims: t.dims.clone(),
+            data_type: t.data_type,
+            external: t.data_location == 1 || !t.external_data.is_empty(),
+            raw_data: &t.raw_data,
+            float_data: &t.float_data,
+            double_data: &t.double_data,
+            int32_data: t.int32_data.clone(),
+            int64_data: t.int64_data.clone(),
+        }
+    }
+
+    /// Reads an encoded tensor; an error says what is not protobuf.
+    pub fn read(raw: &'a [u8]) -> Result<Self, String> {
+        let mut v = TensorView::default();
+        let mut r = Wire { buf: raw, pos: 0 };
+        // A repeated integer field, packed or not.
+        fn ints(r: &mut Wire<'_>, wire: u64, out: &mut impl FnMut(u64)) -> Result<(), String> {
+            if wire == 2 {
+                let mut p = Wire {
+                    buf: r.bytes()?,
+                    pos: 0,
+                };
+                while p.pos < p.buf.len() {
+                    out(p.varint()?);
+                }
+            } else {
+                out(r.varint()?);
+            }
+            Ok(())
+        }
+        while r.pos < raw.len() {
+            let key = r.varint()?;
+            match (key >> 3, key & 7) {
+                (1, w @ (0 | 2)) => ints(&mut r, w, &mut |x| v.dims.push(x as i64))?,
+                (2, 0) => v.data_type = r.varint()? as i32,
+                (5, w @ (0 | 2)) => ints(&mut r, w, &mut |x| v.int32_data.push(x as i32))?,
+                (7, w @ (0 | 2)) => ints(&mut r, w, &mut |x| v.int64_data.push(x as i64))?,
+                (8, 2) => v.name = r.bytes()?,
+                (9, 2) => v.raw_data = r.bytes()?,
+                (4, 2) => v.float_data = r.bytes()?,
+                (10, 2) => v.double_data = r.bytes()?,
+                (13, 2) => {
+                    r.bytes()?;
+                    v.external = true;
+                }
+                (14, 0) => v.external |= r.varint()? == 1,
+                (_, 0) => {
+                    r.varint()?;
+                }
+                (_, 1) => r.skip(8)?,
+                (_, 2) => {
+                    r.bytes()?;
+                }
+                (_, 5) => r.skip(4)?,
+                (f, w) => {
+                    return Err(format!(
+                        "field {f} has wire type {w}, which is not one of protobuf's"
+                    ))
+                }
+            }
+        }
+        Ok(v)
+    }
+}
+
 /// The name (field 8) of an encoded [`TensorProto`], as a slice of its encoding.
 ///
 /// ```

@@ -11,13 +11,10 @@
 
 use crate::attr::{int_data, NodeAttrs};
 use crate::ops::{self, Arg, AttrFrom, OnnxOp, Outputs};
-use crate::proto::{
-    tensor_name, text, GraphProto, ModelProto, NodeAt, Nodes, TensorProto, TypeProto, TypeValue,
-};
+use crate::proto::{text, GraphProto, ModelProto, NodeAt, Nodes, TensorView, TypeProto, TypeValue};
 use crate::value::{ValueCx, MAX_ELEMS};
 
 mod control;
-use prost::Message as _;
 use relay_core::op::{AttrType, OpScheme};
 use relay_core::{
     AttrValue, Attrs, DTy, DType, Dim, Kind, OpDef, Registry, Solver, Ty, TyCtx, TyData,
@@ -385,6 +382,10 @@ struct Checker<'m> {
     /// encodings met, interned.
     node_memo: FxHashMap<NodeKey, Box<[Option<Ty>]>>,
     attr_ids: FxHashMap<Box<[u8]>, u32>,
+    /// Each node input's slot (`NO_SLOT`: none), node `k`'s from `input_starts[k]`, as
+    /// `order` looked them up.
+    input_slots: Vec<u32>,
+    input_starts: Vec<u32>,
     /// Each node's first output slot and number of outputs (its output slots are made
     /// before any node is typed, so that an output is set without a lookup by name).
     out_slots: Vec<(u32, u32)>,
@@ -454,6 +455,8 @@ impl<'m> Checker<'m> {
             scratch_bytes: Vec::new(),
             depth: 0,
             out_slots: Vec::new(),
+            input_slots: Vec::new(),
+            input_starts: Vec::new(),
             pending_ty,
             scratch_inputs: Vec::new(),
             scratch_args: Vec::new(),
@@ -551,17 +554,9 @@ impl<'m> Checker<'m> {
         // Initializers first: a graph input of the same name is the initializer.
         for raw in &g.initializer {
             // One tensor decoded at a time (its data a slice of the file, never read).
-            let (t, name) = match (TensorProto::decode(raw.clone()), tensor_name(raw)) {
-                (Ok(t), Ok(name)) => (t, name),
-                (Err(e), _) => {
-                    self.error(
-                        None,
-                        format!("an initializer is not a readable `TensorProto`: {e}"),
-                        Vec::new(),
-                    );
-                    continue;
-                }
-                (_, Err(e)) => {
+            let t = match TensorView::read(raw) {
+                Ok(t) => t,
+                Err(e) => {
                     self.error(
                         None,
                         format!("an initializer is not a readable `TensorProto`: {e}"),
@@ -570,7 +565,7 @@ impl<'m> Checker<'m> {
                     continue;
                 }
             };
-            let t = &t;
+            let (t, name) = (&t, t.name);
             let ty = self.tensor_proto_ty(t);
             let id = self.add_slot(name, ty, None);
             match int_data(t) {
@@ -588,7 +583,7 @@ impl<'m> Checker<'m> {
                 }
                 Err(e) => self.error(
                     None,
-                    format!("initializer `{}`: {e}", text(&t.name)),
+                    format!("initializer `{}`: {e}", text(t.name)),
                     Vec::new(),
                 ),
             }
@@ -662,23 +657,49 @@ impl<'m> Checker<'m> {
                 self.slots[id].ready = false;
             }
         }
-        let producer = |this: &Self, i: &[u8]| match this.by_name.get(i) {
-            Some(&id) if !this.slots[id].ready => this.slots[id].node.map(|p| p as usize),
-            _ => None,
-        };
-        let sorted = (0..n).all(|k| {
-            g.inputs(k)
-                .iter()
-                .all(|i| producer(self, i).is_none_or(|p| p < k))
-        });
+        // Each input's value, looked up once (the table is larger than the caches: a
+        // lookup is a miss), and whether the graph is sorted.
+        self.input_slots.clear();
+        self.input_starts.clear();
+        self.input_starts.reserve(n + 1);
+        let mut sorted = true;
+        for k in 0..n {
+            self.input_starts.push(self.input_slots.len() as u32);
+            for i in g.inputs(k) {
+                let id = if i.is_empty() {
+                    None
+                } else {
+                    self.by_name.get(i).copied()
+                };
+                if let Some(id) = id {
+                    if !self.slots[id].ready && self.slots[id].node.is_some_and(|p| p as usize >= k)
+                    {
+                        sorted = false;
+                    }
+                }
+                self.input_slots.push(id.map_or(NO_SLOT, |id| id as u32));
+            }
+        }
+        self.input_starts.push(self.input_slots.len() as u32);
         if sorted {
             return (0..n).collect();
         }
+        let producer = |this: &Self, id: u32| match id {
+            NO_SLOT => None,
+            id if !this.slots[id as usize].ready => {
+                this.slots[id as usize].node.map(|p| p as usize)
+            }
+            _ => None,
+        };
         let mut indeg = vec![0usize; n];
         let mut users: Vec<Vec<usize>> = vec![Vec::new(); n];
         for (k, d) in indeg.iter_mut().enumerate() {
-            for i in g.inputs(k) {
-                if let Some(p) = producer(self, i) {
+            let (a, b) = (
+                self.input_starts[k] as usize,
+                self.input_starts[k + 1] as usize,
+            );
+            for j in a..b {
+                if let Some(p) = producer(self, self.input_slots[j]) {
                     *d += 1;
                     users[p].push(k);
                 }
@@ -726,18 +747,25 @@ impl<'m> Checker<'m> {
         let mut inputs = std::mem::take(&mut self.scratch_inputs);
         inputs.clear();
         let mut failed = false;
+        let start = self.input_starts.get(k).map_or(0, |&a| a as usize);
         for (i, name) in node.input().iter().enumerate() {
             if name.is_empty() {
                 inputs.push(None);
                 continue;
             }
-            match self.by_name.get(name.as_ref()) {
+            // As `order` looked it up (a subgraph's checker has no such table).
+            let id = match self.input_slots.get(start + i) {
+                Some(&NO_SLOT) => None,
+                Some(&id) => Some(id as usize),
+                None => self.by_name.get(name.as_ref()).copied(),
+            };
+            match id {
                 // Made by a node that was not typed (on a cycle, reported).
-                Some(&id) if !self.slots[id].ready => {
+                Some(id) if !self.slots[id].ready => {
                     failed = true;
                     inputs.push(None);
                 }
-                Some(&id) => {
+                Some(id) => {
                     failed |= self.slots[id].failed;
                     inputs.push(Some(id));
                 }
@@ -1324,7 +1352,7 @@ impl<'m> Checker<'m> {
             let t = attrs.get("value").and_then(|a| a.t.as_ref());
             if let (Some(t), false) = (t, node.output().is_empty()) {
                 if let Some(id) = self.output_slot(k, 0) {
-                    if let Some(f) = crate::attr::float_data(t) {
+                    if let Some(f) = crate::attr::float_data(&TensorView::of(t)) {
                         self.floats.insert(id, f.into());
                     }
                 }
@@ -1537,13 +1565,13 @@ impl<'m> Checker<'m> {
         }))
     }
 
-    fn tensor_proto_ty(&mut self, t: &TensorProto) -> Ty {
+    fn tensor_proto_ty(&mut self, t: &TensorView<'_>) -> Ty {
         let dt = match self.dtype(t.data_type) {
             Ok(d) => d,
             Err(e) => {
                 self.error(
                     None,
-                    format!("initializer `{}`: {e}", text(&t.name)),
+                    format!("initializer `{}`: {e}", text(t.name)),
                     Vec::new(),
                 );
                 self.solver.fresh_dtype()
@@ -1556,7 +1584,7 @@ impl<'m> Checker<'m> {
                     None,
                     format!(
                         "initializer `{}` has a negative dimension {d}",
-                        text(&t.name)
+                        text(t.name)
                     ),
                     Vec::new(),
                 );
@@ -1823,6 +1851,9 @@ fn sanitize(name: &str) -> String {
     }
     s
 }
+
+/// No slot: an input that names nothing (or is absent).
+const NO_SLOT: u32 = u32::MAX;
 
 /// The most inputs of a node remembered by its inputs' types.
 const KEY_INPUTS: usize = 6;
