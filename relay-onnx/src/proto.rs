@@ -480,19 +480,7 @@ impl<'a> Nodes<'a> {
                     self.raw_attrs.push(r.bytes()?);
                     rec.n_attr += 1;
                 }
-                (_, 0) => {
-                    r.varint()?;
-                }
-                (_, 1) => r.skip(8)?,
-                (_, 2) => {
-                    r.bytes()?;
-                }
-                (_, 5) => r.skip(4)?,
-                (f, w) => {
-                    return Err(format!(
-                        "field {f} has wire type {w}, which is not one of protobuf's"
-                    ))
-                }
+                (f, w) => r.skip_field(f, w)?,
             }
         }
         self.nodes.push(rec);
@@ -697,19 +685,7 @@ impl<'a> TensorView<'a> {
                     v.external = true;
                 }
                 (14, 0) => v.external |= r.varint()? == 1,
-                (_, 0) => {
-                    r.varint()?;
-                }
-                (_, 1) => r.skip(8)?,
-                (_, 2) => {
-                    r.bytes()?;
-                }
-                (_, 5) => r.skip(4)?,
-                (f, w) => {
-                    return Err(format!(
-                        "field {f} has wire type {w}, which is not one of protobuf's"
-                    ))
-                }
+                (f, w) => r.skip_field(f, w)?,
             }
         }
         Ok(v)
@@ -731,19 +707,7 @@ pub fn tensor_name(raw: &[u8]) -> Result<&[u8], String> {
         let key = r.varint()?;
         match (key >> 3, key & 7) {
             (8, 2) => name = r.bytes()?,
-            (_, 0) => {
-                r.varint()?;
-            }
-            (_, 1) => r.skip(8)?,
-            (_, 2) => {
-                r.bytes()?;
-            }
-            (_, 5) => r.skip(4)?,
-            (f, w) => {
-                return Err(format!(
-                    "field {f} has wire type {w}, which is not one of protobuf's"
-                ))
-            }
+            (f, w) => r.skip_field(f, w)?,
         }
     }
     Ok(name)
@@ -781,6 +745,19 @@ impl<'a> Wire<'a> {
             }
         }
         Err("a number is longer than 10 bytes".into())
+    }
+
+    /// Skips the value of field `field` of wire type `wire`.
+    fn skip_field(&mut self, field: u64, wire: u64) -> Result<(), String> {
+        match wire {
+            0 => self.varint().map(drop),
+            1 => self.skip(8),
+            2 => self.bytes().map(drop),
+            5 => self.skip(4),
+            w => Err(format!(
+                "field {field} has wire type {w}, which is not one of protobuf's"
+            )),
+        }
     }
 
     #[inline]
