@@ -8,7 +8,7 @@
 use std::io::Write;
 use std::path::Path;
 
-/// The number of nodes above which the checked model is not freed.
+/// The number of values above which the checked model is not freed.
 const LARGE_GRAPH: usize = 10_000;
 
 /// Whether `path` names an ONNX model (by its extension).
@@ -48,25 +48,16 @@ pub(crate) fn check(
             return Ok(Err(()));
         }
     };
-    let model = match relay_onnx::read(bytes) {
-        Ok(m) => m,
+    let mut checked = match relay_onnx::check_bytes(bytes) {
+        Ok(c) => c,
         Err(e) => {
             eprintln!("error: {e}\n  ┌─ {name}\n");
             return Ok(Ok(false));
         }
     };
-    let mut checked = relay_onnx::check_model(&model);
-    // A large model is not freed piece by piece: the process ends right after (as the
-    // Relay path leaves its last large module).
-    let large = model
-        .graph
-        .as_ref()
-        .is_some_and(|g| g.node.len() > LARGE_GRAPH);
-    if large {
-        std::mem::forget(model);
-    } else {
-        drop(model);
-    }
+    // A large model's types are not freed piece by piece: the process ends right after
+    // (as the Relay path leaves its last large module).
+    let large = checked.len() > LARGE_GRAPH;
     let mut ok = true;
     if !checked.diagnostics().is_empty() {
         let mut err = std::io::stderr().lock();

@@ -95,8 +95,37 @@ pub fn read(bytes: bytes::Bytes) -> Result<proto::ModelProto, LoadError> {
     Ok(model)
 }
 
-fn describe_decode_error(e: &prost::DecodeError) -> String {
-    let s = e.to_string();
+/// Decodes a model's header (its graph left encoded), with [`read`]'s errors.
+pub fn read_head(bytes: bytes::Bytes) -> Result<proto::ModelHead, LoadError> {
+    if bytes.is_empty() {
+        return Err(LoadError("the file is empty, not an ONNX model".into()));
+    }
+    let head = proto::ModelHead::decode(bytes).map_err(|e| {
+        LoadError(format!(
+            "not a readable ONNX model (a protobuf `ModelProto`): {}",
+            describe_decode_error(&e)
+        ))
+    })?;
+    if head.graph.is_none() {
+        return Err(LoadError(
+            "not an ONNX model: it decodes, but has no graph (field 7 of `ModelProto`)".into(),
+        ));
+    }
+    if head.ir_version <= 0 {
+        return Err(LoadError(format!(
+            "not an ONNX model: its IR version is {} (a model has 1 or more)",
+            head.ir_version
+        )));
+    }
+    Ok(head)
+}
+
+pub(crate) fn describe_decode_error(e: &prost::DecodeError) -> String {
+    // The headers the checker decodes are named as the format names the messages.
+    let s = e
+        .to_string()
+        .replace("ModelHead.", "ModelProto.")
+        .replace("GraphHead.", "GraphProto.");
     let s = s
         .strip_prefix("failed to decode Protobuf message: ")
         .unwrap_or(&s);

@@ -394,8 +394,8 @@ pub fn text(b: &[u8]) -> std::borrow::Cow<'_, str> {
 ///     op_type: "Relu".into(),
 ///     ..Default::default()
 /// };
-/// let raw = vec![bytes::Bytes::from(node.encode_to_vec())];
-/// let nodes = Nodes::read(&raw).unwrap();
+/// let raw = bytes::Bytes::from(node.encode_to_vec());
+/// let nodes = Nodes::read(&[(&raw, &raw[..])]).unwrap();
 /// assert_eq!(nodes.len(), 1);
 /// assert_eq!(nodes.op_type(0), b"Relu");
 /// assert_eq!(nodes.inputs(0), [&b"x"[..], &b""[..]]);
@@ -411,7 +411,8 @@ pub struct Nodes<'a> {
 }
 
 struct NodeRec<'a> {
-    /// The node's encoding, which its attributes' tensors are slices of.
+    /// The buffer the node's encoding is a slice of (its attributes' tensors become
+    /// slices of it).
     bytes: &'a Bytes,
     name: &'a [u8],
     op_type: &'a [u8],
@@ -427,14 +428,14 @@ struct NodeRec<'a> {
 
 impl<'a> Nodes<'a> {
     /// Reads encoded nodes; an error names the node that is not one.
-    pub fn read(raw: &'a [Bytes]) -> Result<Self, String> {
+    pub fn read(raw: &[(&'a Bytes, &'a [u8])]) -> Result<Self, String> {
         let mut out = Nodes {
             nodes: Vec::with_capacity(raw.len()),
             names: Vec::with_capacity(raw.len() * 3),
             raw_attrs: Vec::new(),
         };
-        for (k, b) in raw.iter().enumerate() {
-            out.read_one(b)
+        for (k, &(owner, b)) in raw.iter().enumerate() {
+            out.read_one(owner, b)
                 .map_err(|e| format!("node {k} is not a readable `NodeProto`: {e}"))?;
         }
         if out.names.len() > u32::MAX as usize || out.raw_attrs.len() > u32::MAX as usize {
@@ -443,10 +444,10 @@ impl<'a> Nodes<'a> {
         Ok(out)
     }
 
-    fn read_one(&mut self, b: &'a Bytes) -> Result<(), String> {
-        let bytes: &'a [u8] = b;
+    /// Reads node `bytes`, a slice of `owner`.
+    fn read_one(&mut self, owner: &'a Bytes, bytes: &'a [u8]) -> Result<(), String> {
         let mut rec = NodeRec {
-            bytes: b,
+            bytes: owner,
             name: b"",
             op_type: b"",
             domain: b"",
@@ -595,6 +596,86 @@ impl<'n, 'a> NodeAt<'n, 'a> {
     pub fn attribute(self) -> Result<Vec<AttributeProto>, String> {
         self.nodes.attributes(self.k)
     }
+}
+
+/// A graph as the checker reads it: its declared values decoded, its nodes and
+/// initializers still encoded, each node with the buffer it is a slice of.
+pub struct GraphRef<'a> {
+    /// The graph's inputs.
+    pub input: &'a [ValueInfoProto],
+    /// The graph's outputs.
+    pub output: &'a [ValueInfoProto],
+    /// Declared types of intermediate values.
+    pub value_info: &'a [ValueInfoProto],
+    /// The nodes' encodings, each with the buffer it is a slice of.
+    pub node: Vec<(&'a Bytes, &'a [u8])>,
+    /// The initializers' encodings.
+    pub initializer: Vec<&'a [u8]>,
+}
+
+impl<'a> GraphRef<'a> {
+    /// A decoded graph, as the checker reads it.
+    pub fn of(g: &'a GraphProto) -> Self {
+        GraphRef {
+            input: &g.input,
+            output: &g.output,
+            value_info: &g.value_info,
+            node: g.node.iter().map(|b| (b, &b[..])).collect(),
+            initializer: g.initializer.iter().map(|b| &b[..]).collect(),
+        }
+    }
+
+    /// The graph encoded in `raw` with its declared values decoded (`head`): its nodes
+    /// and initializers found by walking the wire, without a vector of `Bytes` for each.
+    pub fn read(raw: &'a Bytes, head: &'a GraphHead) -> Result<Self, String> {
+        let mut node = Vec::new();
+        let mut initializer = Vec::new();
+        let mut r = Wire { buf: raw, pos: 0 };
+        while r.pos < raw.len() {
+            let key = r.varint()?;
+            match (key >> 3, key & 7) {
+                (1, 2) => node.push((raw, r.bytes()?)),
+                (5, 2) => initializer.push(r.bytes()?),
+                (f, w) => r.skip_field(f, w)?,
+            }
+        }
+        Ok(GraphRef {
+            input: &head.input,
+            output: &head.output,
+            value_info: &head.value_info,
+            node,
+            initializer,
+        })
+    }
+}
+
+/// A model's header: what the checker decodes of it, its graph left encoded.
+#[derive(Clone, PartialEq, Message)]
+pub struct ModelHead {
+    /// The version of the IR.
+    #[prost(int64, tag = "1")]
+    pub ir_version: i64,
+    /// The operator sets.
+    #[prost(message, repeated, tag = "8")]
+    pub opset_import: Vec<OperatorSetIdProto>,
+    /// The graph, encoded.
+    #[prost(bytes = "bytes", optional, tag = "7")]
+    pub graph: Option<Bytes>,
+}
+
+/// A graph's declared values, decoded without its nodes and initializers (which prost
+/// skips).
+#[derive(Clone, PartialEq, Message)]
+pub struct GraphHead {
+    /// The graph's inputs.
+    #[prost(message, repeated, tag = "11")]
+    pub input: Vec<ValueInfoProto>,
+    /// The graph's outputs.
+    #[prost(message, repeated, tag = "12")]
+    pub output: Vec<ValueInfoProto>,
+    /// Declared types of intermediate values.
+    #[prost(message, repeated, tag = "13")]
+    pub value_info: Vec<ValueInfoProto>,
 }
 
 /// What the checker reads of a tensor (an initializer, a `Constant`'s value): its name,

@@ -7,7 +7,7 @@
 //! where they do not.
 
 use super::{node_ref, Checker, Diagnostic};
-use crate::proto::{AttributeProto, GraphProto, Nodes};
+use crate::proto::{AttributeProto, GraphProto, GraphRef, Nodes};
 use relay_core::{Dim, Dims, Solver, Ty, TyCtx, TyData};
 use rustc_hash::FxHashSet;
 
@@ -257,7 +257,7 @@ impl<'m> Checker<'m> {
                 child.floats.insert(cid, f.clone());
             }
         }
-        child.graph(sub);
+        child.graph(&GraphRef::of(sub));
         let outs: Option<Vec<Ty>> = child
             .outputs
             .iter()
@@ -316,7 +316,8 @@ fn free_names(g: &GraphProto, out: &mut FxHashSet<Vec<u8>>, depth: usize) {
     if depth > MAX_DEPTH {
         return;
     }
-    let Ok(nodes) = Nodes::read(&g.node) else {
+    let graph = GraphRef::of(g);
+    let Ok(nodes) = Nodes::read(&graph.node) else {
         return;
     };
     let mut made: FxHashSet<&[u8]> = FxHashSet::default();

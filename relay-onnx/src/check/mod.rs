@@ -11,8 +11,12 @@
 
 use crate::attr::{int_data, NodeAttrs};
 use crate::ops::{self, Arg, AttrFrom, OnnxOp, Outputs};
-use crate::proto::{text, GraphProto, ModelProto, NodeAt, Nodes, TensorView, TypeProto, TypeValue};
+use crate::proto::{
+    text, GraphHead, GraphRef, ModelProto, NodeAt, Nodes, OperatorSetIdProto, TensorView,
+    TypeProto, TypeValue,
+};
 use crate::value::{ValueCx, MAX_ELEMS};
+use prost::Message as _;
 
 mod control;
 use relay_core::op::{AttrType, OpScheme};
@@ -140,6 +144,16 @@ impl Checked {
     /// The diagnostics, in the order of the graph's nodes.
     pub fn diagnostics(&self) -> &[Diagnostic] {
         &self.diagnostics
+    }
+
+    /// The number of values of the graph (inputs, initializers, node outputs).
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Whether the graph has no values.
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
     }
 
     /// Whether any diagnostic is an error.
@@ -341,32 +355,45 @@ pub enum DimShown {
 }
 
 /// Reads and checks a model from its bytes (weights are not copied: the returned types
-/// borrow nothing, and the buffer is dropped after reading).
+/// borrow nothing, and the buffer is dropped after reading). The graph's nodes and
+/// initializers are found by walking the wire ([`GraphRef::read`]), not decoded into a
+/// message each.
 pub fn check_bytes(bytes: bytes::Bytes) -> Result<Checked, LoadError> {
-    let model = crate::read(bytes)?;
-    Ok(check_model(&model))
+    let head = crate::read_head(bytes)?;
+    let raw = head.graph.as_ref().expect("read_head requires a graph");
+    let graph_head = GraphHead::decode(raw.clone()).map_err(|e| {
+        let e = crate::describe_decode_error(&e);
+        LoadError(format!("its graph is not a readable `GraphProto`: {e}"))
+    })?;
+    let g = GraphRef::read(raw, &graph_head)
+        .map_err(|e| LoadError(format!("its graph is not a readable `GraphProto`: {e}")))?;
+    Ok(check_graph(&head.opset_import, Some(&g)))
 }
 
 /// Checks a decoded model.
 pub fn check_model(model: &ModelProto) -> Checked {
+    let g = model.graph.as_ref().map(GraphRef::of);
+    check_graph(&model.opset_import, g.as_ref())
+}
+
+fn check_graph(opsets: &[OperatorSetIdProto], g: Option<&GraphRef<'_>>) -> Checked {
     let registry = match relay_core::registry::global() {
         Ok(r) => r,
         Err(errors) => {
-            let mut c = Checker::new(model, None);
+            let mut c = Checker::new(opsets, None);
             for e in errors {
                 c.error(None, e.to_string(), Vec::new());
             }
             return c.finish();
         }
     };
-    let mut c = Checker::new(model, Some(registry));
+    let mut c = Checker::new(opsets, Some(registry));
     for p in ops::problems() {
         c.error(None, p.clone(), Vec::new());
     }
-    if let Some(g) = &model.graph {
-        c.graph(g);
-    } else {
-        c.error(None, "the model has no graph".into(), Vec::new());
+    match g {
+        Some(g) => c.graph(g),
+        None => c.error(None, "the model has no graph".into(), Vec::new()),
     }
     c.finish()
 }
@@ -417,9 +444,9 @@ struct Checker<'m> {
 }
 
 impl<'m> Checker<'m> {
-    fn new(model: &ModelProto, registry: Option<&'static Registry>) -> Self {
+    fn new(opset_import: &[OperatorSetIdProto], registry: Option<&'static Registry>) -> Self {
         let mut opsets = FxHashMap::default();
-        for o in &model.opset_import {
+        for o in opset_import {
             let d = text(&o.domain);
             let d = if d == "ai.onnx" {
                 String::new()
@@ -539,7 +566,7 @@ impl<'m> Checker<'m> {
         id
     }
 
-    fn graph(&mut self, g: &'m GraphProto) {
+    fn graph(&mut self, g: &GraphRef<'m>) {
         let nodes = match Nodes::read(&g.node) {
             Ok(n) => n,
             Err(e) => {
@@ -588,7 +615,7 @@ impl<'m> Checker<'m> {
                 ),
             }
         }
-        for vi in &g.input {
+        for vi in g.input {
             if self.by_name.contains_key(vi.name.as_ref()) {
                 continue;
             }
@@ -622,7 +649,7 @@ impl<'m> Checker<'m> {
                 }
             }
         }
-        for vi in &g.output {
+        for vi in g.output {
             match self.slot(&vi.name) {
                 Some(id) => self.outputs.push(id),
                 None => {
@@ -1655,7 +1682,7 @@ impl<'m> Checker<'m> {
     /// Declared types (graph outputs, `value_info`) against the inferred ones: a
     /// disagreement is an error naming the node; a declared dimension less precise
     /// than the inferred one is not.
-    fn compare_declared(&mut self, g: &'m GraphProto, nodes: &Nodes<'m>) {
+    fn compare_declared(&mut self, g: &GraphRef<'m>, nodes: &Nodes<'m>) {
         let declared = g
             .output
             .iter()
