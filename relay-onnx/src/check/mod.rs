@@ -108,6 +108,8 @@ struct Slot {
     failed: bool,
     /// Its type is set (a node output's slot is made before its node is typed).
     ready: bool,
+    /// It is the value its name means (the first of that name).
+    named: bool,
 }
 
 /// A checked model: the type of every value and the diagnostics.
@@ -552,17 +554,16 @@ impl<'m> Checker<'m> {
     fn add_slot(&mut self, name: &'m [u8], ty: Ty, node: Option<usize>) -> usize {
         let id = self.slots.len();
         self.names.push(name);
+        // The first value of a name is the one its users mean (ONNX gives each value one
+        // producer; a second is ignored here).
+        let named = !name.is_empty() && *self.by_name.entry(name).or_insert(id) == id;
         self.slots.push(Slot {
             ty,
             node: node.map(|n| n as u32),
             ready: true,
             failed: false,
+            named,
         });
-        if !name.is_empty() {
-            // The first value of a name is the one its users mean (ONNX gives each value
-            // one producer; a second is ignored here).
-            self.by_name.entry(name).or_insert(id);
-        }
         id
     }
 
@@ -690,11 +691,19 @@ impl<'m> Checker<'m> {
         self.input_starts.clear();
         self.input_starts.reserve(n + 1);
         let mut sorted = true;
+        // The outputs of the last few nodes, whose names are in the caches: most inputs
+        // are one of them, found without a probe of the table (a miss). A name the
+        // table holds for another value (an output that repeats an initializer's name,
+        // which ONNX forbids) is left to the table.
+        let mut recent: [(&[u8], usize); RECENT] = [(&[], 0); RECENT];
+        let mut next = 0;
         for k in 0..n {
             self.input_starts.push(self.input_slots.len() as u32);
             for i in g.inputs(k) {
                 let id = if i.is_empty() {
                     None
+                } else if let Some(&(_, id)) = recent.iter().find(|(name, _)| *name == *i) {
+                    Some(id)
                 } else {
                     self.by_name.get(i).copied()
                 };
@@ -705,6 +714,12 @@ impl<'m> Checker<'m> {
                     }
                 }
                 self.input_slots.push(id.map_or(NO_SLOT, |id| id as u32));
+            }
+            for (j, &o) in g.outputs(k).iter().enumerate() {
+                if let Some(id) = self.output_slot(k, j).filter(|&id| self.slots[id].named) {
+                    recent[next % RECENT] = (o, id);
+                    next += 1;
+                }
             }
         }
         self.input_starts.push(self.input_slots.len() as u32);
@@ -1878,6 +1893,9 @@ fn sanitize(name: &str) -> String {
     }
     s
 }
+
+/// How many nodes' outputs `order` keeps at hand.
+const RECENT: usize = 8;
 
 /// No slot: an input that names nothing (or is absent).
 const NO_SLOT: u32 = u32::MAX;
