@@ -1075,7 +1075,7 @@ impl<'m> Checker<'m> {
         let attrs = NodeAttrs::new(&decoded);
         // An input the mapping does not read is a mistake of the model's, not silence.
         let takes = op_inputs(op);
-        if inputs.len() > takes && CHECK_EXTRA_INPUTS {
+        if inputs.len() > takes {
             let n = inputs.len();
             self.error(
                 Some(here()),
@@ -1852,10 +1852,6 @@ fn onnx_attr_type(t: AttrType) -> &'static str {
         AttrType::Either(..) => "an INT or INTS",
     }
 }
-
-/// Whether a node with more inputs than its mapping reads is an error (on once every
-/// mapping reads all of its operator's inputs).
-const CHECK_EXTRA_INPUTS: bool = true;
 
 /// The most inputs a mapping reads (`usize::MAX` for a variadic one).
 fn op_inputs(op: &OnnxOp) -> usize {

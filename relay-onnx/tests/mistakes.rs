@@ -1,0 +1,47 @@
+//! A model's mistakes at a node: each an error that names the node and says what is wrong.
+
+use relay_onnx::build::{int, Graph, D};
+
+fn messages(g: &Graph) -> Vec<String> {
+    g.check()
+        .diagnostics()
+        .iter()
+        .map(|d| d.to_string())
+        .collect()
+}
+
+#[test]
+fn an_input_the_operator_does_not_take_is_an_error() {
+    let mut g = Graph::new(17);
+    g.input("x", D::F32, &[D::v(2)]);
+    g.node("Relu", &["x", "x"], &["y"], vec![]);
+    g.output("y");
+    assert_eq!(
+        messages(&g),
+        ["node 0 `Relu_0` (Relu): it has 2 inputs, and `Relu` takes at most 1 (opset 6 on)"]
+    );
+}
+
+#[test]
+fn an_axis_out_of_range_names_the_axis_and_the_rank() {
+    let mut g = Graph::new(17);
+    g.input("x", D::F32, &[D::p("N"), D::v(3)]);
+    g.node("Flatten", &["x"], &["y"], vec![int("axis", 5)]);
+    g.output("y");
+    assert_eq!(
+        messages(&g),
+        ["node 0 `Flatten_0` (Flatten): axis 5 is out of range for rank 2\n  = note: input 0 `x`: `Tensor[(N, 3), float32]` (here)"]
+    );
+}
+
+#[test]
+fn an_operator_of_a_later_opset_says_from_which_it_is_supported() {
+    let mut g = Graph::new(5);
+    g.input("x", D::F32, &[D::v(2)]);
+    g.node("Mish", &["x"], &["y"], vec![]);
+    g.output("y");
+    assert_eq!(
+        messages(&g),
+        ["node 0 `Mish_0` (Mish): operator `ai.onnx.Mish` is supported from opset 18 on, and the model imports opset 5\n  = note: the nodes that use its outputs are not checked"]
+    );
+}
