@@ -172,7 +172,7 @@ pub fn int_data(t: &TensorView<'_>) -> Result<Option<Vec<i64>>, String> {
         return Err(format!(
             "it holds {} elements, but its dims {:?} make {n}",
             out.len(),
-            t.dims
+            &t.dims[..]
         ));
     }
     Ok(Some(out))

@@ -698,7 +698,7 @@ pub struct TensorView<'a> {
     /// The name.
     pub name: &'a [u8],
     /// The dimensions.
-    pub dims: Vec<i64>,
+    pub dims: TensorDims,
     /// The data type.
     pub data_type: i32,
     /// Its data is outside the file.
@@ -720,7 +720,7 @@ impl<'a> TensorView<'a> {
     pub fn of(t: &'a TensorProto) -> Self {
         TensorView {
             name: &t.name,
-            dims: t.dims.clone(),
+            dims: t.dims.iter().copied().collect(),
             data_type: t.data_type,
             external: t.data_location == 1 || !t.external_data.is_empty(),
             raw_data: &t.raw_data,
@@ -770,6 +770,51 @@ impl<'a> TensorView<'a> {
             }
         }
         Ok(v)
+    }
+}
+
+/// A tensor's dimensions, inline up to eight (an initializer's read allocates nothing).
+#[derive(Clone, Debug, Default)]
+pub struct TensorDims {
+    inline: [i64; 8],
+    len: usize,
+    more: Vec<i64>,
+}
+
+impl TensorDims {
+    /// Adds a dimension.
+    pub fn push(&mut self, d: i64) {
+        if self.len < self.inline.len() {
+            self.inline[self.len] = d;
+        } else {
+            if self.more.is_empty() {
+                self.more.extend_from_slice(&self.inline);
+            }
+            self.more.push(d);
+        }
+        self.len += 1;
+    }
+}
+
+impl std::ops::Deref for TensorDims {
+    type Target = [i64];
+
+    fn deref(&self) -> &[i64] {
+        if self.len <= self.inline.len() {
+            &self.inline[..self.len]
+        } else {
+            &self.more
+        }
+    }
+}
+
+impl FromIterator<i64> for TensorDims {
+    fn from_iter<I: IntoIterator<Item = i64>>(iter: I) -> Self {
+        let mut d = TensorDims::default();
+        for x in iter {
+            d.push(x);
+        }
+        d
     }
 }
 

@@ -116,9 +116,9 @@ struct Slot {
 pub struct Checked {
     solver: Solver,
     slots: Vec<Slot>,
-    /// The values' names, one after the other (read as UTF-8, lossily), each ending at
-    /// its entry of `name_ends`.
-    names: String,
+    /// The values' names as the file has them, one after the other, each ending at its
+    /// entry of `name_ends` (read as UTF-8 when shown).
+    names: Vec<u8>,
     name_ends: Vec<u32>,
     inputs: Vec<usize>,
     outputs: Vec<usize>,
@@ -128,8 +128,8 @@ pub struct Checked {
 }
 
 impl Checked {
-    /// The name of value `i`.
-    fn name(&self, i: usize) -> &str {
+    /// The name of value `i` as it is in the file.
+    fn raw_name(&self, i: usize) -> &[u8] {
         let start = if i == 0 {
             0
         } else {
@@ -138,9 +138,16 @@ impl Checked {
         &self.names[start..self.name_ends[i] as usize]
     }
 
+    /// The name of value `i` (read as UTF-8, lossily).
+    fn name(&self, i: usize) -> std::borrow::Cow<'_, str> {
+        text(self.raw_name(i))
+    }
+
     /// The value of this name (the last one, if several have it).
     fn find(&self, name: &str) -> Option<usize> {
-        (0..self.slots.len()).rev().find(|&i| self.name(i) == name)
+        (0..self.slots.len())
+            .rev()
+            .find(|&i| self.raw_name(i) == name.as_bytes())
     }
 
     /// The diagnostics, in the order of the graph's nodes.
@@ -505,13 +512,10 @@ impl<'m> Checker<'m> {
     }
 
     fn finish(self) -> Checked {
-        let mut names = String::with_capacity(self.names.iter().map(|n| n.len()).sum());
+        let mut names = Vec::with_capacity(self.names.iter().map(|n| n.len()).sum());
         let mut name_ends = Vec::with_capacity(self.names.len());
         for n in &self.names {
-            match std::str::from_utf8(n) {
-                Ok(s) => names.push_str(s),
-                Err(_) => names.push_str(&text(n)),
-            }
+            names.extend_from_slice(n);
             name_ends.push(u32::try_from(names.len()).unwrap_or(u32::MAX));
         }
         Checked {
@@ -1620,7 +1624,7 @@ impl<'m> Checker<'m> {
             }
         };
         let mut dims = Vec::with_capacity(t.dims.len());
-        for &d in &t.dims {
+        for &d in t.dims.iter() {
             if d < 0 {
                 self.error(
                     None,
