@@ -300,6 +300,12 @@ pub fn stack(cx: &mut RelCx<'_>) -> RelResult {
     let (first, dt) = known[0].clone();
     let rank = first.len();
     let mut out = first.clone();
+    let axis = cx.attrs().int("axis")?.unwrap_or(0);
+    let r = rank as i64;
+    // The fields' dimension that TVM's `StackRel` skips (`axis`, in range, normalized).
+    let skipped = (-r - 1..=r)
+        .contains(&axis)
+        .then(|| axis.rem_euclid(r + 1) as usize);
     for (j, (dims, fdt)) in known.iter().enumerate().skip(1) {
         if dims.len() != rank {
             let t = cx.show(t);
@@ -325,16 +331,19 @@ pub fn stack(cx: &mut RelCx<'_>) -> RelResult {
                 } else {
                     let t = cx.show(t);
                     let (a, b) = (cx.show_dim(out[i]), cx.show_dim(d));
-                    return Err(RelError::at(
-                        0,
-                        format!("cannot stack `{t}`: dimension {i} is {a} in one field and {b} in field {j}"),
-                    ));
+                    let mut msg = format!(
+                        "cannot stack `{t}`: dimension {i} is {a} in one field and {b} in field {j}"
+                    );
+                    if skipped == Some(i) {
+                        msg.push_str(&format!(
+                            " (TVM accepts this: its `stack` relation skips dimension {i} of the fields because `axis` is {axis}, but `axis` numbers the new dimension and the fields' dimension {i} is kept in the result, where TVM takes field 0's)"
+                        ));
+                    }
+                    return Err(RelError::at(0, msg));
                 }
             }
         }
     }
-    let axis = cx.attrs().int("axis")?.unwrap_or(0);
-    let r = rank as i64;
     if axis < -r - 1 || axis > r {
         let t = cx.show(t);
         return Err(RelError::at(

@@ -347,7 +347,11 @@ fn stack_tuples() {
             (&["(Tensor[(2, 3), float32], Tensor[(2, 3), float32], Tensor[(2, 3), float32])"], &[], Ok("Tensor[(3, 2, 3), float32]")),
             (&["(Tensor[(n, 3), float32], Tensor[(n, 3), float32])"], &[("axis", int(-1))], Ok("Tensor[(n, 3, 2), float32]")),
             (&["(Tensor[(?, 3), float32], Tensor[(4, ?), float32])"], &[], Ok("Tensor[(2, 4, 3), float32]")),
-            (&["(Tensor[(2), float32], Tensor[(3), float32])"], &[], Err("cannot stack `(Tensor[(2), float32], Tensor[(3), float32])`: dimension 0 is 2 in one field and 3 in field 1")),
+            (&["(Tensor[(2), float32], Tensor[(3), float32])"], &[], Err("cannot stack `(Tensor[(2), float32], Tensor[(3), float32])`: dimension 0 is 2 in one field and 3 in field 1 (TVM accepts this: its `stack` relation skips dimension 0 of the fields because `axis` is 0, but `axis` numbers the new dimension and the fields' dimension 0 is kept in the result, where TVM takes field 0's)")),
+            // TVM printed this one as `Tensor[(3, 3), float32]`.
+            (&["(Tensor[(3), float32], Tensor[(2), float32], Tensor[(1), float32])"], &[], Err("cannot stack `(Tensor[(3), float32], Tensor[(2), float32], Tensor[(1), float32])`: dimension 0 is 3 in one field and 2 in field 1 (TVM accepts this: its `stack` relation skips dimension 0 of the fields because `axis` is 0, but `axis` numbers the new dimension and the fields' dimension 0 is kept in the result, where TVM takes field 0's)")),
+            (&["(Tensor[(2, 3), float32], Tensor[(2, 4), float32])"], &[("axis", int(-2))], Err("cannot stack `(Tensor[(2, 3), float32], Tensor[(2, 4), float32])`: dimension 1 is 3 in one field and 4 in field 1 (TVM accepts this: its `stack` relation skips dimension 1 of the fields because `axis` is -2, but `axis` numbers the new dimension and the fields' dimension 1 is kept in the result, where TVM takes field 0's)")),
+            (&["(Tensor[(2, 3), float32], Tensor[(2, 4), float32])"], &[], Err("cannot stack `(Tensor[(2, 3), float32], Tensor[(2, 4), float32])`: dimension 1 is 3 in one field and 4 in field 1")),
             (&["(Tensor[(2), float32], Tensor[(2, 1), float32])"], &[], Err("cannot stack `(Tensor[(2), float32], Tensor[(2, 1), float32])`: field 1 has rank 2, field 0 has rank 1")),
             (&["(Tensor[(2), float32],)"], &[("axis", int(2))], Err("`axis` 2 is out of range for stacking `(Tensor[(2), float32],)` (from -2 to 1)")),
             (&["Tensor[(2), float32]"], &[], Err("`stack` expects a tuple of tensors, found `Tensor[(2), float32]`")),

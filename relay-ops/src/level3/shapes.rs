@@ -247,7 +247,16 @@ pub fn take(cx: &mut RelCx<'_>) -> RelResult {
         out = [[..[shape(f)[i] for f in fs if !is_any(shape(f)[i])], s0[i]][0] for i in 0..r],
         for j in 0..len(fs) {
             for i in 0..r {
-                if !is_any(shape(fs[j])[i]) {
+                // TVM's `StackRel` skips the fields' dimension `axis` when it compares
+                // them, though `axis` numbers the new dimension: the fields' dimension
+                // there is kept (TVM's result takes field 0's), so it must agree too.
+                if !is_any(shape(fs[j])[i]) && -r - 1 <= attrs.axis && attrs.axis <= r && i == attrs.axis % (r + 1) {
+                    assert(
+                        shape(fs[j])[i] = out[i],
+                        "cannot stack `{}`: dimension {} is {} in one field and {} in field {} (TVM accepts this: its `stack` relation skips dimension {} of the fields because `axis` is {}, but `axis` numbers the new dimension and the fields' dimension {} is kept in the result, where TVM takes field 0's)",
+                        X, i, out[i], shape(fs[j])[i], j, i, attrs.axis, i
+                    ),
+                } else if !is_any(shape(fs[j])[i]) {
                     assert(
                         shape(fs[j])[i] = out[i],
                         "cannot stack `{}`: dimension {} is {} in one field and {} in field {}",
