@@ -45,3 +45,16 @@ fn an_operator_of_a_later_opset_says_from_which_it_is_supported() {
         ["node 0 `Mish_0` (Mish): operator `ai.onnx.Mish` is supported from opset 18 on, and the model imports opset 5\n  = note: the nodes that use its outputs are not checked"]
     );
 }
+
+#[test]
+fn weights_kept_outside_the_file_are_typed_by_their_dims_whatever_their_size() {
+    // 2^34 floats (64 GB) in external data, never opened.
+    let mut g = Graph::new(17);
+    g.input("x", D::F32, &[D::p("N"), D::v(1 << 17)]);
+    g.init_f32("w", &[1 << 17, 1 << 17]);
+    g.node("MatMul", &["x", "w"], &["y"], vec![]);
+    g.output("y");
+    let mut c = g.check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("y").unwrap(), "Tensor[(N, 131072), float32]");
+}
