@@ -1446,6 +1446,34 @@ def @main(%input.1: Tensor[(1, 3), float32], %t: (float32, int8)) {
 }
 
 #[test]
+fn names_with_minus_and_plus_read_as_tvm_prints_them() {
+    // TVM prints a partition for an external compiler named `unsanitary-name++` with
+    // parameters named after it, which its own parser rejects; TVM never prints infix
+    // arithmetic, so the `-` and `+` are the name's.
+    let src = r#"#[version = "0.0.5"]
+def @main(%unsanitary-name++_0_i0: Tensor[(2, 3), float32], %unsanitary-name++_0_i1: Tensor[(2, 3), float32]) {
+  let %x-1: Tensor[(2, 3), float32] = add(%unsanitary-name++_0_i0, %unsanitary-name++_0_i1);
+  (%x-1, %unsanitary-name++_0_i0 - %x-1)
+}
+"#;
+    assert_eq!(
+        check(src),
+        ["@main: fn (Tensor[(2, 3), float32], Tensor[(2, 3), float32]) -> (Tensor[(2, 3), float32], Tensor[(2, 3), float32])"]
+    );
+    // Infix arithmetic against a bound name is still arithmetic: `%a-%b`, and `%a-1`
+    // where `%a-1` is not bound.
+    assert_eq!(
+        check("def @main(%a: int32, %b: int32) { (%a-%b, %a-1, %a+%b) }"),
+        ["@main: fn (int32, int32) -> (int32, int32, int32)"]
+    );
+    // Bound by neither reading, the name is the whole of it.
+    assert_eq!(
+        errors("def @main(%x: float32) { %unsanitary-name++_0_i0 }"),
+        ["25..48: unbound local variable `%unsanitary-name++_0_i0`"]
+    );
+}
+
+#[test]
 fn the_version_line_of_tvm_0_6_is_read() {
     let src = "v0.0.4\ndef @main(%x: float32) -> float32 { %x }\n";
     assert_eq!(check(src), ["@main: fn (float32) -> float32"]);

@@ -269,7 +269,9 @@ impl Parser<'_, '_> {
                 self.bump()?;
                 // `%input.1`: the longest name bound so, else projections of `%input`.
                 let mut t = t;
-                if self.is(Tok::Dot) && self.tok.lo == t.hi {
+                // `%unsanitary-name++_0_i0`: the same, with `-` and `+` parts.
+                let against = self.tok.lo == t.hi;
+                if against && matches!(self.tok.kind, Tok::Dot | Tok::Minus | Tok::Plus) {
                     t = self.longest_bound(t)?;
                 }
                 let name = &self.text(t)[1..];

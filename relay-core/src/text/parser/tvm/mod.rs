@@ -7,6 +7,9 @@
 //! - **Names with `.digits` parts** (`%input.1` from PyTorch's ONNX export, `%a.15` from
 //!   TorchScript, `%layer1.0.conv1.weight`): [`Parser::binder`] and
 //!   [`Parser::longest_bound`]; `%t.0` is also a projection.
+//! - **Names with `-` and `+` parts** (`%unsanitary-name++_0_i0`, a parameter of a
+//!   partition for an external compiler so named), which TVM prints but its parser
+//!   rejects: [`Parser::binder`] and [`Parser::longest_bound`] too.
 //! - **Values printed for people** (`VirtualDevice(device_type=1, target=Target(..))`,
 //!   `ConvAttrs={channels=48}`, a parameter's `{virtual_device=..}`): read as text
 //!   ([`Parser::printed_value`], [`Parser::skip_group`]).
@@ -103,25 +106,74 @@ impl<'s> Parser<'s, '_> {
         })
     }
 
-    /// A local being bound (a parameter, a `let`, a pattern, a `free_var`): `t` with all
-    /// its `.digits` parts ([`Parser::digit_parts`]).
+    /// The local `t` extended over the `-` and `+` written against it, with the letters,
+    /// digits and `_` among them, if there are any (`%unsanitary-name++_0_i0`); `None`
+    /// if `t` is followed by none, or by no letter, digit or `_` (`%a-%b`).
+    ///
+    /// TVM prints the parameters of a partition for an external compiler after the
+    /// compiler's name as it is (`unsanitary-name++`), though its own parser rejects
+    /// them. TVM never prints infix arithmetic, so a `-` or `+` against a name is part
+    /// of it: read so as a binder, and as a use where it names a bound local.
+    fn unsanitary(&self, t: Token) -> Option<Token> {
+        let b = self.src.as_bytes();
+        let (mut i, mut word) = (t.hi as usize, false);
+        while let Some(&c) = b.get(i) {
+            match c {
+                b'+' => {}
+                b'-' if b.get(i + 1) != Some(&b'>') => {}
+                c if c.is_ascii_alphanumeric() || c == b'_' => word = true,
+                _ => break,
+            }
+            i += 1;
+        }
+        (word && i > t.hi as usize).then_some(Token { hi: i as u32, ..t })
+    }
+
+    /// A local being bound (a parameter, a `let`, a pattern, a `free_var`): `t` with its
+    /// `-` and `+` parts ([`Parser::unsanitary`]) and all its `.digits` parts
+    /// ([`Parser::digit_parts`]).
     pub(super) fn binder(&mut self, t: Token) -> PResult<Token> {
-        match self.digit_parts(t).last() {
+        let long = self.unsanitary(t).unwrap_or(t);
+        match self.digit_parts(long).last() {
             Some(&end) => self.extend_to(t, end),
+            None if long.hi != t.hi => self.extend_to(t, long.hi as usize),
             None => Ok(t),
         }
     }
 
-    /// A local used: `t` with the most of its `.digits` parts that still name a bound
-    /// local, or alone (the parts are projections).
+    /// A local used: `t` with its `-` and `+` parts and the most of its `.digits` parts
+    /// that still name a bound local, else with the most of its `.digits` parts that do,
+    /// or alone (the parts are projections). A name with `-` or `+` parts bound by
+    /// neither reading is the unbound name with them (`%unsanitary-name++_0_i0`).
     pub(super) fn longest_bound(&mut self, t: Token) -> PResult<Token> {
-        for &end in self.digit_parts(t).iter().rev() {
+        let long = self.unsanitary(t);
+        let mut ends = Vec::new();
+        if let Some(long) = long {
+            ends.push(long.hi as usize);
+            ends.extend(self.digit_parts(long));
+        }
+        let short = ends.len();
+        ends.push(t.hi as usize);
+        ends.extend(self.digit_parts(t));
+        // Longest first within each reading, the `-` and `+` one first.
+        ends[..short].reverse();
+        ends[short..].reverse();
+        for &end in &ends {
             let name = &self.src[t.lo as usize + 1..end];
             if self.names.local(&self.m, name).is_some() {
-                return self.extend_to(t, end);
+                return match end == t.hi as usize {
+                    true => Ok(t),
+                    false => self.extend_to(t, end),
+                };
             }
         }
-        Ok(t)
+        let short_name = &self.src[t.lo as usize + 1..t.hi as usize];
+        match long {
+            Some(long) if self.free_var_named(short_name).is_none() => {
+                self.extend_to(t, long.hi as usize)
+            }
+            _ => Ok(t),
+        }
     }
 
     // ----- values printed for people -----
