@@ -279,16 +279,22 @@ relay_op! {
     /// The values from `start` to `stop` by `step` (scalars of `dtype`); the length is
     /// not known statically.
     ///
-    /// Attributes: `dtype` (required: TVM's C++ has no default; its Python API passes
-    /// `"float32"`). TVM's `ArangeAttrs` also hold `start`, `stop` and `step` as
-    /// expressions, printed as `meta[relay.Constant][i]`, which the text parser does not
-    /// read as attribute values yet.
+    /// Attributes, as TVM's `ArangeAttrs` has them: `start`, `stop` and `step`, the
+    /// arguments again as expressions, which TVM prints as references into the metadata
+    /// section (`meta[relay.Constant][0]`, `meta[relay.Call][0]`), kept as their text and
+    /// not read for the type (the arguments are); `dtype` (required: TVM's C++ has no
+    /// default; its Python API passes `"float32"`).
     ///
     /// ```text
     /// %y = arange(%start, %stop, %step, dtype="int32")  // () i32, () i32, () i32 -> (?) i32
     /// ```
     arange : fn<t1, t2, t3, t4>(start: t1, stop: t2, step: t3) -> t4 where Arange,
-        attrs { dtype: dtype },
+        attrs {
+            start: Option<str> = None,
+            stop: Option<str> = None,
+            step: Option<str> = None,
+            dtype: dtype,
+        },
         level 3;
 
     /// Repeats each element `repeats` times along `axis`.

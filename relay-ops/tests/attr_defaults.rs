@@ -32,9 +32,8 @@ const TABLE: &[&str] = &[
     // `WithFuncIdAttrs` (src/relay/transforms/partial_eval.cc).
     "annotation.with_funcid | WithFuncIdAttrs | fid: int = -1",
     "any | ReduceAttrs | axis: Option<[int]> = None, keepdims: bool = False, exclude: bool = False",
-    // `ArangeAttrs` also hold `start`, `stop`, `step` (expressions, printed as
-    // `meta[relay.Constant][i]`), which the text parser does not read as attributes yet.
-    "arange | ArangeAttrs | dtype: dtype",
+    // `start`, `stop`, `step` are expressions, printed as `meta[relay.Constant][i]`: text.
+    "arange | ArangeAttrs | start: Option<str> = None, stop: Option<str> = None, step: Option<str> = None, dtype: dtype",
     "argmax | ArgReduceAttrs | axis: Option<[int]> = None, keepdims: bool = False, select_last_index: bool = False, exclude: bool = False",
     "argmin | ArgReduceAttrs | axis: Option<[int]> = None, keepdims: bool = False, select_last_index: bool = False, exclude: bool = False",
     "argsort | ArgsortAttrs | axis: int = -1, is_ascend: bool = True, dtype: Option<dtype> = None",
