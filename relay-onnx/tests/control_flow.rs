@@ -125,3 +125,32 @@ fn a_loop_carries_its_values_and_stacks_its_scan_outputs() {
         "Tensor[(Loop_0, N, 3), float32]"
     );
 }
+
+#[test]
+fn a_scan_slices_its_inputs_and_stacks_its_outputs() {
+    // A running sum over the rows of x: (S, 3), scan axis 0.
+    let mut body = Graph::new(17);
+    body.input("acc", D::F32, &[D::v(3)])
+        .input("row", D::F32, &[D::v(3)]);
+    body.node("Add", &["acc", "row"], &["next"], vec![]);
+    body.node("Identity", &["next"], &["out"], vec![]);
+    body.output("next").output("out");
+    let mut g = Graph::new(17);
+    g.input("init", D::F32, &[D::v(3)])
+        .input("x", D::F32, &[D::p("S"), D::v(3)]);
+    g.node(
+        "Scan",
+        &["init", "x"],
+        &["sum", "running"],
+        vec![
+            graph_attr("body", &body),
+            int("num_scan_inputs", 1),
+            relay_onnx::build::ints("scan_output_axes", &[1]),
+        ],
+    );
+    g.output("sum").output("running");
+    let mut c = g.check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("sum").unwrap(), "Tensor[(3), float32]");
+    assert_eq!(c.type_of("running").unwrap(), "Tensor[(3, S), float32]");
+}

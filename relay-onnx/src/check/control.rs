@@ -200,6 +200,140 @@ impl<'m> Checker<'m> {
         }
     }
 
+    /// Types a `Scan` node (opset 9 on): its body once, over the states' types and a
+    /// slice of each scan input (the scan axis removed); each scan output gains the scan
+    /// length at its axis; a state the body changes is the two types joined.
+    pub(super) fn scan_node(&mut self, g: &Nodes<'m>, k: usize, inputs: &[Option<usize>]) {
+        let node = g.at(k);
+        if self.opset("").is_some_and(|v| v < 9) {
+            self.unsupported(
+                Some(node_ref(g, k)),
+                "`Scan` before opset 9 (with a batch axis) is not supported".into(),
+                vec!["the nodes that use its outputs are not checked".into()],
+            );
+            self.fail_outputs(node, k);
+            return;
+        }
+        let Some(attrs) = self.attributes_or_fail(g, k) else {
+            return;
+        };
+        let get = |name: &str| attrs.iter().find(|a| a.name.as_ref() == name.as_bytes());
+        let (Some(body), Some(m)) = (
+            get("body").and_then(|a| a.g.as_ref()),
+            get("num_scan_inputs").map(|a| a.i),
+        ) else {
+            self.error(
+                Some(node_ref(g, k)),
+                "`Scan` needs the attributes `body` and `num_scan_inputs`".into(),
+                Vec::new(),
+            );
+            self.fail_outputs(node, k);
+            return;
+        };
+        let n_in = inputs.len();
+        let Some(n_state) = usize::try_from(m).ok().and_then(|m| n_in.checked_sub(m)) else {
+            self.error(
+                Some(node_ref(g, k)),
+                format!("`num_scan_inputs` is {m}, and the node has {n_in} inputs"),
+                Vec::new(),
+            );
+            self.fail_outputs(node, k);
+            return;
+        };
+        let m = n_in - n_state;
+        let in_axes = get("scan_input_axes").map_or_else(|| vec![0; m], |a| a.ints.clone());
+        let n_out = node.output().len();
+        let out_axes = get("scan_output_axes").map_or_else(
+            || vec![0; n_out.saturating_sub(n_state)],
+            |a| a.ints.clone(),
+        );
+        let mut body_inputs = Vec::with_capacity(n_in);
+        for i in 0..n_state {
+            body_inputs.push(match inputs[i] {
+                Some(id) => self.slots[id].ty,
+                None => self.solver.fresh_ty(),
+            });
+        }
+        // Each scan input without its scan axis, and the scan length (the first's).
+        let mut len: Option<Dim> = None;
+        for j in 0..m {
+            let Some(id) = inputs[n_state + j] else {
+                body_inputs.push(self.solver.fresh_ty());
+                continue;
+            };
+            let t = self.solver.resolve(self.slots[id].ty);
+            let TyData::Tensor(s, dt) = *self.solver.tcx.data(t) else {
+                body_inputs.push(self.solver.fresh_ty());
+                continue;
+            };
+            let Some(mut dims) = self.solver.tcx.shape_dims(s).map(|d| d.to_vec()) else {
+                body_inputs.push(self.solver.fresh_ty());
+                continue;
+            };
+            let axis = in_axes.get(j).copied().unwrap_or(0);
+            let Some(a) = crate::value::norm_index(axis, dims.len()) else {
+                self.error(
+                    Some(node_ref(g, k)),
+                    format!(
+                        "scan input {j}'s axis {axis} is out of range for its rank {}",
+                        dims.len()
+                    ),
+                    Vec::new(),
+                );
+                self.fail_outputs(node, k);
+                return;
+            };
+            let d = dims.remove(a);
+            len.get_or_insert(d);
+            let s = self.solver.tcx.shape(&dims);
+            body_inputs.push(self.solver.tcx.tensor(s, dt));
+        }
+        let Some(outs) = self.subgraph(body, g, k, "body", &body_inputs) else {
+            self.fail_outputs(node, k);
+            return;
+        };
+        if outs.len() != n_out {
+            self.error(
+                Some(node_ref(g, k)),
+                format!(
+                    "its `body` has {} outputs, and the node {n_out}",
+                    outs.len()
+                ),
+                Vec::new(),
+            );
+            self.fail_outputs(node, k);
+            return;
+        }
+        let len = len.unwrap_or(Dims::ANY);
+        for (j, &each) in outs.iter().enumerate() {
+            let t = if j < n_state {
+                self.join(body_inputs[j], each)
+            } else {
+                let each = self.solver.resolve(each);
+                match *self.solver.tcx.data(each) {
+                    TyData::Tensor(s, dt) => {
+                        match self.solver.tcx.shape_dims(s).map(|d| d.to_vec()) {
+                            Some(mut dims) => {
+                                let axis = out_axes.get(j - n_state).copied().unwrap_or(0);
+                                match crate::value::norm_index(axis, dims.len() + 1) {
+                                    Some(a) => {
+                                        dims.insert(a, len);
+                                        let s = self.solver.tcx.shape(&dims);
+                                        self.solver.tcx.tensor(s, dt)
+                                    }
+                                    None => self.solver.fresh_ty(),
+                                }
+                            }
+                            None => self.solver.fresh_ty(),
+                        }
+                    }
+                    _ => self.solver.fresh_ty(),
+                }
+            };
+            self.set_output(k, j, t);
+        }
+    }
+
     /// The output types of subgraph `sub` (attribute `which` of node `k` of `g`), typed
     /// in this graph's scope with its inputs of types `inputs` (a loop body's); `None` if
     /// it could not be (its problems are reported, each saying where it is).

@@ -833,13 +833,12 @@ impl<'m> Checker<'m> {
             inputs.pop();
         }
         // Control flow: subgraphs typed in the graph's scope.
-        if node.domain().is_empty() && matches!(node.op_type(), b"If" | b"Loop") {
-            if failed {
-                self.fail_outputs(node, k);
-            } else if node.op_type() == b"If" {
-                self.if_node(g, k, &inputs);
-            } else {
-                self.loop_node(g, k, &inputs);
+        if node.domain().is_empty() && matches!(node.op_type(), b"If" | b"Loop" | b"Scan") {
+            match node.op_type() {
+                _ if failed => self.fail_outputs(node, k),
+                b"If" => self.if_node(g, k, &inputs),
+                b"Loop" => self.loop_node(g, k, &inputs),
+                _ => self.scan_node(g, k, &inputs),
             }
             self.scratch_inputs = inputs;
             return;
