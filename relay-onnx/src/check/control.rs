@@ -248,8 +248,8 @@ impl<'m> Checker<'m> {
             |a| a.ints.clone(),
         );
         let mut body_inputs = Vec::with_capacity(n_in);
-        for i in 0..n_state {
-            body_inputs.push(match inputs[i] {
+        for input in &inputs[..n_state] {
+            body_inputs.push(match *input {
                 Some(id) => self.slots[id].ty,
                 None => self.solver.fresh_ty(),
             });
