@@ -58,3 +58,32 @@ fn weights_kept_outside_the_file_are_typed_by_their_dims_whatever_their_size() {
     assert_eq!(c.diagnostics(), &[]);
     assert_eq!(c.type_of("y").unwrap(), "Tensor[(N, 131072), float32]");
 }
+
+#[test]
+fn an_optimizer_step_keeps_each_tensor_and_state_type() {
+    let mut g = Graph::new(17);
+    g.opsets.push(("ai.onnx.preview.training".into(), 1));
+    g.input("r", D::F32, &[]).input("t", D::I64, &[]);
+    for (name, dims) in [
+        ("x1", 3),
+        ("x2", 4),
+        ("g1", 3),
+        ("g2", 4),
+        ("v1", 3),
+        ("v2", 4),
+    ] {
+        g.input(name, D::F32, &[D::v(dims)]);
+    }
+    g.node_in(
+        "ai.onnx.preview.training",
+        "Momentum",
+        &["r", "t", "x1", "x2", "g1", "g2", "v1", "v2"],
+        &["x1_new", "x2_new", "v1_new", "v2_new"],
+        vec![],
+    );
+    g.output("x2_new").output("v1_new");
+    let mut c = g.check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("x2_new").unwrap(), "Tensor[(4), float32]");
+    assert_eq!(c.type_of("v1_new").unwrap(), "Tensor[(3), float32]");
+}

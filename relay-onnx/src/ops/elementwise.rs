@@ -248,6 +248,7 @@ onnx_ops! {
     "" TensorScatter since 24 => "onnx.like_first"(In(0), Rest(1));
     "" OptionalHasElement since 15 => "onnx.has_element"(Opt(0));
     "" OptionalGetElement since 15 => "copy"(In(0)) value value::same;
+    "ai.onnx.ml" Binarizer since 1 => "onnx.unary"(In(0));
     "" MeanVarianceNormalization since 9 => "onnx.unary"(In(0));
     "" LpNormalization since 1 => "onnx.unary"(In(0));
 }

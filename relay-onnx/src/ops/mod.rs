@@ -28,6 +28,7 @@ pub mod elementwise;
 pub mod nn;
 pub mod shape;
 pub mod tensor;
+pub mod training;
 pub mod util;
 
 use crate::value::ValueFn;
