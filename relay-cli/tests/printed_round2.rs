@@ -50,3 +50,71 @@ fn arange_with_its_printed_attributes() {
         "{err}"
     );
 }
+
+/// TVM 0.6's metadata section, as its printer wrote it (`/* meta data */`, then the JSON
+/// with a `StrMap` root), with a float32 tensor of shape (2, 3).
+const OLD_METADATA: &str = r#"/* meta data */
+{
+  "root": 1, 
+  "nodes": [
+    {
+      "type_key": ""
+    }, 
+    {
+      "type_key": "StrMap", 
+      "keys": [
+        "relay.Constant"
+      ], 
+      "data": [2]
+    }, 
+    {
+      "type_key": "Array", 
+      "data": [3]
+    }, 
+    {
+      "type_key": "relay.Constant", 
+      "attrs": {
+        "_checked_type_": "0", 
+        "data": "0", 
+        "span": "0"
+      }
+    }
+  ], 
+  "b64ndarrays": [
+    "P6G0lvBAXt0AAAAAAAAAAAEAAAAAAAAAAgAAAAIgAQACAAAAAAAAAAMAAAAAAAAAGAAAAAAAAAAAAIA/AAAAQAAAQEAAAIBAAACgQAAAwEA="
+  ], 
+  "attrs": {"tvm_version": "0.6.0"}
+}
+"#;
+
+/// A constant of TVM 0.6's metadata section (after `/* meta data */`) is typed by its
+/// tensor there, as one of `#[metadata]`, in a module and in a printed expression.
+#[test]
+fn constants_of_tvm_0_6_metadata_section() {
+    let src = format!("v0.0.4\ndef @main(%x: Tensor[(2, 3), float32]) {{\n  add(%x, meta[relay.Constant][0])\n}}\n{OLD_METADATA}");
+    assert_eq!(
+        check(&src),
+        (
+            0,
+            "@main: fn (Tensor[(2, 3), float32]) -> Tensor[(2, 3), float32]\n".to_string(),
+            String::new()
+        )
+    );
+    let src = format!("v0.0.4\nfree_var %x: Tensor[(1, 3), float32];\n%0 = add(%x, meta[relay.Constant][0]);\n%0\n{OLD_METADATA}");
+    assert_eq!(
+        check(&src),
+        (
+            0,
+            "@main: fn (Tensor[(1, 3), float32]) -> Tensor[(2, 3), float32]\n".to_string(),
+            String::new()
+        )
+    );
+    // The section is read: a constant it does not have is an error that says so.
+    let src = format!("v0.0.4\ndef @main() {{\n  meta[relay.Constant][1]\n}}\n{OLD_METADATA}");
+    let (code, out, err) = check(&src);
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert!(
+        err.starts_with("error: the metadata section has no `relay.Constant` 1\n"),
+        "{err}"
+    );
+}

@@ -1,5 +1,6 @@
-//! TVM's metadata section (`#[metadata]` at the end of a printed module): the JSON object
-//! graph that `meta[relay.Constant][N]` and `meta[relay.attrs.X][N]` refer to.
+//! TVM's metadata section (`#[metadata]` at the end of a printed module; TVM 0.6 wrote a
+//! `/* meta data */` line instead): the JSON object graph that `meta[relay.Constant][N]`
+//! and `meta[relay.attrs.X][N]` refer to.
 //!
 //! The graph is a list of nodes (`"nodes"`); node `"root"` is a map from a kind
 //! (`"relay.Constant"`) to an array node whose entries are the node indices of that
@@ -11,6 +12,24 @@ use crate::attrs::AttrValue;
 use crate::dtype::{DType, DTypeCode};
 use crate::op::AttrType;
 use serde_json::Value;
+
+/// The lines that start a metadata section: TVM's since 0.7, then TVM 0.6's.
+const MARKERS: [&str; 2] = ["#[metadata]", "/* meta data */"];
+
+/// Where the JSON of the metadata section of `src` starts (after the last marker), if
+/// it has one.
+pub(crate) fn section(src: &str) -> Option<usize> {
+    MARKERS
+        .iter()
+        .filter_map(|m| Some(src.rfind(m)? + m.len()))
+        .max()
+}
+
+/// Whether `before` (the text before a `{`) ends with TVM 0.6's `/* meta data */` line:
+/// the `{` starts its metadata section.
+pub(crate) fn after_old_marker(before: &str) -> bool {
+    before.trim_end().ends_with(MARKERS[1])
+}
 
 /// A metadata section, parsed.
 pub(crate) struct Metadata {

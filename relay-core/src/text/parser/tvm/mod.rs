@@ -16,7 +16,7 @@
 //! - **`free_var %x: T;`** of a printed expression: a parameter of its `@main`
 //!   ([`Parser::free_var_decl`]), an error elsewhere ([`Parser::free_var`]).
 //! - **`meta[kind][n]`** references and **the `#[metadata]` section** they refer to
-//!   ([`metadata`]): a constant typed by its tensor or by the `/* ty=T */` after it
+//!   (TVM 0.6's after a `/* meta data */` line; [`metadata`]): a constant typed by its tensor or by the `/* ty=T */` after it
 //!   ([`Parser::meta_reference`]), a call's attributes ([`Parser::meta_attrs`]).
 
 mod metadata;
@@ -314,9 +314,14 @@ impl<'s> Parser<'s, '_> {
 
     // ----- `meta[..]` and the metadata section -----
 
-    /// Whether the current token starts TVM's `#[metadata]` section.
+    /// Whether the current token starts TVM's metadata section: `#[metadata]`, or TVM
+    /// 0.6's JSON after a `/* meta data */` line.
     pub(super) fn at_metadata(&self) -> bool {
-        self.is(Tok::Hash) && self.src[self.tok.hi as usize..].starts_with("[metadata]")
+        match self.tok.kind {
+            Tok::Hash => self.src[self.tok.hi as usize..].starts_with("[metadata]"),
+            Tok::LBrace => metadata::after_old_marker(&self.src[..self.tok.lo as usize]),
+            _ => false,
+        }
     }
 
     /// `meta[relay.Constant][0]`: a constant of TVM's metadata section, typed by its
@@ -437,15 +442,14 @@ impl<'s> Parser<'s, '_> {
     fn metadata(&mut self) -> Option<&metadata::Metadata> {
         if self.metadata.is_none() {
             let src = &self.src[self.start..];
-            let read = match src.rfind("#[metadata]") {
+            let read = match metadata::section(src) {
                 None => Ok(None),
-                Some(at) => {
-                    let json = &src[at + "#[metadata]".len()..];
-                    metadata::Metadata::parse(json).map(Some).map_err(|(m, k)| {
-                        let lo = (self.start + at + "#[metadata]".len() + k) as u32;
+                Some(at) => metadata::Metadata::parse(&src[at..])
+                    .map(Some)
+                    .map_err(|(m, k)| {
+                        let lo = (self.start + at + k) as u32;
                         (m, Span { lo, hi: lo })
-                    })
-                }
+                    }),
             };
             self.metadata = Some(match read {
                 Ok(md) => md,
