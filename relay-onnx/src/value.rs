@@ -65,6 +65,12 @@ impl ValueCx<'_> {
         self.solver.tcx.shape_dims(shape).map(|d| d.to_vec())
     }
 
+    /// Whether the output is a tensor of a floating-point type.
+    pub fn out_is_float(&mut self) -> bool {
+        let t = self.solver.resolve(self.output_ty);
+        matches!(*self.solver.tcx.data(t), TyData::Tensor(_, relay_core::DTy::Known(d)) if d.is_float())
+    }
+
     /// The dimensions of input `i`'s type when they are all constants.
     pub fn const_dims(&mut self, i: usize) -> Option<Vec<usize>> {
         let dims = self.dims(i)?;
@@ -359,9 +365,19 @@ pub fn mul(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
     cx.binary(|d, a, b| d.mul(a, b).ok())
 }
 
-/// `Div` of integers: rounds toward zero; known exactly when the division is exact or
-/// both are constants (a symbolic quotient is kept when the divisor divides it).
+/// `Div`: of integers, rounding toward zero (known exactly when the division is exact
+/// or both are constants; a symbolic quotient is kept when the divisor divides it); of
+/// floats (an integer value cast to a float, as exporters compute sizes), only where the
+/// quotient is a whole number.
 pub fn div(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    if cx.out_is_float() {
+        return cx.binary(|dims, a, b| match (dims.as_const(a), dims.as_const(b)) {
+            (_, Some(0)) => None,
+            (Some(x), Some(y)) => (x.checked_rem(y)? == 0).then(|| dims.konst(x / y)),
+            (_, Some(y)) => dims.exact_div(a, y),
+            _ => None,
+        });
+    }
     cx.binary(|dims, a, b| {
         match (dims.as_const(a), dims.as_const(b)) {
             (_, Some(0)) => None,
@@ -371,6 +387,14 @@ pub fn div(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
             // sizes shapes are made of.
             _ => dims.floordiv(a, b).ok(),
         }
+    })
+}
+
+/// `Relu` of a value: each constant below zero is zero (a symbolic size is not negative).
+pub fn relu(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    cx.unary(|dims, a| match dims.as_const(a) {
+        Some(c) => Some(dims.konst(c.max(0))),
+        None => Some(a),
     })
 }
 

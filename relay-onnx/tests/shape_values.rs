@@ -151,3 +151,36 @@ fn pytorch_pad_pattern_reverses_and_transposes_a_matrix_of_pads() {
     assert_eq!(c.diagnostics(), &[]);
     assert_eq!(c.type_of("y").unwrap(), "Tensor[(N, 8), float32]");
 }
+
+#[test]
+fn a_float_division_of_a_size_is_kept_only_when_whole() {
+    // (768 / 2) as a float is 384; (768 / 5) is 153.6, which no size is.
+    let mut g = Graph::new(17);
+    x(&mut g);
+    g.node("Shape", &["x"], &["shape"], vec![]);
+    dim(&mut g, 2, "d");
+    g.node("Cast", &["d"], &["f"], vec![int("to", 1)]);
+    for (k, v) in [("two", 2), ("five", 5)] {
+        g.init_ints(&format!("{k}_i"), &[1], &[v]);
+        g.node("Cast", &[&format!("{k}_i")], &[k], vec![int("to", 1)]);
+        g.node("Div", &["f", k], &[&format!("q_{k}")], vec![]);
+        g.node(
+            "Cast",
+            &[&format!("q_{k}")],
+            &[&format!("n_{k}")],
+            vec![int("to", 7)],
+        );
+        g.node(
+            "ConstantOfShape",
+            &[&format!("n_{k}")],
+            &[&format!("c_{k}")],
+            vec![],
+        );
+    }
+    g.output("c_two").output("c_five");
+    let mut c = g.check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("c_two").unwrap(), "Tensor[(384), float32]");
+    // Not known: the quotient's value is no whole number.
+    assert_eq!(c.dims_of("c_five"), Some(None));
+}

@@ -197,7 +197,7 @@ onnx_ops! {
     "" Log since 6 => "log"(In(0));
     "" Sqrt since 6 => "sqrt"(In(0));
     "" Reciprocal since 6 => "onnx.unary"(In(0));
-    "" Relu since 6 => "nn.relu"(In(0));
+    "" Relu since 6 => "nn.relu"(In(0)) value value::relu;
     "" Sigmoid since 6 => "sigmoid"(In(0));
     "" LeakyRelu since 6 => "nn.leaky_relu"(In(0)) { alpha: AttrOr("alpha", AttrConst::Float(0.01)) };
     "" Elu since 6 => "onnx.unary"(In(0));
