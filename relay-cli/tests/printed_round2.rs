@@ -118,3 +118,36 @@ fn constants_of_tvm_0_6_metadata_section() {
         "{err}"
     );
 }
+
+/// Attributes omitted with the metadata section (`// meta data omitted`): a call TVM
+/// printed with its type is typed by it, with a warning that says so; without a printed
+/// type it is an error.
+#[test]
+fn omitted_attributes_trust_the_printed_type() {
+    let src = "v0.0.4\ndef @main(%x: Tensor[(1, 3, 8, 8), float32], %w: Tensor[(4, 3, 3, 3), float32]) {\n  %0 = nn.conv2d(%x, %w, meta[relay.attrs.Conv2DAttrs][0]) /* ty=Tensor[(1, 4, 8, 8), float32] */;\n  nn.relu(%0) /* ty=Tensor[(1, 4, 8, 8), float32] */\n}\n// meta data omitted. you can use show_meta_data=True to include meta data\n";
+    let (code, out, err) = check(src);
+    assert_eq!(
+        (code, out.as_str()),
+        (0, "@main: fn (Tensor[(1, 3, 8, 8), float32], Tensor[(4, 3, 3, 3), float32]) -> Tensor[(1, 4, 8, 8), float32]\n")
+    );
+    assert_eq!(
+        err,
+        concat!(
+            "warning: the attributes of `nn.conv2d` were omitted with the metadata section (`meta[relay.attrs.Conv2DAttrs][0]`): the printed type `Tensor[(1, 4, 8, 8), float32]` is trusted\n",
+            "  ┌─ <stdin>:3:8\n",
+            "  │\n",
+            "3 │   %0 = nn.conv2d(%x, %w, meta[relay.attrs.Conv2DAttrs][0]) /* ty=Tensor[(1, 4, 8, 8), float32] */;\n",
+            "  │        ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
+            "  │\n",
+            "  = help: print the module with its metadata (`show_meta_data=True`) to check this call\n\n",
+        )
+    );
+    // Without the printed type, nothing types the call.
+    let src = "v0.0.4\ndef @main(%x: Tensor[(1, 3, 8, 8), float32], %w: Tensor[(4, 3, 3, 3), float32]) {\n  nn.conv2d(%x, %w, meta[relay.attrs.Conv2DAttrs][0])\n}\n// meta data omitted. you can use show_meta_data=True to include meta data\n";
+    let (code, out, err) = check(src);
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert!(
+        err.starts_with("error: the attributes `meta[relay.attrs.Conv2DAttrs][0]` are in a metadata section, which this text does not have\n"),
+        "{err}"
+    );
+}

@@ -311,6 +311,9 @@ pub struct Module {
     attr_ids: AttrIds,
     /// The explicit type arguments of the calls that have them.
     type_args: FxHashMap<ExprId, Box<[ParamValue]>>,
+    /// The calls whose attributes were omitted with TVM's metadata section, typed by the
+    /// type TVM printed on them: that type and the reference (rare).
+    printed_types: FxHashMap<ExprId, (Ty, Box<str>)>,
     vars: Vec<VarDecl>,
     /// The end of each variable's span that is neither empty nor its `%name`
     /// ([`Module::var_span`]): few (a `_` bound to an expression statement).
@@ -503,6 +506,20 @@ impl Module {
     /// The explicit type arguments of call `e` (none for most calls).
     pub fn type_args(&self, e: ExprId) -> &[ParamValue] {
         self.type_args.get(&e).map_or(&[], |a| a)
+    }
+
+    /// The type TVM printed on call `e`, to be trusted because its attributes were
+    /// omitted (`meta[relay.attrs.Conv2DAttrs][0]` without the metadata section), and
+    /// the reference that stands for them; `None` for any other call.
+    pub fn printed_type(&self, e: ExprId) -> Option<(Ty, &str)> {
+        self.printed_types.get(&e).map(|(t, r)| (*t, &**r))
+    }
+
+    /// Types call `e` by `ty`, the type TVM printed on it, because its attributes, which
+    /// `reference` stands for, were omitted: its operator's relation is not applied (see
+    /// [`Module::printed_type`]).
+    pub fn trust_printed_type(&mut self, e: ExprId, ty: Ty, reference: &str) {
+        self.printed_types.insert(e, (ty, reference.into()));
     }
 
     /// Room for the nodes of a source text of `len` bytes (a guess: one expression per

@@ -337,6 +337,31 @@ impl Infer<'_> {
         }
     }
 
+    /// The warning for call `e`, typed by the type `ty` TVM printed on it because its
+    /// attributes (`reference`) were omitted with the metadata section.
+    #[cold]
+    fn trusted_printed_type(&mut self, e: ExprId, callee: ExprId, ty: Ty, reference: &str) {
+        let callee = match self.m.expr(callee).kind {
+            ExprKind::Op(def) => format!(" of `{}`", def.name),
+            _ => String::new(),
+        };
+        let shown = self.s.tcx.show(ty);
+        self.warnings.push(TypeError {
+            span: self.span(e),
+            expr: Some(e),
+            message: format!(
+                "the attributes{callee} were omitted with the metadata section (`{reference}`): the printed type `{shown}` is trusted"
+            ),
+            notes: Vec::new(),
+            labels: Vec::new(),
+            help: Some(
+                "print the module with its metadata (`show_meta_data=True`) to check this call"
+                    .to_string(),
+            ),
+            attr: None,
+        });
+    }
+
     pub(super) fn call(
         &mut self,
         e: ExprId,
@@ -345,6 +370,10 @@ impl Infer<'_> {
         attrs: Option<&Arc<Attrs>>,
         type_args: &[ParamValue],
     ) -> Ty {
+        if let Some((ty, reference)) = self.m.printed_type(e) {
+            self.trusted_printed_type(e, callee, ty, reference);
+            return ty;
+        }
         if let (ExprKind::Op(def), []) = (&self.m.expr(callee).kind, type_args) {
             if let Some(t) = self.op_call(e, def, args, attrs) {
                 return t;

@@ -520,8 +520,7 @@ impl Parser<'_, '_> {
         }
         // `op(%x, meta[relay.attrs.Conv2DAttrs][0])`: the attributes, in the metadata.
         if self.is_word("meta") && self.src[self.tok.hi as usize..].starts_with("[relay.attrs.") {
-            let attrs = self.meta_attrs()?;
-            return self.finish_call(attrs);
+            return self.meta_attrs();
         }
         if self.at_attr()? {
             let attrs = self.attrs()?;
@@ -530,7 +529,10 @@ impl Parser<'_, '_> {
         Ok(Mode::Operand)
     }
 
-    fn finish_call(&mut self, attrs: Option<std::sync::Arc<crate::Attrs>>) -> PResult<Mode> {
+    pub(super) fn finish_call(
+        &mut self,
+        attrs: Option<std::sync::Arc<crate::Attrs>>,
+    ) -> PResult<Mode> {
         self.expect(Tok::RParen, "`)`")?;
         let Some(Frame::Call {
             callee,

@@ -362,13 +362,47 @@ impl<'s> Parser<'s, '_> {
         Ok(Mode::After(self.placeholder(span)))
     }
 
-    /// `meta[relay.attrs.X][n]` as a call's attributes: read from the metadata section,
-    /// each value as the operator declares it (TVM writes scalars as text: `"1"`).
+    /// `meta[relay.attrs.X][n]` as a call's attributes, and the call's `)`: read from the
+    /// metadata section, each value as the operator declares it (TVM writes scalars as
+    /// text: `"1"`). Without the section (`// meta data omitted`), a call TVM printed with
+    /// its type (`/* ty=T */` after its `)`) is typed by it ([`Module::trust_printed_type`],
+    /// a warning when inferred); without either it is an error.
+    ///
+    /// [`Module::trust_printed_type`]: crate::expr::Module::trust_printed_type
     #[cold]
-    pub(super) fn meta_attrs(&mut self) -> PResult<Option<std::sync::Arc<crate::Attrs>>> {
+    pub(super) fn meta_attrs(&mut self) -> PResult<Mode> {
         let lo = self.bump()?.lo;
         let (span, kind, n) = self.meta_ref(lo)?;
-        let text = self.src[span.lo as usize..span.hi as usize].to_string();
+        if self.metadata().is_some() {
+            let attrs = self.meta_attrs_read(span, &kind, n);
+            return self.finish_call(attrs);
+        }
+        let reference = self.src[span.lo as usize..span.hi as usize].to_string();
+        let printed = match self.is(Tok::RParen) {
+            true => self.ty_comment(self.tok.hi as usize)?,
+            false => None,
+        };
+        let Some(ty) = printed else {
+            self.error(
+                span,
+                format!("the attributes `{reference}` are in a metadata section, which this text does not have"),
+            );
+            return self.finish_call(None);
+        };
+        let mode = self.finish_call(None)?;
+        if let Mode::After(e) = mode {
+            self.m.trust_printed_type(e, ty, &reference);
+        }
+        Ok(mode)
+    }
+
+    /// `meta[relay.attrs.X][n]` as a call's attributes: read from the metadata section.
+    fn meta_attrs_read(
+        &mut self,
+        span: Span,
+        kind: &str,
+        n: u64,
+    ) -> Option<std::sync::Arc<crate::Attrs>> {
         let op = match self.frames.last() {
             Some(super::expressions::Frame::Call { callee, .. }) if !callee.is_mention() => {
                 match self.m.expr(*callee).kind {
@@ -378,17 +412,12 @@ impl<'s> Parser<'s, '_> {
             }
             _ => None,
         };
-        let read = match self.metadata() {
-            Some(md) => md.attrs(&kind, n),
-            None => Err(format!(
-                "the attributes `{text}` are in a metadata section, which this text does not have"
-            )),
-        };
+        let read = self.metadata()?.attrs(kind, n);
         let entries = match read {
             Ok(entries) => entries,
             Err(message) => {
                 self.error(span, message);
-                return Ok(None);
+                return None;
             }
         };
         let values = entries
@@ -400,7 +429,7 @@ impl<'s> Parser<'s, '_> {
                 (name.into_boxed_str(), metadata::attr_value(v, ty))
             })
             .collect();
-        Ok(Some(std::sync::Arc::new(crate::Attrs::new(values))))
+        Some(std::sync::Arc::new(crate::Attrs::new(values)))
     }
 
     /// Skips the bracketed groups from the current token on (`[kind][0]`).
