@@ -52,8 +52,9 @@ enum Command {
         /// Also print the type of every `let` and graph binding.
         #[arg(long)]
         bindings: bool,
-        /// Compare each binding's inferred type with the `/* ty=T */` TVM printed on it,
-        /// and report every disagreement (exit 1 if there is one).
+        /// Compare each expression's inferred type with the `/* ty=T */` TVM printed on
+        /// it (a binding's value, a result, an argument, a tuple's field), and report
+        /// every disagreement (exit 1 if there is one).
         #[arg(long)]
         compare_printed: bool,
         /// The `.relay` files (`-`: standard input) and `.onnx` models.
