@@ -21,7 +21,9 @@
 //! - explicit type arguments are printed only on a call of a global (the only place the
 //!   parser reads them); a type argument of kind `ShapeVar` or `BaseType` (built in Rust)
 //!   is printed as its dimension or data type, which the parser reads as a shape or type;
-//! - comments, the spelling of literals and layout are not kept.
+//! - comments, the spelling of literals and layout are not kept, except the `/* ty=T */`
+//!   of a call whose attributes were omitted with TVM's metadata, printed with the
+//!   reference that stood for them, as read ([`Module::printed_type`]).
 
 use crate::adt::AdtTable;
 use crate::attrs::AttrValue;
@@ -67,6 +69,9 @@ enum Task {
     Index(u32),
     /// The attributes of a call, after its arguments (`true`: after at least one).
     Attrs(ExprId, bool),
+    /// ` /* ty=T */` after a call typed by the type TVM printed on it
+    /// ([`Module::printed_type`]).
+    PrintedType(ExprId),
 }
 
 /// Indentation stops growing past this depth, so that deep nesting prints in linear size.
@@ -423,6 +428,13 @@ impl Printer<'_> {
                 }
                 Task::TypeArgs(e) => self.type_args(e),
                 Task::Attrs(e, after_args) => self.attrs(e, after_args),
+                Task::PrintedType(e) => {
+                    if let Some((ty, _)) = self.m.printed_type(e) {
+                        self.out.push_str(" /* ty=");
+                        self.out.push_str(&self.tcx.show_within(ty, usize::MAX));
+                        self.out.push_str(" */");
+                    }
+                }
             }
         }
     }
@@ -527,8 +539,14 @@ impl Printer<'_> {
             ExprKind::Call { parts, attrs } => {
                 let (callee, args) = (m.callee(*parts), m.args(*parts));
                 let type_args = m.type_args(e);
+                // Attributes omitted with the metadata: the reference and TVM's type, as
+                // read.
+                let printed = m.printed_type(e).is_some();
+                if printed {
+                    self.tasks.push(Task::PrintedType(e));
+                }
                 self.tasks.push(Task::Str(")"));
-                if m.attrs(*attrs).is_some_and(|a| !a.is_empty()) {
+                if printed || m.attrs(*attrs).is_some_and(|a| !a.is_empty()) {
                     self.tasks.push(Task::Attrs(e, !args.is_empty()));
                 }
                 self.push_list(args);
@@ -651,6 +669,13 @@ impl Printer<'_> {
         let ExprKind::Call { attrs, .. } = &self.m.expr(e).kind else {
             return;
         };
+        if let Some((_, reference)) = self.m.printed_type(e) {
+            if after_args {
+                self.out.push_str(", ");
+            }
+            self.out.push_str(reference);
+            return;
+        }
         let Some(attrs) = self.m.attrs(*attrs) else {
             return;
         };
