@@ -1,31 +1,12 @@
 //! `relay check --compare-printed` compares the type TVM printed on every expression
-//! that carries one (issue 27, point 5), not only the bindings': a function's result, an
+//! that carries one, not only the bindings': a function's result, an
 //! argument, a tuple's field, a function literal's body.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 /// `relay check --compare-printed -` of `src`: exit code, standard output, standard error.
 fn compare_printed(src: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_relay"))
-        .args(["check", "--compare-printed", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run relay");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(src.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().expect("an exit code, not a signal"),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    common::relay_stdin(&["check", "--compare-printed", "-"], src)
 }
 
 /// A program whose bindings' printed types are right, and whose other printed types are

@@ -1,30 +1,11 @@
-//! Printed modules, round 2 (issue 27): forms of real print-outs that `relay check`
+//! Printed modules, round 2: forms of real print-outs that `relay check`
 //! reads, each with the exact output.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 /// `relay check -` of `src`: exit code, standard output, standard error.
 fn check(src: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_relay"))
-        .args(["check", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run relay");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(src.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().expect("an exit code, not a signal"),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    common::relay_stdin(&["check", "-"], src)
 }
 
 /// TVM prints `arange`'s `start`, `stop` and `step` (expressions in its `ArangeAttrs`) as
