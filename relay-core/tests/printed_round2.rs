@@ -1,4 +1,4 @@
-//! Printed modules, round 2 (issue 27): a call whose attributes were omitted with TVM's
+//! Printed modules, round 2: a call whose attributes were omitted with TVM's
 //! metadata is typed by the type TVM printed on it, and printed back as it was read.
 
 use relay_core::infer::infer;
