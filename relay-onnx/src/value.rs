@@ -272,7 +272,10 @@ pub fn slice(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
         let mut i = lo;
         while (steps[j] > 0 && i < hi) || (steps[j] < 0 && i > hi) {
             idx.push(i as usize);
-            i += steps[j];
+            match i.checked_add(steps[j]) {
+                Some(next) => i = next,
+                None => break,
+            }
         }
         kept[k] = idx;
     }

@@ -87,3 +87,48 @@ fn an_optimizer_step_keeps_each_tensor_and_state_type() {
     assert_eq!(c.type_of("x2_new").unwrap(), "Tensor[(4), float32]");
     assert_eq!(c.type_of("v1_new").unwrap(), "Tensor[(3), float32]");
 }
+
+#[test]
+fn extreme_steps_are_steps_not_overflows() {
+    let mut g = Graph::new(17);
+    g.input("x", D::F32, &[D::p("N"), D::v(5)]);
+    g.init_ints("zero", &[1], &[0])
+        .init_ints("five", &[1], &[5])
+        .init_ints("one", &[1], &[1]);
+    g.init_ints("four", &[1], &[4])
+        .init_ints("back", &[1], &[-6]);
+    g.init_ints("max", &[1], &[i64::MAX])
+        .init_ints("min", &[1], &[i64::MIN]);
+    g.node(
+        "Slice",
+        &["x", "zero", "five", "one", "max"],
+        &["a"],
+        vec![],
+    );
+    g.node(
+        "Slice",
+        &["x", "four", "back", "one", "min"],
+        &["b"],
+        vec![],
+    );
+    // The same on a value: the shape [N, 5] stepped by i64::MAX is [N].
+    g.node("Shape", &["x"], &["s"], vec![]);
+    g.node(
+        "Slice",
+        &["s", "zero", "five", "zero", "max"],
+        &["sv"],
+        vec![],
+    );
+    g.node("ConstantOfShape", &["sv"], &["c"], vec![]);
+    g.init_ints("s0", &[], &[0])
+        .init_ints("s10", &[], &[10])
+        .init_ints("smin", &[], &[i64::MIN]);
+    g.node("Range", &["s0", "s10", "smin"], &["r"], vec![]);
+    g.output("a").output("b").output("c").output("r");
+    let mut c = g.check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("a").unwrap(), "Tensor[(N, 1), float32]");
+    assert_eq!(c.type_of("b").unwrap(), "Tensor[(N, 1), float32]");
+    assert_eq!(c.type_of("c").unwrap(), "Tensor[(N), float32]");
+    assert_eq!(c.type_of("r").unwrap(), "Tensor[(0), int64]");
+}

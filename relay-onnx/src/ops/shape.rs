@@ -260,12 +260,15 @@ fn slice_len(cx: &mut RelCx<'_>, n: Dim, start: i64, end: i64, step: i64) -> Res
     if let Some(c) = cx.tcx_ref().dims.as_const(n) {
         let (lo, hi) = slice_bounds(start, end, step, c)
             .ok_or_else(|| RelError::at(4, "a slice's step is 0"))?;
-        let len = if step > 0 {
-            (hi - lo + step - 1) / step
+        // ceil(|hi - lo| / |step|), in 128 bits: a step of `i64::MIN` is a step.
+        let (lo, hi, step) = (i128::from(lo), i128::from(hi), i128::from(step));
+        let (span, by) = if step > 0 {
+            (hi - lo, step)
         } else {
-            (lo - hi + (-step) - 1) / (-step)
+            (lo - hi, -step)
         };
-        return Ok(cx.tcx().dims.konst(len.max(0)));
+        let len = (span + by - 1).div_euclid(by).clamp(0, i128::from(c));
+        return Ok(cx.tcx().dims.konst(len as i64));
     }
     if n == Dims::ANY || step <= 0 {
         return Ok(Dims::ANY);
@@ -582,20 +585,26 @@ pub fn onnx_range(cx: &mut RelCx<'_>) -> RelResult {
     let d = &mut cx.tcx().dims;
     let err = |e: relay_core::DimError| RelError::at(1, e.to_string());
     let span = d.sub(v[1], v[0]).map_err(err)?;
+    // ceil(span / step) for a positive step; a negative one counts down.
     let len = match d.as_const(v[2]) {
         Some(0) => return Err(RelError::at(2, "a `Range` step is 0")),
         Some(1) => span,
-        Some(s) if s > 0 => {
+        // Constants in 128 bits (a step of `i64::MIN` is a step).
+        Some(s) if d.as_const(span).is_some() => {
+            let (span, s) = (i128::from(d.as_const(span).unwrap_or(0)), i128::from(s));
+            let (span, s) = if s > 0 { (span, s) } else { (-span, -s) };
+            d.konst((span + s - 1).div_euclid(s).clamp(0, i128::from(i64::MAX)) as i64)
+        }
+        Some(i64::MIN) => Dims::ANY,
+        Some(s) => {
+            let (span, s) = if s > 0 {
+                (span, s)
+            } else {
+                (d.neg(span).map_err(err)?, -s)
+            };
             let s1 = d.konst(s - 1);
             let n = d.add(span, s1).map_err(err)?;
             let k = d.konst(s);
-            d.floordiv(n, k).map_err(err)?
-        }
-        Some(s) => {
-            let neg = d.neg(span).map_err(err)?;
-            let s1 = d.konst(-s - 1);
-            let n = d.add(neg, s1).map_err(err)?;
-            let k = d.konst(-s);
             d.floordiv(n, k).map_err(err)?
         }
         None => Dims::ANY,
