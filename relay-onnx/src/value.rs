@@ -28,9 +28,17 @@ pub struct ValueCx<'a> {
     pub(crate) input_tys: &'a [Option<relay_core::Ty>],
     pub(crate) output_ty: relay_core::Ty,
     pub(crate) attrs: &'a NodeAttrs<'a>,
+    /// The output's elements when they are small float constants ([`ValueCx::set_floats`]).
+    pub(crate) floats: Option<Box<[f64]>>,
 }
 
 impl ValueCx<'_> {
+    /// Gives the output small float constants as its elements (a `Constant` of floats: a
+    /// `Resize`'s `scales`), which attributes taken from inputs read.
+    pub fn set_floats(&mut self, floats: Vec<f64>) {
+        self.floats = Some(floats.into());
+    }
+
     /// The value of input `i`, if it is given and known.
     pub fn value(&self, i: usize) -> Option<&[Dim]> {
         self.inputs.get(i).copied().flatten()
@@ -169,8 +177,8 @@ pub fn size(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
     Some(vec![cx.dims_table().product(&dims).ok()?])
 }
 
-/// The value of the first input, unchanged (`Identity`, `Cast` between integer types,
-/// `Reshape` and `Flatten` of a value, whose elements do not change).
+/// The value of the first input, unchanged (`Identity`, `Reshape`, `Flatten`, `Squeeze`,
+/// `Unsqueeze` of a value, whose elements do not change).
 pub fn same(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
     Some(cx.value(0)?.to_vec())
 }
@@ -215,11 +223,6 @@ pub fn concat(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
         out.extend_from_slice(cx.value(i)?);
     }
     (out.len() <= MAX_ELEMS).then_some(out)
-}
-
-/// `Unsqueeze` / `Squeeze` of a value: the elements are unchanged.
-pub fn reshaped(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
-    same(cx)
 }
 
 /// `Slice` of a rank-1 value with constant starts, ends and steps.

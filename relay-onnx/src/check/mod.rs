@@ -108,8 +108,6 @@ struct Slot {
     failed: bool,
     /// Its type is set (a node output's slot is made before its node is typed).
     ready: bool,
-    /// It is the value its name means (the first of that name).
-    named: bool,
 }
 
 /// A checked model: the type of every value and the diagnostics.
@@ -217,12 +215,7 @@ impl Checked {
 
     /// The dims of a value's type (constants as numbers, others as text), for scoring.
     pub fn dims_of(&mut self, name: &str) -> Option<Option<Vec<DimShown>>> {
-        let i = self.find(name)?;
-        let t = self.solver.resolve(self.slots[i].ty);
-        let TyData::Tensor(shape, _) = *self.solver.tcx.data(t) else {
-            return Some(None);
-        };
-        let Some(dims) = self.solver.tcx.shape_dims(shape).map(|d| d.to_vec()) else {
+        let Some(dims) = self.dims_raw(name)? else {
             return Some(None);
         };
         Some(Some(
@@ -560,13 +553,14 @@ impl<'m> Checker<'m> {
         self.names.push(name);
         // The first value of a name is the one its users mean (ONNX gives each value one
         // producer; a second is ignored here).
-        let named = !name.is_empty() && *self.by_name.entry(name).or_insert(id) == id;
+        if !name.is_empty() {
+            self.by_name.entry(name).or_insert(id);
+        }
         self.slots.push(Slot {
             ty,
             node: node.map(|n| n as u32),
             ready: true,
             failed: false,
-            named,
         });
         id
     }
@@ -695,19 +689,11 @@ impl<'m> Checker<'m> {
         self.input_starts.clear();
         self.input_starts.reserve(n + 1);
         let mut sorted = true;
-        // The outputs of the last few nodes, whose names are in the caches: most inputs
-        // are one of them, found without a probe of the table (a miss). A name the
-        // table holds for another value (an output that repeats an initializer's name,
-        // which ONNX forbids) is left to the table.
-        let mut recent: [(&[u8], usize); RECENT] = [(&[], 0); RECENT];
-        let mut next = 0;
         for k in 0..n {
             self.input_starts.push(self.input_slots.len() as u32);
             for i in g.inputs(k) {
                 let id = if i.is_empty() {
                     None
-                } else if let Some(&(_, id)) = recent.iter().find(|(name, _)| *name == *i) {
-                    Some(id)
                 } else {
                     self.by_name.get(i).copied()
                 };
@@ -718,12 +704,6 @@ impl<'m> Checker<'m> {
                     }
                 }
                 self.input_slots.push(id.map_or(NO_SLOT, |id| id as u32));
-            }
-            for (j, &o) in g.outputs(k).iter().enumerate() {
-                if let Some(id) = self.output_slot(k, j).filter(|&id| self.slots[id].named) {
-                    recent[next % RECENT] = (o, id);
-                    next += 1;
-                }
             }
         }
         self.input_starts.push(self.input_slots.len() as u32);
@@ -793,17 +773,16 @@ impl<'m> Checker<'m> {
         let mut inputs = std::mem::take(&mut self.scratch_inputs);
         inputs.clear();
         let mut failed = false;
-        let start = self.input_starts.get(k).map_or(0, |&a| a as usize);
+        let start = self.input_starts[k] as usize;
         for (i, name) in node.input().iter().enumerate() {
             if name.is_empty() {
                 inputs.push(None);
                 continue;
             }
-            // As `order` looked it up (a subgraph's checker has no such table).
-            let id = match self.input_slots.get(start + i) {
-                Some(&NO_SLOT) => None,
-                Some(&id) => Some(id as usize),
-                None => self.by_name.get(name.as_ref()).copied(),
+            // As `order` looked it up.
+            let id = match self.input_slots[start + i] {
+                NO_SLOT => None,
+                id => Some(id as usize),
             };
             match id {
                 // Made by a node that was not typed (on a cycle, reported).
@@ -919,10 +898,9 @@ impl<'m> Checker<'m> {
         op: &'static OnnxOp,
         inputs: &[Option<usize>],
     ) -> Option<NodeKey> {
-        if inputs.is_empty()
-            || inputs.len() > KEY_INPUTS
+        if inputs.len() > KEY_INPUTS
             || g.outputs(k).len() > u8::MAX as usize
-            || matches!(op.op_type, "Shape" | "Size")
+            || op.value_from_types
             || op.args.iter().any(|a| matches!(a, Arg::Fresh))
         {
             return None;
@@ -1391,24 +1369,10 @@ impl<'m> Checker<'m> {
                 self.slots[id].failed = !ok;
             }
         }
-        // A `Constant`'s small float tensor is kept, as a float initializer's is (the
-        // `scales` of a `Resize`).
-        if ok && op.op_type == "Constant" && op.domain.is_empty() {
-            let t = attrs.get("value").and_then(|a| a.t.as_ref());
-            if let (Some(t), false) = (t, node.output().is_empty()) {
-                if let Some(id) = self.output_slot(k, 0) {
-                    if let Some(f) = crate::attr::float_data(&TensorView::of(t)) {
-                        self.floats.insert(id, f.into());
-                    }
-                }
-            }
-        }
-        // Values.
-        // A value function runs when an input has a value, or for the operators that make
-        // values from types (`Shape`, `Size`) or from nothing (`Constant`).
+        // Values: a value function runs when an input has a value, or always when it
+        // makes values from types.
         let runs = || {
-            inputs.is_empty()
-                || matches!(op.op_type, "Shape" | "Size")
+            op.value_from_types
                 || inputs
                     .iter()
                     .flatten()
@@ -1432,12 +1396,16 @@ impl<'m> Checker<'m> {
                     input_tys: &tys,
                     output_ty: outs[0],
                     attrs: &attrs,
+                    floats: None,
                 };
-                if let Some(v) = f(&mut cx) {
-                    if v.len() <= MAX_ELEMS {
-                        if let Some(id) = self.output_slot(k, 0) {
-                            self.values.insert(id, v.into());
-                        }
+                let v = f(&mut cx);
+                let floats = cx.floats.take();
+                if let Some(id) = self.output_slot(k, 0) {
+                    if let Some(v) = v.filter(|v| v.len() <= MAX_ELEMS) {
+                        self.values.insert(id, v.into());
+                    }
+                    if let Some(f) = floats {
+                        self.floats.insert(id, f);
                     }
                 }
             }
@@ -1828,17 +1796,7 @@ impl<'m> Checker<'m> {
                 None => "?".into(),
             })
             .collect();
-        let dims = if dims.len() == 1 {
-            format!("({},)", dims[0])
-        } else {
-            format!("({})", dims.join(", "))
-        };
-        let dims = if s.dim.len() == 1 {
-            dims.replace(",)", ")")
-        } else {
-            dims
-        };
-        format!("Tensor[{dims}, {dt}]")
+        format!("Tensor[({}), {dt}]", dims.join(", "))
     }
 }
 
@@ -1892,9 +1850,6 @@ fn sanitize(name: &str) -> String {
     }
     s
 }
-
-/// How many nodes' outputs `order` keeps at hand.
-const RECENT: usize = 8;
 
 /// No slot: an input that names nothing (or is absent).
 const NO_SLOT: u32 = u32::MAX;

@@ -77,38 +77,38 @@ pub fn onnx_variadic(cx: &mut RelCx<'_>) -> RelResult {
     out_tensor(cx, 1, &dims, dt)
 }
 
-/// The dims and dtype of tensor argument `i`, `None` while unknown.
-fn operand(cx: &mut RelCx<'_>, i: usize) -> Result<Option<(Vec<relay_core::Dim>, DTy)>, RelError> {
-    cx.tensor_dims(i)
+/// Arguments 0 and 1 broadcast, and their one dtype; `None` while either is unknown.
+fn broadcast_pair(cx: &mut RelCx<'_>) -> Result<Option<(Vec<relay_core::Dim>, DTy)>, RelError> {
+    let (Some((a, da)), Some((b, db))) = (cx.tensor_dims(0)?, cx.tensor_dims(1)?) else {
+        return Ok(None);
+    };
+    cx.unify_dtype(da, db, 1)?;
+    Ok(Some((broadcast(cx, &a, &b, 1)?, da)))
 }
 
 /// `OnnxBinary(lhs, rhs, out)`.
 #[relation(OnnxBinary)]
 pub fn onnx_binary(cx: &mut RelCx<'_>) -> RelResult {
-    let (Some((a, da)), Some((b, db))) = (operand(cx, 0)?, operand(cx, 1)?) else {
-        return Ok(Progress::NotYet);
-    };
-    cx.unify_dtype(da, db, 1)?;
-    let out = broadcast(cx, &a, &b, 1)?;
-    out_tensor(cx, 2, &out, da)
+    match broadcast_pair(cx)? {
+        Some((out, dt)) => out_tensor(cx, 2, &out, dt),
+        None => Ok(Progress::NotYet),
+    }
 }
 
 /// `OnnxCompare(lhs, rhs, out)`.
 #[relation(OnnxCompare)]
 pub fn onnx_compare(cx: &mut RelCx<'_>) -> RelResult {
-    let (Some((a, da)), Some((b, db))) = (operand(cx, 0)?, operand(cx, 1)?) else {
-        return Ok(Progress::NotYet);
-    };
-    cx.unify_dtype(da, db, 1)?;
-    let out = broadcast(cx, &a, &b, 1)?;
-    out_tensor(cx, 2, &out, DTy::Known(relay_core::DType::BOOL))
+    match broadcast_pair(cx)? {
+        Some((out, _)) => out_tensor(cx, 2, &out, DTy::Known(relay_core::DType::BOOL)),
+        None => Ok(Progress::NotYet),
+    }
 }
 
 /// `OnnxWhere(condition, x, y, out)`.
 #[relation(OnnxWhere)]
 pub fn onnx_where(cx: &mut RelCx<'_>) -> RelResult {
     let (Some((c, dc)), Some((a, da)), Some((b, db))) =
-        (operand(cx, 0)?, operand(cx, 1)?, operand(cx, 2)?)
+        (cx.tensor_dims(0)?, cx.tensor_dims(1)?, cx.tensor_dims(2)?)
     else {
         return Ok(Progress::NotYet);
     };

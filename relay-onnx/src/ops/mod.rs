@@ -146,8 +146,12 @@ pub struct OnnxOp {
     pub attrs: &'static [AttrMap],
     /// How its result gives the outputs.
     pub outputs: Outputs,
-    /// How it computes integer values (shapes), if it does.
+    /// How it computes integer values (shapes), if it does: run when an input has a
+    /// value, or always when `value_from_types` (`Shape` and `Size` make values from their
+    /// input's type, `Constant` from its attributes).
     pub value: Option<ValueFn>,
+    /// Its value function reads types and attributes, not input values.
+    pub value_from_types: bool,
     /// The doc comment.
     pub doc: &'static str,
     /// Where it was declared.
@@ -166,7 +170,8 @@ pub struct OnnxOpEntry(pub &'static OnnxOp);
 /// Each declaration is `"domain" OpType since N => "relay.op"(args)` followed by
 /// optional parts, in this order: `{ relay_attr: source, .. }` ([`AttrFrom`]: `Attr("n")`,
 /// `AttrOr("n", AttrConst::..)`, `Input(i)`, `Const(AttrConst::..)`), `-> Each` (the
-/// result is a tuple of the outputs), `value f` (a [`ValueFn`]). Arguments are
+/// result is a tuple of the outputs), `value f` (a [`ValueFn`], run when an input has a
+/// value) or `value(types) f` (run always: a value made from types or attributes). Arguments are
 /// [`Arg`]s (`In(0)`, `Opt(2)`, `Value(1)`, `Rest(0)`, `Fresh`). A declaration ends with
 /// `;`; `""` is the default domain.
 ///
@@ -187,7 +192,7 @@ macro_rules! onnx_ops {
         $domain:literal $op:ident since $since:literal => $relay:literal ( $($arg:expr),* $(,)? )
         $({ $($attr:ident : $from:expr),* $(,)? })?
         $(-> $outputs:ident)?
-        $(value $value:path)?
+        $(value $(($vfrom:ident))? $value:path)?
         ;
     )*) => {
         $(
@@ -205,6 +210,7 @@ macro_rules! onnx_ops {
                     attrs: &[$($($crate::ops::AttrMap { relay: stringify!($attr), from: $from }),*)?],
                     outputs: $crate::__outputs!($($outputs)?),
                     value: $crate::__value!($($value)?),
+                    value_from_types: $crate::__from_types!($($($vfrom)?)?),
                     doc: concat!($($doc, "\n"),*),
                     file: file!(),
                     line: line!(),
@@ -223,6 +229,17 @@ macro_rules! __outputs {
     };
     ($o:ident) => {
         $crate::ops::Outputs::$o
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __from_types {
+    () => {
+        false
+    };
+    (types) => {
+        true
     };
 }
 

@@ -7,7 +7,7 @@
 //! shape given as a value, `Reshape`'s `0`, `Unsqueeze`'s list of axes, `Flatten`'s axis)
 //! the relation ONNX needs is written here, as an operator of the `onnx.` namespace.
 
-use super::util::{out_tensor, value_of, Val};
+use super::util::{arith, out_tensor, value_of, Val};
 use crate::onnx_ops;
 use crate::value;
 use relay_core::op::AttrConst;
@@ -141,12 +141,8 @@ pub fn onnx_reshape(cx: &mut RelCx<'_>) -> RelResult {
             Some(q) => out[i] = Some(q),
             None => {
                 let dims_t = &mut cx.tcx().dims;
-                let n = dims_t
-                    .product(&dims)
-                    .map_err(|e| RelError::at(0, e.to_string()))?;
-                let k = dims_t
-                    .product(&known)
-                    .map_err(|e| RelError::at(1, e.to_string()))?;
+                let n = dims_t.product(&dims).map_err(arith(0))?;
+                let k = dims_t.product(&known).map_err(arith(1))?;
                 if let (Some(n), Some(k)) = (dims_t.as_const(n), dims_t.as_const(k)) {
                     let t = super::util::shown(cx, 0);
                     return Err(RelError::at(
@@ -155,22 +151,13 @@ pub fn onnx_reshape(cx: &mut RelCx<'_>) -> RelResult {
                     ));
                 }
                 // A symbolic element count that the others do not divide exactly.
-                out[i] = Some(
-                    cx.tcx()
-                        .dims
-                        .floordiv(n, k)
-                        .map_err(|e| RelError::at(1, e.to_string()))?,
-                );
+                out[i] = Some(cx.tcx().dims.floordiv(n, k).map_err(arith(1))?);
             }
         }
     } else {
         let dims_t = &mut cx.tcx().dims;
-        let n = dims_t
-            .product(&dims)
-            .map_err(|e| RelError::at(0, e.to_string()))?;
-        let k = dims_t
-            .product(&known)
-            .map_err(|e| RelError::at(1, e.to_string()))?;
+        let n = dims_t.product(&dims).map_err(arith(0))?;
+        let k = dims_t.product(&known).map_err(arith(1))?;
         if let (Some(a), Some(b)) = (dims_t.as_const(n), dims_t.as_const(k)) {
             if a != b {
                 let t = super::util::shown(cx, 0);
@@ -243,12 +230,8 @@ pub fn onnx_flatten(cx: &mut RelCx<'_>) -> RelResult {
             .ok_or_else(|| RelError::at(0, format!("axis {a} is out of range for rank {r}")))?
     };
     let d = &mut cx.tcx().dims;
-    let lo = d
-        .product(&dims[..k])
-        .map_err(|e| RelError::at(0, e.to_string()))?;
-    let hi = d
-        .product(&dims[k..])
-        .map_err(|e| RelError::at(0, e.to_string()))?;
+    let lo = d.product(&dims[..k]).map_err(arith(0))?;
+    let hi = d.product(&dims[k..]).map_err(arith(0))?;
     out_tensor(cx, 1, &[lo, hi], dt)
 }
 
@@ -256,7 +239,7 @@ pub fn onnx_flatten(cx: &mut RelCx<'_>) -> RelResult {
 /// `n` is: `ends` past the end (exporters write `INT64_MAX`) are `n`, negative ones
 /// count from the end.
 fn slice_len(cx: &mut RelCx<'_>, n: Dim, start: i64, end: i64, step: i64) -> Result<Dim, RelError> {
-    let err = |e: relay_core::DimError| RelError::at(0, e.to_string());
+    let err = &arith(0);
     if let Some(c) = cx.tcx_ref().dims.as_const(n) {
         let (lo, hi) = slice_bounds(start, end, step, c)
             .ok_or_else(|| RelError::at(4, "a slice's step is 0"))?;
@@ -413,12 +396,7 @@ pub fn onnx_tile(cx: &mut RelCx<'_>) -> RelResult {
     }
     let mut out = Vec::with_capacity(dims.len());
     for (&d, &r) in dims.iter().zip(&reps) {
-        out.push(
-            cx.tcx()
-                .dims
-                .mul(d, r)
-                .map_err(|e| RelError::at(1, e.to_string()))?,
-        );
+        out.push(cx.tcx().dims.mul(d, r).map_err(arith(1))?);
     }
     out_tensor(cx, 2, &out, dt)
 }
@@ -466,12 +444,8 @@ pub fn onnx_pad(cx: &mut RelCx<'_>) -> RelResult {
     let mut out = dims.clone();
     for (j, &k) in axes.iter().enumerate() {
         let d = &mut cx.tcx().dims;
-        let s = d
-            .add(pads[j], pads[j + axes.len()])
-            .map_err(|e| RelError::at(1, e.to_string()))?;
-        out[k] = d
-            .add(out[k], s)
-            .map_err(|e| RelError::at(1, e.to_string()))?;
+        let s = d.add(pads[j], pads[j + axes.len()]).map_err(arith(1))?;
+        out[k] = d.add(out[k], s).map_err(arith(1))?;
         if let Some(c) = d.as_const(out[k]) {
             if c < 0 {
                 return Err(RelError::at(
@@ -513,7 +487,7 @@ pub fn onnx_split(cx: &mut RelCx<'_>) -> RelResult {
             let _ = total;
             let mut sum = d.konst(0);
             for &p in &v {
-                sum = d.add(sum, p).map_err(|e| RelError::at(1, e.to_string()))?;
+                sum = d.add(sum, p).map_err(arith(1))?;
             }
             if let (Some(s), Some(c)) = (d.as_const(sum), d.as_const(dims[k])) {
                 if s != c {
@@ -583,7 +557,7 @@ pub fn onnx_range(cx: &mut RelCx<'_>) -> RelResult {
         }
     }
     let d = &mut cx.tcx().dims;
-    let err = |e: relay_core::DimError| RelError::at(1, e.to_string());
+    let err = &arith(1);
     let span = d.sub(v[1], v[0]).map_err(err)?;
     // ceil(span / step) for a positive step; a negative one counts down.
     let len = match d.as_const(v[2]) {
@@ -665,11 +639,7 @@ pub fn onnx_concat(cx: &mut RelCx<'_>) -> RelResult {
             .map_err(|e| RelError::at(0, format!("input {j}: {}", e.message)))?;
         for i in 0..r {
             if i == k {
-                sum = cx
-                    .tcx()
-                    .dims
-                    .add(sum, dims[i])
-                    .map_err(|e| RelError::at(0, e.to_string()))?;
+                sum = cx.tcx().dims.add(sum, dims[i]).map_err(arith(0))?;
                 continue;
             }
             let (x, y) = (out[i], dims[i]);
@@ -709,18 +679,18 @@ pub fn onnx_constant(cx: &mut RelCx<'_>) -> RelResult {
 }
 
 onnx_ops! {
-    "" Shape since 1 => "onnx.shape"(In(0)) { start: Attr("start"), end: Attr("end") } value value::shape;
-    "" Size since 1 => "ndarray_size"(In(0)) { dtype: Const(AttrConst::DType("int64")) } value value::size;
+    "" Shape since 1 => "onnx.shape"(In(0)) { start: Attr("start"), end: Attr("end") } value(types) value::shape;
+    "" Size since 1 => "ndarray_size"(In(0)) { dtype: Const(AttrConst::DType("int64")) } value(types) value::size;
     "" Identity since 1 => "copy"(In(0)) value value::same;
     "" Cast since 6 => "cast"(In(0)) { dtype: With(super::util::dtype_attr_to) } value value::cast;
     "" CastLike since 15 => "cast_like"(In(0), In(1)) value value::same;
     "" Reshape since 1 => "onnx.reshape"(In(0), AttrInts("shape")) value value::same;
     "" Reshape since 5 => "onnx.reshape"(In(0), Value(1)) { allowzero: Attr("allowzero") } value value::same;
     "" Expand since 8 => "onnx.expand"(In(0), Value(1)) value value::broadcast_to_output;
-    "" Squeeze since 1 => "squeeze"(In(0)) { axis: Attr("axes") } value value::reshaped;
-    "" Squeeze since 13 => "squeeze"(In(0)) { axis: Input(1) } value value::reshaped;
-    "" Unsqueeze since 1 => "onnx.unsqueeze"(In(0)) { axes: Attr("axes") } value value::reshaped;
-    "" Unsqueeze since 13 => "onnx.unsqueeze"(In(0)) { axes: Input(1) } value value::reshaped;
+    "" Squeeze since 1 => "squeeze"(In(0)) { axis: Attr("axes") } value value::same;
+    "" Squeeze since 13 => "squeeze"(In(0)) { axis: Input(1) } value value::same;
+    "" Unsqueeze since 1 => "onnx.unsqueeze"(In(0)) { axes: Attr("axes") } value value::same;
+    "" Unsqueeze since 13 => "onnx.unsqueeze"(In(0)) { axes: Input(1) } value value::same;
     "" Flatten since 1 => "onnx.flatten"(In(0)) { axis: Attr("axis") } value value::same;
     "" Concat since 4 => "onnx.concat"(Rest(0)) { axis: Attr("axis") } value value::concat;
     "" Slice since 1 => "onnx.slice"(In(0), AttrInts("starts"), AttrInts("ends"), AttrInts("axes"), AttrInts("steps")) value value::slice;
@@ -733,6 +703,6 @@ onnx_ops! {
     "" Split since 13 => "onnx.split"(In(0), Value(1)) { axis: Attr("axis") } -> Each;
     "" Range since 11 => "onnx.range"(In(0), In(1), In(2), Value(0), Value(1), Value(2)) value value::range;
     "" ConstantOfShape since 9 => "onnx.constant_of_shape"(Value(0)) { dtype: With(super::util::dtype_of_value) } value value::constant_of_shape;
-    "" Constant since 1 => "onnx.constant"() { shape: With(super::util::constant_shape), dtype: With(super::util::constant_dtype) } value super::util::constant_value;
+    "" Constant since 1 => "onnx.constant"() { shape: With(super::util::constant_shape), dtype: With(super::util::constant_dtype) } value(types) super::util::constant_value;
     "" Transpose since 1 => "transpose"(In(0)) { axes: Attr("perm") } value value::transpose;
 }

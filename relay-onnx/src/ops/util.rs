@@ -5,7 +5,9 @@ use super::AttrFnError;
 use crate::attr::NodeAttrs;
 use crate::check::onnx_dtype;
 use crate::value::ValueCx;
-use relay_core::{AttrValue, DTy, Dim, Progress, RelCx, RelError, RelResult, Ty, TyData};
+use relay_core::{AttrValue, DTy, Dim, Progress, RelCx, RelError, RelResult, TyData};
+/// A dimension-arithmetic error blaming an argument, and an argument shown: relay-ops' own.
+pub use relay_ops::level3::util::{arith, shown};
 
 /// What a value argument ([`Arg::Value`](super::Arg::Value)) holds.
 pub enum Val {
@@ -30,23 +32,11 @@ pub fn value_of(cx: &mut RelCx<'_>, i: usize) -> Result<Val, RelError> {
     })
 }
 
-/// The dimensions of argument `i`, if it is a tensor of known rank.
-pub fn dims_of(cx: &mut RelCx<'_>, i: usize) -> Result<Option<Vec<Dim>>, RelError> {
-    Ok(cx.tensor_dims(i)?.map(|(d, _)| d))
-}
-
 /// Unifies argument `arg` (the result) with `Tensor[dims, dt]`: solved.
 pub fn out_tensor(cx: &mut RelCx<'_>, arg: usize, dims: &[Dim], dt: DTy) -> RelResult {
     let t = cx.mk_tensor(dims, dt);
     cx.unify(arg, t)?;
     Ok(Progress::Solved)
-}
-
-/// Argument `arg` shown in the text syntax.
-pub fn shown(cx: &mut RelCx<'_>, arg: usize) -> String {
-    let t: Ty = cx.arg(arg);
-    let t = cx.resolve(t);
-    cx.show(t)
 }
 
 /// `axis` made positive against `rank`; `None` when out of range.
@@ -98,11 +88,7 @@ pub fn broadcast(
                         // for every run (a zero-sized axis aside).
                         match cx.unify_dim(x, y, blame) {
                             Ok(()) => cx.resolve_dim(x),
-                            Err(_) => cx
-                                .tcx()
-                                .dims
-                                .max(x, y)
-                                .map_err(|e| RelError::at(blame, e.to_string()))?,
+                            Err(_) => cx.tcx().dims.max(x, y).map_err(arith(blame))?,
                         }
                     }
                 }
@@ -194,8 +180,15 @@ pub fn constant_dtype(a: &NodeAttrs<'_>) -> Result<Option<AttrValue>, AttrFnErro
     Ok(Some(AttrValue::DType(d)))
 }
 
-/// `Constant`'s value, when it is a small integer tensor.
+/// `Constant`'s value, when it is a small integer tensor (a small float tensor's
+/// elements are kept as floats).
 pub fn constant_value(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    let tensor = cx.attrs.get("value").and_then(|a| a.t.as_ref());
+    if let Some(f) = tensor.and_then(|t| crate::attr::float_data(&crate::proto::TensorView::of(t)))
+    {
+        cx.set_floats(f);
+        return None;
+    }
     let ints = if let Some(v) = cx.attrs.tensor_value("value") {
         v
     } else if let Some(i) = cx.attr_int("value_int") {

@@ -5,12 +5,12 @@ use relay_core::dim::{DimData, Dims};
 use relay_core::{Dim, DimError, RelCx, RelError, Ty};
 
 /// A dimension-arithmetic error as a relation error blaming argument `arg`.
-pub(crate) fn arith(arg: usize) -> impl Fn(DimError) -> RelError {
+pub fn arith(arg: usize) -> impl Fn(DimError) -> RelError {
     move |e| RelError::at(arg, e.to_string())
 }
 
 /// Argument `arg` shown in the text syntax, resolved as far as known.
-pub(crate) fn shown(cx: &mut RelCx<'_>, arg: usize) -> String {
+pub fn shown(cx: &mut RelCx<'_>, arg: usize) -> String {
     let t: Ty = cx.arg(arg);
     let t = cx.resolve(t);
     cx.show(t)

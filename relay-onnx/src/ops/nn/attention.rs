@@ -1,7 +1,7 @@
 //! The attentions: `Attention` (and the preview `FlexAttention`), `RotaryEmbedding`,
 //! `LinearAttention` and `CausalConvWithState`.
 
-use super::{as_const, de, konst, opt_tensor, out_fields, same_dim, set_field};
+use super::{arith, as_const, konst, opt_tensor, out_fields, same_dim, set_field};
 use crate::onnx_ops;
 use crate::ops::util::{out_tensor, shown};
 use relay_core::{relation, relay_op, Dims, Progress, RelCx, RelError, RelResult, TyData};
@@ -131,7 +131,7 @@ pub fn onnx_attention(cx: &mut RelCx<'_>) -> RelResult {
                     format!("`past_key` is `{t}`, and it must be of rank 4"),
                 ));
             }
-            cx.tcx().dims.add(pk[2], kv_seq).map_err(de(4))?
+            cx.tcx().dims.add(pk[2], kv_seq).map_err(arith(4))?
         }
         None => {
             if !is_absent(cx, 4) {
@@ -169,7 +169,7 @@ pub fn onnx_attention(cx: &mut RelCx<'_>) -> RelResult {
     let y = if r == 4 {
         vec![q[0], q_heads, q_seq, v_head]
     } else {
-        let h = cx.tcx().dims.mul(q_heads, v_head).map_err(de(2))?;
+        let h = cx.tcx().dims.mul(q_heads, v_head).map_err(arith(2))?;
         vec![q[0], q_seq, h]
     };
     set_field(cx, &fields, 7, 0, &y, dt)?;
@@ -220,7 +220,7 @@ pub fn onnx_causal_conv(cx: &mut RelCx<'_>) -> RelResult {
     let state = {
         let dims = &mut cx.tcx().dims;
         let m1 = dims.konst(-1);
-        let k1 = dims.add(w[2], m1).map_err(de(1))?;
+        let k1 = dims.add(w[2], m1).map_err(arith(1))?;
         vec![x[0], x[1], k1]
     };
     if let Some((s, _)) = opt_tensor(cx, 3)? {
@@ -274,7 +274,7 @@ pub fn onnx_linear_attention(cx: &mut RelCx<'_>) -> RelResult {
     let y = if dv == Dims::ANY {
         Dims::ANY
     } else {
-        dims.scale(dv, qh).map_err(de(2))?
+        dims.scale(dv, qh).map_err(arith(2))?
     };
     let hk = dims.konst(kh);
     let sdt = match opt_tensor(cx, 3)? {

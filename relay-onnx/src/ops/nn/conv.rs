@@ -2,7 +2,7 @@
 //! `QLinearConv`), `DeformConv` and `ConvTranspose`.
 
 use super::{
-    as_const, de, konst, nonneg, opt_tensor, per_axis, result_dtype, same_dim, spatial_input,
+    arith, as_const, konst, nonneg, opt_tensor, per_axis, result_dtype, same_dim, spatial_input,
     AutoPad, Window,
 };
 use crate::onnx_ops;
@@ -168,7 +168,7 @@ fn conv(
     }
     let n = x.len() - 2;
     // C = weight's channels * group.
-    let wc = cx.tcx().dims.scale(w[1], group).map_err(de(wi))?;
+    let wc = cx.tcx().dims.scale(w[1], group).map_err(arith(wi))?;
     same_dim(cx, x[1], wc, wi, |c, k| {
         if group == 1 {
             format!("the input has {c} channels, and the weight takes {k}")
@@ -242,7 +242,7 @@ pub fn onnx_conv_transpose(cx: &mut RelCx<'_>) -> RelResult {
         format!("the input has {c} channels, and the weight takes {k}")
     })?;
     let n = x.len() - 2;
-    let m = cx.tcx().dims.scale(w[1], group).map_err(de(1))?;
+    let m = cx.tcx().dims.scale(w[1], group).map_err(arith(1))?;
     if let Some((bias, _)) = opt_tensor(cx, 2)? {
         if bias.len() != 1 {
             let t = shown(cx, 2);
@@ -282,23 +282,23 @@ pub fn onnx_conv_transpose(cx: &mut RelCx<'_>) -> RelResult {
                 let d = x[2 + i];
                 let dims = &mut cx.tcx().dims;
                 let o = if win.pads.is_none() && win.auto_pad == AutoPad::Same {
-                    dims.scale(d, s).map_err(de(0))?
+                    dims.scale(d, s).map_err(arith(0))?
                 } else {
                     let (pb, pe) = win.pads.as_ref().map_or((0, 0), |p| (p[i], p[i + n]));
                     // s * (D - 1) + output_padding + (k - 1) * dilation + 1 - pads
                     let m1 = dims.konst(-1);
-                    let dm1 = dims.add(d, m1).map_err(de(0))?;
-                    let sd = dims.scale(dm1, s).map_err(de(0))?;
-                    let k1 = dims.add(win.kernel[i], m1).map_err(de(1))?;
-                    let kd = dims.scale(k1, win.dilations[i]).map_err(de(1))?;
+                    let dm1 = dims.add(d, m1).map_err(arith(0))?;
+                    let sd = dims.scale(dm1, s).map_err(arith(0))?;
+                    let k1 = dims.add(win.kernel[i], m1).map_err(arith(1))?;
+                    let kd = dims.scale(k1, win.dilations[i]).map_err(arith(1))?;
                     let c = 1i64
                         .checked_add(output_padding[i])
                         .and_then(|c| c.checked_sub(pb))
                         .and_then(|c| c.checked_sub(pe))
                         .ok_or_else(|| RelError::at(0, "`pads` overflow"))?;
                     let c = dims.konst(c);
-                    let t = dims.add(sd, kd).map_err(de(0))?;
-                    dims.add(t, c).map_err(de(0))?
+                    let t = dims.add(sd, kd).map_err(arith(0))?;
+                    dims.add(t, c).map_err(arith(0))?
                 };
                 nonneg(cx, o, i + 2)?;
                 sp.push(o);

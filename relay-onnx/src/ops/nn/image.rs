@@ -1,7 +1,7 @@
 //! The image operators: `DepthToSpace` and `SpaceToDepth` (TVM's), `GridSample`,
 //! `AffineGrid`, `Col2Im` and `CenterCropPad`.
 
-use super::{as_const, de, konst, same_dim, sizes_nonneg, spatial_input};
+use super::{arith, as_const, konst, same_dim, sizes_nonneg, spatial_input};
 use crate::onnx_ops;
 use crate::ops::util::{out_tensor, shown, value_of, Val};
 use relay_core::op::AttrConst;
@@ -134,7 +134,7 @@ pub fn onnx_col2im(cx: &mut RelCx<'_>) -> RelResult {
         }
     }
     let dims = &mut cx.tcx().dims;
-    let prod = dims.product(&block).map_err(de(2))?;
+    let prod = dims.product(&block).map_err(arith(2))?;
     let c = match (dims.as_const(x[1]), dims.as_const(prod)) {
         (Some(a), Some(b)) if b > 0 => {
             if a % b != 0 {

@@ -27,12 +27,9 @@ pub mod resize;
 pub mod softmax;
 
 use crate::ops::util::shown;
-use relay_core::{DTy, DType, Dim, DimError, Dims, RelCx, RelError, Ty, TyData};
+use relay_core::{DTy, DType, Dim, Dims, RelCx, RelError, Ty, TyData};
 
-/// A dimension error as a relation error blaming `arg`.
-fn de(arg: usize) -> impl Fn(DimError) -> RelError {
-    move |e| RelError::at(arg, e.to_string())
-}
+pub(crate) use crate::ops::util::arith;
 
 fn konst(cx: &mut RelCx<'_>, c: i64) -> Dim {
     cx.tcx().dims.konst(c)
@@ -240,18 +237,18 @@ impl Window {
             let ek = {
                 let dims = &mut cx.tcx().dims;
                 let km1 = dims.konst(-1);
-                let k1 = dims.add(self.kernel[i], km1).map_err(de(1))?;
-                let kd = dims.scale(k1, self.dilations[i]).map_err(de(1))?;
+                let k1 = dims.add(self.kernel[i], km1).map_err(arith(1))?;
+                let kd = dims.scale(k1, self.dilations[i]).map_err(arith(1))?;
                 let one = dims.konst(1);
-                dims.add(kd, one).map_err(de(1))?
+                dims.add(kd, one).map_err(arith(1))?
             };
             let o = match (self.pads.as_ref(), self.auto_pad) {
                 (None, AutoPad::Same) => {
                     // ceil(D / s)
                     let dims = &mut cx.tcx().dims;
                     let sm1 = dims.konst(s - 1);
-                    let num = dims.add(d, sm1).map_err(de(0))?;
-                    dims.floordiv(num, sk).map_err(de(0))?
+                    let num = dims.add(d, sm1).map_err(arith(0))?;
+                    dims.floordiv(num, sk).map_err(arith(0))?
                 }
                 (pads, mode) => {
                     let (pb, pe) = match (pads, mode) {
@@ -263,8 +260,8 @@ impl Window {
                         pb.checked_add(pe)
                             .ok_or_else(|| RelError::at(0, "`pads` overflow"))?,
                     );
-                    let padded = dims.add(d, pad).map_err(de(0))?;
-                    let room = dims.sub(padded, ek).map_err(de(0))?;
+                    let padded = dims.add(d, pad).map_err(arith(0))?;
+                    let room = dims.sub(padded, ek).map_err(arith(0))?;
                     if let (Some(r), Some(p), Some(k)) = (
                         dims.as_const(room),
                         dims.as_const(padded),
@@ -282,13 +279,13 @@ impl Window {
                     }
                     let num = if self.ceil {
                         let sm1 = dims.konst(s - 1);
-                        dims.add(room, sm1).map_err(de(0))?
+                        dims.add(room, sm1).map_err(arith(0))?
                     } else {
                         room
                     };
-                    let q = dims.floordiv(num, sk).map_err(de(0))?;
+                    let q = dims.floordiv(num, sk).map_err(arith(0))?;
                     let one = dims.konst(1);
-                    let mut o = dims.add(q, one).map_err(de(0))?;
+                    let mut o = dims.add(q, one).map_err(arith(0))?;
                     if self.ceil {
                         // A last window that would start in the end padding is dropped.
                         if let (Some(oc), Some(dc)) = (dims.as_const(o), dims.as_const(d)) {

@@ -2,7 +2,7 @@
 //! `RoiAlign` and `MaxUnpool`.
 
 use super::{
-    de, konst, nonneg, out_fields, same_dim, set_field, sizes_nonneg, spatial_input, Window,
+    arith, konst, nonneg, out_fields, same_dim, set_field, sizes_nonneg, spatial_input, Window,
 };
 use crate::attr::NodeAttrs;
 use crate::onnx_ops;
@@ -211,14 +211,14 @@ pub fn onnx_max_unpool(cx: &mut RelCx<'_>) -> RelResult {
                 let (pb, pe) = win.pads.as_ref().map_or((0, 0), |p| (p[i], p[i + n]));
                 let dims = &mut cx.tcx().dims;
                 let m1 = dims.konst(-1);
-                let d1 = dims.add(x[2 + i], m1).map_err(de(0))?;
-                let sd = dims.scale(d1, win.strides[i]).map_err(de(0))?;
+                let d1 = dims.add(x[2 + i], m1).map_err(arith(0))?;
+                let sd = dims.scale(d1, win.strides[i]).map_err(arith(0))?;
                 let c = k[i]
                     .checked_sub(pb)
                     .and_then(|c| c.checked_sub(pe))
                     .ok_or_else(|| RelError::at(0, "`pads` overflow"))?;
                 let c = dims.konst(c);
-                let o = dims.add(sd, c).map_err(de(0))?;
+                let o = dims.add(sd, c).map_err(arith(0))?;
                 nonneg(cx, o, i + 2)?;
                 out.push(o);
             }

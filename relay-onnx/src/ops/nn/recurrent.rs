@@ -1,6 +1,6 @@
 //! The recurrent layers: `RNN`, `GRU` and `LSTM`.
 
-use super::{de, konst, opt_tensor, out_fields, same_dim, set_field};
+use super::{arith, konst, opt_tensor, out_fields, same_dim, set_field};
 use crate::onnx_ops;
 use crate::ops::util::shown;
 use relay_core::op::AttrConst;
@@ -98,7 +98,7 @@ fn recurrent(
         Some(h) => konst(cx, h),
         None => r[2],
     };
-    let gh = cx.tcx().dims.scale(hidden, gates).map_err(de(1))?;
+    let gh = cx.tcx().dims.scale(hidden, gates).map_err(arith(1))?;
     for (i, dims) in [(1, &w), (2, &r)] {
         let name = if i == 1 { "W" } else { "R" };
         same_dim(cx, dims[0], d, i, |a, b| {
@@ -139,7 +139,7 @@ fn recurrent(
     vectors.extend(peepholes.map(|p| (p, 3)));
     for (i, k) in vectors {
         if let Some((b, _)) = opt_tensor(cx, i)? {
-            let want = cx.tcx().dims.scale(hidden, k).map_err(de(i))?;
+            let want = cx.tcx().dims.scale(hidden, k).map_err(arith(i))?;
             if b.len() != 2 {
                 let t = shown(cx, i);
                 return Err(RelError::at(

@@ -1,6 +1,6 @@
 //! `Resize` and `Upsample`.
 
-use super::{as_const, de, konst, sizes_nonneg};
+use super::{arith, as_const, konst, sizes_nonneg};
 use crate::onnx_ops;
 use crate::ops::util::{out_tensor, value_of, Val};
 use relay_core::{relation, relay_op, AttrValue, Dim, Dims, Progress, RelCx, RelError, RelResult};
@@ -63,12 +63,12 @@ fn scaled(cx: &mut RelCx<'_>, d: Dim, scale: f64) -> Result<Dim, RelError> {
         return Ok(Dims::ANY);
     }
     if scale.fract() == 0.0 && scale < (1u64 << 31) as f64 {
-        return cx.tcx().dims.scale(d, scale as i64).map_err(de(0));
+        return cx.tcx().dims.scale(d, scale as i64).map_err(arith(0));
     }
     let inv = 1.0 / scale;
     if (inv - inv.round()).abs() < 1e-9 && inv < (1u64 << 31) as f64 {
         let k = konst(cx, inv.round() as i64);
-        return cx.tcx().dims.floordiv(d, k).map_err(de(0));
+        return cx.tcx().dims.floordiv(d, k).map_err(arith(0));
     }
     Ok(Dims::ANY)
 }

@@ -1,7 +1,7 @@
 //! The operators that select or index: `TopK`, the data-dependent `NonZero`, `Unique`,
 //! `Compress` and `NonMaxSuppression`, `OneHot`, `GatherElements` and `GatherND`.
 
-use super::{axis_in, consts, dim_err, out_fields, same_dim, scalar_of};
+use super::{arith, axis_in, consts, out_fields, same_dim, scalar_of};
 use crate::onnx_ops;
 use crate::ops::util::{out_tensor, shown, value_of, Val};
 use crate::value;
@@ -148,7 +148,7 @@ pub fn onnx_unique(cx: &mut RelCx<'_>) -> RelResult {
     let i64t = DTy::Known(DType::INT64);
     let (y, n_inverse, u) = match axis {
         None => {
-            let total = cx.tcx().dims.product(&dims).map_err(dim_err(0))?;
+            let total = cx.tcx().dims.product(&dims).map_err(arith(0))?;
             let known = match value_of(cx, 1)? {
                 Val::Known(v) => consts(cx, &v).map(|mut c| {
                     c.sort_unstable();
@@ -196,7 +196,7 @@ pub fn onnx_compress(cx: &mut RelCx<'_>) -> RelResult {
     let axis = cx.attrs().int("axis")?;
     let (mut out, k) = match axis {
         None => {
-            let total = cx.tcx().dims.product(&dims).map_err(dim_err(0))?;
+            let total = cx.tcx().dims.product(&dims).map_err(arith(0))?;
             (vec![total], 0)
         }
         Some(a) => (dims.clone(), axis_in(a, dims.len(), 0)?),

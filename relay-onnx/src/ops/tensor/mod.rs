@@ -20,11 +20,9 @@ pub mod reduce;
 pub mod signal;
 
 use crate::ops::util::{value_of, Val};
-use relay_core::{DTy, Dim, DimError, Progress, RelCx, RelError, RelResult, Ty, TyData};
+use relay_core::{DTy, Dim, Progress, RelCx, RelError, RelResult, Ty, TyData};
 
-fn dim_err(arg: usize) -> impl Fn(DimError) -> RelError {
-    move |e| RelError::at(arg, e.to_string())
-}
+pub(crate) use crate::ops::util::arith;
 
 /// The constants of a value, `None` if one is symbolic.
 fn consts(cx: &RelCx<'_>, v: &[Dim]) -> Option<Vec<i64>> {

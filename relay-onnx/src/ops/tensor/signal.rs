@@ -1,7 +1,7 @@
 //! The signal operators: `DFT`, `STFT`, the windows (`HannWindow`, `HammingWindow`,
 //! `BlackmanWindow`) and `MelWeightMatrix`.
 
-use super::{axis_in, dim_err, dtype_of, same_dim, scalar_of};
+use super::{arith, axis_in, dtype_of, same_dim, scalar_of};
 use crate::attr::NodeAttrs;
 use crate::onnx_ops;
 use crate::ops::util::{out_tensor, shown, value_of, Val};
@@ -61,8 +61,8 @@ fn half_plus_one(cx: &mut RelCx<'_>, n: Dim, arg: usize) -> Result<Dim, RelError
     let d = &mut cx.tcx().dims;
     let two = d.konst(2);
     let one = d.konst(1);
-    let h = d.floordiv(n, two).map_err(dim_err(arg))?;
-    d.add(h, one).map_err(dim_err(arg))
+    let h = d.floordiv(n, two).map_err(arith(arg))?;
+    d.add(h, one).map_err(arith(arg))
 }
 
 /// `OnnxDft(input, dft_length value, axis value, out)`.
@@ -107,8 +107,8 @@ pub fn onnx_dft(cx: &mut RelCx<'_>) -> RelResult {
         None if irfft => {
             let d = &mut cx.tcx().dims;
             let one = d.konst(1);
-            let m = d.sub(dims[k], one).map_err(dim_err(0))?;
-            d.scale(m, 2).map_err(dim_err(0))?
+            let m = d.sub(dims[k], one).map_err(arith(0))?;
+            d.scale(m, 2).map_err(arith(0))?
         }
         None if matches!(value_of(cx, 1)?, Val::Unknown) => Dims::ANY,
         None => dims[k],
@@ -167,16 +167,16 @@ pub fn onnx_stft(cx: &mut RelCx<'_>) -> RelResult {
             if d.as_const(s).is_some_and(|c| c < 1) {
                 return Err(RelError::at(1, "`frame_step` must be positive"));
             }
-            let span = d.sub(dims[1], n).map_err(dim_err(0))?;
+            let span = d.sub(dims[1], n).map_err(arith(0))?;
             if let Some(c) = d.as_const(span).filter(|&c| c < 0) {
                 return Err(RelError::at(
                     0,
                     format!("a frame is {} longer than the signal", -c),
                 ));
             }
-            let q = d.floordiv(span, s).map_err(dim_err(1))?;
+            let q = d.floordiv(span, s).map_err(arith(1))?;
             let one = d.konst(1);
-            d.add(q, one).map_err(dim_err(1))?
+            d.add(q, one).map_err(arith(1))?
         }
         _ => Dims::ANY,
     };
