@@ -226,8 +226,7 @@ pub fn onnx_flatten(cx: &mut RelCx<'_>) -> RelResult {
     let k = if a == r as i64 {
         r
     } else {
-        super::util::norm_axis(a, r)
-            .ok_or_else(|| RelError::at(0, format!("axis {a} is out of range for rank {r}")))?
+        crate::ops::util::axis_in(a, r, 0)?
     };
     let d = &mut cx.tcx().dims;
     let lo = d.product(&dims[..k]).map_err(arith(0))?;
@@ -346,9 +345,7 @@ pub fn onnx_slice(cx: &mut RelCx<'_>) -> RelResult {
     let mut out = dims.clone();
     let mut seen = vec![false; r];
     for j in 0..starts.len() {
-        let k = super::util::norm_axis(axes[j], r).ok_or_else(|| {
-            RelError::at(3, format!("axis {} is out of range for rank {r}", axes[j]))
-        })?;
+        let k = crate::ops::util::axis_in(axes[j], r, 3)?;
         if std::mem::replace(&mut seen[k], true) {
             return Err(RelError::at(3, format!("axis {} is sliced twice", axes[j])));
         }
@@ -422,9 +419,7 @@ pub fn onnx_pad(cx: &mut RelCx<'_>) -> RelResult {
                     .dims
                     .as_const(d)
                     .ok_or_else(|| RelError::at(2, "`axes` must be constants"))?;
-                out.push(super::util::norm_axis(a, r).ok_or_else(|| {
-                    RelError::at(2, format!("axis {a} is out of range for rank {r}"))
-                })?);
+                out.push(crate::ops::util::axis_in(a, r, 2)?);
             }
             out
         }
@@ -470,8 +465,7 @@ pub fn onnx_split(cx: &mut RelCx<'_>) -> RelResult {
     };
     let r = dims.len();
     let a = cx.attrs().int("axis")?.unwrap_or(0);
-    let k = super::util::norm_axis(a, r)
-        .ok_or_else(|| RelError::at(0, format!("axis {a} is out of range for rank {r}")))?;
+    let k = crate::ops::util::axis_in(a, r, 0)?;
     let n = fields.len();
     let parts: Vec<Dim> = match value_of(cx, 1)? {
         Val::Unknown => return Ok(Progress::NotYet),
@@ -624,8 +618,7 @@ pub fn onnx_concat(cx: &mut RelCx<'_>) -> RelResult {
     let (first, dt) = all[0].clone();
     let r = first.len();
     let a = cx.attrs().int("axis")?.unwrap_or(0);
-    let k = super::util::norm_axis(a, r)
-        .ok_or_else(|| RelError::at(0, format!("axis {a} is out of range for rank {r}")))?;
+    let k = crate::ops::util::axis_in(a, r, 0)?;
     let mut out = first.clone();
     let mut sum = first[k];
     for (j, (dims, d)) in all.iter().enumerate().skip(1) {

@@ -44,6 +44,13 @@ pub fn norm_axis(axis: i64, rank: usize) -> Option<usize> {
     crate::value::norm_index(axis, rank)
 }
 
+/// `axis` made positive against `rank`, or an error blaming argument `arg` that names
+/// the axis and the rank.
+pub fn axis_in(axis: i64, rank: usize, arg: usize) -> Result<usize, RelError> {
+    norm_axis(axis, rank)
+        .ok_or_else(|| RelError::at(arg, format!("axis {axis} is out of range for rank {rank}")))
+}
+
 /// NumPy broadcasting of two shapes; an error blaming `blame` when a pair of constants
 /// differ and neither is 1. A symbol against 1 is the symbol; two different symbols are
 /// the one that is not known to be 1 (`?` when neither can be chosen).

@@ -172,9 +172,7 @@ pub fn onnx_center_crop_pad(cx: &mut RelCx<'_>) -> RelResult {
         Some(a) => {
             let mut out = Vec::with_capacity(a.len());
             for &v in &a {
-                out.push(crate::ops::util::norm_axis(v, r).ok_or_else(|| {
-                    RelError::at(0, format!("axis {v} is out of range for rank {r}"))
-                })?);
+                out.push(crate::ops::util::axis_in(v, r, 0)?);
             }
             out
         }

@@ -84,9 +84,7 @@ pub fn onnx_resize(cx: &mut RelCx<'_>) -> RelResult {
         Some(a) if !a.is_empty() => {
             let mut out = Vec::with_capacity(a.len());
             for &v in &a {
-                let k = crate::ops::util::norm_axis(v, r).ok_or_else(|| {
-                    RelError::at(0, format!("axis {v} is out of range for rank {r}"))
-                })?;
+                let k = crate::ops::util::axis_in(v, r, 0)?;
                 if out.contains(&k) {
                     return Err(RelError::at(0, format!("axis {v} is given twice")));
                 }

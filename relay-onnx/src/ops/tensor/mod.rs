@@ -42,12 +42,7 @@ fn scalar_of(cx: &mut RelCx<'_>, i: usize, what: &str) -> Result<Option<Dim>, Re
     }
 }
 
-/// Axis `a` of a tensor of rank `r`, made positive; an error blaming `arg` when out of
-/// range.
-fn axis_in(a: i64, r: usize, arg: usize) -> Result<usize, RelError> {
-    crate::ops::util::norm_axis(a, r)
-        .ok_or_else(|| RelError::at(arg, format!("axis {a} is out of range for rank {r}")))
-}
+pub(crate) use crate::ops::util::axis_in;
 
 /// Unifies the fields of the result tuple (argument `arg`) with `tys`, as many as the
 /// node has outputs (at most `tys.len()`).
