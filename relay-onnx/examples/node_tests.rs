@@ -12,6 +12,8 @@
 //! or an error reported on a model that ONNX's tests say is well typed) or unsupported
 //! (it depends on an operator or type the checker does not read yet). A test is exact
 //! when all its outputs are. Tests whose outputs are sequences or optionals are left out.
+//! With `NODE_TESTS_DUMP=DIR` in the environment, each model is also written to DIR as
+//! scored (integer inputs folded), to look at with `relay check --bindings`.
 
 use prost::Message;
 use relay_onnx::check::DimShown;
@@ -151,6 +153,13 @@ fn score_test(path: &Path) -> Option<(Score, Vec<Score>, String)> {
         }
     }
     let outs = graph.output.clone();
+    // NODE_TESTS_DUMP=DIR writes each model as scored, for `relay check --bindings`.
+    if let Some(dir) = std::env::var_os("NODE_TESTS_DUMP") {
+        let file = Path::new(&dir)
+            .join(path.file_name()?)
+            .with_extension("onnx");
+        let _ = std::fs::write(file, model.encode_to_vec());
+    }
     let mut checked = relay_onnx::check_model(&model);
     let errors: Vec<String> = checked
         .diagnostics()

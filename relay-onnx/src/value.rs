@@ -26,10 +26,13 @@ pub struct ValueCx<'a> {
     pub(crate) solver: &'a mut Solver,
     pub(crate) inputs: &'a [Option<&'a [Dim]>],
     pub(crate) input_tys: &'a [Option<relay_core::Ty>],
-    pub(crate) output_ty: relay_core::Ty,
+    /// The node's output types, the first one's first.
+    pub(crate) output_tys: &'a [relay_core::Ty],
     pub(crate) attrs: &'a NodeAttrs<'a>,
     /// The output's elements when they are small float constants ([`ValueCx::set_floats`]).
     pub(crate) floats: Option<Box<[f64]>>,
+    /// The values of the outputs after the first ([`ValueCx::set_later_outputs`]).
+    pub(crate) later: Vec<Option<Vec<Dim>>>,
 }
 
 impl ValueCx<'_> {
@@ -62,7 +65,23 @@ impl ValueCx<'_> {
 
     /// The dimensions of the output's type, if it is a tensor of known rank.
     pub fn out_dims(&mut self) -> Option<Vec<Dim>> {
-        self.tensor_dims(self.output_ty)
+        self.tensor_dims(*self.output_tys.first()?)
+    }
+
+    /// The dimensions of output `j`'s type, if it is a tensor of known rank.
+    pub fn out_dims_at(&mut self, j: usize) -> Option<Vec<Dim>> {
+        self.tensor_dims(*self.output_tys.get(j)?)
+    }
+
+    /// The number of the node's outputs.
+    pub fn outputs(&self) -> usize {
+        self.output_tys.len()
+    }
+
+    /// Gives the outputs after the first their values (the first one's is the value
+    /// function's result), for operators of several outputs (`Split`).
+    pub fn set_later_outputs(&mut self, values: Vec<Option<Vec<Dim>>>) {
+        self.later = values;
     }
 
     fn tensor_dims(&mut self, ty: relay_core::Ty) -> Option<Vec<Dim>> {
@@ -75,7 +94,10 @@ impl ValueCx<'_> {
 
     /// Whether the output is a tensor of a floating-point type.
     pub fn out_is_float(&mut self) -> bool {
-        let t = self.solver.resolve(self.output_ty);
+        let Some(&t) = self.output_tys.first() else {
+            return false;
+        };
+        let t = self.solver.resolve(t);
         matches!(*self.solver.tcx.data(t), TyData::Tensor(_, relay_core::DTy::Known(d)) if d.is_float())
     }
 
@@ -476,6 +498,30 @@ pub fn not(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
         let c = dims.as_const(a)?;
         Some(dims.konst(i64::from(c == 0)))
     })
+}
+
+/// `Split` of a known vector: each output its run of the elements, by the lengths its
+/// type gives.
+pub fn split(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    let v = cx.value(0)?.to_vec();
+    let axis = cx.attr_int("axis").unwrap_or(0);
+    if norm_index(axis, 1)? != 0 {
+        return None;
+    }
+    let mut parts = Vec::with_capacity(cx.outputs());
+    let mut at = 0usize;
+    for j in 0..cx.outputs() {
+        let part = match cx.out_dims_at(j)?.as_slice() {
+            [d] => usize::try_from(cx.as_const(*d)?).ok()?,
+            _ => return None,
+        };
+        let end = at.checked_add(part).filter(|&e| e <= v.len())?;
+        parts.push(Some(v[at..end].to_vec()));
+        at = end;
+    }
+    let first = parts.first().cloned().flatten();
+    cx.set_later_outputs(parts.into_iter().skip(1).collect());
+    first
 }
 
 /// `Where(cond, x, y)` with a known condition.

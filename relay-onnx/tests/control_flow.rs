@@ -154,3 +154,23 @@ fn a_scan_slices_its_inputs_and_stacks_its_outputs() {
     assert_eq!(c.type_of("sum").unwrap(), "Tensor[(3), float32]");
     assert_eq!(c.type_of("running").unwrap(), "Tensor[(3, S), float32]");
 }
+
+#[test]
+fn a_known_condition_types_its_branch_alone_and_passes_its_value_on() {
+    // The then branch gives x's shape; the else branch would be ill typed at these
+    // shapes, and is dead: no diagnostic. The If's output keeps the shape value.
+    let mut then_b = Graph::new(17);
+    then_b.node("Shape", &["x"], &["s"], vec![]);
+    then_b.output("s");
+    let mut bad = Graph::new(17);
+    bad.init_f32("b", &[4]);
+    bad.node("Add", &["x", "b"], &["r"], vec![]);
+    bad.node("Shape", &["r"], &["s2"], vec![]);
+    bad.output("s2");
+    let mut g = if_model(&then_b, &bad, Some(true));
+    g.node("ConstantOfShape", &["y"], &["z"], vec![]);
+    g.output("z");
+    let mut c = g.check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("z").unwrap(), "Tensor[(N, 3), float32]");
+}

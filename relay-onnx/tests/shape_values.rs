@@ -184,3 +184,61 @@ fn a_float_division_of_a_size_is_kept_only_when_whole() {
     // Not known: the quotient's value is no whole number.
     assert_eq!(c.dims_of("c_five"), Some(None));
 }
+
+#[test]
+fn split_of_a_shape_gives_each_part_its_dimensions() {
+    let mut g = Graph::new(17);
+    x(&mut g);
+    g.node("Shape", &["x"], &["shape"], vec![]);
+    g.init_ints("parts", &[3], &[1, 1, 1]);
+    g.node("Split", &["shape", "parts"], &["n", "s", "c"], vec![]);
+    g.node(
+        "Concat",
+        &["s", "n", "c"],
+        &["target"],
+        vec![int("axis", 0)],
+    );
+    g.node("Reshape", &["x", "target"], &["y"], vec![]);
+    g.output("y");
+    let mut c = g.check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("y").unwrap(), "Tensor[(S, N, 768), float32]");
+}
+
+/// A float `Constant` of these values.
+fn float_constant(g: &mut Graph, out: &str, v: f32) {
+    let t = relay_onnx::proto::TensorProto {
+        data_type: 1,
+        float_data: v.to_le_bytes().to_vec().into(),
+        ..Default::default()
+    };
+    let attr = relay_onnx::proto::AttributeProto {
+        name: "value".into(),
+        r#type: 4,
+        t: Some(t),
+        ..Default::default()
+    };
+    g.node("Constant", &[], &[out], vec![attr]);
+}
+
+#[test]
+fn a_size_computed_in_floats_stays_a_size() {
+    // Range(0.0, float(S), 1.0), as a window function's expansion computes its length;
+    // a step of 0.5 is no whole number, and gives no length.
+    let mut g = Graph::new(17);
+    x(&mut g);
+    g.node("Shape", &["x"], &["shape"], vec![]);
+    g.init_ints("i1", &[], &[1]);
+    g.node("Gather", &["shape", "i1"], &["s"], vec![int("axis", 0)]);
+    g.node("Cast", &["s"], &["s_f"], vec![int("to", 1)]);
+    float_constant(&mut g, "zero", 0.0);
+    float_constant(&mut g, "one", 1.0);
+    float_constant(&mut g, "half", 0.5);
+    g.node("Range", &["zero", "s_f", "one"], &["r"], vec![]);
+    g.node("Range", &["zero", "s_f", "half"], &["h"], vec![]);
+    g.output("r").output("h");
+    let mut c = g.check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("r").unwrap(), "Tensor[(S), float32]");
+    assert_eq!(c.type_of("h").unwrap(), "Tensor[(?), float32]");
+}

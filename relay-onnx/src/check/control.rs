@@ -60,8 +60,14 @@ impl<'m> Checker<'m> {
                 }
             }
         }
-        let then_outs = self.subgraph(then_g, g, k, "then_branch", &[]);
-        let else_outs = self.subgraph(else_g, g, k, "else_branch", &[]);
+        // A known condition types its branch alone: the other is dead for this model, and
+        // may not even be well typed at its shapes (a `Split` into the parts of another rank).
+        let typed = |me: &mut Self, which, sub| match known {
+            Some(c) if c != (which == "then_branch") => None,
+            _ => me.subgraph(sub, g, k, which, &[]),
+        };
+        let then_outs = typed(self, "then_branch", then_g);
+        let else_outs = typed(self, "else_branch", else_g);
         let n = node.output().len();
         for (which, outs) in [("then_branch", &then_outs), ("else_branch", &else_outs)] {
             if let Some(o) = outs {
@@ -77,15 +83,26 @@ impl<'m> Checker<'m> {
             }
         }
         for j in 0..n {
-            let t = match (known, &then_outs, &else_outs) {
-                (Some(true), Some(t), _) => Some(t[j]),
-                (Some(false), _, Some(e)) => Some(e[j]),
-                (None, Some(t), Some(e)) => Some(self.join(t[j], e[j])),
+            let out = match (known, &then_outs, &else_outs) {
+                (Some(true), Some(t), _) => Some(t[j].clone()),
+                (Some(false), _, Some(e)) => Some(e[j].clone()),
+                (None, Some(t), Some(e)) => Some(SubOut {
+                    ty: self.join(t[j].ty, e[j].ty),
+                    value: None,
+                    floats: None,
+                }),
                 _ => None,
             };
-            match t {
-                Some(t) => {
-                    self.set_output(k, j, t);
+            match out {
+                Some(out) => {
+                    if let Some(id) = self.set_output(k, j, out.ty) {
+                        if let Some(v) = out.value {
+                            self.values.insert(id, v);
+                        }
+                        if let Some(f) = out.floats {
+                            self.floats.insert(id, f);
+                        }
+                    }
                 }
                 None => {
                     let t = self.solver.fresh_ty();
@@ -129,7 +146,7 @@ impl<'m> Checker<'m> {
         let boolean = self.solver.tcx.tensor_of(&[], relay_core::DType::BOOL);
         let mut body_inputs = vec![int64, boolean];
         body_inputs.extend(&carried);
-        let Some(outs) = self.subgraph(body, g, k, "body", &body_inputs) else {
+        let Some(outs) = self.subgraph_types(body, g, k, "body", &body_inputs) else {
             self.fail_outputs(node, k);
             return;
         };
@@ -288,7 +305,7 @@ impl<'m> Checker<'m> {
             let s = self.solver.tcx.shape(&dims);
             body_inputs.push(self.solver.tcx.tensor(s, dt));
         }
-        let Some(outs) = self.subgraph(body, g, k, "body", &body_inputs) else {
+        let Some(outs) = self.subgraph_types(body, g, k, "body", &body_inputs) else {
             self.fail_outputs(node, k);
             return;
         };
@@ -344,7 +361,7 @@ impl<'m> Checker<'m> {
         k: usize,
         which: &str,
         inputs: &[Ty],
-    ) -> Option<Vec<Ty>> {
+    ) -> Option<Vec<SubOut>> {
         if self.depth >= MAX_DEPTH {
             self.error(
                 Some(node_ref(g, k)),
@@ -392,10 +409,16 @@ impl<'m> Checker<'m> {
             }
         }
         child.graph(&GraphRef::of(sub));
-        let outs: Option<Vec<Ty>> = child
+        let outs: Option<Vec<SubOut>> = child
             .outputs
             .iter()
-            .map(|&id| (!child.slots[id].failed).then_some(child.slots[id].ty))
+            .map(|&id| {
+                (!child.slots[id].failed).then(|| SubOut {
+                    ty: child.slots[id].ty,
+                    value: child.values.get(&id).cloned(),
+                    floats: child.floats.get(&id).cloned(),
+                })
+            })
             .collect();
         let complete = child.outputs.len() == sub.output.len();
         // The solver and the symbols come back; the problems too, saying where they are.
@@ -410,6 +433,19 @@ impl<'m> Checker<'m> {
             self.diagnostics.push(Diagnostic { notes, ..d });
         }
         outs.filter(|_| complete)
+    }
+
+    /// A subgraph's output types (see [`Checker::subgraph`]).
+    fn subgraph_types(
+        &mut self,
+        sub: &GraphProto,
+        g: &Nodes<'m>,
+        k: usize,
+        which: &str,
+        inputs: &[Ty],
+    ) -> Option<Vec<Ty>> {
+        let outs = self.subgraph(sub, g, k, which, inputs)?;
+        Some(outs.into_iter().map(|o| o.ty).collect())
     }
 
     /// Two branches' types joined: the same where they agree, `?` for a dimension where
@@ -443,6 +479,14 @@ impl<'m> Checker<'m> {
         let s = self.solver.tcx.shape(&dims);
         self.solver.tcx.tensor(s, da)
     }
+}
+
+/// A subgraph's output: its type, and its value when it is a known shape value.
+#[derive(Clone)]
+struct SubOut {
+    ty: Ty,
+    value: Option<Box<[Dim]>>,
+    floats: Option<Box<[f64]>>,
 }
 
 /// The names `g`'s nodes (and those of its subgraphs) read that `g` does not make.

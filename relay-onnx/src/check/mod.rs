@@ -1394,18 +1394,26 @@ impl<'m> Checker<'m> {
                     solver: &mut self.solver,
                     inputs: &views,
                     input_tys: &tys,
-                    output_ty: outs[0],
+                    output_tys: &outs,
                     attrs: &attrs,
                     floats: None,
+                    later: Vec::new(),
                 };
                 let v = f(&mut cx);
                 let floats = cx.floats.take();
+                let later = std::mem::take(&mut cx.later);
                 if let Some(id) = self.output_slot(k, 0) {
                     if let Some(v) = v.filter(|v| v.len() <= MAX_ELEMS) {
                         self.values.insert(id, v.into());
                     }
                     if let Some(f) = floats {
                         self.floats.insert(id, f);
+                    }
+                }
+                for (j, v) in later.into_iter().enumerate() {
+                    let slot = self.output_slot(k, j + 1);
+                    if let (Some(id), Some(v)) = (slot, v.filter(|v| v.len() <= MAX_ELEMS)) {
+                        self.values.insert(id, v.into());
                     }
                 }
             }

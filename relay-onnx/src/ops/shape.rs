@@ -692,8 +692,8 @@ onnx_ops! {
     "" Tile since 6 => "onnx.tile"(In(0), Value(1)) value value::broadcast_to_output;
     "" Pad since 2 => "onnx.pad"(In(0), AttrInts("pads"), AttrInts("axes"));
     "" Pad since 11 => "onnx.pad"(In(0), Value(1), Value(3));
-    "" Split since 2 => "onnx.split"(In(0), AttrInts("split")) { axis: Attr("axis") } -> Each;
-    "" Split since 13 => "onnx.split"(In(0), Value(1)) { axis: Attr("axis") } -> Each;
+    "" Split since 2 => "onnx.split"(In(0), AttrInts("split")) { axis: Attr("axis") } -> Each value value::split;
+    "" Split since 13 => "onnx.split"(In(0), Value(1)) { axis: Attr("axis") } -> Each value value::split;
     "" Range since 11 => "onnx.range"(In(0), In(1), In(2), Value(0), Value(1), Value(2)) value value::range;
     "" ConstantOfShape since 9 => "onnx.constant_of_shape"(Value(0)) { dtype: With(super::util::dtype_of_value) } value value::constant_of_shape;
     "" Constant since 1 => "onnx.constant"() { shape: With(super::util::constant_shape), dtype: With(super::util::constant_dtype) } value(types) super::util::constant_value;

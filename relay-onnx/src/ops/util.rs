@@ -187,14 +187,23 @@ pub fn constant_dtype(a: &NodeAttrs<'_>) -> Result<Option<AttrValue>, AttrFnErro
     Ok(Some(AttrValue::DType(d)))
 }
 
-/// `Constant`'s value, when it is a small integer tensor (a small float tensor's
-/// elements are kept as floats).
+/// `x` as an integer, if it is a whole number within `i64`'s range.
+pub fn whole_number(x: f64) -> Option<i64> {
+    const LIMIT: f64 = 9.0e18;
+    (x.fract() == 0.0 && x.abs() < LIMIT).then_some(x as i64)
+}
+
+/// `Constant`'s value, when it is a small integer tensor, or a small float tensor of
+/// whole numbers (whose elements are also kept as floats).
 pub fn constant_value(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
     let tensor = cx.attrs.get("value").and_then(|a| a.t.as_ref());
     if let Some(f) = tensor.and_then(|t| crate::attr::float_data(&crate::proto::TensorView::of(t)))
     {
+        // Whole numbers are also a value, as sizes computed in floats are (a window's
+        // length, `Range(0.0, n, 1.0)`); value functions of float outputs keep them whole.
+        let whole: Option<Vec<i64>> = f.iter().map(|&x| whole_number(x)).collect();
         cx.set_floats(f);
-        return None;
+        return whole.map(|w| w.into_iter().map(|c| cx.konst(c)).collect());
     }
     let ints = if let Some(v) = cx.attrs.tensor_value("value") {
         v
