@@ -26,4 +26,4 @@ fi
 profile=${PROFILE:-dev}
 cargo build -q --profile "$profile" -p relay-onnx --example node_tests
 dir_of=$([ "$profile" = dev ] && echo debug || echo "$profile")
-target/"$dir_of"/examples/node_tests "$node" --min-exact "${MIN_EXACT:-1640}" "$@"
+target/"$dir_of"/examples/node_tests "$node" --min-exact "${MIN_EXACT:-1650}" "$@"

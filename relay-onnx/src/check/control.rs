@@ -166,9 +166,20 @@ impl<'m> Checker<'m> {
             let d = self.solver.resolve_dim(*v.first()?);
             self.solver.tcx.dims.as_const(d)
         });
-        let no_cond = inputs.get(1).copied().flatten().is_none();
+        // Without a condition, or with a known true one that the body passes on
+        // unchanged, the loop runs `M` times.
+        let cond = inputs.get(1).copied().flatten();
+        let cond_true = cond.is_some_and(|id| {
+            self.values
+                .get(&id)
+                .and_then(|v| v.first().copied())
+                .map(|d| self.solver.resolve_dim(d))
+                .and_then(|d| self.solver.tcx.dims.as_const(d))
+                .is_some_and(|c| c != 0)
+        });
+        let runs_m = cond.is_none() || (cond_true && passes_condition_on(body));
         let trips = match m {
-            Some(c) if no_cond && c >= 0 => self.solver.tcx.dims.konst(c),
+            Some(c) if runs_m && c >= 0 => self.solver.tcx.dims.konst(c),
             _ => {
                 let name = super::fresh_name(node, k);
                 self.fresh_symbol(&name)
@@ -206,7 +217,11 @@ impl<'m> Checker<'m> {
 
     /// Node `k`'s attributes, decoded; `None` after reporting that they cannot be and
     /// failing its outputs.
-    fn attributes_or_fail(&mut self, g: &Nodes<'m>, k: usize) -> Option<Vec<AttributeProto>> {
+    pub(super) fn attributes_or_fail(
+        &mut self,
+        g: &Nodes<'m>,
+        k: usize,
+    ) -> Option<Vec<AttributeProto>> {
         match g.at(k).attribute() {
             Ok(a) => Some(a),
             Err(e) => {
@@ -394,6 +409,7 @@ impl<'m> Checker<'m> {
             child.add_slot(&vi.name, t, None);
         }
         child.syms = std::mem::take(&mut self.syms);
+        child.empty_elems = std::mem::take(&mut self.empty_elems);
         child.sym_names = std::mem::take(&mut self.sym_names);
         for name in &free {
             let Some(id) = self.slot(name) else { continue };
@@ -424,6 +440,7 @@ impl<'m> Checker<'m> {
         // The solver and the symbols come back; the problems too, saying where they are.
         self.solver = child.solver;
         self.syms = child.syms;
+        self.empty_elems = child.empty_elems;
         self.sym_names = child.sym_names;
         self.fresh.extend(child.fresh);
         let here = node_ref(g, k);
@@ -436,7 +453,7 @@ impl<'m> Checker<'m> {
     }
 
     /// A subgraph's output types (see [`Checker::subgraph`]).
-    fn subgraph_types(
+    pub(super) fn subgraph_types(
         &mut self,
         sub: &GraphProto,
         g: &Nodes<'m>,
@@ -448,37 +465,90 @@ impl<'m> Checker<'m> {
         Some(outs.into_iter().map(|o| o.ty).collect())
     }
 
-    /// Two branches' types joined: the same where they agree, `?` for a dimension where
-    /// they do not (a type that is not a tensor of one rank and dtype in both: the first
-    /// branch's, which the other must then be).
-    fn join(&mut self, a: Ty, b: Ty) -> Ty {
+    /// Two types joined (two branches' outputs, a sequence's elements): the same where
+    /// they agree, `?` for a dimension where they do not, a tensor of unknown rank where
+    /// their ranks differ, `List`/`Optional` of their elements joined, an `Optional` and
+    /// a value the optional's value joined with it; an empty sequence's element gives the
+    /// other, another type not known yet one not known. Types that are not of one form: the first,
+    /// which the other must then be.
+    pub(super) fn join(&mut self, a: Ty, b: Ty) -> Ty {
         let (a, b) = (self.solver.resolve(a), self.solver.resolve(b));
         if a == b {
             return a;
         }
-        let (TyData::Tensor(sa, da), TyData::Tensor(sb, db)) = (
+        match (
             self.solver.tcx.data(a).clone(),
             self.solver.tcx.data(b).clone(),
-        ) else {
-            return a;
-        };
-        let (Some(x), Some(y)) = (
-            self.solver.tcx.shape_dims(sa).map(|d| d.to_vec()),
-            self.solver.tcx.shape_dims(sb).map(|d| d.to_vec()),
-        ) else {
-            return a;
-        };
-        if x.len() != y.len() || da != db {
-            return a;
+        ) {
+            // An empty sequence's element is no element.
+            (TyData::Var(_), _) if self.empty_elems.contains(&a) => b,
+            (_, TyData::Var(_)) if self.empty_elems.contains(&b) => a,
+            (TyData::Var(_), _) | (_, TyData::Var(_)) => self.solver.fresh_ty(),
+            // An optional joined with a value: the optional's value joined with it (a loop
+            // that carries an optional sequence and gives the sequence).
+            (TyData::Call(x, xs), _) if self.solver.tcx.adt_info(x).name.as_ref() == "Optional" => {
+                self.join(xs[0], b)
+            }
+            (_, TyData::Call(y, ys)) if self.solver.tcx.adt_info(y).name.as_ref() == "Optional" => {
+                self.join(a, ys[0])
+            }
+            (TyData::Call(x, xs), TyData::Call(y, ys)) if x == y && xs.len() == ys.len() => {
+                let args: Vec<Ty> = xs
+                    .iter()
+                    .zip(ys.iter())
+                    .map(|(&p, &q)| self.join(p, q))
+                    .collect();
+                self.solver
+                    .tcx
+                    .type_call(x, &args)
+                    .expect("the arguments of a type already applied")
+            }
+            (TyData::Tensor(sa, da), TyData::Tensor(sb, db)) if da == db => {
+                let x = self.solver.tcx.shape_dims(sa).map(|d| d.to_vec());
+                let y = self.solver.tcx.shape_dims(sb).map(|d| d.to_vec());
+                match (x, y) {
+                    (Some(x), Some(y)) if x.len() == y.len() => {
+                        let dims: Vec<Dim> = x
+                            .iter()
+                            .zip(&y)
+                            .map(|(&p, &q)| if p == q { p } else { Dims::ANY })
+                            .collect();
+                        let s = self.solver.tcx.shape(&dims);
+                        self.solver.tcx.tensor(s, da)
+                    }
+                    // Of different or unknown ranks: a tensor of that dtype.
+                    (Some(_), Some(_)) => {
+                        let s = self.solver.fresh_shape();
+                        self.solver.tcx.tensor(s, da)
+                    }
+                    (None, _) => a,
+                    (_, None) => b,
+                }
+            }
+            _ => a,
         }
-        let dims: Vec<Dim> = x
-            .iter()
-            .zip(&y)
-            .map(|(&p, &q)| if p == q { p } else { Dims::ANY })
-            .collect();
-        let s = self.solver.tcx.shape(&dims);
-        self.solver.tcx.tensor(s, da)
     }
+}
+
+/// Whether a `Loop` body's condition output is its condition input unchanged (the same
+/// name, or an `Identity` of it), as exporters write a loop of a fixed count.
+fn passes_condition_on(body: &GraphProto) -> bool {
+    let (Some(c_in), Some(c_out)) = (body.input.get(1), body.output.first()) else {
+        return false;
+    };
+    if c_in.name == c_out.name {
+        return true;
+    }
+    let graph = GraphRef::of(body);
+    let Ok(nodes) = Nodes::read(&graph.node) else {
+        return false;
+    };
+    (0..nodes.len()).any(|k| {
+        nodes.op_type(k) == b"Identity"
+            && nodes.domain(k).is_empty()
+            && nodes.inputs(k) == [c_in.name.as_ref()]
+            && nodes.outputs(k) == [c_out.name.as_ref()]
+    })
 }
 
 /// A subgraph's output: its type, and its value when it is a known shape value.

@@ -19,6 +19,7 @@ use crate::value::{ValueCx, MAX_ELEMS};
 use prost::Message as _;
 
 mod control;
+mod sequence;
 use relay_core::op::{AttrType, OpScheme};
 use relay_core::{
     AttrValue, Attrs, DTy, DType, Dim, Kind, OpDef, Registry, Solver, Ty, TyCtx, TyData,
@@ -434,6 +435,8 @@ struct Checker<'m> {
     /// constants, by value.
     values: FxHashMap<usize, Box<[Dim]>>,
     floats: FxHashMap<usize, Box<[f64]>>,
+    /// The element types of empty sequences (`SequenceEmpty`), which joins ignore.
+    empty_elems: rustc_hash::FxHashSet<Ty>,
     /// The symbols made for sizes that depend on data.
     fresh: Vec<relay_core::Param>,
     sym_names: FxHashMap<String, String>,
@@ -494,6 +497,7 @@ impl<'m> Checker<'m> {
             fresh: Vec::new(),
             values: FxHashMap::default(),
             floats: FxHashMap::default(),
+            empty_elems: Default::default(),
             sym_names: FxHashMap::default(),
             op_tys: FxHashMap::default(),
             attr_cache: FxHashMap::default(),
@@ -811,13 +815,27 @@ impl<'m> Checker<'m> {
         while inputs.last() == Some(&None) && node.input().last().is_some_and(|n| n.is_empty()) {
             inputs.pop();
         }
-        // Control flow: subgraphs typed in the graph's scope.
-        if node.domain().is_empty() && matches!(node.op_type(), b"If" | b"Loop" | b"Scan") {
+        // Control flow (subgraphs typed in the graph's scope), sequences and optionals.
+        let structural = node.domain().is_empty()
+            && (matches!(node.op_type(), b"If" | b"Loop" | b"Scan")
+                || sequence::is_sequence_op(node.op_type())
+                || (node.op_type() == b"Identity"
+                    && inputs
+                        .first()
+                        .copied()
+                        .flatten()
+                        .is_some_and(|id| self.is_wrapped(self.slots[id].ty))));
+        if structural {
             match node.op_type() {
                 _ if failed => self.fail_outputs(node, k),
                 b"If" => self.if_node(g, k, &inputs),
                 b"Loop" => self.loop_node(g, k, &inputs),
-                _ => self.scan_node(g, k, &inputs),
+                b"Scan" => self.scan_node(g, k, &inputs),
+                b"Identity" => {
+                    let t = self.slots[inputs[0].expect("checked above")].ty;
+                    self.set_output(k, 0, t);
+                }
+                _ => self.sequence_node(g, k, &inputs),
             }
             self.scratch_inputs = inputs;
             return;
@@ -1654,17 +1672,18 @@ impl<'m> Checker<'m> {
                 };
                 Ok(self.solver.tcx.tensor(shape, dt))
             }
-            Some(TypeValue::SequenceType(_)) => Err("sequence types are not supported yet".into()),
-            // An optional tensor is typed by its element (the value when present; an
-            // absent one is an absent input). Optional sequences wait for sequences.
-            Some(TypeValue::OptionalType(o)) => match o.elem_type.as_deref() {
-                Some(
-                    elem @ TypeProto {
-                        value: Some(TypeValue::TensorType(_)),
-                    },
-                ) => self.decl_ty(elem),
-                _ => Err("optional types of other than tensors are not supported yet".into()),
-            },
+            // `seq(T)` is `List[T]`, `optional(T)` is `Optional[T]`.
+            Some(TypeValue::SequenceType(o)) | Some(TypeValue::OptionalType(o)) => {
+                let elem = match o.elem_type.as_deref() {
+                    Some(elem) => self.decl_ty(elem)?,
+                    None => self.solver.fresh_ty(),
+                };
+                let name = match tp.value {
+                    Some(TypeValue::SequenceType(_)) => "List",
+                    _ => "Optional",
+                };
+                Ok(self.wrap(name, elem))
+            }
             Some(TypeValue::MapType(_)) => Err("map types are not supported".into()),
             Some(TypeValue::SparseTensorType(_)) => {
                 Err("sparse tensor types are not supported".into())

@@ -36,10 +36,6 @@ relay_op! {
     /// scalars of its dtype.
     onnx.clip : fn<a, l, h, b>(data: a, min: l, max: h) -> b where OnnxClip, level 10;
 
-    /// ONNX `OptionalHasElement`: a `bool` scalar, whatever the input (absent, or an
-    /// optional tensor typed by its element).
-    onnx.has_element : fn<a, b>(input: a) -> b where OnnxHasElement, level 10;
-
     /// An ONNX operator whose first input's type is its result's, whatever its other
     /// inputs (`Clip`'s bounds, `Trilu`'s `k`, a scatter's indices and updates).
     onnx.like_first : fn<a, r, b>(data: a, rest: r) -> b where OnnxLikeFirst, level 10;
@@ -159,12 +155,6 @@ pub fn onnx_clip(cx: &mut RelCx<'_>) -> RelResult {
     Ok(Progress::Solved)
 }
 
-/// `OnnxHasElement(input, out)`.
-#[relation(OnnxHasElement)]
-pub fn onnx_has_element(cx: &mut RelCx<'_>) -> RelResult {
-    out_tensor(cx, 1, &[], DTy::Known(relay_core::DType::BOOL))
-}
-
 /// `OnnxLikeFirst(data, rest, out)`.
 #[relation(OnnxLikeFirst)]
 pub fn onnx_like_first(cx: &mut RelCx<'_>) -> RelResult {
@@ -246,8 +236,6 @@ onnx_ops! {
     "" Scatter since 9 => "onnx.like_first"(In(0), Rest(1));
     "" ScatterND since 11 => "onnx.like_first"(In(0), Rest(1));
     "" TensorScatter since 24 => "onnx.like_first"(In(0), Rest(1));
-    "" OptionalHasElement since 15 => "onnx.has_element"(Opt(0));
-    "" OptionalGetElement since 15 => "copy"(In(0)) value value::same;
     "ai.onnx.ml" Binarizer since 1 => "onnx.unary"(In(0));
     "" MeanVarianceNormalization since 9 => "onnx.unary"(In(0));
     "" LpNormalization since 1 => "onnx.unary"(In(0));

@@ -294,7 +294,12 @@ pub fn onnx_slice(cx: &mut RelCx<'_>) -> RelResult {
     let mut lists = Vec::with_capacity(4);
     for i in 1..5 {
         match value_of(cx, i)? {
-            Val::Unknown => return Ok(Progress::NotYet),
+            // Not known (values are made before the nodes that read them, so never):
+            // the rank is the input's, its lengths are not known.
+            Val::Unknown => {
+                return out_tensor(cx, 5, &vec![Dims::ANY; dims.len()], dt)
+                    .map(|_| Progress::Solved)
+            }
             Val::Absent => lists.push(None),
             Val::Known(v) => {
                 let mut ints = Vec::with_capacity(v.len());
