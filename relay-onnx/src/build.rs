@@ -37,6 +37,8 @@ impl D {
     pub const BOOL: i32 = 9;
     /// `uint8`.
     pub const U8: i32 = 2;
+    /// `int8`.
+    pub const I8: i32 = 3;
     /// `float16`.
     pub const F16: i32 = 10;
 

@@ -1406,3 +1406,40 @@ fn flex_attention_has_attention_shapes() {
     assert_eq!(messages(&c), Vec::<String>::new());
     assert_eq!(c.type_of("y").unwrap(), "Tensor[(B, 8, L, 32), float32]");
 }
+
+/// onnxruntime's `DynamicQuantizeLSTM` over `x` `(S, B, 10)` with int8 weights of
+/// these dims (`(D, input, 4 * H)`, `(D, H, 4 * H)`) and one scale per direction.
+fn quantized_lstm(w: &[D], r: &[D]) -> relay_onnx::Checked {
+    let mut g = Graph::new(14);
+    g.opsets.push(("com.microsoft".into(), 1));
+    g.input("x", D::F32, &[p("S"), p("B"), v(10)])
+        .input("w", D::I8, w)
+        .input("r", D::I8, r)
+        .input("scale", D::F32, &[v(2)])
+        .input("zero", D::I8, &[v(2)]);
+    g.node_in(
+        "com.microsoft",
+        "DynamicQuantizeLSTM",
+        &[
+            "x", "w", "r", "", "", "", "", "", "scale", "zero", "scale", "zero",
+        ],
+        &["y", "h", "c"],
+        vec![string("direction", "bidirectional"), int("hidden_size", 16)],
+    );
+    g.output("y").output("h").output("c");
+    g.check()
+}
+
+#[test]
+fn dynamic_quantize_lstm_reads_its_weights_transposed() {
+    let mut c = quantized_lstm(&[v(2), v(10), v(64)], &[v(2), v(16), v(64)]);
+    assert_eq!(messages(&c), Vec::<String>::new());
+    assert_eq!(c.type_of("y").unwrap(), "Tensor[(S, 2, B, 16), float32]");
+    assert_eq!(c.type_of("c").unwrap(), "Tensor[(2, B, 16), float32]");
+    // ONNX's LSTM layout, (D, 4 * H, input), is not the one it takes.
+    let c = quantized_lstm(&[v(2), v(64), v(10)], &[v(2), v(16), v(64)]);
+    assert_eq!(
+        messages(&c),
+        ["`W` has 10 columns, and 4 gates of the hidden size make 64"]
+    );
+}

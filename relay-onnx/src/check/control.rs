@@ -465,13 +465,22 @@ impl<'m> Checker<'m> {
         Some(outs.into_iter().map(|o| o.ty).collect())
     }
 
-    /// Two types joined (two branches' outputs, a sequence's elements): the same where
-    /// they agree, `?` for a dimension where they do not, a tensor of unknown rank where
-    /// their ranks differ, `List`/`Optional` of their elements joined, an `Optional` and
-    /// a value the optional's value joined with it; an empty sequence's element gives the
-    /// other, another type not known yet one not known. Types that are not of one form: the first,
-    /// which the other must then be.
+    /// Two types joined (two branches' outputs, a loop's carried values): the same where
+    /// they agree, `?` for a dimension where they do not, `List`/`Optional` of their
+    /// elements joined, an `Optional` and a value the optional's value joined with it; an
+    /// empty sequence's element gives the other. Types that are not of one form or rank
+    /// (or still waiting for their relations): the first, which the other must then be.
     pub(super) fn join(&mut self, a: Ty, b: Ty) -> Ty {
+        self.join_as(a, b, false)
+    }
+
+    /// [`Checker::join`] of a sequence's elements, which may differ in rank: a tensor of
+    /// unknown rank where they do.
+    pub(super) fn join_elements(&mut self, a: Ty, b: Ty) -> Ty {
+        self.join_as(a, b, true)
+    }
+
+    fn join_as(&mut self, a: Ty, b: Ty, ranks_may_differ: bool) -> Ty {
         let (a, b) = (self.solver.resolve(a), self.solver.resolve(b));
         if a == b {
             return a;
@@ -483,20 +492,21 @@ impl<'m> Checker<'m> {
             // An empty sequence's element is no element.
             (TyData::Var(_), _) if self.empty_elems.contains(&a) => b,
             (_, TyData::Var(_)) if self.empty_elems.contains(&b) => a,
-            (TyData::Var(_), _) | (_, TyData::Var(_)) => self.solver.fresh_ty(),
+            // One still waiting for its relations: the first, which the other must be.
+            (TyData::Var(_), _) | (_, TyData::Var(_)) => a,
             // An optional joined with a value: the optional's value joined with it (a loop
             // that carries an optional sequence and gives the sequence).
             (TyData::Call(x, xs), _) if self.solver.tcx.adt_info(x).name.as_ref() == "Optional" => {
-                self.join(xs[0], b)
+                self.join_as(xs[0], b, ranks_may_differ)
             }
             (_, TyData::Call(y, ys)) if self.solver.tcx.adt_info(y).name.as_ref() == "Optional" => {
-                self.join(a, ys[0])
+                self.join_as(a, ys[0], ranks_may_differ)
             }
             (TyData::Call(x, xs), TyData::Call(y, ys)) if x == y && xs.len() == ys.len() => {
                 let args: Vec<Ty> = xs
                     .iter()
                     .zip(ys.iter())
-                    .map(|(&p, &q)| self.join(p, q))
+                    .map(|(&p, &q)| self.join_as(p, q, ranks_may_differ))
                     .collect();
                 self.solver
                     .tcx
@@ -516,12 +526,12 @@ impl<'m> Checker<'m> {
                         let s = self.solver.tcx.shape(&dims);
                         self.solver.tcx.tensor(s, da)
                     }
-                    // Of different or unknown ranks: a tensor of that dtype.
-                    (Some(_), Some(_)) => {
+                    // Of different ranks: a tensor of that dtype.
+                    (Some(_), Some(_)) if ranks_may_differ => {
                         let s = self.solver.fresh_shape();
                         self.solver.tcx.tensor(s, da)
                     }
-                    (None, _) => a,
+                    (Some(_), Some(_)) | (None, _) => a,
                     (_, None) => b,
                 }
             }

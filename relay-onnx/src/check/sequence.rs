@@ -105,7 +105,7 @@ impl<'m> Checker<'m> {
                 match tys.split_first() {
                     None => Err("`SequenceConstruct` needs at least one input".into()),
                     Some((&first, rest)) => {
-                        let elem = rest.iter().fold(first, |a, &b| self.join(a, b));
+                        let elem = rest.iter().fold(first, |a, &b| self.join_elements(a, b));
                         Ok(vec![self.wrap("List", elem)])
                     }
                 }
@@ -113,7 +113,7 @@ impl<'m> Checker<'m> {
             b"SequenceInsert" => match (ty_of(self, 0), ty_of(self, 1)) {
                 (Some(seq), Some(t)) => match self.unwrap("List", seq) {
                     Some(elem) => {
-                        let elem = self.join(elem, t);
+                        let elem = self.join_elements(elem, t);
                         Ok(vec![self.wrap("List", elem)])
                     }
                     None => Err(self.not_a("sequence", 0, seq)),

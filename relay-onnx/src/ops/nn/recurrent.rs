@@ -20,19 +20,70 @@ relay_op! {
     onnx.lstm : fn<x, w, r, b, l, h, c, p, y>(x: x, w: w, r: r, b: b, sequence_lens: l, initial_h: h, initial_c: c, p: p) -> y where OnnxLstm,
         attrs { hidden_size: Option<int> = None, direction: str = "forward", layout: int = 0 },
         level 10;
+
+    /// onnxruntime's `DynamicQuantizeLSTM` (`com.microsoft`): `onnx.lstm` whose `W`
+    /// `(D, input_size, 4 * H)` and `R` `(D, H, 4 * H)` are quantized integers stored
+    /// transposed, each with a scale and a zero point per direction (or per direction
+    /// and column).
+    ort.dynamic_quantize_lstm : fn<x, w, r, b, l, h, c, p, ws, wz, rs, rz, y>(x: x, w: w, r: r, b: b, sequence_lens: l, initial_h: h, initial_c: c, p: p, w_scale: ws, w_zero_point: wz, r_scale: rs, r_zero_point: rz) -> y where OrtDynamicQuantizeLstm,
+        attrs { hidden_size: Option<int> = None, direction: str = "forward", input_forget: int = 0 },
+        level 10;
 }
 
 /// `OnnxRnn(x, w, r, b, sequence_lens, initial_h, out)`.
 #[relation(OnnxRnn)]
 pub fn onnx_rnn(cx: &mut RelCx<'_>) -> RelResult {
     let gates = cx.attrs().int("gates")?.unwrap_or(1);
-    recurrent(cx, gates, &[5], None, 6)
+    recurrent(cx, gates, &[5], None, 6, Weights::Onnx)
 }
 
 /// `OnnxLstm(x, w, r, b, sequence_lens, initial_h, initial_c, p, out)`.
 #[relation(OnnxLstm)]
 pub fn onnx_lstm(cx: &mut RelCx<'_>) -> RelResult {
-    recurrent(cx, 4, &[5, 6], Some(7), 8)
+    recurrent(cx, 4, &[5, 6], Some(7), 8, Weights::Onnx)
+}
+
+/// `OrtDynamicQuantizeLstm(x, w, r, b, sequence_lens, initial_h, initial_c, p, w_scale,
+/// w_zero_point, r_scale, r_zero_point, out)`.
+#[relation(OrtDynamicQuantizeLstm)]
+pub fn ort_dynamic_quantize_lstm(cx: &mut RelCx<'_>) -> RelResult {
+    let progress = recurrent(cx, 4, &[5, 6], Some(7), 12, Weights::QuantizedTransposed)?;
+    if progress != Progress::Solved {
+        return Ok(progress);
+    }
+    // The scales and zero points: one per direction, or per direction and column.
+    let (Some((w, _)), Some((r, _))) = (cx.tensor_dims(1)?, cx.tensor_dims(2)?) else {
+        return Ok(Progress::NotYet);
+    };
+    for (i, of) in [(8, &w), (9, &w), (10, &r), (11, &r)] {
+        if let Some((q, _)) = opt_tensor(cx, i)? {
+            let ok = match q.len() {
+                1 => q[0] == of[0] || cx.tcx_ref().dims.as_const(q[0]) == Some(1),
+                2 => q[0] == of[0] && q[1] == of[2],
+                _ => false,
+            };
+            if !ok {
+                let (t, wt) = (shown(cx, i), shown(cx, if i < 10 { 1 } else { 2 }));
+                return Err(RelError::at(
+                    i,
+                    format!(
+                        "`{t}` must be one per direction or per direction and column of `{wt}`"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(Progress::Solved)
+}
+
+/// How a recurrent layer's `W` and `R` are stored.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Weights {
+    /// ONNX's: `(D, gates * H, I)` and `(D, gates * H, H)`, of `X`'s dtype.
+    Onnx,
+    /// onnxruntime's quantized ones: integers, transposed, `(D, I, gates * H)` and
+    /// `(D, H, gates * H)`.
+    QuantizedTransposed,
 }
 
 /// A recurrent layer of `gates` gates: arguments 0 to 4 are `X`, `W`, `R`, `B` and
@@ -44,32 +95,43 @@ fn recurrent(
     states: &[usize],
     peepholes: Option<usize>,
     out: usize,
+    weights: Weights,
 ) -> RelResult {
     let (Some((x, dt)), Some((w, wdt)), Some((r, rdt))) =
         (cx.tensor_dims(0)?, cx.tensor_dims(1)?, cx.tensor_dims(2)?)
     else {
         return Ok(Progress::NotYet);
     };
+    let quantized = weights == Weights::QuantizedTransposed;
+    let (w_what, r_what) = if quantized {
+        (
+            "`W` `(num_directions, input_size, gates * hidden_size)`",
+            "`R` `(num_directions, hidden_size, gates * hidden_size)`",
+        )
+    } else {
+        (
+            "`W` `(num_directions, gates * hidden_size, input_size)`",
+            "`R` `(num_directions, gates * hidden_size, hidden_size)`",
+        )
+    };
     for (i, d, what) in [
         (0, &x, "`X` `(seq_length, batch_size, input_size)`"),
-        (
-            1,
-            &w,
-            "`W` `(num_directions, gates * hidden_size, input_size)`",
-        ),
-        (
-            2,
-            &r,
-            "`R` `(num_directions, gates * hidden_size, hidden_size)`",
-        ),
+        (1, &w, w_what),
+        (2, &r, r_what),
     ] {
         if d.len() != 3 {
             let t = shown(cx, i);
             return Err(RelError::at(i, format!("`{t}` must be {what}")));
         }
     }
-    cx.unify_dtype(dt, wdt, 1)?;
-    cx.unify_dtype(dt, rdt, 2)?;
+    // Rows and columns as ONNX stores them.
+    let (w, r) = if quantized {
+        (vec![w[0], w[2], w[1]], vec![r[0], r[2], r[1]])
+    } else {
+        cx.unify_dtype(dt, wdt, 1)?;
+        cx.unify_dtype(dt, rdt, 2)?;
+        (w, r)
+    };
     let layout = cx.attrs().int("layout")?.unwrap_or(0);
     let (seq, batch, input) = match layout {
         0 => (x[0], x[1], x[2]),
@@ -105,7 +167,8 @@ fn recurrent(
             format!("`{name}` has {a} directions, and `direction` makes {b}")
         })?;
         same_dim(cx, dims[1], gh, i, |a, b| {
-            format!("`{name}` has {a} rows, and {gates} gates of the hidden size make {b}")
+            let rows = if quantized { "columns" } else { "rows" };
+            format!("`{name}` has {a} {rows}, and {gates} gates of the hidden size make {b}")
         })?;
     }
     same_dim(cx, w[2], input, 1, |a, b| {
@@ -189,5 +252,8 @@ onnx_ops! {
     } -> Each;
     "" LSTM since 7 => "onnx.lstm"(In(0), In(1), In(2), Opt(3), Opt(4), Opt(5), Opt(6), Opt(7)) {
         hidden_size: Attr("hidden_size"), direction: Attr("direction"), layout: Attr("layout")
+    } -> Each;
+    "com.microsoft" DynamicQuantizeLSTM since 1 => "ort.dynamic_quantize_lstm"(In(0), In(1), In(2), Opt(3), Opt(4), Opt(5), Opt(6), Opt(7), In(8), In(9), In(10), In(11)) {
+        hidden_size: Attr("hidden_size"), direction: Attr("direction"), input_forget: Attr("input_forget")
     } -> Each;
 }
