@@ -957,3 +957,32 @@ fn quantization_scales_must_fit_the_input() {
         ]
     );
 }
+
+#[test]
+fn linear_classifier_gives_labels_and_a_score_per_class() {
+    let mut g = relay_onnx::build::Graph::new(13);
+    g.opsets.push(("ai.onnx.ml".into(), 1));
+    g.input("x", relay_onnx::build::D::F32, &[D::p("N"), D::v(4)]);
+    let floats = |name: &str, n: usize| relay_onnx::proto::AttributeProto {
+        name: name.to_string().into(),
+        r#type: 6,
+        floats: vec![0.5; n],
+        ..Default::default()
+    };
+    g.node_in(
+        "ai.onnx.ml",
+        "LinearClassifier",
+        &["x"],
+        &["label", "scores"],
+        vec![
+            floats("coefficients", 12),
+            floats("intercepts", 3),
+            relay_onnx::build::ints("classlabels_ints", &[0, 1, 2]),
+        ],
+    );
+    g.output("label").output("scores");
+    let mut c = g.check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("label").unwrap(), "Tensor[(N), int64]");
+    assert_eq!(c.type_of("scores").unwrap(), "Tensor[(N, 3), float32]");
+}

@@ -26,6 +26,67 @@ relay_op! {
     onnx.tfidf : fn<a, b>(data: a) -> b where OnnxTfIdf,
         attrs { ngram_indexes: [int] },
         level 10;
+
+    /// ONNX-ML `LinearClassifier`: `X` `(N, C)` (or `(C)`, one example) gives the labels
+    /// `(N)` and the scores `(N, classes)`, float32.
+    onnx.linear_classifier : fn<a, b>(data: a) -> b where OnnxLinearClassifier,
+        attrs { classes: int },
+        level 10;
+}
+
+/// `LinearClassifier`'s number of classes: its integer labels' (two scores for one set
+/// of coefficients of a binary classifier, as onnxruntime gives), or its intercepts'.
+fn linear_classes(
+    attrs: &crate::attr::NodeAttrs<'_>,
+) -> Result<Option<relay_core::AttrValue>, crate::ops::AttrFnError> {
+    if attrs.get("classlabels_strings").is_some() {
+        return Err(crate::ops::AttrFnError {
+            message: "string labels are not supported (Relay has no string dtype)".into(),
+            unsupported: true,
+        });
+    }
+    let labels = attrs.ints("classlabels_ints").map_or(0, |l| l.len());
+    let intercepts = attrs.get("intercepts").map_or(0, |a| a.floats.len());
+    let classes = if labels == 2 && intercepts == 1 {
+        2
+    } else {
+        intercepts.max(labels)
+    };
+    if classes == 0 {
+        return Err("`LinearClassifier` needs its `intercepts`".into());
+    }
+    Ok(Some(relay_core::AttrValue::Int(classes as i64)))
+}
+
+/// `OnnxLinearClassifier(data, out)`.
+#[relation(OnnxLinearClassifier)]
+pub fn onnx_linear_classifier(cx: &mut RelCx<'_>) -> RelResult {
+    let Some((x, _)) = cx.tensor_dims(0)? else {
+        return Ok(Progress::NotYet);
+    };
+    let n = match x.len() {
+        1 => cx.tcx().dims.konst(1),
+        2 => x[0],
+        _ => {
+            let t = shown(cx, 0);
+            return Err(RelError::at(0, format!("`{t}` must be `(N, C)` or `(C)`")));
+        }
+    };
+    let classes = cx.attrs().int("classes")?.unwrap_or(1);
+    let e = cx.tcx().dims.konst(classes);
+    let labels = cx.mk_tensor(&[n], DTy::Known(DType::INT64));
+    let scores = cx.mk_tensor(&[n, e], DTy::Known(DType::FLOAT32));
+    // A node that asks for the labels alone has them as its result.
+    let t = cx.resolve(cx.arg(1));
+    match cx.data(t).clone() {
+        relay_core::TyData::Tuple(f) if f.len() <= 2 => {
+            for (&field, have) in f.iter().zip([labels, scores]) {
+                cx.unify_blaming(field, have, 1)?;
+            }
+        }
+        _ => cx.unify(1, labels)?,
+    }
+    Ok(Progress::Solved)
 }
 
 /// `OnnxCumulative(data, axis, out)`.
@@ -148,4 +209,6 @@ onnx_ops! {
     "" BitCast since 26 => "onnx.bitcast"(In(0)) { dtype: With(crate::ops::util::dtype_attr_to) };
 
     "" TfIdfVectorizer since 9 => "onnx.tfidf"(In(0)) { ngram_indexes: Attr("ngram_indexes") };
+    "ai.onnx.ml" LinearClassifier since 1 => "onnx.linear_classifier"(In(0)) { classes: With(linear_classes) } -> Each;
+    "ai.onnx.ml" Normalizer since 1 => "onnx.unary"(In(0));
 }
