@@ -174,3 +174,31 @@ fn a_known_condition_types_its_branch_alone_and_passes_its_value_on() {
     assert_eq!(c.diagnostics(), &[]);
     assert_eq!(c.type_of("z").unwrap(), "Tensor[(N, 3), float32]");
 }
+
+#[test]
+fn a_scan_before_opset_9_has_a_batch_axis_the_body_does_not_see() {
+    // The same running sum over (B, S, 3), with `sequence_lens` absent.
+    let mut body = Graph::new(8);
+    body.input("acc", D::F32, &[D::v(3)])
+        .input("row", D::F32, &[D::v(3)]);
+    body.node("Add", &["acc", "row"], &["next"], vec![]);
+    body.node("Identity", &["next"], &["out"], vec![]);
+    body.output("next").output("out");
+    let mut g = Graph::new(8);
+    g.input("init", D::F32, &[D::p("B"), D::v(3)]).input(
+        "x",
+        D::F32,
+        &[D::p("B"), D::p("S"), D::v(3)],
+    );
+    g.node(
+        "Scan",
+        &["", "init", "x"],
+        &["sum", "running"],
+        vec![graph_attr("body", &body), int("num_scan_inputs", 1)],
+    );
+    g.output("sum").output("running");
+    let mut c = g.check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("sum").unwrap(), "Tensor[(B, 3), float32]");
+    assert_eq!(c.type_of("running").unwrap(), "Tensor[(B, S, 3), float32]");
+}

@@ -232,20 +232,21 @@ impl<'m> Checker<'m> {
         }
     }
 
-    /// Types a `Scan` node (opset 9 on): its body once, over the states' types and a
-    /// slice of each scan input (the scan axis removed); each scan output gains the scan
-    /// length at its axis; a state the body changes is the two types joined.
+    /// Types a `Scan` node: its body once, over the states' types and a slice of each
+    /// scan input (the scan axis removed); each scan output gains the scan length at its
+    /// axis; a state the body changes is the two types joined. Before opset 9 every input
+    /// and output also has a batch axis first, which the body does not see, and the first
+    /// input is `sequence_lens`.
     pub(super) fn scan_node(&mut self, g: &Nodes<'m>, k: usize, inputs: &[Option<usize>]) {
         let node = g.at(k);
-        if self.opset("").is_some_and(|v| v < 9) {
-            self.unsupported(
-                Some(node_ref(g, k)),
-                "`Scan` before opset 9 (with a batch axis) is not supported".into(),
-                vec!["the nodes that use its outputs are not checked".into()],
-            );
-            self.fail_outputs(node, k);
-            return;
-        }
+        // Before opset 9, every input and output has a batch axis first, and the first
+        // input is the optional `sequence_lens`.
+        let batched = self.opset("").is_some_and(|v| v < 9);
+        let inputs = if batched {
+            inputs.get(1..).unwrap_or(&[])
+        } else {
+            inputs
+        };
         let Some(attrs) = self.attributes_or_fail(g, k) else {
             return;
         };
@@ -279,12 +280,33 @@ impl<'m> Checker<'m> {
             || vec![0; n_out.saturating_sub(n_state)],
             |a| a.ints.clone(),
         );
+        // The batch: each input's first dimension, taken off (the first input's).
+        let mut batch: Option<Dim> = None;
+        let mut unbatched = |me: &mut Self, t: Ty| -> Ty {
+            if !batched {
+                return t;
+            }
+            let t = me.solver.resolve(t);
+            let TyData::Tensor(s, dt) = *me.solver.tcx.data(t) else {
+                return me.solver.fresh_ty();
+            };
+            match me.solver.tcx.shape_dims(s).map(|d| d.to_vec()) {
+                Some(mut dims) if !dims.is_empty() => {
+                    let b = dims.remove(0);
+                    batch.get_or_insert(b);
+                    let s = me.solver.tcx.shape(&dims);
+                    me.solver.tcx.tensor(s, dt)
+                }
+                _ => me.solver.fresh_ty(),
+            }
+        };
         let mut body_inputs = Vec::with_capacity(n_in);
         for input in &inputs[..n_state] {
-            body_inputs.push(match *input {
-                Some(id) => self.slots[id].ty,
+            let t = match *input {
+                Some(id) => unbatched(self, self.slots[id].ty),
                 None => self.solver.fresh_ty(),
-            });
+            };
+            body_inputs.push(t);
         }
         // Each scan input without its scan axis, and the scan length (the first's).
         let mut len: Option<Dim> = None;
@@ -293,7 +315,8 @@ impl<'m> Checker<'m> {
                 body_inputs.push(self.solver.fresh_ty());
                 continue;
             };
-            let t = self.solver.resolve(self.slots[id].ty);
+            let t = unbatched(self, self.slots[id].ty);
+            let t = self.solver.resolve(t);
             let TyData::Tensor(s, dt) = *self.solver.tcx.data(t) else {
                 body_inputs.push(self.solver.fresh_ty());
                 continue;
@@ -337,6 +360,7 @@ impl<'m> Checker<'m> {
             return;
         }
         let len = len.unwrap_or(Dims::ANY);
+        let batch = batch.unwrap_or(Dims::ANY);
         for (j, &each) in outs.iter().enumerate() {
             let t = if j < n_state {
                 self.join(body_inputs[j], each)
@@ -362,7 +386,25 @@ impl<'m> Checker<'m> {
                     _ => self.solver.fresh_ty(),
                 }
             };
+            let t = if batched { self.batched(t, batch) } else { t };
             self.set_output(k, j, t);
+        }
+    }
+
+    /// `t` with `batch` as a new first dimension (a fresh type if `t` is not a tensor of
+    /// known rank).
+    fn batched(&mut self, t: Ty, batch: Dim) -> Ty {
+        let t = self.solver.resolve(t);
+        let TyData::Tensor(s, dt) = *self.solver.tcx.data(t) else {
+            return self.solver.fresh_ty();
+        };
+        match self.solver.tcx.shape_dims(s).map(|d| d.to_vec()) {
+            Some(mut dims) => {
+                dims.insert(0, batch);
+                let s = self.solver.tcx.shape(&dims);
+                self.solver.tcx.tensor(s, dt)
+            }
+            None => self.solver.fresh_ty(),
         }
     }
 
