@@ -19,6 +19,7 @@ use crate::value::{ValueCx, MAX_ELEMS};
 use prost::Message as _;
 
 mod control;
+mod names;
 mod sequence;
 use relay_core::op::{AttrType, OpScheme};
 use relay_core::{
@@ -407,7 +408,7 @@ struct Checker<'m> {
     opsets: FxHashMap<String, i64>,
     slots: Vec<Slot>,
     names: Vec<&'m [u8]>,
-    by_name: FxHashMap<&'m [u8], usize>,
+    by_name: names::NameTable,
     /// The output types of nodes typed before, by [`NodeKey`], and the attribute
     /// encodings met, interned.
     node_memo: FxHashMap<NodeKey, Box<[Option<Ty>]>>,
@@ -480,7 +481,7 @@ impl<'m> Checker<'m> {
             opsets,
             slots: Vec::new(),
             names: Vec::new(),
-            by_name: FxHashMap::default(),
+            by_name: Default::default(),
             found: FxHashMap::default(),
             node_memo: FxHashMap::default(),
             attr_ids: FxHashMap::default(),
@@ -547,8 +548,7 @@ impl<'m> Checker<'m> {
     /// The value of this name, if it was made (not a node output still pending).
     fn slot(&self, name: &[u8]) -> Option<usize> {
         self.by_name
-            .get(name)
-            .copied()
+            .get(name, &self.names)
             .filter(|&id| self.slots[id].ready)
     }
 
@@ -558,7 +558,7 @@ impl<'m> Checker<'m> {
         // The first value of a name is the one its users mean (ONNX gives each value one
         // producer; a second is ignored here).
         if !name.is_empty() {
-            self.by_name.entry(name).or_insert(id);
+            self.by_name.insert_first(name, id, &self.names);
         }
         self.slots.push(Slot {
             ty,
@@ -578,6 +578,14 @@ impl<'m> Checker<'m> {
             }
         };
         let values = g.initializer.len() + g.input.len() + nodes.output_count();
+        if self.slots.len() + values >= NO_SLOT as usize {
+            self.error(
+                None,
+                "the graph has more than 4 billion values".into(),
+                Vec::new(),
+            );
+            return;
+        }
         self.by_name.reserve(values);
         self.slots.reserve(values);
         self.names.reserve(values);
@@ -619,7 +627,7 @@ impl<'m> Checker<'m> {
             }
         }
         for vi in g.input {
-            if self.by_name.contains_key(vi.name.as_ref()) {
+            if self.by_name.get(&vi.name, &self.names).is_some() {
                 continue;
             }
             let ty = match &vi.r#type {
@@ -699,7 +707,7 @@ impl<'m> Checker<'m> {
                 let id = if i.is_empty() {
                     None
                 } else {
-                    self.by_name.get(i).copied()
+                    self.by_name.get(i, &self.names)
                 };
                 if let Some(id) = id {
                     if !self.slots[id].ready && self.slots[id].node.is_some_and(|p| p as usize >= k)
