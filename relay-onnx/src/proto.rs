@@ -403,20 +403,24 @@ pub fn text(b: &[u8]) -> std::borrow::Cow<'_, str> {
 /// assert!(nodes.attributes(0).unwrap().is_empty());
 /// ```
 pub struct Nodes<'a> {
-    nodes: Vec<NodeRec<'a>>,
+    nodes: Vec<NodeRec>,
+    /// The buffers the nodes' encodings are slices of (their attributes' tensors become
+    /// slices of them): one for all the nodes of a graph read from one file.
+    owners: Vec<&'a Bytes>,
     names: Vec<&'a [u8]>,
     /// Each attribute's encoding (decoded when a node's attributes are asked for: a
     /// node whose type is remembered never decodes them).
     raw_attrs: Vec<&'a [u8]>,
 }
 
-struct NodeRec<'a> {
-    /// The buffer the node's encoding is a slice of (its attributes' tensors become
-    /// slices of it).
-    bytes: &'a Bytes,
-    name: &'a [u8],
-    op_type: &'a [u8],
-    domain: &'a [u8],
+/// A node's name, op type and domain as spans of its owner (48 bytes a node: the table
+/// of a 100,000-node model stays small).
+struct NodeRec {
+    /// Its owner: `owners[owner]`.
+    owner: u32,
+    name: Span32,
+    op_type: Span32,
+    domain: Span32,
     /// Its inputs are `names[io..io + n_in]`, its outputs the `n_out` after.
     io: u32,
     n_in: u32,
@@ -426,11 +430,31 @@ struct NodeRec<'a> {
     n_attr: u32,
 }
 
+/// A span of an owner's bytes: its start and length.
+#[derive(Copy, Clone, Default)]
+struct Span32(u32, u32);
+
+impl Span32 {
+    /// `part`, a slice of `owner`, as a span of it (`None` past 4 GB).
+    fn of(owner: &[u8], part: &[u8]) -> Option<Span32> {
+        let at = (part.as_ptr() as usize).checked_sub(owner.as_ptr() as usize)?;
+        Some(Span32(
+            u32::try_from(at).ok()?,
+            u32::try_from(part.len()).ok()?,
+        ))
+    }
+
+    fn get(self, owner: &[u8]) -> &[u8] {
+        &owner[self.0 as usize..self.0 as usize + self.1 as usize]
+    }
+}
+
 impl<'a> Nodes<'a> {
     /// Reads encoded nodes; an error names the node that is not one.
     pub fn read(raw: &[(&'a Bytes, &'a [u8])]) -> Result<Self, String> {
         let mut out = Nodes {
             nodes: Vec::with_capacity(raw.len()),
+            owners: Vec::new(),
             names: Vec::with_capacity(raw.len() * 3),
             raw_attrs: Vec::new(),
         };
@@ -446,16 +470,23 @@ impl<'a> Nodes<'a> {
 
     /// Reads node `bytes`, a slice of `owner`.
     fn read_one(&mut self, owner: &'a Bytes, bytes: &'a [u8]) -> Result<(), String> {
+        if !self.owners.last().is_some_and(|o| std::ptr::eq(*o, owner)) {
+            self.owners.push(owner);
+        }
         let mut rec = NodeRec {
-            bytes: owner,
-            name: b"",
-            op_type: b"",
-            domain: b"",
+            owner: (self.owners.len() - 1) as u32,
+            name: Span32::default(),
+            op_type: Span32::default(),
+            domain: Span32::default(),
             io: self.names.len() as u32,
             n_in: 0,
             n_out: 0,
             attr: self.raw_attrs.len() as u32,
             n_attr: 0,
+        };
+        let span = |part: &[u8]| {
+            Span32::of(owner, part)
+                .ok_or_else(|| "it lies more than 4 GB into its graph".to_string())
         };
         let mut r = Wire { buf: bytes, pos: 0 };
         while r.pos < bytes.len() {
@@ -474,9 +505,9 @@ impl<'a> Nodes<'a> {
                     self.names.push(r.bytes()?);
                     rec.n_out += 1;
                 }
-                (3, 2) => rec.name = r.bytes()?,
-                (4, 2) => rec.op_type = r.bytes()?,
-                (7, 2) => rec.domain = r.bytes()?,
+                (3, 2) => rec.name = span(r.bytes()?)?,
+                (4, 2) => rec.op_type = span(r.bytes()?)?,
+                (7, 2) => rec.domain = span(r.bytes()?)?,
                 (5, 2) => {
                     self.raw_attrs.push(r.bytes()?);
                     rec.n_attr += 1;
@@ -510,17 +541,20 @@ impl<'a> Nodes<'a> {
 
     /// Node `k`'s name.
     pub fn name(&self, k: usize) -> &'a [u8] {
-        self.nodes[k].name
+        let n = &self.nodes[k];
+        n.name.get(self.owners[n.owner as usize])
     }
 
     /// Node `k`'s op type.
     pub fn op_type(&self, k: usize) -> &'a [u8] {
-        self.nodes[k].op_type
+        let n = &self.nodes[k];
+        n.op_type.get(self.owners[n.owner as usize])
     }
 
     /// Node `k`'s domain.
     pub fn domain(&self, k: usize) -> &'a [u8] {
-        self.nodes[k].domain
+        let n = &self.nodes[k];
+        n.domain.get(self.owners[n.owner as usize])
     }
 
     /// Node `k`'s inputs (`""` for an absent one).
@@ -544,7 +578,7 @@ impl<'a> Nodes<'a> {
             .iter()
             .enumerate()
             .map(|(i, a)| {
-                AttributeProto::decode(n.bytes.slice_ref(a)).map_err(|e| {
+                AttributeProto::decode(self.owners[n.owner as usize].slice_ref(a)).map_err(|e| {
                     format!("its attribute {i} is not a readable `AttributeProto`: {e}")
                 })
             })
