@@ -57,7 +57,9 @@ pub mod proto;
 pub mod value;
 pub mod workload;
 
-pub use check::{check_bytes, check_model, Checked, Diagnostic, LoadError, NodeRef, Severity};
+pub use check::{
+    check_bytes, check_model, Checked, Diagnostic, LoadError, NodeRef, Severity, ValueType,
+};
 
 use prost::Message;
 
