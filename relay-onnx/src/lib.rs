@@ -58,7 +58,8 @@ pub mod value;
 pub mod workload;
 
 pub use check::{
-    check_bytes, check_model, Checked, Diagnostic, LoadError, NodeRef, Severity, ValueType,
+    check_bytes, check_model, Checked, Diagnostic, LoadError, NodeRef, Severity, ValueRef,
+    ValueType,
 };
 
 use prost::Message;

@@ -11,6 +11,8 @@
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
+use rustc_hash::FxHashMap;
+use std::sync::OnceLock;
 
 mod onnx;
 mod relay;
@@ -21,6 +23,7 @@ mod wire;
 type ValueOut = (String, String, Option<Vec<DimOut>>, Option<String>);
 
 /// A dimension as Python sees it: `int`, `str` or `None`.
+#[derive(Clone)]
 enum DimOut {
     Const(i64),
     Sym(String),
@@ -56,7 +59,86 @@ type DiagOut = (
 
 /// A checked model or program: its signature, the types of its globals (name and type),
 /// its values and its diagnostics.
-type CheckOut = (String, Vec<(String, String)>, Vec<ValueOut>, Vec<DiagOut>);
+type CheckOut = (String, Vec<(String, String)>, Values, Vec<DiagOut>);
+
+/// The values of a checked model, by name, made into Python objects only when asked
+/// for: a model of 100k nodes has as many values, and building them all (or even their
+/// index by name) would cost more than checking it.
+#[pyclass(frozen, sequence)]
+struct Values {
+    values: ValueList,
+    /// The index of each name's value (the last one, where several have it), made on
+    /// the first lookup.
+    by_name: OnceLock<FxHashMap<Box<str>, usize>>,
+}
+
+enum ValueList {
+    Onnx(Vec<relay_onnx::ValueType>),
+    Relay(Vec<ValueOut>),
+}
+
+impl Values {
+    fn new(values: ValueList) -> Self {
+        Values {
+            values,
+            by_name: OnceLock::new(),
+        }
+    }
+
+    fn name(&self, i: usize) -> &str {
+        match &self.values {
+            ValueList::Onnx(v) => &v[i].name,
+            ValueList::Relay(v) => &v[i].0,
+        }
+    }
+
+    fn len(&self) -> usize {
+        match &self.values {
+            ValueList::Onnx(v) => v.len(),
+            ValueList::Relay(v) => v.len(),
+        }
+    }
+
+    fn by_name(&self) -> &FxHashMap<Box<str>, usize> {
+        self.by_name.get_or_init(|| {
+            let mut map = FxHashMap::default();
+            map.reserve(self.len());
+            for i in 0..self.len() {
+                map.insert(self.name(i).into(), i);
+            }
+            map
+        })
+    }
+}
+
+#[pymethods]
+impl Values {
+    fn __len__(&self) -> usize {
+        self.by_name().len()
+    }
+
+    fn __contains__(&self, name: &str) -> bool {
+        self.by_name().contains_key(name)
+    }
+
+    /// The value of this name: `(name, type, dims, dtype)`; `None` if there is none.
+    fn get(&self, name: &str) -> Option<ValueOut> {
+        let &i = self.by_name().get(name)?;
+        Some(match &self.values {
+            ValueList::Onnx(v) => onnx::value(v[i].clone()),
+            ValueList::Relay(v) => v[i].clone(),
+        })
+    }
+
+    /// The names, in the order of the model or program (each once).
+    fn names(&self) -> Vec<&str> {
+        let by_name = self.by_name();
+        (0..self.len())
+            .filter(|&i| by_name.get(self.name(i)) == Some(&i))
+            .map(|i| self.name(i))
+            .collect()
+    }
+}
 
 /// A model's bytes as the checker reads them: a Python `bytes` object (kept alive, not
 /// copied) or a file mapped into memory.
@@ -110,23 +192,25 @@ impl AsRef<[u8]> for PyBytesOwner {
 #[pyo3(signature = (source, name))]
 fn check_onnx(py: Python<'_>, source: &Bound<'_, PyAny>, name: &str) -> PyResult<CheckOut> {
     let bytes = model_bytes(py, source)?;
-    py.detach(|| onnx::check(bytes, name, false))
+    py.detach(|| onnx::check(bytes, name, false, true))
         .map(|(out, _)| out)
         .map_err(PyValueError::new_err)
 }
 
 /// Infers an ONNX model's types and writes them into it: the model's bytes with every
-/// graph output and node output typed, and the check's result.
+/// graph output and node output typed, and the check's result (its values listed with
+/// `values`, or where the model has errors).
 #[pyfunction]
-#[pyo3(signature = (source, name))]
+#[pyo3(signature = (source, name, values=true))]
 fn infer_onnx<'py>(
     py: Python<'py>,
     source: &Bound<'py, PyAny>,
     name: &str,
+    values: bool,
 ) -> PyResult<(Bound<'py, PyBytes>, CheckOut)> {
     let bytes = model_bytes(py, source)?;
     let (out, model) = py
-        .detach(|| onnx::check(bytes, name, true))
+        .detach(|| onnx::check(bytes, name, true, values))
         .map_err(PyValueError::new_err)?;
     let model = model.unwrap_or_default();
     Ok((PyBytes::new(py, &model), out))

@@ -1,11 +1,10 @@
 //! ONNX models: checked with `relay_onnx`, their values' types listed, and for
 //! `infer_shapes` written back into the model's bytes ([`crate::wire`]).
 
-use crate::wire::{write_back, Inferred};
-use crate::{CheckOut, DiagOut, DimOut, ValueOut};
-use relay_onnx::check::{onnx_dtype, DimShown};
+use crate::wire::Writer;
+use crate::{CheckOut, DiagOut, DimOut, ValueList, ValueOut, Values};
+use relay_onnx::check::DimShown;
 use relay_onnx::{Severity, ValueType};
-use std::collections::HashMap;
 use std::path::Path;
 
 /// The model's bytes: the file mapped into memory (as `relay check` reads it).
@@ -22,57 +21,57 @@ pub fn map(path: &Path) -> std::io::Result<bytes::Bytes> {
 }
 
 /// Checks the model in `bytes` (named `name` in rendered diagnostics); with `write`, also
-/// the model with its inferred types written in. An error for bytes that are not a model.
+/// the model with its inferred types written in. The values are listed with
+/// `keep_values`, or where the model has errors. An error for bytes that are not a model.
 pub fn check(
     bytes: bytes::Bytes,
     name: &str,
     write: bool,
+    keep_values: bool,
 ) -> Result<(CheckOut, Option<Vec<u8>>), String> {
     let kept = write.then(|| bytes.clone());
     let mut checked = relay_onnx::check_bytes(bytes).map_err(|e| e.to_string())?;
     let signature = checked.signature();
-    let values = checked.values();
     let diagnostics: Vec<DiagOut> = checked
         .diagnostics()
         .iter()
         .map(|d| diag(d, name))
         .collect();
-    let model = match kept {
-        Some(model) => Some(write_back(&model, &inferred(&values))?),
+    let model = match &kept {
+        Some(model) => {
+            let mut w = Writer::new(model)?;
+            checked.for_each_value(|v| w.value(v));
+            Some(w.finish()?)
+        }
         None => None,
     };
-    let values: Vec<ValueOut> = values.into_iter().map(value).collect();
+    let values = if keep_values || checked.has_errors() {
+        checked.values()
+    } else {
+        Vec::new()
+    };
+    free(checked);
     let globals = vec![("main".to_string(), signature.clone())];
+    let values = Values::new(ValueList::Onnx(values));
     Ok(((signature, globals, values, diagnostics), model))
 }
 
-/// The node outputs' types, by name, as ONNX writes them (values that could not be
-/// checked, or of which nothing is known, left out).
-fn inferred(values: &[ValueType]) -> HashMap<Vec<u8>, Inferred> {
-    // The ONNX element type of each dtype name (the checker's own table, inverted).
-    let elem_types: HashMap<String, i32> = (1..64)
-        .filter_map(|e| Some((onnx_dtype(e).ok()?.to_string(), e)))
-        .collect();
-    values
-        .iter()
-        .filter(|v| v.node.is_some() && v.checked)
-        .filter(|v| v.dtype.is_some() || v.dims.is_some())
-        .map(|v| {
-            let elem_type = v
-                .dtype
-                .as_ref()
-                .and_then(|d| elem_types.get(d).copied())
-                .unwrap_or(0);
-            let inferred = Inferred {
-                elem_type,
-                dims: v.dims.clone(),
-            };
-            (v.name.as_bytes().to_vec(), inferred)
-        })
-        .collect()
+/// The number of values above which a checked model is freed on a thread of its own.
+const LARGE_GRAPH: usize = 10_000;
+
+/// Frees a checked model: a large one (its solver's tables, a type per value) on a thread
+/// of its own, so that the call returns while its memory is given back (inline if no
+/// thread can be started).
+fn free(checked: relay_onnx::Checked) {
+    if checked.len() > LARGE_GRAPH {
+        let _ = std::thread::Builder::new()
+            .name("relay_types-free".into())
+            .spawn(move || drop(checked));
+    }
 }
 
-fn value(v: ValueType) -> ValueOut {
+/// A value as Python sees it.
+pub fn value(v: ValueType) -> ValueOut {
     let dims = v.dims.map(|dims| {
         dims.into_iter()
             .map(|d| match d {
@@ -82,8 +81,9 @@ fn value(v: ValueType) -> ValueOut {
             })
             .collect::<Vec<_>>()
     });
-    let ty = shown(dims.as_deref(), v.dtype.as_deref(), v.checked);
-    (v.name, ty, dims, v.dtype)
+    let dtype = v.dtype.map(|d| d.to_string());
+    let ty = shown(dims.as_deref(), dtype.as_deref(), v.checked);
+    (v.name, ty, dims, dtype)
 }
 
 /// A value's type in Relay's syntax: `Tensor[(N, 3), float32]`, a scalar as its dtype,

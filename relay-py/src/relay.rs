@@ -2,7 +2,7 @@
 //! thread), its globals' types, the parameters' and `let` bindings' types, and the
 //! diagnostics rendered as `relay check` shows them.
 
-use crate::{CheckOut, DiagOut, DimOut, ValueOut};
+use crate::{CheckOut, DiagOut, DimOut, ValueList, ValueOut, Values};
 use relay_core::expr::ExprKind;
 use relay_core::{DTy, Ty, TyData};
 use relay_ops::prelude::{Checked, Origin, Prelude, Problem};
@@ -41,7 +41,12 @@ pub fn check(text: &str, name: &str) -> Result<CheckOut, String> {
         .or(globals.last())
         .map(|(_, t)| t.clone())
         .unwrap_or_default();
-    Ok((signature, globals, values, diagnostics))
+    Ok((
+        signature,
+        globals,
+        Values::new(ValueList::Relay(values)),
+        diagnostics,
+    ))
 }
 
 /// The program's globals with their types, and its functions' parameters and `let`

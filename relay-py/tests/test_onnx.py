@@ -77,7 +77,7 @@ def test_the_result_reads_back_and_infers_the_same():
     assert r.values["r"].shape == ("N*S", 768)
 
 
-def test_every_node_output_gets_a_value_info_in_node_order():
+def test_every_node_output_gets_a_value_info_in_order():
     ours = relay_types.infer_shapes(exporter_reshape())
     assert [v.name for v in ours.graph.value_info] == ["s", "d0", "d1", "p", "pu", "shape", "r"]
     # The rest of the model is as it was.
@@ -141,6 +141,8 @@ def test_strict_raises_the_rendered_diagnostic():
     assert "Tensor[(N, 3), float32]" in text and "Tensor[(4), float32]" in text
     [d] = e.value.diagnostics
     assert d.node == relay_types.Node(1, "add0", "Add")
+    # What was inferred comes with the error.
+    assert e.value.result.values["r"].shape == ("N", 3)
     assert d.severity == "error" and not d.unsupported
     assert str(d) == d.rendered and d.rendered.startswith(text.splitlines()[0])
 

@@ -222,7 +222,15 @@ impl Checked {
     }
 
     fn dims_shown(&mut self, i: usize) -> Option<Vec<DimShown>> {
-        let dims = self.dims_at(i)?;
+        let t = self.solver.resolve(self.slots[i].ty);
+        self.dims_of_ty(t)
+    }
+
+    fn dims_of_ty(&mut self, t: Ty) -> Option<Vec<DimShown>> {
+        let TyData::Tensor(shape, _) = *self.solver.tcx.data(t) else {
+            return None;
+        };
+        let dims = self.solver.tcx.shape_dims(shape)?.to_vec();
         Some(
             dims.into_iter()
                 .map(|d| match self.solver.tcx.dims.as_const(d) {
@@ -250,19 +258,42 @@ impl Checked {
     /// let values = g.check().values();
     /// assert_eq!(values[1].name, "y");
     /// assert_eq!(values[1].node, Some(0));
-    /// assert_eq!(values[1].dtype.as_deref(), Some("float32"));
+    /// assert_eq!(values[1].dtype, Some(relay_core::DType::FLOAT32));
     /// assert_eq!(values[1].dims, Some(vec![DimShown::Sym("N".into()), DimShown::Const(3)]));
     /// ```
     pub fn values(&mut self) -> Vec<ValueType> {
-        (0..self.slots.len())
-            .map(|i| ValueType {
-                name: self.name(i).into_owned(),
+        let mut out = Vec::with_capacity(self.slots.len());
+        self.for_each_value(|v| {
+            out.push(ValueType {
+                name: text(v.name).into_owned(),
+                node: v.node,
+                checked: v.checked,
+                dtype: v.dtype,
+                dims: v.dims.map(<[DimShown]>::to_vec),
+            })
+        });
+        out
+    }
+
+    /// [`Checked::values`] without a copy: each value lent to `f` in turn, its name as
+    /// the file has it. A type is shown once however many values have it.
+    pub fn for_each_value(&mut self, mut f: impl FnMut(ValueRef<'_>)) {
+        type Shown = (Option<DType>, Option<Vec<DimShown>>);
+        let mut shown: FxHashMap<Ty, Shown> = FxHashMap::default();
+        for i in 0..self.slots.len() {
+            let t = self.solver.resolve(self.slots[i].ty);
+            if let std::collections::hash_map::Entry::Vacant(e) = shown.entry(t) {
+                e.insert((self.dtype_of_ty(t), self.dims_of_ty(t)));
+            }
+            let (dtype, dims) = &shown[&t];
+            f(ValueRef {
+                name: self.raw_name(i),
                 node: self.slots[i].node.map(|n| n as usize),
                 checked: !self.slots[i].failed,
-                dtype: self.dtype_at(i),
-                dims: self.dims_shown(i),
-            })
-            .collect()
+                dtype: *dtype,
+                dims: dims.as_deref(),
+            });
+        }
     }
 
     /// The shape of value `name` when the graph inputs have the given shapes (by input
@@ -379,9 +410,17 @@ impl Checked {
     }
 
     fn dtype_at(&mut self, i: usize) -> Option<String> {
+        self.dtype_known(i).map(|d| d.to_string())
+    }
+
+    fn dtype_known(&mut self, i: usize) -> Option<DType> {
         let t = self.solver.resolve(self.slots[i].ty);
+        self.dtype_of_ty(t)
+    }
+
+    fn dtype_of_ty(&self, t: Ty) -> Option<DType> {
         match *self.solver.tcx.data(t) {
-            TyData::Tensor(_, DTy::Known(d)) => Some(d.to_string()),
+            TyData::Tensor(_, DTy::Known(d)) => Some(d),
             _ => None,
         }
     }
@@ -396,10 +435,26 @@ pub struct ValueType {
     pub node: Option<usize>,
     /// It was checked: it does not depend on a node that could not be typed.
     pub checked: bool,
-    /// Its dtype, if it is a tensor whose dtype is known (`float32`).
-    pub dtype: Option<String>,
+    /// Its dtype, if it is a tensor whose dtype is known.
+    pub dtype: Option<DType>,
     /// Its dimensions, if it is a tensor whose rank is known.
     pub dims: Option<Vec<DimShown>>,
+}
+
+/// A value of a checked graph lent by [`Checked::for_each_value`]: [`ValueType`]'s facts,
+/// borrowed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct ValueRef<'a> {
+    /// Its name, as the file has it (not checked as UTF-8).
+    pub name: &'a [u8],
+    /// The index of the node that makes it (none for a graph input or an initializer).
+    pub node: Option<usize>,
+    /// It was checked: it does not depend on a node that could not be typed.
+    pub checked: bool,
+    /// Its dtype, if it is a tensor whose dtype is known.
+    pub dtype: Option<DType>,
+    /// Its dimensions, if it is a tensor whose rank is known.
+    pub dims: Option<&'a [DimShown]>,
 }
 
 /// One dimension of a checked value, for comparing with a declared one.

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any, Mapping, NamedTuple, Optional, Tuple, Union
+from typing import Any, Iterator, List, Mapping, NamedTuple, Optional, Tuple, Union
 
 from . import _native
 
@@ -162,15 +162,45 @@ class Inferred(NamedTuple):
     """The check's result, with its diagnostics."""
 
 
+def _value(raw: Tuple[str, str, Optional[List[Dim]], Optional[str]]) -> Value:
+    name, ty, dims, dtype = raw
+    return Value(name, ty, tuple(dims) if dims is not None else None, dtype)
+
+
+class _Values(Mapping[str, Value]):
+    """The values of a checked model by name, each made into a :class:`Value` when it
+    is looked up (a model of 100k nodes has as many)."""
+
+    __slots__ = ("_native",)
+
+    def __init__(self, native: Any) -> None:
+        self._native = native
+
+    def __getitem__(self, name: str) -> Value:
+        raw = self._native.get(name) if isinstance(name, str) else None
+        if raw is None:
+            raise KeyError(name)
+        return _value(raw)
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and name in self._native
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._native.names())
+
+    def __len__(self) -> int:
+        return len(self._native)
+
+    def __repr__(self) -> str:
+        return f"{{{', '.join(f'{k!r}: {v!r}' for k, v in self.items())}}}"
+
+
 def _result(raw: Tuple[Any, ...]) -> CheckResult:
     signature, globals_, values, diags = raw
     return CheckResult(
         signature=signature,
         globals=dict(globals_),
-        values={
-            name: Value(name, ty, tuple(dims) if dims is not None else None, dtype)
-            for name, ty, dims, dtype in values
-        },
+        values=_Values(values),
         diagnostics=tuple(
             Diagnostic(
                 severity=sev,
@@ -238,7 +268,8 @@ def infer_shapes(
     if strict_mode is not None:
         strict = strict_mode
     source, name, is_proto = _source(model)
-    out, raw = _native.infer_onnx(source, name)
+    # The values are listed only where they are returned (or the model has errors).
+    out, raw = _native.infer_onnx(source, name, not strict)
     result = _result(raw)
     if strict and not result.ok:
         raise CheckError(result)

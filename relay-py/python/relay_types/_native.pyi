@@ -18,15 +18,28 @@ _Diag = Tuple[
     str,
     bool,
 ]
+class Values:
+    """A checked model's values by name, made into Python objects when asked for."""
+
+    def __len__(self) -> int: ...
+    def __contains__(self, name: str) -> bool: ...
+    def get(self, name: str) -> Optional[_Value]:
+        """The value of this name; None if there is none."""
+    def names(self) -> List[str]:
+        """The names, in the order of the model or program (each once)."""
+
 #: signature, globals (name, type), values, diagnostics
-_Check = Tuple[str, List[Tuple[str, str]], List[_Value], List[_Diag]]
+_Check = Tuple[str, List[Tuple[str, str]], Values, List[_Diag]]
 
 def check_onnx(source: Union[bytes, str, os.PathLike[str]], name: str) -> _Check:
     """Checks an ONNX model (its bytes, or a path): raises ValueError for bytes that are
     not a model, OSError for a file that cannot be read."""
 
-def infer_onnx(source: Union[bytes, str, os.PathLike[str]], name: str) -> Tuple[bytes, _Check]:
-    """Checks an ONNX model and returns its bytes with the inferred types written in."""
+def infer_onnx(
+    source: Union[bytes, str, os.PathLike[str]], name: str, values: bool = True
+) -> Tuple[bytes, _Check]:
+    """Checks an ONNX model and returns its bytes with the inferred types written in; the
+    result's values are listed with `values`, or where the model has errors."""
 
 def check_relay(text: str, name: str) -> _Check:
     """Type-checks a Relay program's text with the standard prelude in scope."""
