@@ -24,13 +24,14 @@ with zipfile.ZipFile(wheel) as z:
             z.extract(m, out)
 PY
 fi
+min_exact=${MIN_EXACT:-1650}
 if [ "${1:-}" = --python ]; then
   shift
-  exec "${PYTHON:-python3}" relay-py/tools/node_tests.py "$node" --min-exact "${MIN_EXACT:-1640}" "$@"
+  exec "${PYTHON:-python3}" relay-py/tools/node_tests.py "$node" --min-exact "$min_exact" "$@"
 fi
 # The test profile's build by default (what `cargo test` already compiled); PROFILE=release
 # for a faster run after a change.
 profile=${PROFILE:-dev}
 cargo build -q --profile "$profile" -p relay-onnx --example node_tests
 dir_of=$([ "$profile" = dev ] && echo debug || echo "$profile")
-target/"$dir_of"/examples/node_tests "$node" --min-exact "${MIN_EXACT:-1650}" "$@"
+target/"$dir_of"/examples/node_tests "$node" --min-exact "$min_exact" "$@"
