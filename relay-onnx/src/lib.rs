@@ -57,7 +57,10 @@ pub mod proto;
 pub mod value;
 pub mod workload;
 
-pub use check::{check_bytes, check_model, Checked, Diagnostic, LoadError, NodeRef, Severity};
+pub use check::{
+    check_bytes, check_model, Checked, Diagnostic, LoadError, NodeRef, Severity, ValueRef,
+    ValueType,
+};
 
 use prost::Message;
 

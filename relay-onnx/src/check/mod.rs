@@ -217,10 +217,21 @@ impl Checked {
 
     /// The dims of a value's type (constants as numbers, others as text), for scoring.
     pub fn dims_of(&mut self, name: &str) -> Option<Option<Vec<DimShown>>> {
-        let Some(dims) = self.dims_raw(name)? else {
-            return Some(None);
+        let i = self.find(name)?;
+        Some(self.dims_shown(i))
+    }
+
+    fn dims_shown(&mut self, i: usize) -> Option<Vec<DimShown>> {
+        let t = self.solver.resolve(self.slots[i].ty);
+        self.dims_of_ty(t)
+    }
+
+    fn dims_of_ty(&mut self, t: Ty) -> Option<Vec<DimShown>> {
+        let TyData::Tensor(shape, _) = *self.solver.tcx.data(t) else {
+            return None;
         };
-        Some(Some(
+        let dims = self.solver.tcx.shape_dims(shape)?.to_vec();
+        Some(
             dims.into_iter()
                 .map(|d| match self.solver.tcx.dims.as_const(d) {
                     Some(c) => DimShown::Const(c),
@@ -230,7 +241,59 @@ impl Checked {
                     None => DimShown::Sym(self.solver.tcx.show_dim(d)),
                 })
                 .collect(),
-        ))
+        )
+    }
+
+    /// Every value of the graph (its inputs, initializers and node outputs, in the order
+    /// the checker made them) with what is known of its type: one pass, where
+    /// [`Checked::dims_of`] and [`Checked::dtype_of`] look a name up each.
+    ///
+    /// ```
+    /// use relay_onnx::build::{Graph, D};
+    /// use relay_onnx::check::DimShown;
+    /// let mut g = Graph::new(17);
+    /// g.input("x", D::F32, &[D::p("N"), D::v(3)]);
+    /// g.node("Relu", &["x"], &["y"], vec![]);
+    /// g.output("y");
+    /// let values = g.check().values();
+    /// assert_eq!(values[1].name, "y");
+    /// assert_eq!(values[1].node, Some(0));
+    /// assert_eq!(values[1].dtype, Some(relay_core::DType::FLOAT32));
+    /// assert_eq!(values[1].dims, Some(vec![DimShown::Sym("N".into()), DimShown::Const(3)]));
+    /// ```
+    pub fn values(&mut self) -> Vec<ValueType> {
+        let mut out = Vec::with_capacity(self.slots.len());
+        self.for_each_value(|v| {
+            out.push(ValueType {
+                name: text(v.name).into_owned(),
+                node: v.node,
+                checked: v.checked,
+                dtype: v.dtype,
+                dims: v.dims.map(<[DimShown]>::to_vec),
+            })
+        });
+        out
+    }
+
+    /// [`Checked::values`] without a copy: each value lent to `f` in turn, its name as
+    /// the file has it. A type is shown once however many values have it.
+    pub fn for_each_value(&mut self, mut f: impl FnMut(ValueRef<'_>)) {
+        type Shown = (Option<DType>, Option<Vec<DimShown>>);
+        let mut shown: FxHashMap<Ty, Shown> = FxHashMap::default();
+        for i in 0..self.slots.len() {
+            let t = self.solver.resolve(self.slots[i].ty);
+            if let std::collections::hash_map::Entry::Vacant(e) = shown.entry(t) {
+                e.insert((self.dtype_of_ty(t), self.dims_of_ty(t)));
+            }
+            let (dtype, dims) = &shown[&t];
+            f(ValueRef {
+                name: self.raw_name(i),
+                node: self.slots[i].node.map(|n| n as usize),
+                checked: !self.slots[i].failed,
+                dtype: *dtype,
+                dims: dims.as_deref(),
+            });
+        }
     }
 
     /// The shape of value `name` when the graph inputs have the given shapes (by input
@@ -323,11 +386,15 @@ impl Checked {
 
     fn dims_raw(&mut self, name: &str) -> Option<Option<Vec<Dim>>> {
         let i = self.find(name)?;
+        Some(self.dims_at(i))
+    }
+
+    fn dims_at(&mut self, i: usize) -> Option<Vec<Dim>> {
         let t = self.solver.resolve(self.slots[i].ty);
         let TyData::Tensor(shape, _) = *self.solver.tcx.data(t) else {
-            return Some(None);
+            return None;
         };
-        Some(self.solver.tcx.shape_dims(shape).map(|d| d.to_vec()))
+        self.solver.tcx.shape_dims(shape).map(|d| d.to_vec())
     }
 
     /// Whether a value was checked: it exists and does not depend on a node that could
@@ -339,12 +406,55 @@ impl Checked {
     /// The dtype of a value, if known, by name (`float32`).
     pub fn dtype_of(&mut self, name: &str) -> Option<String> {
         let i = self.find(name)?;
+        self.dtype_at(i)
+    }
+
+    fn dtype_at(&mut self, i: usize) -> Option<String> {
+        self.dtype_known(i).map(|d| d.to_string())
+    }
+
+    fn dtype_known(&mut self, i: usize) -> Option<DType> {
         let t = self.solver.resolve(self.slots[i].ty);
+        self.dtype_of_ty(t)
+    }
+
+    fn dtype_of_ty(&self, t: Ty) -> Option<DType> {
         match *self.solver.tcx.data(t) {
-            TyData::Tensor(_, DTy::Known(d)) => Some(d.to_string()),
+            TyData::Tensor(_, DTy::Known(d)) => Some(d),
             _ => None,
         }
     }
+}
+
+/// A value of a checked graph and what is known of its type ([`Checked::values`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValueType {
+    /// Its name, as the file has it (read as UTF-8, lossily).
+    pub name: String,
+    /// The index of the node that makes it (none for a graph input or an initializer).
+    pub node: Option<usize>,
+    /// It was checked: it does not depend on a node that could not be typed.
+    pub checked: bool,
+    /// Its dtype, if it is a tensor whose dtype is known.
+    pub dtype: Option<DType>,
+    /// Its dimensions, if it is a tensor whose rank is known.
+    pub dims: Option<Vec<DimShown>>,
+}
+
+/// A value of a checked graph lent by [`Checked::for_each_value`]: [`ValueType`]'s facts,
+/// borrowed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct ValueRef<'a> {
+    /// Its name, as the file has it (not checked as UTF-8).
+    pub name: &'a [u8],
+    /// The index of the node that makes it (none for a graph input or an initializer).
+    pub node: Option<usize>,
+    /// It was checked: it does not depend on a node that could not be typed.
+    pub checked: bool,
+    /// Its dtype, if it is a tensor whose dtype is known.
+    pub dtype: Option<DType>,
+    /// Its dimensions, if it is a tensor whose rank is known.
+    pub dims: Option<&'a [DimShown]>,
 }
 
 /// One dimension of a checked value, for comparing with a declared one.
