@@ -1,6 +1,6 @@
 //! Bit-packing and the bit-serial dense layer.
 
-use crate::level2::util::{arith, konst, need};
+use crate::level2::util::{konst, need};
 use relay_core::{relation, Attrs, DTy, Progress, RelCx, RelError, RelResult};
 
 /// `BitPack(data, out)`: the data of `pack_type` with axis `pack_axis` divided by the
@@ -65,7 +65,7 @@ pub fn bitpack(cx: &mut RelCx<'_>) -> RelResult {
     }
     let w = konst(cx, width);
     let mut out = data.clone();
-    out[p] = cx.tcx().dims.floordiv(d, w).map_err(arith)?;
+    out[p] = cx.tcx().dims.floordiv(d, w)?;
     let bits = konst(cx, bits);
     out.insert(b, bits);
     let t = cx.mk_tensor(&out, DTy::Known(pack_type));

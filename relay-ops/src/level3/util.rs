@@ -6,7 +6,7 @@ use relay_core::{Dim, DimError, RelCx, RelError, Ty};
 
 /// A dimension-arithmetic error as a relation error blaming argument `arg`.
 pub fn arith(arg: usize) -> impl Fn(DimError) -> RelError {
-    move |e| RelError::at(arg, e.to_string())
+    move |e| RelError::from(e).blaming(arg)
 }
 
 /// Argument `arg` shown in the text syntax, resolved as far as known.

@@ -70,11 +70,11 @@ fn slice_size(cx: &mut RelCx<'_>, extent: Dim, s: &AxisSlice) -> Result<Dim, Rel
             Ok(dims.konst(i))
         } else {
             let k = dims.konst(i);
-            dims.add(extent, k).map_err(util::arith)
+            dims.add(extent, k).map_err(RelError::from)
         }
     };
     let one = dims.konst(1);
-    let last = dims.sub(extent, one).map_err(util::arith)?;
+    let last = dims.sub(extent, one)?;
     let b = match begin {
         None => {
             if stride < 0 {
@@ -107,7 +107,7 @@ fn slice_size(cx: &mut RelCx<'_>, extent: Dim, s: &AxisSlice) -> Result<Dim, Rel
     } else {
         dims.sub(e, b)
     }
-    .map_err(util::arith)?;
+    ?;
     if dims.as_const(range).is_some_and(|r| r < 0) {
         return Err(order_error(axis, begin, end, stride));
     }
@@ -120,12 +120,12 @@ fn slice_size(cx: &mut RelCx<'_>, extent: Dim, s: &AxisSlice) -> Result<Dim, Rel
         let one = dims.konst(1);
         return dims
             .apply(relay_core::DimOp::Min, range, one)
-            .map_err(util::arith);
+            .map_err(RelError::from);
     };
     let k = dims.konst(step - 1);
-    let up = dims.add(range, k).map_err(util::arith)?;
+    let up = dims.add(range, k)?;
     let step = dims.konst(step);
-    dims.floordiv(up, step).map_err(util::arith)
+    dims.floordiv(up, step).map_err(RelError::from)
 }
 
 /// `n`, unless it is negative: an axis of negative length (which a signature such as

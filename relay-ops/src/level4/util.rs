@@ -15,11 +15,6 @@ pub(super) fn axis(attr: &str, axis: i64, rank: usize) -> Result<usize, RelError
     Ok(if axis < 0 { axis + r } else { axis } as usize)
 }
 
-/// Maps a dimension-arithmetic failure to a relation error.
-pub(super) fn arith(e: relay_core::DimError) -> RelError {
-    RelError::new(e.to_string())
-}
-
 /// The most dimensions a rank read from a type or an attribute may give (the bound of the
 /// clause notation's `[d; n]`).
 pub(super) const MAX_RANK: i64 = 65536;

@@ -248,8 +248,7 @@ pub fn qnn_dense_pack_rel(cx: &mut RelCx<'_>) -> RelResult {
             format!("the weight of `{op}` must be 4-D (packed), found `{t}`"),
         ));
     }
-    let arith = |e: relay_core::DimError| RelError::new(e.to_string());
-    let k = cx.tcx().dims.mul(w[1], w[3]).map_err(arith)?;
+    let k = cx.tcx().dims.mul(w[1], w[3])?;
     if cx.unify_dim(d[1], k, 1).is_err() {
         let (a, b) = (cx.show_dim(d[1]), cx.show_dim(k));
         return Err(RelError::at(
@@ -257,7 +256,7 @@ pub fn qnn_dense_pack_rel(cx: &mut RelCx<'_>) -> RelResult {
             format!("the contraction dimensions of `{op}` differ: {a} in the data and {b} in the weight (dimensions 1 and 3)"),
         ));
     }
-    let n = cx.tcx().dims.mul(w[0], w[2]).map_err(arith)?;
+    let n = cx.tcx().dims.mul(w[0], w[2])?;
     if let Some(u) = cx.attrs().int("units")? {
         let u_dim = cx.tcx().dims.konst(u);
         if cx.unify_dim(n, u_dim, 1).is_err() {

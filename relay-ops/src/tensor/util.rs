@@ -2,17 +2,13 @@
 
 use relay_core::{DTy, Dim, RelCx, RelError, TyData};
 
-pub(crate) use crate::level3::util::shown;
+pub(crate) use crate::level3::util::{arith, shown};
 
 /// Whether `dt` is known not to be an integer type.
 pub(crate) fn not_integer(cx: &mut RelCx<'_>, dt: DTy) -> bool {
     matches!(cx.resolve_dtype(dt), DTy::Known(d) if !d.is_int())
 }
 
-/// A dimension-arithmetic failure blaming argument `arg`.
-pub(super) fn arith(arg: usize) -> impl Fn(relay_core::DimError) -> RelError {
-    move |e| RelError::at(arg, e.to_string())
-}
 
 /// Argument `arg` of `op` (`what` names it) if it is a tensor of known rank: of one of
 /// `ranks` (any, when empty), of integers if `int`.
