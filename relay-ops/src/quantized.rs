@@ -269,7 +269,7 @@ relay_op! {
     qnn.leaky_relu : fn<t1, t2, t3, t4, t5, t6>(
             data: t1, input_scale: t2, input_zero_point: t3, output_scale: t4,
             output_zero_point: t5) -> t6
-        where QLeakyRelu,
+        where QnnUnary,
         attrs { alpha: float = 0.25 },
         level 11;
 
@@ -293,7 +293,7 @@ relay_op! {
     /// ```
     qnn.abs : fn<t1, t2, t3, t4, t5, t6>(
             data: t1, scale: t2, zero_point: t3, output_scale: t4, output_zero_point: t5) -> t6
-        where QnnAbs,
+        where QnnUnary,
         level 11;
 
     /// Quantized error function, as `qnn.abs`.
@@ -303,7 +303,7 @@ relay_op! {
     /// ```
     qnn.erf : fn<t1, t2, t3, t4, t5, t6>(
             data: t1, scale: t2, zero_point: t3, output_scale: t4, output_zero_point: t5) -> t6
-        where QnnErf,
+        where QnnUnary,
         level 11;
 
     /// Quantized exponential, as `qnn.abs`.
@@ -313,7 +313,7 @@ relay_op! {
     /// ```
     qnn.exp : fn<t1, t2, t3, t4, t5, t6>(
             data: t1, scale: t2, zero_point: t3, output_scale: t4, output_zero_point: t5) -> t6
-        where QnnExp,
+        where QnnUnary,
         level 11;
 
     /// Quantized hard swish, as `qnn.abs`.
@@ -323,7 +323,7 @@ relay_op! {
     /// ```
     qnn.hardswish : fn<t1, t2, t3, t4, t5, t6>(
             data: t1, scale: t2, zero_point: t3, output_scale: t4, output_zero_point: t5) -> t6
-        where QnnHardswish,
+        where QnnUnary,
         level 11;
 
     /// Quantized natural logarithm, as `qnn.abs`.
@@ -333,7 +333,7 @@ relay_op! {
     /// ```
     qnn.log : fn<t1, t2, t3, t4, t5, t6>(
             data: t1, scale: t2, zero_point: t3, output_scale: t4, output_zero_point: t5) -> t6
-        where QnnLog,
+        where QnnUnary,
         level 11;
 
     /// Quantized reciprocal square root, as `qnn.abs`.
@@ -343,7 +343,7 @@ relay_op! {
     /// ```
     qnn.rsqrt : fn<t1, t2, t3, t4, t5, t6>(
             data: t1, scale: t2, zero_point: t3, output_scale: t4, output_zero_point: t5) -> t6
-        where QnnRsqrt,
+        where QnnUnary,
         level 11;
 
     /// Quantized sigmoid, as `qnn.abs`.
@@ -353,7 +353,7 @@ relay_op! {
     /// ```
     qnn.sigmoid : fn<t1, t2, t3, t4, t5, t6>(
             data: t1, scale: t2, zero_point: t3, output_scale: t4, output_zero_point: t5) -> t6
-        where QnnSigmoid,
+        where QnnUnary,
         level 11;
 
     /// Quantized square root, as `qnn.abs`.
@@ -363,7 +363,7 @@ relay_op! {
     /// ```
     qnn.sqrt : fn<t1, t2, t3, t4, t5, t6>(
             data: t1, scale: t2, zero_point: t3, output_scale: t4, output_zero_point: t5) -> t6
-        where QnnSqrt,
+        where QnnUnary,
         level 11;
 
     /// Quantized hyperbolic tangent, as `qnn.abs`.
@@ -373,7 +373,7 @@ relay_op! {
     /// ```
     qnn.tanh : fn<t1, t2, t3, t4, t5, t6>(
             data: t1, scale: t2, zero_point: t3, output_scale: t4, output_zero_point: t5) -> t6
-        where QnnTanh,
+        where QnnUnary,
         level 11;
 
     /// Simulates `qnn.quantize` in floating point: the data's type. `out_dtype` is a

@@ -1312,7 +1312,7 @@ impl<'m> Checker<'m> {
                         let ret = self.solver.fresh_ty();
                         args.push(ret);
                         self.solver
-                            .add_relation(rel, args, Some(attrs_filled), k as u32);
+                            .add_op_relation(def.name, rel, args, Some(attrs_filled), k as u32);
                         args.pop();
                         vec![ret]
                     }
@@ -1321,7 +1321,7 @@ impl<'m> Checker<'m> {
                         let ret = self.solver.tcx.tuple(&fields);
                         args.push(ret);
                         self.solver
-                            .add_relation(rel, args, Some(attrs_filled), k as u32);
+                            .add_op_relation(def.name, rel, args, Some(attrs_filled), k as u32);
                         args.pop();
                         fields
                     }
@@ -1517,7 +1517,7 @@ impl<'m> Checker<'m> {
             return None;
         }
         self.solver
-            .add_constraints(&constraints, Some(attrs), k as u32);
+            .add_op_constraints(def.name, &constraints, Some(attrs), k as u32);
         Some(outs)
     }
 

@@ -468,38 +468,14 @@ fn unary(cx: &mut RelCx<'_>, op: &str, dtypes: &[&str], inner: Option<&str>) -> 
     Ok(both(params, same))
 }
 
-macro_rules! unary_relations {
-    ($($(#[$doc:meta])* $name:ident = $f:ident($op:literal);)*) => {$(
-        $(#[$doc])*
-        #[relation($name)]
-        pub fn $f(cx: &mut RelCx<'_>) -> RelResult {
-            unary(cx, $op, Q8, None)
-        }
-    )*};
-}
-
-unary_relations! {
-    /// The relation of `qnn.abs` (TVM's `QnnElementwiseUnaryFuncRel`): `int8` or `uint8`
-    /// data and result of one type; every parameter is a scalar.
-    QnnAbs = qnn_abs_rel("qnn.abs");
-    /// The relation of `qnn.erf`, as [`QnnAbs`].
-    QnnErf = qnn_erf_rel("qnn.erf");
-    /// The relation of `qnn.exp`, as [`QnnAbs`].
-    QnnExp = qnn_exp_rel("qnn.exp");
-    /// The relation of `qnn.hardswish`, as [`QnnAbs`].
-    QnnHardswish = qnn_hardswish_rel("qnn.hardswish");
-    /// The relation of `qnn.log`, as [`QnnAbs`].
-    QnnLog = qnn_log_rel("qnn.log");
-    /// The relation of `qnn.rsqrt`, as [`QnnAbs`].
-    QnnRsqrt = qnn_rsqrt_rel("qnn.rsqrt");
-    /// The relation of `qnn.sigmoid`, as [`QnnAbs`].
-    QnnSigmoid = qnn_sigmoid_rel("qnn.sigmoid");
-    /// The relation of `qnn.sqrt`, as [`QnnAbs`].
-    QnnSqrt = qnn_sqrt_rel("qnn.sqrt");
-    /// The relation of `qnn.tanh`, as [`QnnAbs`].
-    QnnTanh = qnn_tanh_rel("qnn.tanh");
-    /// The relation of `qnn.leaky_relu` (TVM's `QLeakyRelu`), as [`QnnAbs`].
-    QLeakyRelu = qnn_leaky_relu_rel("qnn.leaky_relu");
+/// The relation of the quantized element-wise unary operators (`qnn.abs`, `qnn.erf`,
+/// `qnn.exp`, `qnn.hardswish`, `qnn.log`, `qnn.rsqrt`, `qnn.sigmoid`, `qnn.sqrt`,
+/// `qnn.tanh`: TVM's `QnnElementwiseUnaryFuncRel`; `qnn.leaky_relu`: TVM's `QLeakyRelu`,
+/// the same rule): `int8` or `uint8` data and result of one type; every parameter is a
+/// scalar. Its messages name the operator called.
+#[relation(QnnUnary)]
+pub fn qnn_unary_rel(cx: &mut RelCx<'_>) -> RelResult {
+    unary(cx, cx.op_name(), Q8, None)
 }
 
 /// `qnn.softmax(data, scale, zero_point, output_scale, output_zero_point)`: `int8` data
