@@ -42,8 +42,17 @@ use relay_core::{relation, relay_op};
 )]
 pub struct Lrn;
 
-/// L2 normalization keeps the data's type.
-#[relation(L2Normalize(Tensor(s, bt), O) :- O = Tensor(s, bt))]
+/// L2 normalization keeps the data's type; each of `axis` must be an axis of the data.
+#[relation(
+    L2Normalize(X @ Tensor(s, bt), O) :-
+        if attrs.axis != None {
+            for a in attrs.axis {
+                assert(-len(s) <= a && a < len(s), "`axis` {} is out of range for `{}` (rank {})", a, X, len(s)),
+            },
+        },
+        O = Tensor(s, bt),
+        attrs(axis: Option<[int]> = None)
+)]
 pub struct L2Normalize;
 
 relay_op! {

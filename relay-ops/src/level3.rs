@@ -52,11 +52,13 @@ pub struct FullLike;
 /// TVM's `ReverseRel`: the same type, `axis` in range. `axis` has no default in TVM's
 /// C++ (`None`), which TVM's relation cannot read (it crashes): an error here.
 #[relation(
-    Reverse(Tensor(s, bt), O) :-
+    Reverse(X @ Tensor(s, bt), O) :-
         assert(attrs.axis != None, "`axis` must be set: `reverse` reverses one axis"),
         O = Tensor(s, bt),
-        assert(attrs.axis >= -len(s), "`axis` is out of range"),
-        assert(attrs.axis < len(s), "`axis` is out of range"),
+        assert(
+            -len(s) <= attrs.axis && attrs.axis < len(s),
+            "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)
+        ),
         attrs(axis: Option<int>)
 )]
 pub struct Reverse;
@@ -64,10 +66,12 @@ pub struct Reverse;
 /// TVM's `RepeatRel`: dimension `axis` multiplied by `repeats`. `axis` defaults to
 /// `None` in TVM's C++, which TVM's relation cannot read (it crashes): an error here.
 #[relation(
-    Repeat(Tensor(s, bt), O) :-
+    Repeat(X @ Tensor(s, bt), O) :-
         assert(attrs.axis != None, "`axis` must be set: `repeat` repeats along one axis"),
-        assert(attrs.axis >= -len(s), "`axis` is out of range"),
-        assert(attrs.axis < len(s), "`axis` is out of range"),
+        assert(
+            -len(s) <= attrs.axis && attrs.axis < len(s),
+            "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)
+        ),
         assert(attrs.repeats >= 1, "`repeats` must be at least 1"),
         k = attrs.axis % len(s),
         O = Tensor([..s[..k], s[k] * attrs.repeats, ..s[k + 1..]], bt),
@@ -79,11 +83,13 @@ pub struct Repeat;
 /// defaults to `None` in TVM's C++, which TVM's relation cannot read (it crashes): an
 /// error here.
 #[relation(
-    Gather(Tensor(s, bt), Tensor(si, _), O) :-
+    Gather(X @ Tensor(s, bt), Tensor(si, _), O) :-
         assert(attrs.axis != None, "`axis` must be set: `gather` gathers along one axis"),
         assert(len(si) == len(s), "the data and the indices must have the same rank"),
-        assert(attrs.axis >= -len(s), "`axis` is out of range"),
-        assert(attrs.axis < len(s), "`axis` is out of range"),
+        assert(
+            -len(s) <= attrs.axis && attrs.axis < len(s),
+            "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)
+        ),
         O = Tensor(si, bt),
         attrs(axis: Option<int>)
 )]
@@ -92,9 +98,11 @@ pub struct Gather;
 /// TVM's `PReluRel`: the data's type; `alpha` is `(C)` with `C` the data's dimension
 /// `axis` (inferred backward when `alpha` is unknown).
 #[relation(
-    PRelu(Tensor(s, bt), A, O) :-
-        assert(attrs.axis >= -len(s), "`axis` is out of range"),
-        assert(attrs.axis < len(s), "`axis` is out of range"),
+    PRelu(X @ Tensor(s, bt), A, O) :-
+        assert(
+            -len(s) <= attrs.axis && attrs.axis < len(s),
+            "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)
+        ),
         A = Tensor([s[attrs.axis]], bt),
         O = Tensor(s, bt),
         attrs(axis: int = 1)

@@ -38,7 +38,7 @@ pub struct CrossEntropy;
         assert(len(sd) == len(sb), "the data `{}` and the buffer `{}` differ in rank", X, B),
         assert(
             -len(sb) <= attrs.axis && attrs.axis < len(sb),
-            "`axis` {} is out of range for the buffer `{}`", attrs.axis, B
+            "`axis` {} is out of range for the buffer `{}` (rank {})", attrs.axis, B, len(sb)
         ),
         k = attrs.axis % len(sb),
         for i in 0..len(sb) {

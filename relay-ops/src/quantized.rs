@@ -210,7 +210,7 @@ relay_op! {
     qnn.add : fn<t1, t2, t3, t4, t5, t6, t7, t8, t9>(
             lhs: t1, rhs: t2, lhs_scale: t3, lhs_zero_point: t4, rhs_scale: t5,
             rhs_zero_point: t6, output_scale: t7, output_zero_point: t8) -> t9
-        where QnnAdd,
+        where QnnBroadcast,
         attrs { lhs_axis: int = -1, rhs_axis: int = -1 },
         level 11;
 
@@ -222,7 +222,7 @@ relay_op! {
     qnn.subtract : fn<t1, t2, t3, t4, t5, t6, t7, t8, t9>(
             lhs: t1, rhs: t2, lhs_scale: t3, lhs_zero_point: t4, rhs_scale: t5,
             rhs_zero_point: t6, output_scale: t7, output_zero_point: t8) -> t9
-        where QnnSubtract,
+        where QnnBroadcast,
         attrs { lhs_axis: int = -1, rhs_axis: int = -1 },
         level 11;
 
@@ -234,7 +234,7 @@ relay_op! {
     qnn.mul : fn<t1, t2, t3, t4, t5, t6, t7, t8, t9>(
             lhs: t1, rhs: t2, lhs_scale: t3, lhs_zero_point: t4, rhs_scale: t5,
             rhs_zero_point: t6, output_scale: t7, output_zero_point: t8) -> t9
-        where QnnMul,
+        where QnnBroadcast,
         attrs { lhs_axis: int = -1, rhs_axis: int = -1 },
         level 11;
 

@@ -1311,8 +1311,13 @@ impl<'m> Checker<'m> {
                     (None, Outputs::One) => {
                         let ret = self.solver.fresh_ty();
                         args.push(ret);
-                        self.solver
-                            .add_op_relation(def.name, rel, args, Some(attrs_filled), k as u32);
+                        self.solver.add_op_relation(
+                            def.name,
+                            rel,
+                            args,
+                            Some(attrs_filled),
+                            k as u32,
+                        );
                         args.pop();
                         vec![ret]
                     }
@@ -1320,8 +1325,13 @@ impl<'m> Checker<'m> {
                         let fields: Vec<Ty> = (0..n_out).map(|_| self.solver.fresh_ty()).collect();
                         let ret = self.solver.tcx.tuple(&fields);
                         args.push(ret);
-                        self.solver
-                            .add_op_relation(def.name, rel, args, Some(attrs_filled), k as u32);
+                        self.solver.add_op_relation(
+                            def.name,
+                            rel,
+                            args,
+                            Some(attrs_filled),
+                            k as u32,
+                        );
                         args.pop();
                         fields
                     }

@@ -277,12 +277,7 @@ impl Layout {
                     ));
                 }
             }
-            out.push(
-                cx.tcx()
-                    .dims
-                    .scale(dims[*p], self.factor(i))
-                    ?,
-            );
+            out.push(cx.tcx().dims.scale(dims[*p], self.factor(i))?);
         }
         Ok(out)
     }

@@ -16,26 +16,6 @@ pub fn shown(cx: &mut RelCx<'_>, arg: usize) -> String {
     cx.show(t)
 }
 
-/// `axis` normalized against `rank` (`-rank <= axis < rank`), or an error naming the
-/// attribute and the tensor.
-pub(crate) fn norm_axis(
-    cx: &mut RelCx<'_>,
-    arg: usize,
-    attr: &str,
-    axis: i64,
-    rank: usize,
-) -> Result<usize, RelError> {
-    let r = rank as i64;
-    if axis < -r || axis >= r {
-        let t = shown(cx, arg);
-        return Err(RelError::at(
-            arg,
-            format!("`{attr}` {axis} is out of range for `{t}` (rank {rank})"),
-        ));
-    }
-    Ok(if axis < 0 { axis + r } else { axis } as usize)
-}
-
 /// A list of integers shown as an attribute: `[2, -1]`.
 pub(crate) fn show_ints(v: &[i64]) -> String {
     let parts: Vec<String> = v.iter().map(|i| i.to_string()).collect();

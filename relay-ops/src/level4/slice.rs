@@ -4,7 +4,6 @@
 //! clamping, two slice modes and an optional list of axes — the clause notation has no
 //! conditionals and no loops over attribute lists.
 
-use super::util;
 use relay_core::{relation, Dim, Progress, RelCx, RelError, RelResult};
 
 /// An `end` at or beyond this means "to the end" (TVM's convention for open slices).
@@ -106,8 +105,7 @@ fn slice_size(cx: &mut RelCx<'_>, extent: Dim, s: &AxisSlice) -> Result<Dim, Rel
         dims.sub(b, e)
     } else {
         dims.sub(e, b)
-    }
-    ?;
+    }?;
     if dims.as_const(range).is_some_and(|r| r < 0) {
         return Err(order_error(axis, begin, end, stride));
     }
@@ -197,7 +195,7 @@ pub fn strided_slice(cx: &mut RelCx<'_>) -> RelResult {
             }
             let mut seen = vec![false; rank];
             for (k, &a) in axes.iter().enumerate() {
-                let axis = util::axis("axes", a, rank)?;
+                let axis = cx.axis(0, "axes", a, rank)?;
                 if std::mem::replace(&mut seen[axis], true) {
                     return Err(RelError::at(0, format!("`axes` lists axis {axis} twice")));
                 }
@@ -286,7 +284,7 @@ pub fn slice_like(cx: &mut RelCx<'_>) -> RelResult {
         Some(axes) => {
             let mut out = Vec::new();
             for a in axes {
-                let i = util::axis("axes", a, dims.len())?;
+                let i = cx.axis(0, "axes", a, dims.len())?;
                 if i >= like.len() {
                     return Err(RelError::at(
                         1,

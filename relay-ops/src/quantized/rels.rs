@@ -5,8 +5,8 @@
 //! result).
 
 use super::params::{
-    both, check_params, choice, data_channels, out_dtype, output_channels, quantized_tensor, scale,
-    shown, wrapped, zero_point, Channels, Form, QParam, Q8,
+    both, check_params, choice, data_channels, int_attr, out_dtype, output_channels,
+    quantized_tensor, scale, shown, wrapped, zero_point, Channels, Form, QParam, Q8,
 };
 use crate::level1::{Concatenate, Softmax};
 use crate::level2::{AvgPool2D, Conv2D, Conv2DTranspose};
@@ -38,6 +38,9 @@ pub fn quantize_rel(cx: &mut RelCx<'_>) -> RelResult {
     let Some((dims, _)) = quantized_tensor(cx, op, 0, "the data", &["float32"])? else {
         return WAIT;
     };
+    // `axis` is checked whether or not a parameter is per channel (TVM checks it only
+    // for per-channel parameters).
+    let channels = data_channels(cx, 0, "the data", &dims, "axis")?;
     result(cx, &dims, odt)?;
     check_params(
         cx,
@@ -46,7 +49,7 @@ pub fn quantize_rel(cx: &mut RelCx<'_>) -> RelResult {
             scale(1, "output_scale", PerChannel),
             zero_point(2, "output_zero_point", PerChannel),
         ],
-        |cx| data_channels(cx, 0, "the data", &dims, "axis"),
+        |_| Ok(channels.clone()),
     )
 }
 
@@ -64,6 +67,7 @@ pub fn dequantize_rel(cx: &mut RelCx<'_>) -> RelResult {
     let Some((dims, _)) = quantized_tensor(cx, op, 0, "the data", &dtypes)? else {
         return WAIT;
     };
+    let channels = data_channels(cx, 0, "the data", &dims, "axis")?;
     result(cx, &dims, odt)?;
     check_params(
         cx,
@@ -72,7 +76,7 @@ pub fn dequantize_rel(cx: &mut RelCx<'_>) -> RelResult {
             scale(1, "input_scale", PerChannelOrOne),
             zero_point(2, "input_zero_point", PerChannelOrOne),
         ],
-        |cx| data_channels(cx, 0, "the data", &dims, "axis"),
+        |_| Ok(channels.clone()),
     )
 }
 
@@ -378,6 +382,8 @@ fn operand_channels(
     attr: &str,
 ) -> Result<Channels, RelError> {
     if let [d] = dims {
+        let axis = int_attr(cx, attr)?;
+        cx.axis(arg, attr, axis, 1)?;
         let shown_d = cx.show_dim(*d);
         return Ok((*d, format!("{what} has {shown_d} channels")));
     }
@@ -401,6 +407,10 @@ fn binary(cx: &mut RelCx<'_>, op: &str) -> RelResult {
     let (Some((l, _)), Some((r, _))) = (cx.tensor_dims(0)?, cx.tensor_dims(1)?) else {
         return WAIT;
     };
+    // The axes are checked whether or not a parameter is per channel (TVM checks them
+    // only for per-channel parameters).
+    let lc = operand_channels(cx, 0, "`lhs`", &l, "lhs_axis")?;
+    let rc = operand_channels(cx, 1, "`rhs`", &r, "rhs_axis")?;
     let lhs = check_params(
         cx,
         op,
@@ -408,7 +418,7 @@ fn binary(cx: &mut RelCx<'_>, op: &str) -> RelResult {
             scale(2, "lhs_scale", PerChannel),
             zero_point(3, "lhs_zero_point", PerChannel),
         ],
-        |cx| operand_channels(cx, 0, "`lhs`", &l, "lhs_axis"),
+        |_| Ok(lc.clone()),
     )?;
     let rhs = check_params(
         cx,
@@ -417,29 +427,17 @@ fn binary(cx: &mut RelCx<'_>, op: &str) -> RelResult {
             scale(4, "rhs_scale", PerChannel),
             zero_point(5, "rhs_zero_point", PerChannel),
         ],
-        |cx| operand_channels(cx, 1, "`rhs`", &r, "rhs_axis"),
+        |_| Ok(rc.clone()),
     )?;
     let b = cx.run_on(Broadcast::REF, &[0, 1, 8])?;
     Ok(both(both(out, b), both(lhs, rhs)))
 }
 
-macro_rules! binary_relations {
-    ($($(#[$doc:meta])* $name:ident = $f:ident($op:literal);)*) => {$(
-        $(#[$doc])*
-        #[relation($name)]
-        pub fn $f(cx: &mut RelCx<'_>) -> RelResult {
-            binary(cx, $op)
-        }
-    )*};
-}
-
-binary_relations! {
-    /// The relation of `qnn.add` (TVM's `QnnBroadcast`).
-    QnnAdd = qnn_add_rel("qnn.add");
-    /// The relation of `qnn.subtract` (TVM's `QnnBroadcast`).
-    QnnSubtract = qnn_subtract_rel("qnn.subtract");
-    /// The relation of `qnn.mul` (TVM's `QnnBroadcast`).
-    QnnMul = qnn_mul_rel("qnn.mul");
+/// The relation of `qnn.add`, `qnn.subtract` and `qnn.mul` (TVM's `QnnBroadcastRel`);
+/// its messages name the operator called.
+#[relation(QnnBroadcast)]
+pub fn qnn_broadcast_rel(cx: &mut RelCx<'_>) -> RelResult {
+    binary(cx, cx.op_name())
 }
 
 /// The scalar parameters `(input_scale, input_zero_point, output_scale,
@@ -508,6 +506,7 @@ fn simulated(cx: &mut RelCx<'_>, op: &str, code: &'static str, prefix: &str) -> 
     let Some((dims, dt)) = cx.tensor_dims(0)? else {
         return WAIT;
     };
+    let channels = data_channels(cx, 0, "the data", &dims, "axis")?;
     let t = cx.mk_tensor(&dims, dt);
     cx.unify(4, t)?;
     let (s, z) = match prefix {
@@ -522,7 +521,7 @@ fn simulated(cx: &mut RelCx<'_>, op: &str, code: &'static str, prefix: &str) -> 
             scale(2, s, PerChannel),
             zero_point(3, z, PerChannel),
         ],
-        |cx| data_channels(cx, 0, "the data", &dims, "axis"),
+        |_| Ok(channels.clone()),
     )
 }
 
