@@ -14,8 +14,10 @@
 //! dense and matmul check the contraction dimension; concatenate looks at every input at
 //! once, so its outcome does not depend on the order of solving.
 
+use crate::level3::util::shown;
 use crate::relations::{Broadcast, Identity};
-use relay_core::{relation, relay_op};
+use relay_core::relation::axis_index;
+use relay_core::{relation, relay_op, Progress, RelCx, RelError, RelResult};
 
 // ---------------------------------------------------------------------------------------
 // Relations
@@ -61,10 +63,26 @@ pub struct Dropout;
             "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)
         ),
         c = s[attrs.axis],
-        G = Tensor([c], bt),
-        B = Tensor([c], bt),
-        M = Tensor([c], bt),
-        V = Tensor([c], bt),
+        assert(
+            G = Tensor([c], bt),
+            "`gamma` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`",
+            c, bt, X, attrs.axis, G
+        ),
+        assert(
+            B = Tensor([c], bt),
+            "`beta` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`",
+            c, bt, X, attrs.axis, B
+        ),
+        assert(
+            M = Tensor([c], bt),
+            "`moving_mean` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`",
+            c, bt, X, attrs.axis, M
+        ),
+        assert(
+            V = Tensor([c], bt),
+            "`moving_var` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`",
+            c, bt, X, attrs.axis, V
+        ),
         O = (Tensor(s, bt), Tensor([c], bt), Tensor([c], bt)),
         attrs(axis: int = 1)
 )]
@@ -79,8 +97,17 @@ pub struct BatchNorm;
             -len(s) <= attrs.axis && attrs.axis < len(s),
             "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)
         ),
-        G = Tensor([s[attrs.axis]], bt),
-        B = Tensor([s[attrs.axis]], bt),
+        c = s[attrs.axis],
+        assert(
+            G = Tensor([c], bt),
+            "`gamma` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`",
+            c, bt, X, attrs.axis, G
+        ),
+        assert(
+            B = Tensor([c], bt),
+            "`beta` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`",
+            c, bt, X, attrs.axis, B
+        ),
         O = Tensor(s, bt),
         attrs(axis: int)
 )]
@@ -99,30 +126,88 @@ pub struct Norm;
             -len(s) <= attrs.axis && attrs.axis < len(s),
             "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)
         ),
-        G = Tensor([s[attrs.axis]], bt),
-        B = Tensor([s[attrs.axis]], bt),
+        c = s[attrs.axis],
+        assert(
+            G = Tensor([c], bt),
+            "`gamma` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`",
+            c, bt, X, attrs.axis, G
+        ),
+        assert(
+            B = Tensor([c], bt),
+            "`beta` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`",
+            c, bt, X, attrs.axis, B
+        ),
         O = Tensor(s, bt),
         attrs(axis: int)
 )]
 pub struct InstanceNorm;
 
 /// `expand_dims`'s relation: `num_newaxis` ones inserted at `axis` ∈ `[-ndim-1, ndim]`
-/// (a negative axis counts from the end: `-1` appends). `axis % (ndim + 1)` (floor
-/// modulo) is the insertion point for both signs.
-#[relation(
-    ExpandDims(X @ Tensor(s, bt), O) :-
-        assert(
-            -len(s) - 1 <= attrs.axis && attrs.axis <= len(s),
-            "`axis` {} is out of range for inserting into `{}` (from {} to {})",
-            attrs.axis, X, -len(s) - 1, len(s)
-        ),
-        assert(attrs.num_newaxis >= 0, "`num_newaxis` must not be negative"),
-        assert(attrs.num_newaxis <= 65536, "`num_newaxis` is too large: {}", attrs.num_newaxis),
-        k = attrs.axis % (len(s) + 1),
-        O = Tensor([..s[..k], ..[1; attrs.num_newaxis], ..s[k..]], bt),
-        attrs(axis: int, num_newaxis: int = 1)
-)]
-pub struct ExpandDims;
+/// (a negative axis counts from the end: `-1` appends). Backward too: a result of known
+/// rank gives the data (its dimensions less the inserted ones, which must be 1), or the
+/// reason no data can give it.
+#[relation(ExpandDims)]
+pub fn expand_dims_rel(cx: &mut RelCx<'_>) -> RelResult {
+    let axis = cx.attrs().int("axis")?.unwrap_or(0);
+    let n = cx.attrs().int("num_newaxis")?.unwrap_or(1);
+    if n < 0 {
+        return Err(RelError::new("`num_newaxis` must not be negative"));
+    }
+    if n > 65536 {
+        return Err(RelError::new(format!("`num_newaxis` is too large: {n}")));
+    }
+    let n = n as usize;
+    if let Some((dims, dt)) = cx.tensor_dims(0)? {
+        let k = cx.insert_axis(0, "axis", axis, dims.len())?;
+        let one = cx.tcx().dims.konst(1);
+        let mut out = dims[..k].to_vec();
+        out.extend(std::iter::repeat_n(one, n));
+        out.extend_from_slice(&dims[k..]);
+        let t = cx.mk_tensor(&out, dt);
+        cx.unify(1, t)?;
+        return Ok(Progress::Solved);
+    }
+    let Some((out, dt)) = cx.tensor_dims(1)? else {
+        return Ok(Progress::NotYet);
+    };
+    // The result is known and the data is not: what data could give it.
+    let o = shown(cx, 1);
+    let Some(rank) = out.len().checked_sub(n) else {
+        return Err(RelError::at(
+            1,
+            format!(
+                "`expand_dims` cannot give `{o}`: it inserts {n} axes, and `{o}` has rank {}",
+                out.len()
+            ),
+        ));
+    };
+    let Some(k) = axis_index(axis, rank + 1) else {
+        return Err(RelError::at(
+            1,
+            format!(
+                "`expand_dims` cannot give `{o}`: the data would have rank {rank}, and `axis` {axis} is out of range for inserting into it (from -{} to {rank})",
+                rank + 1
+            ),
+        ));
+    };
+    let one = cx.tcx().dims.konst(1);
+    for (i, &d) in out.iter().enumerate().skip(k).take(n) {
+        if cx.unify_dim(d, one, 1).is_err() {
+            let d = cx.show_dim(d);
+            return Err(RelError::at(
+                1,
+                format!(
+                    "`expand_dims` cannot give `{o}`: `axis` {axis} inserts a dimension of 1 at position {i}, where it has {d}"
+                ),
+            ));
+        }
+    }
+    let mut data = out[..k].to_vec();
+    data.extend_from_slice(&out[k + n..]);
+    let t = cx.mk_tensor(&data, dt);
+    cx.unify(0, t)?;
+    Ok(Progress::Solved)
+}
 
 /// `nn.dense`'s relation: `nn.matmul`'s ([`Matmul`]) with the weight transposed,
 /// `(units, k)`: the data `(.., k)`, the result `(.., units)` of `out_dtype` (the data's
