@@ -614,7 +614,7 @@ relay_op! {
     /// %y = nn.dense(%x, %w, units=None, out_dtype="")  // (n, 768) f16, (64, 768) f16 -> (n, 64) f16
     /// ```
     nn.dense : fn<t1, t2, t3>(data: t1, weight: t2) -> t3 where Dense,
-        attrs { units: Option<int> = None, out_dtype: Option<dtype> = None },
+        attrs DenseAttrs,
         level 1;
 
     /// A matrix product `A · B`, each side optionally transposed: A `(.., m, k)`

@@ -113,18 +113,7 @@ relay_op! {
     /// %y = nn.conv2d(%x, %w, padding=[1, 1, 1, 1], channels=64, kernel_size=[3, 3], data_layout="NCHW16c", kernel_layout="OIHW16i16o")  // (1, 4, 56, 56, 16) f32, (4, 4, 3, 3, 16, 16) f32 -> (1, 4, 56, 56, 16) f32
     /// ```
     nn.conv2d : fn<t1, t2, t3>(data: t1, weight: t2) -> t3 where Conv2D,
-        attrs {
-            strides: [int] = [1, 1],
-            padding: [int] = [0, 0],
-            dilation: [int] = [1, 1],
-            groups: int = 1,
-            channels: Option<int> = None,
-            kernel_size: Option<[int]> = None,
-            data_layout: str = "NCHW",
-            kernel_layout: str = "OIHW",
-            out_layout: str = "",
-            out_dtype: Option<dtype> = None,
-        },
+        attrs Conv2DAttrs,
         level 2;
 
     /// 3-D convolution of `data` (`NCDHW`) with `weight` (`OIDHW`).
@@ -204,19 +193,7 @@ relay_op! {
     /// %y = nn.conv2d_transpose(%x, %w, strides=[2, 2], padding=[1, 1], output_padding=[1, 1], channels=8, kernel_size=[3, 3])  // (1, 16, 8, 8) f32, (16, 8, 3, 3) f32 -> (1, 8, 16, 16) f32
     /// ```
     nn.conv2d_transpose : fn<t1, t2, t3>(data: t1, weight: t2) -> t3 where Conv2DTranspose,
-        attrs {
-            channels: Option<int> = None,
-            kernel_size: Option<[int]> = None,
-            strides: [int] = [1, 1],
-            output_padding: [int] = [0, 0],
-            padding: [int] = [0, 0],
-            dilation: [int] = [1, 1],
-            groups: int = 1,
-            data_layout: str = "NCHW",
-            kernel_layout: str = "IOHW",
-            out_layout: str = "",
-            out_dtype: Option<dtype> = None,
-        },
+        attrs Conv2DTransposeAttrs,
         level 2;
 
     /// 3-D transposed convolution of `data` (`NCDHW`) with `weight` (`IODHW`).
@@ -279,15 +256,7 @@ relay_op! {
     /// %y = nn.max_pool2d(%x, pool_size=[3, 3], strides=[2, 2], padding=[1, 1])  // (1, 64, 112, 112) f32 -> (1, 64, 56, 56) f32
     /// ```
     nn.max_pool2d : fn<t1, t2>(data: t1) -> t2 where MaxPool2D,
-        attrs {
-            pool_size: [int],
-            strides: [int] = [1, 1],
-            dilation: [int] = [1, 1],
-            padding: [int] = [0, 0],
-            layout: str = "NCHW",
-            out_layout: str = "",
-            ceil_mode: bool = false,
-        },
+        attrs MaxPool2DAttrs,
         level 2;
 
     /// 3-D max pooling over the D, H and W axes of `layout`.
@@ -335,16 +304,7 @@ relay_op! {
     /// %y = nn.avg_pool2d(%x, pool_size=[2, 2], strides=[2, 2], layout="NHWC")  // (1, 32, 32, 16) f32 -> (1, 16, 16, 16) f32
     /// ```
     nn.avg_pool2d : fn<t1, t2>(data: t1) -> t2 where AvgPool2D,
-        attrs {
-            pool_size: [int],
-            strides: [int] = [1, 1],
-            dilation: [int] = [1, 1],
-            padding: [int] = [0, 0],
-            layout: str = "NCHW",
-            out_layout: str = "",
-            ceil_mode: bool = false,
-            count_include_pad: bool = false,
-        },
+        attrs AvgPool2DAttrs,
         level 2;
 
     /// 3-D average pooling over the D, H and W axes of `layout` (sizes as `nn.max_pool3d`).
@@ -373,7 +333,7 @@ relay_op! {
     /// %y = nn.global_avg_pool2d(%x)  // (1, 512, 7, 7) f32 -> (1, 512, 1, 1) f32
     /// ```
     nn.global_avg_pool2d : fn<t1, t2>(data: t1) -> t2 where GlobalAvgPool2D,
-        attrs { layout: str = "NCHW", out_layout: str = "" },
+        attrs GlobalPool2DAttrs,
         level 2;
 
     /// Global 2-D max pooling: the H and W axes of `layout` become 1.
@@ -384,7 +344,7 @@ relay_op! {
     /// %y = nn.global_max_pool2d(%x, layout="NHWC")  // (1, 7, 7, 512) f32 -> (1, 1, 1, 512) f32
     /// ```
     nn.global_max_pool2d : fn<t1, t2>(data: t1) -> t2 where GlobalMaxPool2D,
-        attrs { layout: str = "NCHW", out_layout: str = "" },
+        attrs GlobalPool2DAttrs,
         level 2;
 
     /// Flattens every axis but the first: `(d0, d1, d2, ...)` becomes `(d0, d1 * d2 * ...)`

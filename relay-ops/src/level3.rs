@@ -120,7 +120,7 @@ relay_op! {
     /// %y = reshape(%x, newshape=[0, -1])  // (2, 3, 4) f32 -> (2, 12) f32
     /// ```
     reshape : fn<t1, t2>(data: t1) -> t2 where Reshape,
-        attrs { newshape: [int], allowzero: bool = false },
+        attrs ReshapeAttrs,
         level 3;
 
     /// Reshapes `data`'s dimensions `[lhs_begin, lhs_end)` to `shape_like`'s dimensions
@@ -147,7 +147,7 @@ relay_op! {
     /// %y = reverse_reshape(%x, newshape=[-1, 0])  // (10, 5, 4) f32 -> (50, 4) f32
     /// ```
     reverse_reshape : fn<t1, t2>(data: t1) -> t2 where ReverseReshape,
-        attrs { newshape: [int], allowzero: bool = false },
+        attrs ReshapeAttrs,
         level 10;
 
     /// Permutes the dimensions by `axes` (`None`: reverses them).
@@ -235,7 +235,7 @@ relay_op! {
     /// %y = zeros(shape=[2, 3], dtype="float32")  // -> (2, 3) f32
     /// ```
     zeros : fn<t>() -> t where InitOp,
-        attrs { shape: [int], dtype: Option<dtype> = None },
+        attrs InitOpAttrs,
         level 3;
 
     /// A tensor of ones of `shape` and `dtype`.
@@ -247,7 +247,7 @@ relay_op! {
     /// %y = ones(shape=[4], dtype="int32")  // -> (4) i32
     /// ```
     ones : fn<t>() -> t where InitOp,
-        attrs { shape: [int], dtype: Option<dtype> = None },
+        attrs InitOpAttrs,
         level 3;
 
     /// A tensor of `shape` filled with the scalar `fill_value`, of `dtype` (`None`: the
@@ -257,7 +257,7 @@ relay_op! {
     /// %y = full(%v, shape=[2, 3])  // () f32 -> (2, 3) f32
     /// ```
     full : fn<t1, t2>(fill_value: t1) -> t2 where Full,
-        attrs { shape: [int], dtype: Option<dtype> = None },
+        attrs InitOpAttrs,
         level 3;
 
     /// A tensor of `data`'s type filled with the scalar `fill_value`.

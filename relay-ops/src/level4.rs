@@ -170,7 +170,7 @@ relay_op! {
     /// %y = sum(%x, axis=[1], keepdims=True)  // (4, n, 5) f32 -> (4, 1, 5) f32
     /// ```
     sum : fn<t1, t2>(data: t1) -> t2 where Reduce,
-        attrs { axis: Option<[int]> = None, keepdims: bool = false, exclude: bool = false },
+        attrs ReduceAttrs,
         level 4;
 
     /// Mean over `axis`; attributes as for [`sum`].
@@ -179,7 +179,7 @@ relay_op! {
     /// %y = mean(%x, axis=[0], exclude=True)  // (4, 5) f32 -> (4) f32
     /// ```
     mean : fn<t1, t2>(data: t1) -> t2 where Reduce,
-        attrs { axis: Option<[int]> = None, keepdims: bool = false, exclude: bool = false },
+        attrs ReduceAttrs,
         level 4;
 
     /// Maximum over `axis`; attributes as for [`sum`].
@@ -188,7 +188,7 @@ relay_op! {
     /// %y = max(%x)  // (4, 5) f32 -> () f32
     /// ```
     max : fn<t1, t2>(data: t1) -> t2 where Reduce,
-        attrs { axis: Option<[int]> = None, keepdims: bool = false, exclude: bool = false },
+        attrs ReduceAttrs,
         level 4;
 
     /// Minimum over `axis`; attributes as for [`sum`].
@@ -197,7 +197,7 @@ relay_op! {
     /// %y = min(%x, axis=[-1])  // (4, 5) f32 -> (4) f32
     /// ```
     min : fn<t1, t2>(data: t1) -> t2 where Reduce,
-        attrs { axis: Option<[int]> = None, keepdims: bool = false, exclude: bool = false },
+        attrs ReduceAttrs,
         level 4;
 
     /// Product over `axis`; attributes as for [`sum`].
@@ -206,7 +206,7 @@ relay_op! {
     /// %y = prod(%x, axis=[1], keepdims=True)  // (4, 5) f32 -> (4, 1) f32
     /// ```
     prod : fn<t1, t2>(data: t1) -> t2 where Reduce,
-        attrs { axis: Option<[int]> = None, keepdims: bool = false, exclude: bool = false },
+        attrs ReduceAttrs,
         level 4;
 
     /// Logical and over `axis`; attributes as for [`sum`].
@@ -215,7 +215,7 @@ relay_op! {
     /// %y = all(%x, axis=[0])  // (4, 5) bool -> (5) bool
     /// ```
     all : fn<t1, t2>(data: t1) -> t2 where Reduce,
-        attrs { axis: Option<[int]> = None, keepdims: bool = false, exclude: bool = false },
+        attrs ReduceAttrs,
         level 4;
 
     /// Logical or over `axis`; attributes as for [`sum`].
@@ -224,7 +224,7 @@ relay_op! {
     /// %y = any(%x, axis=[0])  // (4, 5) bool -> (5) bool
     /// ```
     any : fn<t1, t2>(data: t1) -> t2 where Reduce,
-        attrs { axis: Option<[int]> = None, keepdims: bool = false, exclude: bool = false },
+        attrs ReduceAttrs,
         level 4;
 
     /// Variance over `axis`, given the mean (computed over the same axes with
@@ -237,12 +237,7 @@ relay_op! {
     /// %y = variance(%x, %m, axis=[1])  // (4, 5) f32, (4, 1) f32 -> (4) f32
     /// ```
     variance : fn<t1, t2, t3>(data: t1, mean: t2) -> t3 where Variance,
-        attrs {
-            axis: Option<[int]> = None,
-            keepdims: bool = false,
-            exclude: bool = false,
-            unbiased: bool = false,
-        },
+        attrs VarianceAttrs,
         level 4;
 
     /// Standard deviation over `axis`, given the mean; the type and attributes of
@@ -252,12 +247,7 @@ relay_op! {
     /// %y = std(%x, %m, axis=[0])  // (4, 5) f32, (1, 5) f32 -> (5) f32
     /// ```
     std : fn<t1, t2, t3>(data: t1, mean: t2) -> t3 where Variance,
-        attrs {
-            axis: Option<[int]> = None,
-            keepdims: bool = false,
-            exclude: bool = false,
-            unbiased: bool = false,
-        },
+        attrs VarianceAttrs,
         level 4;
 
     /// Indices of the maxima over `axis`, as `int32`.
@@ -269,12 +259,7 @@ relay_op! {
     /// %y = argmax(%x, axis=[1])  // (4, 5) f32 -> (4) i32
     /// ```
     argmax : fn<t1, t2>(data: t1) -> t2 where ArgReduce,
-        attrs {
-            axis: Option<[int]> = None,
-            keepdims: bool = false,
-            select_last_index: bool = false,
-            exclude: bool = false,
-        },
+        attrs ArgReduceAttrs,
         level 4;
 
     /// Indices of the minima over `axis`, as `int32`; attributes as for [`argmax`].
@@ -283,12 +268,7 @@ relay_op! {
     /// %y = argmin(%x, axis=[0], keepdims=True)  // (4, 5) f32 -> (1, 5) i32
     /// ```
     argmin : fn<t1, t2>(data: t1) -> t2 where ArgReduce,
-        attrs {
-            axis: Option<[int]> = None,
-            keepdims: bool = false,
-            select_last_index: bool = false,
-            exclude: bool = false,
-        },
+        attrs ArgReduceAttrs,
         level 4;
 }
 
@@ -328,7 +308,7 @@ relay_op! {
     /// %y = broadcast_to(%x, shape=[2, 3, 4], dtype="")  // (3, 1) i8 -> (2, 3, 4) i8
     /// ```
     broadcast_to : fn<t1, t2>(data: t1) -> t2 where BroadcastTo,
-        attrs { shape: [int], dtype: Option<dtype> = None },
+        attrs InitOpAttrs,
         level 4;
 
     /// The data summed down to a target shape, which must broadcast to the data's shape.
@@ -388,7 +368,7 @@ relay_op! {
     /// %y = argsort(%x, dtype="int64")  // (4, n) f32 -> (4, n) i64
     /// ```
     argsort : fn<t1, t2>(data: t1) -> t2 where Argsort,
-        attrs { axis: int = -1, is_ascend: bool = true, dtype: Option<dtype> = None },
+        attrs ArgsortAttrs,
         level 6;
 
     /// The data sorted along `axis`; the type is unchanged.
@@ -401,7 +381,7 @@ relay_op! {
     /// %y = sort(%x, axis=0)  // (4, n) f32 -> (4, n) f32
     /// ```
     sort : fn<t1, t2>(data: t1) -> t2 where Sort,
-        attrs { axis: int = -1, is_ascend: bool = true, dtype: Option<dtype> = None },
+        attrs ArgsortAttrs,
         level 6;
 }
 
@@ -421,7 +401,7 @@ relay_op! {
     /// %z = nn.batch_matmul(%x, %y, transpose_b=True)  // (8, n, 64) f32, (1, 32, 64) f32 -> (8, n, 32) f32
     /// ```
     nn.batch_matmul : fn<t1, t2, t3>(x: t1, y: t2) -> t3 where BatchMatmul,
-        attrs { out_dtype: Option<dtype> = None, transpose_a: bool = false, transpose_b: bool = false },
+        attrs BatchMatmulAttrs,
         level 10;
 }
 
@@ -484,6 +464,6 @@ relay_op! {
     /// %y = one_hot(%i, %on, %off, depth=10, dtype="float32")  // (n) i32, () f32, () f32 -> (n, 10) f32
     /// ```
     one_hot : fn<t1, t2, t3, t4>(indices: t1, on_value: t2, off_value: t3) -> t4 where OneHot,
-        attrs { depth: int = 1, axis: int = -1, dtype: Option<dtype> = None },
+        attrs OneHotAttrs,
         level 10;
 }

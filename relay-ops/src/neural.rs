@@ -66,7 +66,7 @@ relay_op! {
     /// %y = nn.adaptive_avg_pool1d(%x, output_size=[4])  // (1, 8, 32) f32 -> (1, 8, 4) f32
     /// ```
     nn.adaptive_avg_pool1d : fn<t1, t2>(data: t1) -> t2 where AdaptiveAvgPool1D,
-        attrs { output_size: [int] = [], layout: str = "NCW", out_layout: str = "" },
+        attrs AdaptivePool1DAttrs,
         level 10;
 
     /// 1-D adaptive max pooling (sizes as `nn.adaptive_avg_pool1d`).
@@ -75,7 +75,7 @@ relay_op! {
     /// %y = nn.adaptive_max_pool1d(%x, output_size=[1], layout="NWC")  // (n, 32, 8) f32 -> (n, 1, 8) f32
     /// ```
     nn.adaptive_max_pool1d : fn<t1, t2>(data: t1) -> t2 where AdaptiveMaxPool1D,
-        attrs { output_size: [int] = [], layout: str = "NCW", out_layout: str = "" },
+        attrs AdaptivePool1DAttrs,
         level 10;
 
     /// 2-D adaptive average pooling: H and W of `layout` become `output_size` (one value
@@ -85,7 +85,7 @@ relay_op! {
     /// %y = nn.adaptive_avg_pool2d(%x, output_size=[7, 7])  // (1, 512, 14, 14) f32 -> (1, 512, 7, 7) f32
     /// ```
     nn.adaptive_avg_pool2d : fn<t1, t2>(data: t1) -> t2 where AdaptiveAvgPool2D,
-        attrs { output_size: [int] = [], layout: str = "NCHW", out_layout: str = "" },
+        attrs AdaptivePool2DAttrs,
         level 10;
 
     /// 2-D adaptive max pooling (sizes as `nn.adaptive_avg_pool2d`).
@@ -94,7 +94,7 @@ relay_op! {
     /// %y = nn.adaptive_max_pool2d(%x, output_size=[1], layout="NHWC")  // (?, 7, 7, 64) f32 -> (?, 1, 1, 64) f32
     /// ```
     nn.adaptive_max_pool2d : fn<t1, t2>(data: t1) -> t2 where AdaptiveMaxPool2D,
-        attrs { output_size: [int] = [], layout: str = "NCHW", out_layout: str = "" },
+        attrs AdaptivePool2DAttrs,
         level 10;
 
     /// 3-D adaptive average pooling: D, H and W of `layout` become `output_size` (one
@@ -105,7 +105,7 @@ relay_op! {
     /// %y = nn.adaptive_avg_pool3d(%x, output_size=[1, 2, 2])  // (1, 4, 8, 8, 8) f32 -> (1, 4, 1, 2, 2) f32
     /// ```
     nn.adaptive_avg_pool3d : fn<t1, t2>(data: t1) -> t2 where AdaptiveAvgPool3D,
-        attrs { output_size: [int] = [], layout: str = "NCDHW", out_layout: str = "" },
+        attrs AdaptivePool3DAttrs,
         level 10;
 
     /// 3-D adaptive max pooling (sizes as `nn.adaptive_avg_pool3d`).
@@ -114,7 +114,7 @@ relay_op! {
     /// %y = nn.adaptive_max_pool3d(%x, output_size=[2])  // (1, 4, 8, 8, 8) f32 -> (1, 4, 2, 2, 2) f32
     /// ```
     nn.adaptive_max_pool3d : fn<t1, t2>(data: t1) -> t2 where AdaptiveMaxPool3D,
-        attrs { output_size: [int] = [], layout: str = "NCDHW", out_layout: str = "" },
+        attrs AdaptivePool3DAttrs,
         level 10;
 
     /// Upsamples D, H and W of `layout` by `scale_d`, `scale_h` and `scale_w`:
@@ -170,7 +170,7 @@ relay_op! {
     /// %y = nn.depth_to_space(%x, block_size=2)  // (1, 16, 4, 4) f32 -> (1, 4, 8, 8) f32
     /// ```
     nn.depth_to_space : fn<t1, t2>(data: t1) -> t2 where DepthToSpace,
-        attrs { block_size: int = 1, layout: str = "NCHW", mode: str = "DCR" },
+        attrs SubPixelAttrs,
         level 5;
 
     /// Moves `block_size` x `block_size` blocks of space into channels: `C * block_size²`
@@ -180,7 +180,7 @@ relay_op! {
     /// %y = nn.space_to_depth(%x, block_size=2, layout="NHWC")  // (1, 8, 8, 3) f32 -> (1, 4, 4, 12) f32
     /// ```
     nn.space_to_depth : fn<t1, t2>(data: t1) -> t2 where SpaceToDepth,
-        attrs { block_size: int = 1, layout: str = "NCHW", mode: str = "DCR" },
+        attrs SubPixelAttrs,
         level 5;
 
     /// Divides the spatial axes (those after the batch, one per `block_shape` entry),
@@ -259,15 +259,7 @@ relay_op! {
     /// %y = nn.max_pool2d_grad(%g, %x, pool_size=[2, 2], strides=[2, 2])  // (1, 4, 4, 4) f32, (1, 4, 8, 8) f32 -> (1, 4, 8, 8) f32
     /// ```
     nn.max_pool2d_grad : fn<t1, t2, t3>(out_grad: t1, data: t2) -> t3 where MaxPool2DGrad,
-        attrs {
-            pool_size: [int],
-            strides: [int] = [1, 1],
-            dilation: [int] = [1, 1],
-            padding: [int] = [0, 0],
-            layout: str = "NCHW",
-            out_layout: str = "",
-            ceil_mode: bool = false,
-        },
+        attrs MaxPool2DAttrs,
         level 2;
 
     /// The gradient of `nn.avg_pool2d` (as `nn.max_pool2d_grad`).
@@ -279,16 +271,7 @@ relay_op! {
     /// %y = nn.avg_pool2d_grad(%g, %x, pool_size=[3, 3], padding=[1, 1])  // (n, 4, 8, 8) f32, (n, 4, 8, 8) f32 -> (n, 4, 8, 8) f32
     /// ```
     nn.avg_pool2d_grad : fn<t1, t2, t3>(out_grad: t1, data: t2) -> t3 where AvgPool2DGrad,
-        attrs {
-            pool_size: [int],
-            strides: [int] = [1, 1],
-            dilation: [int] = [1, 1],
-            padding: [int] = [0, 0],
-            layout: str = "NCHW",
-            out_layout: str = "",
-            ceil_mode: bool = false,
-            count_include_pad: bool = false,
-        },
+        attrs AvgPool2DAttrs,
         level 2;
 
     /// The product of `dense_data` `(M, K)` and the transpose of a CSR or BSR sparse
