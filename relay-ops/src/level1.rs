@@ -579,8 +579,8 @@ relay_op! {
 
     /// Joins a tuple of tensors of one rank and dtype along `axis`.
     ///
-    /// Attributes: `axis: int = 0`, in `[-ndim, ndim)`. The joined dimension is the sum
-    /// (`?` if any input has `?` there); the others must agree (`?` agrees with anything).
+    /// `axis` is in `[-ndim, ndim)`. The joined dimension is the sum (`?` if any input has
+    /// `?` there); the others must agree (`?` agrees with anything).
     ///
     /// ```text
     /// %y = concatenate((%a, %b), axis=1)  // (n, 2) f32, (n, 3) f32 -> (n, 5) f32
@@ -591,8 +591,8 @@ relay_op! {
 
     /// Inserts `num_newaxis` dimensions of size 1 at `axis`.
     ///
-    /// Attributes: `axis: int` (required, in `[-ndim-1, ndim]`; negative counts from the
-    /// end, `-1` appends), `num_newaxis: int = 1` (not negative).
+    /// `axis`: in `[-ndim-1, ndim]`; negative counts from the end, `-1` appends.
+    /// `num_newaxis`: not negative.
     ///
     /// ```text
     /// %y = expand_dims(%x, axis=1, num_newaxis=2)  // (n, 3) f32 -> (n, 1, 1, 3) f32
@@ -603,11 +603,10 @@ relay_op! {
 
     /// A fully connected layer: `data · weightᵀ`, data `(.., k)`, weight `(units, k)`.
     ///
-    /// Attributes: `units: Option<int> = None` (when given, an unknown weight is inferred
-    /// as `(units, k)` with the data's dtype; TVM's C++ gives it no default and always
-    /// prints it, `units=None` when unset), `out_dtype: Option<dtype> = None` (the data's
-    /// dtype; TVM prints it unset as `out_dtype=""`). The contraction dimensions `k` must
-    /// agree.
+    /// `units`: when given, an unknown weight is inferred as `(units, k)` with the data's
+    /// dtype; TVM's C++ gives it no default and always prints it, `units=None` when unset.
+    /// `out_dtype`: the data's dtype; TVM prints it unset as `out_dtype=""`. The
+    /// contraction dimensions `k` must agree.
     ///
     /// ```text
     /// %y = nn.dense(%x, %w, units=64)  // (n, 768) f32, (64, 768) f32 -> (n, 64) f32
@@ -621,9 +620,8 @@ relay_op! {
     /// (`(.., k, m)` with `transpose_a`), B `(k, units)` (`(units, k)` with
     /// `transpose_b`).
     ///
-    /// Attributes: `units: Option<int> = None` (when given, an unknown B is inferred),
-    /// `out_dtype: Option<dtype> = None` (A's dtype), `transpose_a: bool = false`,
-    /// `transpose_b: bool = false`. The contraction dimensions `k` must agree.
+    /// `units`: when given, an unknown B is inferred. `out_dtype`: A's dtype. The
+    /// contraction dimensions `k` must agree.
     ///
     /// ```text
     /// %y = nn.matmul(%a, %b)  // (n, 768) f32, (768, 64) f32 -> (n, 64) f32
@@ -639,8 +637,6 @@ relay_op! {
 
     /// Softmax along `axis`; the result has the argument's type.
     ///
-    /// Attributes: `axis: int = -1`, in `[-ndim, ndim)`.
-    ///
     /// ```text
     /// %y = nn.softmax(%x, axis=1)  // (n, 10) f32 -> (n, 10) f32
     /// ```
@@ -649,8 +645,6 @@ relay_op! {
         level 1;
 
     /// Log-softmax along `axis`; the result has the argument's type.
-    ///
-    /// Attributes: `axis: int = -1`, in `[-ndim, ndim)`.
     ///
     /// ```text
     /// %y = nn.log_softmax(%x)  // (n, 10) f32 -> (n, 10) f32
@@ -661,8 +655,6 @@ relay_op! {
 
     /// Adds a vector `bias` of `C = data.shape[axis]` along `axis`; the result has the
     /// data's type, and an unknown bias is inferred as `(C)`.
-    ///
-    /// Attributes: `axis: int = 1`, in `[-ndim, ndim)`.
     ///
     /// ```text
     /// %y = nn.bias_add(%x, %b)  // (n, 16, 8, 8) f32, (16) f32 -> (n, 16, 8, 8) f32
@@ -684,8 +676,7 @@ relay_op! {
     /// gamma, beta, moving_mean and moving_var are `(C)` (inferred when unknown); the
     /// result is `(normalized data, new mean (C), new variance (C))`.
     ///
-    /// Attributes: `axis: int = 1` (in `[-ndim, ndim)`), `epsilon: float = 1e-5`,
-    /// `center: bool = true`, `scale: bool = true`.
+    /// `axis`: in `[-ndim, ndim)`.
     ///
     /// ```text
     /// %y = nn.batch_norm(%x, %g, %b, %m, %v)  // (n, 16, 8, 8) f32, (16) f32, (16) f32, (16) f32, (16) f32 -> ((n, 16, 8, 8) f32, (16) f32, (16) f32)
@@ -699,8 +690,7 @@ relay_op! {
     /// Layer normalization along `axis` (`C = data.shape[axis]`); gamma and beta are
     /// `(C)` (inferred when unknown); the result has the data's type.
     ///
-    /// Attributes: `axis: int = -1` (in `[-ndim, ndim)`), `epsilon: float = 1e-5`,
-    /// `center: bool = true`, `scale: bool = true`.
+    /// `axis`: in `[-ndim, ndim)`.
     ///
     /// ```text
     /// %y = nn.layer_norm(%x, %g, %b)  // (n, 128, 768) f32, (768) f32, (768) f32 -> (n, 128, 768) f32
@@ -713,8 +703,7 @@ relay_op! {
     /// (`C = data.shape[axis]`); gamma and beta are `(C)` (inferred when unknown); the
     /// result has the data's type.
     ///
-    /// Attributes: `axis: int = 1` (in `[-ndim, ndim)`), `epsilon: float = 1e-5`,
-    /// `center: bool = true`, `scale: bool = true`.
+    /// `axis`: in `[-ndim, ndim)`.
     ///
     /// ```text
     /// %y = nn.instance_norm(%x, %g, %b)  // (n, 16, 8, 8) f32, (16) f32, (16) f32 -> (n, 16, 8, 8) f32
@@ -727,9 +716,8 @@ relay_op! {
     /// `num_groups` groups; gamma and beta are `(C)` (inferred when unknown); the result
     /// has the data's type.
     ///
-    /// Attributes: `num_groups: int = 0` (TVM's C++ default; the type does not depend on
-    /// it), `axis: int = 1` (in `[-ndim, ndim)`), `epsilon: float = 1e-5`,
-    /// `center: bool = true`, `scale: bool = true`.
+    /// `num_groups`: TVM's C++ default; the type does not depend on it. `axis`: in `[-ndim,
+    /// ndim)`.
     ///
     /// ```text
     /// %y = nn.group_norm(%x, %g, %b, num_groups=4)  // (n, 16, 8, 8) f32, (16) f32, (16) f32 -> (n, 16, 8, 8) f32

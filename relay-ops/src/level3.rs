@@ -181,8 +181,7 @@ relay_op! {
 
     /// Takes elements of `data` at `indices` along `axis` (`None`: of the flattened data).
     ///
-    /// Attributes: `batch_dims: int = 0`, `axis: Option<int> = None`,
-    /// `mode: str = "clip"` (`"clip"`, `"wrap"` or `"fast"`).
+    /// `mode`: `"clip"`, `"wrap"` or `"fast"`.
     ///
     /// ```text
     /// %y = take(%x, %i, axis=0)  // (5, 4) f32, (2, 3) i32 -> (2, 3, 4) f32
@@ -228,8 +227,7 @@ relay_op! {
 
     /// A tensor of zeros of `shape` and `dtype`.
     ///
-    /// Attributes: `shape: [int]` (required), `dtype: Option<dtype> = None` (TVM's C++
-    /// default, which leaves the result without a dtype: an error here).
+    /// `dtype`: TVM's C++ default, which leaves the result without a dtype: an error here.
     ///
     /// ```text
     /// %y = zeros(shape=[2, 3], dtype="float32")  // -> (2, 3) f32
@@ -240,8 +238,7 @@ relay_op! {
 
     /// A tensor of ones of `shape` and `dtype`.
     ///
-    /// Attributes: `shape: [int]` (required), `dtype: Option<dtype> = None` (TVM's C++
-    /// default, which leaves the result without a dtype: an error here).
+    /// `dtype`: TVM's C++ default, which leaves the result without a dtype: an error here.
     ///
     /// ```text
     /// %y = ones(shape=[4], dtype="int32")  // -> (4) i32
@@ -307,8 +304,7 @@ relay_op! {
 
     /// Repeats each element `repeats` times along `axis`.
     ///
-    /// Attributes: `repeats: int` (required), `axis: Option<int> = None` (TVM's C++
-    /// default; an error: the axis must be given).
+    /// `axis`: TVM's C++ default; an error: the axis must be given.
     ///
     /// ```text
     /// %y = repeat(%x, repeats=2, axis=1)  // (2, 3) f32 -> (2, 6) f32
@@ -415,8 +411,6 @@ relay_op! {
 
     /// Clamps every element to `[a_min, a_max]`.
     ///
-    /// Attributes: `a_min: float`, `a_max: float` (both required).
-    ///
     /// ```text
     /// %y = clip(%x, a_min=0f, a_max=6f)  // (2, 3) f32 -> (2, 3) f32
     /// ```
@@ -426,7 +420,7 @@ relay_op! {
 
     /// Leaky ReLU: `x` if positive, else `alpha * x`.
     ///
-    /// Attributes: `alpha: float = 0.25` (the C++ attribute default; Python passes 0.01).
+    /// `alpha`: the C++ attribute default; Python passes 0.01.
     ///
     /// ```text
     /// %y = nn.leaky_relu(%x, alpha=0.1f)  // (2, 3) f32 -> (2, 3) f32

@@ -161,9 +161,8 @@ relay_op! {
 relay_op! {
     /// Sum over `axis`.
     ///
-    /// Attributes: `axis` (`Option<[int]>`, default `None`: every axis; negatives count
-    /// from the end), `keepdims` (`bool`, default `false`: reduced axes are dropped, or
-    /// kept as `1`), `exclude` (`bool`, default `false`: reduce the axes *not* listed).
+    /// `axis`: every axis; negatives count from the end. `keepdims`: reduced axes are
+    /// dropped, or kept as `1`. `exclude`: reduce the axes *not* listed.
     ///
     /// ```text
     /// %y = sum(%x, axis=[1])  // (4, n, 5) f32 -> (4, 5) f32
@@ -230,8 +229,8 @@ relay_op! {
     /// Variance over `axis`, given the mean (computed over the same axes with
     /// `keepdims`: same rank, each dimension the data's or `1`, same dtype).
     ///
-    /// Attributes: `axis`, `keepdims`, `exclude` as for [`sum`]; `unbiased` (`bool`,
-    /// default `false`: divide by `N - 1` rather than `N`).
+    /// `axis`, `keepdims` and `exclude` as for [`sum`]; `unbiased`: divide by `N - 1`
+    /// rather than `N`.
     ///
     /// ```text
     /// %y = variance(%x, %m, axis=[1])  // (4, 5) f32, (4, 1) f32 -> (4) f32
@@ -252,8 +251,8 @@ relay_op! {
 
     /// Indices of the maxima over `axis`, as `int32`.
     ///
-    /// Attributes: `axis`, `keepdims`, `exclude` as for [`sum`]; `select_last_index`
-    /// (`bool`, default `false`: the last maximum rather than the first).
+    /// `axis`, `keepdims` and `exclude` as for [`sum`]; `select_last_index`: the last
+    /// maximum rather than the first.
     ///
     /// ```text
     /// %y = argmax(%x, axis=[1])  // (4, 5) f32 -> (4) i32
@@ -275,16 +274,14 @@ relay_op! {
 relay_op! {
     /// A strided slice, `data[begin:end:strides]` per axis.
     ///
-    /// Attributes: `begin`, `end` (`[int]`, required; negatives count from the end),
-    /// `strides` (`Option<[int]>`, default `None`: all 1), `slice_mode` (`str`, default
-    /// `"end"`; `"size"`: `end` gives sizes, `-1` to the end, strides ignored), `axes`
-    /// (`Option<[int]>`, default `None`: the lists cover the leading axes, the others are
-    /// kept whole). TVM's C++ gives `begin`, `end`, `strides` and `axes` no default (and
-    /// always prints them); an unset `strides` or `axes` means what TVM's Python API means
-    /// by its `None` default. Constant extents are clamped as in TVM; a symbolic extent `n` gives a
-    /// size in `n` with indices relative to the axis' ends taken in bounds (`[1:-1]` is
-    /// `n - 2`), and `?` when the far end is an absolute position (`[:10000]`); `?`
-    /// gives `?`.
+    /// `begin` and `end`: negatives count from the end. `strides`: all 1. `slice_mode`: `"size"`: `end`
+    /// gives sizes, `-1` to the end, strides ignored. `axes`: the lists cover the leading
+    /// axes, the others are kept whole. TVM's C++ gives `begin`, `end`, `strides` and
+    /// `axes` no default (and always prints them); an unset `strides` or `axes` means what
+    /// TVM's Python API means by its `None` default. Constant extents are clamped as in
+    /// TVM; a symbolic extent `n` gives a size in `n` with indices relative to the axis'
+    /// ends taken in bounds (`[1:-1]` is `n - 2`), and `?` when the far end is an absolute
+    /// position (`[:10000]`); `?` gives `?`.
     ///
     /// ```text
     /// %y = strided_slice(%x, begin=[2, 0], end=[8, -1], strides=[3])  // (10, n) f32 -> (2, n - 1) f32
@@ -338,11 +335,9 @@ relay_op! {
 relay_op! {
     /// The `k` largest (smallest with `is_ascend`) elements along `axis` and their indices.
     ///
-    /// Attributes: `k` (`int`, required: TVM's C++ has no default; below 1: the whole
-    /// axis), `axis` (`int`, default `-1`), `ret_type` (`str`, default `"both"`: the pair
-    /// `(values, indices)`; `"values"`, `"indices"`: one of them), `is_ascend` (`bool`,
-    /// default `false`), `dtype` (`Option<dtype>`, default `None`: the indices are
-    /// `int32`, the Python API's default; TVM's relation would give them the void dtype).
+    /// `k`: TVM's C++ has no default; below 1: the whole axis. `ret_type`: the pair
+    /// `(values, indices)`; `"values"`, `"indices"`: one of them. `dtype`: the indices are
+    /// `int32`, the Python API's default; TVM's relation would give them the void dtype.
     ///
     /// ```text
     /// %y = topk(%x, k=3)  // (4, 10) f32 -> ((4, 3) f32, (4, 3) i32)
@@ -359,9 +354,8 @@ relay_op! {
 
     /// The indices that sort the data along `axis`.
     ///
-    /// Attributes: `axis` (`int`, default `-1`), `is_ascend` (`bool`, default `true`),
-    /// `dtype` (`Option<dtype>`, default `None`: the result is `int32`, the Python API's
-    /// default; TVM's relation would give it the void dtype).
+    /// `dtype`: the result is `int32`, the Python API's default; TVM's relation would give
+    /// it the void dtype.
     ///
     /// ```text
     /// %y = argsort(%x)  // (4, n) f32 -> (4, n) i32
@@ -373,9 +367,7 @@ relay_op! {
 
     /// The data sorted along `axis`; the type is unchanged.
     ///
-    /// Attributes: `axis` (`int`, default `-1`), `is_ascend` (`bool`, default `true`),
-    /// `dtype` (`Option<dtype>`, default `None`; `sort` shares `argsort`'s `ArgsortAttrs`
-    /// in TVM and does not read it).
+    /// `dtype`: `sort` shares `argsort`'s `ArgsortAttrs` in TVM and does not read it.
     ///
     /// ```text
     /// %y = sort(%x, axis=0)  // (4, n) f32 -> (4, n) f32
@@ -455,10 +447,9 @@ relay_op! {
 
     /// A one-hot encoding: `on_value` where the index matches, `off_value` elsewhere.
     ///
-    /// Attributes: `depth` (`int`, default `1`: the size of the new axis), `axis` (`int`,
-    /// default `-1`: appended), `dtype` (`Option<dtype>`, default `None`: of the result and
-    /// of the two scalar values; unset, the values' dtype, where TVM's relation would
-    /// give the result the void dtype). The indices must be integers.
+    /// `depth`: the size of the new axis. `axis`: appended. `dtype`: of the result and of
+    /// the two scalar values; unset, the values' dtype, where TVM's relation would give the
+    /// result the void dtype. The indices must be integers.
     ///
     /// ```text
     /// %y = one_hot(%i, %on, %off, depth=10, dtype="float32")  // (n) i32, () f32, () f32 -> (n, 10) f32

@@ -152,8 +152,6 @@ relay_op! {
     /// data (`"SYMMETRIC"` repeats the edge, `"REFLECT"` does not). A width beyond what
     /// the mirror can reach on a constant axis is an error.
     ///
-    /// Attributes: `mode = "SYMMETRIC"`, `pad_width` (required).
-    ///
     /// ```text
     /// %y = nn.mirror_pad(%x, pad_width=[[0, 0], [0, 0], [1, 1], [2, 2]])  // (1, 3, 4, 4) f32 -> (1, 3, 6, 8) f32
     /// ```
@@ -164,7 +162,7 @@ relay_op! {
     /// Moves blocks of `block_size`² channels into space: `C / block_size²` channels
     /// (exact), H and W times `block_size`, in `layout`.
     ///
-    /// Attributes: `block_size = 1`, `layout = "NCHW"`, `mode = "DCR"` (or `"CRD"`).
+    /// `mode`: `"DCR"` or `"CRD"`.
     ///
     /// ```text
     /// %y = nn.depth_to_space(%x, block_size=2)  // (1, 16, 4, 4) f32 -> (1, 4, 8, 8) f32
@@ -188,8 +186,6 @@ relay_op! {
     /// `(d + before + after) / block_shape[i]` (exact), the batch times the product of
     /// `block_shape`.
     ///
-    /// Attributes: `block_shape = [1, 1]`, `paddings` (required), `pad_value = 0.0`.
-    ///
     /// ```text
     /// %y = nn.space_to_batch_nd(%x, block_shape=[2, 2], paddings=[[0, 0], [1, 1]])  // (1, 4, 6, 3) f32 -> (4, 2, 4, 3) f32
     /// ```
@@ -199,8 +195,6 @@ relay_op! {
 
     /// The inverse of `nn.space_to_batch_nd`: the batch divided (exactly) by the product
     /// of `block_shape`, axis `1 + i` times `block_shape[i]` less its `crops`.
-    ///
-    /// Attributes: `block_shape = [1, 1]`, `crops` (required).
     ///
     /// ```text
     /// %y = nn.batch_to_space_nd(%x, block_shape=[2, 2], crops=[[0, 0], [1, 1]])  // (4, 2, 4, 3) f32 -> (1, 4, 6, 3) f32
@@ -213,8 +207,7 @@ relay_op! {
     /// `(N, d...)`, each class weighted by `weights` `(C)`: a scalar, or with
     /// `reduction = "none"` the targets' shape, of the predictions' float dtype.
     ///
-    /// Attributes: `reduction = "mean"` (or `"sum"`, `"none"`), `ignore_index` (required:
-    /// no C++ default).
+    /// `reduction`: `"mean"` or `"sum"`, `"none"`.
     ///
     /// ```text
     /// %y = nn.nll_loss(%p, %t, %w, ignore_index=-100)  // (8, 10) f32, (8) i64, (10) f32 -> () f32
@@ -253,8 +246,6 @@ relay_op! {
     /// The gradient of `nn.max_pool2d`: `out_grad` has the type of the pool's result on
     /// `data` (inferred when unknown; TVM does not check it), the result the data's type.
     ///
-    /// Attributes: those of `nn.max_pool2d`.
-    ///
     /// ```text
     /// %y = nn.max_pool2d_grad(%g, %x, pool_size=[2, 2], strides=[2, 2])  // (1, 4, 4, 4) f32, (1, 4, 8, 8) f32 -> (1, 4, 8, 8) f32
     /// ```
@@ -264,8 +255,8 @@ relay_op! {
 
     /// The gradient of `nn.avg_pool2d` (as `nn.max_pool2d_grad`).
     ///
-    /// Attributes: those of `nn.avg_pool2d` (TVM's builder makes them, though its
-    /// registry names `MaxPool2DAttrs`).
+    /// Its attributes are `nn.avg_pool2d`'s (TVM's builder makes them, though its registry
+    /// names `MaxPool2DAttrs`).
     ///
     /// ```text
     /// %y = nn.avg_pool2d_grad(%g, %x, pool_size=[3, 3], padding=[1, 1])  // (n, 4, 8, 8) f32, (n, 4, 8, 8) f32 -> (n, 4, 8, 8) f32
