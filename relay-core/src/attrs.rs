@@ -23,11 +23,20 @@ pub enum AttrValue {
     None,
 }
 
+/// The value as messages show it: a float as a number (`2.5`, without the `f` TVM's
+/// printer adds), a string quoted (a renderer with the program's text shows the value as
+/// written there instead).
+///
+/// ```
+/// use relay_core::AttrValue;
+/// assert_eq!(AttrValue::Float(2.5).to_string(), "2.5");
+/// assert_eq!(AttrValue::from(vec![2, 2]).to_string(), "[2, 2]");
+/// ```
 impl fmt::Display for AttrValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             AttrValue::Int(i) => write!(f, "{i}"),
-            AttrValue::Float(x) => write!(f, "{x:?}f"),
+            AttrValue::Float(x) => write!(f, "{x:?}"),
             AttrValue::Bool(true) => f.write_str("True"),
             AttrValue::Bool(false) => f.write_str("False"),
             AttrValue::Str(s) => write!(f, "{s:?}"),

@@ -158,7 +158,7 @@ pub use relay_macros::relay_data;
 /// let shown: Vec<String> = call.attrs.iter().map(|(k, v)| format!("{k}={v}")).collect();
 /// assert_eq!(
 ///     shown,
-///     ["size=[32, 32]", "layout=\"NCHW\"", "scale=0.5f", "antialias=False", "out_dtype=\"float16\"", "pad=[0, 0]"]
+///     ["size=[32, 32]", "layout=\"NCHW\"", "scale=0.5", "antialias=False", "out_dtype=\"float16\"", "pad=[0, 0]"]
 /// );
 ///
 /// // The definition, and the operator's type in a type context.
@@ -184,6 +184,62 @@ pub use relay_macros::relay_data;
 /// dotted names at module level, not inside a function); the definition is the `static`
 /// named after the operator in upper case.
 pub use relay_macros::relay_op;
+
+/// Declares named attribute sets (TVM's shared attribute structs, `Conv2DAttrs`), once:
+/// an operator takes one with `attrs Name` in [`relay_op!`], a clause with `attrs(Name)`
+/// in [`#[relation]`](relation), as if the attributes were written there. Each set is a
+/// macro (exported: a downstream crate names it as `my_crate::Name`; in its own crate it
+/// is in scope after the module that declares it, with `#[macro_use]`), documented with
+/// its attributes. Whether an operator's attributes agree with its relation's clause is
+/// still checked at compile time ([`agreement`]).
+///
+/// ```
+/// use relay_core::{relation, relay_attrs, relay_op};
+///
+/// relay_attrs! {
+///     /// The attributes of the windowed operators.
+///     WindowAttrs { size: int = 2, axis: int = -1 }
+/// }
+///
+/// /// The data's type, `axis` in range.
+/// #[relation(
+///     Window(X @ Tensor(s, bt), O) :-
+///         assert(-len(s) <= attrs.axis && attrs.axis < len(s), "`axis` {} is out of range", attrs.axis),
+///         O = Tensor(s, bt),
+///         attrs(WindowAttrs)
+/// )]
+/// pub struct Window;
+///
+/// relay_op! {
+///     /// A windowed maximum.
+///     window_max : fn<t, u>(data: t) -> u where Window, attrs WindowAttrs;
+///     /// A windowed minimum.
+///     window_min : fn<t, u>(data: t) -> u where Window, attrs WindowAttrs, level 4;
+/// }
+///
+/// # fn main() {
+/// let call = window_min("x").size(3).build();
+/// let shown: Vec<String> = call.attrs.iter().map(|(k, v)| format!("{k}={v}")).collect();
+/// assert_eq!(shown, ["size=3", "axis=-1"]);
+/// assert_eq!(WINDOW_MAX.attrs.len(), 2);
+/// # }
+/// ```
+///
+/// A set that disagrees with a clause that reads it (another type or default) is a
+/// compile error at the relation's name, as any operator's attributes are:
+///
+/// ```compile_fail,E0080
+/// use relay_core::{relation, relay_attrs, relay_op};
+///
+/// relay_attrs! { PickAttrs { axis: int = 0 } }
+///
+/// #[relation(Pick(T, O) :- O = T, attrs(axis: int = -1))]
+/// pub struct Pick;
+///
+/// relay_op! { pick : fn<a, b>(a) -> b where Pick, attrs PickAttrs; }
+/// # fn main() {}
+/// ```
+pub use relay_macros::relay_attrs;
 
 /// Registers a prelude: a file of Relay functions (`def @f ...`) that every program
 /// checked with `relay_ops::prelude::Prelude::standard()` (and so `relay check`) has in

@@ -16,13 +16,24 @@ mod relation;
 /// Declares a type relation. See `relay_core::clause` for the accepted forms.
 #[proc_macro_attribute]
 pub fn relation(attr: TokenStream, item: TokenStream) -> TokenStream {
-    relation::expand(attr.into(), item.into()).into()
+    let (attr, item) = (attr.into(), item.into());
+    // An attribute set named by the clause (`attrs(ReduceAttrs)`) is spliced in first.
+    if let Some(call) = op::sets::splice_into_relation(&attr, &item) {
+        return call.into();
+    }
+    relation::expand(attr, item).into()
 }
 
 /// Declares an operator. See `relay_core::op` for the accepted forms.
 #[proc_macro]
 pub fn relay_op(input: TokenStream) -> TokenStream {
     op::expand(input.into()).into()
+}
+
+/// Declares named attribute sets. See `relay_core::relay_attrs`.
+#[proc_macro]
+pub fn relay_attrs(input: TokenStream) -> TokenStream {
+    op::sets::expand(input.into()).into()
 }
 
 /// Declares algebraic data types. See `relay_core::adt` for the accepted forms.

@@ -6,46 +6,20 @@
 #![allow(dead_code)]
 
 use relay_core::dim::Dims;
+use relay_core::relation::axis_index;
 use relay_core::{
     relation, AttrValue, DTy, DType, Dim, Progress, RelCx, RelError, RelResult, TyData,
 };
+use relay_ops::level3::util::shown;
 
-/// The argument `arg` printed.
-fn shown(cx: &mut RelCx<'_>, arg: usize) -> String {
-    let t = cx.arg(arg);
-    let t = cx.resolve(t);
-    cx.show(t)
-}
-
-/// `axis` normalized against `rank`, or an error naming the attribute and the tensor.
-fn norm_axis(
-    cx: &mut RelCx<'_>,
-    arg: usize,
-    attr: &str,
-    axis: i64,
-    rank: usize,
-) -> Result<usize, RelError> {
-    let r = rank as i64;
-    if axis < -r || axis >= r {
-        let t = shown(cx, arg);
-        return Err(RelError::at(
-            arg,
-            format!("`{attr}` {axis} is out of range for `{t}` (rank {rank})"),
-        ));
-    }
-    Ok(if axis < 0 { axis + r } else { axis } as usize)
-}
-
-/// `axis` (of attribute `attr`) normalized into `0..rank`.
+/// `axis` (of attribute `attr`) normalized into `0..rank`, with the reductions' message.
 fn axis(attr: &str, axis: i64, rank: usize) -> Result<usize, RelError> {
-    let r = rank as i64;
-    if axis < -r || axis >= r {
-        return Err(RelError::at(
+    axis_index(axis, rank).ok_or_else(|| {
+        RelError::at(
             0,
             format!("`{attr}` {axis} is out of range for a tensor of rank {rank}"),
-        ));
-    }
-    Ok(if axis < 0 { axis + r } else { axis } as usize)
+        )
+    })
 }
 
 /// Unifies two dimensions that must be equal, replacing the unifier's message.
@@ -224,7 +198,7 @@ pub fn squeeze(cx: &mut RelCx<'_>) -> RelResult {
         }
         Some(axes) => {
             for a in axes {
-                let k = norm_axis(cx, 0, "axis", a, rank)?;
+                let k = cx.axis(0, "axis", a, rank)?;
                 let d = dims[k];
                 match cx.tcx_ref().dims.as_const(d) {
                     Some(1) => {}

@@ -66,18 +66,7 @@ relay_op! {
     /// %y = nn.contrib_conv2d_NCHWc(%x, %w, padding=[1, 1, 1, 1], channels=64, kernel_size=[3, 3], data_layout="NCHW8c", kernel_layout="OIHW8i16o", out_layout="NCHW16c")  // (1, 4, 56, 56, 8) f32, (4, 4, 3, 3, 8, 16) f32 -> (1, 4, 56, 56, 16) f32
     /// ```
     nn.contrib_conv2d_NCHWc : fn<t1, t2, t3>(data: t1, weight: t2) -> t3 where Conv2DNCHWc,
-        attrs {
-            strides: [int] = [1, 1],
-            padding: [int] = [0, 0],
-            dilation: [int] = [1, 1],
-            groups: int = 1,
-            channels: Option<int> = None,
-            kernel_size: Option<[int]> = None,
-            data_layout: str = "NCHW",
-            kernel_layout: str = "OIHW",
-            out_layout: str = "",
-            out_dtype: Option<dtype> = None,
-        },
+        attrs Conv2DAttrs,
         level 10;
 
     /// Depthwise 2-D convolution over packed layouts (data `NCHW8c`, weight `OIHW1i8o`,
@@ -89,18 +78,7 @@ relay_op! {
     /// %y = nn.contrib_depthwise_conv2d_NCHWc(%x, %w, padding=[1, 1, 1, 1], groups=32, channels=32, kernel_size=[3, 3], data_layout="NCHW8c", kernel_layout="OIHW1i8o")  // (1, 4, 28, 28, 8) f32, (4, 1, 3, 3, 1, 8) f32 -> (1, 4, 28, 28, 8) f32
     /// ```
     nn.contrib_depthwise_conv2d_NCHWc : fn<t1, t2, t3>(data: t1, weight: t2) -> t3 where DepthwiseConv2DNCHWc,
-        attrs {
-            strides: [int] = [1, 1],
-            padding: [int] = [0, 0],
-            dilation: [int] = [1, 1],
-            groups: int = 1,
-            channels: Option<int> = None,
-            kernel_size: Option<[int]> = None,
-            data_layout: str = "NCHW",
-            kernel_layout: str = "OIHW",
-            out_layout: str = "",
-            out_dtype: Option<dtype> = None,
-        },
+        attrs Conv2DAttrs,
         level 10;
 
     /// Dense layer over a packed weight: `data` `(b, k)`, `weight` `(N, k)` laid out in
@@ -113,11 +91,7 @@ relay_op! {
     /// %y = nn.contrib_dense_pack(%x, %w, weight_layout="NC16n")  // (4, 64) f32, (3, 64, 16) f32 -> (4, 48) f32
     /// ```
     nn.contrib_dense_pack : fn<t1, t2, t3>(data: t1, weight: t2) -> t3 where DensePack,
-        attrs {
-            units: Option<int> = None,
-            out_dtype: Option<dtype> = None,
-            weight_layout: str = "NC",
-        },
+        attrs DensePackAttrs,
         level 10;
 
     /// The winograd transform of an `OIHW` weight `(O, I, kh, kw)`:
@@ -224,18 +198,7 @@ relay_op! {
     /// %y = nn.contrib_conv2d_gemm_without_weight_transform(%x, %w, padding=[1, 1, 1, 1], channels=64, kernel_size=[3, 3], data_layout="NHWC", kernel_layout="HWIO", out_dtype="int32")  // (1, 56, 56, 32) i8, (16, 20, 4, 16) i8 -> (1, 56, 56, 64) i32
     /// ```
     nn.contrib_conv2d_gemm_without_weight_transform : fn<t1, t2, t3>(data: t1, weight: t2) -> t3 where Conv2DGemm,
-        attrs {
-            strides: [int] = [1, 1],
-            padding: [int] = [0, 0],
-            dilation: [int] = [1, 1],
-            groups: int = 1,
-            channels: Option<int> = None,
-            kernel_size: Option<[int]> = None,
-            data_layout: str = "NCHW",
-            kernel_layout: str = "OIHW",
-            out_layout: str = "",
-            out_dtype: Option<dtype> = None,
-        },
+        attrs Conv2DAttrs,
         level 10;
 
     /// Deformable 2-D convolution of `data` (`NCHW`) sampled at `offset` with `weight`
@@ -352,18 +315,7 @@ relay_op! {
     /// %y = nn.conv2d_backward_weight(%g, %x, padding=[1, 1, 1, 1], channels=16, kernel_size=[3, 3], kernel_layout="NCHW", out_layout="OIHW")  // (1, 16, 32, 32) f32, (1, 8, 32, 32) f32 -> (16, 8, 3, 3) f32
     /// ```
     nn.conv2d_backward_weight : fn<t1, t2, t3>(grad: t1, data: t2) -> t3 where Conv2DBackwardWeight,
-        attrs {
-            strides: [int] = [1, 1],
-            padding: [int] = [0, 0],
-            dilation: [int] = [1, 1],
-            groups: int = 1,
-            channels: Option<int> = None,
-            kernel_size: Option<[int]> = None,
-            data_layout: str = "NCHW",
-            kernel_layout: str = "OIHW",
-            out_layout: str = "",
-            out_dtype: Option<dtype> = None,
-        },
+        attrs Conv2DAttrs,
         level 2;
 
     /// Dilates `x`: each dimension `d` becomes `(d - 1) * strides[i] + 1`, with one

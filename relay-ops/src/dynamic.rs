@@ -114,7 +114,7 @@ relay_op! {
     /// ```
     dyn.one_hot : fn<t1, t2, t3, t4, t5>(indices: t1, on_value: t2, off_value: t3, depth: t4) -> t5
         where DynOneHot,
-        attrs { depth: int = 1, axis: int = -1, dtype: Option<dtype> = None },
+        attrs OneHotAttrs,
         level 10;
 
     /// A dense tensor of the shape held by the 1-D tensor `output_shape` (each dimension
@@ -178,18 +178,7 @@ relay_op! {
     /// %y = dyn.image.resize2d(%x, %s, %r)  // (1, 3, 8, 8) f32, (2) i64, (4) f32 -> (1, 3, ?, ?) f32
     /// ```
     dyn.image.resize2d : fn<t1, t2, t3, t4>(data: t1, size: t2, roi: t3) -> t4 where DynResize2D,
-        attrs {
-            size: Option<[int]> = None,
-            roi: Option<[float]> = None,
-            layout: str = "NCHW",
-            method: str = "linear",
-            coordinate_transformation_mode: str = "half_pixel",
-            rounding_method: str = "round",
-            cubic_alpha: float = -0.5,
-            cubic_exclude: int = 0,
-            extrapolation_value: float = 0.0,
-            out_dtype: Option<dtype> = None,
-        },
+        attrs Resize2DAttrs,
         level 5;
 
     /// Pads `data` by the widths held by the `(rank, 2)` integer tensor `pad_width` with

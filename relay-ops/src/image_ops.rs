@@ -48,18 +48,7 @@ relay_op! {
     /// %y = image.resize2d(%x, size=[64, 64], roi=[0f, 0f, 0f, 0f], layout="NHWC", out_dtype="float16")  // (n, 32, 32, 3) f32 -> (n, 64, 64, 3) f16
     /// ```
     image.resize2d : fn<t1, t2>(data: t1) -> t2 where Resize2D,
-        attrs {
-            size: Option<[int]> = None,
-            roi: Option<[float]> = None,
-            layout: str = "NCHW",
-            method: str = "linear",
-            coordinate_transformation_mode: str = "half_pixel",
-            rounding_method: str = "round",
-            cubic_alpha: float = -0.5,
-            cubic_exclude: int = 0,
-            extrapolation_value: float = 0.0,
-            out_dtype: Option<dtype> = None,
-        },
+        attrs Resize2DAttrs,
         level 5;
 
     /// Resizes the D, H and W axes of `data` (`NCDHW` through `layout`) to `size`

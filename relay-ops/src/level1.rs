@@ -14,8 +14,10 @@
 //! dense and matmul check the contraction dimension; concatenate looks at every input at
 //! once, so its outcome does not depend on the order of solving.
 
+use crate::level3::util::shown;
 use crate::relations::{Broadcast, Identity};
-use relay_core::{relation, relay_op};
+use relay_core::relation::axis_index;
+use relay_core::{relation, relay_op, Progress, RelCx, RelError, RelResult};
 
 // ---------------------------------------------------------------------------------------
 // Relations
@@ -61,10 +63,26 @@ pub struct Dropout;
             "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)
         ),
         c = s[attrs.axis],
-        G = Tensor([c], bt),
-        B = Tensor([c], bt),
-        M = Tensor([c], bt),
-        V = Tensor([c], bt),
+        assert(
+            G = Tensor([c], bt),
+            "`gamma` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`",
+            c, bt, X, attrs.axis, G
+        ),
+        assert(
+            B = Tensor([c], bt),
+            "`beta` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`",
+            c, bt, X, attrs.axis, B
+        ),
+        assert(
+            M = Tensor([c], bt),
+            "`moving_mean` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`",
+            c, bt, X, attrs.axis, M
+        ),
+        assert(
+            V = Tensor([c], bt),
+            "`moving_var` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`",
+            c, bt, X, attrs.axis, V
+        ),
         O = (Tensor(s, bt), Tensor([c], bt), Tensor([c], bt)),
         attrs(axis: int = 1)
 )]
@@ -79,8 +97,17 @@ pub struct BatchNorm;
             -len(s) <= attrs.axis && attrs.axis < len(s),
             "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)
         ),
-        G = Tensor([s[attrs.axis]], bt),
-        B = Tensor([s[attrs.axis]], bt),
+        c = s[attrs.axis],
+        assert(
+            G = Tensor([c], bt),
+            "`gamma` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`",
+            c, bt, X, attrs.axis, G
+        ),
+        assert(
+            B = Tensor([c], bt),
+            "`beta` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`",
+            c, bt, X, attrs.axis, B
+        ),
         O = Tensor(s, bt),
         attrs(axis: int)
 )]
@@ -99,30 +126,88 @@ pub struct Norm;
             -len(s) <= attrs.axis && attrs.axis < len(s),
             "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)
         ),
-        G = Tensor([s[attrs.axis]], bt),
-        B = Tensor([s[attrs.axis]], bt),
+        c = s[attrs.axis],
+        assert(
+            G = Tensor([c], bt),
+            "`gamma` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`",
+            c, bt, X, attrs.axis, G
+        ),
+        assert(
+            B = Tensor([c], bt),
+            "`beta` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`",
+            c, bt, X, attrs.axis, B
+        ),
         O = Tensor(s, bt),
         attrs(axis: int)
 )]
 pub struct InstanceNorm;
 
 /// `expand_dims`'s relation: `num_newaxis` ones inserted at `axis` ∈ `[-ndim-1, ndim]`
-/// (a negative axis counts from the end: `-1` appends). `axis % (ndim + 1)` (floor
-/// modulo) is the insertion point for both signs.
-#[relation(
-    ExpandDims(X @ Tensor(s, bt), O) :-
-        assert(
-            -len(s) - 1 <= attrs.axis && attrs.axis <= len(s),
-            "`axis` {} is out of range for inserting into `{}` (from {} to {})",
-            attrs.axis, X, -len(s) - 1, len(s)
-        ),
-        assert(attrs.num_newaxis >= 0, "`num_newaxis` must not be negative"),
-        assert(attrs.num_newaxis <= 65536, "`num_newaxis` is too large: {}", attrs.num_newaxis),
-        k = attrs.axis % (len(s) + 1),
-        O = Tensor([..s[..k], ..[1; attrs.num_newaxis], ..s[k..]], bt),
-        attrs(axis: int, num_newaxis: int = 1)
-)]
-pub struct ExpandDims;
+/// (a negative axis counts from the end: `-1` appends). Backward too: a result of known
+/// rank gives the data (its dimensions less the inserted ones, which must be 1), or the
+/// reason no data can give it.
+#[relation(ExpandDims)]
+pub fn expand_dims_rel(cx: &mut RelCx<'_>) -> RelResult {
+    let axis = cx.attrs().int("axis")?.unwrap_or(0);
+    let n = cx.attrs().int("num_newaxis")?.unwrap_or(1);
+    if n < 0 {
+        return Err(RelError::new("`num_newaxis` must not be negative"));
+    }
+    if n > 65536 {
+        return Err(RelError::new(format!("`num_newaxis` is too large: {n}")));
+    }
+    let n = n as usize;
+    if let Some((dims, dt)) = cx.tensor_dims(0)? {
+        let k = cx.insert_axis(0, "axis", axis, dims.len())?;
+        let one = cx.tcx().dims.konst(1);
+        let mut out = dims[..k].to_vec();
+        out.extend(std::iter::repeat_n(one, n));
+        out.extend_from_slice(&dims[k..]);
+        let t = cx.mk_tensor(&out, dt);
+        cx.unify(1, t)?;
+        return Ok(Progress::Solved);
+    }
+    let Some((out, dt)) = cx.tensor_dims(1)? else {
+        return Ok(Progress::NotYet);
+    };
+    // The result is known and the data is not: what data could give it.
+    let o = shown(cx, 1);
+    let Some(rank) = out.len().checked_sub(n) else {
+        return Err(RelError::at(
+            1,
+            format!(
+                "`expand_dims` cannot give `{o}`: it inserts {n} axes, and `{o}` has rank {}",
+                out.len()
+            ),
+        ));
+    };
+    let Some(k) = axis_index(axis, rank + 1) else {
+        return Err(RelError::at(
+            1,
+            format!(
+                "`expand_dims` cannot give `{o}`: the data would have rank {rank}, and `axis` {axis} is out of range for inserting into it (from -{} to {rank})",
+                rank + 1
+            ),
+        ));
+    };
+    let one = cx.tcx().dims.konst(1);
+    for (i, &d) in out.iter().enumerate().skip(k).take(n) {
+        if cx.unify_dim(d, one, 1).is_err() {
+            let d = cx.show_dim(d);
+            return Err(RelError::at(
+                1,
+                format!(
+                    "`expand_dims` cannot give `{o}`: `axis` {axis} inserts a dimension of 1 at position {i}, where it has {d}"
+                ),
+            ));
+        }
+    }
+    let mut data = out[..k].to_vec();
+    data.extend_from_slice(&out[k + n..]);
+    let t = cx.mk_tensor(&data, dt);
+    cx.unify(0, t)?;
+    Ok(Progress::Solved)
+}
 
 /// `nn.dense`'s relation: `nn.matmul`'s ([`Matmul`]) with the weight transposed,
 /// `(units, k)`: the data `(.., k)`, the result `(.., units)` of `out_dtype` (the data's
@@ -494,8 +579,8 @@ relay_op! {
 
     /// Joins a tuple of tensors of one rank and dtype along `axis`.
     ///
-    /// Attributes: `axis: int = 0`, in `[-ndim, ndim)`. The joined dimension is the sum
-    /// (`?` if any input has `?` there); the others must agree (`?` agrees with anything).
+    /// `axis` is in `[-ndim, ndim)`. The joined dimension is the sum (`?` if any input has
+    /// `?` there); the others must agree (`?` agrees with anything).
     ///
     /// ```text
     /// %y = concatenate((%a, %b), axis=1)  // (n, 2) f32, (n, 3) f32 -> (n, 5) f32
@@ -506,8 +591,8 @@ relay_op! {
 
     /// Inserts `num_newaxis` dimensions of size 1 at `axis`.
     ///
-    /// Attributes: `axis: int` (required, in `[-ndim-1, ndim]`; negative counts from the
-    /// end, `-1` appends), `num_newaxis: int = 1` (not negative).
+    /// `axis`: in `[-ndim-1, ndim]`; negative counts from the end, `-1` appends.
+    /// `num_newaxis`: not negative.
     ///
     /// ```text
     /// %y = expand_dims(%x, axis=1, num_newaxis=2)  // (n, 3) f32 -> (n, 1, 1, 3) f32
@@ -518,27 +603,25 @@ relay_op! {
 
     /// A fully connected layer: `data · weightᵀ`, data `(.., k)`, weight `(units, k)`.
     ///
-    /// Attributes: `units: Option<int> = None` (when given, an unknown weight is inferred
-    /// as `(units, k)` with the data's dtype; TVM's C++ gives it no default and always
-    /// prints it, `units=None` when unset), `out_dtype: Option<dtype> = None` (the data's
-    /// dtype; TVM prints it unset as `out_dtype=""`). The contraction dimensions `k` must
-    /// agree.
+    /// `units`: when given, an unknown weight is inferred as `(units, k)` with the data's
+    /// dtype; TVM's C++ gives it no default and always prints it, `units=None` when unset.
+    /// `out_dtype`: the data's dtype; TVM prints it unset as `out_dtype=""`. The
+    /// contraction dimensions `k` must agree.
     ///
     /// ```text
     /// %y = nn.dense(%x, %w, units=64)  // (n, 768) f32, (64, 768) f32 -> (n, 64) f32
     /// %y = nn.dense(%x, %w, units=None, out_dtype="")  // (n, 768) f16, (64, 768) f16 -> (n, 64) f16
     /// ```
     nn.dense : fn<t1, t2, t3>(data: t1, weight: t2) -> t3 where Dense,
-        attrs { units: Option<int> = None, out_dtype: Option<dtype> = None },
+        attrs DenseAttrs,
         level 1;
 
     /// A matrix product `A · B`, each side optionally transposed: A `(.., m, k)`
     /// (`(.., k, m)` with `transpose_a`), B `(k, units)` (`(units, k)` with
     /// `transpose_b`).
     ///
-    /// Attributes: `units: Option<int> = None` (when given, an unknown B is inferred),
-    /// `out_dtype: Option<dtype> = None` (A's dtype), `transpose_a: bool = false`,
-    /// `transpose_b: bool = false`. The contraction dimensions `k` must agree.
+    /// `units`: when given, an unknown B is inferred. `out_dtype`: A's dtype. The
+    /// contraction dimensions `k` must agree.
     ///
     /// ```text
     /// %y = nn.matmul(%a, %b)  // (n, 768) f32, (768, 64) f32 -> (n, 64) f32
@@ -554,8 +637,6 @@ relay_op! {
 
     /// Softmax along `axis`; the result has the argument's type.
     ///
-    /// Attributes: `axis: int = -1`, in `[-ndim, ndim)`.
-    ///
     /// ```text
     /// %y = nn.softmax(%x, axis=1)  // (n, 10) f32 -> (n, 10) f32
     /// ```
@@ -564,8 +645,6 @@ relay_op! {
         level 1;
 
     /// Log-softmax along `axis`; the result has the argument's type.
-    ///
-    /// Attributes: `axis: int = -1`, in `[-ndim, ndim)`.
     ///
     /// ```text
     /// %y = nn.log_softmax(%x)  // (n, 10) f32 -> (n, 10) f32
@@ -576,8 +655,6 @@ relay_op! {
 
     /// Adds a vector `bias` of `C = data.shape[axis]` along `axis`; the result has the
     /// data's type, and an unknown bias is inferred as `(C)`.
-    ///
-    /// Attributes: `axis: int = 1`, in `[-ndim, ndim)`.
     ///
     /// ```text
     /// %y = nn.bias_add(%x, %b)  // (n, 16, 8, 8) f32, (16) f32 -> (n, 16, 8, 8) f32
@@ -599,8 +676,7 @@ relay_op! {
     /// gamma, beta, moving_mean and moving_var are `(C)` (inferred when unknown); the
     /// result is `(normalized data, new mean (C), new variance (C))`.
     ///
-    /// Attributes: `axis: int = 1` (in `[-ndim, ndim)`), `epsilon: float = 1e-5`,
-    /// `center: bool = true`, `scale: bool = true`.
+    /// `axis`: in `[-ndim, ndim)`.
     ///
     /// ```text
     /// %y = nn.batch_norm(%x, %g, %b, %m, %v)  // (n, 16, 8, 8) f32, (16) f32, (16) f32, (16) f32, (16) f32 -> ((n, 16, 8, 8) f32, (16) f32, (16) f32)
@@ -614,8 +690,7 @@ relay_op! {
     /// Layer normalization along `axis` (`C = data.shape[axis]`); gamma and beta are
     /// `(C)` (inferred when unknown); the result has the data's type.
     ///
-    /// Attributes: `axis: int = -1` (in `[-ndim, ndim)`), `epsilon: float = 1e-5`,
-    /// `center: bool = true`, `scale: bool = true`.
+    /// `axis`: in `[-ndim, ndim)`.
     ///
     /// ```text
     /// %y = nn.layer_norm(%x, %g, %b)  // (n, 128, 768) f32, (768) f32, (768) f32 -> (n, 128, 768) f32
@@ -628,8 +703,7 @@ relay_op! {
     /// (`C = data.shape[axis]`); gamma and beta are `(C)` (inferred when unknown); the
     /// result has the data's type.
     ///
-    /// Attributes: `axis: int = 1` (in `[-ndim, ndim)`), `epsilon: float = 1e-5`,
-    /// `center: bool = true`, `scale: bool = true`.
+    /// `axis`: in `[-ndim, ndim)`.
     ///
     /// ```text
     /// %y = nn.instance_norm(%x, %g, %b)  // (n, 16, 8, 8) f32, (16) f32, (16) f32 -> (n, 16, 8, 8) f32
@@ -642,9 +716,8 @@ relay_op! {
     /// `num_groups` groups; gamma and beta are `(C)` (inferred when unknown); the result
     /// has the data's type.
     ///
-    /// Attributes: `num_groups: int = 0` (TVM's C++ default; the type does not depend on
-    /// it), `axis: int = 1` (in `[-ndim, ndim)`), `epsilon: float = 1e-5`,
-    /// `center: bool = true`, `scale: bool = true`.
+    /// `num_groups`: TVM's C++ default; the type does not depend on it. `axis`: in `[-ndim,
+    /// ndim)`.
     ///
     /// ```text
     /// %y = nn.group_norm(%x, %g, %b, num_groups=4)  // (n, 16, 8, 8) f32, (16) f32, (16) f32 -> (n, 16, 8, 8) f32

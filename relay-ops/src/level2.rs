@@ -42,8 +42,17 @@ use relay_core::{relation, relay_op};
 )]
 pub struct Lrn;
 
-/// L2 normalization keeps the data's type.
-#[relation(L2Normalize(Tensor(s, bt), O) :- O = Tensor(s, bt))]
+/// L2 normalization keeps the data's type; each of `axis` must be an axis of the data.
+#[relation(
+    L2Normalize(X @ Tensor(s, bt), O) :-
+        if attrs.axis != None {
+            for a in attrs.axis {
+                assert(-len(s) <= a && a < len(s), "`axis` {} is out of range for `{}` (rank {})", a, X, len(s)),
+            },
+        },
+        O = Tensor(s, bt),
+        attrs(axis: Option<[int]> = None)
+)]
 pub struct L2Normalize;
 
 relay_op! {
@@ -56,10 +65,9 @@ relay_op! {
     /// is `(N, channels, W')` laid out in `out_layout`, with
     /// `W' = floordiv(W + pad - (1 + (kw - 1) * dilation), stride) + 1`.
     ///
-    /// Attributes: `strides = [1]`, `padding = [0, 0]` (one value, or (left, right)),
-    /// `dilation = [1]`, `groups = 1`, `channels = None`, `kernel_size = None`,
-    /// `data_layout = "NCW"` (or `"NWC"`, `"NCW8c"`), `kernel_layout = "OIW"` (or `"WIO"`),
-    /// `out_layout = ""` (the data's), `out_dtype = None` (the data's).
+    /// `padding`: one value, or (left, right). `data_layout`: `"NCW"` or `"NWC"`,
+    /// `"NCW8c"`. `kernel_layout`: `"OIW"` or `"WIO"`. `out_layout`: the data's.
+    /// `out_dtype`: the data's.
     ///
     /// ```text
     /// %y = nn.conv1d(%x, %w, padding=[1], channels=8, kernel_size=[3])  // (1, 4, 10) f32, (8, 4, 3) f32 -> (1, 8, 10) f32
@@ -92,30 +100,17 @@ relay_op! {
     /// laid out in `out_layout`, with
     /// `H' = floordiv(H + pad_h - (1 + (kh - 1) * dilation[0]), strides[0]) + 1`.
     ///
-    /// Attributes: `strides = [1, 1]`, `padding = [0, 0]` (1 value: every side; 2: (top
-    /// and bottom, left and right); 4: (top, left, bottom, right)), `dilation = [1, 1]`,
-    /// `groups = 1`, `channels = None`, `kernel_size = None`, `data_layout = "NCHW"` (any
-    /// order of NCHW, each axis possibly packed: `"NHWC"`, `"NCHW16c"`),
-    /// `kernel_layout = "OIHW"` (or `"HWIO"`, `"HWOI"`, `"OIHW16i16o"`, ...),
-    /// `out_layout = ""` (the data's), `out_dtype = None` (the data's).
+    /// `padding`: 1 value: every side; 2: (top and bottom, left and right); 4: (top, left,
+    /// bottom, right). `data_layout`: any order of NCHW, each axis possibly packed
+    /// (`"NHWC"`, `"NCHW16c"`); `kernel_layout`: `"OIHW"`, `"HWIO"`, `"HWOI"`,
+    /// `"OIHW16i16o"`, ...; `out_layout` (`""`) and `out_dtype` (`None`): the data's.
     ///
     /// ```text
     /// %y = nn.conv2d(%x, %w, strides=[2, 2], padding=[1, 1], channels=16, kernel_size=[3, 3])  // (1, 3, 32, 32) f32, (16, 3, 3, 3) f32 -> (1, 16, 16, 16) f32
     /// %y = nn.conv2d(%x, %w, padding=[1, 1, 1, 1], channels=64, kernel_size=[3, 3], data_layout="NCHW16c", kernel_layout="OIHW16i16o")  // (1, 4, 56, 56, 16) f32, (4, 4, 3, 3, 16, 16) f32 -> (1, 4, 56, 56, 16) f32
     /// ```
     nn.conv2d : fn<t1, t2, t3>(data: t1, weight: t2) -> t3 where Conv2D,
-        attrs {
-            strides: [int] = [1, 1],
-            padding: [int] = [0, 0],
-            dilation: [int] = [1, 1],
-            groups: int = 1,
-            channels: Option<int> = None,
-            kernel_size: Option<[int]> = None,
-            data_layout: str = "NCHW",
-            kernel_layout: str = "OIHW",
-            out_layout: str = "",
-            out_dtype: Option<dtype> = None,
-        },
+        attrs Conv2DAttrs,
         level 2;
 
     /// 3-D convolution of `data` (`NCDHW`) with `weight` (`OIDHW`).
@@ -124,10 +119,9 @@ relay_op! {
     /// `(channels, C / groups, kd, kh, kw)` (depthwise, `groups` = `C` = the weight's output
     /// channels: `(C, channels / C, kd, kh, kw)`), the output `(N, channels, D', H', W')`.
     ///
-    /// Attributes: `strides = [1, 1, 1]`, `padding = [0, 0, 0]` (1, 3 or 6 values),
-    /// `dilation = [1, 1, 1]`, `groups = 1`, `channels = None`, `kernel_size = None`,
-    /// `data_layout = "NCDHW"` (or `"NDHWC"`, `"NCDHW8c"`), `kernel_layout = "OIDHW"` (or `"DHWIO"`),
-    /// `out_layout = ""` (the data's), `out_dtype = None` (the data's).
+    /// `padding`: 1, 3 or 6 values. `data_layout`: `"NCDHW"` or `"NDHWC"`, `"NCDHW8c"`.
+    /// `kernel_layout`: `"OIDHW"` or `"DHWIO"`. `out_layout`: the data's. `out_dtype`: the
+    /// data's.
     ///
     /// ```text
     /// %y = nn.conv3d(%x, %w, padding=[1, 1, 1], channels=8, kernel_size=[3, 3, 3])  // (1, 4, 8, 8, 8) f32, (8, 4, 3, 3, 3) f32 -> (1, 8, 8, 8, 8) f32
@@ -155,10 +149,7 @@ relay_op! {
     /// (without `channels`, `channels` is the weight's `O` times `groups`: TVM forgets the
     /// `groups` here, as it does not for 2-D and 3-D).
     ///
-    /// Attributes: `channels = None`, `kernel_size = None`, `strides = [1]`,
-    /// `output_padding = [0]`, `padding = [0]` (1 or 2 values), `dilation = [1]`,
-    /// `groups = 1`, `data_layout = "NCW"`, `kernel_layout = "IOW"`, `out_layout = ""`,
-    /// `out_dtype = None`.
+    /// `padding`: 1 or 2 values.
     ///
     /// ```text
     /// %y = nn.conv1d_transpose(%x, %w, strides=[2], channels=4, kernel_size=[3])  // (1, 8, 10) f32, (8, 4, 3) f32 -> (1, 4, 21) f32
@@ -186,28 +177,13 @@ relay_op! {
     /// `(N, channels, H', W')` with
     /// `H' = strides[0] * (H - 1) + (1 + (kh - 1) * dilation[0]) - pad_h + output_padding[0]`.
     ///
-    /// Attributes: `channels = None`, `kernel_size = None`, `strides = [1, 1]`,
-    /// `output_padding = [0, 0]`, `padding = [0, 0]` (1, 2 or 4 values),
-    /// `dilation = [1, 1]`, `groups = 1`, `data_layout = "NCHW"`, `kernel_layout = "IOHW"`,
-    /// `out_layout = ""`, `out_dtype = None`.
+    /// `padding`: 1, 2 or 4 values.
     ///
     /// ```text
     /// %y = nn.conv2d_transpose(%x, %w, strides=[2, 2], padding=[1, 1], output_padding=[1, 1], channels=8, kernel_size=[3, 3])  // (1, 16, 8, 8) f32, (16, 8, 3, 3) f32 -> (1, 8, 16, 16) f32
     /// ```
     nn.conv2d_transpose : fn<t1, t2, t3>(data: t1, weight: t2) -> t3 where Conv2DTranspose,
-        attrs {
-            channels: Option<int> = None,
-            kernel_size: Option<[int]> = None,
-            strides: [int] = [1, 1],
-            output_padding: [int] = [0, 0],
-            padding: [int] = [0, 0],
-            dilation: [int] = [1, 1],
-            groups: int = 1,
-            data_layout: str = "NCHW",
-            kernel_layout: str = "IOHW",
-            out_layout: str = "",
-            out_dtype: Option<dtype> = None,
-        },
+        attrs Conv2DTransposeAttrs,
         level 2;
 
     /// 3-D transposed convolution of `data` (`NCDHW`) with `weight` (`IODHW`).
@@ -238,9 +214,7 @@ relay_op! {
     /// `W' = floordiv(W + pad - ((pool_size - 1) * dilation + 1) + (ceil_mode ? strides - 1 : 0), strides) + 1`;
     /// the other axes are kept; `?` stays `?`.
     ///
-    /// Attributes: `pool_size` (required: TVM's C++ has no default), `strides = [1]`,
-    /// `dilation = [1]`, `padding = [0]` (1 or 2 values), `layout = "NCW"`,
-    /// `out_layout = ""` (the layout), `ceil_mode = false`.
+    /// `padding`: 1 or 2 values. `out_layout`: the layout.
     ///
     /// ```text
     /// %y = nn.max_pool1d(%x, pool_size=[2], strides=[2])  // (1, 4, 9) f32 -> (1, 4, 4) f32
@@ -262,30 +236,19 @@ relay_op! {
     /// `H' = floordiv(H + pad_h - ((pool_size[0] - 1) * dilation[0] + 1) + (ceil_mode ? strides[0] - 1 : 0), strides[0]) + 1`,
     /// W alike; the other axes are kept.
     ///
-    /// Attributes: `pool_size` (required), `strides = [1, 1]`, `dilation = [1, 1]`,
-    /// `padding = [0, 0]` (1, 2 or 4 values), `layout = "NCHW"` (any layout with H and W,
-    /// packed ones such as `NCHW16c` too), `out_layout = ""`, `ceil_mode = false`.
+    /// `padding`: 1, 2 or 4 values. `layout`: any layout with H and W, packed ones such as
+    /// `NCHW16c` too.
     ///
     /// ```text
     /// %y = nn.max_pool2d(%x, pool_size=[3, 3], strides=[2, 2], padding=[1, 1])  // (1, 64, 112, 112) f32 -> (1, 64, 56, 56) f32
     /// ```
     nn.max_pool2d : fn<t1, t2>(data: t1) -> t2 where MaxPool2D,
-        attrs {
-            pool_size: [int],
-            strides: [int] = [1, 1],
-            dilation: [int] = [1, 1],
-            padding: [int] = [0, 0],
-            layout: str = "NCHW",
-            out_layout: str = "",
-            ceil_mode: bool = false,
-        },
+        attrs MaxPool2DAttrs,
         level 2;
 
     /// 3-D max pooling over the D, H and W axes of `layout`.
     ///
-    /// Attributes: `pool_size` (required), `strides = [1, 1, 1]`, `dilation = [1, 1, 1]`,
-    /// `padding = [0, 0, 0]` (1, 3 or 6 values), `layout = "NCDHW"`, `out_layout = ""`,
-    /// `ceil_mode = false`.
+    /// `padding`: 1, 3 or 6 values.
     ///
     /// ```text
     /// %y = nn.max_pool3d(%x, pool_size=[2, 2, 2], strides=[2, 2, 2])  // (1, 4, 8, 8, 8) f32 -> (1, 4, 4, 4, 4) f32
@@ -326,16 +289,7 @@ relay_op! {
     /// %y = nn.avg_pool2d(%x, pool_size=[2, 2], strides=[2, 2], layout="NHWC")  // (1, 32, 32, 16) f32 -> (1, 16, 16, 16) f32
     /// ```
     nn.avg_pool2d : fn<t1, t2>(data: t1) -> t2 where AvgPool2D,
-        attrs {
-            pool_size: [int],
-            strides: [int] = [1, 1],
-            dilation: [int] = [1, 1],
-            padding: [int] = [0, 0],
-            layout: str = "NCHW",
-            out_layout: str = "",
-            ceil_mode: bool = false,
-            count_include_pad: bool = false,
-        },
+        attrs AvgPool2DAttrs,
         level 2;
 
     /// 3-D average pooling over the D, H and W axes of `layout` (sizes as `nn.max_pool3d`).
@@ -358,24 +312,24 @@ relay_op! {
 
     /// Global 2-D average pooling: the H and W axes of `layout` become 1.
     ///
-    /// Attributes: `layout = "NCHW"`, `out_layout = ""` (the layout).
+    /// `out_layout`: the layout.
     ///
     /// ```text
     /// %y = nn.global_avg_pool2d(%x)  // (1, 512, 7, 7) f32 -> (1, 512, 1, 1) f32
     /// ```
     nn.global_avg_pool2d : fn<t1, t2>(data: t1) -> t2 where GlobalAvgPool2D,
-        attrs { layout: str = "NCHW", out_layout: str = "" },
+        attrs GlobalPool2DAttrs,
         level 2;
 
     /// Global 2-D max pooling: the H and W axes of `layout` become 1.
     ///
-    /// Attributes: `layout = "NCHW"`, `out_layout = ""` (the layout).
+    /// `out_layout`: the layout.
     ///
     /// ```text
     /// %y = nn.global_max_pool2d(%x, layout="NHWC")  // (1, 7, 7, 512) f32 -> (1, 1, 1, 512) f32
     /// ```
     nn.global_max_pool2d : fn<t1, t2>(data: t1) -> t2 where GlobalMaxPool2D,
-        attrs { layout: str = "NCHW", out_layout: str = "" },
+        attrs GlobalPool2DAttrs,
         level 2;
 
     /// Flattens every axis but the first: `(d0, d1, d2, ...)` becomes `(d0, d1 * d2 * ...)`
@@ -390,10 +344,9 @@ relay_op! {
     /// Pads every axis of `data` by its `(before, after)` pair of `pad_width` with the
     /// scalar `pad_value`.
     ///
-    /// Attributes: `pad_width` (required: one `[before, after]` per axis; a negative width
-    /// crops, as in TVM, down to a size of 0), `pad_mode = "constant"` (or `"edge"`,
-    /// `"reflect"`). The sizes are checked arithmetic: a sum beyond 64 bits is an error
-    /// (TVM wraps around).
+    /// `pad_width`: one `[before, after]` per axis; a negative width crops, as in TVM, down
+    /// to a size of 0. `pad_mode`: `"constant"` or `"edge"`, `"reflect"`. The sizes are
+    /// checked arithmetic: a sum beyond 64 bits is an error (TVM wraps around).
     ///
     /// ```text
     /// %y = nn.pad(%x, 0f, pad_width=[[0, 0], [0, 0], [1, 1], [2, 2]])  // (1, 3, 4, 4) f32 -> (1, 3, 6, 8) f32
@@ -407,9 +360,7 @@ relay_op! {
     /// `H' = round(H * scale_h)` (exact for a symbolic `H` when the scale is a fraction
     /// over a power of two, `?` otherwise).
     ///
-    /// Attributes: `scale_h`, `scale_w` (required: TVM's C++ has no default),
-    /// `layout = "NCHW"`, `method = "nearest_neighbor"` (or `"bilinear"`, `"bicubic"`),
-    /// `align_corners = false`.
+    /// `method`: `"nearest_neighbor"` or `"bilinear"`, `"bicubic"`.
     ///
     /// ```text
     /// %y = nn.upsampling(%x, scale_h=2f, scale_w=2f)  // (1, 3, 16, 16) f32 -> (1, 3, 32, 32) f32
@@ -426,9 +377,8 @@ relay_op! {
 
     /// Local response normalization across `axis`; the type is the data's.
     ///
-    /// Attributes: `size = 5`, `axis = 1` (an axis of the data), `bias = 2.0`,
-    /// `alpha = 0.0001`, `beta = 0.75` (TVM's C++ defaults; its Python API passes an
-    /// alpha of 0.00001).
+    /// `axis`: an axis of the data. The defaults are TVM's C++ ones; its Python API passes
+    /// an alpha of 0.00001.
     ///
     /// ```text
     /// %y = nn.lrn(%x, size=3, axis=1)  // (1, 8, 4, 4) f32 -> (1, 8, 4, 4) f32
@@ -445,7 +395,7 @@ relay_op! {
 
     /// L2 normalization over `axis`; the type is the data's.
     ///
-    /// Attributes: `eps` (required), `axis = None` (every axis).
+    /// `axis`: every axis.
     ///
     /// ```text
     /// %y = nn.l2_normalize(%x, eps=1e-10f, axis=[1])  // (2, 8) f32 -> (2, 8) f32

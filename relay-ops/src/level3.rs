@@ -52,11 +52,13 @@ pub struct FullLike;
 /// TVM's `ReverseRel`: the same type, `axis` in range. `axis` has no default in TVM's
 /// C++ (`None`), which TVM's relation cannot read (it crashes): an error here.
 #[relation(
-    Reverse(Tensor(s, bt), O) :-
+    Reverse(X @ Tensor(s, bt), O) :-
         assert(attrs.axis != None, "`axis` must be set: `reverse` reverses one axis"),
         O = Tensor(s, bt),
-        assert(attrs.axis >= -len(s), "`axis` is out of range"),
-        assert(attrs.axis < len(s), "`axis` is out of range"),
+        assert(
+            -len(s) <= attrs.axis && attrs.axis < len(s),
+            "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)
+        ),
         attrs(axis: Option<int>)
 )]
 pub struct Reverse;
@@ -64,10 +66,12 @@ pub struct Reverse;
 /// TVM's `RepeatRel`: dimension `axis` multiplied by `repeats`. `axis` defaults to
 /// `None` in TVM's C++, which TVM's relation cannot read (it crashes): an error here.
 #[relation(
-    Repeat(Tensor(s, bt), O) :-
+    Repeat(X @ Tensor(s, bt), O) :-
         assert(attrs.axis != None, "`axis` must be set: `repeat` repeats along one axis"),
-        assert(attrs.axis >= -len(s), "`axis` is out of range"),
-        assert(attrs.axis < len(s), "`axis` is out of range"),
+        assert(
+            -len(s) <= attrs.axis && attrs.axis < len(s),
+            "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)
+        ),
         assert(attrs.repeats >= 1, "`repeats` must be at least 1"),
         k = attrs.axis % len(s),
         O = Tensor([..s[..k], s[k] * attrs.repeats, ..s[k + 1..]], bt),
@@ -79,11 +83,13 @@ pub struct Repeat;
 /// defaults to `None` in TVM's C++, which TVM's relation cannot read (it crashes): an
 /// error here.
 #[relation(
-    Gather(Tensor(s, bt), Tensor(si, _), O) :-
+    Gather(X @ Tensor(s, bt), Tensor(si, _), O) :-
         assert(attrs.axis != None, "`axis` must be set: `gather` gathers along one axis"),
         assert(len(si) == len(s), "the data and the indices must have the same rank"),
-        assert(attrs.axis >= -len(s), "`axis` is out of range"),
-        assert(attrs.axis < len(s), "`axis` is out of range"),
+        assert(
+            -len(s) <= attrs.axis && attrs.axis < len(s),
+            "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)
+        ),
         O = Tensor(si, bt),
         attrs(axis: Option<int>)
 )]
@@ -92,9 +98,11 @@ pub struct Gather;
 /// TVM's `PReluRel`: the data's type; `alpha` is `(C)` with `C` the data's dimension
 /// `axis` (inferred backward when `alpha` is unknown).
 #[relation(
-    PRelu(Tensor(s, bt), A, O) :-
-        assert(attrs.axis >= -len(s), "`axis` is out of range"),
-        assert(attrs.axis < len(s), "`axis` is out of range"),
+    PRelu(X @ Tensor(s, bt), A, O) :-
+        assert(
+            -len(s) <= attrs.axis && attrs.axis < len(s),
+            "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)
+        ),
         A = Tensor([s[attrs.axis]], bt),
         O = Tensor(s, bt),
         attrs(axis: int = 1)
@@ -112,7 +120,7 @@ relay_op! {
     /// %y = reshape(%x, newshape=[0, -1])  // (2, 3, 4) f32 -> (2, 12) f32
     /// ```
     reshape : fn<t1, t2>(data: t1) -> t2 where Reshape,
-        attrs { newshape: [int], allowzero: bool = false },
+        attrs ReshapeAttrs,
         level 3;
 
     /// Reshapes `data`'s dimensions `[lhs_begin, lhs_end)` to `shape_like`'s dimensions
@@ -139,7 +147,7 @@ relay_op! {
     /// %y = reverse_reshape(%x, newshape=[-1, 0])  // (10, 5, 4) f32 -> (50, 4) f32
     /// ```
     reverse_reshape : fn<t1, t2>(data: t1) -> t2 where ReverseReshape,
-        attrs { newshape: [int], allowzero: bool = false },
+        attrs ReshapeAttrs,
         level 10;
 
     /// Permutes the dimensions by `axes` (`None`: reverses them).
@@ -173,8 +181,7 @@ relay_op! {
 
     /// Takes elements of `data` at `indices` along `axis` (`None`: of the flattened data).
     ///
-    /// Attributes: `batch_dims: int = 0`, `axis: Option<int> = None`,
-    /// `mode: str = "clip"` (`"clip"`, `"wrap"` or `"fast"`).
+    /// `mode`: `"clip"`, `"wrap"` or `"fast"`.
     ///
     /// ```text
     /// %y = take(%x, %i, axis=0)  // (5, 4) f32, (2, 3) i32 -> (2, 3, 4) f32
@@ -220,26 +227,24 @@ relay_op! {
 
     /// A tensor of zeros of `shape` and `dtype`.
     ///
-    /// Attributes: `shape: [int]` (required), `dtype: Option<dtype> = None` (TVM's C++
-    /// default, which leaves the result without a dtype: an error here).
+    /// `dtype`: TVM's C++ default, which leaves the result without a dtype: an error here.
     ///
     /// ```text
     /// %y = zeros(shape=[2, 3], dtype="float32")  // -> (2, 3) f32
     /// ```
     zeros : fn<t>() -> t where InitOp,
-        attrs { shape: [int], dtype: Option<dtype> = None },
+        attrs InitOpAttrs,
         level 3;
 
     /// A tensor of ones of `shape` and `dtype`.
     ///
-    /// Attributes: `shape: [int]` (required), `dtype: Option<dtype> = None` (TVM's C++
-    /// default, which leaves the result without a dtype: an error here).
+    /// `dtype`: TVM's C++ default, which leaves the result without a dtype: an error here.
     ///
     /// ```text
     /// %y = ones(shape=[4], dtype="int32")  // -> (4) i32
     /// ```
     ones : fn<t>() -> t where InitOp,
-        attrs { shape: [int], dtype: Option<dtype> = None },
+        attrs InitOpAttrs,
         level 3;
 
     /// A tensor of `shape` filled with the scalar `fill_value`, of `dtype` (`None`: the
@@ -249,7 +254,7 @@ relay_op! {
     /// %y = full(%v, shape=[2, 3])  // () f32 -> (2, 3) f32
     /// ```
     full : fn<t1, t2>(fill_value: t1) -> t2 where Full,
-        attrs { shape: [int], dtype: Option<dtype> = None },
+        attrs InitOpAttrs,
         level 3;
 
     /// A tensor of `data`'s type filled with the scalar `fill_value`.
@@ -299,8 +304,7 @@ relay_op! {
 
     /// Repeats each element `repeats` times along `axis`.
     ///
-    /// Attributes: `repeats: int` (required), `axis: Option<int> = None` (TVM's C++
-    /// default; an error: the axis must be given).
+    /// `axis`: TVM's C++ default; an error: the axis must be given.
     ///
     /// ```text
     /// %y = repeat(%x, repeats=2, axis=1)  // (2, 3) f32 -> (2, 6) f32
@@ -407,8 +411,6 @@ relay_op! {
 
     /// Clamps every element to `[a_min, a_max]`.
     ///
-    /// Attributes: `a_min: float`, `a_max: float` (both required).
-    ///
     /// ```text
     /// %y = clip(%x, a_min=0f, a_max=6f)  // (2, 3) f32 -> (2, 3) f32
     /// ```
@@ -418,7 +420,7 @@ relay_op! {
 
     /// Leaky ReLU: `x` if positive, else `alpha * x`.
     ///
-    /// Attributes: `alpha: float = 0.25` (the C++ attribute default; Python passes 0.01).
+    /// `alpha`: the C++ attribute default; Python passes 0.01.
     ///
     /// ```text
     /// %y = nn.leaky_relu(%x, alpha=0.1f)  // (2, 3) f32 -> (2, 3) f32

@@ -161,16 +161,15 @@ relay_op! {
 relay_op! {
     /// Sum over `axis`.
     ///
-    /// Attributes: `axis` (`Option<[int]>`, default `None`: every axis; negatives count
-    /// from the end), `keepdims` (`bool`, default `false`: reduced axes are dropped, or
-    /// kept as `1`), `exclude` (`bool`, default `false`: reduce the axes *not* listed).
+    /// `axis`: every axis; negatives count from the end. `keepdims`: reduced axes are
+    /// dropped, or kept as `1`. `exclude`: reduce the axes *not* listed.
     ///
     /// ```text
     /// %y = sum(%x, axis=[1])  // (4, n, 5) f32 -> (4, 5) f32
     /// %y = sum(%x, axis=[1], keepdims=True)  // (4, n, 5) f32 -> (4, 1, 5) f32
     /// ```
     sum : fn<t1, t2>(data: t1) -> t2 where Reduce,
-        attrs { axis: Option<[int]> = None, keepdims: bool = false, exclude: bool = false },
+        attrs ReduceAttrs,
         level 4;
 
     /// Mean over `axis`; attributes as for [`sum`].
@@ -179,7 +178,7 @@ relay_op! {
     /// %y = mean(%x, axis=[0], exclude=True)  // (4, 5) f32 -> (4) f32
     /// ```
     mean : fn<t1, t2>(data: t1) -> t2 where Reduce,
-        attrs { axis: Option<[int]> = None, keepdims: bool = false, exclude: bool = false },
+        attrs ReduceAttrs,
         level 4;
 
     /// Maximum over `axis`; attributes as for [`sum`].
@@ -188,7 +187,7 @@ relay_op! {
     /// %y = max(%x)  // (4, 5) f32 -> () f32
     /// ```
     max : fn<t1, t2>(data: t1) -> t2 where Reduce,
-        attrs { axis: Option<[int]> = None, keepdims: bool = false, exclude: bool = false },
+        attrs ReduceAttrs,
         level 4;
 
     /// Minimum over `axis`; attributes as for [`sum`].
@@ -197,7 +196,7 @@ relay_op! {
     /// %y = min(%x, axis=[-1])  // (4, 5) f32 -> (4) f32
     /// ```
     min : fn<t1, t2>(data: t1) -> t2 where Reduce,
-        attrs { axis: Option<[int]> = None, keepdims: bool = false, exclude: bool = false },
+        attrs ReduceAttrs,
         level 4;
 
     /// Product over `axis`; attributes as for [`sum`].
@@ -206,7 +205,7 @@ relay_op! {
     /// %y = prod(%x, axis=[1], keepdims=True)  // (4, 5) f32 -> (4, 1) f32
     /// ```
     prod : fn<t1, t2>(data: t1) -> t2 where Reduce,
-        attrs { axis: Option<[int]> = None, keepdims: bool = false, exclude: bool = false },
+        attrs ReduceAttrs,
         level 4;
 
     /// Logical and over `axis`; attributes as for [`sum`].
@@ -215,7 +214,7 @@ relay_op! {
     /// %y = all(%x, axis=[0])  // (4, 5) bool -> (5) bool
     /// ```
     all : fn<t1, t2>(data: t1) -> t2 where Reduce,
-        attrs { axis: Option<[int]> = None, keepdims: bool = false, exclude: bool = false },
+        attrs ReduceAttrs,
         level 4;
 
     /// Logical or over `axis`; attributes as for [`sum`].
@@ -224,25 +223,20 @@ relay_op! {
     /// %y = any(%x, axis=[0])  // (4, 5) bool -> (5) bool
     /// ```
     any : fn<t1, t2>(data: t1) -> t2 where Reduce,
-        attrs { axis: Option<[int]> = None, keepdims: bool = false, exclude: bool = false },
+        attrs ReduceAttrs,
         level 4;
 
     /// Variance over `axis`, given the mean (computed over the same axes with
     /// `keepdims`: same rank, each dimension the data's or `1`, same dtype).
     ///
-    /// Attributes: `axis`, `keepdims`, `exclude` as for [`sum`]; `unbiased` (`bool`,
-    /// default `false`: divide by `N - 1` rather than `N`).
+    /// `axis`, `keepdims` and `exclude` as for [`sum`]; `unbiased`: divide by `N - 1`
+    /// rather than `N`.
     ///
     /// ```text
     /// %y = variance(%x, %m, axis=[1])  // (4, 5) f32, (4, 1) f32 -> (4) f32
     /// ```
     variance : fn<t1, t2, t3>(data: t1, mean: t2) -> t3 where Variance,
-        attrs {
-            axis: Option<[int]> = None,
-            keepdims: bool = false,
-            exclude: bool = false,
-            unbiased: bool = false,
-        },
+        attrs VarianceAttrs,
         level 4;
 
     /// Standard deviation over `axis`, given the mean; the type and attributes of
@@ -252,29 +246,19 @@ relay_op! {
     /// %y = std(%x, %m, axis=[0])  // (4, 5) f32, (1, 5) f32 -> (5) f32
     /// ```
     std : fn<t1, t2, t3>(data: t1, mean: t2) -> t3 where Variance,
-        attrs {
-            axis: Option<[int]> = None,
-            keepdims: bool = false,
-            exclude: bool = false,
-            unbiased: bool = false,
-        },
+        attrs VarianceAttrs,
         level 4;
 
     /// Indices of the maxima over `axis`, as `int32`.
     ///
-    /// Attributes: `axis`, `keepdims`, `exclude` as for [`sum`]; `select_last_index`
-    /// (`bool`, default `false`: the last maximum rather than the first).
+    /// `axis`, `keepdims` and `exclude` as for [`sum`]; `select_last_index`: the last
+    /// maximum rather than the first.
     ///
     /// ```text
     /// %y = argmax(%x, axis=[1])  // (4, 5) f32 -> (4) i32
     /// ```
     argmax : fn<t1, t2>(data: t1) -> t2 where ArgReduce,
-        attrs {
-            axis: Option<[int]> = None,
-            keepdims: bool = false,
-            select_last_index: bool = false,
-            exclude: bool = false,
-        },
+        attrs ArgReduceAttrs,
         level 4;
 
     /// Indices of the minima over `axis`, as `int32`; attributes as for [`argmax`].
@@ -283,28 +267,21 @@ relay_op! {
     /// %y = argmin(%x, axis=[0], keepdims=True)  // (4, 5) f32 -> (1, 5) i32
     /// ```
     argmin : fn<t1, t2>(data: t1) -> t2 where ArgReduce,
-        attrs {
-            axis: Option<[int]> = None,
-            keepdims: bool = false,
-            select_last_index: bool = false,
-            exclude: bool = false,
-        },
+        attrs ArgReduceAttrs,
         level 4;
 }
 
 relay_op! {
     /// A strided slice, `data[begin:end:strides]` per axis.
     ///
-    /// Attributes: `begin`, `end` (`[int]`, required; negatives count from the end),
-    /// `strides` (`Option<[int]>`, default `None`: all 1), `slice_mode` (`str`, default
-    /// `"end"`; `"size"`: `end` gives sizes, `-1` to the end, strides ignored), `axes`
-    /// (`Option<[int]>`, default `None`: the lists cover the leading axes, the others are
-    /// kept whole). TVM's C++ gives `begin`, `end`, `strides` and `axes` no default (and
-    /// always prints them); an unset `strides` or `axes` means what TVM's Python API means
-    /// by its `None` default. Constant extents are clamped as in TVM; a symbolic extent `n` gives a
-    /// size in `n` with indices relative to the axis' ends taken in bounds (`[1:-1]` is
-    /// `n - 2`), and `?` when the far end is an absolute position (`[:10000]`); `?`
-    /// gives `?`.
+    /// `begin` and `end`: negatives count from the end. `strides`: all 1. `slice_mode`: `"size"`: `end`
+    /// gives sizes, `-1` to the end, strides ignored. `axes`: the lists cover the leading
+    /// axes, the others are kept whole. TVM's C++ gives `begin`, `end`, `strides` and
+    /// `axes` no default (and always prints them); an unset `strides` or `axes` means what
+    /// TVM's Python API means by its `None` default. Constant extents are clamped as in
+    /// TVM; a symbolic extent `n` gives a size in `n` with indices relative to the axis'
+    /// ends taken in bounds (`[1:-1]` is `n - 2`), and `?` when the far end is an absolute
+    /// position (`[:10000]`); `?` gives `?`.
     ///
     /// ```text
     /// %y = strided_slice(%x, begin=[2, 0], end=[8, -1], strides=[3])  // (10, n) f32 -> (2, n - 1) f32
@@ -328,7 +305,7 @@ relay_op! {
     /// %y = broadcast_to(%x, shape=[2, 3, 4], dtype="")  // (3, 1) i8 -> (2, 3, 4) i8
     /// ```
     broadcast_to : fn<t1, t2>(data: t1) -> t2 where BroadcastTo,
-        attrs { shape: [int], dtype: Option<dtype> = None },
+        attrs InitOpAttrs,
         level 4;
 
     /// The data summed down to a target shape, which must broadcast to the data's shape.
@@ -358,11 +335,9 @@ relay_op! {
 relay_op! {
     /// The `k` largest (smallest with `is_ascend`) elements along `axis` and their indices.
     ///
-    /// Attributes: `k` (`int`, required: TVM's C++ has no default; below 1: the whole
-    /// axis), `axis` (`int`, default `-1`), `ret_type` (`str`, default `"both"`: the pair
-    /// `(values, indices)`; `"values"`, `"indices"`: one of them), `is_ascend` (`bool`,
-    /// default `false`), `dtype` (`Option<dtype>`, default `None`: the indices are
-    /// `int32`, the Python API's default; TVM's relation would give them the void dtype).
+    /// `k`: TVM's C++ has no default; below 1: the whole axis. `ret_type`: the pair
+    /// `(values, indices)`; `"values"`, `"indices"`: one of them. `dtype`: the indices are
+    /// `int32`, the Python API's default; TVM's relation would give them the void dtype.
     ///
     /// ```text
     /// %y = topk(%x, k=3)  // (4, 10) f32 -> ((4, 3) f32, (4, 3) i32)
@@ -379,29 +354,26 @@ relay_op! {
 
     /// The indices that sort the data along `axis`.
     ///
-    /// Attributes: `axis` (`int`, default `-1`), `is_ascend` (`bool`, default `true`),
-    /// `dtype` (`Option<dtype>`, default `None`: the result is `int32`, the Python API's
-    /// default; TVM's relation would give it the void dtype).
+    /// `dtype`: the result is `int32`, the Python API's default; TVM's relation would give
+    /// it the void dtype.
     ///
     /// ```text
     /// %y = argsort(%x)  // (4, n) f32 -> (4, n) i32
     /// %y = argsort(%x, dtype="int64")  // (4, n) f32 -> (4, n) i64
     /// ```
     argsort : fn<t1, t2>(data: t1) -> t2 where Argsort,
-        attrs { axis: int = -1, is_ascend: bool = true, dtype: Option<dtype> = None },
+        attrs ArgsortAttrs,
         level 6;
 
     /// The data sorted along `axis`; the type is unchanged.
     ///
-    /// Attributes: `axis` (`int`, default `-1`), `is_ascend` (`bool`, default `true`),
-    /// `dtype` (`Option<dtype>`, default `None`; `sort` shares `argsort`'s `ArgsortAttrs`
-    /// in TVM and does not read it).
+    /// `dtype`: `sort` shares `argsort`'s `ArgsortAttrs` in TVM and does not read it.
     ///
     /// ```text
     /// %y = sort(%x, axis=0)  // (4, n) f32 -> (4, n) f32
     /// ```
     sort : fn<t1, t2>(data: t1) -> t2 where Sort,
-        attrs { axis: int = -1, is_ascend: bool = true, dtype: Option<dtype> = None },
+        attrs ArgsortAttrs,
         level 6;
 }
 
@@ -421,7 +393,7 @@ relay_op! {
     /// %z = nn.batch_matmul(%x, %y, transpose_b=True)  // (8, n, 64) f32, (1, 32, 64) f32 -> (8, n, 32) f32
     /// ```
     nn.batch_matmul : fn<t1, t2, t3>(x: t1, y: t2) -> t3 where BatchMatmul,
-        attrs { out_dtype: Option<dtype> = None, transpose_a: bool = false, transpose_b: bool = false },
+        attrs BatchMatmulAttrs,
         level 10;
 }
 
@@ -475,15 +447,14 @@ relay_op! {
 
     /// A one-hot encoding: `on_value` where the index matches, `off_value` elsewhere.
     ///
-    /// Attributes: `depth` (`int`, default `1`: the size of the new axis), `axis` (`int`,
-    /// default `-1`: appended), `dtype` (`Option<dtype>`, default `None`: of the result and
-    /// of the two scalar values; unset, the values' dtype, where TVM's relation would
-    /// give the result the void dtype). The indices must be integers.
+    /// `depth`: the size of the new axis. `axis`: appended. `dtype`: of the result and of
+    /// the two scalar values; unset, the values' dtype, where TVM's relation would give the
+    /// result the void dtype. The indices must be integers.
     ///
     /// ```text
     /// %y = one_hot(%i, %on, %off, depth=10, dtype="float32")  // (n) i32, () f32, () f32 -> (n, 10) f32
     /// ```
     one_hot : fn<t1, t2, t3, t4>(indices: t1, on_value: t2, off_value: t3) -> t4 where OneHot,
-        attrs { depth: int = 1, axis: int = -1, dtype: Option<dtype> = None },
+        attrs OneHotAttrs,
         level 10;
 }

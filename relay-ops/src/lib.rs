@@ -26,6 +26,8 @@
 
 pub use relay_core;
 
+#[macro_use]
+mod attr_sets;
 pub mod compare;
 pub mod conv_variants;
 pub mod dynamic;

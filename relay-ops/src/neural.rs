@@ -38,7 +38,7 @@ pub struct CrossEntropy;
         assert(len(sd) == len(sb), "the data `{}` and the buffer `{}` differ in rank", X, B),
         assert(
             -len(sb) <= attrs.axis && attrs.axis < len(sb),
-            "`axis` {} is out of range for the buffer `{}`", attrs.axis, B
+            "`axis` {} is out of range for the buffer `{}` (rank {})", attrs.axis, B, len(sb)
         ),
         k = attrs.axis % len(sb),
         for i in 0..len(sb) {
@@ -66,7 +66,7 @@ relay_op! {
     /// %y = nn.adaptive_avg_pool1d(%x, output_size=[4])  // (1, 8, 32) f32 -> (1, 8, 4) f32
     /// ```
     nn.adaptive_avg_pool1d : fn<t1, t2>(data: t1) -> t2 where AdaptiveAvgPool1D,
-        attrs { output_size: [int] = [], layout: str = "NCW", out_layout: str = "" },
+        attrs AdaptivePool1DAttrs,
         level 10;
 
     /// 1-D adaptive max pooling (sizes as `nn.adaptive_avg_pool1d`).
@@ -75,7 +75,7 @@ relay_op! {
     /// %y = nn.adaptive_max_pool1d(%x, output_size=[1], layout="NWC")  // (n, 32, 8) f32 -> (n, 1, 8) f32
     /// ```
     nn.adaptive_max_pool1d : fn<t1, t2>(data: t1) -> t2 where AdaptiveMaxPool1D,
-        attrs { output_size: [int] = [], layout: str = "NCW", out_layout: str = "" },
+        attrs AdaptivePool1DAttrs,
         level 10;
 
     /// 2-D adaptive average pooling: H and W of `layout` become `output_size` (one value
@@ -85,7 +85,7 @@ relay_op! {
     /// %y = nn.adaptive_avg_pool2d(%x, output_size=[7, 7])  // (1, 512, 14, 14) f32 -> (1, 512, 7, 7) f32
     /// ```
     nn.adaptive_avg_pool2d : fn<t1, t2>(data: t1) -> t2 where AdaptiveAvgPool2D,
-        attrs { output_size: [int] = [], layout: str = "NCHW", out_layout: str = "" },
+        attrs AdaptivePool2DAttrs,
         level 10;
 
     /// 2-D adaptive max pooling (sizes as `nn.adaptive_avg_pool2d`).
@@ -94,7 +94,7 @@ relay_op! {
     /// %y = nn.adaptive_max_pool2d(%x, output_size=[1], layout="NHWC")  // (?, 7, 7, 64) f32 -> (?, 1, 1, 64) f32
     /// ```
     nn.adaptive_max_pool2d : fn<t1, t2>(data: t1) -> t2 where AdaptiveMaxPool2D,
-        attrs { output_size: [int] = [], layout: str = "NCHW", out_layout: str = "" },
+        attrs AdaptivePool2DAttrs,
         level 10;
 
     /// 3-D adaptive average pooling: D, H and W of `layout` become `output_size` (one
@@ -105,7 +105,7 @@ relay_op! {
     /// %y = nn.adaptive_avg_pool3d(%x, output_size=[1, 2, 2])  // (1, 4, 8, 8, 8) f32 -> (1, 4, 1, 2, 2) f32
     /// ```
     nn.adaptive_avg_pool3d : fn<t1, t2>(data: t1) -> t2 where AdaptiveAvgPool3D,
-        attrs { output_size: [int] = [], layout: str = "NCDHW", out_layout: str = "" },
+        attrs AdaptivePool3DAttrs,
         level 10;
 
     /// 3-D adaptive max pooling (sizes as `nn.adaptive_avg_pool3d`).
@@ -114,7 +114,7 @@ relay_op! {
     /// %y = nn.adaptive_max_pool3d(%x, output_size=[2])  // (1, 4, 8, 8, 8) f32 -> (1, 4, 2, 2, 2) f32
     /// ```
     nn.adaptive_max_pool3d : fn<t1, t2>(data: t1) -> t2 where AdaptiveMaxPool3D,
-        attrs { output_size: [int] = [], layout: str = "NCDHW", out_layout: str = "" },
+        attrs AdaptivePool3DAttrs,
         level 10;
 
     /// Upsamples D, H and W of `layout` by `scale_d`, `scale_h` and `scale_w`:
@@ -152,8 +152,6 @@ relay_op! {
     /// data (`"SYMMETRIC"` repeats the edge, `"REFLECT"` does not). A width beyond what
     /// the mirror can reach on a constant axis is an error.
     ///
-    /// Attributes: `mode = "SYMMETRIC"`, `pad_width` (required).
-    ///
     /// ```text
     /// %y = nn.mirror_pad(%x, pad_width=[[0, 0], [0, 0], [1, 1], [2, 2]])  // (1, 3, 4, 4) f32 -> (1, 3, 6, 8) f32
     /// ```
@@ -164,13 +162,13 @@ relay_op! {
     /// Moves blocks of `block_size`² channels into space: `C / block_size²` channels
     /// (exact), H and W times `block_size`, in `layout`.
     ///
-    /// Attributes: `block_size = 1`, `layout = "NCHW"`, `mode = "DCR"` (or `"CRD"`).
+    /// `mode`: `"DCR"` or `"CRD"`.
     ///
     /// ```text
     /// %y = nn.depth_to_space(%x, block_size=2)  // (1, 16, 4, 4) f32 -> (1, 4, 8, 8) f32
     /// ```
     nn.depth_to_space : fn<t1, t2>(data: t1) -> t2 where DepthToSpace,
-        attrs { block_size: int = 1, layout: str = "NCHW", mode: str = "DCR" },
+        attrs SubPixelAttrs,
         level 5;
 
     /// Moves `block_size` x `block_size` blocks of space into channels: `C * block_size²`
@@ -180,15 +178,13 @@ relay_op! {
     /// %y = nn.space_to_depth(%x, block_size=2, layout="NHWC")  // (1, 8, 8, 3) f32 -> (1, 4, 4, 12) f32
     /// ```
     nn.space_to_depth : fn<t1, t2>(data: t1) -> t2 where SpaceToDepth,
-        attrs { block_size: int = 1, layout: str = "NCHW", mode: str = "DCR" },
+        attrs SubPixelAttrs,
         level 5;
 
     /// Divides the spatial axes (those after the batch, one per `block_shape` entry),
     /// padded by `paddings`, into blocks that join the batch: axis `1 + i` is
     /// `(d + before + after) / block_shape[i]` (exact), the batch times the product of
     /// `block_shape`.
-    ///
-    /// Attributes: `block_shape = [1, 1]`, `paddings` (required), `pad_value = 0.0`.
     ///
     /// ```text
     /// %y = nn.space_to_batch_nd(%x, block_shape=[2, 2], paddings=[[0, 0], [1, 1]])  // (1, 4, 6, 3) f32 -> (4, 2, 4, 3) f32
@@ -199,8 +195,6 @@ relay_op! {
 
     /// The inverse of `nn.space_to_batch_nd`: the batch divided (exactly) by the product
     /// of `block_shape`, axis `1 + i` times `block_shape[i]` less its `crops`.
-    ///
-    /// Attributes: `block_shape = [1, 1]`, `crops` (required).
     ///
     /// ```text
     /// %y = nn.batch_to_space_nd(%x, block_shape=[2, 2], crops=[[0, 0], [1, 1]])  // (4, 2, 4, 3) f32 -> (1, 4, 6, 3) f32
@@ -213,8 +207,7 @@ relay_op! {
     /// `(N, d...)`, each class weighted by `weights` `(C)`: a scalar, or with
     /// `reduction = "none"` the targets' shape, of the predictions' float dtype.
     ///
-    /// Attributes: `reduction = "mean"` (or `"sum"`, `"none"`), `ignore_index` (required:
-    /// no C++ default).
+    /// `reduction`: `"mean"` or `"sum"`, `"none"`.
     ///
     /// ```text
     /// %y = nn.nll_loss(%p, %t, %w, ignore_index=-100)  // (8, 10) f32, (8) i64, (10) f32 -> () f32
@@ -253,42 +246,23 @@ relay_op! {
     /// The gradient of `nn.max_pool2d`: `out_grad` has the type of the pool's result on
     /// `data` (inferred when unknown; TVM does not check it), the result the data's type.
     ///
-    /// Attributes: those of `nn.max_pool2d`.
-    ///
     /// ```text
     /// %y = nn.max_pool2d_grad(%g, %x, pool_size=[2, 2], strides=[2, 2])  // (1, 4, 4, 4) f32, (1, 4, 8, 8) f32 -> (1, 4, 8, 8) f32
     /// ```
     nn.max_pool2d_grad : fn<t1, t2, t3>(out_grad: t1, data: t2) -> t3 where MaxPool2DGrad,
-        attrs {
-            pool_size: [int],
-            strides: [int] = [1, 1],
-            dilation: [int] = [1, 1],
-            padding: [int] = [0, 0],
-            layout: str = "NCHW",
-            out_layout: str = "",
-            ceil_mode: bool = false,
-        },
+        attrs MaxPool2DAttrs,
         level 2;
 
     /// The gradient of `nn.avg_pool2d` (as `nn.max_pool2d_grad`).
     ///
-    /// Attributes: those of `nn.avg_pool2d` (TVM's builder makes them, though its
-    /// registry names `MaxPool2DAttrs`).
+    /// Its attributes are `nn.avg_pool2d`'s (TVM's builder makes them, though its registry
+    /// names `MaxPool2DAttrs`).
     ///
     /// ```text
     /// %y = nn.avg_pool2d_grad(%g, %x, pool_size=[3, 3], padding=[1, 1])  // (n, 4, 8, 8) f32, (n, 4, 8, 8) f32 -> (n, 4, 8, 8) f32
     /// ```
     nn.avg_pool2d_grad : fn<t1, t2, t3>(out_grad: t1, data: t2) -> t3 where AvgPool2DGrad,
-        attrs {
-            pool_size: [int],
-            strides: [int] = [1, 1],
-            dilation: [int] = [1, 1],
-            padding: [int] = [0, 0],
-            layout: str = "NCHW",
-            out_layout: str = "",
-            ceil_mode: bool = false,
-            count_include_pad: bool = false,
-        },
+        attrs AvgPool2DAttrs,
         level 2;
 
     /// The product of `dense_data` `(M, K)` and the transpose of a CSR or BSR sparse

@@ -214,6 +214,18 @@ impl Checked {
             };
             if let Some(span) = attribute_span(text, problem.span, &p.attr) {
                 problem.span = span;
+                // A value that does not fit is shown as written (`k=2.5`, `axis=[h, w]`),
+                // not as the checker reads it.
+                let written = text[span.lo as usize..span.hi as usize].split_once('=');
+                if let (Some((_, value)), Some(at)) = (written, problem.message.rfind(", found `"))
+                {
+                    if problem.message.ends_with('`') {
+                        problem.message.truncate(at);
+                        problem
+                            .message
+                            .push_str(&format!(", found `{}`", value.trim()));
+                    }
+                }
             }
         }
     }

@@ -51,7 +51,7 @@ relay_op! {
     /// ```
     qnn.dequantize : fn<t1, t2, t3, t4>(data: t1, input_scale: t2, input_zero_point: t3) -> t4
         where Dequantize,
-        attrs { out_dtype: Option<dtype> = None, axis: int = -1 },
+        attrs DequantizeAttrs,
         level 11;
 
     /// Requantizes quantized data (`int8`, `uint8`, `int16`, `int32` or `int64`) to new
@@ -92,18 +92,7 @@ relay_op! {
             data: t1, weight: t2, input_zero_point: t3, kernel_zero_point: t4,
             input_scale: t5, kernel_scale: t6) -> t7
         where QnnConv2D,
-        attrs {
-            strides: [int] = [1, 1],
-            padding: [int] = [0, 0],
-            dilation: [int] = [1, 1],
-            groups: int = 1,
-            channels: Option<int> = None,
-            kernel_size: Option<[int]> = None,
-            data_layout: str = "NCHW",
-            kernel_layout: str = "OIHW",
-            out_layout: str = "",
-            out_dtype: Option<dtype> = None,
-        },
+        attrs Conv2DAttrs,
         level 11;
 
     /// 2-D transposed convolution of quantized data (`int8`, `uint8`, `int16`, `uint16`)
@@ -120,19 +109,7 @@ relay_op! {
             data: t1, weight: t2, input_zero_point: t3, kernel_zero_point: t4,
             input_scale: t5, kernel_scale: t6) -> t7
         where QnnConv2DTranspose,
-        attrs {
-            channels: Option<int> = None,
-            kernel_size: Option<[int]> = None,
-            strides: [int] = [1, 1],
-            output_padding: [int] = [0, 0],
-            padding: [int] = [0, 0],
-            dilation: [int] = [1, 1],
-            groups: int = 1,
-            data_layout: str = "NCHW",
-            kernel_layout: str = "IOHW",
-            out_layout: str = "",
-            out_dtype: Option<dtype> = None,
-        },
+        attrs Conv2DTransposeAttrs,
         level 11;
 
     /// Dense product of quantized data (`int8`, `uint8`, `int16`, `uint16`) by a
@@ -148,7 +125,7 @@ relay_op! {
             data: t1, weight: t2, input_zero_point: t3, kernel_zero_point: t4,
             input_scale: t5, kernel_scale: t6) -> t7
         where QDense,
-        attrs { units: Option<int> = None, out_dtype: Option<dtype> = None },
+        attrs DenseAttrs,
         level 11;
 
     /// Dense product of 2-D quantized data `(b, k)` by a packed 4-D weight
@@ -164,11 +141,7 @@ relay_op! {
             data: t1, weight: t2, input_zero_point: t3, kernel_zero_point: t4,
             input_scale: t5, kernel_scale: t6) -> t7
         where QnnDensePack,
-        attrs {
-            units: Option<int> = None,
-            out_dtype: Option<dtype> = None,
-            weight_layout: str = "NC",
-        },
+        attrs DensePackAttrs,
         level 11;
 
     /// Batched matrix product of quantized `x` and `y` (`int8` or `uint8`, not
@@ -183,7 +156,7 @@ relay_op! {
     qnn.batch_matmul : fn<t1, t2, t3, t4, t5, t6, t7>(
             x: t1, y: t2, x_zero_point: t3, y_zero_point: t4, x_scale: t5, y_scale: t6) -> t7
         where QBatchMatmul,
-        attrs { out_dtype: Option<dtype> = None, transpose_a: bool = false, transpose_b: bool = false },
+        attrs BatchMatmulAttrs,
         level 11;
 
     /// Concatenates a tuple of quantized tensors along `axis` (`concatenate`'s shapes and
@@ -210,8 +183,8 @@ relay_op! {
     qnn.add : fn<t1, t2, t3, t4, t5, t6, t7, t8, t9>(
             lhs: t1, rhs: t2, lhs_scale: t3, lhs_zero_point: t4, rhs_scale: t5,
             rhs_zero_point: t6, output_scale: t7, output_zero_point: t8) -> t9
-        where QnnAdd,
-        attrs { lhs_axis: int = -1, rhs_axis: int = -1 },
+        where QnnBroadcast,
+        attrs BroadcastAttrs,
         level 11;
 
     /// Quantized subtraction, as `qnn.add`.
@@ -222,8 +195,8 @@ relay_op! {
     qnn.subtract : fn<t1, t2, t3, t4, t5, t6, t7, t8, t9>(
             lhs: t1, rhs: t2, lhs_scale: t3, lhs_zero_point: t4, rhs_scale: t5,
             rhs_zero_point: t6, output_scale: t7, output_zero_point: t8) -> t9
-        where QnnSubtract,
-        attrs { lhs_axis: int = -1, rhs_axis: int = -1 },
+        where QnnBroadcast,
+        attrs BroadcastAttrs,
         level 11;
 
     /// Quantized multiplication, as `qnn.add`.
@@ -234,8 +207,8 @@ relay_op! {
     qnn.mul : fn<t1, t2, t3, t4, t5, t6, t7, t8, t9>(
             lhs: t1, rhs: t2, lhs_scale: t3, lhs_zero_point: t4, rhs_scale: t5,
             rhs_zero_point: t6, output_scale: t7, output_zero_point: t8) -> t9
-        where QnnMul,
-        attrs { lhs_axis: int = -1, rhs_axis: int = -1 },
+        where QnnBroadcast,
+        attrs BroadcastAttrs,
         level 11;
 
     /// 2-D average pooling of quantized data (`int8` or `uint8`): `nn.avg_pool2d`'s
@@ -248,16 +221,7 @@ relay_op! {
             data: t1, input_scale: t2, input_zero_point: t3, output_scale: t4,
             output_zero_point: t5) -> t6
         where QnnAvgPool2D,
-        attrs {
-            pool_size: [int],
-            strides: [int] = [1, 1],
-            dilation: [int] = [1, 1],
-            padding: [int] = [0, 0],
-            layout: str = "NCHW",
-            out_layout: str = "",
-            ceil_mode: bool = false,
-            count_include_pad: bool = false,
-        },
+        attrs AvgPool2DAttrs,
         level 11;
 
     /// Quantized leaky ReLU: `int8` or `uint8` data, the result of its type; every zero
@@ -269,7 +233,7 @@ relay_op! {
     qnn.leaky_relu : fn<t1, t2, t3, t4, t5, t6>(
             data: t1, input_scale: t2, input_zero_point: t3, output_scale: t4,
             output_zero_point: t5) -> t6
-        where QLeakyRelu,
+        where QnnUnary,
         attrs { alpha: float = 0.25 },
         level 11;
 
@@ -293,7 +257,7 @@ relay_op! {
     /// ```
     qnn.abs : fn<t1, t2, t3, t4, t5, t6>(
             data: t1, scale: t2, zero_point: t3, output_scale: t4, output_zero_point: t5) -> t6
-        where QnnAbs,
+        where QnnUnary,
         level 11;
 
     /// Quantized error function, as `qnn.abs`.
@@ -303,7 +267,7 @@ relay_op! {
     /// ```
     qnn.erf : fn<t1, t2, t3, t4, t5, t6>(
             data: t1, scale: t2, zero_point: t3, output_scale: t4, output_zero_point: t5) -> t6
-        where QnnErf,
+        where QnnUnary,
         level 11;
 
     /// Quantized exponential, as `qnn.abs`.
@@ -313,7 +277,7 @@ relay_op! {
     /// ```
     qnn.exp : fn<t1, t2, t3, t4, t5, t6>(
             data: t1, scale: t2, zero_point: t3, output_scale: t4, output_zero_point: t5) -> t6
-        where QnnExp,
+        where QnnUnary,
         level 11;
 
     /// Quantized hard swish, as `qnn.abs`.
@@ -323,7 +287,7 @@ relay_op! {
     /// ```
     qnn.hardswish : fn<t1, t2, t3, t4, t5, t6>(
             data: t1, scale: t2, zero_point: t3, output_scale: t4, output_zero_point: t5) -> t6
-        where QnnHardswish,
+        where QnnUnary,
         level 11;
 
     /// Quantized natural logarithm, as `qnn.abs`.
@@ -333,7 +297,7 @@ relay_op! {
     /// ```
     qnn.log : fn<t1, t2, t3, t4, t5, t6>(
             data: t1, scale: t2, zero_point: t3, output_scale: t4, output_zero_point: t5) -> t6
-        where QnnLog,
+        where QnnUnary,
         level 11;
 
     /// Quantized reciprocal square root, as `qnn.abs`.
@@ -343,7 +307,7 @@ relay_op! {
     /// ```
     qnn.rsqrt : fn<t1, t2, t3, t4, t5, t6>(
             data: t1, scale: t2, zero_point: t3, output_scale: t4, output_zero_point: t5) -> t6
-        where QnnRsqrt,
+        where QnnUnary,
         level 11;
 
     /// Quantized sigmoid, as `qnn.abs`.
@@ -353,7 +317,7 @@ relay_op! {
     /// ```
     qnn.sigmoid : fn<t1, t2, t3, t4, t5, t6>(
             data: t1, scale: t2, zero_point: t3, output_scale: t4, output_zero_point: t5) -> t6
-        where QnnSigmoid,
+        where QnnUnary,
         level 11;
 
     /// Quantized square root, as `qnn.abs`.
@@ -363,7 +327,7 @@ relay_op! {
     /// ```
     qnn.sqrt : fn<t1, t2, t3, t4, t5, t6>(
             data: t1, scale: t2, zero_point: t3, output_scale: t4, output_zero_point: t5) -> t6
-        where QnnSqrt,
+        where QnnUnary,
         level 11;
 
     /// Quantized hyperbolic tangent, as `qnn.abs`.
@@ -373,7 +337,7 @@ relay_op! {
     /// ```
     qnn.tanh : fn<t1, t2, t3, t4, t5, t6>(
             data: t1, scale: t2, zero_point: t3, output_scale: t4, output_zero_point: t5) -> t6
-        where QnnTanh,
+        where QnnUnary,
         level 11;
 
     /// Simulates `qnn.quantize` in floating point: the data's type. `out_dtype` is a
@@ -402,7 +366,7 @@ relay_op! {
     qnn.simulated_dequantize : fn<t1, t2, t3, t4, t5>(
             data: t1, in_dtype: t2, input_scale: t3, input_zero_point: t4) -> t5
         where QnnSimulatedDequantize,
-        attrs { out_dtype: Option<dtype> = None, axis: int = -1 },
+        attrs DequantizeAttrs,
         level 11;
 
     /// The simulated quantization of TVM's automatic quantizer (`relay.quantize`): the

@@ -81,8 +81,8 @@ relay_op! {
     /// the ellipsis then the labels seen once, in ASCII order). A label's extents must
     /// agree or be 1; a wrong equation is an error naming the problem.
     ///
-    /// Attributes: `equation` (required). (TVM registers it at support level 11; it is
-    /// declared at 10, the highest level here.)
+    /// (TVM registers it at support level 11; it is declared at 10, the highest level
+    /// here.)
     ///
     /// ```text
     /// %y = einsum((%a, %b), equation="ij,jk->ik")  // (2, 3) f32, (3, 4) f32 -> (2, 4) f32
@@ -95,8 +95,7 @@ relay_op! {
     /// Writes `updates` into a copy of `data` at `indices` along `axis`; the data's type.
     /// The indices (integers) have the data's rank, the updates their shape.
     ///
-    /// Attributes: `axis = 0`, `reduction = "update"` (or `"add"`, `"mul"`, `"mean"`,
-    /// `"min"`, `"max"`).
+    /// `reduction`: `"update"` or `"add"`, `"mul"`, `"mean"`, `"min"`, `"max"`.
     ///
     /// ```text
     /// %y = scatter_elements(%x, %i, %u, axis=1)  // (3, 5) f32, (3, 2) i64, (3, 2) f32 -> (3, 5) f32
@@ -108,7 +107,7 @@ relay_op! {
     /// Writes `updates` `(Y..., X_M, ...)` into a copy of `data` `(X_0, ..., X_N-1)` at
     /// the `M`-dimensional `indices` `(M, Y...)`; the data's type.
     ///
-    /// Attributes: `mode = "update"` (or `"add"`, `"mul"`, `"min"`, `"max"`).
+    /// `mode`: `"update"` or `"add"`, `"mul"`, `"min"`, `"max"`.
     ///
     /// ```text
     /// %y = scatter_nd(%x, %i, %u)  // (4, 5, 6) f32, (2, 3) i64, (3, 6) f32 -> (4, 5, 6) f32
@@ -148,8 +147,6 @@ relay_op! {
     /// The indices at which `values` would be inserted into `sorted_sequence` (1-D, or of
     /// the values' rank and outer dimensions): the values' shape, of `dtype`.
     ///
-    /// Attributes: `right = false`, `dtype = int32`.
-    ///
     /// ```text
     /// %y = searchsorted(%s, %v)  // (8) f32, (2, 3) f32 -> (2, 3) i32
     /// ```
@@ -171,9 +168,8 @@ relay_op! {
     /// `([B,] n_fft / 2 + 1, frames, 2)` (`n_fft` unless `onesided`), `frames =
     /// floordiv(L - n_fft, hop_length) + 1`.
     ///
-    /// Attributes: `n_fft`, `hop_length` (both `-1` by default in TVM's C++, which is
-    /// invalid: they must be set), `win_length = -1`, `normalized = false`,
-    /// `onesided = true`.
+    /// `n_fft` and `hop_length` are `-1` by default in TVM's C++, which is invalid: they must
+    /// be set.
     ///
     /// ```text
     /// %y = stft(%x, %w, n_fft=16, hop_length=4, win_length=16)  // (2, 64) f32, (16) f32 -> (2, 9, 13, 2) f32
@@ -202,8 +198,6 @@ relay_op! {
     /// the data's type. `axis` (0 or 1) is the time axis, the other one the batch, whose
     /// length `valid_length` has (inferred when unknown).
     ///
-    /// Attributes: `mask_value = 0.0`, `axis = 0`.
-    ///
     /// ```text
     /// %y = sequence_mask(%x, %l, axis=1)  // (4, 10, 8) f32, (4) i32 -> (4, 10, 8) f32
     /// ```
@@ -214,9 +208,6 @@ relay_op! {
     /// Sets the diagonals `k1` to `k2` of the matrices in the last two axes of `input` to
     /// `diagonal` (`(..., L)` for one diagonal, `(..., k2 - k1 + 1, L)` for a band, `L` the
     /// longest diagonal's length; inferred when unknown); the input's type.
-    ///
-    /// Attributes: `k1 = 0`, `k2 = 0`, `super_diag_right_align = true`,
-    /// `sub_diag_right_align = false`.
     ///
     /// ```text
     /// %y = matrix_set_diag(%x, %d, k1=-1, k2=2)  // (2, 3, 4) f32, (2, 4, 3) f32 -> (2, 3, 4) f32
@@ -232,8 +223,6 @@ relay_op! {
 
     /// Reverses the first `seq_lengths[b]` entries along `seq_axis` of each entry `b` of
     /// `batch_axis`; the data's type.
-    ///
-    /// Attributes: `seq_axis = 1`, `batch_axis = 0`.
     ///
     /// ```text
     /// %y = reverse_sequence(%x, %l)  // (4, 10, 8) f32, (4) i32 -> (4, 10, 8) f32
@@ -280,8 +269,6 @@ relay_op! {
     /// The windows of `window_shape` slid by `strides` over the axes from `axis`: the
     /// axes before `axis`, the number of windows along each slid axis, then the window.
     ///
-    /// Attributes: `axis`, `window_shape`, `strides` (all required).
-    ///
     /// ```text
     /// %y = sliding_window(%x, axis=1, window_shape=[3, 4], strides=[1, 2])  // (2, 6, 8) f32 -> (2, 4, 3, 3, 4) f32
     /// ```
@@ -292,8 +279,6 @@ relay_op! {
     /// A dense tensor of `output_shape` with `sparse_values` (rank 0 or 1) at
     /// `sparse_indices` (integers of rank 0 to 2) and the scalar `default_value` (of the
     /// values' dtype) elsewhere.
-    ///
-    /// Attributes: `output_shape` (required).
     ///
     /// ```text
     /// %y = sparse_to_dense(%i, %v, %d, output_shape=[3, 4])  // (2, 2) i32, (2) f32, () f32 -> (3, 4) f32
@@ -359,8 +344,7 @@ relay_op! {
     /// Draws `out_shape` values from the normal distribution of scalar `mean` and
     /// `scale` with the Threefry `key`: the next key and the values, of `out_dtype`.
     ///
-    /// Attributes: `out_shape` (required), `out_dtype` (`float32` or `float64`; TVM's C++
-    /// leaves it unset, an error).
+    /// `out_dtype`: `float32` or `float64`; TVM's C++ leaves it unset, an error.
     ///
     /// ```text
     /// %y = random.normal(%k, %m, %s, out_shape=[2, 3], out_dtype="float32")  // (10) u64, () f32, () f32 -> ((10) u64, (2, 3) f32)

@@ -394,8 +394,8 @@ fn bitserial_table() {
         (bp, &["Tensor[(1, 64, 8, 8), int16]"], &[("bits", int(2))], Err("`pack_type` of `nn.bitpack` must be set: the bits are packed into it")),
         (bp, &["Tensor[(1, 64, 8, 8), int16]"], &[("pack_type", string("float32"))], Err("`pack_type` of `nn.bitpack` must be an integer type, found float32")),
         (bp, &["Tensor[(1, 48, 8, 8), int16]"], &a, Err("axis 1 of the data of `nn.bitpack` is 48, not a multiple of the 32 bits of `pack_type` uint32")),
-        (bp, &["Tensor[(1, 64, 8, 8), int16]"], &[("pack_axis", int(4)), ("pack_type", string("uint32"))], Err("`pack_axis` 4 is out of range for data of rank 4")),
-        (bp, &["Tensor[(1, 64, 8, 8), int16]"], &[("bit_axis", int(5)), ("pack_type", string("uint32"))], Err("`bit_axis` 5 is out of range for data of rank 4: it must be in [-4, 4]")),
+        (bp, &["Tensor[(1, 64, 8, 8), int16]"], &[("pack_axis", int(4)), ("pack_type", string("uint32"))], Err("`pack_axis` 4 is out of range for `Tensor[(1, 64, 8, 8), int16]` (rank 4)")),
+        (bp, &["Tensor[(1, 64, 8, 8), int16]"], &[("bit_axis", int(5)), ("pack_type", string("uint32"))], Err("`bit_axis` 5 is out of range for `Tensor[(1, 64, 8, 8), int16]` (from -4 to 4)")),
         (bp, &["Tensor[(1, 64, 8, 8), int16]"], &[("bits", int(0)), ("pack_type", string("uint32"))], Err("`bits` must be at least 1, found 0")),
     ]);
     let bd = "nn.bitserial_dense";

@@ -180,7 +180,7 @@ fn attrs_defaults_are_filled() {
         [
             "strides=[1, 1]",
             "channels=64",
-            "epsilon=1.0f",
+            "epsilon=1.0",
             "out_dtype=\"int8\"",
             "newshape=[-1]"
         ]
@@ -201,7 +201,7 @@ fn attrs_errors() {
             newshape.clone(),
             ("strides", AttrValue::List(vec![AttrValue::Float(1.5)]))
         ]),
-        "attribute `strides` of `nn.conv2d` expects `[int]`, found `[1.5f]`"
+        "attribute `strides` of `nn.conv2d` expects `[int]`, found `[1.5]`"
     );
     assert_eq!(
         err(&[
@@ -265,7 +265,7 @@ fn typed_builders() {
             "channels=64",
             "data_layout=\"NHWC\"",
             "out_dtype=\"float16\"",
-            "epsilon=1e-5f"
+            "epsilon=1e-5"
         ]
     );
     assert_eq!(declared::test::CONV2D.arg_names, ["data", "weight"]);

@@ -560,5 +560,7 @@ fn the_hand_written_attribute_paragraphs_agree_with_the_declarations() {
         checked += n;
     }
     assert!(problems.is_empty(), "\n{}", problems.join("\n"));
-    assert_eq!(checked, 146);
+    // The generated section lists every attribute; the prose only adds notes (three
+    // defaults of the dynamic operators are mentioned in theirs).
+    assert_eq!(checked, 3);
 }

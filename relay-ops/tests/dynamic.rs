@@ -144,7 +144,7 @@ fn dyn_expand_dims_and_one_hot() {
             "dyn.one_hot",
             &["Tensor[(5), int32]", "float32", "float32", "int32"],
             &[("axis", int(3))],
-            Err("`axis` 3 of `dyn.one_hot` is out of range for indices of rank 1 (from -2 to 1)"),
+            Err("`axis` 3 is out of range for inserting into `Tensor[(5), int32]` (from -2 to 1)"),
         ),
         (
             "dyn.one_hot",
@@ -210,7 +210,7 @@ fn dyn_topk_leaves_the_axis_to_run_time() {
             (&["Tensor[(n, 10), float32]", "Tensor[(1), int64]"], &[("axis", int(0)), ("ret_type", string("values"))], Ok("Tensor[(?, 10), float32]")),
             (&["Tensor[(?, 10), float32]", "_"], &[("ret_type", string("indices")), ("dtype", string("int64"))], Ok("Tensor[(?, ?), int64]")),
             (&["Tensor[(4, 10), float32]", "Tensor[(2), int32]"], &[], Err("`dyn.topk` expects `k` as a scalar or a tensor of shape (1), found `Tensor[(2), int32]`")),
-            (&["Tensor[(4, 10), float32]", "int32"], &[("axis", int(2))], Err("`axis` 2 of `dyn.topk` is out of range for `Tensor[(4, 10), float32]` (rank 2)")),
+            (&["Tensor[(4, 10), float32]", "int32"], &[("axis", int(2))], Err("`axis` 2 is out of range for `Tensor[(4, 10), float32]` (rank 2)")),
             (&["Tensor[(4, 10), float32]", "int32"], &[("ret_type", string("all"))], Err("`ret_type` of `dyn.topk` must be \"both\", \"values\" or \"indices\", found \"all\"")),
         ],
     );

@@ -611,7 +611,7 @@ fn repeat_tile_reverse() {
             (
                 &["Tensor[(2, 3), float32]"],
                 &[("repeats", int(2)), ("axis", int(2))],
-                Err("`axis` is out of range"),
+                Err("`axis` 2 is out of range for `Tensor[(2, 3), float32]` (rank 2)"),
             ),
             (
                 &["Tensor[(2, 3), float32]"],
@@ -683,7 +683,7 @@ fn repeat_tile_reverse() {
             (
                 &["Tensor[(2, 3), float32]"],
                 &[("axis", int(-3))],
-                Err("`axis` is out of range"),
+                Err("`axis` -3 is out of range for `Tensor[(2, 3), float32]` (rank 2)"),
             ),
             (
                 &["Tensor[(2, 3), float32]"],
@@ -727,7 +727,7 @@ fn gathers() {
             (
                 &["Tensor[(3, 4), float32]", "Tensor[(3, 1), int32]"],
                 &[("axis", int(2))],
-                Err("`axis` is out of range"),
+                Err("`axis` 2 is out of range for `Tensor[(3, 4), float32]` (rank 2)"),
             ),
         ],
     );
@@ -870,7 +870,7 @@ fn prelu_infers_alpha() {
         (
             &["Tensor[(2, 3), float32]", "_"],
             vec![("axis", int(2))],
-            Err("`axis` is out of range"),
+            Err("`axis` 2 is out of range for `Tensor[(2, 3), float32]` (rank 2)"),
         ),
     ];
     for (args, attrs, want) in cases {

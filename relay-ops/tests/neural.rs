@@ -104,7 +104,7 @@ fn losses_and_fifo_buffer() {
         ("nn.fifo_buffer", &["Tensor[(2, ?), float32]", "Tensor[(9, 8), float32]"], &[("axis", int(-2))], Ok("Tensor[(9, 8), float32]")),
         ("nn.fifo_buffer", &["Tensor[(1, 12, 8), float32]", "Tensor[(1, 10, 8), float32]"], &[("axis", int(1))], Err("the data `Tensor[(1, 12, 8), float32]` must be shorter than the buffer `Tensor[(1, 10, 8), float32]` along axis 1")),
         ("nn.fifo_buffer", &["Tensor[(1, 2, 7), float32]", "Tensor[(1, 10, 8), float32]"], &[("axis", int(1))], Err("the data `Tensor[(1, 2, 7), float32]` and the buffer `Tensor[(1, 10, 8), float32]` differ at axis 2")),
-        ("nn.fifo_buffer", &["Tensor[(1, 2), float32]", "Tensor[(1, 10), float32]"], &[("axis", int(2))], Err("`axis` 2 is out of range for the buffer `Tensor[(1, 10), float32]`")),
+        ("nn.fifo_buffer", &["Tensor[(1, 2), float32]", "Tensor[(1, 10), float32]"], &[("axis", int(2))], Err("`axis` 2 is out of range for the buffer `Tensor[(1, 10), float32]` (rank 2)")),
     ];
     check(cases);
 }

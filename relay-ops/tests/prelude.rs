@@ -307,3 +307,50 @@ fn a_first_definition_s_header_is_read_by_the_first_pass() {
         ]
     );
 }
+
+#[test]
+fn an_attribute_that_does_not_fit_is_shown_as_written() {
+    let src = "def @a(%x: Tensor[(2, 3), float32]) { topk(%x, k=2.5) }\n\
+               def @b(%x: Tensor[(2, 3), float32]) { nn.softmax(%x, axis=[h, w]) }\n\
+               def @c(%x: Tensor[(2, 3), float32]) { sum(%x, axis=[\"h\", \"w\"]) }";
+    assert_eq!(
+        errors_at(src),
+        [
+            "`k=2.5`: attribute `k` of `topk` expects `int`, found `2.5`",
+            "`axis=[h, w]`: attribute `axis` of `nn.softmax` expects `int`, found `[h, w]`",
+            "`axis=[\"h\", \"w\"]`: attribute `axis` of `sum` expects `Option<[int]>`, found `[\"h\", \"w\"]`",
+        ]
+    );
+}
+
+#[test]
+fn a_normalization_parameter_of_the_wrong_size_names_the_axis_and_the_data() {
+    let src = "def @f(%x: Tensor[(2, 768), float32], %g: Tensor[(512), float32], %b: Tensor[(768), float32]) {\n\
+               nn.layer_norm(%x, %g, %b, axis=-1)\n}";
+    assert_eq!(
+        errors_at(src),
+        ["`%g`: `gamma` must be `Tensor[(768), float32]` (the dimension of the data `Tensor[(2, 768), float32]` along `axis` -1), found `Tensor[(512), float32]`"]
+    );
+}
+
+#[test]
+fn expand_dims_infers_its_data_from_its_result_or_says_why_none_fits() {
+    let src = "def @ok(%x) -> Tensor[(1, 3), float32] { expand_dims(%x, axis=0) }\n\
+               def @one(%x) -> Tensor[(2, 3), float32] { expand_dims(%x, axis=0) }\n\
+               def @rank(%x) -> Tensor[(2, 3), float32] { expand_dims(%x, axis=1, num_newaxis=2) }\n\
+               def @few(%x) -> Tensor[(3), float32] { expand_dims(%x, axis=0, num_newaxis=2) }";
+    assert_eq!(
+        errors_at(src),
+        [
+            "`expand_dims(%x, axis=0)`: `expand_dims` cannot give `Tensor[(2, 3), float32]`: `axis` 0 inserts a dimension of 1 at position 0, where it has 2",
+            "`expand_dims(%x, axis=1, num_newaxis=2)`: `expand_dims` cannot give `Tensor[(2, 3), float32]`: the data would have rank 0, and `axis` 1 is out of range for inserting into it (from -1 to 0)",
+            "`expand_dims(%x, axis=0, num_newaxis=2)`: `expand_dims` cannot give `Tensor[(3), float32]`: it inserts 2 axes, and `Tensor[(3), float32]` has rank 1",
+        ]
+    );
+    let checked = Prelude::standard().unwrap().check(src);
+    assert!(
+        checked.signatures()[0].starts_with("@ok: fn (Tensor[(3), float32])"),
+        "{:?}",
+        checked.signatures()
+    );
+}

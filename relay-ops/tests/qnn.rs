@@ -48,11 +48,12 @@ fn quantize() {
                 &[("out_dtype", string("int8"))],
                 Ok("Tensor[(2, ?), int8]"),
             ),
-            // Scalars: `axis` is not read.
+            // Scalars: `axis` is still checked (TVM reads it only for per-channel
+            // parameters).
             (
                 &["Tensor[(2, 3), float32]", F32, I32],
                 &[("out_dtype", string("int8")), ("axis", int(7))],
-                Ok("Tensor[(2, 3), int8]"),
+                Err("`axis` 7 is out of range for `Tensor[(2, 3), float32]` (rank 2)"),
             ),
             // A scale that could be a scalar or a vector is waited for.
             (
@@ -68,7 +69,7 @@ fn quantize() {
             (
                 &["Tensor[(2, 3), float32]", "Tensor[(3), float32]", I32],
                 &[("out_dtype", string("int8")), ("axis", int(2))],
-                Err("`axis` 2 is out of range for the data `Tensor[(2, 3), float32]` (rank 2)"),
+                Err("`axis` 2 is out of range for `Tensor[(2, 3), float32]` (rank 2)"),
             ),
             (
                 &["Tensor[(2, 3), int8]", F32, I32],
@@ -179,7 +180,7 @@ fn requantize() {
             (
                 &["Tensor[(2, 3), int32]", F32, I32, F32, I32],
                 &[("axis", int(2)), ("out_dtype", string("int8"))],
-                Err("`axis` 2 is out of range for the data `Tensor[(2, 3), int32]` (rank 2)"),
+                Err("`axis` 2 is out of range for `Tensor[(2, 3), int32]` (rank 2)"),
             ),
             (
                 &["Tensor[(2, 3), int32]", F32, I32, "Tensor[(3), float32]", I32],
@@ -586,14 +587,20 @@ fn binary() {
         )],
     );
     // Per-channel parameters along `lhs_axis` and `rhs_axis`; a 1-D operand's channels
-    // are its one axis, whatever the attribute.
+    // are its one axis (`-1` or `0`); an axis out of range is an error even where the
+    // parameters are scalars (TVM reads it only for per-channel ones).
     check_op(
         "qnn.subtract",
         &[
             (
                 &["Tensor[(2, 4), uint8]", "Tensor[(4), uint8]", "Tensor[(2), float32]", "Tensor[(2), int32]", "Tensor[(4), float32]", I32, F32, I32],
-                &[("lhs_axis", int(0)), ("rhs_axis", int(5))],
+                &[("lhs_axis", int(0)), ("rhs_axis", int(0))],
                 Ok("Tensor[(2, 4), uint8]"),
+            ),
+            (
+                &["Tensor[(2, 4), uint8]", "Tensor[(4), uint8]", "Tensor[(2), float32]", "Tensor[(2), int32]", "Tensor[(4), float32]", I32, F32, I32],
+                &[("lhs_axis", int(0)), ("rhs_axis", int(5))],
+                Err("`rhs_axis` 5 is out of range for `Tensor[(4), uint8]` (rank 1)"),
             ),
             (
                 &["Tensor[(2, 4), uint8]", "Tensor[(2, 4), uint8]", F32, I32, "Tensor[(2), float32]", I32, F32, I32],
@@ -603,7 +610,7 @@ fn binary() {
             (
                 &["Tensor[(2, 4), uint8]", "Tensor[(2, 4), uint8]", "Tensor[(2), float32]", I32, F32, I32, F32, I32],
                 &[("lhs_axis", int(2))],
-                Err("`lhs_axis` 2 is out of range for `lhs` `Tensor[(2, 4), uint8]` (rank 2)"),
+                Err("`lhs_axis` 2 is out of range for `Tensor[(2, 4), uint8]` (rank 2)"),
             ),
         ],
     );

@@ -82,7 +82,8 @@ impl Infer<'_> {
             let (relation, filled) = (site.relation, site.attrs.clone());
             let ret = self.s.fresh_ty();
             buf.push(ret);
-            self.s.add_relation(relation, &buf, Some(filled), e.0);
+            self.s
+                .add_op_relation(site.op, relation, &buf, Some(filled), e.0);
             if !known {
                 self.scratch = buf;
                 return Some(ret);
@@ -121,6 +122,7 @@ impl Infer<'_> {
             return Some(None);
         };
         Some(Some(OpSite {
+            op: def.name,
             relation,
             arity: scheme.arity,
             attrs: filled,
@@ -432,14 +434,16 @@ impl Infer<'_> {
             }
         }
         if !constraints.is_empty() {
-            let attrs = match &self.m.expr(callee).kind {
-                ExprKind::Op(def) => match self.call_attrs(e, def, attrs) {
-                    Some(filled) => Some(filled),
-                    None => return ret,
-                },
-                _ => attrs.cloned(),
-            };
-            self.s.add_constraints(&constraints, attrs, e.0);
+            match &self.m.expr(callee).kind {
+                ExprKind::Op(def) => {
+                    let Some(filled) = self.call_attrs(e, def, attrs) else {
+                        return ret;
+                    };
+                    self.s
+                        .add_op_constraints(def.name, &constraints, Some(filled), e.0);
+                }
+                _ => self.s.add_constraints(&constraints, attrs.cloned(), e.0),
+            }
         }
         ret
     }

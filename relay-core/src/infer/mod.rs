@@ -106,6 +106,8 @@ impl Typed {
 
 /// See [`Infer::op_sites`].
 struct OpSite {
+    /// The operator's name.
+    op: &'static str,
     relation: crate::relation::RelationRef,
     arity: usize,
     attrs: Arc<Attrs>,

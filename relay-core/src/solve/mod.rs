@@ -122,6 +122,8 @@ enum RelKind {
         start: u32,
         len: u32,
         attrs: Option<Arc<Attrs>>,
+        /// The operator whose call added it, if one did ([`RelCx::op_name`]).
+        op: Option<&'static str>,
     },
     DimEq(Dim, Dim),
 }
@@ -338,6 +340,32 @@ impl Solver {
         attrs: Option<Arc<Attrs>>,
         origin: u32,
     ) -> RelId {
+        self.add_call(relation, args, attrs, origin, None)
+    }
+
+    /// Adds an instance of `relation` for a call of operator `op`, as
+    /// [`add_relation`](Self::add_relation) does: the relation reads the operator's name
+    /// with [`RelCx::op_name`] (one relation shared by several operators names the one
+    /// called in its messages).
+    pub fn add_op_relation(
+        &mut self,
+        op: &'static str,
+        relation: RelationRef,
+        args: &[Ty],
+        attrs: Option<Arc<Attrs>>,
+        origin: u32,
+    ) -> RelId {
+        self.add_call(relation, args, attrs, origin, Some(op))
+    }
+
+    fn add_call(
+        &mut self,
+        relation: RelationRef,
+        args: &[Ty],
+        attrs: Option<Arc<Attrs>>,
+        origin: u32,
+        op: Option<&'static str>,
+    ) -> RelId {
         let start = u32::try_from(self.rel_args.len()).expect("relation arena overflow");
         self.log(Undo::ArgsLen(self.rel_args.len()));
         self.rel_args.extend_from_slice(args);
@@ -346,6 +374,7 @@ impl Solver {
             start,
             len: args.len() as u32,
             attrs,
+            op,
         };
         if let Some(arity) = relation.0.arity.filter(|&n| n != args.len()) {
             // Reported, never run: a relation's code may index its arguments.
@@ -396,6 +425,20 @@ impl Solver {
     ) {
         for c in constraints {
             self.add_relation(c.relation, &c.args, attrs.clone(), origin);
+        }
+    }
+
+    /// Adds every constraint of an instantiated operator type, for a call of operator
+    /// `op` ([`add_op_relation`](Self::add_op_relation)).
+    pub fn add_op_constraints(
+        &mut self,
+        op: &'static str,
+        constraints: &[Constraint],
+        attrs: Option<Arc<Attrs>>,
+        origin: u32,
+    ) {
+        for c in constraints {
+            self.add_op_relation(op, c.relation, &c.args, attrs.clone(), origin);
         }
     }
 
@@ -511,6 +554,7 @@ impl Solver {
                 start,
                 len,
                 attrs,
+                op,
             } => {
                 let mut args = std::mem::take(&mut self.scratch);
                 args.clear();
@@ -555,6 +599,7 @@ impl Solver {
                         solver: self,
                         args: &args,
                         attrs: attrs.as_deref().unwrap_or(&NO_ATTRS),
+                        op: op.unwrap_or(relation.name()),
                         binds_at_start: binds_before,
                     };
                     // A relation's code that panics (an index past a rank it did not

@@ -26,7 +26,7 @@
 
 use super::{Solver, UnifyError};
 use crate::attrs::{AttrTypeError, Attrs};
-use crate::dim::Dim;
+use crate::dim::{Dim, DimError};
 use crate::ty::{DTy, Shape, ShapeData, Ty, TyCtx, TyData};
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -70,6 +70,20 @@ impl RelError {
         }
     }
 
+    /// The same error blaming argument `arg` (a [`DimError`] converted with `?` blames
+    /// none).
+    ///
+    /// ```
+    /// use relay_core::{DimError, RelError};
+    ///
+    /// let e = RelError::from(DimError::Overflow).blaming(1);
+    /// assert_eq!((e.arg, e.message.as_str()), (Some(1), "dimension arithmetic overflows 64 bits"));
+    /// ```
+    pub fn blaming(mut self, arg: usize) -> Self {
+        self.arg = Some(arg);
+        self
+    }
+
     /// The same error with one more note.
     pub fn note(mut self, note: impl Into<String>) -> Self {
         self.notes.push(note.into());
@@ -87,6 +101,30 @@ impl From<AttrTypeError> for RelError {
     fn from(e: AttrTypeError) -> Self {
         RelError::new(e.to_string())
     }
+}
+
+/// A failure of dimension arithmetic (an overflow, a division by zero) in a relation: an
+/// error blaming no argument ([`RelError::blaming`] names one).
+impl From<DimError> for RelError {
+    fn from(e: DimError) -> Self {
+        RelError::new(e.to_string())
+    }
+}
+
+/// `axis` as an index into `rank` axes: `-rank..rank`, negatives counted from the end
+/// (`-1` is the last); `None` out of range.
+///
+/// ```
+/// use relay_core::relation::axis_index;
+///
+/// assert_eq!(axis_index(-1, 3), Some(2));
+/// assert_eq!(axis_index(3, 3), None);
+/// assert_eq!(axis_index(-4, 3), None);
+/// ```
+pub fn axis_index(axis: i64, rank: usize) -> Option<usize> {
+    let r = i64::try_from(rank).ok()?;
+    let k = if axis < 0 { axis.checked_add(r)? } else { axis };
+    (0..r).contains(&k).then_some(k as usize)
 }
 
 /// What a relation's solve function returns.
@@ -167,6 +205,8 @@ pub struct RelCx<'s> {
     pub(crate) solver: &'s mut Solver,
     pub(crate) args: &'s [Ty],
     pub(crate) attrs: &'s Attrs,
+    /// The operator whose call this is, or the relation's name ([`RelCx::op_name`]).
+    pub(crate) op: &'static str,
     /// The solver's count of bindings when the run began: while it is unchanged, the
     /// arguments resolved for the run are current.
     pub(crate) binds_at_start: u64,
@@ -200,6 +240,33 @@ impl RelCx<'_> {
     #[inline]
     pub fn attrs(&self) -> &Attrs {
         self.attrs
+    }
+
+    /// The name of the operator whose call this is (`qnn.abs`), so that one relation
+    /// shared by several operators names the one called; the relation's own name when it
+    /// was added without an operator ([`Solver::add_relation`](crate::Solver::add_relation)
+    /// rather than [`add_op_relation`](crate::Solver::add_op_relation)).
+    ///
+    /// ```
+    /// use relay_core::{relation, DType, Outcome, Progress, RelCx, RelError, RelResult, Relation, Solver, TyCtx};
+    ///
+    /// /// Fails, naming its operator.
+    /// #[relation(Refuse)]
+    /// pub fn refuse(cx: &mut RelCx<'_>) -> RelResult {
+    ///     Err(RelError::new(format!("`{}` is refused", cx.op_name())))
+    /// }
+    ///
+    /// let mut s = Solver::new(TyCtx::new());
+    /// let o = s.fresh_ty();
+    /// s.add_op_relation("my.op", Refuse::REF, &[o], None, 0);
+    /// s.add_relation(Refuse::REF, &[o], None, 1);
+    /// let Outcome::Failed(errors) = s.solve() else { panic!("it fails") };
+    /// assert_eq!(errors[0].message, "`my.op` is refused");
+    /// assert_eq!(errors[1].message, "`Refuse` is refused");
+    /// ```
+    #[inline]
+    pub fn op_name(&self) -> &'static str {
+        self.op
     }
 
     /// The type context, to build types.
@@ -306,6 +373,76 @@ impl RelCx<'_> {
         })
     }
 
+    /// Attribute `attr`'s value `axis` as an axis of argument `arg`, a tensor of rank
+    /// `rank`: in `-rank..rank`, negatives counted from the end ([`axis_index`]); out of
+    /// range, an error blaming `arg` that names the attribute, its value and the tensor.
+    ///
+    /// ```
+    /// use relay_core::{relation, DType, Outcome, RelCx, RelResult, Relation, Solver, TyCtx};
+    ///
+    /// /// The type of the data, whose `axis` must exist.
+    /// #[relation(Along)]
+    /// pub fn along(cx: &mut RelCx<'_>) -> RelResult {
+    ///     let Some((dims, dt)) = cx.tensor_dims(0)? else { return Ok(relay_core::Progress::NotYet) };
+    ///     let axis = cx.attrs().int("axis")?.unwrap_or(-1);
+    ///     cx.axis(0, "axis", axis, dims.len())?;
+    ///     let t = cx.mk_tensor(&dims, dt);
+    ///     cx.unify(1, t)?;
+    ///     Ok(relay_core::Progress::Solved)
+    /// }
+    ///
+    /// let mut s = Solver::new(TyCtx::new());
+    /// let x = s.tcx.tensor_const(&[2, 3], DType::FLOAT32);
+    /// let o = s.fresh_ty();
+    /// let attrs = relay_core::Attrs::new(vec![("axis".into(), relay_core::AttrValue::Int(2))]);
+    /// s.add_relation(Along::REF, &[x, o], Some(attrs.into()), 0);
+    /// let Outcome::Failed(errors) = s.solve() else { panic!("it fails") };
+    /// assert_eq!(errors[0].message, "`axis` 2 is out of range for `Tensor[(2, 3), float32]` (rank 2)");
+    /// ```
+    pub fn axis(
+        &mut self,
+        arg: usize,
+        attr: &str,
+        axis: i64,
+        rank: usize,
+    ) -> Result<usize, RelError> {
+        axis_index(axis, rank).ok_or_else(|| {
+            let t = self.resolve(self.args[arg]);
+            RelError::at(
+                arg,
+                format!(
+                    "`{attr}` {axis} is out of range for `{}` (rank {rank})",
+                    self.show(t)
+                ),
+            )
+        })
+    }
+
+    /// Attribute `attr`'s value `axis` as a position to insert a new axis into argument
+    /// `arg`, a tensor of rank `rank`: in `-rank - 1..=rank`, negatives counted from the
+    /// end (`-1` appends); out of range, an error blaming `arg` that names the attribute,
+    /// its value, the tensor and the range.
+    pub fn insert_axis(
+        &mut self,
+        arg: usize,
+        attr: &str,
+        axis: i64,
+        rank: usize,
+    ) -> Result<usize, RelError> {
+        let rank = rank.saturating_add(1);
+        axis_index(axis, rank).ok_or_else(|| {
+            let t = self.resolve(self.args[arg]);
+            RelError::at(
+                arg,
+                format!(
+                    "`{attr}` {axis} is out of range for inserting into `{}` (from -{rank} to {})",
+                    self.show(t),
+                    rank - 1
+                ),
+            )
+        })
+    }
+
     /// `Tensor[(dims...), dtype]`.
     pub fn mk_tensor(&mut self, dims: &[Dim], dtype: DTy) -> Ty {
         let s = self.solver.tcx.shape(dims);
@@ -348,6 +485,7 @@ impl RelCx<'_> {
             solver: &mut *self.solver,
             args: &tys,
             attrs: self.attrs,
+            op: self.op,
             binds_at_start,
         };
         (rel.0.solve)(&mut sub).map_err(|mut e| {

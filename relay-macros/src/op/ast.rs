@@ -259,6 +259,16 @@ impl Parse for AttrTy {
 }
 
 impl AttrTy {
+    /// The type as written (`Option<[int]>`), for docs.
+    pub fn text(&self) -> String {
+        match self {
+            AttrTy::Named(n) => n.to_string(),
+            AttrTy::List(t) => format!("[{}]", t.text()),
+            AttrTy::Option(t) => format!("Option<{}>", t.text()),
+            AttrTy::Either(a, b) => format!("{} | {}", a.text(), b.text()),
+        }
+    }
+
     /// The span of its first name (`int` in `[int]`).
     pub fn span(&self) -> Span {
         match self {

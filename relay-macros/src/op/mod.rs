@@ -1,4 +1,5 @@
-//! `relay_op!`: parse ([`ast`]) → check ([`check`]) → expand ([`expand`]).
+//! `relay_op!`: parse ([`ast`]) → check ([`check`]) → expand ([`expand`]); and
+//! `relay_attrs!`, the named attribute sets it splices in ([`sets`]).
 //!
 //! Type templates, error collection and names are shared with `relay_data!`
 //! (`crate::data::{tytext, ctxt, names}`).
@@ -6,10 +7,15 @@
 mod ast;
 mod check;
 mod expand;
+pub mod sets;
 
 use proc_macro2::TokenStream;
 
 pub fn expand(input: TokenStream) -> TokenStream {
+    // An attribute set named by a declaration is spliced in first, by its macro.
+    if let Some(call) = sets::splice_into_op(&input) {
+        return call;
+    }
     let input: ast::Input = match syn::parse2(input) {
         Ok(i) => i,
         Err(e) => return e.to_compile_error(),

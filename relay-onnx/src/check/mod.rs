@@ -1421,8 +1421,13 @@ impl<'m> Checker<'m> {
                     (None, Outputs::One) => {
                         let ret = self.solver.fresh_ty();
                         args.push(ret);
-                        self.solver
-                            .add_relation(rel, args, Some(attrs_filled), k as u32);
+                        self.solver.add_op_relation(
+                            def.name,
+                            rel,
+                            args,
+                            Some(attrs_filled),
+                            k as u32,
+                        );
                         args.pop();
                         vec![ret]
                     }
@@ -1430,8 +1435,13 @@ impl<'m> Checker<'m> {
                         let fields: Vec<Ty> = (0..n_out).map(|_| self.solver.fresh_ty()).collect();
                         let ret = self.solver.tcx.tuple(&fields);
                         args.push(ret);
-                        self.solver
-                            .add_relation(rel, args, Some(attrs_filled), k as u32);
+                        self.solver.add_op_relation(
+                            def.name,
+                            rel,
+                            args,
+                            Some(attrs_filled),
+                            k as u32,
+                        );
                         args.pop();
                         fields
                     }
@@ -1627,7 +1637,7 @@ impl<'m> Checker<'m> {
             return None;
         }
         self.solver
-            .add_constraints(&constraints, Some(attrs), k as u32);
+            .add_op_constraints(def.name, &constraints, Some(attrs), k as u32);
         Some(outs)
     }
 

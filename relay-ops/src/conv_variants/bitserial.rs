@@ -1,6 +1,7 @@
 //! Bit-packing and the bit-serial dense layer.
 
-use crate::level2::util::{arith, konst, need};
+use crate::level2::util::{konst, need};
+use crate::level3::util::shown;
 use relay_core::{relation, Attrs, DTy, Progress, RelCx, RelError, RelResult};
 
 /// `BitPack(data, out)`: the data of `pack_type` with axis `pack_axis` divided by the
@@ -34,23 +35,18 @@ pub fn bitpack(cx: &mut RelCx<'_>) -> RelResult {
     let Some((data, _)) = cx.tensor_dims(0)? else {
         return Ok(Progress::NotYet);
     };
+    let p = cx.axis(0, "pack_axis", pack_axis, data.len())?;
     let rank = data.len() as i64;
-    if pack_axis < -rank || pack_axis >= rank {
-        return Err(RelError::at(
-            0,
-            format!("`pack_axis` {pack_axis} is out of range for data of rank {rank}"),
-        ));
-    }
     if bit_axis < -rank || bit_axis > rank {
+        let t = shown(cx, 0);
         return Err(RelError::at(
             0,
             format!(
-                "`bit_axis` {bit_axis} is out of range for data of rank {rank}: it must be in [{}, {rank}]",
+                "`bit_axis` {bit_axis} is out of range for `{t}` (from {} to {rank})",
                 -rank
             ),
         ));
     }
-    let p = pack_axis.rem_euclid(rank) as usize;
     let b = if bit_axis < 0 {
         bit_axis + rank
     } else {
@@ -65,7 +61,7 @@ pub fn bitpack(cx: &mut RelCx<'_>) -> RelResult {
     }
     let w = konst(cx, width);
     let mut out = data.clone();
-    out[p] = cx.tcx().dims.floordiv(d, w).map_err(arith)?;
+    out[p] = cx.tcx().dims.floordiv(d, w)?;
     let bits = konst(cx, bits);
     out.insert(b, bits);
     let t = cx.mk_tensor(&out, DTy::Known(pack_type));

@@ -2,7 +2,7 @@
 //! weight: convolutions whose relations assign more than their output.
 
 use super::window::{out_size, Window};
-use crate::level2::util::{arith, konst, need, padding, per_axis, Layout};
+use crate::level2::util::{konst, need, padding, per_axis, Layout};
 use relay_core::{relation, Attrs, DTy, Dim, Progress, RelCx, RelError, RelResult};
 
 /// Unifies `actual` with `expected`, or fails blaming argument `arg` with `message`
@@ -99,7 +99,7 @@ pub fn deformable_conv2d(cx: &mut RelCx<'_>) -> RelResult {
         ));
     }
     let g = konst(cx, groups);
-    let per_group = cx.tcx().dims.floordiv(d[1], g).map_err(arith)?;
+    let per_group = cx.tcx().dims.floordiv(d[1], g)?;
     let weight = match cx.tensor_dims(2)? {
         Some((w, _)) if w.len() != kl.rank() => {
             let t = cx.resolve(cx.arg(2));
@@ -168,9 +168,9 @@ pub fn deformable_conv2d(cx: &mut RelCx<'_>) -> RelResult {
         out.push(out_size(cx, op, ['H', 'W'][i], d[2 + i], w[2 + i], win)?);
     }
     // The offset: two coordinates per kernel element and deformable group.
-    let kk = cx.tcx().dims.mul(w[2], w[3]).map_err(arith)?;
-    let offsets = cx.tcx().dims.scale(kk, 2).map_err(arith)?;
-    let offsets = cx.tcx().dims.scale(offsets, dgroups).map_err(arith)?;
+    let kk = cx.tcx().dims.mul(w[2], w[3])?;
+    let offsets = cx.tcx().dims.scale(kk, 2)?;
+    let offsets = cx.tcx().dims.scale(offsets, dgroups)?;
     let offset = [d[0], offsets, out[2], out[3]];
     let laid = dl.lay_out(cx, &offset, "the offset", "NCHW")?;
     let t = cx.mk_tensor(&laid, ddt);
@@ -276,7 +276,7 @@ pub fn conv2d_backward_weight(cx: &mut RelCx<'_>) -> RelResult {
             ));
         }
         let g = konst(cx, groups);
-        cx.tcx().dims.floordiv(cin, g).map_err(arith)?
+        cx.tcx().dims.floordiv(cin, g)?
     };
     let kh = konst(cx, kernel_size[0]);
     let kw = konst(cx, kernel_size[1]);

@@ -1,7 +1,7 @@
 //! The size of a sliding window's output, shared by the convolution variants, the
 //! deformable convolution and `image.dilation2d`.
 
-use crate::level2::util::{arith, empty, konst, plus};
+use crate::level2::util::{empty, konst, plus};
 use relay_core::{Dim, RelCx, RelError};
 
 /// How one spatial axis is convolved: the total padding, the dilation and the stride.
@@ -25,12 +25,12 @@ pub(crate) fn out_size(
     w: Window,
 ) -> Result<Dim, RelError> {
     let km1 = plus(cx, k, -1)?;
-    let dk = cx.tcx().dims.scale(km1, w.dilation).map_err(arith)?;
+    let dk = cx.tcx().dims.scale(km1, w.dilation)?;
     let dk = plus(cx, dk, 1)?;
     let x = plus(cx, h, w.pad)?;
-    let x = cx.tcx().dims.sub(x, dk).map_err(arith)?;
+    let x = cx.tcx().dims.sub(x, dk)?;
     let s = konst(cx, w.stride);
-    let x = cx.tcx().dims.floordiv(x, s).map_err(arith)?;
+    let x = cx.tcx().dims.floordiv(x, s)?;
     let size = plus(cx, x, 1)?;
     if let Some(c) = empty(cx, size) {
         return Err(RelError::at(

@@ -213,6 +213,16 @@ pub fn dyn_expand_dims(cx: &mut RelCx<'_>) -> RelResult {
     unknown_dims(cx, dims.len() + n as usize, dt)
 }
 
+/// The axes of list attribute `attr`, if given, checked against the data (argument 0) of
+/// rank `rank`: a dynamic operator takes its axes as an argument and does not read them
+/// (TVM's accepts any), but an axis given is an axis.
+fn given_axes(cx: &mut RelCx<'_>, attr: &str, rank: usize) -> Result<(), RelError> {
+    for a in cx.attrs().ints(attr)?.unwrap_or_default() {
+        cx.axis(0, attr, a, rank)?;
+    }
+    Ok(())
+}
+
 /// `dyn.squeeze(data, axes)`: the data's rank less the number of `axes`, all `?`; more
 /// axes than the data has is an error (TVM's relation underflows).
 #[relation(DynSqueeze)]
@@ -224,6 +234,7 @@ pub fn dyn_squeeze(cx: &mut RelCx<'_>) -> RelResult {
     let Some((dims, dt)) = cx.tensor_dims(0)? else {
         return Ok(Progress::NotYet);
     };
+    given_axes(cx, "axis", dims.len())?;
     if axes > dims.len() {
         let t = shown(cx, 0);
         return Err(RelError::at(
@@ -267,18 +278,8 @@ pub fn dyn_one_hot(cx: &mut RelCx<'_>) -> RelResult {
             format!("`{op}` needs integer indices, found `{t}`"),
         ));
     }
-    let rank = dims.len() as i64;
     let axis = cx.attrs().int("axis")?.unwrap_or(-1);
-    if axis < -rank - 1 || axis > rank {
-        return Err(RelError::at(
-            0,
-            format!(
-                "`axis` {axis} of `{op}` is out of range for indices of rank {rank} (from {} to {rank})",
-                -rank - 1
-            ),
-        ));
-    }
-    let pos = if axis < 0 { axis + rank + 1 } else { axis } as usize;
+    let pos = cx.insert_axis(0, "axis", axis, dims.len())?;
     let mut out = dims;
     out.insert(pos, Dims::ANY);
     let t = cx.mk_tensor(&out, dt);
@@ -377,6 +378,7 @@ pub fn dyn_strided_slice(cx: &mut RelCx<'_>) -> RelResult {
     let Some((dims, dt)) = cx.tensor_dims(0)? else {
         return Ok(Progress::NotYet);
     };
+    given_axes(cx, "axes", dims.len())?;
     if k > dims.len() {
         let t = shown(cx, 0);
         return Err(RelError::at(
@@ -421,16 +423,10 @@ pub fn dyn_topk(cx: &mut RelCx<'_>) -> RelResult {
     let Some((dims, dt)) = cx.tensor_dims(0)? else {
         return Ok(Progress::NotYet);
     };
-    let (axis, rank) = (cx.attrs().int("axis")?.unwrap_or(-1), dims.len() as i64);
-    if axis < -rank || axis >= rank {
-        let t = shown(cx, 0);
-        return Err(RelError::at(
-            0,
-            format!("`axis` {axis} of `{op}` is out of range for `{t}` (rank {rank})"),
-        ));
-    }
+    let axis = cx.attrs().int("axis")?.unwrap_or(-1);
+    let k = cx.axis(0, "axis", axis, dims.len())?;
     let mut out = dims;
-    out[if axis < 0 { axis + rank } else { axis } as usize] = Dims::ANY;
+    out[k] = Dims::ANY;
     let values = cx.mk_tensor(&out, dt);
     let indices = cx.mk_tensor(&out, DTy::Known(idt));
     let t = match ret_type.as_str() {

@@ -5,7 +5,7 @@
 //! the weight's expected shape depends on which attributes are given (and on depthwise
 //! grouping), and every mismatch is reported naming the weight's axis.
 
-use super::util::{arith, empty, konst, need, padding, per_axis, plus, spatial_letter, Layout};
+use super::util::{empty, konst, need, padding, per_axis, plus, spatial_letter, Layout};
 use relay_core::{relation, Attrs, DTy, Dim, Progress, RelCx, RelError, RelResult};
 
 /// What distinguishes one convolution from another.
@@ -173,7 +173,7 @@ pub(crate) fn conv(cx: &mut RelCx<'_>, spec: &Spec) -> RelResult {
             "`channels` = {c} is not divisible by `groups` = {groups}"
         )));
     }
-    let cin_per_group = cx.tcx().dims.floordiv(cin, g).map_err(arith)?;
+    let cin_per_group = cx.tcx().dims.floordiv(cin, g)?;
     let shown_cin = cx.show_dim(cin);
 
     // The weight as the attributes and the data determine it (canonical order), with
@@ -209,7 +209,7 @@ pub(crate) fn conv(cx: &mut RelCx<'_>, spec: &Spec) -> RelResult {
                     "a depthwise convolution of the data's channels gives".into(),
                 ));
                 let c = konst(cx, c);
-                let m = cx.tcx().dims.floordiv(c, cin).map_err(arith)?;
+                let m = cx.tcx().dims.floordiv(c, cin)?;
                 expected[1] = Some((m, "`channels` over the data's channels give".into()));
             }
             _ => {
@@ -252,27 +252,27 @@ pub(crate) fn conv(cx: &mut RelCx<'_>, spec: &Spec) -> RelResult {
     let cout = match (spec.transpose, channels) {
         (_, Some(c)) => konst(cx, c),
         (false, None) => wcanon[0],
-        (true, None) => cx.tcx().dims.scale(wcanon[1], groups).map_err(arith)?,
+        (true, None) => cx.tcx().dims.scale(wcanon[1], groups)?,
     };
     let mut out = vec![batch, cout];
     for i in 0..n {
         let (h, k) = (d[2 + i], wcanon[2 + i]);
         let km1 = plus(cx, k, -1)?;
-        let dk = cx.tcx().dims.scale(km1, dilation[i]).map_err(arith)?;
+        let dk = cx.tcx().dims.scale(km1, dilation[i])?;
         let dk = plus(cx, dk, 1)?;
         let size = if spec.transpose {
             let hm1 = plus(cx, h, -1)?;
-            let x = cx.tcx().dims.scale(hm1, strides[i]).map_err(arith)?;
-            let x = cx.tcx().dims.add(x, dk).map_err(arith)?;
+            let x = cx.tcx().dims.scale(hm1, strides[i])?;
+            let x = cx.tcx().dims.add(x, dk)?;
             let shift = output_padding[i]
                 .checked_sub(pads[i])
                 .ok_or_else(|| RelError::new("`output_padding` is too large"))?;
             plus(cx, x, shift)?
         } else {
             let x = plus(cx, h, pads[i])?;
-            let x = cx.tcx().dims.sub(x, dk).map_err(arith)?;
+            let x = cx.tcx().dims.sub(x, dk)?;
             let s = konst(cx, strides[i]);
-            let x = cx.tcx().dims.floordiv(x, s).map_err(arith)?;
+            let x = cx.tcx().dims.floordiv(x, s)?;
             plus(cx, x, 1)?
         };
         if let Some(c) = empty(cx, size) {

@@ -4,7 +4,7 @@
 //! hold subordinate axes such as `NCHW16c`) and read list attributes of lists.
 
 use super::util::{
-    arith, empty, konst, need, padding, parse_layout, per_axis, plus, spatial_letter, Axis,
+    empty, konst, need, padding, parse_layout, per_axis, plus, spatial_letter, Axis,
 };
 use relay_core::{relation, Attrs, Dim, Progress, RelCx, RelError, RelResult};
 
@@ -182,7 +182,7 @@ pub(crate) fn pooled(
             .ok_or_else(too_large)?;
         let x = plus(cx, h, shift)?;
         let s = konst(cx, strides[i]);
-        let x = cx.tcx().dims.floordiv(x, s).map_err(arith)?;
+        let x = cx.tcx().dims.floordiv(x, s)?;
         let size = plus(cx, x, 1)?;
         if let Some(c) = empty(cx, size) {
             return Err(RelError::at(
@@ -278,7 +278,7 @@ pub(crate) fn scaled(cx: &mut RelCx<'_>, h: Dim, scale: f64, attr: &str) -> Resu
             // 2^63 is exact in `f64`; below it, the cast is exact too.
             let r = (c as f64 * scale).round();
             if r.abs() >= 9_223_372_036_854_775_808.0 {
-                return Err(arith(relay_core::DimError::Overflow));
+                return Err(RelError::from(relay_core::DimError::Overflow));
             }
             return Ok(konst(cx, r as i64));
         }
@@ -307,20 +307,20 @@ pub(crate) fn scaled(cx: &mut RelCx<'_>, h: Dim, scale: f64, attr: &str) -> Resu
         let value = rounded
             .and_then(|r| i128::try_from(r).ok())
             .and_then(|r| i64::try_from(sign * r).ok())
-            .ok_or_else(|| arith(relay_core::DimError::Overflow))?;
+            .ok_or_else(|| RelError::from(relay_core::DimError::Overflow))?;
         return Ok(konst(cx, value));
     }
     let Some((p, q)) = dyadic(scale) else {
         return Ok(relay_core::Dims::ANY);
     };
-    let x = cx.tcx().dims.scale(h, p).map_err(arith)?;
+    let x = cx.tcx().dims.scale(h, p)?;
     if q == 1 {
         return Ok(x);
     }
     // `q` is an even power of two: `floor(h * p / q + 1/2)` is `floordiv(p*h + q/2, q)`.
     let x = plus(cx, x, q / 2)?;
     let d = konst(cx, q);
-    cx.tcx().dims.floordiv(x, d).map_err(arith)
+    cx.tcx().dims.floordiv(x, d).map_err(RelError::from)
 }
 
 /// The relation of `nn.upsampling`: H and W scaled by `scale_h` and `scale_w`.

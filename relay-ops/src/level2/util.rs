@@ -2,12 +2,7 @@
 //! and error messages that name dimensions.
 
 use relay_core::attrs::AttrTypeError;
-use relay_core::{Attrs, Dim, DimError, Dims, RelCx, RelError};
-
-/// An arithmetic failure of the dimension algebra, as a relation error.
-pub(crate) fn arith(e: DimError) -> RelError {
-    RelError::new(e.to_string())
-}
+use relay_core::{Attrs, Dim, Dims, RelCx, RelError};
 
 /// Attribute `name` as `read` (one of the typed readers of [`Attrs`], such as
 /// [`Attrs::int`]) gives it. The level-2 relations need every attribute they read (their
@@ -282,12 +277,7 @@ impl Layout {
                     ));
                 }
             }
-            out.push(
-                cx.tcx()
-                    .dims
-                    .scale(dims[*p], self.factor(i))
-                    .map_err(arith)?,
-            );
+            out.push(cx.tcx().dims.scale(dims[*p], self.factor(i))?);
         }
         Ok(out)
     }
@@ -307,7 +297,7 @@ impl Layout {
                 return Ok(Dims::ANY);
             }
             let factor = konst(cx, f);
-            let rem = cx.tcx().dims.floormod(d, factor).map_err(arith)?;
+            let rem = cx.tcx().dims.floormod(d, factor)?;
             if cx.tcx_ref().dims.as_const(rem) != Some(0) {
                 let known = if cx.tcx_ref().dims.as_const(d).is_some() {
                     ""
@@ -321,7 +311,7 @@ impl Layout {
                     cx.show_dim(d)
                 )));
             }
-            cx.tcx().dims.floordiv(d, factor).map_err(arith)
+            cx.tcx().dims.floordiv(d, factor).map_err(RelError::from)
         }, canonical)
     }
 
@@ -343,13 +333,13 @@ impl Layout {
                     return Ok(Dims::ANY);
                 }
                 let factor = konst(cx, f);
-                let rem = cx.tcx().dims.floormod(d, factor).map_err(arith)?;
+                let rem = cx.tcx().dims.floormod(d, factor)?;
                 let d = if cx.tcx_ref().dims.as_const(rem) == Some(0) {
                     d
                 } else {
                     plus(cx, d, f - 1)?
                 };
-                cx.tcx().dims.floordiv(d, factor).map_err(arith)
+                cx.tcx().dims.floordiv(d, factor).map_err(RelError::from)
             },
             canonical,
         )
@@ -402,7 +392,7 @@ pub(crate) fn konst(cx: &mut RelCx<'_>, c: i64) -> Dim {
 /// `a + c` for a constant `c`.
 pub(crate) fn plus(cx: &mut RelCx<'_>, a: Dim, c: i64) -> Result<Dim, RelError> {
     let c = konst(cx, c);
-    cx.tcx().dims.add(a, c).map_err(arith)
+    cx.tcx().dims.add(a, c).map_err(RelError::from)
 }
 
 /// Whether `d` is a constant below 1, for an error on an empty output.

@@ -1,7 +1,7 @@
 //! The level-3 relations that read lists of axes, build tuples, or produce `?`:
 //! `transpose`, `squeeze` and `stack` are clauses, the others imperative.
 
-use super::util::{arith, exact_quotient, norm_axis, shown};
+use super::util::{arith, exact_quotient, shown};
 use relay_core::clause::MAX_REPEAT;
 use relay_core::dim::Dims;
 use relay_core::{
@@ -74,7 +74,7 @@ pub fn split(cx: &mut RelCx<'_>) -> RelResult {
         return Ok(Progress::NotYet);
     };
     let axis = cx.attrs().int("axis")?.unwrap_or(0);
-    let k = norm_axis(cx, 0, "axis", axis, dims.len())?;
+    let k = cx.axis(0, "axis", axis, dims.len())?;
     let d = dims[k];
     let parts: Vec<Dim> = match cx.attrs().get("indices_or_sections").cloned() {
         Some(AttrValue::Int(n)) => {
@@ -195,7 +195,7 @@ pub fn take(cx: &mut RelCx<'_>) -> RelResult {
     let out = match cx.attrs().int("axis")? {
         None => idx.clone(),
         Some(axis) => {
-            let axis = norm_axis(cx, 0, "axis", axis, data.len())?;
+            let axis = cx.axis(0, "axis", axis, data.len())?;
             let b = cx.attrs().int("batch_dims")?.unwrap_or(0);
             let nb = if b < 0 { b + idx.len() as i64 } else { b };
             if nb < 0 || nb as usize > idx.len() || nb as usize > axis {

@@ -6,7 +6,7 @@ use relay_core::{Dim, DimError, RelCx, RelError, Ty};
 
 /// A dimension-arithmetic error as a relation error blaming argument `arg`.
 pub fn arith(arg: usize) -> impl Fn(DimError) -> RelError {
-    move |e| RelError::at(arg, e.to_string())
+    move |e| RelError::from(e).blaming(arg)
 }
 
 /// Argument `arg` shown in the text syntax, resolved as far as known.
@@ -14,26 +14,6 @@ pub fn shown(cx: &mut RelCx<'_>, arg: usize) -> String {
     let t: Ty = cx.arg(arg);
     let t = cx.resolve(t);
     cx.show(t)
-}
-
-/// `axis` normalized against `rank` (`-rank <= axis < rank`), or an error naming the
-/// attribute and the tensor.
-pub(crate) fn norm_axis(
-    cx: &mut RelCx<'_>,
-    arg: usize,
-    attr: &str,
-    axis: i64,
-    rank: usize,
-) -> Result<usize, RelError> {
-    let r = rank as i64;
-    if axis < -r || axis >= r {
-        let t = shown(cx, arg);
-        return Err(RelError::at(
-            arg,
-            format!("`{attr}` {axis} is out of range for `{t}` (rank {rank})"),
-        ));
-    }
-    Ok(if axis < 0 { axis + r } else { axis } as usize)
 }
 
 /// A list of integers shown as an attribute: `[2, -1]`.

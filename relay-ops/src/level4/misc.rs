@@ -91,7 +91,8 @@ pub fn topk(cx: &mut RelCx<'_>) -> RelResult {
         return Ok(Progress::NotYet);
     };
     let k = cx.attrs().int("k")?.unwrap_or(1);
-    let axis = util::axis("axis", cx.attrs().int("axis")?.unwrap_or(-1), dims.len())?;
+    let axis = cx.attrs().int("axis")?.unwrap_or(-1);
+    let axis = cx.axis(0, "axis", axis, dims.len())?;
     let ret_type = cx.attrs().str("ret_type")?.unwrap_or("both").to_owned();
     let idt = cx.attrs().dtype("dtype")?.unwrap_or(DType::INT32);
     let mut out = dims.clone();
@@ -155,18 +156,8 @@ pub fn one_hot(cx: &mut RelCx<'_>) -> RelResult {
     if depth < 0 {
         return Err(RelError::new(format!("`depth` is negative: {depth}")));
     }
-    let rank = dims.len() as i64;
     let axis = cx.attrs().int("axis")?.unwrap_or(-1);
-    if axis < -rank - 1 || axis > rank {
-        return Err(RelError::at(
-            0,
-            format!(
-                "`axis` {axis} is out of range for one-hot indices of rank {rank} (from {} to {rank})",
-                -rank - 1
-            ),
-        ));
-    }
-    let pos = if axis < 0 { axis + rank + 1 } else { axis } as usize;
+    let pos = cx.insert_axis(0, "axis", axis, dims.len())?;
     let mut out = dims.clone();
     let depth = cx.tcx().dims.konst(depth);
     out.insert(pos, depth);

@@ -49,20 +49,24 @@ pub struct NdarraySize;
 
 /// `argsort`: indices of `dtype`, of the data's shape; `axis` must be in range.
 #[relation(
-    Argsort(Tensor(s, _), O) :-
+    Argsort(X @ Tensor(s, _), O) :-
         O = Tensor(s, attrs.dtype),
-        assert(attrs.axis >= -len(s), "`axis` is out of range"),
-        assert(attrs.axis < len(s), "`axis` is out of range"),
+        assert(
+            -len(s) <= attrs.axis && attrs.axis < len(s),
+            "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)
+        ),
         attrs(axis: int = -1, dtype: dtype = int32)
 )]
 pub struct Argsort;
 
 /// `sort`: the data's type; `axis` must be in range.
 #[relation(
-    Sort(Tensor(s, bt), O) :-
+    Sort(X @ Tensor(s, bt), O) :-
         O = Tensor(s, bt),
-        assert(attrs.axis >= -len(s), "`axis` is out of range"),
-        assert(attrs.axis < len(s), "`axis` is out of range"),
+        assert(
+            -len(s) <= attrs.axis && attrs.axis < len(s),
+            "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)
+        ),
         attrs(axis: int = -1)
 )]
 pub struct Sort;

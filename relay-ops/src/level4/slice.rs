@@ -4,7 +4,6 @@
 //! clamping, two slice modes and an optional list of axes — the clause notation has no
 //! conditionals and no loops over attribute lists.
 
-use super::util;
 use relay_core::{relation, Dim, Progress, RelCx, RelError, RelResult};
 
 /// An `end` at or beyond this means "to the end" (TVM's convention for open slices).
@@ -70,11 +69,11 @@ fn slice_size(cx: &mut RelCx<'_>, extent: Dim, s: &AxisSlice) -> Result<Dim, Rel
             Ok(dims.konst(i))
         } else {
             let k = dims.konst(i);
-            dims.add(extent, k).map_err(util::arith)
+            dims.add(extent, k).map_err(RelError::from)
         }
     };
     let one = dims.konst(1);
-    let last = dims.sub(extent, one).map_err(util::arith)?;
+    let last = dims.sub(extent, one)?;
     let b = match begin {
         None => {
             if stride < 0 {
@@ -106,8 +105,7 @@ fn slice_size(cx: &mut RelCx<'_>, extent: Dim, s: &AxisSlice) -> Result<Dim, Rel
         dims.sub(b, e)
     } else {
         dims.sub(e, b)
-    }
-    .map_err(util::arith)?;
+    }?;
     if dims.as_const(range).is_some_and(|r| r < 0) {
         return Err(order_error(axis, begin, end, stride));
     }
@@ -120,12 +118,12 @@ fn slice_size(cx: &mut RelCx<'_>, extent: Dim, s: &AxisSlice) -> Result<Dim, Rel
         let one = dims.konst(1);
         return dims
             .apply(relay_core::DimOp::Min, range, one)
-            .map_err(util::arith);
+            .map_err(RelError::from);
     };
     let k = dims.konst(step - 1);
-    let up = dims.add(range, k).map_err(util::arith)?;
+    let up = dims.add(range, k)?;
     let step = dims.konst(step);
-    dims.floordiv(up, step).map_err(util::arith)
+    dims.floordiv(up, step).map_err(RelError::from)
 }
 
 /// `n`, unless it is negative: an axis of negative length (which a signature such as
@@ -197,7 +195,7 @@ pub fn strided_slice(cx: &mut RelCx<'_>) -> RelResult {
             }
             let mut seen = vec![false; rank];
             for (k, &a) in axes.iter().enumerate() {
-                let axis = util::axis("axes", a, rank)?;
+                let axis = cx.axis(0, "axes", a, rank)?;
                 if std::mem::replace(&mut seen[axis], true) {
                     return Err(RelError::at(0, format!("`axes` lists axis {axis} twice")));
                 }
@@ -286,7 +284,7 @@ pub fn slice_like(cx: &mut RelCx<'_>) -> RelResult {
         Some(axes) => {
             let mut out = Vec::new();
             for a in axes {
-                let i = util::axis("axes", a, dims.len())?;
+                let i = cx.axis(0, "axes", a, dims.len())?;
                 if i >= like.len() {
                     return Err(RelError::at(
                         1,

@@ -1,24 +1,8 @@
-//! Normalizing axes and arithmetic errors, for the imperative relations of this level.
-//! (Attributes are read with the typed readers of [`relay_core::Attrs`].)
+//! Bounding ranks read from the input, for the imperative relations of this level.
+//! (Attributes are read with the typed readers of [`relay_core::Attrs`]; axes with
+//! [`relay_core::RelCx::axis`].)
 
 use relay_core::RelError;
-
-/// `axis` (of attribute `attr`) normalized into `0..rank`, negatives counted from the end.
-pub(super) fn axis(attr: &str, axis: i64, rank: usize) -> Result<usize, RelError> {
-    let r = rank as i64;
-    if axis < -r || axis >= r {
-        return Err(RelError::at(
-            0,
-            format!("`{attr}` {axis} is out of range for a tensor of rank {rank}"),
-        ));
-    }
-    Ok(if axis < 0 { axis + r } else { axis } as usize)
-}
-
-/// Maps a dimension-arithmetic failure to a relation error.
-pub(super) fn arith(e: relay_core::DimError) -> RelError {
-    RelError::new(e.to_string())
-}
 
 /// The most dimensions a rank read from a type or an attribute may give (the bound of the
 /// clause notation's `[d; n]`).

@@ -7,17 +7,13 @@
 
 use super::pool::{div_exact, one_of};
 use crate::level2::util::Layout;
-use crate::level3::util::shown;
+use crate::level3::util::{arith, shown};
 use relay_core::{relation, Dim, Progress, RelCx, RelError, RelResult};
-
-fn arith(e: relay_core::DimError) -> RelError {
-    RelError::at(0, e.to_string())
-}
 
 /// `d + c`.
 fn plus(cx: &mut RelCx<'_>, d: Dim, c: i64) -> Result<Dim, RelError> {
     let k = cx.tcx().dims.konst(c);
-    cx.tcx().dims.add(d, k).map_err(arith)
+    cx.tcx().dims.add(d, k).map_err(arith(0))
 }
 
 /// `block_size` of `op`, at least 1, and its square.
@@ -60,10 +56,10 @@ fn sub_pixel(cx: &mut RelCx<'_>, op: &str, to_space: bool) -> RelResult {
             format!("the data's {c} channels are not divisible by `block_size`² = {sq} (`{op}`)")
         })?;
         for x in &mut d[2..4] {
-            *x = cx.tcx().dims.scale(*x, b).map_err(arith)?;
+            *x = cx.tcx().dims.scale(*x, b).map_err(arith(0))?;
         }
     } else {
-        d[1] = cx.tcx().dims.scale(d[1], sq).map_err(arith)?;
+        d[1] = cx.tcx().dims.scale(d[1], sq).map_err(arith(0))?;
         for (i, axis) in [(2, 'H'), (3, 'W')] {
             d[i] = div_exact(cx, d[i], b, |c| {
                 format!("the data's {axis} ({c}) is not divisible by `block_size` = {b} (`{op}`)")
@@ -169,7 +165,7 @@ pub fn space_to_batch_nd_rel(cx: &mut RelCx<'_>) -> RelResult {
     let Some((mut dims, dt)) = blocked_data(cx, op, block.len())? else {
         return Ok(Progress::NotYet);
     };
-    dims[0] = cx.tcx().dims.scale(dims[0], product).map_err(arith)?;
+    dims[0] = cx.tcx().dims.scale(dims[0], product).map_err(arith(0))?;
     for (i, (&b, p)) in block.iter().zip(&pads).enumerate() {
         let total = p[0]
             .checked_add(p[1])
@@ -205,7 +201,7 @@ pub fn batch_to_space_nd_rel(cx: &mut RelCx<'_>) -> RelResult {
             .checked_add(c[1])
             .and_then(i64::checked_neg)
             .ok_or_else(|| RelError::new(format!("`crops[{i}]` of `{op}` is too large")))?;
-        let grown = cx.tcx().dims.scale(dims[1 + i], b).map_err(arith)?;
+        let grown = cx.tcx().dims.scale(dims[1 + i], b).map_err(arith(0))?;
         let d = plus(cx, grown, total)?;
         if let Some(n) = cx.tcx_ref().dims.as_const(d).filter(|&n| n < 0) {
             return Err(RelError::at(

@@ -285,16 +285,7 @@ pub(super) fn data_channels(
         return Ok((one, format!("{what} is a scalar: it has 1 channel")));
     }
     let axis = int_attr(cx, attr)?;
-    let r = dims.len() as i64;
-    if axis < -r || axis >= r {
-        let t = shown(cx, arg);
-        return Err(RelError::at(
-            arg,
-            format!("`{attr}` {axis} is out of range for {what} `{t}` (rank {r})"),
-        ));
-    }
-    let k = if axis < 0 { axis + r } else { axis } as usize;
-    let c = dims[k];
+    let c = dims[cx.axis(arg, attr, axis, dims.len())?];
     let shown_c = cx.show_dim(c);
     Ok((
         c,

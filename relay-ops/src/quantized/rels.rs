@@ -5,8 +5,8 @@
 //! result).
 
 use super::params::{
-    both, check_params, choice, data_channels, out_dtype, output_channels, quantized_tensor, scale,
-    shown, wrapped, zero_point, Channels, Form, QParam, Q8,
+    both, check_params, choice, data_channels, int_attr, out_dtype, output_channels,
+    quantized_tensor, scale, shown, wrapped, zero_point, Channels, Form, QParam, Q8,
 };
 use crate::level1::{Concatenate, Softmax};
 use crate::level2::{AvgPool2D, Conv2D, Conv2DTranspose};
@@ -38,6 +38,9 @@ pub fn quantize_rel(cx: &mut RelCx<'_>) -> RelResult {
     let Some((dims, _)) = quantized_tensor(cx, op, 0, "the data", &["float32"])? else {
         return WAIT;
     };
+    // `axis` is checked whether or not a parameter is per channel (TVM checks it only
+    // for per-channel parameters).
+    let channels = data_channels(cx, 0, "the data", &dims, "axis")?;
     result(cx, &dims, odt)?;
     check_params(
         cx,
@@ -46,7 +49,7 @@ pub fn quantize_rel(cx: &mut RelCx<'_>) -> RelResult {
             scale(1, "output_scale", PerChannel),
             zero_point(2, "output_zero_point", PerChannel),
         ],
-        |cx| data_channels(cx, 0, "the data", &dims, "axis"),
+        |_| Ok(channels.clone()),
     )
 }
 
@@ -64,6 +67,7 @@ pub fn dequantize_rel(cx: &mut RelCx<'_>) -> RelResult {
     let Some((dims, _)) = quantized_tensor(cx, op, 0, "the data", &dtypes)? else {
         return WAIT;
     };
+    let channels = data_channels(cx, 0, "the data", &dims, "axis")?;
     result(cx, &dims, odt)?;
     check_params(
         cx,
@@ -72,7 +76,7 @@ pub fn dequantize_rel(cx: &mut RelCx<'_>) -> RelResult {
             scale(1, "input_scale", PerChannelOrOne),
             zero_point(2, "input_zero_point", PerChannelOrOne),
         ],
-        |cx| data_channels(cx, 0, "the data", &dims, "axis"),
+        |_| Ok(channels.clone()),
     )
 }
 
@@ -248,8 +252,7 @@ pub fn qnn_dense_pack_rel(cx: &mut RelCx<'_>) -> RelResult {
             format!("the weight of `{op}` must be 4-D (packed), found `{t}`"),
         ));
     }
-    let arith = |e: relay_core::DimError| RelError::new(e.to_string());
-    let k = cx.tcx().dims.mul(w[1], w[3]).map_err(arith)?;
+    let k = cx.tcx().dims.mul(w[1], w[3])?;
     if cx.unify_dim(d[1], k, 1).is_err() {
         let (a, b) = (cx.show_dim(d[1]), cx.show_dim(k));
         return Err(RelError::at(
@@ -257,7 +260,7 @@ pub fn qnn_dense_pack_rel(cx: &mut RelCx<'_>) -> RelResult {
             format!("the contraction dimensions of `{op}` differ: {a} in the data and {b} in the weight (dimensions 1 and 3)"),
         ));
     }
-    let n = cx.tcx().dims.mul(w[0], w[2]).map_err(arith)?;
+    let n = cx.tcx().dims.mul(w[0], w[2])?;
     if let Some(u) = cx.attrs().int("units")? {
         let u_dim = cx.tcx().dims.konst(u);
         if cx.unify_dim(n, u_dim, 1).is_err() {
@@ -379,6 +382,8 @@ fn operand_channels(
     attr: &str,
 ) -> Result<Channels, RelError> {
     if let [d] = dims {
+        let axis = int_attr(cx, attr)?;
+        cx.axis(arg, attr, axis, 1)?;
         let shown_d = cx.show_dim(*d);
         return Ok((*d, format!("{what} has {shown_d} channels")));
     }
@@ -402,6 +407,10 @@ fn binary(cx: &mut RelCx<'_>, op: &str) -> RelResult {
     let (Some((l, _)), Some((r, _))) = (cx.tensor_dims(0)?, cx.tensor_dims(1)?) else {
         return WAIT;
     };
+    // The axes are checked whether or not a parameter is per channel (TVM checks them
+    // only for per-channel parameters).
+    let lc = operand_channels(cx, 0, "`lhs`", &l, "lhs_axis")?;
+    let rc = operand_channels(cx, 1, "`rhs`", &r, "rhs_axis")?;
     let lhs = check_params(
         cx,
         op,
@@ -409,7 +418,7 @@ fn binary(cx: &mut RelCx<'_>, op: &str) -> RelResult {
             scale(2, "lhs_scale", PerChannel),
             zero_point(3, "lhs_zero_point", PerChannel),
         ],
-        |cx| operand_channels(cx, 0, "`lhs`", &l, "lhs_axis"),
+        |_| Ok(lc.clone()),
     )?;
     let rhs = check_params(
         cx,
@@ -418,29 +427,17 @@ fn binary(cx: &mut RelCx<'_>, op: &str) -> RelResult {
             scale(4, "rhs_scale", PerChannel),
             zero_point(5, "rhs_zero_point", PerChannel),
         ],
-        |cx| operand_channels(cx, 1, "`rhs`", &r, "rhs_axis"),
+        |_| Ok(rc.clone()),
     )?;
     let b = cx.run_on(Broadcast::REF, &[0, 1, 8])?;
     Ok(both(both(out, b), both(lhs, rhs)))
 }
 
-macro_rules! binary_relations {
-    ($($(#[$doc:meta])* $name:ident = $f:ident($op:literal);)*) => {$(
-        $(#[$doc])*
-        #[relation($name)]
-        pub fn $f(cx: &mut RelCx<'_>) -> RelResult {
-            binary(cx, $op)
-        }
-    )*};
-}
-
-binary_relations! {
-    /// The relation of `qnn.add` (TVM's `QnnBroadcast`).
-    QnnAdd = qnn_add_rel("qnn.add");
-    /// The relation of `qnn.subtract` (TVM's `QnnBroadcast`).
-    QnnSubtract = qnn_subtract_rel("qnn.subtract");
-    /// The relation of `qnn.mul` (TVM's `QnnBroadcast`).
-    QnnMul = qnn_mul_rel("qnn.mul");
+/// The relation of `qnn.add`, `qnn.subtract` and `qnn.mul` (TVM's `QnnBroadcastRel`);
+/// its messages name the operator called.
+#[relation(QnnBroadcast)]
+pub fn qnn_broadcast_rel(cx: &mut RelCx<'_>) -> RelResult {
+    binary(cx, cx.op_name())
 }
 
 /// The scalar parameters `(input_scale, input_zero_point, output_scale,
@@ -469,38 +466,14 @@ fn unary(cx: &mut RelCx<'_>, op: &str, dtypes: &[&str], inner: Option<&str>) -> 
     Ok(both(params, same))
 }
 
-macro_rules! unary_relations {
-    ($($(#[$doc:meta])* $name:ident = $f:ident($op:literal);)*) => {$(
-        $(#[$doc])*
-        #[relation($name)]
-        pub fn $f(cx: &mut RelCx<'_>) -> RelResult {
-            unary(cx, $op, Q8, None)
-        }
-    )*};
-}
-
-unary_relations! {
-    /// The relation of `qnn.abs` (TVM's `QnnElementwiseUnaryFuncRel`): `int8` or `uint8`
-    /// data and result of one type; every parameter is a scalar.
-    QnnAbs = qnn_abs_rel("qnn.abs");
-    /// The relation of `qnn.erf`, as [`QnnAbs`].
-    QnnErf = qnn_erf_rel("qnn.erf");
-    /// The relation of `qnn.exp`, as [`QnnAbs`].
-    QnnExp = qnn_exp_rel("qnn.exp");
-    /// The relation of `qnn.hardswish`, as [`QnnAbs`].
-    QnnHardswish = qnn_hardswish_rel("qnn.hardswish");
-    /// The relation of `qnn.log`, as [`QnnAbs`].
-    QnnLog = qnn_log_rel("qnn.log");
-    /// The relation of `qnn.rsqrt`, as [`QnnAbs`].
-    QnnRsqrt = qnn_rsqrt_rel("qnn.rsqrt");
-    /// The relation of `qnn.sigmoid`, as [`QnnAbs`].
-    QnnSigmoid = qnn_sigmoid_rel("qnn.sigmoid");
-    /// The relation of `qnn.sqrt`, as [`QnnAbs`].
-    QnnSqrt = qnn_sqrt_rel("qnn.sqrt");
-    /// The relation of `qnn.tanh`, as [`QnnAbs`].
-    QnnTanh = qnn_tanh_rel("qnn.tanh");
-    /// The relation of `qnn.leaky_relu` (TVM's `QLeakyRelu`), as [`QnnAbs`].
-    QLeakyRelu = qnn_leaky_relu_rel("qnn.leaky_relu");
+/// The relation of the quantized element-wise unary operators (`qnn.abs`, `qnn.erf`,
+/// `qnn.exp`, `qnn.hardswish`, `qnn.log`, `qnn.rsqrt`, `qnn.sigmoid`, `qnn.sqrt`,
+/// `qnn.tanh`: TVM's `QnnElementwiseUnaryFuncRel`; `qnn.leaky_relu`: TVM's `QLeakyRelu`,
+/// the same rule): `int8` or `uint8` data and result of one type; every parameter is a
+/// scalar. Its messages name the operator called.
+#[relation(QnnUnary)]
+pub fn qnn_unary_rel(cx: &mut RelCx<'_>) -> RelResult {
+    unary(cx, cx.op_name(), Q8, None)
 }
 
 /// `qnn.softmax(data, scale, zero_point, output_scale, output_zero_point)`: `int8` data
@@ -533,6 +506,7 @@ fn simulated(cx: &mut RelCx<'_>, op: &str, code: &'static str, prefix: &str) -> 
     let Some((dims, dt)) = cx.tensor_dims(0)? else {
         return WAIT;
     };
+    let channels = data_channels(cx, 0, "the data", &dims, "axis")?;
     let t = cx.mk_tensor(&dims, dt);
     cx.unify(4, t)?;
     let (s, z) = match prefix {
@@ -547,7 +521,7 @@ fn simulated(cx: &mut RelCx<'_>, op: &str, code: &'static str, prefix: &str) -> 
             scale(2, s, PerChannel),
             zero_point(3, z, PerChannel),
         ],
-        |cx| data_channels(cx, 0, "the data", &dims, "axis"),
+        |_| Ok(channels.clone()),
     )
 }
 

@@ -5,7 +5,7 @@
 //! TVM, which checks little more than integer indices here, the shapes the kernels need
 //! to agree are checked (and solved where one side is unknown).
 
-use super::util::{axis, part, shown, tuple_of_tensors};
+use super::util::{part, shown, tuple_of_tensors};
 use relay_core::shape::broadcast;
 use relay_core::{relation, DTy, DType, Dim, Dims, Progress, RelCx, RelError, RelResult};
 
@@ -77,7 +77,8 @@ pub fn scatter_elements_rel(cx: &mut RelCx<'_>) -> RelResult {
     let Some((data, dt)) = part(cx, op, 0, "the data", &[], false)? else {
         return Ok(Progress::NotYet);
     };
-    axis(op, "axis", cx.attrs().int("axis")?.unwrap_or(0), data.len())?;
+    let axis = cx.attrs().int("axis")?.unwrap_or(0);
+    cx.axis(0, "axis", axis, data.len())?;
     let d = cx.arg(0);
     cx.unify(3, d)?;
     let Some((idx, _)) = part(cx, op, 1, "the indices", &[], true)? else {

@@ -4,7 +4,7 @@
 //!
 //! Imperative: lists of axes and attribute arithmetic, tuples of results.
 
-use super::util::{arith, axis, part, shown, tuple_of_tensors};
+use super::util::{arith, part, shown, tuple_of_tensors};
 use relay_core::{relation, DTy, DType, Dim, DimOp, Dims, Progress, RelCx, RelError, RelResult};
 
 /// The relation of `meshgrid((x...))`: scalars and 1-D tensors of one dtype give as
@@ -81,7 +81,7 @@ pub fn sliding_window_rel(cx: &mut RelCx<'_>) -> RelResult {
         return Ok(Progress::NotYet);
     };
     let a = cx.attrs().int("axis")?.unwrap_or(0);
-    let first = axis(op, "axis", a, dims.len().max(1))?;
+    let first = cx.axis(0, "axis", a, dims.len().max(1))?;
     if first + window.len() > dims.len() {
         let t = shown(cx, 0);
         return Err(RelError::at(
@@ -322,18 +322,10 @@ pub fn reverse_sequence_rel(cx: &mut RelCx<'_>) -> RelResult {
     let Some((dims, _)) = part(cx, op, 0, "the data", &[], false)? else {
         return Ok(Progress::NotYet);
     };
-    let b = axis(
-        op,
-        "batch_axis",
-        cx.attrs().int("batch_axis")?.unwrap_or(0),
-        dims.len(),
-    )?;
-    axis(
-        op,
-        "seq_axis",
-        cx.attrs().int("seq_axis")?.unwrap_or(1),
-        dims.len(),
-    )?;
+    let b = cx.attrs().int("batch_axis")?.unwrap_or(0);
+    let b = cx.axis(0, "batch_axis", b, dims.len())?;
+    let s = cx.attrs().int("seq_axis")?.unwrap_or(1);
+    cx.axis(0, "seq_axis", s, dims.len())?;
     let d = cx.arg(0);
     cx.unify(2, d)?;
     if let Some((l, _)) = part(cx, op, 1, "the sequence lengths", &[1], true)? {

@@ -2,16 +2,11 @@
 
 use relay_core::{DTy, Dim, RelCx, RelError, TyData};
 
-pub(crate) use crate::level3::util::shown;
+pub(crate) use crate::level3::util::{arith, shown};
 
 /// Whether `dt` is known not to be an integer type.
 pub(crate) fn not_integer(cx: &mut RelCx<'_>, dt: DTy) -> bool {
     matches!(cx.resolve_dtype(dt), DTy::Known(d) if !d.is_int())
-}
-
-/// A dimension-arithmetic failure blaming argument `arg`.
-pub(super) fn arith(arg: usize) -> impl Fn(relay_core::DimError) -> RelError {
-    move |e| RelError::at(arg, e.to_string())
 }
 
 /// Argument `arg` of `op` (`what` names it) if it is a tensor of known rank: of one of
@@ -50,17 +45,6 @@ pub(crate) fn part(
         ));
     }
     Ok(Some((dims, dt)))
-}
-
-/// `axis` of `op` normalized against `rank`, or an error naming the attribute.
-pub(super) fn axis(op: &str, attr: &str, axis: i64, rank: usize) -> Result<usize, RelError> {
-    let r = rank as i64;
-    if axis < -r || axis >= r {
-        return Err(RelError::new(format!(
-            "`{attr}` {axis} of `{op}` is out of range for rank {rank}"
-        )));
-    }
-    Ok(if axis < 0 { axis + r } else { axis } as usize)
 }
 
 /// A tensor's dimensions and dtype.

@@ -2,7 +2,6 @@
 //! decoding of the predicted locations.
 
 use super::util::list_len;
-use crate::level2::util::arith;
 use relay_core::{relation, Progress, RelCx, RelError, RelResult};
 
 /// `MultiBoxPrior(data, out)`: a feature map `(N, C, H, W)` gives its anchor boxes
@@ -32,8 +31,8 @@ pub fn multibox_prior(cx: &mut RelCx<'_>) -> RelResult {
     // Both counts are lengths of lists held in memory: their sum fits.
     let per_pixel = (sizes + ratios - 1) as i64;
     let dims = &mut cx.tcx().dims;
-    let hw = dims.mul(data[2], data[3]).map_err(arith)?;
-    let boxes = dims.scale(hw, per_pixel).map_err(arith)?;
+    let hw = dims.mul(data[2], data[3])?;
+    let boxes = dims.scale(hw, per_pixel)?;
     let (one, four) = (dims.konst(1), dims.konst(4));
     let t = cx.mk_tensor(&[one, boxes, four], dt);
     cx.unify(1, t)?;

@@ -2,7 +2,7 @@
 //! `yolo_reorg`.
 
 use super::util::list_len;
-use crate::level2::util::{arith, need};
+use crate::level2::util::need;
 use relay_core::{relation, Attrs, Dim, Progress, RelCx, RelError, RelResult};
 
 /// `vision.roi_align`'s and `vision.roi_pool`'s relation: the data `(N, C, H, W)`
@@ -83,7 +83,7 @@ pub fn proposal(cx: &mut RelCx<'_>) -> RelResult {
     agree(cx, 0, cls[1], two_a, |c, a| {
         format!("the class probabilities of `{op}` have {c} channels, but its {anchors} anchors (`scales` by `ratios`) need {a}")
     })?;
-    let rows = cx.tcx().dims.scale(cls[0], top_n).map_err(arith)?;
+    let rows = cx.tcx().dims.scale(cls[0], top_n)?;
     let five = cx.tcx().dims.konst(5);
     let t = cx.mk_tensor(&[rows, five], dt);
     cx.unify(3, t)?;

@@ -93,7 +93,7 @@ fn infer_once(
         };
         s.unify(p, t).map_err(|e| e.describe(&s.tcx))?;
     }
-    s.add_constraints(&constraints, Some(Arc::new(attrs)), 0);
+    s.add_op_constraints(def.name, &constraints, Some(Arc::new(attrs)), 0);
     solved(&mut s, ret, &params)
 }
 

@@ -1,0 +1,217 @@
+//! `relay_attrs!`: named attribute sets (TVM's `Conv2DAttrs`), declared once and used by
+//! `relay_op!`'s `attrs Name` and a clause's `attrs(Name)`.
+//!
+//! A proc macro cannot read another item, so a set is a `macro_rules!` macro that splices
+//! its attributes back into the declaration that names it: `relay_op!` (or `#[relation]`)
+//! finding `attrs Name` expands to `Name! { @relay_op [before] [after] }`, which expands
+//! to the same `relay_op!` with `attrs { .. }` written out, one set per round. Both
+//! macros then see the attributes as if written there (their docs, builders and the
+//! compile-time agreement between an operator and its clause are unchanged), and an
+//! error in the set points at the set's own tokens.
+
+use super::ast::AttrDecl;
+use proc_macro2::{Delimiter, Group, Ident, TokenStream, TokenTree};
+use quote::quote;
+use syn::parse::{Parse, ParseStream};
+use syn::{braced, Attribute, Token};
+
+/// `#[doc] Name { name: type = default, .. }`, any number of them.
+struct Sets(Vec<Set>);
+
+struct Set {
+    attrs: Vec<Attribute>,
+    name: Ident,
+    /// The attributes' tokens, as written (checked to parse as attributes).
+    body: TokenStream,
+    decls: Vec<AttrDecl>,
+}
+
+impl Parse for Sets {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let mut sets = Vec::new();
+        while !input.is_empty() {
+            let attrs = input.call(Attribute::parse_outer)?;
+            let name: Ident = input.parse()?;
+            let content;
+            braced!(content in input);
+            let body: TokenStream = content.fork().parse()?;
+            let mut decls = Vec::new();
+            while !content.is_empty() {
+                decls.push(content.parse()?);
+                if !content.is_empty() {
+                    content.parse::<Token![,]>()?;
+                }
+            }
+            sets.push(Set {
+                attrs,
+                name,
+                body,
+                decls,
+            });
+            if input.peek(Token![;]) {
+                input.parse::<Token![;]>()?;
+            }
+        }
+        Ok(Sets(sets))
+    }
+}
+
+/// The `macro_rules!` macro of each set, exported (`#[macro_export]`), documented with
+/// its attributes.
+pub fn expand(input: TokenStream) -> TokenStream {
+    let sets = match syn::parse2::<Sets>(input) {
+        Ok(s) => s,
+        Err(e) => return e.to_compile_error(),
+    };
+    sets.0.iter().map(expand_set).collect()
+}
+
+fn expand_set(set: &Set) -> TokenStream {
+    let Set {
+        attrs,
+        name,
+        body,
+        decls,
+    } = set;
+    let mut doc = String::from("\n\nAttributes:\n");
+    for d in decls {
+        let line = match &d.default {
+            Some(v) => format!("- `{}: {} = {}`\n", d.name, d.ty.text(), v.text()),
+            None => format!("- `{}: {}` (required)\n", d.name, d.ty.text()),
+        };
+        doc.push_str(&line);
+    }
+    let usage = format!(
+        "\n\nUsed as `attrs {name}` in [`relay_op!`](::relay_core::relay_op) and as \
+         `attrs({name})` in a clause of [`#[relation]`](::relay_core::relation)."
+    );
+    quote! {
+        #(#attrs)*
+        #[doc = #doc]
+        #[doc = #usage]
+        #[macro_export]
+        macro_rules! #name {
+            (@relay_op [$($before:tt)*] [$($after:tt)*]) => {
+                ::relay_core::relay_op! { $($before)* attrs { #body } $($after)* }
+            };
+            (@relation [$($before:tt)*] [$($after:tt)*] $($item:tt)*) => {
+                #[::relay_core::relation($($before)* attrs(#body) $($after)*)]
+                $($item)*
+            };
+        }
+    }
+}
+
+/// The first `, attrs Name` (a path, not `{ .. }`) among the top-level tokens of a
+/// `relay_op!` input: the call of the set's macro that splices it in, or `None`.
+pub fn splice_into_op(input: &TokenStream) -> Option<TokenStream> {
+    let toks: Vec<TokenTree> = input.clone().into_iter().collect();
+    (1..toks.len()).find_map(|i| {
+        let after_comma = matches!(&toks[i - 1], TokenTree::Punct(p) if p.as_char() == ',');
+        if !after_comma || !is_ident(&toks[i], "attrs") {
+            return None;
+        }
+        let end = path_end(&toks, i + 1)?;
+        let path = &toks[i + 1..end];
+        let (before, after) = (&toks[..i], &toks[end..]);
+        Some(quote!(#(#path)* ! { @relay_op [#(#before)*] [#(#after)*] }))
+    })
+}
+
+/// The first `attrs(Name)` (a path alone in the parentheses) among the top-level tokens
+/// of a `#[relation(..)]` clause: the call of the set's macro that splices it in and puts
+/// the relation back on `item`, or `None`.
+pub fn splice_into_relation(attr: &TokenStream, item: &TokenStream) -> Option<TokenStream> {
+    let toks: Vec<TokenTree> = attr.clone().into_iter().collect();
+    (0..toks.len()).find_map(|i| {
+        if !is_ident(&toks[i], "attrs") {
+            return None;
+        }
+        let TokenTree::Group(g) = toks.get(i + 1)? else {
+            return None;
+        };
+        if g.delimiter() != Delimiter::Parenthesis {
+            return None;
+        }
+        let inner: Vec<TokenTree> = g.stream().into_iter().collect();
+        if path_end(&inner, 0)? != inner.len() {
+            return None;
+        }
+        let (before, after) = (&toks[..i], &toks[i + 2..]);
+        let call = Group::new(
+            Delimiter::Brace,
+            quote!(@relation [#(#before)*] [#(#after)*] #item),
+        );
+        Some(quote!(#(#inner)* ! #call))
+    })
+}
+
+fn is_ident(t: &TokenTree, name: &str) -> bool {
+    matches!(t, TokenTree::Ident(i) if i == name)
+}
+
+/// The end of a path (`Name`, `crate::sets::Name`) starting at `start`: `None` if there
+/// is none there, or if it is followed by something other than a clause's end (`,`, `;`
+/// or the end of the input).
+fn path_end(toks: &[TokenTree], start: usize) -> Option<usize> {
+    let mut j = start;
+    let mut want_ident = true;
+    while let Some(t) = toks.get(j) {
+        match t {
+            TokenTree::Ident(_) if want_ident => {
+                want_ident = false;
+                j += 1;
+            }
+            TokenTree::Punct(p)
+                if !want_ident
+                    && p.as_char() == ':'
+                    && matches!(toks.get(j + 1), Some(TokenTree::Punct(q)) if q.as_char() == ':') =>
+            {
+                want_ident = true;
+                j += 2;
+            }
+            _ => break,
+        }
+    }
+    let ends_clause = match toks.get(j) {
+        None => true,
+        Some(TokenTree::Punct(p)) => matches!(p.as_char(), ',' | ';'),
+        Some(_) => false,
+    };
+    (j > start && !want_ident && ends_clause).then_some(j)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_op_naming_a_set_calls_the_sets_macro_with_the_tokens_around_it() {
+        let input =
+            quote!(a : fn<t, u>(t) -> u where R, attrs Conv2DAttrs, level 2; b : fn<t>(t) -> t);
+        let out = splice_into_op(&input).unwrap().to_string();
+        assert_eq!(
+            out,
+            quote!(Conv2DAttrs ! { @relay_op [a : fn<t, u>(t) -> u where R,] [, level 2; b : fn<t>(t) -> t] })
+                .to_string()
+        );
+        // A list is not a set; an operator named `attrs` is not one either.
+        assert!(splice_into_op(&quote!(a : fn<t>(t) -> t, attrs { x: int })).is_none());
+        assert!(splice_into_op(&quote!(attrs : fn<t>(t) -> t)).is_none());
+    }
+
+    #[test]
+    fn a_clause_naming_a_set_calls_the_sets_macro_with_the_item() {
+        let attr = quote!(R(T, O) :- O = T, attrs(sets::ReduceAttrs));
+        let item = quote!(
+            pub struct R;
+        );
+        let out = splice_into_relation(&attr, &item).unwrap().to_string();
+        assert_eq!(
+            out,
+            quote!(sets::ReduceAttrs! { @relation [R(T, O) :- O = T,] [] pub struct R; })
+                .to_string()
+        );
+        assert!(splice_into_relation(&quote!(R(T) :- true, attrs(axis: int)), &item).is_none());
+    }
+}

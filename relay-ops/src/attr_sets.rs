@@ -1,0 +1,187 @@
+//! The attribute sets several operators share, declared once with TVM's names (its
+//! attribute structs, `include/tvm/relay/attrs/*.h`): an operator names one with
+//! `attrs Name` ([`relay_core::relay_attrs`]). Declared before the other modules, so that
+//! they see the sets' macros.
+
+relay_core::relay_attrs! {
+    /// TVM's `Conv2DAttrs` (`include/tvm/relay/attrs/nn.h`): the 2-D convolutions.
+    Conv2DAttrs {
+        strides: [int] = [1, 1],
+        padding: [int] = [0, 0],
+        dilation: [int] = [1, 1],
+        groups: int = 1,
+        channels: Option<int> = None,
+        kernel_size: Option<[int]> = None,
+        data_layout: str = "NCHW",
+        kernel_layout: str = "OIHW",
+        out_layout: str = "",
+        out_dtype: Option<dtype> = None,
+    }
+
+    /// TVM's `Conv2DTransposeAttrs` (`nn.h`).
+    Conv2DTransposeAttrs {
+        channels: Option<int> = None,
+        kernel_size: Option<[int]> = None,
+        strides: [int] = [1, 1],
+        output_padding: [int] = [0, 0],
+        padding: [int] = [0, 0],
+        dilation: [int] = [1, 1],
+        groups: int = 1,
+        data_layout: str = "NCHW",
+        kernel_layout: str = "IOHW",
+        out_layout: str = "",
+        out_dtype: Option<dtype> = None,
+    }
+
+    /// TVM's `MaxPool2DAttrs` (`nn.h`).
+    MaxPool2DAttrs {
+        pool_size: [int],
+        strides: [int] = [1, 1],
+        dilation: [int] = [1, 1],
+        padding: [int] = [0, 0],
+        layout: str = "NCHW",
+        out_layout: str = "",
+        ceil_mode: bool = false,
+    }
+
+    /// TVM's `AvgPool2DAttrs` (`nn.h`).
+    AvgPool2DAttrs {
+        pool_size: [int],
+        strides: [int] = [1, 1],
+        dilation: [int] = [1, 1],
+        padding: [int] = [0, 0],
+        layout: str = "NCHW",
+        out_layout: str = "",
+        ceil_mode: bool = false,
+        count_include_pad: bool = false,
+    }
+
+    /// TVM's `GlobalPool2DAttrs` (`nn.h`).
+    GlobalPool2DAttrs {
+        layout: str = "NCHW",
+        out_layout: str = "",
+    }
+
+    /// TVM's `AdaptivePool1DAttrs` (`nn.h`).
+    AdaptivePool1DAttrs {
+        output_size: [int] = [],
+        layout: str = "NCW",
+        out_layout: str = "",
+    }
+
+    /// TVM's `AdaptivePool2DAttrs` (`nn.h`).
+    AdaptivePool2DAttrs {
+        output_size: [int] = [],
+        layout: str = "NCHW",
+        out_layout: str = "",
+    }
+
+    /// TVM's `AdaptivePool3DAttrs` (`nn.h`).
+    AdaptivePool3DAttrs {
+        output_size: [int] = [],
+        layout: str = "NCDHW",
+        out_layout: str = "",
+    }
+
+    /// TVM's `Resize2DAttrs` (`image.h`).
+    Resize2DAttrs {
+        size: Option<[int]> = None,
+        roi: Option<[float]> = None,
+        layout: str = "NCHW",
+        method: str = "linear",
+        coordinate_transformation_mode: str = "half_pixel",
+        rounding_method: str = "round",
+        cubic_alpha: float = -0.5,
+        cubic_exclude: int = 0,
+        extrapolation_value: float = 0.0,
+        out_dtype: Option<dtype> = None,
+    }
+
+    /// TVM's `ReduceAttrs` (`reduce.h`): the reductions.
+    ReduceAttrs {
+        axis: Option<[int]> = None,
+        keepdims: bool = false,
+        exclude: bool = false,
+    }
+
+    /// TVM's `ArgReduceAttrs` (`reduce.h`).
+    ArgReduceAttrs {
+        axis: Option<[int]> = None,
+        keepdims: bool = false,
+        select_last_index: bool = false,
+        exclude: bool = false,
+    }
+
+    /// TVM's `VarianceAttrs` (`reduce.h`).
+    VarianceAttrs {
+        axis: Option<[int]> = None,
+        keepdims: bool = false,
+        exclude: bool = false,
+        unbiased: bool = false,
+    }
+
+    /// TVM's `ArgsortAttrs` (`algorithm.h`), of `argsort` and `sort`.
+    ArgsortAttrs {
+        axis: int = -1,
+        is_ascend: bool = true,
+        dtype: Option<dtype> = None,
+    }
+
+    /// TVM's `InitOpAttrs` (`transform.h`), with `shape` given.
+    InitOpAttrs {
+        shape: [int],
+        dtype: Option<dtype> = None,
+    }
+
+    /// TVM's `DenseAttrs` (`nn.h`).
+    DenseAttrs {
+        units: Option<int> = None,
+        out_dtype: Option<dtype> = None,
+    }
+
+    /// TVM's `DensePackAttrs` (`nn.h`).
+    DensePackAttrs {
+        units: Option<int> = None,
+        out_dtype: Option<dtype> = None,
+        weight_layout: str = "NC",
+    }
+
+    /// TVM's `BatchMatmulAttrs` (`nn.h`).
+    BatchMatmulAttrs {
+        out_dtype: Option<dtype> = None,
+        transpose_a: bool = false,
+        transpose_b: bool = false,
+    }
+
+    /// TVM's `OneHotAttrs` (`transform.h`).
+    OneHotAttrs {
+        depth: int = 1,
+        axis: int = -1,
+        dtype: Option<dtype> = None,
+    }
+
+    /// TVM's `ReshapeAttrs` (`transform.h`).
+    ReshapeAttrs {
+        newshape: [int],
+        allowzero: bool = false,
+    }
+
+    /// TVM's `SubPixelAttrs` (`nn.h`).
+    SubPixelAttrs {
+        block_size: int = 1,
+        layout: str = "NCHW",
+        mode: str = "DCR",
+    }
+
+    /// TVM's `BroadcastAttrs` (`qnn/attrs.h`): the quantized binary operators.
+    BroadcastAttrs {
+        lhs_axis: int = -1,
+        rhs_axis: int = -1,
+    }
+
+    /// TVM's `DequantizeAttrs` (`qnn/attrs.h`).
+    DequantizeAttrs {
+        out_dtype: Option<dtype> = None,
+        axis: int = -1,
+    }
+}

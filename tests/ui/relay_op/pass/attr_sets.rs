@@ -1,0 +1,33 @@
+//! Named attribute sets: an operator takes one with `attrs Name`, a clause with
+//! `attrs(Name)`; several operators share one set; a set declared in a module
+//! (`#[macro_use]`) is in scope after it.
+
+use relay_core::{relation, relay_attrs, relay_op};
+
+#[macro_use]
+mod sets {
+    relay_core::relay_attrs! {
+        /// The attributes of the reductions.
+        ReduceAttrs { axis: Option<[int]> = None, keepdims: bool = false, exclude: bool = false }
+    }
+}
+
+relay_attrs! {
+    /// A set of one attribute.
+    AxisAttrs { axis: int = -1 }
+}
+
+#[relation(Keep(I, I) :- attrs(AxisAttrs))]
+pub struct Keep;
+
+relay_op! {
+    first : fn<a, b>(a) -> b where Keep, attrs AxisAttrs;
+    second : fn<a, b>(a) -> b where Keep, attrs AxisAttrs, level 3;
+    total : fn<a, b>(a) -> b, attrs ReduceAttrs, level 4;
+}
+
+fn main() {
+    assert_eq!(FIRST.attrs.len(), 1);
+    assert_eq!(SECOND.level, 3);
+    assert_eq!(TOTAL.attrs.len(), 3);
+}
