@@ -11,7 +11,9 @@
 //! }
 //! ```
 //!
-//! [`render`] and [`render_problems`] render diagnostics as the command does.
+//! [`render`] and [`render_problems`] render diagnostics as the command does;
+//! [`check_declarations`] is the crate's test of its declarations, which fails with the
+//! messages the command would print.
 //!
 //! - `relay check [--bindings] [--compare-printed] FILE...`: type-check Relay programs (`-` reads one from
 //!   standard input, which diagnostics name `<stdin>`). On success, exit 0 and
@@ -77,6 +79,33 @@ enum Command {
         #[arg(long, requires = "onnx")]
         inline_weights: bool,
     },
+}
+
+/// Checks the declarations of every crate linked into the program, as `relay check` does
+/// before it reads a file: no two operators, data types or constructors of one name, no
+/// data type's field of an unknown type, every prelude registered with
+/// [`relay_prelude!`](relay_core::relay_prelude) type-checks. For a crate's own `cargo
+/// test`, so that its mistakes fail its tests rather than every run of its `relay` command:
+///
+/// ```
+/// # use relay_ops as _;
+/// // The body of a `#[test] fn declarations()` in the crate's `src/lib.rs` (whose unit
+/// // tests link the crate):
+/// relay_cli::check_declarations();
+/// ```
+///
+/// # Panics
+///
+/// With every mistake, rendered as `relay check` prints it (for example `operator
+/// `my.identity` is declared twice: at src/lib.rs:15 and at src/more.rs:3` with its help,
+/// or a prelude's type error shown in its file).
+pub fn check_declarations() {
+    if let Err(problems) = Prelude::standard() {
+        let sources = relay_ops::prelude::standard_sources();
+        let sources: Vec<(&str, &str)> = sources.iter().map(|(n, t)| (n.as_str(), *t)).collect();
+        let shown = render_problems(&sources, None, &problems, Severity::Error);
+        panic!("the declarations of the linked crates have mistakes:\n\n{shown}");
+    }
 }
 
 /// Runs the `relay` command on the process's arguments and returns its exit code (0: well

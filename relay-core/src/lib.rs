@@ -1,6 +1,53 @@
 //! Relay's type system in Rust: the type language with symbolic shapes, the worklist
 //! solver of type relations, and the interface relations are written against.
 //!
+//! # Adding an operator
+//!
+//! An operator author works in a crate of their own, which depends on `relay-core`,
+//! `relay-ops` (the built-in operators and the prelude) and `relay-cli` (the `relay`
+//! command). In order (`tests/downstream` in the repository does each step, and its
+//! tests check them end to end):
+//!
+//! 1. **A relation**, in the spec's notation: [`#[relation]`](macro@relation), for
+//!    example `#[relation(Same(A, A) :- true)] pub struct Same;`. [`clause`] documents
+//!    every form; a relation clearer as code is a function over [`RelCx`].
+//! 2. **An operator**: [`relay_op!`] declares its dotted name, its type with named
+//!    arguments, the relation, its attributes and level, and generates a typed builder.
+//! 3. **A data type**, if it needs one: [`relay_data!`], in the spec's notation.
+//! 4. **A prelude**, if it has Relay functions: [`relay_prelude!`] registers a `.relay`
+//!    file, type-checked with the standard prelude.
+//! 5. **A test**: [`relay_cli::check_declarations()`](../relay_cli/fn.check_declarations.html)
+//!    in a `#[test]` of the crate's `src/lib.rs` fails its `cargo test` on a name declared
+//!    twice, a field of an unknown type or a prelude that does not type-check, with the
+//!    messages the command would print; `relay_ops::prelude::Prelude::standard()` checks
+//!    programs against the operators in the crate's own tests.
+//! 6. **A binary**: `fn main() -> ExitCode { relay_cli::main() }` with `use my_crate as _;`
+//!    is the crate's own `relay` command ([`relay_cli`](../relay_cli/index.html)), which
+//!    checks programs with the crate's operators, data types and prelude next to the
+//!    built-in ones.
+//!
+//! ```
+//! use relay_core::{relation, relay_op};
+//!
+//! /// `Same(A, A) :- true`: the result is the argument.
+//! #[relation(Same(A, A) :- true)]
+//! pub struct Same;
+//!
+//! relay_op! {
+//!     /// Returns its argument unchanged.
+//!     my.identity : fn<d, o>(data: d) -> o where Same, level 9;
+//! }
+//!
+//! # fn main() {
+//! let op = relay_core::registry::global().unwrap().op("my.identity").unwrap();
+//! let mut tcx = relay_core::TyCtx::new();
+//! let ty = op.ty(&mut tcx);
+//! assert_eq!(tcx.show(ty), "fn [d, o](d) -> o");
+//! # }
+//! ```
+//!
+//! # Modules
+//!
 //! - [`dim`]: dimensions in a canonical normal form, with checked arithmetic.
 //! - [`ty`]: interned types ([`Ty`]), shapes, dtypes, kinds, and the [`TyCtx`] that owns
 //!   them.
@@ -241,21 +288,7 @@ pub use relay_macros::relay_op;
 /// ```
 pub use relay_macros::relay_attrs;
 
-/// Registers a prelude: a file of Relay functions (`def @f ...`) that every program
-/// checked with `relay_ops::prelude::Prelude::standard()` (and so `relay check`) has in
-/// scope, next to the standard prelude's `@map`, `@foldl`, .... The path is relative to
-/// the file the macro is in, as `include_str!`'s; the text is part of the binary.
-///
-/// ```ignore
-/// // In src/lib.rs, next to src/my_prelude.relay (as tests/downstream does):
-/// relay_core::relay_prelude!("my_prelude.relay");
-/// ```
-///
-/// The prelude is type-checked when a `Prelude` is built, with the standard prelude and
-/// the registered preludes whose names sort before its own in scope; its errors are shown
-/// in its file, named by its path as `file!()` names the file that registers it
-/// (`src/my_prelude.relay`; `tests/downstream/src/my_prelude.relay` in a workspace). Its functions may use the crate's operators and data types. As
-/// for operators, only a crate that is linked is seen (`use my_ops as _;`).
+// Documented in relay-macros (where a link to it from another crate lands); shown here.
 pub use relay_macros::relay_prelude;
 
 pub use solve::{

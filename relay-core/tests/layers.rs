@@ -1,4 +1,4 @@
-//! relay-core's modules import each other in one direction (DESIGN.md: dimensions and
+//! relay-core's modules import each other in one direction (dimensions and
 //! dtypes, then types with their parser, then the solver with the relation interface,
 //! then declarations, then programs), a circle being allowed inside one folder only.
 //! Read from the sources: every `crate::name` a module's code (not its tests or comments)

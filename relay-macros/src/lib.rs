@@ -42,7 +42,25 @@ pub fn relay_data(input: TokenStream) -> TokenStream {
     data::expand(input.into()).into()
 }
 
-/// Registers a prelude file of Relay functions. See `relay_core::relay_prelude`.
+// Documented here, not at relay-core's re-export (which shows these docs): a link to
+// `relay_core::relay_prelude` from another crate lands on this page.
+/// Registers a prelude: a file of Relay functions (`def @f ...`) that every program
+/// checked with `relay_ops::prelude::Prelude::standard()` (and so `relay check`) has in
+/// scope, next to the standard prelude's `@map`, `@foldl`, .... The path is relative to
+/// the file the macro is in, as `include_str!`'s; the text is part of the binary.
+///
+/// ```ignore
+/// // In src/lib.rs, next to src/my_prelude.relay (as tests/downstream does):
+/// relay_core::relay_prelude!("my_prelude.relay");
+/// ```
+///
+/// The prelude is type-checked when a `Prelude` is built, with the standard prelude and
+/// the registered preludes whose names sort before its own in scope; its errors are shown
+/// in its file, named by its path as `file!()` names the file that registers it
+/// (`src/my_prelude.relay`; `tests/downstream/src/my_prelude.relay` in a workspace). Its
+/// functions may use the crate's operators and data types. As for operators, only a crate
+/// that is linked is seen (`use my_ops as _;`). A prelude that does not type-check fails
+/// the crate's `cargo test` where it calls `relay_cli::check_declarations()`.
 #[proc_macro]
 pub fn relay_prelude(input: TokenStream) -> TokenStream {
     prelude::expand(input.into()).into()

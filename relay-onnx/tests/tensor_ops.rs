@@ -1,4 +1,4 @@
-//! The tensor operators of `ops/tensor.rs`: reductions, arg reductions, `TopK`, the
+//! The tensor operators of `src/ops/tensor/`: reductions, arg reductions, `TopK`, the
 //! data-dependent operators, gathers, generators, quantization, losses, `Einsum` and the
 //! signal operators, each typed exactly over symbolic inputs.
 

@@ -191,6 +191,7 @@ impl Infer<'_> {
                 let ret = match f.ret {
                     Some(r) => {
                         let r = self.open_ann(r);
+                        self.require(f.body, Required::Return(r, f.ret_span));
                         if let Err(err) = self.s.unify(r, body_ty) {
                             self.return_error(f.body, r, f.ret_span, &err);
                         }
@@ -222,6 +223,8 @@ impl Infer<'_> {
                             .push(origin);
                     }
                 }
+                self.require(*t, Required::Other(*f, "the other branch"));
+                self.require(*f, Required::Other(*t, "the other branch"));
                 let fspan = self.span(*f);
                 if !self.unify(tt, ft, fspan, Some(*f), "the branches of `if` differ") {
                     self.label_type(*t, "the other branch");
@@ -250,7 +253,16 @@ impl Infer<'_> {
                 let sspan = self.span(*scrutinee);
                 self.unify(st, sty, sspan, Some(*scrutinee), "the matched value");
                 let result = self.s.fresh_ty();
-                for arm in arms.iter() {
+                for (k, arm) in arms.iter().enumerate() {
+                    // The first arm takes the type of the later ones; each later one, the
+                    // first's.
+                    match k {
+                        0 if arms.len() > 1 => {
+                            self.require(arm.body, Required::Other(arms[1].body, "the second arm"))
+                        }
+                        0 => {}
+                        _ => self.require(arm.body, Required::Other(arms[0].body, "the first arm")),
+                    }
                     let bt = self.expr_tys[arm.body.index()];
                     let bspan = self.span(arm.body);
                     let same = self.unify(

@@ -104,6 +104,18 @@ impl Typed {
     }
 }
 
+/// What requires an expression's type, recorded by [`Infer::require`].
+#[derive(Copy, Clone, Debug)]
+enum Required {
+    /// The annotated return type of a function, written at the span when read from text.
+    Return(Ty, Option<Span>),
+    /// The annotation of a `let`'s variable.
+    Let(VarId),
+    /// Another branch of an `if` or arm of a `match` (named by the text), which has the
+    /// same type.
+    Other(ExprId, &'static str),
+}
+
 /// See [`Infer::op_sites`].
 struct OpSite {
     /// The operator's name.
@@ -164,6 +176,10 @@ struct Infer<'m> {
     /// The `let`s of the runs of [`Frame::ExitLets`], outer runs first.
     run_lets: Vec<ExprId>,
     match_scrutinee: FxHashMap<ExprId, Ty>,
+    /// What required the result type of a call whose relation had not decided it yet: a
+    /// relation that then fails on its result is reported as the result's clash with it
+    /// (see [`Infer::require`]).
+    required: FxHashMap<ExprId, Vec<Required>>,
     errors: Vec<TypeError>,
     warnings: Vec<TypeError>,
     bool_ty: Ty,
@@ -230,6 +246,7 @@ fn infer_full(tcx: TyCtx, adts: &AdtTable, m: &Module, skip: &[bool], options: O
         frames: Vec::with_capacity(exprs / 2 + 1),
         run_lets: Vec::with_capacity(exprs / 2 + 1),
         match_scrutinee: FxHashMap::default(),
+        required: FxHashMap::default(),
         errors: Vec::new(),
         warnings: Vec::new(),
         bool_ty,
@@ -435,6 +452,7 @@ impl Infer<'_> {
                                     self.open_ann(vt)
                                 };
                                 self.var_tys[var.index()] = vt;
+                                self.require(value, Required::Let(var));
                                 if let Err(err) = self.s.unify(vt, value_ty) {
                                     self.binding_error(var, value, &err);
                                 }

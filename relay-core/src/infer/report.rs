@@ -22,18 +22,111 @@ impl Infer<'_> {
         }
     }
 
+    /// Records that `req` requires the type of `e`, before they are unified, for each call
+    /// `e` ends in (through `let`s, the branches of an `if`, the arms of a `match`) whose
+    /// result is not known yet: its relation, which decides it later, may find it taken.
+    pub(super) fn require(&mut self, e: ExprId, req: Required) {
+        let unknown = |cx: &mut Self, e: ExprId| {
+            let t = cx.s.resolve_top(cx.ty_of(e));
+            matches!(cx.s.tcx.data(t), TyData::Var(_))
+        };
+        if !unknown(self, e) {
+            return;
+        }
+        let mut todo = vec![e];
+        while let Some(e) = todo.pop() {
+            let e = self.m.tail(e);
+            if e.is_mention() || !unknown(self, e) {
+                continue;
+            }
+            match &self.m.expr(e).kind {
+                ExprKind::Call { .. } => {
+                    let reqs = self.required.entry(e).or_default();
+                    if reqs.len() < MAX_REQUIRED {
+                        reqs.push(req);
+                    }
+                }
+                ExprKind::If(_, t, f) => todo.extend([*t, *f]),
+                ExprKind::Match { arms, .. } => {
+                    todo.extend(self.m.arms(*arms).iter().map(|arm| arm.body))
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The labels (and notes, where a requirement has no place in the text) of what
+    /// required the result of call `e`, if anything did.
+    fn requirements(&mut self, e: ExprId) -> Option<(Vec<Label>, Vec<String>)> {
+        let reqs = self.required.get(&e)?.clone();
+        let (mut labels, mut notes) = (Vec::new(), Vec::new());
+        for req in reqs {
+            match req {
+                Required::Return(ret, span) => {
+                    let ret = self.s.resolve(ret);
+                    let ret = self.s.tcx.show(ret);
+                    match span {
+                        Some(span) => labels.push(Label::new(
+                            span,
+                            format!("the return type is annotated `{ret}` here"),
+                        )),
+                        None => notes.push(format!("the function is annotated to return `{ret}`")),
+                    }
+                }
+                Required::Let(v) => {
+                    let ann = self
+                        .m
+                        .var_decl(v)
+                        .ann()
+                        .expect("recorded for an annotation");
+                    labels.push(self.annotation_label(v, ann));
+                }
+                Required::Other(other, what) => {
+                    let t = self.s.resolve(self.ty_of(other));
+                    let t = self.s.tcx.show(t);
+                    labels.push(Label::new(self.span(other), format!("{what} is `{t}`")));
+                }
+            }
+        }
+        Some((labels, notes))
+    }
+
     /// Reports relations that do not hold, each at the argument it blames, with the type
-    /// of every argument of its call and where each came from.
+    /// of every argument of its call and where each came from. A relation that fails on
+    /// the result of its call, which something else required before it was decided (an
+    /// annotation, another arm), is reported as the result's clash with that requirement.
     pub(super) fn report_failures(&mut self, errors: Vec<crate::solve::SolveError>) {
         for err in errors {
             let (expr, span, what) = self.blame(err.origin, err.arg);
+            let mut message = err.message;
             let mut notes = err.notes;
             notes.push(format!("from the relation `{}`{what}", err.relation));
             let mut labels = Vec::new();
             if (err.origin as usize) < self.m.sizes().0 {
-                if let ExprKind::Call { parts, .. } = &self.m.expr(ExprId(err.origin)).kind {
+                let call = ExprId(err.origin);
+                if let ExprKind::Call { parts, .. } = &self.m.expr(call).kind {
+                    let on_result = err.arg == Some(self.m.args(*parts).len());
+                    let required = if on_result {
+                        self.requirements(call)
+                    } else {
+                        None
+                    };
+                    let result_blamed = required.is_some();
+                    if let Some((required, mut more)) = required {
+                        let name = self.callee_name(self.m.callee(*parts));
+                        message = format!(
+                            "the result of {name} does not have the type required of it: {message}"
+                        );
+                        labels.extend(required);
+                        more.append(&mut notes);
+                        notes = more;
+                    }
                     for (k, &a) in self.m.args(*parts).iter().enumerate() {
                         let t = self.s.resolve(self.ty_of(a));
+                        // Of the result's clash, an argument not known says nothing.
+                        if result_blamed && self.s.tcx.has_vars(t) {
+                            continue;
+                        }
                         let shown = self.s.tcx.show(t);
                         labels.push(Label::new(
                             self.span(a),
@@ -51,7 +144,7 @@ impl Infer<'_> {
             self.errors.push(TypeError {
                 span,
                 expr,
-                message: err.message,
+                message,
                 notes,
                 labels,
                 help: None,
@@ -377,6 +470,9 @@ impl Infer<'_> {
         }
     }
 }
+
+/// At most this many requirements of one call's result are kept (and labelled).
+const MAX_REQUIRED: usize = 4;
 
 /// At most this many undetermined bindings are reported.
 const MAX_UNDETERMINED: usize = 8;

@@ -247,19 +247,70 @@ impl fmt::Display for InstantiateError {
 
 impl std::error::Error for InstantiateError {}
 
-/// The error of a relation whose code panicked with `payload`: an internal error of the
-/// relation, which names it, not of the program.
+thread_local! {
+    /// Whether this thread is running a relation's code: a panic there becomes that
+    /// relation's error ([`run_relation`]), and the panic hook stays quiet about it.
+    static IN_RELATION: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Where the last panic of a relation's code was (`file:line:column`), for its error.
+    static PANICKED_AT: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Installs, once per process, a panic hook that prints nothing for a panic inside a
+/// relation's code (its error says it) and hands every other panic to the hook that was
+/// in place before. A hook the host sets later replaces it: then a relation's panic is
+/// printed by that hook too, and still becomes the relation's error.
+fn quiet_in_relations() {
+    static INSTALL: std::sync::Once = std::sync::Once::new();
+    INSTALL.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if IN_RELATION.with(std::cell::Cell::get) {
+                let at = info
+                    .location()
+                    .map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column()));
+                PANICKED_AT.with(|p| *p.borrow_mut() = at);
+            } else {
+                previous(info);
+            }
+        }));
+    });
+}
+
+/// Runs the code of `relation`; a panic in it is that relation's error
+/// ([`relation_panicked`]), and nothing is printed for it (no panic message, no
+/// backtrace): the error is reported with the others.
+pub(crate) fn run_relation(
+    relation: crate::relation::RelationRef,
+    solve: impl FnOnce() -> crate::relation::RelResult,
+) -> crate::relation::RelResult {
+    // A hook cannot be set while this thread unwinds (a check run by a `Drop`).
+    if !std::thread::panicking() {
+        quiet_in_relations();
+    }
+    let outer = IN_RELATION.with(|r| r.replace(true));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(solve));
+    IN_RELATION.with(|r| r.set(outer));
+    result.unwrap_or_else(|panic| {
+        let at = PANICKED_AT.with(|p| p.borrow_mut().take());
+        Err(relation_panicked(relation, &*panic, at.as_deref()))
+    })
+}
+
+/// The error of a relation whose code panicked with `payload` (at `at`, when known): an
+/// internal error of the relation, which names it, not of the program.
 pub(crate) fn relation_panicked(
     relation: crate::relation::RelationRef,
     payload: &(dyn std::any::Any + Send),
+    at: Option<&str>,
 ) -> crate::relation::RelError {
     let what = payload
         .downcast_ref::<&str>()
         .copied()
         .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
         .unwrap_or("a panic without a message");
+    let at = at.map_or(String::new(), |at| format!(" at {at}"));
     crate::relation::RelError::new(format!(
-        "internal error: relation `{}` panicked: {what}",
+        "internal error: relation `{}` panicked{at}: {what}",
         relation.name()
     ))
     .note("this is a bug of the relation, not of the program: report it to the crate that declares it")

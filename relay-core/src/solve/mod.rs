@@ -603,10 +603,8 @@ impl Solver {
                         binds_at_start: binds_before,
                     };
                     // A relation's code that panics (an index past a rank it did not
-                    // check) fails this instance, not the whole check.
-                    let run = std::panic::AssertUnwindSafe(|| (relation.0.solve)(&mut cx));
-                    std::panic::catch_unwind(run)
-                        .unwrap_or_else(|panic| Err(error::relation_panicked(relation, &*panic)))
+                    // check) fails this instance, not the whole check, and prints nothing.
+                    error::run_relation(relation, || (relation.0.solve)(&mut cx))
                 };
                 match result {
                     Ok(Progress::Solved) => {

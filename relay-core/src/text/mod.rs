@@ -1,5 +1,5 @@
-//! Relay's text syntax: [`parse_module`] reads modules (TVM's text format 0.0.5 with
-//! the extensions of `DESIGN.md`), [`parse_type`] reads types.
+//! Relay's text syntax: [`parse_module`] reads modules (TVM's text format 0.0.5, with
+//! the extensions of the type syntax below), [`parse_type`] reads types.
 //!
 //! [`parse_type`] reads the type syntax that [`crate::TyCtx::show`] prints, with the
 //! extensions of our text format: named symbolic dimensions and arithmetic in shapes

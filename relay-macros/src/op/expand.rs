@@ -228,10 +228,20 @@ fn expand_op(m: &OpModel<'_>) -> TokenStream {
         })
         .collect();
     let args_text: Vec<String> = d.args.iter().map(|a| a.ty.text()).collect();
+    // Arguments as declared, with their names (`data: d`).
+    let named_args: Vec<String> = d
+        .args
+        .iter()
+        .zip(&args_text)
+        .map(|(a, ty)| match &a.name {
+            Some(n) => format!("{n}: {ty}"),
+            None => ty.clone(),
+        })
+        .collect();
     let signature = format!(
         "{full} : fn<{}>({}) -> {}{}",
         params.join(", "),
-        args_text.join(", "),
+        named_args.join(", "),
         d.ret.text(),
         match &d.relation {
             Some(r) => format!(" where {}", quote!(#r)).replace(" :: ", "::"),
@@ -451,4 +461,47 @@ fn sig_value(v: &Value, ty: &ATy) -> Option<String> {
         }
         Value::Lit(..) => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    /// The rustdoc of each function and static `src` generates, in order.
+    fn docs(src: &str) -> Vec<String> {
+        let file: syn::File = syn::parse2(super::super::expand(src.parse().unwrap())).unwrap();
+        let mut out = Vec::new();
+        for item in file.items {
+            let attrs = match &item {
+                syn::Item::Static(s) => &s.attrs,
+                syn::Item::Fn(f) => &f.attrs,
+                _ => continue,
+            };
+            for a in attrs.iter().filter(|a| a.path().is_ident("doc")) {
+                if let syn::Meta::NameValue(nv) = &a.meta {
+                    if let syn::Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Str(s),
+                        ..
+                    }) = &nv.value
+                    {
+                        out.push(s.value());
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_signature_shows_the_argument_names() {
+        let docs = docs("copy : fn<d, o>(data: d, Tensor[(3), float32]) -> o where Same;");
+        let signature = "`copy : fn<d, o>(data: d, Tensor[(3), float32]) -> o where Same` \
+                         (relation: [`Same`])\n\nAttributes: none.";
+        // The static's, then the builder's.
+        assert_eq!(
+            docs,
+            [
+                "The definition of operator `copy`, as registered.",
+                signature
+            ]
+        );
+    }
 }

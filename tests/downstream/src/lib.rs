@@ -44,3 +44,11 @@ relay_data! {
 // Its prelude: `@flip` and `@identities`, in scope in every program checked with
 // `Prelude::standard()` (its own `relay` command's too).
 relay_prelude!("my_prelude.relay");
+
+// The crate's test of its declarations and of every crate it links (a name declared
+// twice, a field of an unknown type, a prelude that does not type-check): a mistake fails
+// `cargo test` with the messages its `relay` command would print.
+#[test]
+fn declarations() {
+    relay_cli::check_declarations();
+}

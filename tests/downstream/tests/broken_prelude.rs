@@ -42,4 +42,10 @@ fn its_errors_are_placed_in_its_file() {
             "\n",
         )
     );
+    // The crate's own test of its declarations fails with the same text.
+    let panic = std::panic::catch_unwind(relay_cli::check_declarations).unwrap_err();
+    assert_eq!(
+        panic.downcast_ref::<String>().unwrap(),
+        &format!("the declarations of the linked crates have mistakes:\n\n{shown}")
+    );
 }

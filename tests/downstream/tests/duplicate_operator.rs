@@ -28,4 +28,10 @@ fn names_both_declarations() {
     let sources: Vec<(&str, &str)> = sources.iter().map(|(n, t)| (n.as_str(), *t)).collect();
     let shown = relay_cli::render_problems(&sources, None, &errors, relay_cli::Severity::Error);
     assert_eq!(shown, format!("error: {message}\n = help: {help}\n\n"));
+    // The crate's own test of its declarations fails with the same text.
+    let panic = std::panic::catch_unwind(relay_cli::check_declarations).unwrap_err();
+    assert_eq!(
+        panic.downcast_ref::<String>().unwrap(),
+        &format!("the declarations of the linked crates have mistakes:\n\n{shown}")
+    );
 }

@@ -46,4 +46,10 @@ fn reports_both_each_with_its_help() {
         rendered,
         format!("error: {operator}\n = help: {operator_help}\n\nerror: {data}\n = help: {data_help}\n\n")
     );
+    // The crate's own test of its declarations fails with the same text.
+    let panic = std::panic::catch_unwind(relay_cli::check_declarations).unwrap_err();
+    assert_eq!(
+        panic.downcast_ref::<String>().unwrap(),
+        &format!("the declarations of the linked crates have mistakes:\n\n{rendered}")
+    );
 }

@@ -24,4 +24,10 @@ fn names_the_declaration_and_the_closest_type() {
          tests/downstream/tests/unknown_field_type.rs:8): unknown type `Lst`\n \
          = help: did you mean `List`?\n\n"
     );
+    // The crate's own test of its declarations fails with the same text.
+    let panic = std::panic::catch_unwind(relay_cli::check_declarations).unwrap_err();
+    assert_eq!(
+        panic.downcast_ref::<String>().unwrap(),
+        &format!("the declarations of the linked crates have mistakes:\n\n{shown}")
+    );
 }

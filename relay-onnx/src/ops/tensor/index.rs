@@ -58,7 +58,7 @@ relay_op! {
 
 /// The data-dependent size passed as argument `i` (`Arg::Fresh`): the rigid symbol named
 /// after the node (`NonZero_3`), so a user can follow it; a declared constant in its
-/// place is more precise, not a disagreement (`check.rs`, `compare_declared`).
+/// place is more precise, not a disagreement (`check/mod.rs`, `compare_declared`).
 fn fresh_of(cx: &mut RelCx<'_>, i: usize) -> Result<Dim, RelError> {
     Ok(match cx.tensor_dims(i)? {
         Some((d, _)) if d.len() == 1 => d[0],
