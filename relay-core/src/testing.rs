@@ -37,7 +37,8 @@ fn identity(cx: &mut RelCx<'_>) -> RelResult {
     Ok(Progress::Solved)
 }
 
-static IDENTITY_DEF: RelationDef = RelationDef {
+/// The definition of [`IDENTITY`].
+pub static IDENTITY_DEF: RelationDef = RelationDef {
     name: "Identity",
     arity: None,
     needs: &[],
@@ -121,7 +122,8 @@ fn shape_param_error(cx: &mut RelCx<'_>, blame: usize, p: Param) -> RelError {
     )
 }
 
-static BROADCAST_DEF: RelationDef = RelationDef {
+/// The definition of [`BROADCAST`].
+pub static BROADCAST_DEF: RelationDef = RelationDef {
     name: "Broadcast",
     arity: Some(3),
     needs: &[0, 1],

@@ -347,7 +347,7 @@ impl Solver {
             len: args.len() as u32,
             attrs,
         };
-        if let Some(arity) = relation.0.arity.filter(|&n| n != args.len()) {
+        if let Some(arity) = relation.def().arity.filter(|&n| n != args.len()) {
             // Reported, never run: a relation's code may index its arguments.
             let id = self.push_rel(kind, origin, RelState::Failed);
             self.push_error(SolveError {
@@ -512,6 +512,7 @@ impl Solver {
                 len,
                 attrs,
             } => {
+                let def = relation.def();
                 let mut args = std::mem::take(&mut self.scratch);
                 args.clear();
                 for i in start..start + len {
@@ -521,8 +522,7 @@ impl Solver {
                 }
                 // An input the relation declares it needs is still unknown: wait on it
                 // without running the relation.
-                let missing = relation
-                    .0
+                let missing = def
                     .needs
                     .iter()
                     .find_map(|&i| match self.tcx.data(args[i]) {
@@ -559,7 +559,7 @@ impl Solver {
                     };
                     // A relation's code that panics (an index past a rank it did not
                     // check) fails this instance, not the whole check.
-                    let run = std::panic::AssertUnwindSafe(|| (relation.0.solve)(&mut cx));
+                    let run = std::panic::AssertUnwindSafe(|| (def.solve)(&mut cx));
                     std::panic::catch_unwind(run)
                         .unwrap_or_else(|panic| Err(error::relation_panicked(relation, &*panic)))
                 };
