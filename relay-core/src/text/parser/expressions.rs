@@ -180,7 +180,7 @@ impl Parser<'_, '_> {
     /// A statement: `let %x: T = e;`, `%0 = e;` or an expression.
     fn seq_start(&mut self) -> PResult<Mode> {
         let lo = self.tok.lo;
-        if self.fast && self.is_word("let") {
+        if self.is_word("let") {
             if let Some(mode) = self.simple_let()? {
                 return Ok(mode);
             }

@@ -96,7 +96,7 @@ impl Parser<'_, '_> {
         self.expect(Tok::LParen, "`(`")?;
         let mut attrs = None;
         while !self.eat(Tok::RParen)? {
-            if self.fast && self.is(Tok::Local) && self.simple_params(&mut params)? {
+            if self.is(Tok::Local) && self.simple_params(&mut params)? {
                 continue;
             }
             // TVM's function attributes (`Primitive=1, Compiler="mrvl"`) end the list.

@@ -149,28 +149,7 @@ pub fn parse_module(
     tcx: &mut TyCtx,
     adts: &mut AdtTable,
 ) -> Result<Module, Vec<ParseError>> {
-    parse_module_with(src, tcx, adts, true)
-}
-
-/// [`parse_module`] without the fast path for simple `let`s (for the tests that check it
-/// builds what the general loop does).
-#[doc(hidden)]
-pub fn parse_module_general(
-    src: &str,
-    tcx: &mut TyCtx,
-    adts: &mut AdtTable,
-) -> Result<Module, Vec<ParseError>> {
-    parse_module_with(src, tcx, adts, false)
-}
-
-fn parse_module_with(
-    src: &str,
-    tcx: &mut TyCtx,
-    adts: &mut AdtTable,
-    fast: bool,
-) -> Result<Module, Vec<ParseError>> {
     let mut p = Parser::new(src, tcx, adts);
-    p.fast = fast;
     p.m.reserve_for_source(src.len());
     p.module();
     if p.errors.is_empty() {
@@ -401,8 +380,6 @@ struct Parser<'s, 'a> {
     // The shared stacks of the expression machine.
     frames: Vec<expressions::Frame>,
     items_stack: Vec<ExprId>,
-    /// Whether simple `let`s are read by the fast path.
-    fast: bool,
     /// The arguments of the `let` being read by the fast path: each local and its span.
     fast_args: Vec<(VarId, Span)>,
     targs: Vec<ParamValue>,
@@ -474,7 +451,6 @@ impl<'s, 'a> Parser<'s, 'a> {
             start: 0,
             starts: Vec::new(),
             attr_lists: FxHashMap::default(),
-            fast: true,
             fast_args: Vec::new(),
             items: None,
             last_op: (ExprId(u32::MAX), 0),
