@@ -190,7 +190,7 @@ fn ops(out: &mut impl Write) -> std::io::Result<ExitCode> {
             Some(r) if reg.relation(r.name()).is_some() => r.name().to_string(),
             Some(r) => reg
                 .relations()
-                .find(|e| std::ptr::eq(e.def, r.0))
+                .find(|e| std::ptr::eq(e.def, r.def()))
                 .map_or_else(|| r.name().to_string(), |e| e.path()),
         };
         let attrs: Vec<String> = op

@@ -165,7 +165,7 @@ pub use relay_macros::relay_data;
 /// // A relation (normally from `#[relation]`; written by hand here).
 /// pub struct Same;
 /// impl Relation for Same {
-///     const DEF: &'static RelationDef = relay_core::testing::IDENTITY.0;
+///     const DEF: &'static RelationDef = &relay_core::testing::IDENTITY_DEF;
 /// }
 ///
 /// relay_op! {
@@ -296,7 +296,7 @@ pub use solve::{
     Waiting,
 };
 pub use ty::{
-    Adt, AdtCtor, AdtInfo, ArityError, Constraint, DTy, FuncTy, Shape, ShapeData, Text, Ty, TyCtx,
-    TyData,
+    Adt, AdtCtor, AdtInfo, ArityError, Constraint, DTy, FuncTy, RelationName, Shape, ShapeData,
+    Text, Ty, TyCtx, TyData,
 };
 pub use var::{DTypeVar, DimVar, ShapeVar, TyVar};

@@ -37,7 +37,8 @@ fn identity(cx: &mut RelCx<'_>) -> RelResult {
     Ok(Progress::Solved)
 }
 
-static IDENTITY_DEF: RelationDef = RelationDef {
+/// The definition of [`IDENTITY`].
+pub static IDENTITY_DEF: RelationDef = RelationDef {
     name: "Identity",
     arity: None,
     needs: &[],
@@ -121,7 +122,8 @@ fn shape_param_error(cx: &mut RelCx<'_>, blame: usize, p: Param) -> RelError {
     )
 }
 
-static BROADCAST_DEF: RelationDef = RelationDef {
+/// The definition of [`BROADCAST`].
+pub static BROADCAST_DEF: RelationDef = RelationDef {
     name: "Broadcast",
     arity: Some(3),
     needs: &[0, 1],
@@ -372,5 +374,73 @@ pub fn broadcast_chain_of(relation: RelationRef, len: usize, reverse: bool) -> B
         solver: s,
         last: xs[len],
         expected: y,
+    }
+}
+
+/// `src` with an empty comment `/**/` before each local (`%x`) and after each `:`, as the
+/// lexer reads them (never inside a string or a comment; after a `/` with a space
+/// before it): the same program to the
+/// grammar, which the reader's fast paths (made for statements and parameters without
+/// comments) leave to the grammar. How the tests compare the two ways of reading. The
+/// text after a lexical error is kept as it is.
+///
+/// ```
+/// use relay_core::testing::commented;
+/// let src = "def @f(%x: float32) { let %y = copy(%x); %y } // %z: w";
+/// assert_eq!(
+///     commented(src),
+///     "def @f(/**/%x:/**/ float32) { let /**/%y = copy(/**/%x); /**/%y } // %z: w"
+/// );
+/// ```
+pub fn commented(src: &str) -> String {
+    use crate::lexer::{Lexer, Tok};
+    let mut out = String::with_capacity(src.len() + src.len() / 4);
+    let mut lex = Lexer::new(src);
+    let mut done = 0;
+    loop {
+        let t = lex.advance();
+        match t.kind {
+            Tok::Eof | Tok::Error => break,
+            Tok::Local => {
+                out.push_str(&src[done..t.lo as usize]);
+                // (Not `//**/`, a line comment, after a `/`.)
+                if out.ends_with('/') {
+                    out.push(' ');
+                }
+                out.push_str("/**/");
+                done = t.lo as usize;
+            }
+            Tok::Colon => {
+                out.push_str(&src[done..t.hi as usize]);
+                out.push_str("/**/");
+                done = t.hi as usize;
+            }
+            _ => {}
+        }
+    }
+    out.push_str(&src[done..]);
+    out
+}
+
+/// What the reader reads from `src`, as text to compare: the module printed, or the
+/// error messages, one a line (without their places, which a comment moves). With
+/// [`commented`], how the tests compare the reader's fast paths with its grammar.
+///
+/// ```
+/// use relay_core::testing::{commented, reading};
+/// use relay_core::{adt::AdtTable, TyCtx};
+/// let src = "def @f(%x: float32) { let %y = (%x,); %z }";
+/// let read = |src: &str| reading(src, &mut TyCtx::new(), &mut AdtTable::default());
+/// assert_eq!(read(src), "unbound local variable `%z`");
+/// assert!(read("def @f(%x: float32) { %x }").ends_with("def @f(%x: float32) {\n  %x\n}\n"));
+/// assert_eq!(read(src), read(&commented(src)));
+/// ```
+pub fn reading(src: &str, tcx: &mut TyCtx, adts: &mut crate::adt::AdtTable) -> String {
+    match crate::text::parse_module(src, tcx, adts) {
+        Ok(m) => crate::text::print_module(&m, tcx, adts),
+        Err(errors) => {
+            let messages: Vec<&str> = errors.iter().map(|e| e.message.as_str()).collect();
+            messages.join("\n")
+        }
     }
 }

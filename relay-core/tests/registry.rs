@@ -7,7 +7,7 @@ use relay_core::registry::{RegistryError, RelationEntry};
 use relay_core::{testing, Registry};
 
 static BROADCAST_A: RelationEntry = RelationEntry {
-    def: testing::BROADCAST.0,
+    def: &testing::BROADCAST_DEF,
     module: "my_ops",
     file: "a.rs",
     line: 1,
@@ -25,7 +25,7 @@ static BROADCAST_OTHER: RelationEntry = RelationEntry {
     ..BROADCAST_A
 };
 static IDENTITY: RelationEntry = RelationEntry {
-    def: testing::IDENTITY.0,
+    def: &testing::IDENTITY_DEF,
     module: "my_ops",
     file: "a.rs",
     line: 5,

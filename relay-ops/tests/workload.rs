@@ -93,31 +93,40 @@ fn a_workload_with_a_wrong_weight_points_at_it() {
 }
 
 /// The parser's fast path for simple `let`s, which reads almost every statement of the
-/// workload, builds the module the general loop builds.
+/// workload, reads the module the grammar reads (the same text with comments, which the
+/// fast path leaves to the grammar).
 #[test]
-fn the_fast_path_builds_what_the_general_loop_builds() {
-    use relay_core::adt::{self, AdtTable};
-    use relay_core::text::{parse_module, parse_module_general};
-    use relay_core::TyCtx;
+fn the_fast_path_reads_what_the_grammar_reads() {
     let src = transformer(200);
-    let mut tcx = TyCtx::new();
-    let mut adts: AdtTable = adt::load(&mut tcx).expect("data types");
-    let fast = parse_module(&src, &mut tcx, &mut adts).expect("parses");
-    let mut tcx = TyCtx::new();
-    let mut adts: AdtTable = adt::load(&mut tcx).expect("data types");
-    let general = parse_module_general(&src, &mut tcx, &mut adts).expect("parses");
-    assert_eq!(format!("{fast:?}"), format!("{general:?}"));
+    let (fast, grammar) = read_both(&src);
+    assert!(
+        fast.contains("def @main(%x: Tensor[(n, 768), float32]"),
+        "{fast}"
+    );
+    assert_eq!(fast, grammar);
+}
+
+/// What the reader reads from `src`, and from `src` with comments that leave every
+/// statement to the grammar ([`relay_core::testing::reading`]), less the comments that an
+/// error quoting the text shows.
+fn read_both(src: &str) -> (String, String) {
+    use relay_core::adt::{self, AdtTable};
+    use relay_core::testing::{commented, reading};
+    use relay_core::TyCtx;
+    let read = |src: &str| {
+        let mut tcx = TyCtx::new();
+        let mut adts: AdtTable = adt::load(&mut tcx).expect("data types");
+        reading(src, &mut tcx, &mut adts)
+    };
+    (read(src), read(&commented(src)).replace("/**/", ""))
 }
 
 /// A tuple of locals as the only argument (`concatenate((%a, %b), axis=1)`) is read by
-/// the fast path as the general loop reads it, and its near misses are left to the
-/// general loop (a one-field tuple, a trailing comma, more arguments, a projection,
-/// an unbound name, a missing comma).
+/// the fast path as the grammar reads it, and its near misses are left to the grammar
+/// (a one-field tuple, a trailing comma, more arguments, a projection, an unbound name,
+/// a missing comma).
 #[test]
-fn the_fast_path_reads_a_tuple_argument_as_the_general_loop_does() {
-    use relay_core::adt::{self, AdtTable};
-    use relay_core::text::{parse_module, parse_module_general};
-    use relay_core::TyCtx;
+fn the_fast_path_reads_a_tuple_argument_as_the_grammar_does() {
     let head = "def @c(%x: Tensor[(2, 3), float32], %y: Tensor[(2, 3), float32]) {
   let %a = concatenate((%x, %y), axis=1);
   let %a0 = concatenate((%x, %y), axis=1);\n";
@@ -139,21 +148,13 @@ fn the_fast_path_reads_a_tuple_argument_as_the_general_loop_does() {
     ];
     for s in statements {
         let src = format!("{head}  {s}\n  %a\n}}");
-        let mut tcx = TyCtx::new();
-        let mut adts: AdtTable = adt::load(&mut tcx).expect("data types");
-        let fast = parse_module(&src, &mut tcx, &mut adts);
-        let mut tcx = TyCtx::new();
-        let mut adts: AdtTable = adt::load(&mut tcx).expect("data types");
-        let general = parse_module_general(&src, &mut tcx, &mut adts);
-        assert_eq!(format!("{fast:?}"), format!("{general:?}"), "in {s}");
+        let (fast, grammar) = read_both(&src);
+        assert_eq!(fast, grammar, "in {s}");
     }
 }
 
 mod fast_path_on_mangled_text {
     use proptest::prelude::*;
-    use relay_core::adt::{self, AdtTable};
-    use relay_core::text::{parse_module, parse_module_general};
-    use relay_core::TyCtx;
 
     /// What an edit inserts: the bytes the fast paths look at, a few others, and
     /// characters that are spaces to Rust but not to the lexer.
@@ -162,23 +163,13 @@ mod fast_path_on_mangled_text {
         "let", "_", "x", "W", "\u{b}", "\u{a0}", "\u{2028}", "é",
     ];
 
-    fn parse_both(src: &str) -> (String, String) {
-        let mut tcx = TyCtx::new();
-        let mut adts: AdtTable = adt::load(&mut tcx).expect("data types");
-        let fast = parse_module(src, &mut tcx, &mut adts);
-        let mut tcx = TyCtx::new();
-        let mut adts: AdtTable = adt::load(&mut tcx).expect("data types");
-        let general = parse_module_general(src, &mut tcx, &mut adts);
-        (format!("{fast:?}"), format!("{general:?}"))
-    }
-
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2048))]
 
         /// The workload with random edits (bytes deleted, inserted or replaced, anywhere):
-        /// the fast paths build what the general loop builds, or leave the same errors.
+        /// the fast paths read what the grammar reads, or leave the same errors.
         #[test]
-        fn the_fast_paths_agree_with_the_general_loop(
+        fn the_fast_paths_agree_with_the_grammar(
             edits in proptest::collection::vec((0usize..100_000, 0u8..3, 0usize..ALPHABET.len(), 0usize..3), 1..4)
         ) {
             let text = relay_ops::workload::transformer(36);
@@ -208,8 +199,8 @@ mod fast_path_on_mangled_text {
             }
             // Keep it text: an edit that split a character is dropped.
             let src = String::from_utf8_lossy(&bytes).into_owned();
-            let (fast, general) = parse_both(&src);
-            prop_assert_eq!(fast, general);
+            let (fast, grammar) = super::read_both(&src);
+            prop_assert_eq!(fast, grammar);
         }
     }
 }

@@ -52,7 +52,7 @@ impl RelationEntry {
     ///
     /// ```
     /// use relay_core::registry::RelationEntry;
-    /// let e = RelationEntry { def: relay_core::testing::BROADCAST.0, module: "my_ops::rels", file: "a.rs", line: 3 };
+    /// let e = RelationEntry { def: relay_core::testing::BROADCAST.def(), module: "my_ops::rels", file: "a.rs", line: 3 };
     /// assert_eq!(e.path(), "my_ops::rels::Broadcast");
     /// ```
     pub fn path(&self) -> String {
@@ -324,7 +324,7 @@ impl Registry {
         for op in &ops {
             let Some(rel) = op.relation else { continue };
             let found = op.args.len() + 1;
-            if let Some(expected) = rel.0.arity.filter(|&n| n != found) {
+            if let Some(expected) = rel.def().arity.filter(|&n| n != found) {
                 errors.push(RegistryError::Arity {
                     op: op.name,
                     relation: rel.name(),

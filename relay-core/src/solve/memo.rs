@@ -56,7 +56,7 @@ impl Memo {
             return None;
         }
         let mut key = Key {
-            relation: relation.0 as *const _ as usize,
+            relation: relation.addr(),
             attrs: attrs.map_or(0, |a| Arc::as_ptr(a) as usize),
             len: inputs.len() as u8,
             inputs: [Ty(0); MAX_INPUTS],

@@ -376,7 +376,7 @@ impl Solver {
             attrs,
             op,
         };
-        if let Some(arity) = relation.0.arity.filter(|&n| n != args.len()) {
+        if let Some(arity) = relation.def().arity.filter(|&n| n != args.len()) {
             // Reported, never run: a relation's code may index its arguments.
             let id = self.push_rel(kind, origin, RelState::Failed);
             self.push_error(SolveError {
@@ -556,6 +556,7 @@ impl Solver {
                 attrs,
                 op,
             } => {
+                let def = relation.def();
                 let mut args = std::mem::take(&mut self.scratch);
                 args.clear();
                 for i in start..start + len {
@@ -565,8 +566,7 @@ impl Solver {
                 }
                 // An input the relation declares it needs is still unknown: wait on it
                 // without running the relation.
-                let missing = relation
-                    .0
+                let missing = def
                     .needs
                     .iter()
                     .find_map(|&i| match self.tcx.data(args[i]) {
@@ -604,7 +604,7 @@ impl Solver {
                     };
                     // A relation's code that panics (an index past a rank it did not
                     // check) fails this instance, not the whole check, and prints nothing.
-                    error::run_relation(relation, || (relation.0.solve)(&mut cx))
+                    error::run_relation(relation, || (def.solve)(&mut cx))
                 };
                 match result {
                     Ok(Progress::Solved) => {

@@ -29,7 +29,6 @@ use crate::attrs::{AttrTypeError, Attrs};
 use crate::dim::{Dim, DimError};
 use crate::ty::{DTy, Shape, ShapeData, Ty, TyCtx, TyData};
 use std::fmt;
-use std::hash::{Hash, Hasher};
 
 /// A relation's answer when it could run to its end.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -175,28 +174,23 @@ pub trait Relation {
     const REF: RelationRef = RelationRef(Self::DEF);
 }
 
-/// A reference to a static relation definition; compares and hashes by address.
-#[derive(Copy, Clone, Debug)]
-pub struct RelationRef(pub &'static RelationDef);
+pub use crate::ty::RelationRef;
+
+impl crate::ty::sealed::Relation for RelationDef {}
+
+impl crate::ty::RelationName for RelationDef {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+}
 
 impl RelationRef {
-    /// The relation's name.
-    pub fn name(self) -> &'static str {
-        self.0.name
-    }
-}
-
-impl PartialEq for RelationRef {
-    fn eq(&self, other: &Self) -> bool {
-        std::ptr::eq(self.0, other.0)
-    }
-}
-
-impl Eq for RelationRef {}
-
-impl Hash for RelationRef {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        (self.0 as *const RelationDef).hash(state)
+    /// The relation's definition.
+    #[inline]
+    pub fn def(self) -> &'static RelationDef {
+        let any: &'static dyn std::any::Any = self.0;
+        any.downcast_ref()
+            .expect("a relation is a `RelationDef` (the only `RelationName`)")
     }
 }
 
@@ -488,7 +482,7 @@ impl RelCx<'_> {
             op: self.op,
             binds_at_start,
         };
-        (rel.0.solve)(&mut sub).map_err(|mut e| {
+        (rel.def().solve)(&mut sub).map_err(|mut e| {
             e.arg = e.arg.and_then(|i| args.get(i).copied());
             e
         })

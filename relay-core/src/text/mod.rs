@@ -27,8 +27,8 @@ mod printer;
 
 pub use crate::lexer::{LexError, Lexer, Tok, Token};
 pub use parser::{
-    parse_joined, parse_joined_recovering, parse_module, parse_module_general, parse_sources,
-    parse_sources_recovering, ParseError, Recovered,
+    parse_joined, parse_joined_recovering, parse_module, parse_sources, parse_sources_recovering,
+    ParseError, Recovered,
 };
 pub use printer::print_module;
 

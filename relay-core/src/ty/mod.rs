@@ -28,7 +28,6 @@ use crate::dim::{Dim, Dims};
 use crate::dtype::DType;
 use crate::intern::Interner;
 use crate::kind::{Kind, KindError, Param, ParamInfo};
-use crate::relation::RelationRef;
 use crate::var::{DTypeVar, ShapeVar, TyVar};
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -89,6 +88,61 @@ impl Hash for ShapeData {
 fn hash_dims<H: Hasher>(dims: &[Dim], h: &mut H) {
     h.write_u8(0);
     dims.hash(h);
+}
+
+/// A type relation as a function type's constraint names it: a static definition,
+/// compared and hashed by its address. The types know only its name; its definition (the
+/// function that solves it) is the solver's, [`crate::RelationDef`], which the solver gets
+/// back from it ([`RelationRef::def`]), so the types sit below the solver.
+///
+/// ```
+/// use relay_core::{Progress, RelationDef, RelationRef};
+/// static SAME: RelationDef =
+///     RelationDef { name: "Same", arity: Some(2), needs: &[], solve: |_| Ok(Progress::Solved) };
+/// let r = RelationRef(&SAME);
+/// assert_eq!(r.name(), "Same");
+/// assert_eq!(r.def().arity, Some(2));
+/// ```
+#[derive(Copy, Clone, Debug)]
+pub struct RelationRef(pub &'static dyn RelationName);
+
+/// What a type knows of a relation: its name. Implemented by the solver's
+/// [`crate::RelationDef`] only.
+pub trait RelationName: std::any::Any + Sync + fmt::Debug + sealed::Relation {
+    /// The relation's name (`Broadcast`).
+    fn name(&self) -> &'static str;
+}
+
+/// The seal of [`RelationName`]: only the solver's definition implements it.
+pub(crate) mod sealed {
+    /// A relation's definition.
+    pub trait Relation {}
+}
+
+impl RelationRef {
+    /// The relation's name.
+    pub fn name(self) -> &'static str {
+        self.0.name()
+    }
+
+    /// Where its definition is: what it is compared and hashed by.
+    pub(crate) fn addr(self) -> usize {
+        (self.0 as *const dyn RelationName).cast::<()>() as usize
+    }
+}
+
+impl PartialEq for RelationRef {
+    fn eq(&self, other: &Self) -> bool {
+        self.addr() == other.addr()
+    }
+}
+
+impl Eq for RelationRef {}
+
+impl Hash for RelationRef {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.addr().hash(state)
+    }
 }
 
 /// A type relation applied to types: one of the constraints of a function type.

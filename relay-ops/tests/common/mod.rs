@@ -316,7 +316,7 @@ pub fn same_as_operator(
         for attrs in attr_sets {
             let theirs = infer_with(own, op, args, attrs);
             let mine =
-                infer_with(rel, op, args, attrs).map_err(|e| e.replace(rel.0.name, own.0.name));
+                infer_with(rel, op, args, attrs).map_err(|e| e.replace(rel.name(), own.name()));
             errors += usize::from(theirs.is_err());
             if mine != theirs {
                 wrong.push(format!(

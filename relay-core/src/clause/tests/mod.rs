@@ -426,13 +426,13 @@ fn both(rel: RelationRef, args: &[&str], attrs: &[(&str, AttrValue)]) -> Result<
             super::run::GENERAL_RUNS.get(),
             general,
             "{} on {args:?}: the fast path gave up",
-            rel.0.name
+            rel.name()
         );
     }
     super::fast::set_enabled(false);
     let slow = run(rel, args, attrs);
     super::fast::set_enabled(true);
-    assert_eq!(fast, slow, "{} on {args:?}", rel.0.name);
+    assert_eq!(fast, slow, "{} on {args:?}", rel.name());
     fast
 }
 

@@ -1,18 +1,20 @@
 //! The fast path of the reader: the statements and parameters of a large program read
 //! straight from the bytes, building exactly what the grammar builds, or nothing (and
 //! the grammar reads them). It earns its lines on the reference workload (measured in
-//! instructions at N = 100,000: the grammar alone spends 1.78x the parse's instructions
-//! without [`Parser::simple_let`], 1.14x without [`Parser::simple_params`]).
+//! instructions of the whole `workload_phases` run at N = 100,000: 1.58x without both
+//! paths, 1.34x without [`Parser::simple_params`] and the types kept by their text
+//! ([`Parser::ty`])).
 //!
-//! - [`Parser::simple_let`]: `let %x = op(%a, %b, attrs..);` whose operator and
+//! - [`Parser::simple_lets`]: `let %x = op(%a, %b, attrs..);` whose operator and
 //!   attribute list the source has met before, and the statements like it that follow;
 //! - [`Parser::simple_params`]: a run of parameters `%x: T,` whose types were met
 //!   before (a model's weights).
 //!
-//! The tests compare what it builds with what the grammar alone builds
-//! ([`super::parse_module_general`]).
+//! The tests compare what it reads with what the grammar reads from the same text with
+//! an empty comment before each local and after each `:`, which the fast path does not
+//! take ([`crate::testing::commented`]).
 
-use super::expressions::{blank, Mode};
+use super::expressions::{blank, Chain};
 use super::types::type_text;
 use super::{PResult, Parser, Word};
 use crate::expr::{ExprId, Span};
@@ -20,16 +22,16 @@ use crate::lexer::{dotted_end, is_ident_start, name_end};
 
 impl Parser<'_, '_> {
     /// The common statement of a large program, `let %x = op(%a, %b, attrs..);`, read
-    /// straight from the bytes, building what the general loop would build; and the
+    /// straight from the bytes, building what the grammar would build; and the
     /// statements like it that follow. `None`, with nothing done, for anything else:
     /// comments, an annotation, an argument that is not a bound local, an operator or
-    /// attribute list not met before in this source (the general loop reads those first,
+    /// attribute list not met before in this source (the grammar reads those first,
     /// and reports every error).
-    pub(super) fn simple_let(&mut self) -> PResult<Option<Mode>> {
+    pub(super) fn simple_lets(&mut self, chain: &mut Chain) -> PResult<bool> {
         let b = self.src.as_bytes();
         let (mut lo, mut hi) = (self.tok.lo as usize, self.tok.hi as usize);
         let mut next = None;
-        while let Some(end) = self.simple_let_at(lo, hi) {
+        while let Some(end) = self.simple_let_at(chain, lo, hi) {
             next = Some(end);
             // Another `let`, as the lexer would read it: blanks, then the word alone.
             let i = blank(b, end);
@@ -39,16 +41,16 @@ impl Parser<'_, '_> {
             (lo, hi) = (i, i + 3);
         }
         let Some(end) = next else {
-            return Ok(None);
+            return Ok(false);
         };
         self.seek(end)?;
         self.prev_hi = end as u32;
-        Ok(Some(Mode::Seq))
+        Ok(true)
     }
 
-    /// One statement for [`Parser::simple_let`], its `let` at `let_lo..let_hi`: the
+    /// One statement for [`Parser::simple_lets`], its `let` at `let_lo..let_hi`: the
     /// offset after its `;`, once built.
-    pub(super) fn simple_let_at(&mut self, let_lo: usize, let_hi: usize) -> Option<usize> {
+    fn simple_let_at(&mut self, chain: &mut Chain, let_lo: usize, let_hi: usize) -> Option<usize> {
         let b = self.src.as_bytes();
         let at = |i: usize| b.get(i).copied().unwrap_or(0);
         let blank = |i: usize| blank(b, i);
@@ -138,7 +140,7 @@ impl Parser<'_, '_> {
         if at(semi) != b';' {
             return None;
         }
-        // Built as the general loop builds it: the variable, the mentions (or the tuple),
+        // Built as the grammar builds it: the variable, the mentions (or the tuple),
         // the call.
         let var = self.m.at(Span {
             lo: name_lo as u32,
@@ -174,8 +176,8 @@ impl Parser<'_, '_> {
             .at(span)
             .call_full(callee, &self.items_stack[start..], attrs, &[]);
         self.items_stack.truncate(start);
-        self.chain_let(var, value, let_lo, semi as u32 + 1);
-        self.bind_chained(var);
+        self.chain_let(chain, var, value, let_lo, semi as u32 + 1, None);
+        self.bind_chained(chain, var);
         Some(semi + 1)
     }
 
@@ -198,7 +200,7 @@ impl Parser<'_, '_> {
     }
 
     /// A run of parameters `%x: T,` whose types were met before (a model's weights), read
-    /// straight from the bytes as the general loop reads them; then on to the next
+    /// straight from the bytes as the grammar reads them; then on to the next
     /// parameter or the `)`. Whether any was read (if none, nothing was done).
     pub(super) fn simple_params(&mut self, params: &mut Vec<crate::expr::VarId>) -> PResult<bool> {
         if self.type_cache_version != self.scope.version() {
@@ -207,7 +209,7 @@ impl Parser<'_, '_> {
         let b = self.src.as_bytes();
         let at = |i: usize| b.get(i).copied().unwrap_or(0);
         let mut i = self.tok.lo as usize;
-        // Where the general loop would be after the last parameter read, and `prev_hi`.
+        // Where the grammar would be after the last parameter read, and `prev_hi`.
         let mut resume = None;
         while at(i) == b'%' {
             let name_hi = name_end(b, i + 1);

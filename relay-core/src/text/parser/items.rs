@@ -1,7 +1,6 @@
 //! Top-level items: the module and its items (definitions, data types, a printed
 //! expression), and the headers of functions.
 
-use super::expressions::{Frame, Mode};
 use super::{FnState, Item, ItemKind, PResult, ParseError, Parser};
 use crate::expr::Span;
 use crate::kind::Param;
@@ -21,32 +20,31 @@ struct DataDecl {
 }
 
 impl Parser<'_, '_> {
-    /// `def @name[params](%x: T, ...) -> R { body }`.
+    /// `def := 'def' @name fn_header '{' seq '}'`.
     pub(super) fn def(&mut self) -> PResult<()> {
         let kw = self.bump()?;
         let name = self.expect(Tok::Global, "a global's name after `def`")?;
         // A second definition of a name is reported: its body is read (for its errors)
         // and dropped.
         let g = self.declare_global(name);
-        self.fn_header()?;
-        self.frames.push(Frame::Done);
-        self.frames.push(Frame::Fn {
-            lo: kw.lo,
-            top: true,
-            braced: true,
-        });
+        let st = self.fn_header()?;
         self.expect(Tok::LBrace, "`{`")?;
-        let f = self.run(Mode::Seq)?;
+        let body = reblessive::Stack::new()
+            .enter(|stk| self.seq(stk, true))
+            .finish()?;
+        self.expect(Tok::RBrace, "`}`")?;
+        let f = self.end_fn(st, kw.lo, body, true);
         if let Some(g) = g {
             self.m.set_body(g, f);
         }
         Ok(())
     }
 
-    /// A printed expression (what TVM's `print(expr)` gives: `free_var %x: T;` lines,
-    /// bindings and a result), read as `IRModule.from_expr` reads it: the function
-    /// `@main` whose parameters are the free variables, in order; an expression that is a
-    /// function and has no free variables is `@main` itself.
+    /// `expr_program := (free_var | stmt)* expr`: a printed expression (what TVM's
+    /// `print(expr)` gives: `free_var %x: T;` lines, bindings and a result), read as
+    /// `IRModule.from_expr` reads it: the function `@main` whose parameters are the free
+    /// variables, in order; an expression that is a function and has no free variables is
+    /// `@main` itself.
     pub(super) fn expr_program(&mut self) -> PResult<()> {
         let lo = self.tok.lo;
         let g = if self.names.global("main").is_some() || self.m.global("main").is_some() {
@@ -56,21 +54,21 @@ impl Parser<'_, '_> {
             g.expect("a name not declared yet")
         };
         self.names.define_global("main", g);
-        self.fns.push(FnState {
+        let mark = self.names.mark();
+        self.free_vars = Some(Vec::new());
+        let body = reblessive::Stack::new()
+            .enter(|stk| self.seq(stk, true))
+            .finish();
+        let params = self.free_vars.take().unwrap_or_default();
+        let st = FnState {
             type_params: Vec::new(),
-            params: Vec::new(),
+            params,
             attrs: None,
             ret: None,
-            mark: self.names.mark(),
+            mark,
             type_restore: Vec::new(),
-        });
-        self.frames.push(Frame::Done);
-        self.frames.push(Frame::Fn {
-            lo,
-            top: true,
-            braced: false,
-        });
-        let f = self.run(Mode::Seq)?;
+        };
+        let f = self.end_fn(st, lo, body?, true);
         if !self.is(Tok::Eof) && !self.at_metadata() {
             return Err(self.expected("the end of the expression"));
         }
@@ -87,16 +85,17 @@ impl Parser<'_, '_> {
         Ok(())
     }
 
-    /// `[A, s: Shape](%x: T, %y) -> R` of a definition or function literal: binds its
-    /// type parameters and parameters, and pushes its state for [`Frame::Fn`].
-    pub(super) fn fn_header(&mut self) -> PResult<()> {
+    /// `fn_header := type_params? '(' (param | attr),* ')' ('->' ty)?` of a definition or
+    /// function literal, where `param := %name ('{' .. '}')? (':' ty)?`: binds its type
+    /// parameters and parameters, and returns its state for [`Parser::end_fn`].
+    pub(super) fn fn_header(&mut self) -> PResult<FnState> {
         let (type_params, type_restore) = self.type_params()?;
         let mark = self.names.mark();
         let mut params = Vec::new();
         self.expect(Tok::LParen, "`(`")?;
         let mut attrs = None;
         while !self.eat(Tok::RParen)? {
-            if self.fast && self.is(Tok::Local) && self.simple_params(&mut params)? {
+            if self.is(Tok::Local) && self.simple_params(&mut params)? {
                 continue;
             }
             // TVM's function attributes (`Primitive=1, Compiler="mrvl"`) end the list.
@@ -142,15 +141,14 @@ impl Parser<'_, '_> {
             e.help = Some(format!("rename one of the two parameters `%{name}`"));
             self.errors.push(e);
         }
-        self.fns.push(FnState {
+        Ok(FnState {
             type_params,
             params,
             attrs,
             ret,
             mark,
             type_restore,
-        });
-        Ok(())
+        })
     }
 
     /// Declares the data types of the source found by the first pass (all names first, so that

@@ -2,8 +2,8 @@
 
 use super::{PResult, ParseError, Parser};
 use crate::dtype::DType;
-use crate::expr::Span;
-use crate::lexer::Token;
+use crate::expr::{ExprId, Span};
+use crate::lexer::{Tok, Token};
 
 /// How deeply attribute lists and patterns may nest.
 pub(super) const MAX_NESTING: usize = 256;
@@ -55,6 +55,35 @@ fn split_number(text: &str) -> (&str, bool, &str) {
 }
 
 impl Parser<'_, '_> {
+    /// `literal := '-'? number`, from the token `t` (a number or a `-`), or `-inff`.
+    pub(super) fn number_literal(&mut self, t: Token) -> PResult<ExprId> {
+        let negative = self.eat(Tok::Minus)?;
+        if let Some(f) = negative
+            .then(|| super::expressions::float_word(self.text(self.tok)))
+            .flatten()
+            .filter(|_| self.is(Tok::Ident))
+        {
+            self.bump()?;
+            return Ok(self.scalar(f, t.lo));
+        }
+        if negative && !self.is(Tok::Num) {
+            return Err(self.expected("a number after a unary `-`"));
+        }
+        let n = self.bump()?;
+        let num = self.number(n, negative, t.lo)?;
+        let mut dtype = num.dtype();
+        // TVM 0.8 and earlier printed an int64 scalar without its suffix
+        // (`2 /* ty=int64 */`): a bare integer takes the integer dtype printed on it.
+        if self.text(n).bytes().all(|c| c.is_ascii_digit()) {
+            let printed = crate::text::printed_type(self.src, n.hi as usize, self.tok.lo as usize)
+                .and_then(|(_, ty)| ty.split_whitespace().next()?.parse::<crate::DType>().ok());
+            if let Some(d) = printed.filter(|d| d.is_int() && d.lanes() == 1) {
+                dtype = d;
+            }
+        }
+        Ok(self.scalar(dtype, t.lo))
+    }
+
     /// The number literal `t`, negated if `negative` (`-42i16`).
     pub(super) fn number(&self, t: Token, negative: bool, lo: u32) -> PResult<Number> {
         let text = self.text(t);

@@ -3,49 +3,53 @@
 //! It reads each source item by item in one pass over the tokens. A source that declares
 //! data types (`type`, `data`) has them declared first, by a pass over its tokens, so
 //! that a definition may use one declared after it; a global mentioned before its
-//! definition is resolved at the source's end ([`names`]). Expressions are read by a
-//! loop over an explicit stack of frames ([`expressions`]), so that no recursion depth
-//! follows the nesting of the input.
-//! After a syntax error the parser skips to the next top-level item and goes on, so that
-//! independent errors are all reported.
+//! definition is resolved at the source's end ([`names`]). After a syntax error the
+//! parser skips to the next top-level item and goes on, so that independent errors are
+//! all reported.
 //!
-//! The grammar is in files by construct: [`items`], [`expressions`], [`types`],
-//! [`patterns`], [`attributes`] and [`literals`]; name resolution is in [`names`], the
-//! fast path for a large program's simple statements and parameters in [`fast`]. One
-//! line per production, with the function (or, inside expressions, the frame of the
-//! expression machine) that reads it; types are read by [`crate::ty::parse_type`]'s
-//! grammar, which its module lists:
+//! The grammar is one function per production, in files by construct: [`items`],
+//! [`expressions`], [`types`], [`patterns`], [`attributes`] and [`literals`], each
+//! dispatching on the first token. A construct nested in another is read through a
+//! heap-allocated stack ([`expressions`]), so that no native recursion depth follows the
+//! nesting of the input; a chain of `let`s is a loop. Name resolution is in [`names`],
+//! the fast path for a large program's simple statements and parameters in [`fast`].
+//! One line per production, with the function that reads it; types are read by
+//! [`crate::ty::parse_type`]'s grammar, which its module lists:
 //!
 //! ```text
-//! module    := version? item*  metadata?          Parser::module, tvm::version_line, Parser::header
+//! module    := version? header? item* metadata?     Parser::module, tvm::version_line, Parser::header
 //! item      := def | data | expr_program            Parser::module (dispatch on the first word)
-//! def       := 'def' @name fn_header body           Parser::def
+//! def       := 'def' @name fn_header '{' seq '}'    Parser::def
 //! data      := ('type' | 'data' | 'extern' 'type') name params? ('{' ctor,* '}')?
 //!                                                   Parser::declare_data, data_header, data_body
 //! expr_program := (free_var | stmt)* expr           Parser::expr_program, tvm::free_var_decl
 //! fn_header := type_params? '(' (param | attr),* ')' ('->' ty)?
-//!                                                   Parser::fn_header, type_params
+//!                                                   Parser::fn_header, Parser::type_params
 //! param     := %name ('{' .. '}')? (':' ty)?        Parser::fn_header, tvm::binder
-//! body      := '{' seq '}'                          Frame::Fn, Frame::Block
-//! seq       := (stmt ';')* expr                     Parser::seq_start, Frame::SeqExpr, Frame::LetChain
-//! stmt      := 'let' %x (':' ty)? '=' expr | %n '=' expr | expr
-//!                                                   Parser::seq_start, Frame::LetValue, tvm::line_ended
-//! expr      := operand postfix* (binop expr)*       Parser::operand, Parser::after, Frame::Bin
-//! operand   := %x | @g | literal | word | '(' expr,* ')' | '{' seq '}' | 'fn' fn_header body
-//!            | 'if' | 'match' | 'ref' | meta       Parser::operand, Parser::word, Frame::Paren
-//! postfix   := '(' args ')' | '.' index             Parser::after, start_call, call_next, Frame::Call
-//! args      := expr,* (',' attr,*)?                 Parser::call_next, finish_call, Parser::attrs
-//! if        := 'if' '(' expr ')' body 'else' (body | if)
-//!                                                   Frame::IfCond, IfThen, IfElse, IfElseIf
-//! match     := ('match' | 'match?') ('(' expr ')' | expr) '{' arm,* '}'
-//!                                                   Frame::MatchScrut, MatchArms, Parser::arm_start
-//! arm       := pattern '=>' expr | 'case' pattern body
-//!                                                   Frame::MatchArm, Parser::pattern
+//! seq       := (stmt ';')* expr                     Parser::seq
+//! stmt      := 'let' %x (':' ty)? '=' expr | %n '=' expr | expr | free_var
+//!                                                   Parser::binding, tvm::line_ended
+//! expr      := operand postfix* (binop expr)*       Parser::expr, Parser::infix
+//! postfix   := '(' args ')' | '.' index             Parser::postfix
+//! args      := expr,* (',' attr,*)?                 Parser::call, Parser::argument, tvm::meta_attrs
+//! operand   := %x | @g type_args? | literal | '(' expr,* ')' | '(' seq ')' | '{' seq '}'
+//!            | fn | if | match | ref | name | meta  Parser::operand, Parser::paren, Parser::word
+//! fn        := 'fn' fn_header '{' seq '}'           Parser::function
+//! if        := 'if' '(' expr ')' '{' seq '}' 'else' (if | '{' seq '}')
+//!                                                   Parser::if_, Parser::block
+//! match     := ('match' | 'match?') expr '{' arm,* '}'
+//!                                                   Parser::match_
+//! arm       := pattern '=>' seq | 'case' pattern '{' seq '}'
+//!                                                   Parser::arm
 //! pattern   := '_' | %x (':' ty)? | Ctor ('(' pattern,* ')')? | '(' pattern,* ')'
 //!                                                   Parser::pattern
 //! ref       := 'ref' '(' expr ')' | 'ref_read' '(' expr ')' | 'ref_write' '(' expr ',' expr ')'
-//!                                                   Frame::RefNew, RefRead, RefWrite1, RefWrite2
-//! literal   := number | string | 'True' | 'False'   Parser::number, Parser::word
+//!                                                   Parser::reference
+//! type_args := ('<' ty,* '>' | '[' ty,* ']') '(' args ')'
+//!                                                   Parser::type_args_call
+//! name      := Ctor | op | x | float_word          Parser::name
+//! literal   := '-'? number | string | 'True' | 'False'
+//!                                                   Parser::number_literal, Parser::word
 //! attr      := name '=' attr_value                  Parser::attrs
 //! attr_value := number | string | '[' attr_value,* ']' | name | printed
 //!                                                   Parser::attr_value, tvm::printed_value
@@ -149,28 +153,7 @@ pub fn parse_module(
     tcx: &mut TyCtx,
     adts: &mut AdtTable,
 ) -> Result<Module, Vec<ParseError>> {
-    parse_module_with(src, tcx, adts, true)
-}
-
-/// [`parse_module`] without the fast path for simple `let`s (for the tests that check it
-/// builds what the general loop does).
-#[doc(hidden)]
-pub fn parse_module_general(
-    src: &str,
-    tcx: &mut TyCtx,
-    adts: &mut AdtTable,
-) -> Result<Module, Vec<ParseError>> {
-    parse_module_with(src, tcx, adts, false)
-}
-
-fn parse_module_with(
-    src: &str,
-    tcx: &mut TyCtx,
-    adts: &mut AdtTable,
-    fast: bool,
-) -> Result<Module, Vec<ParseError>> {
     let mut p = Parser::new(src, tcx, adts);
-    p.fast = fast;
     p.m.reserve_for_source(src.len());
     p.module();
     if p.errors.is_empty() {
@@ -362,7 +345,7 @@ struct Item {
     lo: u32,
 }
 
-/// The state of a function literal or definition being read.
+/// The header of a function literal or definition being read ([`Parser::fn_header`]).
 struct FnState {
     type_params: Vec<Param>,
     params: Vec<VarId>,
@@ -398,16 +381,15 @@ struct Parser<'s, 'a> {
     scope: TypeScope,
     /// The names in scope ([`names`]).
     names: names::Names<'s>,
-    // The shared stacks of the expression machine.
-    frames: Vec<expressions::Frame>,
+    /// The fields and arguments read so far of the tuples and calls being read.
     items_stack: Vec<ExprId>,
-    /// Whether simple `let`s are read by the fast path.
-    fast: bool,
     /// The arguments of the `let` being read by the fast path: each local and its span.
     fast_args: Vec<(VarId, Span)>,
     targs: Vec<ParamValue>,
     arms: Vec<crate::expr::Arm>,
-    fns: Vec<FnState>,
+    /// In a printed expression, its free variables so far (`free_var`): the parameters
+    /// of its `@main`.
+    free_vars: Option<Vec<VarId>>,
     binops: [Option<Option<&'static crate::op::OpDef>>; 10],
     /// The data types the source declared.
     declared_here: Vec<crate::ty::Adt>,
@@ -464,17 +446,15 @@ impl<'s, 'a> Parser<'s, 'a> {
             errors: Vec::new(),
             scope,
             names: names::Names::default(),
-            frames: Vec::new(),
             items_stack: Vec::new(),
             targs: Vec::new(),
             arms: Vec::new(),
-            fns: Vec::new(),
+            free_vars: None,
             binops: [None; 10],
             declared_here: Vec::new(),
             start: 0,
             starts: Vec::new(),
             attr_lists: FxHashMap::default(),
-            fast: true,
             fast_args: Vec::new(),
             items: None,
             last_op: (ExprId(u32::MAX), 0),
@@ -670,11 +650,10 @@ impl<'s, 'a> Parser<'s, 'a> {
     }
 
     fn reset(&mut self) {
-        self.frames.clear();
         self.items_stack.clear();
         self.targs.clear();
         self.arms.clear();
-        self.fns.clear();
+        self.free_vars = None;
         self.names.clear_locals();
     }
 }

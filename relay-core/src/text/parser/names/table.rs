@@ -6,6 +6,11 @@
 //! in scope at once), and a log of the bindings made, with what each shadowed, to undo
 //! them at the end of their scopes.
 //!
+//! It earns its lines at N = 1,000,000 (the reference workload): a plain hash table of
+//! every binding with a log (100 lines) spends 1.07x the instructions at N = 100,000, but
+//! 2.9x the parse's time and 12 MB more at N = 1,000,000, where the table no longer fits
+//! in the processor's cache.
+//!
 //! The table is open addressing with linear probing: a slot of four bytes for a variable
 //! and, apart, a byte of its name's hash (0: empty), so a probe reads a record only when
 //! that byte matches, and a search for a name not there reads tags only. Its home slot

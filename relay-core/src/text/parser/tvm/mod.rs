@@ -23,11 +23,11 @@ mod metadata;
 #[cfg(test)]
 mod tests;
 
-use super::expressions::{Frame, Mode};
 use super::{PResult, ParseError, Parser};
 use crate::attrs::AttrValue;
-use crate::expr::Span;
+use crate::expr::{ExprId, Span};
 use crate::lexer::{dotted_end, is_ident_start, Tok, Token};
+use std::sync::Arc;
 
 pub(super) use metadata::Metadata;
 
@@ -259,7 +259,7 @@ impl<'s> Parser<'s, '_> {
     /// Whether the statements being read are in a printed expression (at its top or in a
     /// scope inside it): where its `free_var`s are.
     pub(super) fn in_expr_program(&self) -> bool {
-        matches!(self.frames.get(1), Some(Frame::Fn { braced: false, .. }))
+        self.free_vars.is_some()
     }
 
     /// The free variable `name` of the printed expression being read, declared so far:
@@ -269,7 +269,7 @@ impl<'s> Parser<'s, '_> {
         if !self.in_expr_program() {
             return None;
         }
-        let params = &self.fns.first()?.params;
+        let params = self.free_vars.as_ref()?;
         params.iter().copied().find(|&v| self.m.var_name(v) == name)
     }
 
@@ -287,7 +287,9 @@ impl<'s> Parser<'s, '_> {
         self.eat(Tok::Semi)?;
         let v = self.new_local(t, ann);
         self.bind_local(v);
-        self.fns[0].params.push(v);
+        if let Some(params) = &mut self.free_vars {
+            params.push(v);
+        }
         Ok(())
     }
 
@@ -329,7 +331,7 @@ impl<'s> Parser<'s, '_> {
     /// TVM prints right after it; without either it is an error that says so. Other
     /// references as a value (`meta[relay.attrs.Conv2DAttrs][0]`) are errors.
     #[cold]
-    pub(super) fn meta_reference(&mut self, lo: u32) -> PResult<Mode> {
+    pub(super) fn meta_reference(&mut self, lo: u32) -> PResult<ExprId> {
         let (span, kind, n) = self.meta_ref(lo)?;
         let text = &self.src[span.lo as usize..span.hi as usize];
         if kind == "relay.Constant" {
@@ -338,12 +340,12 @@ impl<'s> Parser<'s, '_> {
                 Some(Ok((dtype, shape))) => Some(self.tcx.tensor_const(&shape, dtype)),
                 Some(Err(message)) => {
                     self.error(span, message);
-                    return Ok(Mode::After(self.placeholder(span)));
+                    return Ok(self.placeholder(span));
                 }
                 None => self.ty_comment(span.hi as usize)?,
             };
             if let Some(ty) = ty {
-                return Ok(Mode::After(self.m.at(span).constant(ty)));
+                return Ok(self.m.at(span).constant(ty));
             }
             let mut e =
                 ParseError::new(span, format!("the type of constant `{text}` is not known"));
@@ -351,7 +353,7 @@ impl<'s> Parser<'s, '_> {
                 "TVM prints it with its type as `/* ty=Tensor[(..), float32] */` after the reference, or with the module's `#[metadata]` section: keep either".to_string(),
             );
             self.errors.push(e);
-            return Ok(Mode::After(self.placeholder(span)));
+            return Ok(self.placeholder(span));
         }
         let mut e = ParseError::new(
             span,
@@ -359,58 +361,57 @@ impl<'s> Parser<'s, '_> {
         );
         e.help = Some("write the attributes it holds in the call".to_string());
         self.errors.push(e);
-        Ok(Mode::After(self.placeholder(span)))
+        Ok(self.placeholder(span))
     }
 
-    /// `meta[relay.attrs.X][n]` as a call's attributes, and the call's `)`: read from the
+    /// `meta[relay.attrs.X][n]` as the attributes of a call of `callee`: read from the
     /// metadata section, each value as the operator declares it (TVM writes scalars as
     /// text: `"1"`). Without the section (`// meta data omitted`), a call TVM printed with
     /// its type (`/* ty=T */` after its `)`) is typed by it ([`Module::trust_printed_type`],
-    /// a warning when inferred); without either it is an error.
+    /// a warning when inferred): that type and the reference are returned for the caller
+    /// to give the call; without either it is an error.
     ///
     /// [`Module::trust_printed_type`]: crate::expr::Module::trust_printed_type
     #[cold]
-    pub(super) fn meta_attrs(&mut self) -> PResult<Mode> {
+    #[allow(clippy::type_complexity)]
+    pub(super) fn meta_attrs(
+        &mut self,
+        callee: ExprId,
+    ) -> PResult<(Option<Arc<crate::Attrs>>, Option<(crate::ty::Ty, String)>)> {
         let lo = self.bump()?.lo;
         let (span, kind, n) = self.meta_ref(lo)?;
         if self.metadata().is_some() {
-            let attrs = self.meta_attrs_read(span, &kind, n);
-            return self.finish_call(attrs);
+            return Ok((self.meta_attrs_read(callee, span, &kind, n), None));
         }
         let reference = self.src[span.lo as usize..span.hi as usize].to_string();
         let printed = match self.is(Tok::RParen) {
             true => self.ty_comment(self.tok.hi as usize)?,
             false => None,
         };
-        let Some(ty) = printed else {
+        if printed.is_none() {
             self.error(
                 span,
                 format!("the attributes `{reference}` are in a metadata section, which this text does not have"),
             );
-            return self.finish_call(None);
-        };
-        let mode = self.finish_call(None)?;
-        if let Mode::After(e) = mode {
-            self.m.trust_printed_type(e, ty, &reference);
         }
-        Ok(mode)
+        Ok((None, printed.map(|ty| (ty, reference))))
     }
 
-    /// `meta[relay.attrs.X][n]` as a call's attributes: read from the metadata section.
+    /// `meta[relay.attrs.X][n]` as the attributes of a call of `callee`: read from the
+    /// metadata section.
     fn meta_attrs_read(
         &mut self,
+        callee: ExprId,
         span: Span,
         kind: &str,
         n: u64,
-    ) -> Option<std::sync::Arc<crate::Attrs>> {
-        let op = match self.frames.last() {
-            Some(super::expressions::Frame::Call { callee, .. }) if !callee.is_mention() => {
-                match self.m.expr(*callee).kind {
-                    crate::expr::ExprKind::Op(op) => Some(op),
-                    _ => None,
-                }
-            }
-            _ => None,
+    ) -> Option<Arc<crate::Attrs>> {
+        let op = match callee.is_mention() {
+            false => match self.m.expr(callee).kind {
+                crate::expr::ExprKind::Op(op) => Some(op),
+                _ => None,
+            },
+            true => None,
         };
         let read = self.metadata()?.attrs(kind, n);
         let entries = match read {
@@ -429,7 +430,7 @@ impl<'s> Parser<'s, '_> {
                 (name.into_boxed_str(), metadata::attr_value(v, ty))
             })
             .collect();
-        Some(std::sync::Arc::new(crate::Attrs::new(values)))
+        Some(Arc::new(crate::Attrs::new(values)))
     }
 
     /// Skips the bracketed groups from the current token on (`[kind][0]`).
