@@ -201,11 +201,12 @@ impl Inferred<'_> {
         }
     }
 
-    /// The declared type `declared` made as precise as the inferred one, as ONNX merges
-    /// them: an inferred constant replaces a dimension; a declared dimension (a number or a
-    /// name) is otherwise kept, and an unset one takes the inferred symbol. `None` when
-    /// the declared type is not a tensor or disagrees in rank (the diagnostics say so):
-    /// it is kept as it is.
+    /// The declared type `declared` made as precise as the inferred one: an inferred
+    /// constant replaces a dimension, an inferred symbol or expression replaces a declared
+    /// name (an exporter's `Reshape_524_o0__d2` becomes what it is in the inputs' symbols)
+    /// or an unset dimension; a declared number is kept where inference knows less, and
+    /// any declared dimension where it knows nothing. `None` when the declared type is not
+    /// a tensor or disagrees in rank (the diagnostics say so): it is kept as it is.
     fn merged(self, declared: Option<&TypeProto>) -> Option<TypeProto> {
         let declared = match declared.and_then(|t| t.value.as_ref()) {
             None => return Some(self.to_proto()),
@@ -231,7 +232,6 @@ impl Inferred<'_> {
                             value: Some(DimensionValue::DimValue(*c)),
                         },
                         (_, Some(DimensionValue::DimValue(v))) if *v >= 0 => d.clone(),
-                        (_, Some(DimensionValue::DimParam(p))) if !p.is_empty() => d.clone(),
                         (DimShown::Sym(s), _) => DimensionProto {
                             value: Some(DimensionValue::DimParam(s.clone().into())),
                         },

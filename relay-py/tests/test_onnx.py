@@ -176,13 +176,20 @@ def test_an_unsupported_operator_is_named():
 
 
 def test_declared_dims_are_kept_where_inference_knows_less():
-    # `r`'s first dim is declared `batch` where inference has `N*S`; its second
-    # is unset where inference has 768.
+    # `r` is declared `(batch, ?)` where inference has `(N*S, 768)`: an exporter's name
+    # becomes what it is in the inputs' symbols, an unset dimension the inferred one.
     m = exporter_reshape()
     m.graph.value_info.append(helper.make_tensor_value_info("r", F, ["batch", None]))
     out = relay_types.infer_shapes(m)
     r = [v for v in out.graph.value_info if v.name == "r"]
-    assert len(r) == 1 and dims(r[0]) == ["batch", 768]
+    assert len(r) == 1 and dims(r[0]) == ["N*S", 768]
+    # A declared number is kept where inference has a symbol that could be it (a
+    # size that depends on data), and any declared dimension where it has nothing.
+    x = helper.make_tensor_value_info("x", F, [5])
+    nodes = [helper.make_node("NonZero", ["x"], ["nz"]), helper.make_node("Shape", ["nz"], ["s"])]
+    y = helper.make_tensor_value_info("nz", I64, [1, 3])
+    out = relay_types.infer_shapes(model(nodes, [x], [y]))
+    assert dims(out.graph.output[0]) == [1, 3]
 
 
 def test_a_declared_output_that_disagrees_is_an_error():
