@@ -57,31 +57,16 @@ relay_core::relay_attrs! {
     }
 
     /// TVM's `GlobalPool2DAttrs` (`nn.h`).
-    GlobalPool2DAttrs {
-        layout: str = "NCHW",
-        out_layout: str = "",
-    }
+    GlobalPool2DAttrs { layout: str = "NCHW", out_layout: str = "" }
 
     /// TVM's `AdaptivePool1DAttrs` (`nn.h`).
-    AdaptivePool1DAttrs {
-        output_size: [int] = [],
-        layout: str = "NCW",
-        out_layout: str = "",
-    }
+    AdaptivePool1DAttrs { output_size: [int] = [], layout: str = "NCW", out_layout: str = "" }
 
     /// TVM's `AdaptivePool2DAttrs` (`nn.h`).
-    AdaptivePool2DAttrs {
-        output_size: [int] = [],
-        layout: str = "NCHW",
-        out_layout: str = "",
-    }
+    AdaptivePool2DAttrs { output_size: [int] = [], layout: str = "NCHW", out_layout: str = "" }
 
     /// TVM's `AdaptivePool3DAttrs` (`nn.h`).
-    AdaptivePool3DAttrs {
-        output_size: [int] = [],
-        layout: str = "NCDHW",
-        out_layout: str = "",
-    }
+    AdaptivePool3DAttrs { output_size: [int] = [], layout: str = "NCDHW", out_layout: str = "" }
 
     /// TVM's `Resize2DAttrs` (`image.h`).
     Resize2DAttrs {
@@ -98,11 +83,7 @@ relay_core::relay_attrs! {
     }
 
     /// TVM's `ReduceAttrs` (`reduce.h`): the reductions.
-    ReduceAttrs {
-        axis: Option<[int]> = None,
-        keepdims: bool = false,
-        exclude: bool = false,
-    }
+    ReduceAttrs { axis: Option<[int]> = None, keepdims: bool = false, exclude: bool = false }
 
     /// TVM's `ArgReduceAttrs` (`reduce.h`).
     ArgReduceAttrs {
@@ -121,67 +102,32 @@ relay_core::relay_attrs! {
     }
 
     /// TVM's `ArgsortAttrs` (`algorithm.h`), of `argsort` and `sort`.
-    ArgsortAttrs {
-        axis: int = -1,
-        is_ascend: bool = true,
-        dtype: Option<dtype> = None,
-    }
+    ArgsortAttrs { axis: int = -1, is_ascend: bool = true, dtype: Option<dtype> = None }
 
     /// TVM's `InitOpAttrs` (`transform.h`), with `shape` given.
-    InitOpAttrs {
-        shape: [int],
-        dtype: Option<dtype> = None,
-    }
+    InitOpAttrs { shape: [int], dtype: Option<dtype> = None }
 
     /// TVM's `DenseAttrs` (`nn.h`).
-    DenseAttrs {
-        units: Option<int> = None,
-        out_dtype: Option<dtype> = None,
-    }
+    DenseAttrs { units: Option<int> = None, out_dtype: Option<dtype> = None }
 
     /// TVM's `DensePackAttrs` (`nn.h`).
-    DensePackAttrs {
-        units: Option<int> = None,
-        out_dtype: Option<dtype> = None,
-        weight_layout: str = "NC",
-    }
+    DensePackAttrs { units: Option<int> = None, out_dtype: Option<dtype> = None, weight_layout: str = "NC" }
 
     /// TVM's `BatchMatmulAttrs` (`nn.h`).
-    BatchMatmulAttrs {
-        out_dtype: Option<dtype> = None,
-        transpose_a: bool = false,
-        transpose_b: bool = false,
-    }
+    BatchMatmulAttrs { out_dtype: Option<dtype> = None, transpose_a: bool = false, transpose_b: bool = false }
 
     /// TVM's `OneHotAttrs` (`transform.h`).
-    OneHotAttrs {
-        depth: int = 1,
-        axis: int = -1,
-        dtype: Option<dtype> = None,
-    }
+    OneHotAttrs { depth: int = 1, axis: int = -1, dtype: Option<dtype> = None }
 
     /// TVM's `ReshapeAttrs` (`transform.h`).
-    ReshapeAttrs {
-        newshape: [int],
-        allowzero: bool = false,
-    }
+    ReshapeAttrs { newshape: [int], allowzero: bool = false }
 
     /// TVM's `SubPixelAttrs` (`nn.h`).
-    SubPixelAttrs {
-        block_size: int = 1,
-        layout: str = "NCHW",
-        mode: str = "DCR",
-    }
+    SubPixelAttrs { block_size: int = 1, layout: str = "NCHW", mode: str = "DCR" }
 
     /// TVM's `BroadcastAttrs` (`qnn/attrs.h`): the quantized binary operators.
-    BroadcastAttrs {
-        lhs_axis: int = -1,
-        rhs_axis: int = -1,
-    }
+    BroadcastAttrs { lhs_axis: int = -1, rhs_axis: int = -1 }
 
     /// TVM's `DequantizeAttrs` (`qnn/attrs.h`).
-    DequantizeAttrs {
-        out_dtype: Option<dtype> = None,
-        axis: int = -1,
-    }
+    DequantizeAttrs { out_dtype: Option<dtype> = None, axis: int = -1 }
 }

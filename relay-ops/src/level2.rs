@@ -34,10 +34,7 @@ use relay_core::{relation, relay_op};
     Lrn(X @ Tensor(s, bt), O) :-
         O = Tensor(s, bt),
         assert(attrs.size >= 1, "`size` must be at least 1"),
-        assert(
-            -len(s) <= attrs.axis && attrs.axis < len(s),
-            "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)
-        ),
+        assert(-len(s) <= attrs.axis && attrs.axis < len(s), "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)),
         attrs(size: int = 5, axis: int = 1)
 )]
 pub struct Lrn;
