@@ -129,7 +129,7 @@ pub fn expand_dims_rel(cx: &mut RelCx<'_>) -> RelResult {
         return Err(RelError::at(
             1,
             format!(
-                "`expand_dims` cannot give `{o}`: it inserts {n} axes, and `{o}` has rank {}",
+                "it inserts {n} axes, more than the rank of `{o}` ({})",
                 out.len()
             ),
         ));
@@ -138,7 +138,7 @@ pub fn expand_dims_rel(cx: &mut RelCx<'_>) -> RelResult {
         return Err(RelError::at(
             1,
             format!(
-                "`expand_dims` cannot give `{o}`: the data would have rank {rank}, and `axis` {axis} is out of range for inserting into it (from -{} to {rank})",
+                "`{o}` needs data of rank {rank}, and `axis` {axis} is out of range for inserting into it (from -{} to {rank})",
                 rank + 1
             ),
         ));
@@ -150,7 +150,7 @@ pub fn expand_dims_rel(cx: &mut RelCx<'_>) -> RelResult {
             return Err(RelError::at(
                 1,
                 format!(
-                    "`expand_dims` cannot give `{o}`: `axis` {axis} inserts a dimension of 1 at position {i}, where it has {d}"
+                    "`axis` {axis} inserts a dimension of 1 at position {i}, where `{o}` has {d}"
                 ),
             ));
         }
