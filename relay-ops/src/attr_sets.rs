@@ -18,6 +18,26 @@ relay_core::relay_attrs! {
         out_dtype: Option<dtype> = None,
     }
 
+    /// TVM's `Conv2DWinogradAttrs` (`nn.h`): `tile_size`, then `Conv2DAttrs`'.
+    Conv2DWinogradAttrs { tile_size: int, ..Conv2DAttrs }
+
+    /// TVM's `Conv3DAttrs` (`nn.h`): the 3-D convolutions.
+    Conv3DAttrs {
+        strides: [int] = [1, 1, 1],
+        padding: [int] = [0, 0, 0],
+        dilation: [int] = [1, 1, 1],
+        groups: int = 1,
+        channels: Option<int> = None,
+        kernel_size: Option<[int]> = None,
+        data_layout: str = "NCDHW",
+        kernel_layout: str = "OIDHW",
+        out_layout: str = "",
+        out_dtype: Option<dtype> = None,
+    }
+
+    /// TVM's `Conv3DWinogradAttrs` (`nn.h`): `tile_size`, then `Conv3DAttrs`'.
+    Conv3DWinogradAttrs { tile_size: int, ..Conv3DAttrs }
+
     /// TVM's `Conv2DTransposeAttrs` (`nn.h`).
     Conv2DTransposeAttrs {
         channels: Option<int> = None,
@@ -44,17 +64,8 @@ relay_core::relay_attrs! {
         ceil_mode: bool = false,
     }
 
-    /// TVM's `AvgPool2DAttrs` (`nn.h`).
-    AvgPool2DAttrs {
-        pool_size: [int],
-        strides: [int] = [1, 1],
-        dilation: [int] = [1, 1],
-        padding: [int] = [0, 0],
-        layout: str = "NCHW",
-        out_layout: str = "",
-        ceil_mode: bool = false,
-        count_include_pad: bool = false,
-    }
+    /// TVM's `AvgPool2DAttrs` (`nn.h`): `MaxPool2DAttrs`' and `count_include_pad`.
+    AvgPool2DAttrs { ..MaxPool2DAttrs, count_include_pad: bool = false }
 
     /// TVM's `GlobalPool2DAttrs` (`nn.h`).
     GlobalPool2DAttrs { layout: str = "NCHW", out_layout: str = "" }
