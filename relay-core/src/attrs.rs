@@ -340,7 +340,7 @@ impl Attrs {
     /// assert_eq!(attrs.int_or_ints("dilation"), Ok(None));
     /// assert_eq!(
     ///     attrs.int_or_ints("padding").unwrap_err().to_string(),
-    ///     "attribute `padding` must be a list of integers, found `[1.5f]`"
+    ///     "attribute `padding` must be a list of integers, found `[1.5]`"
     /// );
     /// ```
     pub fn int_or_ints(&self, name: &str) -> Result<Option<Vec<i64>>, AttrTypeError> {
@@ -405,7 +405,7 @@ fn int_or_ints(v: &AttrValue) -> Option<Vec<i64>> {
 /// assert_eq!(err.expected, "an integer");
 /// assert_eq!(err.found, AttrValue::Float(1.5));
 /// let err = RelError::from(err);
-/// assert_eq!(err.message, "attribute `groups` must be an integer, found `1.5f`");
+/// assert_eq!(err.message, "attribute `groups` must be an integer, found `1.5`");
 /// assert_eq!(err.arg, None);
 /// ```
 #[derive(Clone, Debug, PartialEq)]

@@ -237,8 +237,10 @@ pub use relay_macros::relay_op;
 /// in [`#[relation]`](relation), as if the attributes were written there. Each set is a
 /// macro (exported: a downstream crate names it as `my_crate::Name`; in its own crate it
 /// is in scope after the module that declares it, with `#[macro_use]`), documented with
-/// its attributes. Whether an operator's attributes agree with its relation's clause is
-/// still checked at compile time ([`agreement`]).
+/// its attributes. A set may take another's attributes where it writes `..Other`
+/// (TVM's `AvgPool2DAttrs { ..MaxPool2DAttrs, count_include_pad: bool = false }`). Whether
+/// an operator's attributes agree with its relation's clause is still checked at compile
+/// time ([`agreement`]).
 ///
 /// ```
 /// use relay_core::{relation, relay_attrs, relay_op};

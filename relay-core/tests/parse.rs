@@ -205,7 +205,7 @@ def @c(%x, %w) {
             "strides=[2, 2]",
             "channels=64",
             "data_layout=\"NHWC\"",
-            "epsilon=1e-5f",
+            "epsilon=1e-5",
             "keepdims=True",
             "axis=None",
         ]

@@ -18,6 +18,26 @@ relay_core::relay_attrs! {
         out_dtype: Option<dtype> = None,
     }
 
+    /// TVM's `Conv2DWinogradAttrs` (`nn.h`): `tile_size`, then `Conv2DAttrs`'.
+    Conv2DWinogradAttrs { tile_size: int, ..Conv2DAttrs }
+
+    /// TVM's `Conv3DAttrs` (`nn.h`): the 3-D convolutions.
+    Conv3DAttrs {
+        strides: [int] = [1, 1, 1],
+        padding: [int] = [0, 0, 0],
+        dilation: [int] = [1, 1, 1],
+        groups: int = 1,
+        channels: Option<int> = None,
+        kernel_size: Option<[int]> = None,
+        data_layout: str = "NCDHW",
+        kernel_layout: str = "OIDHW",
+        out_layout: str = "",
+        out_dtype: Option<dtype> = None,
+    }
+
+    /// TVM's `Conv3DWinogradAttrs` (`nn.h`): `tile_size`, then `Conv3DAttrs`'.
+    Conv3DWinogradAttrs { tile_size: int, ..Conv3DAttrs }
+
     /// TVM's `Conv2DTransposeAttrs` (`nn.h`).
     Conv2DTransposeAttrs {
         channels: Option<int> = None,
@@ -44,44 +64,20 @@ relay_core::relay_attrs! {
         ceil_mode: bool = false,
     }
 
-    /// TVM's `AvgPool2DAttrs` (`nn.h`).
-    AvgPool2DAttrs {
-        pool_size: [int],
-        strides: [int] = [1, 1],
-        dilation: [int] = [1, 1],
-        padding: [int] = [0, 0],
-        layout: str = "NCHW",
-        out_layout: str = "",
-        ceil_mode: bool = false,
-        count_include_pad: bool = false,
-    }
+    /// TVM's `AvgPool2DAttrs` (`nn.h`): `MaxPool2DAttrs`' and `count_include_pad`.
+    AvgPool2DAttrs { ..MaxPool2DAttrs, count_include_pad: bool = false }
 
     /// TVM's `GlobalPool2DAttrs` (`nn.h`).
-    GlobalPool2DAttrs {
-        layout: str = "NCHW",
-        out_layout: str = "",
-    }
+    GlobalPool2DAttrs { layout: str = "NCHW", out_layout: str = "" }
 
     /// TVM's `AdaptivePool1DAttrs` (`nn.h`).
-    AdaptivePool1DAttrs {
-        output_size: [int] = [],
-        layout: str = "NCW",
-        out_layout: str = "",
-    }
+    AdaptivePool1DAttrs { output_size: [int] = [], layout: str = "NCW", out_layout: str = "" }
 
     /// TVM's `AdaptivePool2DAttrs` (`nn.h`).
-    AdaptivePool2DAttrs {
-        output_size: [int] = [],
-        layout: str = "NCHW",
-        out_layout: str = "",
-    }
+    AdaptivePool2DAttrs { output_size: [int] = [], layout: str = "NCHW", out_layout: str = "" }
 
     /// TVM's `AdaptivePool3DAttrs` (`nn.h`).
-    AdaptivePool3DAttrs {
-        output_size: [int] = [],
-        layout: str = "NCDHW",
-        out_layout: str = "",
-    }
+    AdaptivePool3DAttrs { output_size: [int] = [], layout: str = "NCDHW", out_layout: str = "" }
 
     /// TVM's `Resize2DAttrs` (`image.h`).
     Resize2DAttrs {
@@ -98,11 +94,7 @@ relay_core::relay_attrs! {
     }
 
     /// TVM's `ReduceAttrs` (`reduce.h`): the reductions.
-    ReduceAttrs {
-        axis: Option<[int]> = None,
-        keepdims: bool = false,
-        exclude: bool = false,
-    }
+    ReduceAttrs { axis: Option<[int]> = None, keepdims: bool = false, exclude: bool = false }
 
     /// TVM's `ArgReduceAttrs` (`reduce.h`).
     ArgReduceAttrs {
@@ -121,67 +113,32 @@ relay_core::relay_attrs! {
     }
 
     /// TVM's `ArgsortAttrs` (`algorithm.h`), of `argsort` and `sort`.
-    ArgsortAttrs {
-        axis: int = -1,
-        is_ascend: bool = true,
-        dtype: Option<dtype> = None,
-    }
+    ArgsortAttrs { axis: int = -1, is_ascend: bool = true, dtype: Option<dtype> = None }
 
     /// TVM's `InitOpAttrs` (`transform.h`), with `shape` given.
-    InitOpAttrs {
-        shape: [int],
-        dtype: Option<dtype> = None,
-    }
+    InitOpAttrs { shape: [int], dtype: Option<dtype> = None }
 
     /// TVM's `DenseAttrs` (`nn.h`).
-    DenseAttrs {
-        units: Option<int> = None,
-        out_dtype: Option<dtype> = None,
-    }
+    DenseAttrs { units: Option<int> = None, out_dtype: Option<dtype> = None }
 
     /// TVM's `DensePackAttrs` (`nn.h`).
-    DensePackAttrs {
-        units: Option<int> = None,
-        out_dtype: Option<dtype> = None,
-        weight_layout: str = "NC",
-    }
+    DensePackAttrs { units: Option<int> = None, out_dtype: Option<dtype> = None, weight_layout: str = "NC" }
 
     /// TVM's `BatchMatmulAttrs` (`nn.h`).
-    BatchMatmulAttrs {
-        out_dtype: Option<dtype> = None,
-        transpose_a: bool = false,
-        transpose_b: bool = false,
-    }
+    BatchMatmulAttrs { out_dtype: Option<dtype> = None, transpose_a: bool = false, transpose_b: bool = false }
 
     /// TVM's `OneHotAttrs` (`transform.h`).
-    OneHotAttrs {
-        depth: int = 1,
-        axis: int = -1,
-        dtype: Option<dtype> = None,
-    }
+    OneHotAttrs { depth: int = 1, axis: int = -1, dtype: Option<dtype> = None }
 
     /// TVM's `ReshapeAttrs` (`transform.h`).
-    ReshapeAttrs {
-        newshape: [int],
-        allowzero: bool = false,
-    }
+    ReshapeAttrs { newshape: [int], allowzero: bool = false }
 
     /// TVM's `SubPixelAttrs` (`nn.h`).
-    SubPixelAttrs {
-        block_size: int = 1,
-        layout: str = "NCHW",
-        mode: str = "DCR",
-    }
+    SubPixelAttrs { block_size: int = 1, layout: str = "NCHW", mode: str = "DCR" }
 
     /// TVM's `BroadcastAttrs` (`qnn/attrs.h`): the quantized binary operators.
-    BroadcastAttrs {
-        lhs_axis: int = -1,
-        rhs_axis: int = -1,
-    }
+    BroadcastAttrs { lhs_axis: int = -1, rhs_axis: int = -1 }
 
     /// TVM's `DequantizeAttrs` (`qnn/attrs.h`).
-    DequantizeAttrs {
-        out_dtype: Option<dtype> = None,
-        axis: int = -1,
-    }
+    DequantizeAttrs { out_dtype: Option<dtype> = None, axis: int = -1 }
 }

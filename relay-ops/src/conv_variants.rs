@@ -123,19 +123,7 @@ relay_op! {
     /// %y = nn.contrib_conv2d_winograd_without_weight_transform(%x, %w, tile_size=4, padding=[1, 1, 1, 1], channels=64, kernel_size=[3, 3])  // (1, 32, 56, 56) f32, (6, 6, 64, 32) f32 -> (1, 64, 56, 56) f32
     /// ```
     nn.contrib_conv2d_winograd_without_weight_transform : fn<t1, t2, t3>(data: t1, weight: t2) -> t3 where Conv2DWinograd,
-        attrs {
-            tile_size: int,
-            strides: [int] = [1, 1],
-            padding: [int] = [0, 0],
-            dilation: [int] = [1, 1],
-            groups: int = 1,
-            channels: Option<int> = None,
-            kernel_size: Option<[int]> = None,
-            data_layout: str = "NCHW",
-            kernel_layout: str = "OIHW",
-            out_layout: str = "",
-            out_dtype: Option<dtype> = None,
-        },
+        attrs Conv2DWinogradAttrs,
         level 10;
 
     /// The winograd transform of an `OIDHW` weight `(O, I, kd, kh, kw)`: with a constant
@@ -159,19 +147,7 @@ relay_op! {
     /// %y = nn.contrib_conv3d_winograd_without_weight_transform(%x, %w, tile_size=4, padding=[1, 1, 1], channels=64, kernel_size=[3, 3, 3])  // (1, 32, 8, 28, 28) f32, (6, 6, 6, 64, 32) f32 -> (1, 64, 8, 28, 28) f32
     /// ```
     nn.contrib_conv3d_winograd_without_weight_transform : fn<t1, t2, t3>(data: t1, weight: t2) -> t3 where Conv3DWinograd,
-        attrs {
-            tile_size: int,
-            strides: [int] = [1, 1, 1],
-            padding: [int] = [0, 0, 0],
-            dilation: [int] = [1, 1, 1],
-            groups: int = 1,
-            channels: Option<int> = None,
-            kernel_size: Option<[int]> = None,
-            data_layout: str = "NCDHW",
-            kernel_layout: str = "OIDHW",
-            out_layout: str = "",
-            out_dtype: Option<dtype> = None,
-        },
+        attrs Conv3DWinogradAttrs,
         level 10;
 
     /// The GEMM transform of an `HWIO` weight `(kh, kw, I, O)`, the matrix of

@@ -27,23 +27,17 @@ use relay_core::{relation, relay_op, Progress, RelCx, RelError, RelResult};
 /// `axis` ∈ `[-ndim, ndim)`.
 #[relation(
     Softmax(X @ Tensor(s, bt), O) :-
-        assert(
-            -len(s) <= attrs.axis && attrs.axis < len(s),
-            "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)
-        ),
+        assert(-len(s) <= attrs.axis && attrs.axis < len(s), "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)),
         O = Tensor(s, bt),
         attrs(axis: int = -1)
 )]
 pub struct Softmax;
 
-/// `bias_add`'s relation: the bias is the vector `(C)` of `C = data.shape[axis]`
-/// (inferred backward when unknown), the result is the data's type.
+/// `bias_add`'s and `prelu`'s relation: the bias (the slopes) is the vector `(C)` of
+/// `C = data.shape[axis]` (inferred backward when unknown), the result is the data's type.
 #[relation(
     BiasAdd(X @ Tensor(s, bt), B, O) :-
-        assert(
-            -len(s) <= attrs.axis && attrs.axis < len(s),
-            "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)
-        ),
+        assert(-len(s) <= attrs.axis && attrs.axis < len(s), "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)),
         B = Tensor([s[attrs.axis]], bt),
         O = Tensor(s, bt),
         attrs(axis: int = 1)
@@ -58,31 +52,12 @@ pub struct Dropout;
 /// `C = data.shape[axis]` (inferred backward); the result is `(data, (C), (C))`.
 #[relation(
     BatchNorm(X @ Tensor(s, bt), G, B, M, V, O) :-
-        assert(
-            -len(s) <= attrs.axis && attrs.axis < len(s),
-            "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)
-        ),
+        assert(-len(s) <= attrs.axis && attrs.axis < len(s), "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)),
         c = s[attrs.axis],
-        assert(
-            G = Tensor([c], bt),
-            "`gamma` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`",
-            c, bt, X, attrs.axis, G
-        ),
-        assert(
-            B = Tensor([c], bt),
-            "`beta` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`",
-            c, bt, X, attrs.axis, B
-        ),
-        assert(
-            M = Tensor([c], bt),
-            "`moving_mean` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`",
-            c, bt, X, attrs.axis, M
-        ),
-        assert(
-            V = Tensor([c], bt),
-            "`moving_var` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`",
-            c, bt, X, attrs.axis, V
-        ),
+        assert(G = Tensor([c], bt), "`gamma` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`", c, bt, X, attrs.axis, G),
+        assert(B = Tensor([c], bt), "`beta` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`", c, bt, X, attrs.axis, B),
+        assert(M = Tensor([c], bt), "`moving_mean` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`", c, bt, X, attrs.axis, M),
+        assert(V = Tensor([c], bt), "`moving_var` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`", c, bt, X, attrs.axis, V),
         O = (Tensor(s, bt), Tensor([c], bt), Tensor([c], bt)),
         attrs(axis: int = 1)
 )]
@@ -93,21 +68,10 @@ pub struct BatchNorm;
 /// the data's type.
 #[relation(
     Norm(X @ Tensor(s, bt), G, B, O) :-
-        assert(
-            -len(s) <= attrs.axis && attrs.axis < len(s),
-            "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)
-        ),
+        assert(-len(s) <= attrs.axis && attrs.axis < len(s), "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)),
         c = s[attrs.axis],
-        assert(
-            G = Tensor([c], bt),
-            "`gamma` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`",
-            c, bt, X, attrs.axis, G
-        ),
-        assert(
-            B = Tensor([c], bt),
-            "`beta` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`",
-            c, bt, X, attrs.axis, B
-        ),
+        assert(G = Tensor([c], bt), "`gamma` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`", c, bt, X, attrs.axis, G),
+        assert(B = Tensor([c], bt), "`beta` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`", c, bt, X, attrs.axis, B),
         O = Tensor(s, bt),
         attrs(axis: int)
 )]
@@ -122,21 +86,10 @@ pub struct Norm;
             "`nn.instance_norm` expects data of rank at least 3 (batch, channels, spatial axes), found `{}`",
             X
         ),
-        assert(
-            -len(s) <= attrs.axis && attrs.axis < len(s),
-            "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)
-        ),
+        assert(-len(s) <= attrs.axis && attrs.axis < len(s), "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)),
         c = s[attrs.axis],
-        assert(
-            G = Tensor([c], bt),
-            "`gamma` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`",
-            c, bt, X, attrs.axis, G
-        ),
-        assert(
-            B = Tensor([c], bt),
-            "`beta` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`",
-            c, bt, X, attrs.axis, B
-        ),
+        assert(G = Tensor([c], bt), "`gamma` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`", c, bt, X, attrs.axis, G),
+        assert(B = Tensor([c], bt), "`beta` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`", c, bt, X, attrs.axis, B),
         O = Tensor(s, bt),
         attrs(axis: int)
 )]
@@ -176,7 +129,7 @@ pub fn expand_dims_rel(cx: &mut RelCx<'_>) -> RelResult {
         return Err(RelError::at(
             1,
             format!(
-                "`expand_dims` cannot give `{o}`: it inserts {n} axes, and `{o}` has rank {}",
+                "it inserts {n} axes, more than the rank of `{o}` ({})",
                 out.len()
             ),
         ));
@@ -185,7 +138,7 @@ pub fn expand_dims_rel(cx: &mut RelCx<'_>) -> RelResult {
         return Err(RelError::at(
             1,
             format!(
-                "`expand_dims` cannot give `{o}`: the data would have rank {rank}, and `axis` {axis} is out of range for inserting into it (from -{} to {rank})",
+                "`{o}` needs data of rank {rank}, and `axis` {axis} is out of range for inserting into it (from -{} to {rank})",
                 rank + 1
             ),
         ));
@@ -197,7 +150,7 @@ pub fn expand_dims_rel(cx: &mut RelCx<'_>) -> RelResult {
             return Err(RelError::at(
                 1,
                 format!(
-                    "`expand_dims` cannot give `{o}`: `axis` {axis} inserts a dimension of 1 at position {i}, where it has {d}"
+                    "`axis` {axis} inserts a dimension of 1 at position {i}, where `{o}` has {d}"
                 ),
             ));
         }

@@ -34,10 +34,7 @@ use relay_core::{relation, relay_op};
     Lrn(X @ Tensor(s, bt), O) :-
         O = Tensor(s, bt),
         assert(attrs.size >= 1, "`size` must be at least 1"),
-        assert(
-            -len(s) <= attrs.axis && attrs.axis < len(s),
-            "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)
-        ),
+        assert(-len(s) <= attrs.axis && attrs.axis < len(s), "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)),
         attrs(size: int = 5, axis: int = 1)
 )]
 pub struct Lrn;
@@ -127,18 +124,7 @@ relay_op! {
     /// %y = nn.conv3d(%x, %w, padding=[1, 1, 1], channels=8, kernel_size=[3, 3, 3])  // (1, 4, 8, 8, 8) f32, (8, 4, 3, 3, 3) f32 -> (1, 8, 8, 8, 8) f32
     /// ```
     nn.conv3d : fn<t1, t2, t3>(data: t1, weight: t2) -> t3 where Conv3D,
-        attrs {
-            strides: [int] = [1, 1, 1],
-            padding: [int] = [0, 0, 0],
-            dilation: [int] = [1, 1, 1],
-            groups: int = 1,
-            channels: Option<int> = None,
-            kernel_size: Option<[int]> = None,
-            data_layout: str = "NCDHW",
-            kernel_layout: str = "OIDHW",
-            out_layout: str = "",
-            out_dtype: Option<dtype> = None,
-        },
+        attrs Conv3DAttrs,
         level 2;
 
     /// 1-D transposed convolution of `data` (`NCW`) with `weight` (`IOW`).

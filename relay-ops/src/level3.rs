@@ -55,10 +55,7 @@ pub struct FullLike;
     Reverse(X @ Tensor(s, bt), O) :-
         assert(attrs.axis != None, "`axis` must be set: `reverse` reverses one axis"),
         O = Tensor(s, bt),
-        assert(
-            -len(s) <= attrs.axis && attrs.axis < len(s),
-            "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)
-        ),
+        assert(-len(s) <= attrs.axis && attrs.axis < len(s), "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)),
         attrs(axis: Option<int>)
 )]
 pub struct Reverse;
@@ -68,10 +65,7 @@ pub struct Reverse;
 #[relation(
     Repeat(X @ Tensor(s, bt), O) :-
         assert(attrs.axis != None, "`axis` must be set: `repeat` repeats along one axis"),
-        assert(
-            -len(s) <= attrs.axis && attrs.axis < len(s),
-            "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)
-        ),
+        assert(-len(s) <= attrs.axis && attrs.axis < len(s), "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)),
         assert(attrs.repeats >= 1, "`repeats` must be at least 1"),
         k = attrs.axis % len(s),
         O = Tensor([..s[..k], s[k] * attrs.repeats, ..s[k + 1..]], bt),
@@ -86,28 +80,16 @@ pub struct Repeat;
     Gather(X @ Tensor(s, bt), Tensor(si, _), O) :-
         assert(attrs.axis != None, "`axis` must be set: `gather` gathers along one axis"),
         assert(len(si) == len(s), "the data and the indices must have the same rank"),
-        assert(
-            -len(s) <= attrs.axis && attrs.axis < len(s),
-            "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)
-        ),
+        assert(-len(s) <= attrs.axis && attrs.axis < len(s), "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)),
         O = Tensor(si, bt),
         attrs(axis: Option<int>)
 )]
 pub struct Gather;
 
 /// TVM's `PReluRel`: the data's type; `alpha` is `(C)` with `C` the data's dimension
-/// `axis` (inferred backward when `alpha` is unknown).
-#[relation(
-    PRelu(X @ Tensor(s, bt), A, O) :-
-        assert(
-            -len(s) <= attrs.axis && attrs.axis < len(s),
-            "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)
-        ),
-        A = Tensor([s[attrs.axis]], bt),
-        O = Tensor(s, bt),
-        attrs(axis: int = 1)
-)]
-pub struct PRelu;
+/// `axis` (inferred backward when `alpha` is unknown): the rule of `nn.bias_add`'s
+/// relation, which it is.
+pub type PRelu = crate::level1::BiasAdd;
 
 relay_op! {
     /// Reshapes to `newshape`, whose special values are TVM's: `0` copies the input

@@ -342,9 +342,9 @@ fn expand_dims_infers_its_data_from_its_result_or_says_why_none_fits() {
     assert_eq!(
         errors_at(src),
         [
-            "`expand_dims(%x, axis=0)`: `expand_dims` cannot give `Tensor[(2, 3), float32]`: `axis` 0 inserts a dimension of 1 at position 0, where it has 2",
-            "`expand_dims(%x, axis=1, num_newaxis=2)`: `expand_dims` cannot give `Tensor[(2, 3), float32]`: the data would have rank 0, and `axis` 1 is out of range for inserting into it (from -1 to 0)",
-            "`expand_dims(%x, axis=0, num_newaxis=2)`: `expand_dims` cannot give `Tensor[(3), float32]`: it inserts 2 axes, and `Tensor[(3), float32]` has rank 1",
+            "`expand_dims(%x, axis=0)`: the result of `expand_dims` does not have the type required of it: `axis` 0 inserts a dimension of 1 at position 0, where `Tensor[(2, 3), float32]` has 2",
+            "`expand_dims(%x, axis=1, num_newaxis=2)`: the result of `expand_dims` does not have the type required of it: `Tensor[(2, 3), float32]` needs data of rank 0, and `axis` 1 is out of range for inserting into it (from -1 to 0)",
+            "`expand_dims(%x, axis=0, num_newaxis=2)`: the result of `expand_dims` does not have the type required of it: it inserts 2 axes, more than the rank of `Tensor[(3), float32]` (1)",
         ]
     );
     let checked = Prelude::standard().unwrap().check(src);

@@ -7,7 +7,8 @@
 //! to the same `relay_op!` with `attrs { .. }` written out, one set per round. Both
 //! macros then see the attributes as if written there (their docs, builders and the
 //! compile-time agreement between an operator and its clause are unchanged), and an
-//! error in the set points at the set's own tokens.
+//! error in the set points at the set's own tokens. A set that takes another's
+//! attributes (`..Other`) is written out by the other's macro the same way.
 
 use super::ast::AttrDecl;
 use proc_macro2::{Delimiter, Group, Ident, TokenStream, TokenTree};
@@ -15,15 +16,19 @@ use quote::quote;
 use syn::parse::{Parse, ParseStream};
 use syn::{braced, Attribute, Token};
 
-/// `#[doc] Name { name: type = default, .. }`, any number of them.
+/// `#[doc] Name { name: type = default, .., ..Other, .. }`, any number of them.
 struct Sets(Vec<Set>);
 
 struct Set {
     attrs: Vec<Attribute>,
     name: Ident,
-    /// The attributes' tokens, as written (checked to parse as attributes).
+    /// The attributes' tokens, as written (checked to parse as attributes), without a
+    /// trailing comma.
     body: TokenStream,
     decls: Vec<AttrDecl>,
+    /// `..Other`: another set's attributes spliced in there, with the tokens before and
+    /// after it (each list ends, or starts, with its comma).
+    spread: Option<(syn::Path, TokenStream, TokenStream)>,
 }
 
 impl Parse for Sets {
@@ -34,19 +39,56 @@ impl Parse for Sets {
             let name: Ident = input.parse()?;
             let content;
             braced!(content in input);
-            let body: TokenStream = content.fork().parse()?;
-            let mut decls = Vec::new();
+            let mut body: Vec<TokenTree> =
+                content.fork().parse::<TokenStream>()?.into_iter().collect();
+            if matches!(body.last(), Some(TokenTree::Punct(p)) if p.as_char() == ',') {
+                body.pop();
+            }
+            let (mut decls, mut spread, mut before) = (Vec::new(), None, None);
             while !content.is_empty() {
-                decls.push(content.parse()?);
+                if content.peek(Token![..]) {
+                    let dots = content.parse::<Token![..]>()?;
+                    let path: syn::Path = content.parse()?;
+                    if spread.is_some() {
+                        return Err(syn::Error::new(
+                            dots.spans[0],
+                            "a set takes at most one `..Other`",
+                        ));
+                    }
+                    // The tokens before `..` are the decls so far, each with its comma.
+                    before = Some(decls.len());
+                    spread = Some(path);
+                } else {
+                    decls.push(content.parse()?);
+                }
                 if !content.is_empty() {
                     content.parse::<Token![,]>()?;
                 }
             }
+            let spread = match (spread, before) {
+                (Some(path), Some(_)) => {
+                    // Split the written tokens at `..Path`.
+                    let at = (0..body.len())
+                        .find(|&i| matches!((&body[i], body.get(i + 1)), (TokenTree::Punct(a), Some(TokenTree::Punct(b))) if a.as_char() == '.' && b.as_char() == '.'))
+                        .expect("`..` was parsed");
+                    let end = (at + 2..body.len())
+                        .find(|&i| matches!(&body[i], TokenTree::Punct(p) if p.as_char() == ','))
+                        .unwrap_or(body.len());
+                    let (head, tail) = (&body[..at], &body[end..]);
+                    Some((
+                        path,
+                        head.iter().cloned().collect(),
+                        tail.iter().cloned().collect(),
+                    ))
+                }
+                _ => None,
+            };
             sets.push(Set {
                 attrs,
                 name,
-                body,
+                body: body.into_iter().collect(),
                 decls,
+                spread,
             });
             if input.peek(Token![;]) {
                 input.parse::<Token![;]>()?;
@@ -72,7 +114,13 @@ fn expand_set(set: &Set) -> TokenStream {
         name,
         body,
         decls,
+        spread,
     } = set;
+    if let Some((path, head, tail)) = spread {
+        // The other set's macro writes this one out with its attributes, and
+        // `relay_attrs!` runs again.
+        return quote!(#path ! { @relay_attrs { #(#attrs)* } #name [#head] [#tail] });
+    }
     let mut doc = String::from("\n\nAttributes:\n");
     for d in decls {
         let line = match &d.default {
@@ -97,6 +145,9 @@ fn expand_set(set: &Set) -> TokenStream {
             (@relation [$($before:tt)*] [$($after:tt)*] $($item:tt)*) => {
                 #[::relay_core::relation($($before)* attrs(#body) $($after)*)]
                 $($item)*
+            };
+            (@relay_attrs { $($doc:tt)* } $name:ident [$($before:tt)*] [$($after:tt)*]) => {
+                ::relay_core::relay_attrs! { $($doc)* $name { $($before)* #body $($after)* } }
             };
         }
     }

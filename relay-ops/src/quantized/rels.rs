@@ -35,22 +35,11 @@ fn result(cx: &mut RelCx<'_>, dims: &[Dim], dtype: DType) -> Result<(), RelError
 pub fn quantize_rel(cx: &mut RelCx<'_>) -> RelResult {
     let op = "qnn.quantize";
     let odt = out_dtype(cx, op, &["int8", "uint8", "int16", "uint16", "int32"])?;
-    let Some((dims, _)) = quantized_tensor(cx, op, 0, "the data", &["float32"])? else {
-        return WAIT;
-    };
-    // `axis` is checked whether or not a parameter is per channel (TVM checks it only
-    // for per-channel parameters).
-    let channels = data_channels(cx, 0, "the data", &dims, "axis")?;
-    result(cx, &dims, odt)?;
-    check_params(
-        cx,
-        op,
-        &[
-            scale(1, "output_scale", PerChannel),
-            zero_point(2, "output_zero_point", PerChannel),
-        ],
-        |_| Ok(channels.clone()),
-    )
+    let params = [
+        scale(1, "output_scale", PerChannel),
+        zero_point(2, "output_zero_point", PerChannel),
+    ];
+    convert(cx, op, &["float32"], odt, &params)
 }
 
 /// `qnn.dequantize(data, input_scale, input_zero_point)`: quantized data to `out_dtype`
@@ -63,21 +52,30 @@ pub fn dequantize_rel(cx: &mut RelCx<'_>) -> RelResult {
         None => DType::FLOAT32,
         Some(_) => out_dtype(cx, op, &["float16", "float32"])?,
     };
+    let params = [
+        scale(1, "input_scale", PerChannelOrOne),
+        zero_point(2, "input_zero_point", PerChannelOrOne),
+    ];
     let dtypes = ["int8", "uint8", "int16", "uint16", "int32"];
-    let Some((dims, _)) = quantized_tensor(cx, op, 0, "the data", &dtypes)? else {
+    convert(cx, op, &dtypes, odt, &params)
+}
+
+/// What `qnn.quantize` and `qnn.dequantize` share: data of one of `dtypes` to `odt`, of
+/// the data's shape, with `params` along `axis`. `axis` is checked whether or not a
+/// parameter is per channel (TVM checks it only for per-channel parameters).
+fn convert(
+    cx: &mut RelCx<'_>,
+    op: &str,
+    dtypes: &[&str],
+    odt: DType,
+    params: &[QParam],
+) -> RelResult {
+    let Some((dims, _)) = quantized_tensor(cx, op, 0, "the data", dtypes)? else {
         return WAIT;
     };
     let channels = data_channels(cx, 0, "the data", &dims, "axis")?;
     result(cx, &dims, odt)?;
-    check_params(
-        cx,
-        op,
-        &[
-            scale(1, "input_scale", PerChannelOrOne),
-            zero_point(2, "input_zero_point", PerChannelOrOne),
-        ],
-        |_| Ok(channels.clone()),
-    )
+    check_params(cx, op, params, |_| Ok(channels.clone()))
 }
 
 /// `qnn.requantize(data, input_scale, input_zero_point, output_scale,
@@ -372,8 +370,8 @@ pub fn qnn_concatenate_rel(cx: &mut RelCx<'_>) -> RelResult {
 }
 
 /// The channels of operand `arg` (`what`) of a quantized binary operator along attribute
-/// `attr`, as TVM reads it: a rank-1 operand's channels are its one dimension, whatever
-/// the attribute.
+/// `attr`, as TVM reads it: a rank-1 operand's channels are its one dimension (the
+/// attribute must still be an axis of it, `0` or `-1`).
 fn operand_channels(
     cx: &mut RelCx<'_>,
     arg: usize,

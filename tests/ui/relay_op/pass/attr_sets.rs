@@ -15,6 +15,8 @@ mod sets {
 relay_attrs! {
     /// A set of one attribute.
     AxisAttrs { axis: int = -1 }
+    /// Another's attributes, then one more.
+    AxisSizeAttrs { ..AxisAttrs, size: int = 2 }
 }
 
 #[relation(Keep(I, I) :- attrs(AxisAttrs))]
@@ -24,10 +26,13 @@ relay_op! {
     first : fn<a, b>(a) -> b where Keep, attrs AxisAttrs;
     second : fn<a, b>(a) -> b where Keep, attrs AxisAttrs, level 3;
     total : fn<a, b>(a) -> b, attrs ReduceAttrs, level 4;
+    window : fn<a, b>(a) -> b where Keep, attrs AxisSizeAttrs;
 }
 
 fn main() {
     assert_eq!(FIRST.attrs.len(), 1);
     assert_eq!(SECOND.level, 3);
     assert_eq!(TOTAL.attrs.len(), 3);
+    let names: Vec<&str> = WINDOW.attrs.iter().map(|a| a.name).collect();
+    assert_eq!(names, ["axis", "size"]);
 }
