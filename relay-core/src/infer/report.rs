@@ -74,12 +74,10 @@ impl Infer<'_> {
                     }
                 }
                 Required::Let(v) => {
-                    let ann = self
-                        .m
-                        .var_decl(v)
-                        .ann()
-                        .expect("recorded for an annotation");
-                    labels.push(self.annotation_label(v, ann));
+                    // Recorded for an annotated variable only.
+                    if let Some(ann) = self.m.var_decl(v).ann() {
+                        labels.push(self.annotation_label(v, ann));
+                    }
                 }
                 Required::Other(other, what) => {
                     let t = self.s.resolve(self.ty_of(other));
