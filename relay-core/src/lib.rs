@@ -234,7 +234,7 @@ pub use relay_macros::relay_op;
 
 /// Declares named attribute sets (TVM's shared attribute structs, `Conv2DAttrs`), once:
 /// an operator takes one with `attrs Name` in [`relay_op!`], a clause with `attrs(Name)`
-/// in [`#[relation]`](relation), as if the attributes were written there. Each set is a
+/// in [`#[relation]`](macro@relation), as if the attributes were written there. Each set is a
 /// macro (exported: a downstream crate names it as `my_crate::Name`; in its own crate it
 /// is in scope after the module that declares it, with `#[macro_use]`), documented with
 /// its attributes. Whether an operator's attributes agree with its relation's clause is
