@@ -12,7 +12,8 @@
 //!    example `#[relation(Same(A, A) :- true)] pub struct Same;`. [`clause`] documents
 //!    every form; a relation clearer as code is a function over [`RelCx`].
 //! 2. **An operator**: [`relay_op!`] declares its dotted name, its type with named
-//!    arguments, the relation, its attributes and level, and generates a typed builder.
+//!    arguments, the relation, its attributes and level, and generates a typed builder
+//!    (attributes that several operators share: [`relay_attrs!`]).
 //! 3. **A data type**, if it needs one: [`relay_data!`], in the spec's notation.
 //! 4. **A prelude**, if it has Relay functions: [`relay_prelude!`] registers a `.relay`
 //!    file, type-checked with the standard prelude.
