@@ -111,10 +111,14 @@ impl Infer<'_> {
                     };
                     let result_blamed = required.is_some();
                     if let Some((required, mut more)) = required {
+                        // A clash the relation's message says in its own words, naming
+                        // the operator, is its; a bare clash of types is the result's.
                         let name = self.callee_name(self.m.callee(*parts));
-                        message = format!(
-                            "the result of {name} does not have the type required of it: {message}"
-                        );
+                        if !message.contains(&name) {
+                            message = format!(
+                                "the result of {name} does not have the type required of it: {message}"
+                            );
+                        }
                         labels.extend(required);
                         more.append(&mut notes);
                         notes = more;
