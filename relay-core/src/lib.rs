@@ -12,7 +12,8 @@
 //!    example `#[relation(Same(A, A) :- true)] pub struct Same;`. [`clause`] documents
 //!    every form; a relation clearer as code is a function over [`RelCx`].
 //! 2. **An operator**: [`relay_op!`] declares its dotted name, its type with named
-//!    arguments, the relation, its attributes and level, and generates a typed builder.
+//!    arguments, the relation, its attributes and level, and generates a typed builder
+//!    (attributes that several operators share: [`relay_attrs!`]).
 //! 3. **A data type**, if it needs one: [`relay_data!`], in the spec's notation.
 //! 4. **A prelude**, if it has Relay functions: [`relay_prelude!`] registers a `.relay`
 //!    file, type-checked with the standard prelude.
@@ -234,7 +235,7 @@ pub use relay_macros::relay_op;
 
 /// Declares named attribute sets (TVM's shared attribute structs, `Conv2DAttrs`), once:
 /// an operator takes one with `attrs Name` in [`relay_op!`], a clause with `attrs(Name)`
-/// in [`#[relation]`](relation), as if the attributes were written there. Each set is a
+/// in [`#[relation]`](macro@relation), as if the attributes were written there. Each set is a
 /// macro (exported: a downstream crate names it as `my_crate::Name`; in its own crate it
 /// is in scope after the module that declares it, with `#[macro_use]`), documented with
 /// its attributes. A set may take another's attributes where it writes `..Other`

@@ -74,12 +74,10 @@ impl Infer<'_> {
                     }
                 }
                 Required::Let(v) => {
-                    let ann = self
-                        .m
-                        .var_decl(v)
-                        .ann()
-                        .expect("recorded for an annotation");
-                    labels.push(self.annotation_label(v, ann));
+                    // Recorded for an annotated variable only.
+                    if let Some(ann) = self.m.var_decl(v).ann() {
+                        labels.push(self.annotation_label(v, ann));
+                    }
                 }
                 Required::Other(other, what) => {
                     let t = self.s.resolve(self.ty_of(other));
@@ -113,10 +111,14 @@ impl Infer<'_> {
                     };
                     let result_blamed = required.is_some();
                     if let Some((required, mut more)) = required {
+                        // A clash the relation's message says in its own words, naming
+                        // the operator, is its; a bare clash of types is the result's.
                         let name = self.callee_name(self.m.callee(*parts));
-                        message = format!(
-                            "the result of {name} does not have the type required of it: {message}"
-                        );
+                        if !message.contains(&name) {
+                            message = format!(
+                                "the result of {name} does not have the type required of it: {message}"
+                            );
+                        }
                         labels.extend(required);
                         more.append(&mut notes);
                         notes = more;
