@@ -568,7 +568,7 @@ fn gqa(inputs: &[(&str, i32, Vec<D>)], names: &[&str], total: i32) -> relay_onnx
         "GroupQueryAttention",
         inputs,
         names,
-        &["y", "pk", "pv"],
+        &["y", "pk", "pv", "qk"],
         vec![int("num_heads", 32), int("kv_num_heads", 8)],
         Some(t),
     )
@@ -596,6 +596,8 @@ fn group_query_attention_presents_the_longer_of_past_and_total() {
             c.type_of("pk").unwrap(),
             format!("Tensor[(1, 8, {present}, 128), float16]")
         );
+        // The scores span `total_sequence_length` (onnxruntime: (1, 4, 3, 8) either way).
+        assert_eq!(c.type_of("qk").unwrap(), "Tensor[(1, 32, 3, 8), float16]");
     }
     // Packed query, key and value: (32 + 2 * 8) heads of 128.
     let inputs = [

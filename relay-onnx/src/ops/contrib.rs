@@ -84,7 +84,7 @@ relay_op! {
     /// `value` `(B, S, kv_num_heads * head)` (or all three packed in `query`). The
     /// outputs are `(B, S, N * head)` and the present key and value
     /// `(B, kv_num_heads, T, head)` where `T` is the larger of the past's length and the
-    /// value of `total_sequence_length`.
+    /// value of `total_sequence_length`, and the scores `(B, N, S, total_sequence_length)`.
     ort.group_query_attention : fn<q, k, v, pk, pv, sk, t, c, s, p, a, h, ks, vs, qn, kn, qs, y>(query: q, key: k, value: v, past_key: pk, past_value: pv, seqlens_k: sk, total_sequence_length: t, cos_cache: c, sin_cache: s, position_ids: p, attention_bias: a, head_sink: h, k_scale: ks, v_scale: vs, q_norm_weight: qn, k_norm_weight: kn, query_seqlens: qs) -> y where OrtGroupQueryAttention,
         attrs { num_heads: int, kv_num_heads: int },
         level 10;
@@ -685,7 +685,9 @@ pub fn ort_multi_head_attention(cx: &mut RelCx<'_>) -> RelResult {
         }
     }
     let hv = cx.tcx().dims.scale(v_head, n).map_err(arith(2))?;
-    let fields = out_fields(cx, 10, 3)?;
+    // The fourth output, the scores `(B, N, S, P + L)`, has a dtype of its own, which
+    // nothing here gives: it is left to the graph.
+    let fields = out_fields(cx, 10, 4)?;
     set_field(cx, &fields, 10, 0, &[b, s, hv], dt)?;
     set_field(cx, &fields, 10, 1, &[b, nk, total, k_head], dt)?;
     set_field(cx, &fields, 10, 2, &[b, nk, total, v_head], dt)?;
@@ -804,10 +806,12 @@ pub fn ort_group_query_attention(cx: &mut RelCx<'_>) -> RelResult {
         }
     }
     let hq = cx.tcx().dims.scale(head, n).map_err(arith(0))?;
-    let fields = out_fields(cx, 17, 3)?;
+    let nq = konst(cx, n);
+    let fields = out_fields(cx, 17, 4)?;
     set_field(cx, &fields, 17, 0, &[q[0], q[1], hq], dt)?;
     set_field(cx, &fields, 17, 1, &[q[0], kk, present, head], cache)?;
     set_field(cx, &fields, 17, 2, &[q[0], kk, present, head], cache)?;
+    set_field(cx, &fields, 17, 3, &[q[0], nq, q[1], total], dt)?;
     Ok(Progress::Solved)
 }
 
