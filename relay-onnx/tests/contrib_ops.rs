@@ -967,3 +967,63 @@ fn quantize_and_dequantize_in_the_microsoft_domain() {
         ["the scale `Tensor[(32), float32]` does not fit the input `Tensor[(N, 64), uint8]`: per axis 1, it has 64 elements"]
     );
 }
+
+#[test]
+fn ill_ranked_inputs_are_messages_not_panics() {
+    let ops = [
+        "Gelu",
+        "QuickGelu",
+        "FastGelu",
+        "BiasGelu",
+        "BiasAdd",
+        "BiasSoftmax",
+        "SkipLayerNormalization",
+        "SkipSimplifiedLayerNormalization",
+        "EmbedLayerNormalization",
+        "Attention",
+        "MultiHeadAttention",
+        "GroupQueryAttention",
+        "RotaryEmbedding",
+        "MatMulNBits",
+        "FusedMatMul",
+        "FusedConv",
+        "FusedGemm",
+        "QLinearAdd",
+        "QLinearMul",
+        "QLinearSigmoid",
+        "QLinearLeakyRelu",
+        "QLinearSoftmax",
+        "QLinearAveragePool",
+        "QLinearGlobalAveragePool",
+        "QLinearConcat",
+        "QLinearConv",
+        "DynamicQuantizeMatMul",
+        "MatMulIntegerToFloat",
+        "QuantizeLinear",
+        "DequantizeLinear",
+    ];
+    let attrs = || {
+        vec![
+            int("num_heads", 2),
+            int("kv_num_heads", 1),
+            int("K", 8),
+            int("N", 4),
+            int("block_size", 16),
+            int("axis", 0),
+            int("transBatchA", 1),
+        ]
+    };
+    for op in ops {
+        for rank in 0..6 {
+            for n in 1..=9 {
+                let inputs: Vec<(&str, i32, Vec<D>)> =
+                    ["a", "b", "c", "d", "e", "f", "g", "h", "i"][..n]
+                        .iter()
+                        .map(|&name| (name, F, (0..rank).map(|k| v(k as i64 + 1)).collect()))
+                        .collect();
+                let c = node_in(MS, op, &inputs, &names(&inputs), &["y"], attrs(), None);
+                let _ = messages(&c);
+            }
+        }
+    }
+}
