@@ -160,7 +160,78 @@ fn bias_add_and_bias_softmax() {
     );
 }
 
+#[test]
+fn bias_split_gelu_halves_the_channels() {
+    let inputs = [
+        ("x", D::F16, vec![p("N"), p("HW"), v(2560)]),
+        ("b", D::F16, vec![v(2560)]),
+    ];
+    assert_eq!(
+        types("BiasSplitGelu", &inputs, &["x", "b"], &["y"], vec![]),
+        ["Tensor[(N, HW, 1280), float16]"]
+    );
+    let inputs = [
+        ("x", D::F16, vec![p("N"), p("HW"), v(2561)]),
+        ("b", D::F16, vec![v(2561)]),
+    ];
+    assert_eq!(
+        errors("BiasSplitGelu", &inputs, &["x", "b"], &["y"], vec![]),
+        ["the input's last axis (2561) does not split in two halves"]
+    );
+}
+
+#[test]
+fn gemm_fast_gelu_is_a_product_plus_bias() {
+    let inputs = [
+        ("x", F, vec![p("B"), p("S"), v(768)]),
+        ("w", F, vec![v(768), v(3072)]),
+        ("b", F, vec![v(3072)]),
+    ];
+    assert_eq!(
+        types("GemmFastGelu", &inputs, &["x", "w", "b"], &["y"], vec![]),
+        ["Tensor[(B, S, 3072), float32]"]
+    );
+}
+
 // --- 1. The fused normalizations ----------------------------------------------------------
+
+#[test]
+fn group_norms_keep_their_input_type() {
+    let attrs = || vec![int("groups", 32), int("activation", 1)];
+    let inputs = [
+        ("x", D::F16, vec![p("N"), p("H"), p("W"), v(320)]),
+        ("g", F, vec![v(320)]),
+        ("b", F, vec![v(320)]),
+        ("skip", D::F16, vec![p("N"), p("H"), p("W"), v(320)]),
+        ("bias", D::F16, vec![v(320)]),
+    ];
+    assert_eq!(
+        types("GroupNorm", &inputs[..3], &["x", "g", "b"], &["y"], attrs()),
+        ["Tensor[(N, H, W, 320), float16]"]
+    );
+    assert_eq!(
+        types(
+            "SkipGroupNorm",
+            &inputs,
+            &names(&inputs),
+            &["y", "s"],
+            attrs()
+        ),
+        [
+            "Tensor[(N, H, W, 320), float16]",
+            "Tensor[(N, H, W, 320), float16]"
+        ]
+    );
+    let inputs = [
+        ("x", D::F16, vec![p("N"), p("H"), p("W"), v(100)]),
+        ("g", F, vec![v(100)]),
+        ("b", F, vec![v(100)]),
+    ];
+    assert_eq!(
+        errors("GroupNorm", &inputs, &["x", "g", "b"], &["y"], attrs()),
+        ["the input's 100 channels are not a multiple of `groups` (32)"]
+    );
+}
 
 fn skip_inputs(skip: Vec<D>, gamma: i64) -> Vec<(&'static str, i32, Vec<D>)> {
     vec![
@@ -375,6 +446,47 @@ fn attention_projects_and_keeps_a_present_state() {
         vec![int("num_heads", 4), ints("qkv_hidden_sizes", &[16, 16, 8])],
     );
     assert_eq!(t, ["Tensor[(B, S, 8), float32]"]);
+}
+
+#[test]
+fn qattention_is_attention_of_integers_into_floats() {
+    // onnxruntime at (2, 1, 16) after a past of 6: (2, 1, 16) and (2, 2, 4, 7, 4).
+    let inputs = [
+        ("x", D::U8, vec![p("B"), p("S"), v(768)]),
+        ("w", D::I8, vec![v(768), v(2304)]),
+        ("b", F, vec![v(2304)]),
+        ("xs", F, vec![]),
+        ("ws", F, vec![v(2304)]),
+        ("mask", D::I32, vec![p("B")]),
+        ("xz", D::U8, vec![]),
+        ("wz", D::I8, vec![v(2304)]),
+        ("past", F, vec![v(2), p("B"), v(12), p("P"), v(64)]),
+    ];
+    assert_eq!(
+        types(
+            "QAttention",
+            &inputs,
+            &names(&inputs),
+            &["y", "present"],
+            vec![int("num_heads", 12)]
+        ),
+        [
+            "Tensor[(B, S, 768), float32]",
+            "Tensor[(2, B, 12, P + S, 64), float32]"
+        ]
+    );
+    let mut inputs = inputs[..5].to_vec();
+    inputs[3].2 = vec![v(2)];
+    assert_eq!(
+        errors(
+            "QAttention",
+            &inputs,
+            &names(&inputs),
+            &["y"],
+            vec![int("num_heads", 12)]
+        ),
+        ["`input_scale` is `Tensor[(2), float32]`, and it must be one scale"]
+    );
 }
 
 #[test]
@@ -1001,6 +1113,11 @@ fn ill_ranked_inputs_are_messages_not_panics() {
         "MatMulIntegerToFloat",
         "QuantizeLinear",
         "DequantizeLinear",
+        "QAttention",
+        "BiasSplitGelu",
+        "GemmFastGelu",
+        "GroupNorm",
+        "SkipGroupNorm",
     ];
     let attrs = || {
         vec![
@@ -1011,6 +1128,7 @@ fn ill_ranked_inputs_are_messages_not_panics() {
             int("block_size", 16),
             int("axis", 0),
             int("transBatchA", 1),
+            int("groups", 2),
         ]
     };
     for op in ops {

@@ -1,10 +1,11 @@
 //! onnxruntime's contrib operators (domain `com.microsoft`): the fused activations
-//! (`Gelu`, `FastGelu`, `BiasGelu`, `QuickGelu`, `BiasAdd`, `BiasSoftmax`), the fused
-//! normalizations (`SkipLayerNormalization` and its simplified form,
-//! `SimplifiedLayerNormalization`, `EmbedLayerNormalization`), the attentions
-//! (`Attention`, `MultiHeadAttention`, `GroupQueryAttention`, `RotaryEmbedding`), the
-//! fused products (`MatMulNBits`, `FusedMatMul`, `FusedConv`, `FusedGemm`) and the
-//! quantized operators (`QLinearAdd`, `QLinearConcat`, `DynamicQuantizeMatMul`, ..).
+//! (`Gelu`, `FastGelu`, `BiasGelu`, `QuickGelu`, `BiasAdd`, `BiasSoftmax`,
+//! `BiasSplitGelu`), the fused normalizations (`SkipLayerNormalization` and its simplified
+//! form, `SimplifiedLayerNormalization`, `EmbedLayerNormalization`, `GroupNorm`,
+//! `SkipGroupNorm`), the attentions (`Attention`, `QAttention`, `MultiHeadAttention`,
+//! `GroupQueryAttention`, `RotaryEmbedding`), the fused products (`MatMulNBits`,
+//! `FusedMatMul`, `FusedConv`, `FusedGemm`, `GemmFastGelu`) and the quantized operators
+//! (`QLinearAdd`, `QLinearConcat`, `QLinearConv`, `DynamicQuantizeMatMul`, ..).
 //!
 //! Where onnxruntime's semantics are an ONNX operator's, the mapping names the `onnx.`
 //! operator (`FusedGemm` is `onnx.gemm`, `QLinearAdd` is `onnx.binary` of its two
@@ -72,6 +73,25 @@ relay_op! {
         attrs { num_heads: int, qkv_hidden_sizes: Option<[int]> = None, past_present_share_buffer: int = 0 },
         level 10;
 
+    /// onnxruntime's `QAttention`: `ort.attention` of an integer `input` and `weight`
+    /// (with their scales and zero points), of the float `bias`'s dtype.
+    ort.qattention : fn<x, w, b, xs, ws, m, xz, wz, p, y>(input: x, weight: w, bias: b, input_scale: xs, weight_scale: ws, mask_index: m, input_zero_point: xz, weight_zero_point: wz, past: p) -> y where OrtQAttention,
+        attrs { num_heads: int, qkv_hidden_sizes: Option<[int]> = None, past_present_share_buffer: int = 0 },
+        level 10;
+
+    /// onnxruntime's `BiasSplitGelu`: `data` `(N, S, D)` plus `bias` `(D)`, split in two
+    /// halves on the last axis; the result is `(N, S, D / 2)`.
+    ort.bias_split_gelu : fn<x, b, y>(data: x, bias: b) -> y where OrtBiasSplitGelu,
+        level 10;
+
+    /// onnxruntime's `GroupNorm` and `SkipGroupNorm`: `data` `(N, H, W, C)` (or
+    /// `(N, C, H, W)` without `channels_last`) in `groups` groups of channels, with
+    /// `gamma` and `beta` `(C)` and an optional `skip` and `bias`; the results (the
+    /// normalized sum, and `SkipGroupNorm`'s sum) are `data`'s type.
+    ort.group_norm : fn<x, g, b, s, c, y>(data: x, gamma: g, beta: b, skip: s, bias: c) -> y where OrtGroupNorm,
+        attrs { groups: int, channels_last: int = 1 },
+        level 10;
+
     /// onnxruntime's `MultiHeadAttention`: `query` `(B, S, D)` with `key` and `value`
     /// `(B, L, Dk)` and `(B, L, Dv)`, or already split into heads `(B, N, L, head)`, or
     /// packed (`query` `(B, S, N, 3, head)`, `key` `(B, L, N, 2, head)`). The outputs are
@@ -126,6 +146,11 @@ relay_op! {
     /// an integer `b`, of `a`'s dtype, plus an optional `bias` vector of the result's
     /// last axis.
     ort.dynamic_quantize_matmul : fn<a, b, s, z, c, y>(a: a, b: b, b_scale: s, b_zero_point: z, bias: c) -> y where OrtDynamicQuantizeMatMul,
+        level 10;
+
+    /// onnxruntime's `GemmFastGelu`: `onnx.matmul` of `x` and `w` (one dtype) plus an
+    /// optional `bias` vector of the result's last axis.
+    ort.gemm_fast_gelu : fn<x, w, b, y>(x: x, w: w, bias: b) -> y where OrtGemmFastGelu,
         level 10;
 
     /// onnxruntime's `MatMulIntegerToFloat`: `onnx.matmul`'s shapes of integers `a` and
@@ -273,6 +298,75 @@ pub fn ort_bias_softmax(cx: &mut RelCx<'_>) -> RelResult {
         ));
     }
     out_tensor(cx, 2, &x, dt)
+}
+
+/// `OrtBiasSplitGelu(data, bias, out)`.
+#[relation(OrtBiasSplitGelu)]
+pub fn ort_bias_split_gelu(cx: &mut RelCx<'_>) -> RelResult {
+    let Some((x, dt)) = cx.tensor_dims(0)? else {
+        return Ok(Progress::NotYet);
+    };
+    if x.len() != 3 {
+        let t = shown(cx, 0);
+        return Err(RelError::at(
+            0,
+            format!("the input is `{t}`, and it must be `(N, S, D)`"),
+        ));
+    }
+    if let Some((_, bdt)) = opt_tensor(cx, 1)? {
+        cx.unify_dtype(dt, bdt, 1)?;
+    }
+    vector_of(cx, 1, "bias", x[2], "the input's last axis")?;
+    let half = match as_const(cx, x[2]) {
+        Some(d) if d % 2 != 0 => {
+            return Err(RelError::at(
+                0,
+                format!("the input's last axis ({d}) does not split in two halves"),
+            ))
+        }
+        _ => cx.tcx().dims.exact_div(x[2], 2).unwrap_or(Dims::ANY),
+    };
+    out_tensor(cx, 2, &[x[0], x[1], half], dt)
+}
+
+/// `OrtGroupNorm(data, gamma, beta, skip, bias, out)`.
+#[relation(OrtGroupNorm)]
+pub fn ort_group_norm(cx: &mut RelCx<'_>) -> RelResult {
+    let Some((x, dt)) = cx.tensor_dims(0)? else {
+        return Ok(Progress::NotYet);
+    };
+    if x.len() != 4 {
+        let t = shown(cx, 0);
+        return Err(RelError::at(
+            0,
+            format!("the input is `{t}`, and it must be `(N, H, W, C)` or `(N, C, H, W)`"),
+        ));
+    }
+    let c = if cx.attrs().int("channels_last")?.unwrap_or(1) != 0 {
+        x[3]
+    } else {
+        x[1]
+    };
+    let g = heads(cx, "groups")?;
+    if let Some(n) = as_const(cx, c) {
+        if n % g != 0 {
+            return Err(RelError::at(
+                0,
+                format!("the input's {n} channels are not a multiple of `groups` ({g})"),
+            ));
+        }
+    }
+    for (i, name) in [(1, "gamma"), (2, "beta"), (4, "bias")] {
+        vector_of(cx, i, name, c, "the channels")?;
+    }
+    if let Some((s, sdt)) = opt_tensor(cx, 3)? {
+        cx.unify_dtype(dt, sdt, 3)?;
+        same_shape(cx, &x, &s, (0, "X"), (3, "skip"))?;
+    }
+    let fields = out_fields(cx, 5, 2)?;
+    set_field(cx, &fields, 5, 0, &x, dt)?;
+    set_field(cx, &fields, 5, 1, &x, dt)?;
+    Ok(Progress::Solved)
 }
 
 /// `OrtSkipLayerNorm(input, skip, gamma, beta, bias, out)`.
@@ -454,8 +548,31 @@ fn is_absent(cx: &mut RelCx<'_>, i: usize) -> bool {
 /// past_sequence_length, out)`.
 #[relation(OrtAttention)]
 pub fn ort_attention(cx: &mut RelCx<'_>) -> RelResult {
-    let (Some((x, dt)), Some((w, wdt))) = (cx.tensor_dims(0)?, cx.tensor_dims(1)?) else {
+    attention(cx, false, 4, 7)
+}
+
+/// `OrtQAttention(input, weight, bias, input_scale, weight_scale, mask_index,
+/// input_zero_point, weight_zero_point, past, out)`.
+#[relation(OrtQAttention)]
+pub fn ort_qattention(cx: &mut RelCx<'_>) -> RelResult {
+    attention(cx, true, 8, 9)
+}
+
+/// onnxruntime's attention over `input` (argument 0) projected by the weights (1) and
+/// the bias (2), with a `past` (argument `past`) into `out`: of the input's dtype, or
+/// of the bias's when `quantized` (integer input and weights).
+fn attention(cx: &mut RelCx<'_>, quantized: bool, past: usize, out: usize) -> RelResult {
+    let (Some((x, xdt)), Some((w, wdt))) = (cx.tensor_dims(0)?, cx.tensor_dims(1)?) else {
         return Ok(Progress::NotYet);
+    };
+    let dt = if quantized {
+        match cx.tensor_dims(2)? {
+            Some((_, bdt)) => bdt,
+            None => return Ok(Progress::NotYet),
+        }
+    } else {
+        cx.unify_dtype(xdt, wdt, 1)?;
+        xdt
     };
     if x.len() != 3 {
         let t = shown(cx, 0);
@@ -471,7 +588,6 @@ pub fn ort_attention(cx: &mut RelCx<'_>) -> RelResult {
             format!("the weights are `{t}`, and they must be `(input_hidden_size, Dq + Dk + Dv)`"),
         ));
     }
-    cx.unify_dtype(dt, wdt, 1)?;
     let n = heads(cx, "num_heads")?;
     same_dim(cx, w[0], x[2], 1, |a, b| {
         format!("the weights take inputs of {a}, and the input's are {b}")
@@ -527,31 +643,51 @@ pub fn ort_attention(cx: &mut RelCx<'_>) -> RelResult {
         cx.unify_dtype(dt, bdt, 2)?;
         vector_of(cx, 2, "bias", qkv, "the weights' columns")?;
     }
+    for i in [3, 4].into_iter().filter(|_| quantized) {
+        let name = if i == 3 {
+            "input_scale"
+        } else {
+            "weight_scale"
+        };
+        if let Some((d, sdt)) = opt_tensor(cx, i)? {
+            cx.unify_dtype(dt, sdt, i)?;
+            let count: Option<i64> = d
+                .iter()
+                .try_fold(1i64, |p, &e| p.checked_mul(as_const(cx, e)?));
+            if i == 3 && count.is_some_and(|c| c != 1) {
+                let t = shown(cx, i);
+                return Err(RelError::at(
+                    i,
+                    format!("`{name}` is `{t}`, and it must be one scale"),
+                ));
+            }
+        }
+    }
     let nk = konst(cx, n);
     let two = konst(cx, 2);
     let share = cx.attrs().int("past_present_share_buffer")?.unwrap_or(0) != 0;
     let what = "`(2, B, num_heads, past_sequence_length, head_size)`";
-    let present = match ranked(cx, 4, "past", &[5], what)? {
+    let present = match ranked(cx, past, "past", &[5], what)? {
         Some((p, _)) => {
             let want = [two, x[0], nk, p[3], head];
             for (j, &d) in p.iter().enumerate() {
-                same_dim(cx, d, want[j], 4, |a, b| {
+                same_dim(cx, d, want[j], past, |a, b| {
                     format!("`past` has {a} on axis {j}, and it must be {b}")
                 })?;
             }
             let total = if share {
                 p[3]
             } else {
-                cx.tcx().dims.add(p[3], x[1]).map_err(arith(4))?
+                cx.tcx().dims.add(p[3], x[1]).map_err(arith(past))?
             };
             [two, x[0], nk, total, head]
         }
-        None if is_absent(cx, 4) => [two, x[0], nk, x[1], head],
+        None if is_absent(cx, past) => [two, x[0], nk, x[1], head],
         None => return Ok(Progress::NotYet),
     };
-    let fields = out_fields(cx, 7, 2)?;
-    set_field(cx, &fields, 7, 0, &[x[0], x[1], dv], dt)?;
-    set_field(cx, &fields, 7, 1, &present, dt)?;
+    let fields = out_fields(cx, out, 2)?;
+    set_field(cx, &fields, out, 0, &[x[0], x[1], dv], dt)?;
+    set_field(cx, &fields, out, 1, &present, dt)?;
     Ok(Progress::Solved)
 }
 
@@ -1008,6 +1144,15 @@ pub fn ort_dynamic_quantize_matmul(cx: &mut RelCx<'_>) -> RelResult {
     quantized_matmul(cx, 0, 4, 5)
 }
 
+/// `OrtGemmFastGelu(x, w, bias, out)`.
+#[relation(OrtGemmFastGelu)]
+pub fn ort_gemm_fast_gelu(cx: &mut RelCx<'_>) -> RelResult {
+    if let (Some((_, xdt)), Some((_, wdt))) = (cx.tensor_dims(0)?, cx.tensor_dims(1)?) {
+        cx.unify_dtype(xdt, wdt, 1)?;
+    }
+    quantized_matmul(cx, 0, 2, 3)
+}
+
 /// `OrtMatMulIntegerToFloat(a, b, a_scale, b_scale, a_zero_point, b_zero_point, bias,
 /// out)`.
 #[relation(OrtMatMulIntegerToFloat)]
@@ -1178,12 +1323,22 @@ onnx_ops! {
     "" SimplifiedLayerNormalization since 1 => "onnx.layer_norm"(In(0), In(1), Opt(2)) {
         axis: Attr("axis"), stash_type: Attr("stash_type")
     } -> Each;
+    "com.microsoft" BiasSplitGelu since 1 => "ort.bias_split_gelu"(In(0), In(1));
+    "com.microsoft" GroupNorm since 1 => "ort.group_norm"(In(0), In(1), In(2), Opt(3), Opt(4)) {
+        groups: Attr("groups"), channels_last: Attr("channels_last")
+    };
+    "com.microsoft" SkipGroupNorm since 1 => "ort.group_norm"(In(0), In(1), In(2), In(3), Opt(4)) {
+        groups: Attr("groups"), channels_last: Attr("channels_last")
+    } -> Each;
     "com.microsoft" EmbedLayerNormalization since 1 => "ort.embed_layer_norm"(In(0), Opt(1), In(2), In(3), Opt(4), In(5), In(6), Opt(7), Opt(8)) -> Each;
 
     // 2. The attentions.
     "com.microsoft" Attention since 1 => "ort.attention"(In(0), In(1), Opt(2), Opt(3), Opt(4), Opt(5), Opt(6)) {
         num_heads: Attr("num_heads"), qkv_hidden_sizes: Attr("qkv_hidden_sizes"),
         past_present_share_buffer: Attr("past_present_share_buffer")
+    } -> Each;
+    "com.microsoft" QAttention since 1 => "ort.qattention"(In(0), In(1), In(2), In(3), In(4), Opt(5), Opt(6), Opt(7), Opt(8)) {
+        num_heads: Attr("num_heads"), past_present_share_buffer: Attr("past_present_share_buffer")
     } -> Each;
     "com.microsoft" MultiHeadAttention since 1 => "ort.multi_head_attention"(In(0), Opt(1), Opt(2), Opt(3), Opt(4), Opt(5), Opt(6), Opt(7), Opt(8), Opt(9)) {
         num_heads: Attr("num_heads")
@@ -1207,6 +1362,7 @@ onnx_ops! {
         auto_pad: Attr("auto_pad"), pads: Attr("pads"), strides: Attr("strides"),
         dilations: Attr("dilations"), group: Attr("group"), kernel_shape: Attr("kernel_shape")
     };
+    "com.microsoft" GemmFastGelu since 1 => "ort.gemm_fast_gelu"(In(0), In(1), Opt(2));
     "com.microsoft" FusedGemm since 1 => "onnx.gemm"(In(0), In(1), Opt(2)) { trans_a: Attr("transA"), trans_b: Attr("transB") };
 
     // 4. The quantized operators.
