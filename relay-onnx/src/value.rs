@@ -468,8 +468,13 @@ fn compare(cx: &mut ValueCx<'_>, f: fn(i64, i64) -> bool) -> Option<Vec<Dim>> {
         let eq = if a == b {
             Some(0)
         } else {
+            // A symbol is a size: it is greater than a negative constant (PyTorch's
+            // exporter compares shapes with -1 to find the axes `expand` keeps).
+            let size = |d| matches!(dims.data(d), relay_core::DimData::Sym(_));
             match (dims.as_const(a), dims.as_const(b)) {
                 (Some(x), Some(y)) => Some(x.cmp(&y) as i64),
+                (None, Some(y)) if y < 0 && size(a) => Some(1),
+                (Some(x), None) if x < 0 && size(b) => Some(-1),
                 _ => None,
             }
         };

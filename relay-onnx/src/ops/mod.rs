@@ -24,6 +24,7 @@
 //! assert_eq!(op.relay, "nn.relu");
 //! ```
 
+pub mod contrib;
 pub mod elementwise;
 pub mod nn;
 pub mod shape;

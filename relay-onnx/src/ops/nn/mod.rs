@@ -31,17 +31,17 @@ use relay_core::{DTy, DType, Dim, Dims, RelCx, RelError, Ty, TyData};
 
 pub(crate) use crate::ops::util::arith;
 
-fn konst(cx: &mut RelCx<'_>, c: i64) -> Dim {
+pub(crate) fn konst(cx: &mut RelCx<'_>, c: i64) -> Dim {
     cx.tcx().dims.konst(c)
 }
 
-fn as_const(cx: &RelCx<'_>, d: Dim) -> Option<i64> {
+pub(crate) fn as_const(cx: &RelCx<'_>, d: Dim) -> Option<i64> {
     cx.tcx_ref().dims.as_const(d)
 }
 
 /// The result's fields: a tuple's (the node asked for each output), or the result itself;
 /// an error when the node asks for more than `max` outputs.
-fn out_fields(cx: &mut RelCx<'_>, arg: usize, max: usize) -> Result<Vec<Ty>, RelError> {
+pub(crate) fn out_fields(cx: &mut RelCx<'_>, arg: usize, max: usize) -> Result<Vec<Ty>, RelError> {
     let t = cx.resolve(cx.arg(arg));
     let fields = match cx.data(t) {
         TyData::Tuple(f) => f.to_vec(),
@@ -61,7 +61,7 @@ fn out_fields(cx: &mut RelCx<'_>, arg: usize, max: usize) -> Result<Vec<Ty>, Rel
 
 /// Unifies field `j` of the result (argument `arg`) with `Tensor[dims, dt]`, if the node
 /// has that output.
-fn set_field(
+pub(crate) fn set_field(
     cx: &mut RelCx<'_>,
     fields: &[Ty],
     arg: usize,
@@ -77,7 +77,10 @@ fn set_field(
 }
 
 /// Argument `i` as a tensor's dims and dtype; `None` when it is `()` or not known.
-fn opt_tensor(cx: &mut RelCx<'_>, i: usize) -> Result<Option<(Vec<Dim>, DTy)>, RelError> {
+pub(crate) fn opt_tensor(
+    cx: &mut RelCx<'_>,
+    i: usize,
+) -> Result<Option<(Vec<Dim>, DTy)>, RelError> {
     let t = cx.resolve(cx.arg(i));
     if matches!(cx.data(t), TyData::Tuple(f) if f.is_empty()) {
         return Ok(None);
@@ -87,7 +90,7 @@ fn opt_tensor(cx: &mut RelCx<'_>, i: usize) -> Result<Option<(Vec<Dim>, DTy)>, R
 
 /// Two dimensions that must be equal: an error when both are constants that differ,
 /// else unified when they can be (a symbol may stand for the constant).
-fn same_dim(
+pub(crate) fn same_dim(
     cx: &mut RelCx<'_>,
     a: Dim,
     b: Dim,
