@@ -190,15 +190,15 @@ def @f(%o: Optional[Tensor[(3, 4), float32]]) -> Tensor[(3), float32] {
     );
 }
 
-/// A relation that says the clash in its own words, naming its operator, keeps them; the
-/// annotation is labelled.
+/// A relation that says the clash in its own words keeps them, after the heading that
+/// names the result; the annotation is labelled.
 #[test]
 fn a_relay_ops_message_of_its_own() {
     let program = "def @f(%x) -> Tensor[(2, 3), float32] { expand_dims(%x, axis=0) }";
     assert_eq!(
         check(program),
         concat!(
-            "error: `expand_dims` cannot give `Tensor[(2, 3), float32]`: `axis` 0 inserts a dimension of 1 at position 0, where it has 2\n",
+            "error: the result of `expand_dims` does not have the type required of it: `axis` 0 inserts a dimension of 1 at position 0, where `Tensor[(2, 3), float32]` has 2\n",
             "  ┌─ f.relay:1:41\n",
             "  │\n",
             "1 │ def @f(%x) -> Tensor[(2, 3), float32] { expand_dims(%x, axis=0) }\n",
