@@ -7,6 +7,9 @@
 //! [`Stk::run`], which keeps its state on a heap-allocated stack ([`reblessive`]) instead
 //! of the thread's. So a call nested a hundred thousand deep takes no native stack, while
 //! the grammar reads as a recursive descent; a chain of `let`s is a loop ([`Parser::seq`]).
+//! A level of nesting costs its productions' state on that stack, under a kilobyte (a
+//! call nested 100,000 deep: 82 MB at the peak, against 12 MB for the explicit stack of
+//! frames this replaced); a flat program nests nothing, and costs the same as before.
 
 use super::{FnState, PResult, ParseError, Parser};
 use crate::expr::{Arm, ExprId, Span, VarId};
