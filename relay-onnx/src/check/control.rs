@@ -123,17 +123,7 @@ impl<'m> Checker<'m> {
         let Some(attrs) = self.attributes_or_fail(g, k) else {
             return;
         };
-        let Some(body) = attrs
-            .iter()
-            .find(|a| a.name.as_ref() == b"body")
-            .and_then(|a| a.g.as_ref())
-        else {
-            self.error(
-                Some(node_ref(g, k)),
-                "`Loop` needs the graph attribute `body`".into(),
-                Vec::new(),
-            );
-            self.fail_outputs(node, k);
+        let Some(body) = self.graph_attr_or_fail(g, k, &attrs, "Loop", "body") else {
             return;
         };
         let carried: Vec<Ty> = (2..inputs.len().max(2))
@@ -189,20 +179,7 @@ impl<'m> Checker<'m> {
             let t = if j < n {
                 self.join(carried[j], outs[1 + j])
             } else if let Some(&each) = outs.get(1 + j) {
-                let each = self.solver.resolve(each);
-                match *self.solver.tcx.data(each) {
-                    TyData::Tensor(s, dt) => {
-                        match self.solver.tcx.shape_dims(s).map(|d| d.to_vec()) {
-                            Some(mut dims) => {
-                                dims.insert(0, trips);
-                                let s = self.solver.tcx.shape(&dims);
-                                self.solver.tcx.tensor(s, dt)
-                            }
-                            None => self.solver.fresh_ty(),
-                        }
-                    }
-                    _ => self.solver.fresh_ty(),
-                }
+                self.with_dim(each, 0, trips)
             } else {
                 self.error(
                     Some(node_ref(g, k)),
@@ -365,47 +342,58 @@ impl<'m> Checker<'m> {
             let t = if j < n_state {
                 self.join(body_inputs[j], each)
             } else {
-                let each = self.solver.resolve(each);
-                match *self.solver.tcx.data(each) {
-                    TyData::Tensor(s, dt) => {
-                        match self.solver.tcx.shape_dims(s).map(|d| d.to_vec()) {
-                            Some(mut dims) => {
-                                let axis = out_axes.get(j - n_state).copied().unwrap_or(0);
-                                match crate::value::norm_index(axis, dims.len() + 1) {
-                                    Some(a) => {
-                                        dims.insert(a, len);
-                                        let s = self.solver.tcx.shape(&dims);
-                                        self.solver.tcx.tensor(s, dt)
-                                    }
-                                    None => self.solver.fresh_ty(),
-                                }
-                            }
-                            None => self.solver.fresh_ty(),
-                        }
-                    }
-                    _ => self.solver.fresh_ty(),
-                }
+                self.with_dim(each, out_axes.get(j - n_state).copied().unwrap_or(0), len)
             };
-            let t = if batched { self.batched(t, batch) } else { t };
+            let t = if batched {
+                self.with_dim(t, 0, batch)
+            } else {
+                t
+            };
             self.set_output(k, j, t);
         }
     }
 
-    /// `t` with `batch` as a new first dimension (a fresh type if `t` is not a tensor of
-    /// known rank).
-    fn batched(&mut self, t: Ty, batch: Dim) -> Ty {
+    /// `t` with `d` as a new dimension at `axis` (counted in the result, negative from its
+    /// end): a fresh type if `t` is not a tensor of known rank or `axis` is out of range.
+    fn with_dim(&mut self, t: Ty, axis: i64, d: Dim) -> Ty {
         let t = self.solver.resolve(t);
         let TyData::Tensor(s, dt) = *self.solver.tcx.data(t) else {
             return self.solver.fresh_ty();
         };
-        match self.solver.tcx.shape_dims(s).map(|d| d.to_vec()) {
-            Some(mut dims) => {
-                dims.insert(0, batch);
-                let s = self.solver.tcx.shape(&dims);
-                self.solver.tcx.tensor(s, dt)
-            }
-            None => self.solver.fresh_ty(),
+        let Some(mut dims) = self.solver.tcx.shape_dims(s).map(|d| d.to_vec()) else {
+            return self.solver.fresh_ty();
+        };
+        let Some(a) = crate::value::norm_index(axis, dims.len() + 1) else {
+            return self.solver.fresh_ty();
+        };
+        dims.insert(a, d);
+        let s = self.solver.tcx.shape(&dims);
+        self.solver.tcx.tensor(s, dt)
+    }
+
+    /// The graph attribute `name` of node `k`, or `None` after reporting that `op` needs
+    /// it and failing the node's outputs.
+    pub(super) fn graph_attr_or_fail<'a>(
+        &mut self,
+        g: &Nodes<'m>,
+        k: usize,
+        attrs: &'a [AttributeProto],
+        op: &str,
+        name: &str,
+    ) -> Option<&'a GraphProto> {
+        let found = attrs
+            .iter()
+            .find(|a| a.name.as_ref() == name.as_bytes())
+            .and_then(|a| a.g.as_ref());
+        if found.is_none() {
+            self.error(
+                Some(node_ref(g, k)),
+                format!("`{op}` needs the graph attribute `{name}`"),
+                Vec::new(),
+            );
+            self.fail_outputs(g.at(k), k);
         }
+        found
     }
 
     /// The output types of subgraph `sub` (attribute `which` of node `k` of `g`), typed

@@ -311,17 +311,7 @@ impl<'m> Checker<'m> {
         attrs: &[AttributeProto],
     ) {
         let node = g.at(k);
-        let Some(body) = attrs
-            .iter()
-            .find(|a| a.name.as_ref() == b"body")
-            .and_then(|a| a.g.as_ref())
-        else {
-            self.error(
-                Some(node_ref(g, k)),
-                "`SequenceMap` needs the graph attribute `body`".into(),
-                Vec::new(),
-            );
-            self.fail_outputs(node, k);
+        let Some(body) = self.graph_attr_or_fail(g, k, attrs, "SequenceMap", "body") else {
             return;
         };
         let mut body_inputs = Vec::with_capacity(inputs.len());
