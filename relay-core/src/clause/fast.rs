@@ -13,10 +13,12 @@
 //! interpreter from its start, which waits or reports exactly (unifications are
 //! idempotent, so what the fast path did first is what the interpreter does first too).
 //!
-//! Each function mirrors one rule of the interpreter (`run/eval.rs`) on the values it
-//! decides, and gives up on the rest.
+//! A builtin's meaning is the interpreter's: these functions call the rules of
+//! [`builtin`](super::builtin) on the values they decide and give up on the rest; they
+//! add no rule of their own.
 
-use super::ir::{dtype_of, Arith, Cmp, RustFn, MAX_RANGE};
+use super::builtin::{self, Order};
+use super::ir::{dtype_of, Arith, Cmp, RustFn};
 use super::Value;
 use crate::attrs::AttrValue;
 use crate::dim::{Dim, Dims};
@@ -128,25 +130,16 @@ impl<T: Item> List<T> {
     /// Item `i`, negative from the end; `None` out of range (the interpreter reports it).
     #[inline(always)]
     pub fn at(&self, i: i64) -> Option<T> {
-        let k = if i < 0 { i + self.len() } else { i };
-        self.items().get(usize::try_from(k).ok()?).copied()
+        Some(self.items[builtin::index(i, self.len as usize)?])
     }
 
     /// `l[lo..hi]`, with Python's bounds: negative from the end, clamped.
     #[inline(always)]
     pub fn slice(&self, lo: Option<i64>, hi: Option<i64>) -> Self {
-        let n = self.len();
-        let at = |b: Option<i64>, dflt: i64| match b {
-            None => dflt,
-            Some(i) => (if i < 0 { i + n } else { i }).clamp(0, n),
-        };
-        let (lo, hi) = (at(lo, 0), at(hi, n));
+        let r = builtin::slice(lo, hi, self.len as usize);
         let mut out = Self::default();
-        if lo < hi {
-            let (lo, hi) = (lo as usize, hi as usize);
-            out.items[..hi - lo].copy_from_slice(&self.items[lo..hi]);
-            out.len = (hi - lo) as u8;
-        }
+        out.items[..r.len()].copy_from_slice(&self.items[r.clone()]);
+        out.len = r.len() as u8;
         out
     }
 
@@ -171,7 +164,7 @@ impl<T: Item> List<T> {
     /// `[x; n]`.
     #[inline]
     pub fn repeat(x: T, n: i64) -> Option<Self> {
-        let n = usize::try_from(n).ok()?;
+        let n = builtin::repeat_count(n).ok()?;
         let mut out = Self::default();
         out.items.get_mut(..n)?.fill(x);
         out.len = n as u8;
@@ -222,8 +215,7 @@ fn shape_of<'a>(cx: &'a mut RelCx<'_>, t: Ty) -> Option<&'a [Dim]> {
 #[inline(always)]
 pub fn shape_dim(cx: &mut RelCx<'_>, t: Ty, i: i64) -> Option<Dim> {
     let dims = shape_of(cx, t)?;
-    let k = if i < 0 { i + dims.len() as i64 } else { i };
-    dims.get(usize::try_from(k).ok()?).copied()
+    Some(dims[builtin::index(i, dims.len())?])
 }
 
 /// `len(shape(t))`.
@@ -261,8 +253,7 @@ pub fn field(cx: &RelCx<'_>, t: Ty, i: i64) -> Option<Ty> {
     let TyData::Tuple(fs) = cx.data(t) else {
         return None;
     };
-    let k = if i < 0 { i + fs.len() as i64 } else { i };
-    fs.get(usize::try_from(k).ok()?).copied()
+    Some(fs[builtin::index(i, fs.len())?])
 }
 
 /// A dtype literal.
@@ -347,25 +338,9 @@ pub fn neg(cx: &mut RelCx<'_>, a: Dim) -> Option<Dim> {
 #[inline]
 pub fn cmp(cx: &mut RelCx<'_>, op: Cmp, a: Dim, b: Dim) -> Option<bool> {
     let (a, b) = (resolved_dim(cx, a), resolved_dim(cx, b));
-    let dims = &mut cx.tcx().dims;
-    if let (Some(x), Some(y)) = (dims.as_const(a), dims.as_const(b)) {
-        return Some(op.holds(x, y));
-    }
-    if a == b {
-        return Some(matches!(op, Cmp::Eq | Cmp::Le | Cmp::Ge));
-    }
-    if dims.is_any(a) || dims.is_any(b) {
-        return Some(true);
-    }
-    let diff = dims.sub(a, b).ok()?;
-    if let Some(c) = dims.as_const(diff) {
-        return Some(op.holds(c, 0));
-    }
-    match op {
-        _ if dims.has_vars(diff) => None,
-        Cmp::Eq => Some(false),
-        Cmp::Ne => Some(true),
-        _ => None,
+    match builtin::compare(&mut cx.tcx().dims, op, a, b).ok()? {
+        Order::Is(r) => Some(r),
+        Order::Waits | Order::Unordered => None,
     }
 }
 
@@ -383,22 +358,22 @@ pub fn cmp_dtype(cx: &mut RelCx<'_>, op: Cmp, a: DTy, b: DTy) -> Option<bool> {
 /// `x in l` on dimensions.
 #[inline]
 pub fn dim_in(cx: &mut RelCx<'_>, x: Dim, l: &List<Dim>) -> Option<bool> {
-    for &d in l.items() {
-        if cmp(cx, Cmp::Eq, x, d)? {
-            return Some(true);
-        }
-    }
-    Some(false)
+    let xs = l.items();
+    builtin::some_equal(xs.len(), true, |_, b| {
+        Ok::<_, ()>(cmp(cx, Cmp::Eq, x, xs[b]))
+    })
+    .ok()
+    .flatten()
 }
 
 /// `sum(l)`.
 #[inline]
 pub fn sum(cx: &mut RelCx<'_>, l: &List<Dim>) -> Option<Dim> {
-    let mut acc = dim(cx, 0);
-    for &d in l.items() {
-        acc = arith(cx, Arith::Add, acc, d)?;
+    let mut l = *l;
+    for d in &mut l.items[..l.len as usize] {
+        *d = resolved_dim(cx, *d);
     }
-    Some(acc)
+    builtin::sum(&mut cx.tcx().dims, l.items()).ok()
 }
 
 /// `is_any(d)`.
@@ -411,20 +386,13 @@ pub fn is_any(cx: &mut RelCx<'_>, d: Dim) -> bool {
 #[inline]
 pub fn is_int(cx: &mut RelCx<'_>, d: Dim) -> Option<bool> {
     let d = resolved_dim(cx, d);
-    let dims = &cx.tcx_ref().dims;
-    if dims.as_const(d).is_some() {
-        Some(true)
-    } else if dims.has_vars(d) {
-        None
-    } else {
-        Some(false)
-    }
+    builtin::is_int(&cx.tcx_ref().dims, d)
 }
 
 /// The integers `lo..hi` a loop or a comprehension goes over.
 #[inline]
 pub fn range(lo: i64, hi: i64) -> Option<std::ops::Range<i64>> {
-    (hi.checked_sub(lo)? <= MAX_RANGE).then_some(lo..hi.max(lo))
+    builtin::range(lo, hi).ok()
 }
 
 /// `Tensor(dims, dtype)`.
@@ -537,6 +505,7 @@ pub fn attr_ints(cx: &RelCx<'_>, name: &str, one: bool) -> Option<Option<List<i6
 #[inline]
 pub fn distinct_ints(l: &List<i64>) -> bool {
     let xs = l.items();
+    // `some_equal`'s order of pairs, on integers (always decided).
     (1..xs.len()).all(|j| !xs[..j].contains(&xs[j]))
 }
 
@@ -544,14 +513,10 @@ pub fn distinct_ints(l: &List<i64>) -> bool {
 #[inline]
 pub fn distinct(cx: &mut RelCx<'_>, l: &List<Dim>) -> Option<bool> {
     let xs = l.items();
-    for j in 1..xs.len() {
-        for k in 0..j {
-            if cmp(cx, Cmp::Eq, xs[k], xs[j])? {
-                return Some(false);
-            }
-        }
-    }
-    Some(true)
+    let equal = builtin::some_equal(xs.len(), false, |a, b| {
+        Ok::<_, ()>(cmp(cx, Cmp::Eq, xs[a.unwrap_or(b)], xs[b]))
+    });
+    Some(!equal.ok()??)
 }
 
 /// `prod(l)`.
@@ -800,10 +765,7 @@ pub fn float_at(
     has_default: bool,
     k: i64,
 ) -> Option<f64> {
-    let at = |n: usize| -> Option<usize> {
-        let i = if k < 0 { k.checked_add(n as i64)? } else { k };
-        usize::try_from(i).ok().filter(|&i| i < n)
-    };
+    let at = |n: usize| builtin::index(k, n);
     match given_or_default(cx, name, has_default)? {
         Some(AttrValue::List(items)) => {
             // Every item a number, as the interpreter reads the list.
@@ -825,6 +787,7 @@ pub fn float_at(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::clause::ir::MAX_RANGE;
 
     fn ints(xs: &[i64]) -> List<i64> {
         List::of(xs).expect("fits")

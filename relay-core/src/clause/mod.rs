@@ -367,6 +367,7 @@
 //! [`RelationDef`](crate::RelationDef) whose `solve` calls `run_clause` and whose `needs`
 //! the macro computed, the `Relation` impl and one `inventory::submit!`.
 
+pub mod builtin;
 pub mod fast;
 mod ir;
 mod run;

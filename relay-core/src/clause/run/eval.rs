@@ -249,26 +249,22 @@ impl Machine<'_, '_> {
         let Some(dims) = self.eval_dims(s, blame)? else {
             return Ok(false);
         };
-        let n = dims.len() as i64;
-        let bound = |m: &mut Self, t: Option<&'static Term>, dflt: i64| {
+        let bound = |m: &mut Self, t: Option<&'static Term>| {
             Ok::<_, RelError>(match t {
-                None => Some(dflt),
-                Some(t) => m.eval_int(t, blame)?.map(|i| {
-                    let i = if i < 0 { i + n } else { i };
-                    i.clamp(0, n)
-                }),
+                None => Some(None),
+                Some(t) => m.eval_int(t, blame)?.map(Some),
             })
         };
-        let (Some(lo), Some(hi)) = (bound(self, a, 0)?, bound(self, b, n)?) else {
+        let (Some(lo), Some(hi)) = (bound(self, a)?, bound(self, b)?) else {
             return Ok(false);
         };
+        let part = crate::clause::builtin::slice(lo, hi, dims.len());
         // Keep `dims[lo..hi]` where `dims` begins: the dimensions above it are dropped.
         let start = dims.start;
-        let hi = hi.max(lo);
         self.scratch
             .dims
-            .copy_within(start + lo as usize..start + hi as usize, start);
-        self.scratch.dims.truncate(start + (hi - lo) as usize);
+            .copy_within(start + part.start..start + part.end, start);
+        self.scratch.dims.truncate(start + part.len());
         Ok(true)
     }
 
@@ -401,16 +397,15 @@ impl Machine<'_, '_> {
                 let Some(i) = self.eval_int(i, blame)? else {
                     return Ok(None);
                 };
-                let k = if i < 0 { i + rank as i64 } else { i };
-                if k < 0 || k >= rank as i64 {
+                let Some(k) = crate::clause::builtin::index(i, rank) else {
                     let blame = self.blame_of(s).or(blame);
                     return Err(err(
                         blame,
                         format!("index {i} is out of range for a shape of rank {rank}"),
                     ));
-                }
+                };
                 match self.cx.tcx_ref().shape_data(shape) {
-                    ShapeData::Dims(d) => Value::Dim(d[k as usize]),
+                    ShapeData::Dims(d) => Value::Dim(d[k]),
                     _ => return Ok(None),
                 }
             }
@@ -500,11 +495,8 @@ impl Machine<'_, '_> {
                     return Ok(None);
                 };
                 let dims = &mut self.cx.solver.tcx.dims;
-                let mut acc = dims.konst(0);
-                for &d in &self.scratch.dims[ds] {
-                    acc = dims.add(acc, d).map_err(|e| arith_err(blame, e))?;
-                }
-                Value::Dim(acc)
+                let r = crate::clause::builtin::sum(dims, &self.scratch.dims[ds]);
+                Value::Dim(r.map_err(|e| arith_err(blame, e))?)
             }
             Term::Len(s) => {
                 let Some(rank) = self.rank(s, blame)? else {
@@ -570,17 +562,9 @@ impl Machine<'_, '_> {
                 else {
                     return Ok(None);
                 };
-                if !(0..=crate::clause::ir::MAX_REPEAT).contains(&n) {
-                    return Err(err(
-                        blame,
-                        format!(
-                            "`[d; n]` repeats a dimension {n} times: it must be 0 to {}",
-                            crate::clause::ir::MAX_REPEAT
-                        ),
-                    ));
-                }
+                let n = crate::clause::builtin::repeat_count(n).map_err(|m| err(blame, m))?;
                 let base = self.scratch.dims.len();
-                self.scratch.dims.extend(std::iter::repeat_n(d, n as usize));
+                self.scratch.dims.extend(std::iter::repeat_n(d, n));
                 self.mk_shape_from(base)
             }
             Term::Attr(i) => self.attr(*i as usize, blame)?,
@@ -620,13 +604,9 @@ impl Machine<'_, '_> {
                 let Some(d) = self.eval_dim(d, blame)? else {
                     return Ok(None);
                 };
-                let dims = &self.cx.tcx_ref().dims;
-                if dims.as_const(d).is_some() {
-                    Value::Bool(true)
-                } else if dims.has_vars(d) {
-                    return Ok(None);
-                } else {
-                    Value::Bool(false)
+                match crate::clause::builtin::is_int(&self.cx.tcx_ref().dims, d) {
+                    Some(b) => Value::Bool(b),
+                    None => return Ok(None),
                 }
             }
             Term::Rust(f, args) => {
@@ -748,17 +728,9 @@ impl Machine<'_, '_> {
         let (Some(lo), Some(hi)) = (self.eval_int(lo, blame)?, self.eval_int(hi, blame)?) else {
             return Ok(None);
         };
-        if hi.saturating_sub(lo) > crate::clause::ir::MAX_RANGE {
-            return Err(err(
-                blame,
-                format!(
-                    "the range `{lo}..{hi}` has more than {} integers",
-                    crate::clause::ir::MAX_RANGE
-                ),
-            ));
-        }
+        let range = crate::clause::builtin::range(lo, hi).map_err(|m| err(blame, m))?;
         let base = self.scratch.dims.len();
-        for i in lo..hi {
+        for i in range {
             let d = self.cx.solver.tcx.dims.konst(i);
             self.scratch.dims.push(d);
         }
@@ -840,24 +812,14 @@ impl Machine<'_, '_> {
         what: &str,
         blame: Option<usize>,
     ) -> Result<Option<bool>, RelError> {
-        let mut undecided = false;
-        for j in dims.clone() {
-            // `x` against each, or each against those before it (no list of pairs: a
-            // rank of thousands is millions of them).
-            let b = self.scratch.dims[j];
-            let count = if x.is_some() { 1 } else { j - dims.start };
-            for k in 0..count {
-                let a = match x {
-                    Some(x) => x,
-                    None => self.scratch.dims[dims.start + k],
-                };
-                match self.compare(Cmp::Eq, (Value::Dim(a), Value::Dim(b)), None, what, blame)? {
-                    Some(true) => return Ok(Some(true)),
-                    Some(false) => {}
-                    None => undecided = true,
-                }
-            }
-        }
-        Ok((!undecided).then_some(false))
+        let at = dims.start;
+        crate::clause::builtin::some_equal(dims.len(), x.is_some(), |a, b| {
+            let a = match (a, x) {
+                (Some(a), _) => self.scratch.dims[at + a],
+                (None, x) => x.unwrap_or(crate::dim::Dims::ANY),
+            };
+            let b = self.scratch.dims[at + b];
+            self.compare(Cmp::Eq, (Value::Dim(a), Value::Dim(b)), None, what, blame)
+        })
     }
 }

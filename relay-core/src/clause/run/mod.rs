@@ -19,6 +19,7 @@
 //! are computed by the macro ([`crate::RelationDef::needs`]), so that the solver does not
 //! even run the clause while one of them is an unknown.
 
+use super::builtin::Order;
 use super::ir::{dtype_of, AttrType, Clause, Cmp, Goal, Item, Message, Term};
 use super::Value;
 use crate::attrs::AttrValue;
@@ -626,35 +627,10 @@ impl Machine<'_, '_> {
         let x = self.resolve_dim(x);
         let y = self.resolve_dim(y);
         let dims = &mut self.cx.solver.tcx.dims;
-        if x == y {
-            return Ok(Some(matches!(op, Cmp::Eq | Cmp::Le | Cmp::Ge)));
-        }
-        if let (Some(a), Some(b)) = (dims.as_const(x), dims.as_const(y)) {
-            return Ok(Some(op.holds(a, b)));
-        }
-        // `?` is checked at run time: it satisfies every comparison.
-        if dims.is_any(x) || dims.is_any(y) {
-            return Ok(Some(true));
-        }
-        let diff = dims.sub(x, y).map_err(|e| arith_err(blame, e))?;
-        if let Some(c) = dims.as_const(diff) {
-            return Ok(Some(match op {
-                Cmp::Eq => c == 0,
-                Cmp::Ne => c != 0,
-                Cmp::Lt => c < 0,
-                Cmp::Le => c <= 0,
-                Cmp::Gt => c > 0,
-                Cmp::Ge => c >= 0,
-            }));
-        }
-        if dims.has_vars(diff) {
-            return Ok(None);
-        }
-        // Different normal forms over rigid symbols: different dimensions, of no order.
-        match op {
-            Cmp::Eq => Ok(Some(false)),
-            Cmp::Ne => Ok(Some(true)),
-            _ => {
+        match crate::clause::builtin::compare(dims, op, x, y).map_err(|e| arith_err(blame, e))? {
+            Order::Is(r) => Ok(Some(r)),
+            Order::Waits => Ok(None),
+            Order::Unordered => {
                 let tcx = self.cx.tcx_ref();
                 // The symbolic side, named as the clause writes it when it can be.
                 let side = sides.and_then(|(a, b)| {
