@@ -5,7 +5,9 @@
 //! values; what is done with an undecided answer (wait, give up, report) is the caller's.
 
 use super::ir::{Cmp, MAX_RANGE, MAX_REPEAT};
+use super::Value;
 use crate::dim::{Dim, DimError, Dims};
+use crate::relation::{RelCx, RelError};
 use std::ops::Range;
 
 /// The position of index `i` among `n` items, negative counting from the end (`-1` is
@@ -139,6 +141,26 @@ pub fn is_int(dims: &Dims, d: Dim) -> Option<bool> {
     } else {
         Some(false)
     }
+}
+
+/// Argument `i` of a builtin as a dimension (the macro checked its kind).
+fn dim_arg(args: &[Value], i: usize) -> Result<Dim, RelError> {
+    args.get(i)
+        .and_then(|v| v.dim())
+        .ok_or_else(|| RelError::new(format!("expected a dimension as argument {}", i + 1)))
+}
+
+/// `is_int(d)` over values ([`is_int`]), a [`BuiltinFn`](super::ir::BuiltinFn).
+pub fn is_int_of(cx: &mut RelCx<'_>, args: &[Value]) -> Result<Option<Value>, RelError> {
+    let d = dim_arg(args, 0)?;
+    Ok(is_int(&cx.tcx_ref().dims, d).map(Value::Bool))
+}
+
+/// `is_any(d)`: whether the resolved dimension `d` is `?` (an unknown dimension is not:
+/// the relation may still solve it), a [`BuiltinFn`](super::ir::BuiltinFn).
+pub fn is_any_of(cx: &mut RelCx<'_>, args: &[Value]) -> Result<Option<Value>, RelError> {
+    let d = dim_arg(args, 0)?;
+    Ok(Some(Value::Bool(cx.tcx_ref().dims.is_any(d))))
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@
 //! add no rule of their own.
 
 use super::builtin::{self, Order};
-use super::ir::{dtype_of, Arith, Cmp, RustFn};
+use super::ir::{dtype_of, Arith, BuiltinFn, Cmp, RustFn};
 use super::Value;
 use crate::attrs::AttrValue;
 use crate::dim::{Dim, Dims};
@@ -376,19 +376,6 @@ pub fn sum(cx: &mut RelCx<'_>, l: &List<Dim>) -> Option<Dim> {
     builtin::sum(&mut cx.tcx().dims, l.items()).ok()
 }
 
-/// `is_any(d)`.
-#[inline(always)]
-pub fn is_any(cx: &mut RelCx<'_>, d: Dim) -> bool {
-    resolved_dim(cx, d) == Dims::ANY
-}
-
-/// `is_int(d)`: undecided while `d` has unknowns.
-#[inline]
-pub fn is_int(cx: &mut RelCx<'_>, d: Dim) -> Option<bool> {
-    let d = resolved_dim(cx, d);
-    builtin::is_int(&cx.tcx_ref().dims, d)
-}
-
 /// The integers `lo..hi` a loop or a comprehension goes over.
 #[inline]
 pub fn range(lo: i64, hi: i64) -> Option<std::ops::Range<i64>> {
@@ -713,6 +700,15 @@ pub fn call(cx: &mut RelCx<'_>, f: RustFn, args: &mut [Value]) -> Option<Value> 
         *v = rust_arg(cx, *v)?;
     }
     f(cx, args).ok()
+}
+
+/// A [`Term::Builtin`](super::Term::Builtin): `f` on the arguments once each is ready
+/// ([`rust_arg`]); `None` while undecided, or for an error.
+pub fn builtin(cx: &mut RelCx<'_>, f: BuiltinFn, args: &mut [Value]) -> Option<Value> {
+    for v in args.iter_mut() {
+        *v = rust_arg(cx, *v)?;
+    }
+    f(cx, args).ok()?
 }
 
 /// The dimensions of the shape a Rust function gave, of known rank.

@@ -16,6 +16,11 @@ use crate::relation::{RelCx, RelError};
 /// argument the goal's left side comes from.
 pub type RustFn = fn(&mut RelCx<'_>, &[Value]) -> Result<Value, RelError>;
 
+/// A clause builtin's meaning over values ([`Term::Builtin`], in
+/// [`builtin`](super::builtin)): the value of the call, `None` while it cannot be
+/// decided (the goal waits), or an error. Its arguments are ready as a [`RustFn`]'s are.
+pub type BuiltinFn = fn(&mut RelCx<'_>, &[Value]) -> Result<Option<Value>, RelError>;
+
 /// A compiled clause `Name(head...) :- body`.
 #[derive(Debug)]
 pub struct Clause {
@@ -303,9 +308,6 @@ pub enum Term {
     ShapeOf(&'static Term),
     /// `dtype(T)`: the dtype of the tensor type `T`.
     DTypeOf(&'static Term),
-    /// `is_any(d)`: whether a dimension is `?` (an unknown dimension is not: the
-    /// relation may still solve it).
-    IsAny(&'static Term),
     /// `[d0, d1, ..rest]`: a shape.
     List(&'static [Item]),
     /// `s[i]`: a dimension of a shape, or a field of a tuple (negative indices count
@@ -385,9 +387,9 @@ pub enum Term {
     /// its output size. Exact for dimensions below 2^53; `?` for a symbolic `d` scaled
     /// by a non-integral factor.
     ScaleFloor(&'static Term, &'static Term),
-    /// `is_int(d)`: whether a dimension is a constant: `true` for an integer, `false`
-    /// for `?` and for expressions over rigid symbols, undecided while it has unknowns.
-    IsInt(&'static Term),
+    /// A builtin whose meaning is a function over values ([`BuiltinFn`]), called once
+    /// its arguments are ready (as a Rust function's are): `is_int(d)`, `is_any(d)`.
+    Builtin(BuiltinFn, &'static [Term]),
 }
 
 /// The [`DType`] of a [`Term::DType`] literal (checked by the macro, so it exists).

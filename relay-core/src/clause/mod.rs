@@ -376,8 +376,8 @@ mod tests;
 mod value;
 
 pub use ir::{
-    Arith, AttrDecl, AttrType, Clause, Cmp, Goal, Item, Message, RustFn, Term, MAX_RANGE,
-    MAX_REPEAT,
+    Arith, AttrDecl, AttrType, BuiltinFn, Clause, Cmp, Goal, Item, Message, RustFn, Term,
+    MAX_RANGE, MAX_REPEAT,
 };
 pub use run::run_clause;
 pub use value::Value;

@@ -170,9 +170,12 @@ pub enum Term {
     Neg(Span, Box<Term>),
     Cmp(CmpOp, Span, Box<Term>, Box<Term>),
     Attr(Span, Ident),
+    /// `rust(path)(args...)`, or `rust(path -> kind)(args...)` with the kind the
+    /// function returns (`type`, `shape`, `dim`, `dtype` or `bool`) as written.
     Rust {
         kw: Span,
         path: syn::Path,
+        ret: Option<Ident>,
         args: Vec<Term>,
     },
     /// `[elem for var in src if cond]` (the span is the brackets').
@@ -219,6 +222,62 @@ impl Term {
             | Term::Range(s, ..)
             | Term::In(s, ..)
             | Term::IfElse(s, ..) => *s,
+        }
+    }
+}
+
+impl Term {
+    /// The terms directly inside `t`, in source order: the one walker of the term tree
+    /// that every pass which looks only at what a term contains uses.
+    pub fn children(&self) -> Vec<&Term> {
+        match self {
+            Term::Name(_)
+            | Term::Wild(_)
+            | Term::Any(_)
+            | Term::Int(..)
+            | Term::Bool(..)
+            | Term::Str(_)
+            | Term::Float(..)
+            | Term::Attr(..) => vec![],
+            Term::Call { args, .. } | Term::Rust { args, .. } | Term::Tuple(_, args) => {
+                args.iter().collect()
+            }
+            Term::Rest(_, a) | Term::As(_, a) | Term::Not(_, a) | Term::Neg(_, a) => vec![a],
+            Term::List(_, items) => items
+                .iter()
+                .map(|i| match i {
+                    ListItem::Dim(t) | ListItem::Splice(_, t) => t,
+                })
+                .collect(),
+            Term::Repeat(_, a, b)
+            | Term::Logic(_, _, a, b)
+            | Term::Index(a, _, b)
+            | Term::Binary(_, _, a, b)
+            | Term::Cmp(_, _, a, b)
+            | Term::Range(_, a, b)
+            | Term::In(_, a, b) => vec![a, b],
+            Term::Slice(a, _, lo, hi) => {
+                let mut v: Vec<&Term> = vec![a];
+                v.extend(lo.as_deref());
+                v.extend(hi.as_deref());
+                v
+            }
+            Term::Comp {
+                elem, src, cond, ..
+            } => {
+                let mut v: Vec<&Term> = vec![src, elem];
+                v.extend(cond.as_deref());
+                v
+            }
+            Term::IfElse(_, a, b, c) => vec![a, b, c],
+        }
+    }
+
+    /// Calls `f` on `self` and every term inside it, outermost first.
+    pub fn visit<'t>(&'t self, f: &mut impl FnMut(&'t Term)) {
+        f(self);
+        for c in self.children() {
+            c.visit(f);
         }
     }
 }
@@ -796,8 +855,21 @@ fn primary(input: ParseStream) -> syn::Result<Term> {
         let content;
         parenthesized!(content in input);
         let path: syn::Path = content.parse()?;
+        let ret = if content.peek(Token![->]) {
+            content.parse::<Token![->]>()?;
+            if content.is_empty() {
+                return Err(content.error(
+                    "expected the kind the function returns after `->`: `type`, `shape`, `dim`, `dtype` or `bool`",
+                ));
+            }
+            Some(Ident::parse_any(&content)?)
+        } else {
+            None
+        };
         if !content.is_empty() {
-            return Err(content.error("expected `)` after the function's path in `rust(path)`"));
+            return Err(content.error(
+                "expected `)` after the function's path in `rust(path)`, or `-> kind` before it",
+            ));
         }
         if !input.peek(token::Paren) {
             return Err(input.error("expected the call's arguments: `rust(path)(args...)`"));
@@ -808,6 +880,7 @@ fn primary(input: ParseStream) -> syn::Result<Term> {
         return Ok(Term::Rust {
             kw: kw.span,
             path,
+            ret,
             args,
         });
     }

@@ -2,6 +2,7 @@
 //! its `Relation` impl and its registration. Cannot fail.
 
 use super::ast::{AttrDecl, BinOp, Clause, CmpOp, Goal, ListItem, Term};
+use super::builtins::Run;
 use super::check::{dtype_literal, is_none, show, Checked};
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
@@ -269,20 +270,23 @@ fn term(t: &Term, c: &Checked) -> TokenStream {
                     let items = args.iter().map(|t| term(t, c));
                     quote!(#p::Term::Tuple(&[#(#items),*]))
                 }
-                "prod" => quote!(#p::Term::Prod(#(#a),*)),
-                "sum" => quote!(#p::Term::Sum(#(#a),*)),
-                "len" => quote!(#p::Term::Len(#(#a),*)),
-                "broadcast" => quote!(#p::Term::Broadcast(#(#a),*)),
-                "reverse" => quote!(#p::Term::Reverse(#(#a),*)),
-                "distinct" => quote!(#p::Term::Distinct(#(#a),*)),
-                "is_int" => quote!(#p::Term::IsInt(#(#a),*)),
-                "is_any" => quote!(#p::Term::IsAny(#(#a),*)),
-                "shape" => quote!(#p::Term::ShapeOf(#(#a),*)),
-                "dtype" => quote!(#p::Term::DTypeOf(#(#a),*)),
-                "min" => quote!(#p::Term::Arith(#p::Arith::Min, #(#a),*)),
-                "max" => quote!(#p::Term::Arith(#p::Arith::Max, #(#a),*)),
-                "floordiv" => quote!(#p::Term::Arith(#p::Arith::FloorDiv, #(#a),*)),
-                _ => quote!(#p::Term::Arith(#p::Arith::FloorMod, #(#a),*)),
+                n => match super::builtins::find(n).map(|b| b.run) {
+                    Some(Run::Term(v)) => {
+                        let v = Ident::new(v, name.span());
+                        quote!(#p::Term::#v(#(#a),*))
+                    }
+                    Some(Run::Arith(op)) => {
+                        let op = Ident::new(op, name.span());
+                        quote!(#p::Term::Arith(#p::Arith::#op, #(#a),*))
+                    }
+                    Some(Run::Value(f)) => {
+                        let f = Ident::new(f, name.span());
+                        let args = args.iter().map(|t| term(t, c));
+                        quote!(#p::Term::Builtin(#p::builtin::#f, &[#(#args),*]))
+                    }
+                    // Checked: no other name.
+                    None => quote!(#p::Term::Wild),
+                },
             }
         }
         Term::Tuple(_, items) => {

@@ -105,9 +105,12 @@ pub fn show(t: &Term) -> String {
         Term::IfElse(_, c, a, b) => {
             format!("if {} {{ {} }} else {{ {} }}", show(c), show(a), show(b))
         }
-        Term::Rust { path, args, .. } => {
+        Term::Rust {
+            path, ret, args, ..
+        } => {
             let p = quote::quote!(#path).to_string().replace(' ', "");
-            format!("rust({p})({})", list(args))
+            let ret = ret.as_ref().map(|k| format!(" -> {k}")).unwrap_or_default();
+            format!("rust({p}{ret})({})", list(args))
         }
     }
 }

@@ -355,10 +355,6 @@ impl Machine<'_, '_> {
             }
             // An unknown dimension is not `?` (as `?` is a size known at run time only,
             // an unknown is one the relation may still solve).
-            Term::IsAny(d) => match self.eval_dim(d, blame)? {
-                Some(d) => Value::Bool(self.cx.tcx_ref().dims.is_any(d)),
-                None => return Ok(None),
-            },
             Term::List(items) => {
                 let base = self.scratch.dims.len();
                 for item in items.iter() {
@@ -600,34 +596,39 @@ impl Machine<'_, '_> {
                 }
             }
             Term::ScaleFloor(d, x) => return self.scale_floor(d, x, blame),
-            Term::IsInt(d) => {
-                let Some(d) = self.eval_dim(d, blame)? else {
+            Term::Builtin(f, args) => {
+                let Some(vals) = self.rust_args(args, blame)? else {
                     return Ok(None);
                 };
-                match crate::clause::builtin::is_int(&self.cx.tcx_ref().dims, d) {
-                    Some(b) => Value::Bool(b),
-                    None => return Ok(None),
-                }
+                return f(self.cx, &vals).map_err(|e| blame_on(e, blame));
             }
             Term::Rust(f, args) => {
-                let mut vals = Vec::with_capacity(args.len());
-                for a in args.iter() {
-                    let Some(v) = self.eval(a, blame)? else {
-                        return Ok(None);
-                    };
-                    let Some(v) = crate::clause::fast::rust_arg(self.cx, v) else {
-                        return Ok(None);
-                    };
-                    vals.push(v);
-                }
-                f(self.cx, &vals).map_err(|mut e| {
-                    if e.arg.is_none() {
-                        e.arg = blame;
-                    }
-                    e
-                })?
+                let Some(vals) = self.rust_args(args, blame)? else {
+                    return Ok(None);
+                };
+                f(self.cx, &vals).map_err(|e| blame_on(e, blame))?
             }
         }))
+    }
+
+    /// The values of the arguments of a Rust function or a [`Term::Builtin`], each
+    /// ready ([`rust_arg`](crate::clause::fast::rust_arg)); `None` while one is not.
+    fn rust_args(
+        &mut self,
+        args: &'static [Term],
+        blame: Option<usize>,
+    ) -> Result<Option<Vec<Value>>, RelError> {
+        let mut vals = Vec::with_capacity(args.len());
+        for a in args.iter() {
+            let Some(v) = self.eval(a, blame)? else {
+                return Ok(None);
+            };
+            let Some(v) = crate::clause::fast::rust_arg(self.cx, v) else {
+                return Ok(None);
+            };
+            vals.push(v);
+        }
+        Ok(Some(vals))
     }
 
     /// What a loop or a comprehension goes over: the dimensions of a shape or a range
@@ -822,4 +823,12 @@ impl Machine<'_, '_> {
             self.compare(Cmp::Eq, (Value::Dim(a), Value::Dim(b)), None, what, blame)
         })
     }
+}
+
+/// `e`, blamed on the argument `blame` when it blames none.
+fn blame_on(mut e: RelError, blame: Option<usize>) -> RelError {
+    if e.arg.is_none() {
+        e.arg = blame;
+    }
+    e
 }

@@ -744,7 +744,7 @@ pub(crate) fn for_each_child(t: &'static Term, f: &mut dyn FnMut(&'static Term))
             f(a);
             f(b);
         }
-        Term::Tuple(ts) | Term::Rust(_, ts) => ts.iter().for_each(&mut *f),
+        Term::Tuple(ts) | Term::Rust(_, ts) | Term::Builtin(_, ts) => ts.iter().for_each(&mut *f),
         Term::List(items) => items.iter().for_each(|i| match i {
             Item::Dim(t) | Item::Splice(t) => f(t),
         }),
@@ -759,11 +759,9 @@ pub(crate) fn for_each_child(t: &'static Term, f: &mut dyn FnMut(&'static Term))
         | Term::Rest(a)
         | Term::ShapeOf(a)
         | Term::DTypeOf(a)
-        | Term::IsAny(a)
         | Term::Reverse(a)
         | Term::Not(a)
-        | Term::Distinct(a)
-        | Term::IsInt(a) => f(a),
+        | Term::Distinct(a) => f(a),
         Term::Comp {
             elem, src, cond, ..
         } => {

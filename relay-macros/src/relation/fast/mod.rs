@@ -144,51 +144,6 @@ pub fn fast_fn(clause: &Clause, c: &Checked) -> Option<TokenStream> {
     })
 }
 
-/// The terms directly inside `t`.
-fn children(t: &Term) -> Vec<&Term> {
-    match t {
-        Term::Name(_)
-        | Term::Wild(_)
-        | Term::Any(_)
-        | Term::Int(..)
-        | Term::Bool(..)
-        | Term::Str(_)
-        | Term::Float(..)
-        | Term::Attr(..) => vec![],
-        Term::Call { args, .. } | Term::Rust { args, .. } | Term::Tuple(_, args) => {
-            args.iter().collect()
-        }
-        Term::Rest(_, a) | Term::As(_, a) | Term::Not(_, a) | Term::Neg(_, a) => vec![a],
-        Term::List(_, items) => items
-            .iter()
-            .map(|i| match i {
-                ListItem::Dim(t) | ListItem::Splice(_, t) => t,
-            })
-            .collect(),
-        Term::Repeat(_, a, b)
-        | Term::Logic(_, _, a, b)
-        | Term::Index(a, _, b)
-        | Term::Binary(_, _, a, b)
-        | Term::Cmp(_, _, a, b)
-        | Term::Range(_, a, b)
-        | Term::In(_, a, b) => vec![a, b],
-        Term::Slice(a, _, lo, hi) => {
-            let mut v: Vec<&Term> = vec![a];
-            v.extend(lo.as_deref());
-            v.extend(hi.as_deref());
-            v
-        }
-        Term::Comp {
-            elem, src, cond, ..
-        } => {
-            let mut v: Vec<&Term> = vec![elem, src];
-            v.extend(cond.as_deref());
-            v
-        }
-        Term::IfElse(_, a, b, c) => vec![a, b, c],
-    }
-}
-
 impl Gen<'_> {
     fn fresh(&mut self, what: &str) -> Ident {
         self.next += 1;
@@ -226,7 +181,7 @@ impl Gen<'_> {
                 locals.pop();
                 ok
             }
-            _ => children(t).iter().all(|c| self.computable_in(c, locals)),
+            _ => t.children().iter().all(|c| self.computable_in(c, locals)),
         }
     }
 
@@ -497,7 +452,7 @@ impl Gen<'_> {
     fn hoist(&mut self, used: &[&Term]) -> Option<TokenStream> {
         let mut seen: Vec<(String, &Term, usize)> = Vec::new();
         for t in used {
-            visit(t, &mut |s| {
+            t.visit(&mut |s| {
                 if is_shape_dim(s) {
                     let key = show(s);
                     match seen.iter_mut().find(|(k, _, _)| *k == key) {
@@ -565,14 +520,6 @@ fn is_shape_dim(t: &Term) -> bool {
     matches!(t, Term::Index(b, _, _) if is_call(b, "shape"))
 }
 
-/// Calls `f` on `t` and every term inside it.
-fn visit<'t>(t: &'t Term, f: &mut impl FnMut(&'t Term)) {
-    f(t);
-    for c in children(t) {
-        visit(c, f);
-    }
-}
-
 /// The terms the goals compute or match (not their messages), nested goals' included.
 fn goal_terms<'g>(goals: &'g [Goal], out: &mut Vec<&'g Term>) {
     for g in goals {
@@ -602,7 +549,7 @@ pub fn rust_calls(clause: &Clause) -> Vec<(usize, syn::Path)> {
     message_args(&clause.body, &mut terms);
     let mut out: Vec<(usize, syn::Path)> = Vec::new();
     for t in terms {
-        visit(t, &mut |s| {
+        t.visit(&mut |s| {
             let at = s as *const Term as usize;
             if let Term::Rust { path, .. } = s {
                 if !out.iter().any(|(a, _)| *a == at) {

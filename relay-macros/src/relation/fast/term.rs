@@ -1,6 +1,7 @@
 //! Terms: each form of the notation as a Rust expression of its representation.
 
 use super::super::ast::{BinOp, CmpOp};
+use super::super::builtins::{self, Run};
 use super::super::check::{dtype_literal, is_none};
 use super::super::expand::{arith, cmp, flip, float_attr, literal};
 use super::rust_fn;
@@ -622,28 +623,6 @@ impl Gen<'_> {
                     quote!({ let __t = #x; #f::dtype_of_tensor(cx, __t)? }),
                 )
             }
-            ("is_any", [d]) => {
-                let d = self.term(d)?;
-                let code = d.code;
-                match d.rep {
-                    Rep::Int => Val::new(Rep::Bool, quote!({ let _ = #code; false })),
-                    Rep::Dim => {
-                        Val::new(Rep::Bool, quote!({ let __d = #code; #f::is_any(cx, __d) }))
-                    }
-                    _ => return None,
-                }
-            }
-            ("is_int", [d]) => {
-                let d = self.term(d)?;
-                let code = d.code;
-                match d.rep {
-                    Rep::Int => Val::new(Rep::Bool, quote!({ let _ = #code; true })),
-                    Rep::Dim => {
-                        Val::new(Rep::Bool, quote!({ let __d = #code; #f::is_int(cx, __d)? }))
-                    }
-                    _ => return None,
-                }
-            }
             ("sum", [l]) => {
                 let l = self.expect(l, Rep::Dims)?;
                 let (bl, l) = by_ref(&l, format_ident!("__l"));
@@ -678,11 +657,27 @@ impl Gen<'_> {
                     _ => return None,
                 }
             }
-            ("min", [a, b]) => self.arith(quote!(Min), a, b)?,
-            ("max", [a, b]) => self.arith(quote!(Max), a, b)?,
-            ("floordiv", [a, b]) => self.arith(quote!(FloorDiv), a, b)?,
-            ("floormod", [a, b]) => self.arith(quote!(FloorMod), a, b)?,
-            _ => return None,
+            (name, args) => match builtins::find(name)?.run {
+                Run::Arith(op) => {
+                    let [a, b] = args else { return None };
+                    let op = format_ident!("{}", op);
+                    self.arith(quote!(#op), a, b)?
+                }
+                Run::Value(fun) => {
+                    let fun = format_ident!("{}", fun);
+                    let mut vals = Vec::new();
+                    for a in args {
+                        vals.push(self.value(a)?);
+                    }
+                    let p = quote!(::relay_core::__private);
+                    Val::new(
+                        Rep::Value,
+                        quote!({ let mut __args = [#(#vals),*]; #f::builtin(cx, #p::builtin::#fun, &mut __args)? }),
+                    )
+                }
+                // The builtins of a term of their own are above.
+                Run::Term(_) => return None,
+            },
         })
     }
 }
