@@ -7,7 +7,8 @@
 use super::ir::{Cmp, MAX_RANGE, MAX_REPEAT};
 use super::Value;
 use crate::dim::{Dim, DimError, Dims};
-use crate::relation::{RelCx, RelError};
+use crate::relation::{RelCx, RelError, RelResult, RelationDef};
+use crate::ty::Ty;
 use std::ops::Range;
 
 /// The position of index `i` among `n` items, negative counting from the end (`-1` is
@@ -141,6 +142,20 @@ pub fn is_int(dims: &Dims, d: Dim) -> Option<bool> {
     } else {
         Some(false)
     }
+}
+
+/// A goal `Name(args...)`: the relation `def` run on the types `args`, under the call's
+/// attributes, in the solver of `cx`. Its error blames an index into `args`.
+pub fn relation(cx: &mut RelCx<'_>, def: &'static RelationDef, args: &[Ty]) -> RelResult {
+    let binds_at_start = cx.solver.binds;
+    let mut sub = RelCx {
+        solver: &mut *cx.solver,
+        args,
+        attrs: cx.attrs,
+        op: cx.op,
+        binds_at_start,
+    };
+    (def.solve)(&mut sub)
 }
 
 /// Argument `i` of a builtin as a dimension (the macro checked its kind).

@@ -23,7 +23,7 @@ use super::Value;
 use crate::attrs::AttrValue;
 use crate::dim::{Dim, Dims};
 use crate::dtype::DTypeCode;
-use crate::relation::RelCx;
+use crate::relation::{RelCx, RelationDef};
 use crate::ty::{DTy, Shape, ShapeData, Ty, TyData};
 
 thread_local! {
@@ -709,6 +709,16 @@ pub fn builtin(cx: &mut RelCx<'_>, f: BuiltinFn, args: &mut [Value]) -> Option<V
         *v = rust_arg(cx, *v)?;
     }
     f(cx, args).ok()?
+}
+
+/// A goal `Name(args...)` ([`builtin::relation`]): `Some(())` when the relation is
+/// solved, `None` when it waits or fails (the interpreter reports it).
+#[inline]
+pub fn relation(cx: &mut RelCx<'_>, def: &'static RelationDef, args: &[Ty]) -> Option<()> {
+    match builtin::relation(cx, def, args) {
+        Ok(crate::relation::Progress::Solved) => Some(()),
+        _ => None,
+    }
 }
 
 /// The dimensions of the shape a Rust function gave, of known rank.

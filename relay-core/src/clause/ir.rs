@@ -6,7 +6,7 @@
 
 use super::Value;
 use crate::dtype::{DType, DTypeCode};
-use crate::relation::{RelCx, RelError};
+use crate::relation::{RelCx, RelError, RelationDef};
 
 /// A Rust function called from a clause with `rust(path)(args...)`.
 ///
@@ -78,6 +78,10 @@ pub enum Goal {
     /// `term` (a default an operator documents, such as a weight's dtype being the
     /// data's when the weight is inferred).
     Default(u16, Term),
+    /// `Name(args...)`: the relation `Name` holds of the arguments (types the clause
+    /// computes), under the call's attributes: done when it is solved, waiting while it
+    /// waits, failing with its error, blamed on the argument the failing one comes from.
+    Relation(&'static RelationDef, &'static [Term]),
     /// `for x in src { goals }`: the goals once for each dimension `x` (the variable
     /// `var`, local to the loop) of the shape `src` (or of the range `lo..hi`). Done
     /// when they are done for every dimension; waits while `src` is unknown.

@@ -63,6 +63,19 @@ pub enum Goal {
         src: Term,
         body: Vec<Goal>,
     },
+    /// `Name(args...)` with a capitalised `Name` other than `Tensor` and `Tuple`: the
+    /// relation `Name` (a type implementing `Relation`) holds of the arguments.
+    Relation {
+        name: Ident,
+        args: Vec<Term>,
+    },
+}
+
+/// Whether a call `name(..)` as a goal is a relation's: a capitalised name that is not a
+/// constructor (builtins are lowercase).
+fn is_relation(name: &Ident) -> bool {
+    let n = name.to_string();
+    n.starts_with(|c: char| c.is_ascii_uppercase()) && n != "Tensor" && n != "Tuple"
 }
 
 /// `attrs(name: type = default, ...)`.
@@ -579,7 +592,10 @@ impl Parse for Goal {
             let rhs = Term::parse(input)?;
             return Ok(Goal::Eq(lhs, rhs));
         }
-        Ok(Goal::Check(lhs))
+        Ok(match lhs {
+            Term::Call { name, args } if is_relation(&name) => Goal::Relation { name, args },
+            lhs => Goal::Check(lhs),
+        })
     }
 }
 

@@ -102,7 +102,25 @@ pub fn clause(item: &syn::ItemStruct, clause: &Clause, checked: &Checked) -> Tok
         let span = syn::spanned::Spanned::span(path);
         quote_spanned!(span=> const #name: #p::RustFn = #path;)
     });
+    // Each relation a goal calls takes as many arguments as the goal gives it.
+    let mut calls = Vec::new();
+    relation_calls(&clause.body, &mut calls);
+    let arities = calls.iter().map(|(name, n)| {
+        let message = format!(
+            "the relation `{name}` takes another number of arguments than the {n} this goal gives it"
+        );
+        quote_spanned! {name.span()=>
+            const _: () = ::core::assert!(
+                match <#name as ::relay_core::Relation>::ARITY {
+                    ::core::option::Option::Some(n) => n == #n,
+                    ::core::option::Option::None => true,
+                },
+                #message
+            );
+        }
+    });
     let statics = quote! {
+        #(#arities)*
         #(#rust_fns)*
         #fast_fn
         static __RELAY_CLAUSE: #p::Clause = #p::Clause {
@@ -183,6 +201,10 @@ fn goal(g: &Goal, c: &Checked) -> TokenStream {
             let body = body.iter().map(|g| goal(g, c));
             quote!(#p::Goal::For { var: #i, src: #src, body: &[#(#body),*] })
         }
+        Goal::Relation { name, args } => {
+            let args = args.iter().map(|t| term(t, c));
+            quote!(#p::Goal::Relation(<#name as ::relay_core::Relation>::DEF, &[#(#args),*]))
+        }
         Goal::Default { var, value, .. } => {
             let i = match var {
                 Term::Name(id) => c.var(&id.to_string()),
@@ -190,6 +212,21 @@ fn goal(g: &Goal, c: &Checked) -> TokenStream {
             };
             let value = term(value, c);
             quote!(#p::Goal::Default(#i, #value))
+        }
+    }
+}
+
+/// The relations the goals call (nested goals' too), each with its number of arguments.
+fn relation_calls<'g>(goals: &'g [Goal], out: &mut Vec<(&'g Ident, usize)>) {
+    for g in goals {
+        match g {
+            Goal::Relation { name, args } => out.push((name, args.len())),
+            Goal::If { then, els, .. } => {
+                relation_calls(then, out);
+                relation_calls(els, out);
+            }
+            Goal::For { body, .. } => relation_calls(body, out),
+            _ => {}
         }
     }
 }

@@ -96,7 +96,8 @@ fn collect<'a>(
                 collect(els, out, defaults);
             }
             // A loop's equations mention its variable: they give nothing back.
-            Goal::Check(_) | Goal::Assert { .. } | Goal::For { .. } => {}
+            // What another relation gives back is its own (the clause waits for it).
+            Goal::Check(_) | Goal::Assert { .. } | Goal::For { .. } | Goal::Relation { .. } => {}
         }
     }
 }

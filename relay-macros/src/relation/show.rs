@@ -152,6 +152,10 @@ fn goals(body: &[Goal], depth: usize, out: &mut Vec<String>) {
         match g {
             Goal::Eq(l, r) => out.push(format!("{pad}{} = {}", show(l), show(r))),
             Goal::Check(t) => out.push(format!("{pad}{}", show(t))),
+            Goal::Relation { name, args } => {
+                let args: Vec<String> = args.iter().map(show).collect();
+                out.push(format!("{pad}{name}({})", args.join(", ")))
+            }
             Goal::Assert {
                 cond,
                 message,

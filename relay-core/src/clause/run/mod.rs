@@ -351,7 +351,37 @@ impl Machine<'_, '_> {
                 Step::Wait
             }),
             Goal::For { var, src, body } => self.for_goal(*var, src, body),
+            Goal::Relation(def, args) => self.relation(def, args),
             Goal::If { .. } => unreachable!("`goals` runs the branches"),
+        }
+    }
+
+    /// `Name(args...)`: the relation `def` on the values of `args` (types), once each is
+    /// known.
+    fn relation(
+        &mut self,
+        def: &'static crate::relation::RelationDef,
+        args: &'static [Term],
+    ) -> Result<Step, RelError> {
+        let mut tys = Vec::with_capacity(args.len());
+        for a in args {
+            let blame = self.blame_of(a);
+            match self.eval(a, blame)? {
+                Some(Value::Ty(t)) => tys.push(t),
+                Some(v) => return Err(self.kind_clash("a type", v, blame)),
+                None => return Ok(Step::Wait),
+            }
+        }
+        match crate::clause::builtin::relation(self.cx, def, &tys) {
+            Ok(Progress::Solved) => Ok(Step::Done),
+            Ok(Progress::NotYet) => Ok(Step::Wait),
+            Err(mut e) => {
+                e.arg = e
+                    .arg
+                    .and_then(|j| args.get(j))
+                    .and_then(|a| self.blame_of(a));
+                Err(e)
+            }
         }
     }
 

@@ -310,6 +310,59 @@ fn strings_show_in_messages_and_rust_calls_declare_kinds() {
     );
 }
 
+/// Goals written once and called: the first axis of `X`, of the dtype of `D`.
+#[relation(
+    FirstAxis(X @ Tensor(s, _), Tensor(_, dt), O) :-
+        assert(len(s) >= 1, "`{}` has no axis", X),
+        O = Tensor([s[0]], dt)
+)]
+struct FirstAxis;
+
+/// [`FirstAxis`] of the data's dtype.
+#[relation(First(X @ Tensor(_, bt), O) :- FirstAxis(X, Tensor([], bt), O))]
+struct First;
+
+/// [`FirstAxis`] as indices, after a check of its own.
+#[relation(
+    FirstIndex(X @ Tensor(s, _), O) :-
+        assert(len(s) <= 3, "`{}` has more than 3 axes", X),
+        FirstAxis(X, Tensor([], int32), O)
+)]
+struct FirstIndex;
+
+#[test]
+fn a_goal_calls_another_relation() {
+    let x = "Tensor[(3, 4), float16]";
+    assert_eq!(
+        both(First::REF, &[x], &[]),
+        Ok("Tensor[(3), float16]".into())
+    );
+    assert_eq!(
+        both(FirstIndex::REF, &[x], &[]),
+        Ok("Tensor[(3), int32]".into())
+    );
+    assert_eq!(
+        both(First::REF, &["Tensor[(), float16]"], &[]),
+        Err("`float16` has no axis".into())
+    );
+    assert_eq!(
+        both(FirstIndex::REF, &["Tensor[(1, 2, 3, 4), float16]"], &[]),
+        Err("`Tensor[(1, 2, 3, 4), float16]` has more than 3 axes".into())
+    );
+    // The called relation's failure blames the caller's argument it comes from.
+    let mut t = TestSolver::new();
+    let x = t.ty("Tensor[(), float16]");
+    let o = t.solver.fresh_ty();
+    t.solver.add_relation(First::REF, &[x, o], None, 0);
+    let Outcome::Failed(e) = t.solver.solve() else {
+        panic!("expected a failure")
+    };
+    assert_eq!(
+        (e[0].relation, e[0].arg, e[0].message.as_str()),
+        ("First", Some(0), "`float16` has no axis")
+    );
+}
+
 /// Joins a tuple of tensors along their first axis: a fold over the fields.
 #[relation(
     Join(X, O) :-

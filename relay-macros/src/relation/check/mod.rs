@@ -359,6 +359,12 @@ impl Checker {
                 }
                 self.loops -= 1;
             }
+            Goal::Relation { args, .. } => {
+                // Types the clause computes; the relation may refine them.
+                for a in args {
+                    self.term(a, Kind::Type, true);
+                }
+            }
             Goal::Default { kw, .. } if self.loops > 0 => self.error(
                 *kw,
                 "expected no `default` in a `for` loop (a default gives a variable one value, put it outside the loop)".into(),

@@ -64,6 +64,7 @@ impl Scope<'_> {
                     self.term(r);
                 }
                 Goal::Check(t) => self.term(t),
+                Goal::Relation { args, .. } => args.iter().for_each(|a| self.term(a)),
                 Goal::Assert { cond, args, .. } => {
                     self.term(cond);
                     args.iter().for_each(|a| self.term(a));

@@ -275,6 +275,22 @@ impl Gen<'_> {
                 let cond = self.expect(cond, Rep::Bool)?;
                 self.branches(cond, then, els)
             }
+            Goal::Relation { name, args } => {
+                let f = f();
+                let mut tys = Vec::new();
+                for a in args {
+                    if !self.computable(a) {
+                        return None;
+                    }
+                    tys.push(self.expect(a, Rep::Ty)?);
+                }
+                Some(quote! {
+                    {
+                        let __tys = [#(#tys),*];
+                        #f::relation(cx, <#name as ::relay_core::Relation>::DEF, &__tys)?;
+                    }
+                })
+            }
             Goal::Default { var, .. } => match var {
                 Term::Name(id) if self.env.contains_key(&id.to_string()) => {
                     Some(TokenStream::new())
@@ -532,6 +548,7 @@ fn goal_terms<'g>(goals: &'g [Goal], out: &mut Vec<&'g Term>) {
                 goal_terms(els, out);
             }
             Goal::Default { value, .. } => out.push(value),
+            Goal::Relation { args, .. } => out.extend(args),
             Goal::For { src, body, .. } => {
                 out.push(src);
                 goal_terms(body, out);
