@@ -33,28 +33,28 @@ pub fn slice(lo: Option<i64>, hi: Option<i64>, n: usize) -> Range<usize> {
     lo as usize..hi.max(lo) as usize
 }
 
-/// The count of `[d; n]`: `n` when it is `0` to [`MAX_REPEAT`], else the message.
-#[inline]
-pub fn repeat_count(n: i64) -> Result<usize, String> {
-    if (0..=MAX_REPEAT).contains(&n) {
-        Ok(n as usize)
-    } else {
-        Err(format!(
-            "`[d; n]` repeats a dimension {n} times: it must be 0 to {MAX_REPEAT}"
-        ))
-    }
+/// The count of `[d; n]`: `n` when it is `0` to [`MAX_REPEAT`] (else
+/// [`repeat_error`]).
+#[inline(always)]
+pub fn repeat_count(n: i64) -> Option<usize> {
+    (0..=MAX_REPEAT).contains(&n).then_some(n as usize)
 }
 
-/// The integers of the range `lo..hi` (none when `hi <= lo`), or the message when it
-/// has more than [`MAX_RANGE`].
-#[inline]
-pub fn range(lo: i64, hi: i64) -> Result<Range<i64>, String> {
-    if hi.saturating_sub(lo) > MAX_RANGE {
-        return Err(format!(
-            "the range `{lo}..{hi}` has more than {MAX_RANGE} integers"
-        ));
-    }
-    Ok(lo..hi.max(lo))
+/// Why `[d; n]` has no value when [`repeat_count`] has none.
+pub fn repeat_error(n: i64) -> String {
+    format!("`[d; n]` repeats a dimension {n} times: it must be 0 to {MAX_REPEAT}")
+}
+
+/// The integers of the range `lo..hi` (none when `hi <= lo`); `None` when it has more
+/// than [`MAX_RANGE`] ([`range_error`]).
+#[inline(always)]
+pub fn range(lo: i64, hi: i64) -> Option<Range<i64>> {
+    (hi.saturating_sub(lo) <= MAX_RANGE).then_some(lo..hi.max(lo))
+}
+
+/// Why `lo..hi` has no integers when [`range`] has none.
+pub fn range_error(lo: i64, hi: i64) -> String {
+    format!("the range `{lo}..{hi}` has more than {MAX_RANGE} integers")
 }
 
 /// What a comparison of two dimensions comes to ([`compare`]).
@@ -72,6 +72,7 @@ pub enum Order {
 /// `x op y` on resolved dimensions: constants compare; a dimension equals itself; `?`
 /// (checked at run time) satisfies every comparison; a constant difference decides;
 /// different normal forms over rigid symbols are different dimensions of no order.
+#[inline]
 pub fn compare(dims: &mut Dims, op: Cmp, x: Dim, y: Dim) -> Result<Order, DimError> {
     if let (Some(a), Some(b)) = (dims.as_const(x), dims.as_const(y)) {
         return Ok(Order::Is(op.holds(a, b)));
@@ -123,12 +124,30 @@ pub fn some_equal<E>(
 }
 
 /// `sum(s)`: the sum of the dimensions, `0` for none.
+#[inline]
 pub fn sum(dims: &mut Dims, xs: &[Dim]) -> Result<Dim, DimError> {
-    let mut acc = dims.konst(0);
-    for &d in xs {
+    // Constants natively while they fit, as most shapes are.
+    let mut c = 0i64;
+    let mut k = 0;
+    while let Some(x) = xs.get(k).and_then(|&d| dims.as_const(d)) {
+        match c.checked_add(x) {
+            Some(s) => c = s,
+            None => break,
+        }
+        k += 1;
+    }
+    let mut acc = dims.konst(c);
+    for &d in &xs[k..] {
         acc = dims.add(acc, d)?;
     }
     Ok(acc)
+}
+
+/// `is_any(d)` of a resolved dimension: whether it is `?` (an unknown dimension is not:
+/// the relation may still solve it).
+#[inline]
+pub fn is_any(dims: &Dims, d: Dim) -> bool {
+    dims.is_any(d)
 }
 
 /// `is_int(d)` of a resolved dimension: `true` for a constant, `false` for `?` and for
@@ -158,24 +177,25 @@ pub fn relation(cx: &mut RelCx<'_>, def: &'static RelationDef, args: &[Ty]) -> R
     (def.solve)(&mut sub)
 }
 
-/// Argument `i` of a builtin as a dimension (the macro checked its kind).
-fn dim_arg(args: &[Value], i: usize) -> Result<Dim, RelError> {
-    args.get(i)
-        .and_then(|v| v.dim())
-        .ok_or_else(|| RelError::new(format!("expected a dimension as argument {}", i + 1)))
-}
-
-/// `is_int(d)` over values ([`is_int`]), a [`BuiltinFn`](super::ir::BuiltinFn).
-pub fn is_int_of(cx: &mut RelCx<'_>, args: &[Value]) -> Result<Option<Value>, RelError> {
-    let d = dim_arg(args, 0)?;
-    Ok(is_int(&cx.tcx_ref().dims, d).map(Value::Bool))
-}
-
-/// `is_any(d)`: whether the resolved dimension `d` is `?` (an unknown dimension is not:
-/// the relation may still solve it), a [`BuiltinFn`](super::ir::BuiltinFn).
-pub fn is_any_of(cx: &mut RelCx<'_>, args: &[Value]) -> Result<Option<Value>, RelError> {
-    let d = dim_arg(args, 0)?;
-    Ok(Some(Value::Bool(cx.tcx_ref().dims.is_any(d))))
+/// `distinct(s)` over values: whether no two dimensions of the shape are equal (by
+/// [`compare`]), `None` while undecided; a [`BuiltinFn`](super::ir::BuiltinFn).
+pub fn distinct_of(cx: &mut RelCx<'_>, args: &[Value]) -> Result<Option<Value>, RelError> {
+    let s = args.first().and_then(|v| v.shape());
+    let Some(dims) = s.and_then(|s| cx.tcx_ref().shape_dims(s)) else {
+        return Err(RelError::new("expected a shape of known rank"));
+    };
+    let dims = dims.to_vec();
+    let dims: Vec<Dim> = dims.into_iter().map(|d| cx.resolve_dim(d)).collect();
+    let tcx = cx.tcx();
+    let equal = some_equal(dims.len(), false, |a, b| {
+        let a = a.map_or(dims[b], |a| dims[a]);
+        Ok(match compare(&mut tcx.dims, Cmp::Eq, a, dims[b])? {
+            Order::Is(r) => Some(r),
+            Order::Waits | Order::Unordered => None,
+        })
+    })
+    .map_err(|e: DimError| RelError::new(e.to_string()))?;
+    Ok(equal.map(|e| Value::Bool(!e)))
 }
 
 #[cfg(test)]
@@ -203,21 +223,19 @@ mod tests {
 
     #[test]
     fn repeats_and_ranges_are_bounded() {
-        assert_eq!(repeat_count(3), Ok(3));
+        assert_eq!([repeat_count(3), repeat_count(-1)], [Some(3), None]);
+        assert_eq!(repeat_count(MAX_REPEAT + 1), None);
         assert_eq!(
-            repeat_count(-1),
-            Err("`[d; n]` repeats a dimension -1 times: it must be 0 to 65536".into())
+            repeat_error(-1),
+            "`[d; n]` repeats a dimension -1 times: it must be 0 to 65536"
         );
-        assert_eq!(range(2, 5), Ok(2..5));
-        assert_eq!(range(5, 2), Ok(5..5));
-        assert_eq!(range(0, MAX_RANGE), Ok(0..MAX_RANGE));
+        assert_eq!(range(2, 5), Some(2..5));
+        assert_eq!(range(5, 2), Some(5..5));
+        assert_eq!(range(0, MAX_RANGE), Some(0..MAX_RANGE));
+        assert_eq!(range(i64::MIN, i64::MAX), None);
         assert_eq!(
-            range(i64::MIN, i64::MAX),
-            Err(format!(
-                "the range `{}..{}` has more than 1048576 integers",
-                i64::MIN,
-                i64::MAX
-            ))
+            range_error(0, i64::MAX),
+            format!("the range `0..{}` has more than 1048576 integers", i64::MAX)
         );
     }
 

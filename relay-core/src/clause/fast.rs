@@ -164,7 +164,7 @@ impl<T: Item> List<T> {
     /// `[x; n]`.
     #[inline]
     pub fn repeat(x: T, n: i64) -> Option<Self> {
-        let n = builtin::repeat_count(n).ok()?;
+        let n = builtin::repeat_count(n)?;
         let mut out = Self::default();
         out.items.get_mut(..n)?.fill(x);
         out.len = n as u8;
@@ -376,16 +376,36 @@ pub fn sum(cx: &mut RelCx<'_>, l: &List<Dim>) -> Option<Dim> {
     builtin::sum(&mut cx.tcx().dims, l.items()).ok()
 }
 
+/// `is_any(d)`.
+#[inline(always)]
+pub fn is_any(cx: &mut RelCx<'_>, d: Dim) -> bool {
+    let d = resolved_dim(cx, d);
+    builtin::is_any(&cx.tcx_ref().dims, d)
+}
+
+/// `is_int(d)`: undecided while `d` has unknowns.
+#[inline]
+pub fn is_int(cx: &mut RelCx<'_>, d: Dim) -> Option<bool> {
+    let d = resolved_dim(cx, d);
+    builtin::is_int(&cx.tcx_ref().dims, d)
+}
+
 /// The integers `lo..hi` a loop or a comprehension goes over.
 #[inline]
 pub fn range(lo: i64, hi: i64) -> Option<std::ops::Range<i64>> {
-    builtin::range(lo, hi).ok()
+    builtin::range(lo, hi)
 }
 
 /// `Tensor(dims, dtype)`.
 #[inline]
 pub fn mk_tensor(cx: &mut RelCx<'_>, dims: &List<Dim>, dtype: DTy) -> Ty {
     let s = cx.tcx().shape(dims.items());
+    cx.tcx().tensor(s, dtype)
+}
+
+/// `Tensor(s, dtype)` of a shape taken from a tensor type.
+#[inline]
+pub fn mk_tensor_of(cx: &mut RelCx<'_>, s: Shape, dtype: DTy) -> Ty {
     cx.tcx().tensor(s, dtype)
 }
 
@@ -486,24 +506,6 @@ pub fn attr_ints(cx: &RelCx<'_>, name: &str, one: bool) -> Option<Option<List<i6
         }
     }
     Some(Some(l))
-}
-
-/// `distinct(l)` on integers.
-#[inline]
-pub fn distinct_ints(l: &List<i64>) -> bool {
-    let xs = l.items();
-    // `some_equal`'s order of pairs, on integers (always decided).
-    (1..xs.len()).all(|j| !xs[..j].contains(&xs[j]))
-}
-
-/// `distinct(l)` on dimensions.
-#[inline]
-pub fn distinct(cx: &mut RelCx<'_>, l: &List<Dim>) -> Option<bool> {
-    let xs = l.items();
-    let equal = builtin::some_equal(xs.len(), false, |a, b| {
-        Ok::<_, ()>(cmp(cx, Cmp::Eq, xs[a.unwrap_or(b)], xs[b]))
-    });
-    Some(!equal.ok()??)
 }
 
 /// `prod(l)`.
@@ -833,12 +835,5 @@ mod tests {
         assert_eq!(range(0, MAX_RANGE).map(|r| r.end), Some(MAX_RANGE));
         assert_eq!(range(0, MAX_RANGE + 1), None);
         assert_eq!(range(i64::MIN, i64::MAX), None);
-    }
-
-    #[test]
-    fn distinct_integers() {
-        assert!(distinct_ints(&ints(&[0, 2, 1])));
-        assert!(!distinct_ints(&ints(&[0, 2, 0])));
-        assert!(distinct_ints(&ints(&[])));
     }
 }

@@ -81,7 +81,7 @@ pub enum Goal {
     /// `Name(args...)`: the relation `Name` holds of the arguments (types the clause
     /// computes), under the call's attributes: done when it is solved, waiting while it
     /// waits, failing with its error, blamed on the argument the failing one comes from.
-    Relation(&'static RelationDef, &'static [Term]),
+    Call(&'static RelationDef, &'static [Term]),
     /// `for x in src { goals }`: the goals once for each dimension `x` (the variable
     /// `var`, local to the loop) of the shape `src` (or of the range `lo..hi`). Done
     /// when they are done for every dimension; waits while `src` is unknown.
@@ -347,8 +347,12 @@ pub enum Term {
     Reverse(&'static Term),
     /// `s[list]`: the dimensions of `s` at the indices of a list (negative from the end).
     Gather(&'static Term, &'static Term),
-    /// `distinct(list)`: whether no two dimensions of a list are equal.
-    Distinct(&'static Term),
+    /// `is_any(d)`: whether a dimension is `?` (an unknown dimension is not: the
+    /// relation may still solve it).
+    IsAny(&'static Term),
+    /// `is_int(d)`: whether a dimension is a constant: `true` for an integer, `false`
+    /// for `?` and for expressions over rigid symbols, undecided while it has unknowns.
+    IsInt(&'static Term),
     /// `[d; n]`: `n` times the dimension `d`.
     Repeat(&'static Term, &'static Term),
     /// `a && b`: false as soon as one side is, true when both are.
@@ -392,7 +396,7 @@ pub enum Term {
     /// by a non-integral factor.
     ScaleFloor(&'static Term, &'static Term),
     /// A builtin whose meaning is a function over values ([`BuiltinFn`]), called once
-    /// its arguments are ready (as a Rust function's are): `is_int(d)`, `is_any(d)`.
+    /// its arguments are ready (as a Rust function's are): `distinct(s)`.
     Builtin(BuiltinFn, &'static [Term]),
 }
 

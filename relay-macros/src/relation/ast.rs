@@ -147,6 +147,23 @@ pub enum ListItem {
     Splice(Span, Term),
 }
 
+/// A comprehension `[elem for var in src if cond]`.
+pub struct Comp {
+    /// The brackets'.
+    pub span: Span,
+    pub elem: Term,
+    pub var: Ident,
+    pub src: Term,
+    pub cond: Option<Term>,
+}
+
+impl Comp {
+    /// The element, the variable, the source and the condition.
+    pub fn parts(&self) -> (&Term, &Ident, &Term, Option<&Term>) {
+        (&self.elem, &self.var, &self.src, self.cond.as_ref())
+    }
+}
+
 pub enum Term {
     /// A variable, or a dtype literal (`float32`): told apart by the checker.
     Name(Ident),
@@ -191,14 +208,8 @@ pub enum Term {
         ret: Option<Ident>,
         args: Vec<Term>,
     },
-    /// `[elem for var in src if cond]` (the span is the brackets').
-    Comp {
-        span: Span,
-        elem: Box<Term>,
-        var: Ident,
-        src: Box<Term>,
-        cond: Option<Box<Term>>,
-    },
+    /// `[elem for var in src if cond]`.
+    Comp(Box<Comp>),
     /// `lo..hi`: what a comprehension or a `for` goes over (the span is the `..`'s).
     Range(Span, Box<Term>, Box<Term>),
     /// `x in list`.
@@ -231,10 +242,10 @@ impl Term {
             | Term::Cmp(_, s, ..)
             | Term::Attr(s, _)
             | Term::Rust { kw: s, .. }
-            | Term::Comp { span: s, .. }
             | Term::Range(s, ..)
             | Term::In(s, ..)
             | Term::IfElse(s, ..) => *s,
+            Term::Comp(c) => c.span,
         }
     }
 }
@@ -275,11 +286,9 @@ impl Term {
                 v.extend(hi.as_deref());
                 v
             }
-            Term::Comp {
-                elem, src, cond, ..
-            } => {
-                let mut v: Vec<&Term> = vec![src, elem];
-                v.extend(cond.as_deref());
+            Term::Comp(c) => {
+                let mut v: Vec<&Term> = vec![&c.src, &c.elem];
+                v.extend(c.cond.as_ref());
                 v
             }
             Term::IfElse(_, a, b, c) => vec![a, b, c],
@@ -810,7 +819,7 @@ fn primary(input: ParseStream) -> syn::Result<Term> {
             let (var, src) = binder(&content, "comprehension")?;
             let cond = if content.peek(Token![if]) {
                 content.parse::<Token![if]>()?;
-                Some(Box::new(Term::parse(&content)?))
+                Some(Term::parse(&content)?)
             } else {
                 None
             };
@@ -819,13 +828,13 @@ fn primary(input: ParseStream) -> syn::Result<Term> {
                     content.error("expected `]` or `if condition` after `[element for x in list`")
                 );
             }
-            return Ok(Term::Comp {
+            return Ok(Term::Comp(Box::new(Comp {
                 span: bracket.span.join(),
-                elem: Box::new(elem),
+                elem,
                 var,
-                src: Box::new(src),
+                src,
                 cond,
-            });
+            })));
         }
         let items = comma_list(&content, |input| {
             if input.peek(Token![..]) {

@@ -49,9 +49,9 @@ pub const BUILTINS: &[Builtin] = &[
     b("floordiv", &[Dim, Dim], Dim, Run::Arith("FloorDiv")),
     b("floormod", &[Dim, Dim], Dim, Run::Arith("FloorMod")),
     b("reverse", &[Shape], Shape, Run::Term("Reverse")),
-    b("distinct", &[Shape], Bool, Run::Term("Distinct")),
-    b("is_int", &[Dim], Bool, Run::Value("is_int_of")),
-    b("is_any", &[Dim], Bool, Run::Value("is_any_of")),
+    b("distinct", &[Shape], Bool, Run::Value("distinct_of")),
+    b("is_int", &[Dim], Bool, Run::Term("IsInt")),
+    b("is_any", &[Dim], Bool, Run::Term("IsAny")),
     b("shape", &[Type], Shape, Run::Term("ShapeOf")),
     b("dtype", &[Type], DType, Run::Term("DTypeOf")),
 ];

@@ -203,7 +203,7 @@ fn goal(g: &Goal, c: &Checked) -> TokenStream {
         }
         Goal::Relation { name, args } => {
             let args = args.iter().map(|t| term(t, c));
-            quote!(#p::Goal::Relation(<#name as ::relay_core::Relation>::DEF, &[#(#args),*]))
+            quote!(#p::Goal::Call(<#name as ::relay_core::Relation>::DEF, &[#(#args),*]))
         }
         Goal::Default { var, value, .. } => {
             let i = match var {
@@ -448,13 +448,8 @@ fn term(t: &Term, c: &Checked) -> TokenStream {
             let i = c.attr(&name.to_string());
             quote!(#p::Term::Attr(#i))
         }
-        Term::Comp {
-            elem,
-            var,
-            src,
-            cond,
-            ..
-        } => {
+        Term::Comp(comp) => {
+            let (elem, var, src, cond) = comp.parts();
             let i = c.var(&var.to_string());
             let (elem, src) = (boxed(elem), boxed(src));
             let cond = match cond {

@@ -115,13 +115,8 @@ fn vars(t: &Term, out: &mut HashSet<String>) {
         Term::As(id, _) => {
             out.insert(id.to_string());
         }
-        Term::Comp {
-            elem,
-            var,
-            src,
-            cond,
-            ..
-        } => {
+        Term::Comp(comp) => {
+            let (elem, var, src, cond) = comp.parts();
             vars(src, out);
             let mut inner = HashSet::new();
             vars(elem, &mut inner);

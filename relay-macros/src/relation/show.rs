@@ -90,16 +90,13 @@ pub fn show(t: &Term) -> String {
         Term::Neg(_, a) => format!("-{}", show(a)),
         Term::Cmp(op, _, a, b) => format!("{} {} {}", show(a), op.symbol(), show(b)),
         Term::Attr(_, n) => format!("attrs.{n}"),
-        Term::Comp {
-            elem,
-            var,
-            src,
-            cond,
-            ..
-        } => match cond {
-            Some(c) => format!("[{} for {var} in {} if {}]", show(elem), show(src), show(c)),
-            None => format!("[{} for {var} in {}]", show(elem), show(src)),
-        },
+        Term::Comp(comp) => {
+            let (elem, var, src, cond) = comp.parts();
+            match cond {
+                Some(c) => format!("[{} for {var} in {} if {}]", show(elem), show(src), show(c)),
+                None => format!("[{} for {var} in {}]", show(elem), show(src)),
+            }
+        }
         Term::Range(_, lo, hi) => format!("{}..{}", show(lo), show(hi)),
         Term::In(_, x, l) => format!("{} in {}", show(x), show(l)),
         Term::IfElse(_, c, a, b) => {

@@ -1,17 +1,16 @@
-//! Reductions: `Reduce` (sum, mean, ...), `ArgReduce` (argmax, argmin) and `Variance`,
-//! each a goal calling [`Reduction`], which holds the goals they share. The reduced axes
-//! `r`, per TVM: `axis` None or empty → every axis (even with `exclude`); negative axes
-//! count from the end; an axis out of range or listed twice is an error; `exclude` takes
-//! the complement. The output `O` has the reduced axes as `1` with `keepdims`, and drops
-//! them otherwise.
+//! Reductions: `Reduce` (sum, mean, ...), `ArgReduce` (argmax, argmin) and `Variance`.
+//! `Reduce` holds the goals the three share; the other two are goals calling it. The
+//! reduced axes `r`, per TVM: `axis` None or empty → every axis (even with `exclude`);
+//! negative axes count from the end; an axis out of range or listed twice is an error;
+//! `exclude` takes the complement. The output `O` has the reduced axes as `1` with
+//! `keepdims`, and drops them otherwise.
 
 use relay_core::relation;
 
-/// `Reduction(data, D, out)`: `out` is `data` reduced over the axes of
-/// `axis`/`exclude`, with `keepdims`, of the dtype of `D` (a scalar type that only
-/// carries it). What [`Reduce`], [`ArgReduce`] and [`Variance`] call.
+/// `Reduce(data, out)` (sum, mean, max, ...): `out` is `data` reduced over the axes of
+/// `axis`/`exclude`, with `keepdims`; same dtype. Waits for the rank of `data`.
 #[relation(
-    Reduction(Tensor(s, _), Tensor(_, dt), O) :-
+    Reduce(Tensor(s, bt), O) :-
         if attrs.axis == None || len(attrs.axis) == 0 {
             r = [i for i in 0..len(s)]
         } else {
@@ -29,19 +28,10 @@ use relay_core::relation;
             if attrs.exclude { r = [i for i in 0..len(s) if !(i in ax)] } else { r = ax },
         },
         if attrs.keepdims {
-            O = Tensor([if i in r { 1 } else { s[i] } for i in 0..len(s)], dt)
+            O = Tensor([if i in r { 1 } else { s[i] } for i in 0..len(s)], bt)
         } else {
-            O = Tensor([s[i] for i in 0..len(s) if !(i in r)], dt)
+            O = Tensor([s[i] for i in 0..len(s) if !(i in r)], bt)
         },
-        attrs(axis: Option<[int]> = None, keepdims: bool = false, exclude: bool = false)
-)]
-pub struct Reduction;
-
-/// `Reduce(data, out)` (sum, mean, max, ...): `out` is `data` reduced over the axes of
-/// `axis`/`exclude`, with `keepdims`; same dtype. Waits for the rank of `data`.
-#[relation(
-    Reduce(X @ Tensor(_, bt), O) :-
-        Reduction(X, Tensor([], bt), O),
         attrs(axis: Option<[int]> = None, keepdims: bool = false, exclude: bool = false)
 )]
 pub struct Reduce;
@@ -49,8 +39,9 @@ pub struct Reduce;
 /// `ArgReduce(data, out)` (argmax, argmin): like `Reduce`, with an `int32` result (the
 /// index dtype).
 #[relation(
-    ArgReduce(X @ Tensor(_, _), O) :-
-        Reduction(X, Tensor([], int32), O),
+    ArgReduce(Tensor(s, _), O) :-
+        // `Reduce` of the data's shape, as indices.
+        Reduce(Tensor(s, int32), O),
         attrs(axis: Option<[int]> = None, keepdims: bool = false, exclude: bool = false)
 )]
 pub struct ArgReduce;
@@ -61,7 +52,7 @@ pub struct ArgReduce;
 /// check of `mean` waits for `mean`.
 #[relation(
     Variance(X @ Tensor(s, bt), M, O) :-
-        Reduction(X, Tensor([], bt), O),
+        Reduce(X, O),
         M = Tensor(sm, mt),
         mt = bt,
         assert(len(sm) == len(s), "`mean` has rank {}, the data has rank {}", len(sm), len(s)),

@@ -20,13 +20,7 @@ impl Machine<'_, '_> {
                 Ok(Some(base..self.scratch.dims.len()))
             }
             ShapeData::Var(_) => Ok(None),
-            ShapeData::Param(p) => Err(err(
-                blame,
-                format!(
-                    "the shape parameter `{}` has no known rank",
-                    tcx.param_name(*p)
-                ),
-            )),
+            ShapeData::Param(p) => Err(no_rank(tcx, *p, blame)),
         }
     }
 
@@ -149,13 +143,7 @@ impl Machine<'_, '_> {
         match tcx.shape_data(shape) {
             ShapeData::Dims(d) => Ok(Some(d.len() as i64)),
             ShapeData::Var(_) => Ok(None),
-            ShapeData::Param(p) => Err(err(
-                blame,
-                format!(
-                    "the shape parameter `{}` has no known rank",
-                    tcx.param_name(*p)
-                ),
-            )),
+            ShapeData::Param(p) => Err(no_rank(tcx, *p, blame)),
         }
     }
 
@@ -544,12 +532,16 @@ impl Machine<'_, '_> {
             Term::Float(_) => return Ok(None),
             Term::StrCmp(i, op, text) => Value::Bool(self.attr_str(*i, *op, text)?),
             Term::FloatCmp(i, op, x) => Value::Bool(self.attr_float(*i, *op, *x)?),
-            Term::Distinct(list) => {
-                let Some(dims) = self.eval_dims(list, blame)? else {
+            Term::IsAny(d) => match self.eval_dim(d, blame)? {
+                Some(d) => Value::Bool(crate::clause::builtin::is_any(&self.cx.tcx_ref().dims, d)),
+                None => return Ok(None),
+            },
+            Term::IsInt(d) => {
+                let Some(d) = self.eval_dim(d, blame)? else {
                     return Ok(None);
                 };
-                match self.some_equal(dims, None, "==", blame)? {
-                    Some(equal) => Value::Bool(!equal),
+                match crate::clause::builtin::is_int(&self.cx.tcx_ref().dims, d) {
+                    Some(b) => Value::Bool(b),
                     None => return Ok(None),
                 }
             }
@@ -558,7 +550,9 @@ impl Machine<'_, '_> {
                 else {
                     return Ok(None);
                 };
-                let n = crate::clause::builtin::repeat_count(n).map_err(|m| err(blame, m))?;
+                let Some(n) = crate::clause::builtin::repeat_count(n) else {
+                    return Err(err(blame, crate::clause::builtin::repeat_error(n)));
+                };
                 let base = self.scratch.dims.len();
                 self.scratch.dims.extend(std::iter::repeat_n(d, n));
                 self.mk_shape_from(base)
@@ -729,7 +723,9 @@ impl Machine<'_, '_> {
         let (Some(lo), Some(hi)) = (self.eval_int(lo, blame)?, self.eval_int(hi, blame)?) else {
             return Ok(None);
         };
-        let range = crate::clause::builtin::range(lo, hi).map_err(|m| err(blame, m))?;
+        let Some(range) = crate::clause::builtin::range(lo, hi) else {
+            return Err(err(blame, crate::clause::builtin::range_error(lo, hi)));
+        };
         let base = self.scratch.dims.len();
         for i in range {
             let d = self.cx.solver.tcx.dims.konst(i);
@@ -831,4 +827,13 @@ fn blame_on(mut e: RelError, blame: Option<usize>) -> RelError {
         e.arg = blame;
     }
     e
+}
+
+/// The error for a shape parameter where a rank is needed (it never has one).
+fn no_rank(tcx: &crate::TyCtx, p: crate::kind::Param, blame: Option<usize>) -> RelError {
+    let name = tcx.param_name(p);
+    err(
+        blame,
+        format!("the shape parameter `{name}` has no known rank"),
+    )
 }

@@ -351,7 +351,7 @@ impl Machine<'_, '_> {
                 Step::Wait
             }),
             Goal::For { var, src, body } => self.for_goal(*var, src, body),
-            Goal::Relation(def, args) => self.relation(def, args),
+            Goal::Call(def, args) => self.relation(def, args),
             Goal::If { .. } => unreachable!("`goals` runs the branches"),
         }
     }
@@ -791,7 +791,8 @@ pub(crate) fn for_each_child(t: &'static Term, f: &mut dyn FnMut(&'static Term))
         | Term::DTypeOf(a)
         | Term::Reverse(a)
         | Term::Not(a)
-        | Term::Distinct(a) => f(a),
+        | Term::IsAny(a)
+        | Term::IsInt(a) => f(a),
         Term::Comp {
             elem, src, cond, ..
         } => {

@@ -94,13 +94,8 @@ impl Scope<'_> {
     fn term(&mut self, t: &Term) {
         match t {
             Term::Name(id) | Term::As(id, _) => self.name(id),
-            Term::Comp {
-                elem,
-                var,
-                src,
-                cond,
-                ..
-            } => {
+            Term::Comp(comp) => {
+                let (elem, var, src, cond) = comp.parts();
                 self.term(src);
                 self.with(var, |s| {
                     s.term(elem);

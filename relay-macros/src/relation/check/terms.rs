@@ -342,13 +342,9 @@ impl Checker {
                     }
                 }
             }
-            Term::Comp {
-                span,
-                elem,
-                var,
-                src,
-                cond,
-            } => {
+            Term::Comp(comp) => {
+                let span = &comp.span;
+                let (elem, var, src, cond) = comp.parts();
                 if want != Kind::Shape {
                     self.mismatch(*span, want, format!("a shape `{}`", show(t)));
                 }

@@ -99,6 +99,10 @@ struct Gen<'a> {
     /// Dimensions of shapes computed once at the top of a loop's body, by the term as
     /// written (`shape(fs[j])[i]`), when the body reads them more than once.
     memo: Vec<(String, Var)>,
+    /// The shape variables bound whole from a tensor's shape at the top of the function,
+    /// with the local holding that shape: `Tensor(s, d)` rebuilds on it, not on `s`'s
+    /// dimensions.
+    shapes: HashMap<String, Ident>,
 }
 
 /// `::relay_core::__private::fast`, where the generated code's helpers are.
@@ -120,6 +124,7 @@ pub fn fast_fn(clause: &Clause, c: &Checked) -> Option<TokenStream> {
         branches: 0,
         loop_vars: Vec::new(),
         memo: Vec::new(),
+        shapes: HashMap::new(),
     };
     let f = f();
     let mut steps = Vec::new();
@@ -163,21 +168,14 @@ impl Gen<'_> {
                 !self.c.vars.contains(&n) || locals.contains(&n) || self.env.contains_key(&n)
             }
             Term::As(id, _) => self.env.contains_key(&id.to_string()),
-            Term::Comp {
-                elem,
-                var,
-                src,
-                cond,
-                ..
-            } => {
+            Term::Comp(comp) => {
+                let (elem, var, src, cond) = comp.parts();
                 if !self.computable_in(src, locals) {
                     return false;
                 }
                 locals.push(var.to_string());
                 let ok = self.computable_in(elem, locals)
-                    && cond
-                        .as_deref()
-                        .is_none_or(|c| self.computable_in(c, locals));
+                    && cond.as_ref().is_none_or(|c| self.computable_in(c, locals));
                 locals.pop();
                 ok
             }

@@ -241,17 +241,12 @@ impl Gen<'_> {
                     Val::new(rep, quote!(#ident))
                 }
             }
-            Term::Comp {
-                elem,
-                var,
-                src,
-                cond,
-                ..
-            } => {
+            Term::Comp(comp) => {
+                let (elem, var, src, cond) = comp.parts();
                 let saved = self.env.clone();
                 let mut rep = None;
                 let mut used: Vec<&Term> = vec![elem];
-                used.extend(cond.as_deref());
+                used.extend(cond.as_ref());
                 let body = self.each(src, var, &used, |g| {
                     let e = g.term(elem)?;
                     rep = Some(e.rep);
@@ -585,6 +580,14 @@ impl Gen<'_> {
     pub(super) fn call(&mut self, name: &str, args: &[Term]) -> Option<Val> {
         let f = f();
         Some(match (name, args) {
+            ("Tensor", [Term::Name(id), d]) if self.shapes.contains_key(&id.to_string()) => {
+                let s = self.shapes[&id.to_string()].clone();
+                let d = self.expect(d, Rep::DType)?;
+                Val::new(
+                    Rep::Ty,
+                    quote!({ let __d = #d; #f::mk_tensor_of(cx, #s, __d) }),
+                )
+            }
             ("Tensor", [s, d]) => {
                 let (s, d) = (self.expect(s, Rep::Dims)?, self.expect(d, Rep::DType)?);
                 Val::new(Rep::Ty, {
@@ -648,12 +651,25 @@ impl Gen<'_> {
                 let code = l.code;
                 Val::new(l.rep, quote!((#code).reversed()))
             }
-            ("distinct", [l]) => {
-                let l = self.term(l)?;
-                let (bl, r) = by_ref(&l.code, format_ident!("__l"));
-                match l.rep {
-                    Rep::Ints => Val::new(Rep::Bool, quote!({ #bl #f::distinct_ints(&#r) })),
-                    Rep::Dims => Val::new(Rep::Bool, quote!({ #bl #f::distinct(cx, &#r)? })),
+            ("is_any", [d]) => {
+                let d = self.term(d)?;
+                let code = d.code;
+                match d.rep {
+                    Rep::Int => Val::new(Rep::Bool, quote!({ let _ = #code; false })),
+                    Rep::Dim => {
+                        Val::new(Rep::Bool, quote!({ let __d = #code; #f::is_any(cx, __d) }))
+                    }
+                    _ => return None,
+                }
+            }
+            ("is_int", [d]) => {
+                let d = self.term(d)?;
+                let code = d.code;
+                match d.rep {
+                    Rep::Int => Val::new(Rep::Bool, quote!({ let _ = #code; true })),
+                    Rep::Dim => {
+                        Val::new(Rep::Bool, quote!({ let __d = #code; #f::is_int(cx, __d)? }))
+                    }
                     _ => return None,
                 }
             }
