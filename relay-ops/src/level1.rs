@@ -52,10 +52,9 @@ pub struct Dropout;
 /// `C = data.shape[axis]` (inferred backward); the result is `(data, (C), (C))`.
 #[relation(
     BatchNorm(X @ Tensor(s, bt), G, B, M, V, O) :-
-        assert(-len(s) <= attrs.axis && attrs.axis < len(s), "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)),
+        // `axis`, gamma and beta as `Norm` checks them.
+        Norm(X, G, B, Tensor(s, bt)),
         c = s[attrs.axis],
-        assert(G = Tensor([c], bt), "`gamma` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`", c, bt, X, attrs.axis, G),
-        assert(B = Tensor([c], bt), "`beta` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`", c, bt, X, attrs.axis, B),
         assert(M = Tensor([c], bt), "`moving_mean` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`", c, bt, X, attrs.axis, M),
         assert(V = Tensor([c], bt), "`moving_var` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`", c, bt, X, attrs.axis, V),
         O = (Tensor(s, bt), Tensor([c], bt), Tensor([c], bt)),
