@@ -1,4 +1,4 @@
-//! The meaning of the clause builtins, written once: the interpreter ([`run`](super::run))
+//! The meaning of the clause builtins, written once: the interpreter ([`run_clause`](super::run_clause))
 //! and the compiled runs ([`fast`](super::fast)) both call these functions, so that a
 //! rule (an index counted from the end, a slice's clamped bounds, when two dimensions
 //! are decided equal) cannot differ between the two. Each function decides on plain
@@ -178,7 +178,7 @@ pub fn relation(cx: &mut RelCx<'_>, def: &'static RelationDef, args: &[Ty]) -> R
 }
 
 /// `distinct(s)` over values: whether no two dimensions of the shape are equal (by
-/// [`compare`]), `None` while undecided; a [`BuiltinFn`](super::ir::BuiltinFn).
+/// [`compare`]), `None` while undecided; a [`BuiltinFn`](super::BuiltinFn).
 pub fn distinct_of(cx: &mut RelCx<'_>, args: &[Value]) -> Result<Option<Value>, RelError> {
     let s = args.first().and_then(|v| v.shape());
     let Some(dims) = s.and_then(|s| cx.tcx_ref().shape_dims(s)) else {

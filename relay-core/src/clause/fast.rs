@@ -14,7 +14,7 @@
 //! idempotent, so what the fast path did first is what the interpreter does first too).
 //!
 //! A builtin's meaning is the interpreter's: these functions call the rules of
-//! [`builtin`](super::builtin) on the values they decide and give up on the rest; they
+//! [`builtin`](mod@super::builtin) on the values they decide and give up on the rest; they
 //! add no rule of their own.
 
 use super::builtin::{self, Order};
