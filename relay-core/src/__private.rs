@@ -3,7 +3,7 @@
 pub use crate::adt::{CtorCall, CtorDef, DataDef};
 pub use crate::agreement::{AttrSig, Disagreement};
 pub use crate::attrs::AttrValue;
-pub use crate::clause::fast;
+pub use crate::clause::{builtin, fast};
 pub use crate::clause::{
     run_clause, Arith, AttrDecl, AttrType, Clause, Cmp, Goal, Item, Message, RustFn, Term, Value,
 };

@@ -13,7 +13,62 @@ mod op;
 mod prelude;
 mod relation;
 
-/// Declares a type relation. See `relay_core::clause` for the accepted forms.
+/// Declares a type relation: a clause on a unit struct, or a function of the relation's
+/// context. The notation in brief; `relay_core::clause` has each form in detail with
+/// runnable examples, and how a clause runs.
+///
+/// ```text
+/// #[relation(Name(pattern, ..., O) :- goal, goal, ..., attrs(name: type = default, ...))]
+/// pub struct Name;
+///
+/// #[relation(Name)]
+/// pub fn name(cx: &mut RelCx<'_>) -> RelResult { ... }
+/// ```
+///
+/// **Kinds.** Every variable and term is a *type*, a *shape*, a *dimension*, a *dtype*
+/// or a *bool*, inferred from its uses; one used as two kinds is a compile error on the
+/// second use. A `str` attribute is a *string*, a `float` one a *float*.
+///
+/// **Head patterns**, one per argument, the output last: a variable (twice: the same
+/// type), `_`, `Tensor(shape, dtype)`, tuples `(p, q)`, `Tuple(..fs)`, `(p, ..rest)`;
+/// shapes `s` or `[d0, ..rest, dn]`; dimensions `n`, `3`, `?`; dtypes `bt`, `float32`;
+/// `X @ pattern` names the whole.
+///
+/// **Goals**: `A = term` (either side the unknown one); a condition (`==`, `!=`, `<`,
+/// `<=`, `>`, `>=`, `&&`, `||`, `!`, `x in s`); `assert(cond, "message {}", values...)`
+/// and `assert(a = b, "message", values...)` (a value is any term, or a `str` attribute);
+/// `if cond { goals } else { goals }`; `for x in s { goals }` (or `in lo..hi`, or over
+/// the fields of a tuple); `default(x, term)`; `attrs(..)` declares the attributes
+/// (`int`, `bool`, `dtype`, `shape`, `[int]`, `str`, `float`, `[float]`, `Option<..>`).
+///
+/// **Terms**: variables, integers, `?`, `true`/`false`, dtype literals, `Tensor(s, d)`,
+/// tuples, lists `[d0, ..s]`, `[d; n]`, `s[i]` and `s[a..b]` (negative from the end),
+/// `s[list]`, `+ - * / %` on dimensions (floor division and modulo), `d * x` with a
+/// float `x` (floored), comprehensions `[e for x in s if c]`, `if c { a } else { b }`,
+/// `attrs.name`, `rust(path)(args...)` (a Rust function; `rust(path -> kind)(args...)`
+/// declares the kind it returns), and the builtins:
+///
+/// | builtin | result | meaning |
+/// |---|---|---|
+/// | `prod(shape)` | dimension | the product of the dimensions |
+/// | `sum(shape)` | dimension | the sum of the dimensions |
+/// | `len(shape)` | dimension | the rank (of a tuple: its number of fields) |
+/// | `broadcast(shape, shape)` | shape | NumPy broadcasting |
+/// | `min(dimension, dimension)` | dimension | the smaller |
+/// | `max(dimension, dimension)` | dimension | the larger |
+/// | `floordiv(dimension, dimension)` | dimension | `a / b`, rounded toward negative infinity |
+/// | `floormod(dimension, dimension)` | dimension | `a % b`, of the sign of `b` |
+/// | `reverse(shape)` | shape | the dimensions in reverse order |
+/// | `distinct(shape)` | bool | no two dimensions are equal |
+/// | `is_int(dimension)` | bool | a constant (not `?`, not a symbol); waits on an unknown |
+/// | `is_any(dimension)` | bool | `?` (an unknown dimension is not) |
+/// | `shape(type)` | shape | the shape of a tensor type |
+/// | `dtype(type)` | dtype | the dtype of a tensor type |
+///
+/// Every mistake is a compile error on its token (the cases are `tests/ui/relation/`).
+/// A builtin is declared once, in the macro's table of builtins, which this table is
+/// checked against; its meaning is one function of `relay_core::clause::builtin`, which
+/// the interpreter and the compiled run both call.
 #[proc_macro_attribute]
 pub fn relation(attr: TokenStream, item: TokenStream) -> TokenStream {
     let (attr, item) = (attr.into(), item.into());

@@ -52,10 +52,9 @@ pub struct Dropout;
 /// `C = data.shape[axis]` (inferred backward); the result is `(data, (C), (C))`.
 #[relation(
     BatchNorm(X @ Tensor(s, bt), G, B, M, V, O) :-
-        assert(-len(s) <= attrs.axis && attrs.axis < len(s), "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)),
+        // `axis`, gamma and beta as `Norm` checks them.
+        Norm(X, G, B, Tensor(s, bt)),
         c = s[attrs.axis],
-        assert(G = Tensor([c], bt), "`gamma` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`", c, bt, X, attrs.axis, G),
-        assert(B = Tensor([c], bt), "`beta` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`", c, bt, X, attrs.axis, B),
         assert(M = Tensor([c], bt), "`moving_mean` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`", c, bt, X, attrs.axis, M),
         assert(V = Tensor([c], bt), "`moving_var` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`", c, bt, X, attrs.axis, V),
         O = (Tensor(s, bt), Tensor([c], bt), Tensor([c], bt)),
@@ -80,17 +79,13 @@ pub struct Norm;
 /// `instance_norm`'s relation: [`Norm`]'s, on data of rank at least 3 (a batch, the
 /// channels and a spatial axis), as TVM's `InstanceNormRel` requires.
 #[relation(
-    InstanceNorm(X @ Tensor(s, bt), G, B, O) :-
+    InstanceNorm(X @ Tensor(s, _), G, B, O) :-
         assert(
             len(s) >= 3,
             "`nn.instance_norm` expects data of rank at least 3 (batch, channels, spatial axes), found `{}`",
             X
         ),
-        assert(-len(s) <= attrs.axis && attrs.axis < len(s), "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)),
-        c = s[attrs.axis],
-        assert(G = Tensor([c], bt), "`gamma` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`", c, bt, X, attrs.axis, G),
-        assert(B = Tensor([c], bt), "`beta` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`", c, bt, X, attrs.axis, B),
-        O = Tensor(s, bt),
+        Norm(X, G, B, O),
         attrs(axis: int)
 )]
 pub struct InstanceNorm;

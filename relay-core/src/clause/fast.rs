@@ -13,15 +13,17 @@
 //! interpreter from its start, which waits or reports exactly (unifications are
 //! idempotent, so what the fast path did first is what the interpreter does first too).
 //!
-//! Each function mirrors one rule of the interpreter (`run/eval.rs`) on the values it
-//! decides, and gives up on the rest.
+//! A builtin's meaning is the interpreter's: these functions call the rules of
+//! [`builtin`](mod@super::builtin) on the values they decide and give up on the rest; they
+//! add no rule of their own.
 
-use super::ir::{dtype_of, Arith, Cmp, RustFn, MAX_RANGE};
+use super::builtin::{self, Order};
+use super::ir::{dtype_of, Arith, BuiltinFn, Cmp, RustFn};
 use super::Value;
 use crate::attrs::AttrValue;
 use crate::dim::{Dim, Dims};
 use crate::dtype::DTypeCode;
-use crate::relation::RelCx;
+use crate::relation::{RelCx, RelationDef};
 use crate::ty::{DTy, Shape, ShapeData, Ty, TyData};
 
 thread_local! {
@@ -128,25 +130,16 @@ impl<T: Item> List<T> {
     /// Item `i`, negative from the end; `None` out of range (the interpreter reports it).
     #[inline(always)]
     pub fn at(&self, i: i64) -> Option<T> {
-        let k = if i < 0 { i + self.len() } else { i };
-        self.items().get(usize::try_from(k).ok()?).copied()
+        Some(self.items[builtin::index(i, self.len as usize)?])
     }
 
     /// `l[lo..hi]`, with Python's bounds: negative from the end, clamped.
     #[inline(always)]
     pub fn slice(&self, lo: Option<i64>, hi: Option<i64>) -> Self {
-        let n = self.len();
-        let at = |b: Option<i64>, dflt: i64| match b {
-            None => dflt,
-            Some(i) => (if i < 0 { i + n } else { i }).clamp(0, n),
-        };
-        let (lo, hi) = (at(lo, 0), at(hi, n));
+        let r = builtin::slice(lo, hi, self.len as usize);
         let mut out = Self::default();
-        if lo < hi {
-            let (lo, hi) = (lo as usize, hi as usize);
-            out.items[..hi - lo].copy_from_slice(&self.items[lo..hi]);
-            out.len = (hi - lo) as u8;
-        }
+        out.items[..r.len()].copy_from_slice(&self.items[r.clone()]);
+        out.len = r.len() as u8;
         out
     }
 
@@ -171,7 +164,7 @@ impl<T: Item> List<T> {
     /// `[x; n]`.
     #[inline]
     pub fn repeat(x: T, n: i64) -> Option<Self> {
-        let n = usize::try_from(n).ok()?;
+        let n = builtin::repeat_count(n)?;
         let mut out = Self::default();
         out.items.get_mut(..n)?.fill(x);
         out.len = n as u8;
@@ -222,8 +215,7 @@ fn shape_of<'a>(cx: &'a mut RelCx<'_>, t: Ty) -> Option<&'a [Dim]> {
 #[inline(always)]
 pub fn shape_dim(cx: &mut RelCx<'_>, t: Ty, i: i64) -> Option<Dim> {
     let dims = shape_of(cx, t)?;
-    let k = if i < 0 { i + dims.len() as i64 } else { i };
-    dims.get(usize::try_from(k).ok()?).copied()
+    Some(dims[builtin::index(i, dims.len())?])
 }
 
 /// `len(shape(t))`.
@@ -261,8 +253,7 @@ pub fn field(cx: &RelCx<'_>, t: Ty, i: i64) -> Option<Ty> {
     let TyData::Tuple(fs) = cx.data(t) else {
         return None;
     };
-    let k = if i < 0 { i + fs.len() as i64 } else { i };
-    fs.get(usize::try_from(k).ok()?).copied()
+    Some(fs[builtin::index(i, fs.len())?])
 }
 
 /// A dtype literal.
@@ -347,25 +338,9 @@ pub fn neg(cx: &mut RelCx<'_>, a: Dim) -> Option<Dim> {
 #[inline]
 pub fn cmp(cx: &mut RelCx<'_>, op: Cmp, a: Dim, b: Dim) -> Option<bool> {
     let (a, b) = (resolved_dim(cx, a), resolved_dim(cx, b));
-    let dims = &mut cx.tcx().dims;
-    if let (Some(x), Some(y)) = (dims.as_const(a), dims.as_const(b)) {
-        return Some(op.holds(x, y));
-    }
-    if a == b {
-        return Some(matches!(op, Cmp::Eq | Cmp::Le | Cmp::Ge));
-    }
-    if dims.is_any(a) || dims.is_any(b) {
-        return Some(true);
-    }
-    let diff = dims.sub(a, b).ok()?;
-    if let Some(c) = dims.as_const(diff) {
-        return Some(op.holds(c, 0));
-    }
-    match op {
-        _ if dims.has_vars(diff) => None,
-        Cmp::Eq => Some(false),
-        Cmp::Ne => Some(true),
-        _ => None,
+    match builtin::compare(&mut cx.tcx().dims, op, a, b).ok()? {
+        Order::Is(r) => Some(r),
+        Order::Waits | Order::Unordered => None,
     }
 }
 
@@ -383,54 +358,54 @@ pub fn cmp_dtype(cx: &mut RelCx<'_>, op: Cmp, a: DTy, b: DTy) -> Option<bool> {
 /// `x in l` on dimensions.
 #[inline]
 pub fn dim_in(cx: &mut RelCx<'_>, x: Dim, l: &List<Dim>) -> Option<bool> {
-    for &d in l.items() {
-        if cmp(cx, Cmp::Eq, x, d)? {
-            return Some(true);
-        }
-    }
-    Some(false)
+    let xs = l.items();
+    builtin::some_equal(xs.len(), true, |_, b| {
+        Ok::<_, ()>(cmp(cx, Cmp::Eq, x, xs[b]))
+    })
+    .ok()
+    .flatten()
 }
 
 /// `sum(l)`.
 #[inline]
 pub fn sum(cx: &mut RelCx<'_>, l: &List<Dim>) -> Option<Dim> {
-    let mut acc = dim(cx, 0);
-    for &d in l.items() {
-        acc = arith(cx, Arith::Add, acc, d)?;
+    let mut l = *l;
+    for d in &mut l.items[..l.len as usize] {
+        *d = resolved_dim(cx, *d);
     }
-    Some(acc)
+    builtin::sum(&mut cx.tcx().dims, l.items()).ok()
 }
 
 /// `is_any(d)`.
 #[inline(always)]
 pub fn is_any(cx: &mut RelCx<'_>, d: Dim) -> bool {
-    resolved_dim(cx, d) == Dims::ANY
+    let d = resolved_dim(cx, d);
+    builtin::is_any(&cx.tcx_ref().dims, d)
 }
 
 /// `is_int(d)`: undecided while `d` has unknowns.
 #[inline]
 pub fn is_int(cx: &mut RelCx<'_>, d: Dim) -> Option<bool> {
     let d = resolved_dim(cx, d);
-    let dims = &cx.tcx_ref().dims;
-    if dims.as_const(d).is_some() {
-        Some(true)
-    } else if dims.has_vars(d) {
-        None
-    } else {
-        Some(false)
-    }
+    builtin::is_int(&cx.tcx_ref().dims, d)
 }
 
 /// The integers `lo..hi` a loop or a comprehension goes over.
 #[inline]
 pub fn range(lo: i64, hi: i64) -> Option<std::ops::Range<i64>> {
-    (hi.checked_sub(lo)? <= MAX_RANGE).then_some(lo..hi.max(lo))
+    builtin::range(lo, hi)
 }
 
 /// `Tensor(dims, dtype)`.
 #[inline]
 pub fn mk_tensor(cx: &mut RelCx<'_>, dims: &List<Dim>, dtype: DTy) -> Ty {
     let s = cx.tcx().shape(dims.items());
+    cx.tcx().tensor(s, dtype)
+}
+
+/// `Tensor(s, dtype)` of a shape taken from a tensor type.
+#[inline]
+pub fn mk_tensor_of(cx: &mut RelCx<'_>, s: Shape, dtype: DTy) -> Ty {
     cx.tcx().tensor(s, dtype)
 }
 
@@ -531,27 +506,6 @@ pub fn attr_ints(cx: &RelCx<'_>, name: &str, one: bool) -> Option<Option<List<i6
         }
     }
     Some(Some(l))
-}
-
-/// `distinct(l)` on integers.
-#[inline]
-pub fn distinct_ints(l: &List<i64>) -> bool {
-    let xs = l.items();
-    (1..xs.len()).all(|j| !xs[..j].contains(&xs[j]))
-}
-
-/// `distinct(l)` on dimensions.
-#[inline]
-pub fn distinct(cx: &mut RelCx<'_>, l: &List<Dim>) -> Option<bool> {
-    let xs = l.items();
-    for j in 1..xs.len() {
-        for k in 0..j {
-            if cmp(cx, Cmp::Eq, xs[k], xs[j])? {
-                return Some(false);
-            }
-        }
-    }
-    Some(true)
 }
 
 /// `prod(l)`.
@@ -750,6 +704,25 @@ pub fn call(cx: &mut RelCx<'_>, f: RustFn, args: &mut [Value]) -> Option<Value> 
     f(cx, args).ok()
 }
 
+/// A [`Term::Builtin`](super::Term::Builtin): `f` on the arguments once each is ready
+/// ([`rust_arg`]); `None` while undecided, or for an error.
+pub fn builtin(cx: &mut RelCx<'_>, f: BuiltinFn, args: &mut [Value]) -> Option<Value> {
+    for v in args.iter_mut() {
+        *v = rust_arg(cx, *v)?;
+    }
+    f(cx, args).ok()?
+}
+
+/// A goal `Name(args...)` ([`builtin::relation`]): `Some(())` when the relation is
+/// solved, `None` when it waits or fails (the interpreter reports it).
+#[inline]
+pub fn relation(cx: &mut RelCx<'_>, def: &'static RelationDef, args: &[Ty]) -> Option<()> {
+    match builtin::relation(cx, def, args) {
+        Ok(crate::relation::Progress::Solved) => Some(()),
+        _ => None,
+    }
+}
+
 /// The dimensions of the shape a Rust function gave, of known rank.
 #[inline]
 pub fn value_dims(cx: &mut RelCx<'_>, v: Value) -> Option<List<Dim>> {
@@ -800,10 +773,7 @@ pub fn float_at(
     has_default: bool,
     k: i64,
 ) -> Option<f64> {
-    let at = |n: usize| -> Option<usize> {
-        let i = if k < 0 { k.checked_add(n as i64)? } else { k };
-        usize::try_from(i).ok().filter(|&i| i < n)
-    };
+    let at = |n: usize| builtin::index(k, n);
     match given_or_default(cx, name, has_default)? {
         Some(AttrValue::List(items)) => {
             // Every item a number, as the interpreter reads the list.
@@ -825,6 +795,7 @@ pub fn float_at(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::clause::ir::MAX_RANGE;
 
     fn ints(xs: &[i64]) -> List<i64> {
         List::of(xs).expect("fits")
@@ -864,12 +835,5 @@ mod tests {
         assert_eq!(range(0, MAX_RANGE).map(|r| r.end), Some(MAX_RANGE));
         assert_eq!(range(0, MAX_RANGE + 1), None);
         assert_eq!(range(i64::MIN, i64::MAX), None);
-    }
-
-    #[test]
-    fn distinct_integers() {
-        assert!(distinct_ints(&ints(&[0, 2, 1])));
-        assert!(!distinct_ints(&ints(&[0, 2, 0])));
-        assert!(distinct_ints(&ints(&[])));
     }
 }

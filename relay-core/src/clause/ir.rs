@@ -6,7 +6,7 @@
 
 use super::Value;
 use crate::dtype::{DType, DTypeCode};
-use crate::relation::{RelCx, RelError};
+use crate::relation::{RelCx, RelError, RelationDef};
 
 /// A Rust function called from a clause with `rust(path)(args...)`.
 ///
@@ -15,6 +15,11 @@ use crate::relation::{RelCx, RelError};
 /// value of the call, or an error. An error that blames no argument is blamed on the
 /// argument the goal's left side comes from.
 pub type RustFn = fn(&mut RelCx<'_>, &[Value]) -> Result<Value, RelError>;
+
+/// A clause builtin's meaning over values ([`Term::Builtin`], in
+/// [`builtin`](super::builtin)): the value of the call, `None` while it cannot be
+/// decided (the goal waits), or an error. Its arguments are ready as a [`RustFn`]'s are.
+pub type BuiltinFn = fn(&mut RelCx<'_>, &[Value]) -> Result<Option<Value>, RelError>;
 
 /// A compiled clause `Name(head...) :- body`.
 #[derive(Debug)]
@@ -73,6 +78,10 @@ pub enum Goal {
     /// `term` (a default an operator documents, such as a weight's dtype being the
     /// data's when the weight is inferred).
     Default(u16, Term),
+    /// `Name(args...)`: the relation `Name` holds of the arguments (types the clause
+    /// computes), under the call's attributes: done when it is solved, waiting while it
+    /// waits, failing with its error, blamed on the argument the failing one comes from.
+    Call(&'static RelationDef, &'static [Term]),
     /// `for x in src { goals }`: the goals once for each dimension `x` (the variable
     /// `var`, local to the loop) of the shape `src` (or of the range `lo..hi`). Done
     /// when they are done for every dimension; waits while `src` is unknown.
@@ -303,9 +312,6 @@ pub enum Term {
     ShapeOf(&'static Term),
     /// `dtype(T)`: the dtype of the tensor type `T`.
     DTypeOf(&'static Term),
-    /// `is_any(d)`: whether a dimension is `?` (an unknown dimension is not: the
-    /// relation may still solve it).
-    IsAny(&'static Term),
     /// `[d0, d1, ..rest]`: a shape.
     List(&'static [Item]),
     /// `s[i]`: a dimension of a shape, or a field of a tuple (negative indices count
@@ -341,8 +347,12 @@ pub enum Term {
     Reverse(&'static Term),
     /// `s[list]`: the dimensions of `s` at the indices of a list (negative from the end).
     Gather(&'static Term, &'static Term),
-    /// `distinct(list)`: whether no two dimensions of a list are equal.
-    Distinct(&'static Term),
+    /// `is_any(d)`: whether a dimension is `?` (an unknown dimension is not: the
+    /// relation may still solve it).
+    IsAny(&'static Term),
+    /// `is_int(d)`: whether a dimension is a constant: `true` for an integer, `false`
+    /// for `?` and for expressions over rigid symbols, undecided while it has unknowns.
+    IsInt(&'static Term),
     /// `[d; n]`: `n` times the dimension `d`.
     Repeat(&'static Term, &'static Term),
     /// `a && b`: false as soon as one side is, true when both are.
@@ -385,9 +395,9 @@ pub enum Term {
     /// its output size. Exact for dimensions below 2^53; `?` for a symbolic `d` scaled
     /// by a non-integral factor.
     ScaleFloor(&'static Term, &'static Term),
-    /// `is_int(d)`: whether a dimension is a constant: `true` for an integer, `false`
-    /// for `?` and for expressions over rigid symbols, undecided while it has unknowns.
-    IsInt(&'static Term),
+    /// A builtin whose meaning is a function over values ([`BuiltinFn`]), called once
+    /// its arguments are ready (as a Rust function's are): `distinct(s)`.
+    Builtin(BuiltinFn, &'static [Term]),
 }
 
 /// The [`DType`] of a [`Term::DType`] literal (checked by the macro, so it exists).

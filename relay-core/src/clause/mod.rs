@@ -89,7 +89,8 @@
 //!   with `&&`, `||` and `!` (a side that decides alone does not wait for the other).
 //! - `assert(condition, "message")`: a condition that fails with your message. The message
 //!   may show values: `assert(k < len(s), "`axis` {} is out of range for `{}`", k, X)`, one
-//!   value per `{}` (`{{` and `}}` are braces), each shown in the text syntax (`_` for one
+//!   value per `{}` (`{{` and `}}` are braces; a value may be a `str` attribute), each
+//!   shown in the text syntax (`_` for one
 //!   still unknown).
 //! - `assert(a = b, "message", values...)`: an equation whose failure to unify is reported
 //!   with your message rather than the unifier's (an unknown on either side is still
@@ -102,6 +103,14 @@
 //!   waiting while the shape's rank (the range's ends) is unknown. The variable is a
 //!   dimension local to the loop. Equations in a loop unify for every dimension
 //!   (`for d in s { d = 1 }`); conditions and `assert`s show the dimension they fail on.
+//! - `Name(args...)`, with `Name` a relation (a capitalised name other than `Tensor` and
+//!   `Tuple`, a type implementing [`Relation`](crate::Relation) in scope): that relation
+//!   holds of the arguments, under the call's attributes. Goals shared by several
+//!   relations are written once and called (relay-ops' `ArgReduce` and `Variance` call
+//!   `Reduce`). The
+//!   arguments are types the clause computes (the goal waits for them); the relation's
+//!   error blames the argument it comes from; a number of arguments other than the
+//!   relation's arity is a compile error on its name.
 //! - `default(x, term)`: once nothing else can be learnt, a variable `x` still unknown is
 //!   `term`. For the defaults an operator documents (an inferred weight has the data's
 //!   dtype), never to guess.
@@ -132,7 +141,9 @@
 //! dimensions of `s` at the indices of a list, as in NumPy: `s[attrs.axes]`);
 //! attributes `attrs.name`; calls of Rust functions `rust(path)(args...)` (a `str`
 //! attribute or a string literal is an argument too, a [`Value::Text`]:
-//! `rust(einsum)(attrs.equation, a, b)`);
+//! `rust(einsum)(attrs.equation, a, b)`; `rust(path -> kind)(args...)` declares the kind
+//! it returns, `type`, `shape`, `dim`, `dtype` or `bool`, where nothing else tells it:
+//! `s[rust(axes -> shape)(attrs.equation)]` is a gather, not an index);
 //! comprehensions `[elem for x in list]` and `[elem for x in list if cond]` (a shape: the
 //! dimension `elem` for each dimension `x` of `list`, or each integer of a range
 //! `lo..hi`, that passes `cond`; `x` is local to the comprehension); membership `x in
@@ -366,7 +377,16 @@
 //! [`RelCx`](crate::RelCx). The expansion is that data, the compiled run, a
 //! [`RelationDef`](crate::RelationDef) whose `solve` calls `run_clause` and whose `needs`
 //! the macro computed, the `Relation` impl and one `inventory::submit!`.
+//!
+//! A builtin's meaning is written once, in [`builtin`]: the interpreter and the compiled
+//! run call the same functions (an index from the end, a slice's bounds, a comparison of
+//! dimensions, `[d; n]`'s bounds, ...). **Adding a builtin** touches three places: its
+//! function over values in [`builtin`] (a [`BuiltinFn`], as `distinct_of`); its row in the
+//! macro's table of builtins (`relay-macros/src/relation/builtins.rs`: name, kinds of the
+//! arguments and of the result, the function); and its row in the table of the
+//! [`relation`](macro@crate::relation) page, which a test checks against the macro's.
 
+pub mod builtin;
 pub mod fast;
 mod ir;
 mod run;
@@ -375,8 +395,8 @@ mod tests;
 mod value;
 
 pub use ir::{
-    Arith, AttrDecl, AttrType, Clause, Cmp, Goal, Item, Message, RustFn, Term, MAX_RANGE,
-    MAX_REPEAT,
+    Arith, AttrDecl, AttrType, BuiltinFn, Clause, Cmp, Goal, Item, Message, RustFn, Term,
+    MAX_RANGE, MAX_REPEAT,
 };
 pub use run::run_clause;
 pub use value::Value;

@@ -63,6 +63,19 @@ pub enum Goal {
         src: Term,
         body: Vec<Goal>,
     },
+    /// `Name(args...)` with a capitalised `Name` other than `Tensor` and `Tuple`: the
+    /// relation `Name` (a type implementing `Relation`) holds of the arguments.
+    Relation {
+        name: Ident,
+        args: Vec<Term>,
+    },
+}
+
+/// Whether a call `name(..)` as a goal is a relation's: a capitalised name that is not a
+/// constructor (builtins are lowercase).
+fn is_relation(name: &Ident) -> bool {
+    let n = name.to_string();
+    n.starts_with(|c: char| c.is_ascii_uppercase()) && n != "Tensor" && n != "Tuple"
 }
 
 /// `attrs(name: type = default, ...)`.
@@ -134,6 +147,23 @@ pub enum ListItem {
     Splice(Span, Term),
 }
 
+/// A comprehension `[elem for var in src if cond]`.
+pub struct Comp {
+    /// The brackets'.
+    pub span: Span,
+    pub elem: Term,
+    pub var: Ident,
+    pub src: Term,
+    pub cond: Option<Term>,
+}
+
+impl Comp {
+    /// The element, the variable, the source and the condition.
+    pub fn parts(&self) -> (&Term, &Ident, &Term, Option<&Term>) {
+        (&self.elem, &self.var, &self.src, self.cond.as_ref())
+    }
+}
+
 pub enum Term {
     /// A variable, or a dtype literal (`float32`): told apart by the checker.
     Name(Ident),
@@ -170,19 +200,16 @@ pub enum Term {
     Neg(Span, Box<Term>),
     Cmp(CmpOp, Span, Box<Term>, Box<Term>),
     Attr(Span, Ident),
+    /// `rust(path)(args...)`, or `rust(path -> kind)(args...)` with the kind the
+    /// function returns (`type`, `shape`, `dim`, `dtype` or `bool`) as written.
     Rust {
         kw: Span,
         path: syn::Path,
+        ret: Option<Ident>,
         args: Vec<Term>,
     },
-    /// `[elem for var in src if cond]` (the span is the brackets').
-    Comp {
-        span: Span,
-        elem: Box<Term>,
-        var: Ident,
-        src: Box<Term>,
-        cond: Option<Box<Term>>,
-    },
+    /// `[elem for var in src if cond]`.
+    Comp(Box<Comp>),
     /// `lo..hi`: what a comprehension or a `for` goes over (the span is the `..`'s).
     Range(Span, Box<Term>, Box<Term>),
     /// `x in list`.
@@ -215,10 +242,64 @@ impl Term {
             | Term::Cmp(_, s, ..)
             | Term::Attr(s, _)
             | Term::Rust { kw: s, .. }
-            | Term::Comp { span: s, .. }
             | Term::Range(s, ..)
             | Term::In(s, ..)
             | Term::IfElse(s, ..) => *s,
+            Term::Comp(c) => c.span,
+        }
+    }
+}
+
+impl Term {
+    /// The terms directly inside `t`, in source order: the one walker of the term tree
+    /// that every pass which looks only at what a term contains uses.
+    pub fn children(&self) -> Vec<&Term> {
+        match self {
+            Term::Name(_)
+            | Term::Wild(_)
+            | Term::Any(_)
+            | Term::Int(..)
+            | Term::Bool(..)
+            | Term::Str(_)
+            | Term::Float(..)
+            | Term::Attr(..) => vec![],
+            Term::Call { args, .. } | Term::Rust { args, .. } | Term::Tuple(_, args) => {
+                args.iter().collect()
+            }
+            Term::Rest(_, a) | Term::As(_, a) | Term::Not(_, a) | Term::Neg(_, a) => vec![a],
+            Term::List(_, items) => items
+                .iter()
+                .map(|i| match i {
+                    ListItem::Dim(t) | ListItem::Splice(_, t) => t,
+                })
+                .collect(),
+            Term::Repeat(_, a, b)
+            | Term::Logic(_, _, a, b)
+            | Term::Index(a, _, b)
+            | Term::Binary(_, _, a, b)
+            | Term::Cmp(_, _, a, b)
+            | Term::Range(_, a, b)
+            | Term::In(_, a, b) => vec![a, b],
+            Term::Slice(a, _, lo, hi) => {
+                let mut v: Vec<&Term> = vec![a];
+                v.extend(lo.as_deref());
+                v.extend(hi.as_deref());
+                v
+            }
+            Term::Comp(c) => {
+                let mut v: Vec<&Term> = vec![&c.src, &c.elem];
+                v.extend(c.cond.as_ref());
+                v
+            }
+            Term::IfElse(_, a, b, c) => vec![a, b, c],
+        }
+    }
+
+    /// Calls `f` on `self` and every term inside it, outermost first.
+    pub fn visit<'t>(&'t self, f: &mut impl FnMut(&'t Term)) {
+        f(self);
+        for c in self.children() {
+            c.visit(f);
         }
     }
 }
@@ -520,7 +601,10 @@ impl Parse for Goal {
             let rhs = Term::parse(input)?;
             return Ok(Goal::Eq(lhs, rhs));
         }
-        Ok(Goal::Check(lhs))
+        Ok(match lhs {
+            Term::Call { name, args } if is_relation(&name) => Goal::Relation { name, args },
+            lhs => Goal::Check(lhs),
+        })
     }
 }
 
@@ -735,7 +819,7 @@ fn primary(input: ParseStream) -> syn::Result<Term> {
             let (var, src) = binder(&content, "comprehension")?;
             let cond = if content.peek(Token![if]) {
                 content.parse::<Token![if]>()?;
-                Some(Box::new(Term::parse(&content)?))
+                Some(Term::parse(&content)?)
             } else {
                 None
             };
@@ -744,13 +828,13 @@ fn primary(input: ParseStream) -> syn::Result<Term> {
                     content.error("expected `]` or `if condition` after `[element for x in list`")
                 );
             }
-            return Ok(Term::Comp {
+            return Ok(Term::Comp(Box::new(Comp {
                 span: bracket.span.join(),
-                elem: Box::new(elem),
+                elem,
                 var,
-                src: Box::new(src),
+                src,
                 cond,
-            });
+            })));
         }
         let items = comma_list(&content, |input| {
             if input.peek(Token![..]) {
@@ -796,8 +880,21 @@ fn primary(input: ParseStream) -> syn::Result<Term> {
         let content;
         parenthesized!(content in input);
         let path: syn::Path = content.parse()?;
+        let ret = if content.peek(Token![->]) {
+            content.parse::<Token![->]>()?;
+            if content.is_empty() {
+                return Err(content.error(
+                    "expected the kind the function returns after `->`: `type`, `shape`, `dim`, `dtype` or `bool`",
+                ));
+            }
+            Some(Ident::parse_any(&content)?)
+        } else {
+            None
+        };
         if !content.is_empty() {
-            return Err(content.error("expected `)` after the function's path in `rust(path)`"));
+            return Err(content.error(
+                "expected `)` after the function's path in `rust(path)`, or `-> kind` before it",
+            ));
         }
         if !input.peek(token::Paren) {
             return Err(input.error("expected the call's arguments: `rust(path)(args...)`"));
@@ -808,6 +905,7 @@ fn primary(input: ParseStream) -> syn::Result<Term> {
         return Ok(Term::Rust {
             kw: kw.span,
             path,
+            ret,
             args,
         });
     }

@@ -2,6 +2,7 @@
 //! its `Relation` impl and its registration. Cannot fail.
 
 use super::ast::{AttrDecl, BinOp, Clause, CmpOp, Goal, ListItem, Term};
+use super::builtins::Run;
 use super::check::{dtype_literal, is_none, show, Checked};
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
@@ -101,7 +102,25 @@ pub fn clause(item: &syn::ItemStruct, clause: &Clause, checked: &Checked) -> Tok
         let span = syn::spanned::Spanned::span(path);
         quote_spanned!(span=> const #name: #p::RustFn = #path;)
     });
+    // Each relation a goal calls takes as many arguments as the goal gives it.
+    let mut calls = Vec::new();
+    relation_calls(&clause.body, &mut calls);
+    let arities = calls.iter().map(|(name, n)| {
+        let message = format!(
+            "the relation `{name}` takes another number of arguments than the {n} this goal gives it"
+        );
+        quote_spanned! {name.span()=>
+            const _: () = ::core::assert!(
+                match <#name as ::relay_core::Relation>::ARITY {
+                    ::core::option::Option::Some(n) => n == #n,
+                    ::core::option::Option::None => true,
+                },
+                #message
+            );
+        }
+    });
     let statics = quote! {
+        #(#arities)*
         #(#rust_fns)*
         #fast_fn
         static __RELAY_CLAUSE: #p::Clause = #p::Clause {
@@ -182,6 +201,10 @@ fn goal(g: &Goal, c: &Checked) -> TokenStream {
             let body = body.iter().map(|g| goal(g, c));
             quote!(#p::Goal::For { var: #i, src: #src, body: &[#(#body),*] })
         }
+        Goal::Relation { name, args } => {
+            let args = args.iter().map(|t| term(t, c));
+            quote!(#p::Goal::Call(<#name as ::relay_core::Relation>::DEF, &[#(#args),*]))
+        }
         Goal::Default { var, value, .. } => {
             let i = match var {
                 Term::Name(id) => c.var(&id.to_string()),
@@ -189,6 +212,21 @@ fn goal(g: &Goal, c: &Checked) -> TokenStream {
             };
             let value = term(value, c);
             quote!(#p::Goal::Default(#i, #value))
+        }
+    }
+}
+
+/// The relations the goals call (nested goals' too), each with its number of arguments.
+fn relation_calls<'g>(goals: &'g [Goal], out: &mut Vec<(&'g Ident, usize)>) {
+    for g in goals {
+        match g {
+            Goal::Relation { name, args } => out.push((name, args.len())),
+            Goal::If { then, els, .. } => {
+                relation_calls(then, out);
+                relation_calls(els, out);
+            }
+            Goal::For { body, .. } => relation_calls(body, out),
+            _ => {}
         }
     }
 }
@@ -269,20 +307,23 @@ fn term(t: &Term, c: &Checked) -> TokenStream {
                     let items = args.iter().map(|t| term(t, c));
                     quote!(#p::Term::Tuple(&[#(#items),*]))
                 }
-                "prod" => quote!(#p::Term::Prod(#(#a),*)),
-                "sum" => quote!(#p::Term::Sum(#(#a),*)),
-                "len" => quote!(#p::Term::Len(#(#a),*)),
-                "broadcast" => quote!(#p::Term::Broadcast(#(#a),*)),
-                "reverse" => quote!(#p::Term::Reverse(#(#a),*)),
-                "distinct" => quote!(#p::Term::Distinct(#(#a),*)),
-                "is_int" => quote!(#p::Term::IsInt(#(#a),*)),
-                "is_any" => quote!(#p::Term::IsAny(#(#a),*)),
-                "shape" => quote!(#p::Term::ShapeOf(#(#a),*)),
-                "dtype" => quote!(#p::Term::DTypeOf(#(#a),*)),
-                "min" => quote!(#p::Term::Arith(#p::Arith::Min, #(#a),*)),
-                "max" => quote!(#p::Term::Arith(#p::Arith::Max, #(#a),*)),
-                "floordiv" => quote!(#p::Term::Arith(#p::Arith::FloorDiv, #(#a),*)),
-                _ => quote!(#p::Term::Arith(#p::Arith::FloorMod, #(#a),*)),
+                n => match super::builtins::find(n).map(|b| b.run) {
+                    Some(Run::Term(v)) => {
+                        let v = Ident::new(v, name.span());
+                        quote!(#p::Term::#v(#(#a),*))
+                    }
+                    Some(Run::Arith(op)) => {
+                        let op = Ident::new(op, name.span());
+                        quote!(#p::Term::Arith(#p::Arith::#op, #(#a),*))
+                    }
+                    Some(Run::Value(f)) => {
+                        let f = Ident::new(f, name.span());
+                        let args = args.iter().map(|t| term(t, c));
+                        quote!(#p::Term::Builtin(#p::builtin::#f, &[#(#args),*]))
+                    }
+                    // Checked: no other name.
+                    None => quote!(#p::Term::Wild),
+                },
             }
         }
         Term::Tuple(_, items) => {
@@ -407,13 +448,8 @@ fn term(t: &Term, c: &Checked) -> TokenStream {
             let i = c.attr(&name.to_string());
             quote!(#p::Term::Attr(#i))
         }
-        Term::Comp {
-            elem,
-            var,
-            src,
-            cond,
-            ..
-        } => {
+        Term::Comp(comp) => {
+            let (elem, var, src, cond) = comp.parts();
             let i = c.var(&var.to_string());
             let (elem, src) = (boxed(elem), boxed(src));
             let cond = match cond {

@@ -3,6 +3,7 @@
 //! emitted next to the errors, so that one mistake gives one error.
 
 mod ast;
+mod builtins;
 mod check;
 mod dtype;
 mod expand;

@@ -96,7 +96,8 @@ fn collect<'a>(
                 collect(els, out, defaults);
             }
             // A loop's equations mention its variable: they give nothing back.
-            Goal::Check(_) | Goal::Assert { .. } | Goal::For { .. } => {}
+            // What another relation gives back is its own (the clause waits for it).
+            Goal::Check(_) | Goal::Assert { .. } | Goal::For { .. } | Goal::Relation { .. } => {}
         }
     }
 }
@@ -105,70 +106,29 @@ fn is_var(id: &syn::Ident) -> bool {
     dtype_literal(&id.to_string()).is_none()
 }
 
-/// Every variable of `t`.
+/// Every variable of `t` (but a comprehension's own).
 fn vars(t: &Term, out: &mut HashSet<String>) {
     match t {
         Term::Name(id) if is_var(id) => {
             out.insert(id.to_string());
         }
-        Term::Name(_)
-        | Term::Wild(_)
-        | Term::Int(..)
-        | Term::Any(_)
-        | Term::Bool(..)
-        | Term::Attr(..)
-        | Term::Str(_)
-        | Term::Float(..) => {}
-        Term::Call { args, .. } | Term::Tuple(_, args) | Term::Rust { args, .. } => {
-            args.iter().for_each(|a| vars(a, out))
-        }
-        Term::List(_, items) => items.iter().for_each(|i| match i {
-            ListItem::Dim(t) | ListItem::Splice(_, t) => vars(t, out),
-        }),
-        Term::Index(a, _, b)
-        | Term::Binary(_, _, a, b)
-        | Term::Cmp(_, _, a, b)
-        | Term::Repeat(_, a, b) => {
-            vars(a, out);
-            vars(b, out);
-        }
-        Term::As(id, p) => {
+        Term::As(id, _) => {
             out.insert(id.to_string());
-            vars(p, out);
         }
-        Term::Logic(_, _, a, b) => {
-            vars(a, out);
-            vars(b, out);
-        }
-        Term::Not(_, a) | Term::Rest(_, a) => vars(a, out),
-        Term::Slice(s, _, lo, hi) => {
-            vars(s, out);
-            lo.iter().chain(hi.iter()).for_each(|t| vars(t, out));
-        }
-        Term::Neg(_, a) => vars(a, out),
-        Term::Comp {
-            elem,
-            var,
-            src,
-            cond,
-            ..
-        } => {
+        Term::Comp(comp) => {
+            let (elem, var, src, cond) = comp.parts();
             vars(src, out);
             let mut inner = HashSet::new();
             vars(elem, &mut inner);
             cond.iter().for_each(|c| vars(c, &mut inner));
             inner.remove(&var.to_string());
             out.extend(inner);
+            return;
         }
-        Term::Range(_, a, b) | Term::In(_, a, b) => {
-            vars(a, out);
-            vars(b, out);
-        }
-        Term::IfElse(_, c, a, b) => {
-            vars(c, out);
-            vars(a, out);
-            vars(b, out);
-        }
+        _ => {}
+    }
+    for c in t.children() {
+        vars(c, out);
     }
 }
 
@@ -180,35 +140,7 @@ fn computable(t: &Term, known: &HashSet<String>) -> bool {
 }
 
 fn has_wild(t: &Term) -> bool {
-    match t {
-        Term::Wild(_) => true,
-        Term::Name(_)
-        | Term::Int(..)
-        | Term::Any(_)
-        | Term::Bool(..)
-        | Term::Attr(..)
-        | Term::Str(_)
-        | Term::Float(..) => false,
-        Term::Call { args, .. } | Term::Tuple(_, args) | Term::Rust { args, .. } => {
-            args.iter().any(has_wild)
-        }
-        Term::List(_, items) => items.iter().any(|i| match i {
-            ListItem::Dim(t) | ListItem::Splice(_, t) => has_wild(t),
-        }),
-        Term::Index(a, _, b)
-        | Term::Binary(_, _, a, b)
-        | Term::Cmp(_, _, a, b)
-        | Term::Repeat(_, a, b) => has_wild(a) || has_wild(b),
-        Term::As(_, p) | Term::Not(_, p) | Term::Rest(_, p) => has_wild(p),
-        Term::Logic(_, _, a, b) => has_wild(a) || has_wild(b),
-        Term::Slice(s, _, lo, hi) => has_wild(s) || lo.iter().chain(hi.iter()).any(|t| has_wild(t)),
-        Term::Neg(_, a) => has_wild(a),
-        Term::Comp {
-            elem, src, cond, ..
-        } => has_wild(elem) || has_wild(src) || cond.as_deref().is_some_and(has_wild),
-        Term::Range(_, a, b) | Term::In(_, a, b) => has_wild(a) || has_wild(b),
-        Term::IfElse(_, c, a, b) => has_wild(c) || has_wild(a) || has_wild(b),
-    }
+    matches!(t, Term::Wild(_)) || t.children().into_iter().any(has_wild)
 }
 
 /// The variables a known value binds when taken apart along `t`: those reached through

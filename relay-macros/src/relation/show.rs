@@ -90,24 +90,24 @@ pub fn show(t: &Term) -> String {
         Term::Neg(_, a) => format!("-{}", show(a)),
         Term::Cmp(op, _, a, b) => format!("{} {} {}", show(a), op.symbol(), show(b)),
         Term::Attr(_, n) => format!("attrs.{n}"),
-        Term::Comp {
-            elem,
-            var,
-            src,
-            cond,
-            ..
-        } => match cond {
-            Some(c) => format!("[{} for {var} in {} if {}]", show(elem), show(src), show(c)),
-            None => format!("[{} for {var} in {}]", show(elem), show(src)),
-        },
+        Term::Comp(comp) => {
+            let (elem, var, src, cond) = comp.parts();
+            match cond {
+                Some(c) => format!("[{} for {var} in {} if {}]", show(elem), show(src), show(c)),
+                None => format!("[{} for {var} in {}]", show(elem), show(src)),
+            }
+        }
         Term::Range(_, lo, hi) => format!("{}..{}", show(lo), show(hi)),
         Term::In(_, x, l) => format!("{} in {}", show(x), show(l)),
         Term::IfElse(_, c, a, b) => {
             format!("if {} {{ {} }} else {{ {} }}", show(c), show(a), show(b))
         }
-        Term::Rust { path, args, .. } => {
+        Term::Rust {
+            path, ret, args, ..
+        } => {
             let p = quote::quote!(#path).to_string().replace(' ', "");
-            format!("rust({p})({})", list(args))
+            let ret = ret.as_ref().map(|k| format!(" -> {k}")).unwrap_or_default();
+            format!("rust({p}{ret})({})", list(args))
         }
     }
 }
@@ -149,6 +149,10 @@ fn goals(body: &[Goal], depth: usize, out: &mut Vec<String>) {
         match g {
             Goal::Eq(l, r) => out.push(format!("{pad}{} = {}", show(l), show(r))),
             Goal::Check(t) => out.push(format!("{pad}{}", show(t))),
+            Goal::Relation { name, args } => {
+                let args: Vec<String> = args.iter().map(show).collect();
+                out.push(format!("{pad}{name}({})", args.join(", ")))
+            }
             Goal::Assert {
                 cond,
                 message,

@@ -123,8 +123,7 @@ impl Machine<'_, '_> {
                     format!("expected an integer index, found `{shown}`"),
                 ));
             };
-            let k = if i < 0 { i + rank } else { i };
-            if k < 0 || k >= rank {
+            let Some(k) = crate::clause::builtin::index(i, rank as usize) else {
                 let blame = self.blame_of(s).or(blame);
                 let what = match list {
                     Term::Attr(a) => format!("`{}` {i}", self.clause.attrs[*a as usize].name),
@@ -139,8 +138,8 @@ impl Machine<'_, '_> {
                     _ => format!("a shape of rank {rank}"),
                 };
                 return Err(err(blame, format!("{what} is out of range for {of}")));
-            }
-            let d = self.scratch.dims[dims.start + k as usize];
+            };
+            let d = self.scratch.dims[dims.start + k];
             self.scratch.dims.push(d);
         }
         // The result where the operands were.
@@ -254,10 +253,9 @@ impl Machine<'_, '_> {
                 .collect(),
             (None, _) => return Err(no_value(decl)),
         };
-        let n = items.len() as i64;
-        let at = if k < 0 { k.checked_add(n) } else { Some(k) };
-        match at.filter(|&a| (0..n).contains(&a)) {
-            Some(a) => Ok(Some(items[a as usize])),
+        let n = items.len();
+        match crate::clause::builtin::index(k, n) {
+            Some(a) => Ok(Some(items[a])),
             None => Err(err(
                 blame,
                 format!(

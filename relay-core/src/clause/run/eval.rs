@@ -20,13 +20,7 @@ impl Machine<'_, '_> {
                 Ok(Some(base..self.scratch.dims.len()))
             }
             ShapeData::Var(_) => Ok(None),
-            ShapeData::Param(p) => Err(err(
-                blame,
-                format!(
-                    "the shape parameter `{}` has no known rank",
-                    tcx.param_name(*p)
-                ),
-            )),
+            ShapeData::Param(p) => Err(no_rank(tcx, *p, blame)),
         }
     }
 
@@ -149,13 +143,7 @@ impl Machine<'_, '_> {
         match tcx.shape_data(shape) {
             ShapeData::Dims(d) => Ok(Some(d.len() as i64)),
             ShapeData::Var(_) => Ok(None),
-            ShapeData::Param(p) => Err(err(
-                blame,
-                format!(
-                    "the shape parameter `{}` has no known rank",
-                    tcx.param_name(*p)
-                ),
-            )),
+            ShapeData::Param(p) => Err(no_rank(tcx, *p, blame)),
         }
     }
 
@@ -249,26 +237,22 @@ impl Machine<'_, '_> {
         let Some(dims) = self.eval_dims(s, blame)? else {
             return Ok(false);
         };
-        let n = dims.len() as i64;
-        let bound = |m: &mut Self, t: Option<&'static Term>, dflt: i64| {
+        let bound = |m: &mut Self, t: Option<&'static Term>| {
             Ok::<_, RelError>(match t {
-                None => Some(dflt),
-                Some(t) => m.eval_int(t, blame)?.map(|i| {
-                    let i = if i < 0 { i + n } else { i };
-                    i.clamp(0, n)
-                }),
+                None => Some(None),
+                Some(t) => m.eval_int(t, blame)?.map(Some),
             })
         };
-        let (Some(lo), Some(hi)) = (bound(self, a, 0)?, bound(self, b, n)?) else {
+        let (Some(lo), Some(hi)) = (bound(self, a)?, bound(self, b)?) else {
             return Ok(false);
         };
+        let part = crate::clause::builtin::slice(lo, hi, dims.len());
         // Keep `dims[lo..hi]` where `dims` begins: the dimensions above it are dropped.
         let start = dims.start;
-        let hi = hi.max(lo);
         self.scratch
             .dims
-            .copy_within(start + lo as usize..start + hi as usize, start);
-        self.scratch.dims.truncate(start + (hi - lo) as usize);
+            .copy_within(start + part.start..start + part.end, start);
+        self.scratch.dims.truncate(start + part.len());
         Ok(true)
     }
 
@@ -359,10 +343,6 @@ impl Machine<'_, '_> {
             }
             // An unknown dimension is not `?` (as `?` is a size known at run time only,
             // an unknown is one the relation may still solve).
-            Term::IsAny(d) => match self.eval_dim(d, blame)? {
-                Some(d) => Value::Bool(self.cx.tcx_ref().dims.is_any(d)),
-                None => return Ok(None),
-            },
             Term::List(items) => {
                 let base = self.scratch.dims.len();
                 for item in items.iter() {
@@ -401,16 +381,15 @@ impl Machine<'_, '_> {
                 let Some(i) = self.eval_int(i, blame)? else {
                     return Ok(None);
                 };
-                let k = if i < 0 { i + rank as i64 } else { i };
-                if k < 0 || k >= rank as i64 {
+                let Some(k) = crate::clause::builtin::index(i, rank) else {
                     let blame = self.blame_of(s).or(blame);
                     return Err(err(
                         blame,
                         format!("index {i} is out of range for a shape of rank {rank}"),
                     ));
-                }
+                };
                 match self.cx.tcx_ref().shape_data(shape) {
-                    ShapeData::Dims(d) => Value::Dim(d[k as usize]),
+                    ShapeData::Dims(d) => Value::Dim(d[k]),
                     _ => return Ok(None),
                 }
             }
@@ -500,11 +479,8 @@ impl Machine<'_, '_> {
                     return Ok(None);
                 };
                 let dims = &mut self.cx.solver.tcx.dims;
-                let mut acc = dims.konst(0);
-                for &d in &self.scratch.dims[ds] {
-                    acc = dims.add(acc, d).map_err(|e| arith_err(blame, e))?;
-                }
-                Value::Dim(acc)
+                let r = crate::clause::builtin::sum(dims, &self.scratch.dims[ds]);
+                Value::Dim(r.map_err(|e| arith_err(blame, e))?)
             }
             Term::Len(s) => {
                 let Some(rank) = self.rank(s, blame)? else {
@@ -556,12 +532,16 @@ impl Machine<'_, '_> {
             Term::Float(_) => return Ok(None),
             Term::StrCmp(i, op, text) => Value::Bool(self.attr_str(*i, *op, text)?),
             Term::FloatCmp(i, op, x) => Value::Bool(self.attr_float(*i, *op, *x)?),
-            Term::Distinct(list) => {
-                let Some(dims) = self.eval_dims(list, blame)? else {
+            Term::IsAny(d) => match self.eval_dim(d, blame)? {
+                Some(d) => Value::Bool(crate::clause::builtin::is_any(&self.cx.tcx_ref().dims, d)),
+                None => return Ok(None),
+            },
+            Term::IsInt(d) => {
+                let Some(d) = self.eval_dim(d, blame)? else {
                     return Ok(None);
                 };
-                match self.some_equal(dims, None, "==", blame)? {
-                    Some(equal) => Value::Bool(!equal),
+                match crate::clause::builtin::is_int(&self.cx.tcx_ref().dims, d) {
+                    Some(b) => Value::Bool(b),
                     None => return Ok(None),
                 }
             }
@@ -570,17 +550,11 @@ impl Machine<'_, '_> {
                 else {
                     return Ok(None);
                 };
-                if !(0..=crate::clause::ir::MAX_REPEAT).contains(&n) {
-                    return Err(err(
-                        blame,
-                        format!(
-                            "`[d; n]` repeats a dimension {n} times: it must be 0 to {}",
-                            crate::clause::ir::MAX_REPEAT
-                        ),
-                    ));
-                }
+                let Some(n) = crate::clause::builtin::repeat_count(n) else {
+                    return Err(err(blame, crate::clause::builtin::repeat_error(n)));
+                };
                 let base = self.scratch.dims.len();
-                self.scratch.dims.extend(std::iter::repeat_n(d, n as usize));
+                self.scratch.dims.extend(std::iter::repeat_n(d, n));
                 self.mk_shape_from(base)
             }
             Term::Attr(i) => self.attr(*i as usize, blame)?,
@@ -616,38 +590,39 @@ impl Machine<'_, '_> {
                 }
             }
             Term::ScaleFloor(d, x) => return self.scale_floor(d, x, blame),
-            Term::IsInt(d) => {
-                let Some(d) = self.eval_dim(d, blame)? else {
+            Term::Builtin(f, args) => {
+                let Some(vals) = self.rust_args(args, blame)? else {
                     return Ok(None);
                 };
-                let dims = &self.cx.tcx_ref().dims;
-                if dims.as_const(d).is_some() {
-                    Value::Bool(true)
-                } else if dims.has_vars(d) {
-                    return Ok(None);
-                } else {
-                    Value::Bool(false)
-                }
+                return f(self.cx, &vals).map_err(|e| blame_on(e, blame));
             }
             Term::Rust(f, args) => {
-                let mut vals = Vec::with_capacity(args.len());
-                for a in args.iter() {
-                    let Some(v) = self.eval(a, blame)? else {
-                        return Ok(None);
-                    };
-                    let Some(v) = crate::clause::fast::rust_arg(self.cx, v) else {
-                        return Ok(None);
-                    };
-                    vals.push(v);
-                }
-                f(self.cx, &vals).map_err(|mut e| {
-                    if e.arg.is_none() {
-                        e.arg = blame;
-                    }
-                    e
-                })?
+                let Some(vals) = self.rust_args(args, blame)? else {
+                    return Ok(None);
+                };
+                f(self.cx, &vals).map_err(|e| blame_on(e, blame))?
             }
         }))
+    }
+
+    /// The values of the arguments of a Rust function or a [`Term::Builtin`], each
+    /// ready ([`rust_arg`](crate::clause::fast::rust_arg)); `None` while one is not.
+    fn rust_args(
+        &mut self,
+        args: &'static [Term],
+        blame: Option<usize>,
+    ) -> Result<Option<Vec<Value>>, RelError> {
+        let mut vals = Vec::with_capacity(args.len());
+        for a in args.iter() {
+            let Some(v) = self.eval(a, blame)? else {
+                return Ok(None);
+            };
+            let Some(v) = crate::clause::fast::rust_arg(self.cx, v) else {
+                return Ok(None);
+            };
+            vals.push(v);
+        }
+        Ok(Some(vals))
     }
 
     /// What a loop or a comprehension goes over: the dimensions of a shape or a range
@@ -748,17 +723,11 @@ impl Machine<'_, '_> {
         let (Some(lo), Some(hi)) = (self.eval_int(lo, blame)?, self.eval_int(hi, blame)?) else {
             return Ok(None);
         };
-        if hi.saturating_sub(lo) > crate::clause::ir::MAX_RANGE {
-            return Err(err(
-                blame,
-                format!(
-                    "the range `{lo}..{hi}` has more than {} integers",
-                    crate::clause::ir::MAX_RANGE
-                ),
-            ));
-        }
+        let Some(range) = crate::clause::builtin::range(lo, hi) else {
+            return Err(err(blame, crate::clause::builtin::range_error(lo, hi)));
+        };
         let base = self.scratch.dims.len();
-        for i in lo..hi {
+        for i in range {
             let d = self.cx.solver.tcx.dims.konst(i);
             self.scratch.dims.push(d);
         }
@@ -840,24 +809,31 @@ impl Machine<'_, '_> {
         what: &str,
         blame: Option<usize>,
     ) -> Result<Option<bool>, RelError> {
-        let mut undecided = false;
-        for j in dims.clone() {
-            // `x` against each, or each against those before it (no list of pairs: a
-            // rank of thousands is millions of them).
-            let b = self.scratch.dims[j];
-            let count = if x.is_some() { 1 } else { j - dims.start };
-            for k in 0..count {
-                let a = match x {
-                    Some(x) => x,
-                    None => self.scratch.dims[dims.start + k],
-                };
-                match self.compare(Cmp::Eq, (Value::Dim(a), Value::Dim(b)), None, what, blame)? {
-                    Some(true) => return Ok(Some(true)),
-                    Some(false) => {}
-                    None => undecided = true,
-                }
-            }
-        }
-        Ok((!undecided).then_some(false))
+        let at = dims.start;
+        crate::clause::builtin::some_equal(dims.len(), x.is_some(), |a, b| {
+            let a = match (a, x) {
+                (Some(a), _) => self.scratch.dims[at + a],
+                (None, x) => x.unwrap_or(crate::dim::Dims::ANY),
+            };
+            let b = self.scratch.dims[at + b];
+            self.compare(Cmp::Eq, (Value::Dim(a), Value::Dim(b)), None, what, blame)
+        })
     }
+}
+
+/// `e`, blamed on the argument `blame` when it blames none.
+fn blame_on(mut e: RelError, blame: Option<usize>) -> RelError {
+    if e.arg.is_none() {
+        e.arg = blame;
+    }
+    e
+}
+
+/// The error for a shape parameter where a rank is needed (it never has one).
+fn no_rank(tcx: &crate::TyCtx, p: crate::kind::Param, blame: Option<usize>) -> RelError {
+    let name = tcx.param_name(p);
+    err(
+        blame,
+        format!("the shape parameter `{name}` has no known rank"),
+    )
 }

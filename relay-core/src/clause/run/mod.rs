@@ -19,6 +19,7 @@
 //! are computed by the macro ([`crate::RelationDef::needs`]), so that the solver does not
 //! even run the clause while one of them is an unknown.
 
+use super::builtin::Order;
 use super::ir::{dtype_of, AttrType, Clause, Cmp, Goal, Item, Message, Term};
 use super::Value;
 use crate::attrs::AttrValue;
@@ -350,7 +351,37 @@ impl Machine<'_, '_> {
                 Step::Wait
             }),
             Goal::For { var, src, body } => self.for_goal(*var, src, body),
+            Goal::Call(def, args) => self.relation(def, args),
             Goal::If { .. } => unreachable!("`goals` runs the branches"),
+        }
+    }
+
+    /// `Name(args...)`: the relation `def` on the values of `args` (types), once each is
+    /// known.
+    fn relation(
+        &mut self,
+        def: &'static crate::relation::RelationDef,
+        args: &'static [Term],
+    ) -> Result<Step, RelError> {
+        let mut tys = Vec::with_capacity(args.len());
+        for a in args {
+            let blame = self.blame_of(a);
+            match self.eval(a, blame)? {
+                Some(Value::Ty(t)) => tys.push(t),
+                Some(v) => return Err(self.kind_clash("a type", v, blame)),
+                None => return Ok(Step::Wait),
+            }
+        }
+        match crate::clause::builtin::relation(self.cx, def, &tys) {
+            Ok(Progress::Solved) => Ok(Step::Done),
+            Ok(Progress::NotYet) => Ok(Step::Wait),
+            Err(mut e) => {
+                e.arg = e
+                    .arg
+                    .and_then(|j| args.get(j))
+                    .and_then(|a| self.blame_of(a));
+                Err(e)
+            }
         }
     }
 
@@ -626,35 +657,10 @@ impl Machine<'_, '_> {
         let x = self.resolve_dim(x);
         let y = self.resolve_dim(y);
         let dims = &mut self.cx.solver.tcx.dims;
-        if x == y {
-            return Ok(Some(matches!(op, Cmp::Eq | Cmp::Le | Cmp::Ge)));
-        }
-        if let (Some(a), Some(b)) = (dims.as_const(x), dims.as_const(y)) {
-            return Ok(Some(op.holds(a, b)));
-        }
-        // `?` is checked at run time: it satisfies every comparison.
-        if dims.is_any(x) || dims.is_any(y) {
-            return Ok(Some(true));
-        }
-        let diff = dims.sub(x, y).map_err(|e| arith_err(blame, e))?;
-        if let Some(c) = dims.as_const(diff) {
-            return Ok(Some(match op {
-                Cmp::Eq => c == 0,
-                Cmp::Ne => c != 0,
-                Cmp::Lt => c < 0,
-                Cmp::Le => c <= 0,
-                Cmp::Gt => c > 0,
-                Cmp::Ge => c >= 0,
-            }));
-        }
-        if dims.has_vars(diff) {
-            return Ok(None);
-        }
-        // Different normal forms over rigid symbols: different dimensions, of no order.
-        match op {
-            Cmp::Eq => Ok(Some(false)),
-            Cmp::Ne => Ok(Some(true)),
-            _ => {
+        match crate::clause::builtin::compare(dims, op, x, y).map_err(|e| arith_err(blame, e))? {
+            Order::Is(r) => Ok(Some(r)),
+            Order::Waits => Ok(None),
+            Order::Unordered => {
                 let tcx = self.cx.tcx_ref();
                 // The symbolic side, named as the clause writes it when it can be.
                 let side = sides.and_then(|(a, b)| {
@@ -768,7 +774,7 @@ pub(crate) fn for_each_child(t: &'static Term, f: &mut dyn FnMut(&'static Term))
             f(a);
             f(b);
         }
-        Term::Tuple(ts) | Term::Rust(_, ts) => ts.iter().for_each(&mut *f),
+        Term::Tuple(ts) | Term::Rust(_, ts) | Term::Builtin(_, ts) => ts.iter().for_each(&mut *f),
         Term::List(items) => items.iter().for_each(|i| match i {
             Item::Dim(t) | Item::Splice(t) => f(t),
         }),
@@ -783,10 +789,9 @@ pub(crate) fn for_each_child(t: &'static Term, f: &mut dyn FnMut(&'static Term))
         | Term::Rest(a)
         | Term::ShapeOf(a)
         | Term::DTypeOf(a)
-        | Term::IsAny(a)
         | Term::Reverse(a)
         | Term::Not(a)
-        | Term::Distinct(a)
+        | Term::IsAny(a)
         | Term::IsInt(a) => f(a),
         Term::Comp {
             elem, src, cond, ..

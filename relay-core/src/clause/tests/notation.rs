@@ -258,6 +258,111 @@ fn strings_are_passed_to_rust_functions() {
     );
 }
 
+/// The positions of the letters of `attrs.keep` among `"abcd"` (a shape of integers).
+fn letters(cx: &mut RelCx<'_>, args: &[Value]) -> Result<Value, RelError> {
+    let keep = args[0].text(cx.tcx()).unwrap_or_default().to_string();
+    let mut dims = Vec::new();
+    for c in keep.chars() {
+        match "abcd".find(c) {
+            Some(i) => dims.push(cx.tcx().dims.konst(i as i64)),
+            None => return Err(RelError::new(format!("`{c}` is not one of `abcd`"))),
+        }
+    }
+    Ok(Value::Shape(cx.tcx().shape(&dims)))
+}
+
+/// The rank of a shape, as a dimension.
+fn rank_of(cx: &mut RelCx<'_>, args: &[Value]) -> Result<Value, RelError> {
+    let n = cx.tcx().shape_dims(args[0].shape().unwrap()).unwrap().len();
+    Ok(Value::Dim(cx.tcx().dims.konst(n as i64)))
+}
+
+/// A `str` attribute in a message; Rust calls that declare their kinds: a shape as the
+/// indices of a gather, a dimension that nothing else gives `r`'s kind.
+#[relation(
+    Keep(Tensor(s, bt), O) :-
+        assert(len(s) == 4, "`{}` reads 4 axes, found {}", attrs.keep, len(s)),
+        r = rust(rank_of -> dim)(s),
+        O = Tensor([r, ..s[rust(letters -> shape)(attrs.keep)]], bt),
+        attrs(keep: str = "ad")
+)]
+struct Keep;
+
+#[test]
+fn strings_show_in_messages_and_rust_calls_declare_kinds() {
+    let keep = |s: &str| [("keep", AttrValue::Str(s.into()))];
+    let x = "Tensor[(2, 3, 4, 5), float32]";
+    assert_eq!(
+        both(Keep::REF, &[x], &[]),
+        Ok("Tensor[(4, 2, 5), float32]".into())
+    );
+    assert_eq!(
+        both(Keep::REF, &[x], &keep("cb")),
+        Ok("Tensor[(4, 4, 3), float32]".into())
+    );
+    assert_eq!(
+        both(Keep::REF, &["Tensor[(2, 3), float32]"], &keep("ab")),
+        Err("`\"ab\"` reads 4 axes, found 2".into())
+    );
+    assert_eq!(
+        both(Keep::REF, &[x], &keep("az")),
+        Err("`z` is not one of `abcd`".into())
+    );
+}
+
+/// Goals written once and called: the first axis of `X`, of the dtype of `D`.
+#[relation(
+    FirstAxis(X @ Tensor(s, _), Tensor(_, dt), O) :-
+        assert(len(s) >= 1, "`{}` has no axis", X),
+        O = Tensor([s[0]], dt)
+)]
+struct FirstAxis;
+
+/// [`FirstAxis`] of the data's dtype.
+#[relation(First(X @ Tensor(_, bt), O) :- FirstAxis(X, Tensor([], bt), O))]
+struct First;
+
+/// [`FirstAxis`] as indices, after a check of its own.
+#[relation(
+    FirstIndex(X @ Tensor(s, _), O) :-
+        assert(len(s) <= 3, "`{}` has more than 3 axes", X),
+        FirstAxis(X, Tensor([], int32), O)
+)]
+struct FirstIndex;
+
+#[test]
+fn a_goal_calls_another_relation() {
+    let x = "Tensor[(3, 4), float16]";
+    assert_eq!(
+        both(First::REF, &[x], &[]),
+        Ok("Tensor[(3), float16]".into())
+    );
+    assert_eq!(
+        both(FirstIndex::REF, &[x], &[]),
+        Ok("Tensor[(3), int32]".into())
+    );
+    assert_eq!(
+        both(First::REF, &["Tensor[(), float16]"], &[]),
+        Err("`float16` has no axis".into())
+    );
+    assert_eq!(
+        both(FirstIndex::REF, &["Tensor[(1, 2, 3, 4), float16]"], &[]),
+        Err("`Tensor[(1, 2, 3, 4), float16]` has more than 3 axes".into())
+    );
+    // The called relation's failure blames the caller's argument it comes from.
+    let mut t = TestSolver::new();
+    let x = t.ty("Tensor[(), float16]");
+    let o = t.solver.fresh_ty();
+    t.solver.add_relation(First::REF, &[x, o], None, 0);
+    let Outcome::Failed(e) = t.solver.solve() else {
+        panic!("expected a failure")
+    };
+    assert_eq!(
+        (e[0].relation, e[0].arg, e[0].message.as_str()),
+        ("First", Some(0), "`float16` has no axis")
+    );
+}
+
 /// Joins a tuple of tensors along their first axis: a fold over the fields.
 #[relation(
     Join(X, O) :-

@@ -3,6 +3,7 @@
 //! is collected, each on the narrowest token.
 
 use super::ast::{AttrDecl, Clause, Goal, ListItem, Term};
+use super::builtins;
 pub use super::dtype::dtype_literal;
 
 mod scope;
@@ -29,7 +30,19 @@ pub enum Kind {
 }
 
 impl Kind {
-    fn name(self) -> &'static str {
+    /// The kind a Rust call declares it returns, `rust(f -> kind)`.
+    fn declared(name: &str) -> Option<Kind> {
+        Some(match name {
+            "type" => Kind::Type,
+            "shape" => Kind::Shape,
+            "dim" => Kind::Dim,
+            "dtype" => Kind::DType,
+            "bool" => Kind::Bool,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
         match self {
             Kind::Type => "type",
             Kind::Shape => "shape",
@@ -43,23 +56,16 @@ impl Kind {
     }
 }
 
-pub const BUILTINS: &[(&str, &[Kind], Kind)] = &[
-    ("prod", &[Kind::Shape], Kind::Dim),
-    ("sum", &[Kind::Shape], Kind::Dim),
-    ("len", &[Kind::Shape], Kind::Dim),
-    ("broadcast", &[Kind::Shape, Kind::Shape], Kind::Shape),
-    ("min", &[Kind::Dim, Kind::Dim], Kind::Dim),
-    ("max", &[Kind::Dim, Kind::Dim], Kind::Dim),
-    ("floordiv", &[Kind::Dim, Kind::Dim], Kind::Dim),
-    ("floormod", &[Kind::Dim, Kind::Dim], Kind::Dim),
-    ("reverse", &[Kind::Shape], Kind::Shape),
-    ("distinct", &[Kind::Shape], Kind::Bool),
-    ("is_int", &[Kind::Dim], Kind::Bool),
-    ("is_any", &[Kind::Dim], Kind::Bool),
-    ("shape", &[Kind::Type], Kind::Shape),
-    ("dtype", &[Kind::Type], Kind::DType),
-    ("Tensor", &[Kind::Shape, Kind::DType], Kind::Type),
-];
+/// `Tensor(shape, dtype)`'s arguments (a constructor, checked as a builtin is).
+const TENSOR: &[Kind] = &[Kind::Shape, Kind::DType];
+
+/// The kinds of the arguments and of the result of `Tensor` or of the builtin `name`.
+fn signature(name: &str) -> Option<(&'static [Kind], Kind)> {
+    if name == "Tensor" {
+        return Some((TENSOR, Kind::Type));
+    }
+    builtins::find(name).map(|b| (b.params, b.result))
+}
 
 const ATTR_TYPES: &[(&str, Kind)] = &[
     ("int", Kind::Dim),
@@ -107,7 +113,10 @@ impl Checked {
             Term::Name(id) => self.shapes.contains(&id.to_string()),
             Term::Attr(_, name) => self.shapes.contains(&format!("attrs.{name}")),
             Term::List(..) | Term::Slice(..) | Term::Repeat(..) => true,
-            Term::Call { name, .. } => name == "reverse",
+            Term::Call { name, .. } => {
+                builtins::find(&name.to_string()).is_some_and(|b| b.result == Kind::Shape)
+            }
+            Term::Rust { ret: Some(k), .. } => Kind::declared(&k.to_string()) == Some(Kind::Shape),
             Term::Index(_, _, i) => self.shape_index(i),
             Term::Comp { .. } => true,
             Term::IfElse(_, _, a, _) => self.shape_index(a),
@@ -350,6 +359,12 @@ impl Checker {
                 }
                 self.loops -= 1;
             }
+            Goal::Relation { args, .. } => {
+                // Types the clause computes; the relation may refine them.
+                for a in args {
+                    self.term(a, Kind::Type, true);
+                }
+            }
             Goal::Default { kw, .. } if self.loops > 0 => self.error(
                 *kw,
                 "expected no `default` in a `for` loop (a default gives a variable one value, put it outside the loop)".into(),
@@ -453,7 +468,7 @@ impl Checker {
             );
         }
         for a in args {
-            self.any_term(a);
+            self.value(a);
         }
     }
 
@@ -462,21 +477,13 @@ impl Checker {
     }
 
     fn in_head(&self, name: &str, clause: &Clause) -> bool {
-        fn mentions(t: &Term, name: &str) -> bool {
-            match t {
-                Term::Name(i) => i == name,
-                Term::As(i, p) => i == name || mentions(p, name),
-                Term::Call { args, .. } | Term::Tuple(_, args) => {
-                    args.iter().any(|a| mentions(a, name))
-                }
-                Term::Rest(_, t) => mentions(t, name),
-                Term::List(_, items) => items.iter().any(|i| match i {
-                    ListItem::Dim(t) | ListItem::Splice(_, t) => mentions(t, name),
-                }),
-                _ => false,
-            }
+        let mut found = false;
+        for t in &clause.head {
+            t.visit(&mut |t| {
+                found |= matches!(t, Term::Name(i) | Term::As(i, _) if i == name);
+            });
         }
-        clause.head.iter().any(|t| mentions(t, name))
+        found
     }
 
     fn mismatch(&mut self, span: Span, want: Kind, found: String) {
@@ -653,16 +660,16 @@ impl Checker {
                     return self.vars.get(&name).and_then(|v| v.kind);
                 }
             }
-            Term::Wild(_) | Term::Rust { .. } => return None,
+            Term::Rust { ret, .. } => {
+                return ret.as_ref().and_then(|k| Kind::declared(&k.to_string()))
+            }
+            Term::Wild(_) => return None,
             Term::Int(..) | Term::Any(_) => Kind::Dim,
             Term::Str(_) => Kind::Str,
             Term::Float(..) => Kind::Float,
             Term::Bool(..) | Term::Cmp(..) | Term::Logic(..) | Term::Not(..) => Kind::Bool,
             Term::Call { name, .. } if name == "Tuple" => Kind::Type,
-            Term::Call { name, .. } => {
-                let name = name.to_string();
-                return BUILTINS.iter().find(|b| b.0 == name).map(|b| b.2);
-            }
+            Term::Call { name, .. } => return signature(&name.to_string()).map(|s| s.1),
             Term::Tuple(..) | Term::Rest(..) => Kind::Type,
             Term::List(..) | Term::Slice(..) | Term::Repeat(..) => Kind::Shape,
             Term::As(_, p) => return self.peek(p),

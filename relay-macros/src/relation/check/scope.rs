@@ -2,7 +2,7 @@
 //! comprehension or loop that introduces it, and none introduces a name an enclosing one
 //! already has.
 
-use super::super::ast::{Clause, Goal, ListItem, Term};
+use super::super::ast::{Clause, Goal, Term};
 use syn::Ident;
 
 /// Reports every use of a local variable outside its comprehension or loop, and every
@@ -64,6 +64,7 @@ impl Scope<'_> {
                     self.term(r);
                 }
                 Goal::Check(t) => self.term(t),
+                Goal::Relation { args, .. } => args.iter().for_each(|a| self.term(a)),
                 Goal::Assert { cond, args, .. } => {
                     self.term(cond);
                     args.iter().for_each(|a| self.term(a));
@@ -92,51 +93,9 @@ impl Scope<'_> {
 
     fn term(&mut self, t: &Term) {
         match t {
-            Term::Name(id) => self.name(id),
-            Term::As(id, p) => {
-                self.name(id);
-                self.term(p);
-            }
-            Term::Wild(_)
-            | Term::Int(..)
-            | Term::Any(_)
-            | Term::Bool(..)
-            | Term::Str(_)
-            | Term::Float(..)
-            | Term::Attr(..) => {}
-            Term::Call { args, .. } | Term::Tuple(_, args) | Term::Rust { args, .. } => {
-                args.iter().for_each(|a| self.term(a))
-            }
-            Term::List(_, items) => items.iter().for_each(|i| match i {
-                ListItem::Dim(t) | ListItem::Splice(_, t) => self.term(t),
-            }),
-            Term::Repeat(_, a, b)
-            | Term::Logic(_, _, a, b)
-            | Term::Index(a, _, b)
-            | Term::Binary(_, _, a, b)
-            | Term::Cmp(_, _, a, b)
-            | Term::Range(_, a, b)
-            | Term::In(_, a, b) => {
-                self.term(a);
-                self.term(b);
-            }
-            Term::Not(_, a) | Term::Neg(_, a) | Term::Rest(_, a) => self.term(a),
-            Term::Slice(b, _, lo, hi) => {
-                self.term(b);
-                lo.iter().chain(hi.iter()).for_each(|t| self.term(t));
-            }
-            Term::IfElse(_, c, a, b) => {
-                self.term(c);
-                self.term(a);
-                self.term(b);
-            }
-            Term::Comp {
-                elem,
-                var,
-                src,
-                cond,
-                ..
-            } => {
+            Term::Name(id) | Term::As(id, _) => self.name(id),
+            Term::Comp(comp) => {
+                let (elem, var, src, cond) = comp.parts();
                 self.term(src);
                 self.with(var, |s| {
                     s.term(elem);
@@ -144,7 +103,12 @@ impl Scope<'_> {
                         s.term(c);
                     }
                 });
+                return;
             }
+            _ => {}
+        }
+        for c in t.children() {
+            self.term(c);
         }
     }
 }

@@ -60,10 +60,10 @@ impl Checker {
                     self.term(&args[0], Kind::Type, false);
                     return;
                 }
-                let Some(&(_, params, result)) = BUILTINS.iter().find(|b| b.0 == n) else {
+                let Some((params, result)) = signature(&n) else {
                     let known: Vec<String> = ["Tensor", "Tuple"]
                         .into_iter()
-                        .chain(BUILTINS.iter().map(|b| b.0).filter(|&b| b != "Tensor"))
+                        .chain(builtins::BUILTINS.iter().map(|b| b.name))
                         .map(|b| format!("`{b}`"))
                         .collect();
                     self.error(
@@ -116,7 +116,7 @@ impl Checker {
             }
             Term::List(span, items) => {
                 if want != Kind::Shape {
-                    self.mismatch(*span, want, "a shape `[..]`".into());
+                    self.mismatch(*span, want, format!("a shape `{}`", show(t)));
                 }
                 for item in items {
                     match item {
@@ -127,21 +127,26 @@ impl Checker {
             }
             Term::Index(base, span, index) if self.peek(index) == Some(Kind::Shape) => {
                 if want != Kind::Shape {
-                    self.mismatch(*span, want, "a shape `s[list]`".into());
+                    self.mismatch(*span, want, format!("a shape `{}`", show(t)));
                 }
                 self.term(base, Kind::Shape, false);
                 self.term(index, Kind::Shape, false);
             }
             Term::Index(base, span, index) => {
                 if want != Kind::Dim {
-                    self.mismatch(*span, want, "a dimension `s[i]`".into());
+                    // What the author wrote, and why it is taken for a dimension.
+                    let hint = match &**index {
+                        Term::Rust { ret: None, .. } => " (an index whose kind is not declared is a dimension: declare the kind the function returns, `rust(f -> shape)(..)`)",
+                        _ => "",
+                    };
+                    self.mismatch(*span, want, format!("a dimension `{}`{hint}", show(t)));
                 }
                 self.term(base, Kind::Shape, false);
                 self.term(index, Kind::Dim, false);
             }
             Term::Repeat(span, d, n) => {
                 if want != Kind::Shape {
-                    self.mismatch(*span, want, "a shape `[d; n]`".into());
+                    self.mismatch(*span, want, format!("a shape `{}`", show(t)));
                 }
                 self.term(d, Kind::Dim, false);
                 self.term(n, Kind::Dim, false);
@@ -152,7 +157,7 @@ impl Checker {
             }
             Term::Slice(base, span, lo, hi) => {
                 if want != Kind::Shape {
-                    self.mismatch(*span, want, "a shape `s[a..b]`".into());
+                    self.mismatch(*span, want, format!("a shape `{}`", show(t)));
                 }
                 self.term(base, Kind::Shape, false);
                 for b in lo.iter().chain(hi.iter()) {
@@ -313,7 +318,7 @@ impl Checker {
                     Some(&(_, Kind::Str)) => self.error(
                         name.span(),
                         format!(
-                            "the string attribute `{n}` is only compared with a literal (`attrs.{n} == \"text\"`) or passed to a Rust function (`rust(f)(attrs.{n})`)"
+                            "the string attribute `{n}` is only compared with a literal (`attrs.{n} == \"text\"`), passed to a Rust function (`rust(f)(attrs.{n})`) or shown by an `assert` message (`assert(cond, \"{{}}\", attrs.{n})`)"
                         ),
                     ),
                     Some(&(_, kind)) => {
@@ -337,15 +342,11 @@ impl Checker {
                     }
                 }
             }
-            Term::Comp {
-                span,
-                elem,
-                var,
-                src,
-                cond,
-            } => {
+            Term::Comp(comp) => {
+                let span = &comp.span;
+                let (elem, var, src, cond) = comp.parts();
                 if want != Kind::Shape {
-                    self.mismatch(*span, want, "a shape `[.. for .. in ..]`".into());
+                    self.mismatch(*span, want, format!("a shape `{}`", show(t)));
                 }
                 self.source(src);
                 self.local(var, src);
@@ -370,16 +371,36 @@ impl Checker {
                 self.term(a, want, false);
                 self.term(b, want, false);
             }
-            Term::Rust { args, .. } => {
-                for a in args {
-                    match a {
-                        // A string attribute is a value here (an einsum equation).
-                        Term::Attr(_, n)
-                            if self.attrs.iter().any(|x| *n == x.0 && x.1 == Kind::Str) => {}
-                        _ => self.any_term(a),
+            Term::Rust { ret, args, .. } => {
+                if let Some(k) = ret {
+                    match Kind::declared(&k.to_string()) {
+                        Some(kind) if kind != want => self.mismatch(
+                            k.span(),
+                            want,
+                            format!("`{}`, which returns a {}", show(t), kind.name()),
+                        ),
+                        Some(_) => {}
+                        None => self.error(
+                            k.span(),
+                            format!(
+                                "unknown kind `{k}`: a Rust function returns a `type`, a `shape`, a `dim`, a `dtype` or a `bool`"
+                            ),
+                        ),
                     }
                 }
+                for a in args {
+                    self.value(a);
+                }
             }
+        }
+    }
+
+    /// A value passed on (a Rust function's argument, a message's value): any term, or
+    /// a `str` attribute (a string: an einsum equation, a layout in a message).
+    pub(super) fn value(&mut self, a: &Term) {
+        match a {
+            Term::Attr(_, n) if self.attrs.iter().any(|x| *n == x.0 && x.1 == Kind::Str) => {}
+            _ => self.any_term(a),
         }
     }
 

@@ -99,6 +99,10 @@ struct Gen<'a> {
     /// Dimensions of shapes computed once at the top of a loop's body, by the term as
     /// written (`shape(fs[j])[i]`), when the body reads them more than once.
     memo: Vec<(String, Var)>,
+    /// The shape variables bound whole from a tensor's shape at the top of the function,
+    /// with the local holding that shape: `Tensor(s, d)` rebuilds on it, not on `s`'s
+    /// dimensions.
+    shapes: HashMap<String, Ident>,
 }
 
 /// `::relay_core::__private::fast`, where the generated code's helpers are.
@@ -120,6 +124,7 @@ pub fn fast_fn(clause: &Clause, c: &Checked) -> Option<TokenStream> {
         branches: 0,
         loop_vars: Vec::new(),
         memo: Vec::new(),
+        shapes: HashMap::new(),
     };
     let f = f();
     let mut steps = Vec::new();
@@ -144,51 +149,6 @@ pub fn fast_fn(clause: &Clause, c: &Checked) -> Option<TokenStream> {
     })
 }
 
-/// The terms directly inside `t`.
-fn children(t: &Term) -> Vec<&Term> {
-    match t {
-        Term::Name(_)
-        | Term::Wild(_)
-        | Term::Any(_)
-        | Term::Int(..)
-        | Term::Bool(..)
-        | Term::Str(_)
-        | Term::Float(..)
-        | Term::Attr(..) => vec![],
-        Term::Call { args, .. } | Term::Rust { args, .. } | Term::Tuple(_, args) => {
-            args.iter().collect()
-        }
-        Term::Rest(_, a) | Term::As(_, a) | Term::Not(_, a) | Term::Neg(_, a) => vec![a],
-        Term::List(_, items) => items
-            .iter()
-            .map(|i| match i {
-                ListItem::Dim(t) | ListItem::Splice(_, t) => t,
-            })
-            .collect(),
-        Term::Repeat(_, a, b)
-        | Term::Logic(_, _, a, b)
-        | Term::Index(a, _, b)
-        | Term::Binary(_, _, a, b)
-        | Term::Cmp(_, _, a, b)
-        | Term::Range(_, a, b)
-        | Term::In(_, a, b) => vec![a, b],
-        Term::Slice(a, _, lo, hi) => {
-            let mut v: Vec<&Term> = vec![a];
-            v.extend(lo.as_deref());
-            v.extend(hi.as_deref());
-            v
-        }
-        Term::Comp {
-            elem, src, cond, ..
-        } => {
-            let mut v: Vec<&Term> = vec![elem, src];
-            v.extend(cond.as_deref());
-            v
-        }
-        Term::IfElse(_, a, b, c) => vec![a, b, c],
-    }
-}
-
 impl Gen<'_> {
     fn fresh(&mut self, what: &str) -> Ident {
         self.next += 1;
@@ -208,25 +168,18 @@ impl Gen<'_> {
                 !self.c.vars.contains(&n) || locals.contains(&n) || self.env.contains_key(&n)
             }
             Term::As(id, _) => self.env.contains_key(&id.to_string()),
-            Term::Comp {
-                elem,
-                var,
-                src,
-                cond,
-                ..
-            } => {
+            Term::Comp(comp) => {
+                let (elem, var, src, cond) = comp.parts();
                 if !self.computable_in(src, locals) {
                     return false;
                 }
                 locals.push(var.to_string());
                 let ok = self.computable_in(elem, locals)
-                    && cond
-                        .as_deref()
-                        .is_none_or(|c| self.computable_in(c, locals));
+                    && cond.as_ref().is_none_or(|c| self.computable_in(c, locals));
                 locals.pop();
                 ok
             }
-            _ => children(t).iter().all(|c| self.computable_in(c, locals)),
+            _ => t.children().iter().all(|c| self.computable_in(c, locals)),
         }
     }
 
@@ -319,6 +272,22 @@ impl Gen<'_> {
                 }
                 let cond = self.expect(cond, Rep::Bool)?;
                 self.branches(cond, then, els)
+            }
+            Goal::Relation { name, args } => {
+                let f = f();
+                let mut tys = Vec::new();
+                for a in args {
+                    if !self.computable(a) {
+                        return None;
+                    }
+                    tys.push(self.expect(a, Rep::Ty)?);
+                }
+                Some(quote! {
+                    {
+                        let __tys = [#(#tys),*];
+                        #f::relation(cx, <#name as ::relay_core::Relation>::DEF, &__tys)?;
+                    }
+                })
             }
             Goal::Default { var, .. } => match var {
                 Term::Name(id) if self.env.contains_key(&id.to_string()) => {
@@ -497,7 +466,7 @@ impl Gen<'_> {
     fn hoist(&mut self, used: &[&Term]) -> Option<TokenStream> {
         let mut seen: Vec<(String, &Term, usize)> = Vec::new();
         for t in used {
-            visit(t, &mut |s| {
+            t.visit(&mut |s| {
                 if is_shape_dim(s) {
                     let key = show(s);
                     match seen.iter_mut().find(|(k, _, _)| *k == key) {
@@ -565,14 +534,6 @@ fn is_shape_dim(t: &Term) -> bool {
     matches!(t, Term::Index(b, _, _) if is_call(b, "shape"))
 }
 
-/// Calls `f` on `t` and every term inside it.
-fn visit<'t>(t: &'t Term, f: &mut impl FnMut(&'t Term)) {
-    f(t);
-    for c in children(t) {
-        visit(c, f);
-    }
-}
-
 /// The terms the goals compute or match (not their messages), nested goals' included.
 fn goal_terms<'g>(goals: &'g [Goal], out: &mut Vec<&'g Term>) {
     for g in goals {
@@ -585,6 +546,7 @@ fn goal_terms<'g>(goals: &'g [Goal], out: &mut Vec<&'g Term>) {
                 goal_terms(els, out);
             }
             Goal::Default { value, .. } => out.push(value),
+            Goal::Relation { args, .. } => out.extend(args),
             Goal::For { src, body, .. } => {
                 out.push(src);
                 goal_terms(body, out);
@@ -602,7 +564,7 @@ pub fn rust_calls(clause: &Clause) -> Vec<(usize, syn::Path)> {
     message_args(&clause.body, &mut terms);
     let mut out: Vec<(usize, syn::Path)> = Vec::new();
     for t in terms {
-        visit(t, &mut |s| {
+        t.visit(&mut |s| {
             let at = s as *const Term as usize;
             if let Term::Rust { path, .. } = s {
                 if !out.iter().any(|(a, _)| *a == at) {

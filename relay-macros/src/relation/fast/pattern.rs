@@ -50,6 +50,13 @@ impl Gen<'_> {
                 let mut out = quote! {
                     let (#s, #d) = { let __t = #code; #f::tensor_parts(cx, __t)? };
                 };
+                if let Term::Name(id) = &args[0] {
+                    let n = id.to_string();
+                    let top = self.loops == 0 && self.branches == 0;
+                    if top && self.c.vars.contains(&n) && !self.env.contains_key(&n) {
+                        self.shapes.insert(n, s.clone());
+                    }
+                }
                 // The dimensions are read only when the pattern names them.
                 if !matches!(args[0], Term::Wild(_)) {
                     let dims = Val::new(Rep::Dims, quote!(#f::shape_dims(cx, #s)?));

@@ -1,6 +1,7 @@
 //! Terms: each form of the notation as a Rust expression of its representation.
 
 use super::super::ast::{BinOp, CmpOp};
+use super::super::builtins::{self, Run};
 use super::super::check::{dtype_literal, is_none};
 use super::super::expand::{arith, cmp, flip, float_attr, literal};
 use super::rust_fn;
@@ -240,17 +241,12 @@ impl Gen<'_> {
                     Val::new(rep, quote!(#ident))
                 }
             }
-            Term::Comp {
-                elem,
-                var,
-                src,
-                cond,
-                ..
-            } => {
+            Term::Comp(comp) => {
+                let (elem, var, src, cond) = comp.parts();
                 let saved = self.env.clone();
                 let mut rep = None;
                 let mut used: Vec<&Term> = vec![elem];
-                used.extend(cond.as_deref());
+                used.extend(cond.as_ref());
                 let body = self.each(src, var, &used, |g| {
                     let e = g.term(elem)?;
                     rep = Some(e.rep);
@@ -584,6 +580,14 @@ impl Gen<'_> {
     pub(super) fn call(&mut self, name: &str, args: &[Term]) -> Option<Val> {
         let f = f();
         Some(match (name, args) {
+            ("Tensor", [Term::Name(id), d]) if self.shapes.contains_key(&id.to_string()) => {
+                let s = self.shapes[&id.to_string()].clone();
+                let d = self.expect(d, Rep::DType)?;
+                Val::new(
+                    Rep::Ty,
+                    quote!({ let __d = #d; #f::mk_tensor_of(cx, #s, __d) }),
+                )
+            }
             ("Tensor", [s, d]) => {
                 let (s, d) = (self.expect(s, Rep::Dims)?, self.expect(d, Rep::DType)?);
                 Val::new(Rep::Ty, {
@@ -622,28 +626,6 @@ impl Gen<'_> {
                     quote!({ let __t = #x; #f::dtype_of_tensor(cx, __t)? }),
                 )
             }
-            ("is_any", [d]) => {
-                let d = self.term(d)?;
-                let code = d.code;
-                match d.rep {
-                    Rep::Int => Val::new(Rep::Bool, quote!({ let _ = #code; false })),
-                    Rep::Dim => {
-                        Val::new(Rep::Bool, quote!({ let __d = #code; #f::is_any(cx, __d) }))
-                    }
-                    _ => return None,
-                }
-            }
-            ("is_int", [d]) => {
-                let d = self.term(d)?;
-                let code = d.code;
-                match d.rep {
-                    Rep::Int => Val::new(Rep::Bool, quote!({ let _ = #code; true })),
-                    Rep::Dim => {
-                        Val::new(Rep::Bool, quote!({ let __d = #code; #f::is_int(cx, __d)? }))
-                    }
-                    _ => return None,
-                }
-            }
             ("sum", [l]) => {
                 let l = self.expect(l, Rep::Dims)?;
                 let (bl, l) = by_ref(&l, format_ident!("__l"));
@@ -669,20 +651,49 @@ impl Gen<'_> {
                 let code = l.code;
                 Val::new(l.rep, quote!((#code).reversed()))
             }
-            ("distinct", [l]) => {
-                let l = self.term(l)?;
-                let (bl, r) = by_ref(&l.code, format_ident!("__l"));
-                match l.rep {
-                    Rep::Ints => Val::new(Rep::Bool, quote!({ #bl #f::distinct_ints(&#r) })),
-                    Rep::Dims => Val::new(Rep::Bool, quote!({ #bl #f::distinct(cx, &#r)? })),
+            ("is_any", [d]) => {
+                let d = self.term(d)?;
+                let code = d.code;
+                match d.rep {
+                    Rep::Int => Val::new(Rep::Bool, quote!({ let _ = #code; false })),
+                    Rep::Dim => {
+                        Val::new(Rep::Bool, quote!({ let __d = #code; #f::is_any(cx, __d) }))
+                    }
                     _ => return None,
                 }
             }
-            ("min", [a, b]) => self.arith(quote!(Min), a, b)?,
-            ("max", [a, b]) => self.arith(quote!(Max), a, b)?,
-            ("floordiv", [a, b]) => self.arith(quote!(FloorDiv), a, b)?,
-            ("floormod", [a, b]) => self.arith(quote!(FloorMod), a, b)?,
-            _ => return None,
+            ("is_int", [d]) => {
+                let d = self.term(d)?;
+                let code = d.code;
+                match d.rep {
+                    Rep::Int => Val::new(Rep::Bool, quote!({ let _ = #code; true })),
+                    Rep::Dim => {
+                        Val::new(Rep::Bool, quote!({ let __d = #code; #f::is_int(cx, __d)? }))
+                    }
+                    _ => return None,
+                }
+            }
+            (name, args) => match builtins::find(name)?.run {
+                Run::Arith(op) => {
+                    let [a, b] = args else { return None };
+                    let op = format_ident!("{}", op);
+                    self.arith(quote!(#op), a, b)?
+                }
+                Run::Value(fun) => {
+                    let fun = format_ident!("{}", fun);
+                    let mut vals = Vec::new();
+                    for a in args {
+                        vals.push(self.value(a)?);
+                    }
+                    let p = quote!(::relay_core::__private);
+                    Val::new(
+                        Rep::Value,
+                        quote!({ let mut __args = [#(#vals),*]; #f::builtin(cx, #p::builtin::#fun, &mut __args)? }),
+                    )
+                }
+                // The builtins of a term of their own are above.
+                Run::Term(_) => return None,
+            },
         })
     }
 }
