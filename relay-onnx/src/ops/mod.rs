@@ -24,6 +24,32 @@
 //! assert_eq!(op.relay, "nn.relu");
 //! ```
 
+// The attribute sets several operators share (declared before the modules that use them,
+// which see their macros).
+relay_core::relay_attrs! {
+    /// ONNX's convolution attributes (`Conv`, `ConvInteger`, `QLinearConv`, `DeformConv`,
+    /// onnxruntime's `FusedConv`).
+    OnnxConvAttrs {
+        auto_pad: str = "NOTSET",
+        pads: Option<[int]> = None,
+        strides: Option<[int]> = None,
+        dilations: Option<[int]> = None,
+        group: int = 1,
+        kernel_shape: Option<[int]> = None,
+    }
+
+    /// ONNX's pooling attributes (`onnx.pool`, onnxruntime's `QLinearAveragePool`).
+    OnnxPoolAttrs {
+        kernel_shape: Option<[int]> = None,
+        auto_pad: str = "NOTSET",
+        pads: Option<[int]> = None,
+        strides: Option<[int]> = None,
+        dilations: Option<[int]> = None,
+        ceil_mode: int = 0,
+        global: int = 0,
+    }
+}
+
 pub mod contrib;
 pub mod elementwise;
 pub mod nn;

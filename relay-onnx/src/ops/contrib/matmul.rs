@@ -26,14 +26,7 @@ relay_op! {
     /// onnxruntime's `FusedConv`: `onnx.conv` (then an activation), plus an optional
     /// `Z` of the result's type.
     ort.fused_conv : fn<x, w, b, z, y>(data: x, weight: w, bias: b, sum: z) -> y where OrtFusedConv,
-        attrs {
-            auto_pad: str = "NOTSET",
-            pads: Option<[int]> = None,
-            strides: Option<[int]> = None,
-            dilations: Option<[int]> = None,
-            group: int = 1,
-            kernel_shape: Option<[int]> = None
-        },
+        attrs OnnxConvAttrs,
         level 10;
 
     /// onnxruntime's `DynamicQuantizeMatMul`: `onnx.matmul`'s shapes of a float `a` and

@@ -25,15 +25,7 @@ relay_op! {
 
     /// onnxruntime's `QLinearAveragePool`: `onnx.pool` of `x`.
     ort.qlinear_pool : fn<x, xs, xz, ys, yz, y>(x: x, x_scale: xs, x_zero_point: xz, y_scale: ys, y_zero_point: yz) -> y where OrtQLinearPool,
-        attrs {
-            kernel_shape: Option<[int]> = None,
-            auto_pad: str = "NOTSET",
-            pads: Option<[int]> = None,
-            strides: Option<[int]> = None,
-            dilations: Option<[int]> = None,
-            ceil_mode: int = 0,
-            global: int = 0
-        },
+        attrs OnnxPoolAttrs,
         level 10;
 
     /// onnxruntime's `QLinearGlobalAveragePool`: `(N, C, D1, ..)` to `(N, C, 1, ..)`, or

@@ -15,50 +15,22 @@ relay_op! {
     /// `(N, M, O1, ..)` with each `Oi` given by the window, its padding (`pads` or
     /// `auto_pad`), stride and dilation.
     onnx.conv : fn<x, w, b, y>(data: x, weight: w, bias: b) -> y where OnnxConv,
-        attrs {
-            auto_pad: str = "NOTSET",
-            pads: Option<[int]> = None,
-            strides: Option<[int]> = None,
-            dilations: Option<[int]> = None,
-            group: int = 1,
-            kernel_shape: Option<[int]> = None
-        },
+        attrs OnnxConvAttrs,
         level 10;
 
     /// ONNX `ConvInteger`: `onnx.conv`'s shapes without a bias, an int32 result.
     onnx.conv_integer : fn<x, w, xz, wz, y>(data: x, weight: w, x_zero_point: xz, w_zero_point: wz) -> y where OnnxConvInteger,
-        attrs {
-            auto_pad: str = "NOTSET",
-            pads: Option<[int]> = None,
-            strides: Option<[int]> = None,
-            dilations: Option<[int]> = None,
-            group: int = 1,
-            kernel_shape: Option<[int]> = None
-        },
+        attrs OnnxConvAttrs,
         level 10;
 
     /// ONNX `QLinearConv`: `onnx.conv`'s shapes, of the output zero point's dtype.
     onnx.qlinear_conv : fn<x, xs, xz, w, ws, wz, ys, yz, b, y>(data: x, x_scale: xs, x_zero_point: xz, weight: w, w_scale: ws, w_zero_point: wz, y_scale: ys, y_zero_point: yz, bias: b) -> y where OnnxQLinearConv,
-        attrs {
-            auto_pad: str = "NOTSET",
-            pads: Option<[int]> = None,
-            strides: Option<[int]> = None,
-            dilations: Option<[int]> = None,
-            group: int = 1,
-            kernel_shape: Option<[int]> = None
-        },
+        attrs OnnxConvAttrs,
         level 10;
 
     /// ONNX `DeformConv`: `onnx.conv`'s shapes (the offsets and mask do not change them).
     onnx.deform_conv : fn<x, w, o, b, m, y>(data: x, weight: w, offset: o, bias: b, mask: m) -> y where OnnxDeformConv,
-        attrs {
-            auto_pad: str = "NOTSET",
-            pads: Option<[int]> = None,
-            strides: Option<[int]> = None,
-            dilations: Option<[int]> = None,
-            group: int = 1,
-            kernel_shape: Option<[int]> = None
-        },
+        attrs OnnxConvAttrs,
         level 10;
 
     /// ONNX `ConvTranspose`: `data` `(N, C, D1, ..)`, `weight` `(C, M / group, k1, ..)`;

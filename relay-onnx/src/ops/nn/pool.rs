@@ -18,15 +18,7 @@ relay_op! {
     /// `global`): `(N, C, D1, ..)` to `(N, C, O1, ..)`; when the result is a tuple (the
     /// node asks for `MaxPool`'s `Indices`), its second field is the int64 indices.
     onnx.pool : fn<x, y>(data: x) -> y where OnnxPool,
-        attrs {
-            kernel_shape: Option<[int]> = None,
-            auto_pad: str = "NOTSET",
-            pads: Option<[int]> = None,
-            strides: Option<[int]> = None,
-            dilations: Option<[int]> = None,
-            ceil_mode: int = 0,
-            global: int = 0
-        },
+        attrs OnnxPoolAttrs,
         level 10;
 
     /// ONNX `MaxRoiPool` and `RoiAlign`: `(R, C, pooled_shape..)` for `R` regions of
