@@ -99,6 +99,8 @@ fn a_loop_fills_an_empty_sequence_with_its_elements() {
         c.type_of("filled").unwrap(),
         "List[Tensor[(N, 3), float32]]"
     );
+    // Empty, the sequence's element is a tensor of its dtype, of no shape yet.
+    assert_eq!(c.type_of("empty").unwrap(), "List[Tensor['s0, float32]]");
 }
 
 #[test]

@@ -29,12 +29,11 @@ impl<'m> Checker<'m> {
                 .as_ref()
         };
         let (Some(then_g), Some(else_g)) = (branch("then_branch"), branch("else_branch")) else {
-            self.error(
-                Some(node_ref(g, k)),
+            self.fail_node(
+                g,
+                k,
                 "`If` needs the graph attributes `then_branch` and `else_branch`".into(),
-                Vec::new(),
             );
-            self.fail_outputs(node, k);
             return;
         };
         // The condition: a bool of one element; its value, if known, picks the branch.
@@ -50,12 +49,11 @@ impl<'m> Checker<'m> {
             if let TyData::Tensor(_, relay_core::DTy::Known(d)) = *self.solver.tcx.data(t) {
                 if d != relay_core::DType::BOOL {
                     let shown = self.solver.tcx.show(t);
-                    self.error(
-                        Some(node_ref(g, k)),
+                    self.fail_node(
+                        g,
+                        k,
                         format!("the condition of `If` is `{shown}`, and must be a bool"),
-                        Vec::new(),
                     );
-                    self.fail_outputs(node, k);
                     return;
                 }
             }
@@ -72,12 +70,11 @@ impl<'m> Checker<'m> {
         for (which, outs) in [("then_branch", &then_outs), ("else_branch", &else_outs)] {
             if let Some(o) = outs {
                 if o.len() != n {
-                    self.error(
-                        Some(node_ref(g, k)),
+                    self.fail_node(
+                        g,
+                        k,
                         format!("its `{which}` has {} outputs, and the node {n}", o.len()),
-                        Vec::new(),
                     );
-                    self.fail_outputs(node, k);
                     return;
                 }
             }
@@ -142,12 +139,7 @@ impl<'m> Checker<'m> {
         };
         let n = carried.len();
         if outs.len() < 1 + n {
-            self.error(
-                Some(node_ref(g, k)),
-                format!("its `body` has {} outputs, and must have at least {} (the condition and the loop-carried values)", outs.len(), 1 + n),
-                Vec::new(),
-            );
-            self.fail_outputs(node, k);
+            self.fail_node(g, k, format!("its `body` has {} outputs, and must have at least {} (the condition and the loop-carried values)", outs.len(), 1 + n));
             return;
         }
         // The number of iterations.
@@ -202,8 +194,7 @@ impl<'m> Checker<'m> {
         match g.at(k).attribute() {
             Ok(a) => Some(a),
             Err(e) => {
-                self.error(Some(node_ref(g, k)), e, Vec::new());
-                self.fail_outputs(g.at(k), k);
+                self.fail_node(g, k, e);
                 None
             }
         }
@@ -232,22 +223,20 @@ impl<'m> Checker<'m> {
             get("body").and_then(|a| a.g.as_ref()),
             get("num_scan_inputs").map(|a| a.i),
         ) else {
-            self.error(
-                Some(node_ref(g, k)),
+            self.fail_node(
+                g,
+                k,
                 "`Scan` needs the attributes `body` and `num_scan_inputs`".into(),
-                Vec::new(),
             );
-            self.fail_outputs(node, k);
             return;
         };
         let n_in = inputs.len();
         let Some(n_state) = usize::try_from(m).ok().and_then(|m| n_in.checked_sub(m)) else {
-            self.error(
-                Some(node_ref(g, k)),
+            self.fail_node(
+                g,
+                k,
                 format!("`num_scan_inputs` is {m}, and the node has {n_in} inputs"),
-                Vec::new(),
             );
-            self.fail_outputs(node, k);
             return;
         };
         let m = n_in - n_state;
@@ -304,15 +293,14 @@ impl<'m> Checker<'m> {
             };
             let axis = in_axes.get(j).copied().unwrap_or(0);
             let Some(a) = crate::value::norm_index(axis, dims.len()) else {
-                self.error(
-                    Some(node_ref(g, k)),
+                self.fail_node(
+                    g,
+                    k,
                     format!(
                         "scan input {j}'s axis {axis} is out of range for its rank {}",
                         dims.len()
                     ),
-                    Vec::new(),
                 );
-                self.fail_outputs(node, k);
                 return;
             };
             let d = dims.remove(a);
@@ -325,15 +313,14 @@ impl<'m> Checker<'m> {
             return;
         };
         if outs.len() != n_out {
-            self.error(
-                Some(node_ref(g, k)),
+            self.fail_node(
+                g,
+                k,
                 format!(
                     "its `body` has {} outputs, and the node {n_out}",
                     outs.len()
                 ),
-                Vec::new(),
             );
-            self.fail_outputs(node, k);
             return;
         }
         let len = len.unwrap_or(Dims::ANY);
@@ -371,6 +358,12 @@ impl<'m> Checker<'m> {
         self.solver.tcx.tensor(s, dt)
     }
 
+    /// Reports `message` on node `k` of `g` and fails its outputs.
+    pub(super) fn fail_node(&mut self, g: &Nodes<'m>, k: usize, message: String) {
+        self.error(Some(node_ref(g, k)), message, Vec::new());
+        self.fail_outputs(g.at(k), k);
+    }
+
     /// The graph attribute `name` of node `k`, or `None` after reporting that `op` needs
     /// it and failing the node's outputs.
     pub(super) fn graph_attr_or_fail<'a>(
@@ -386,12 +379,7 @@ impl<'m> Checker<'m> {
             .find(|a| a.name.as_ref() == name.as_bytes())
             .and_then(|a| a.g.as_ref());
         if found.is_none() {
-            self.error(
-                Some(node_ref(g, k)),
-                format!("`{op}` needs the graph attribute `{name}`"),
-                Vec::new(),
-            );
-            self.fail_outputs(g.at(k), k);
+            self.fail_node(g, k, format!("`{op}` needs the graph attribute `{name}`"));
         }
         found
     }
@@ -515,13 +503,17 @@ impl<'m> Checker<'m> {
         if a == b {
             return a;
         }
+        // An empty sequence's element is no element.
+        if self.empty_elems.contains(&a) {
+            return b;
+        }
+        if self.empty_elems.contains(&b) {
+            return a;
+        }
         match (
             self.solver.tcx.data(a).clone(),
             self.solver.tcx.data(b).clone(),
         ) {
-            // An empty sequence's element is no element.
-            (TyData::Var(_), _) if self.empty_elems.contains(&a) => b,
-            (_, TyData::Var(_)) if self.empty_elems.contains(&b) => a,
             // One still waiting for its relations: the first, which the other must be.
             (TyData::Var(_), _) | (_, TyData::Var(_)) => a,
             // An optional joined with a value: the optional's value joined with it (a loop

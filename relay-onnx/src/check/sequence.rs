@@ -92,10 +92,11 @@ impl<'m> Checker<'m> {
                         .and_then(|d| self.dtype(d)),
                     None => Ok(DTy::Known(DType::FLOAT32)),
                 };
-                // Its element is no type yet: joined with the first element inserted, it
-                // is that element's (its dtype is `dtype`'s, checked then).
-                dt.map(|_| {
-                    let elem = self.solver.fresh_ty();
+                // A tensor of `dtype` and no shape yet, which joins ignore: the first
+                // element inserted gives the sequence its element type.
+                dt.map(|dt| {
+                    let s = self.solver.fresh_shape();
+                    let elem = self.solver.tcx.tensor(s, dt);
                     self.empty_elems.insert(elem);
                     vec![self.wrap("List", elem)]
                 })
@@ -177,8 +178,7 @@ impl<'m> Checker<'m> {
                 }
             }
             Err(message) => {
-                self.error(Some(node_ref(g, k)), message, Vec::new());
-                self.fail_outputs(node, k);
+                self.fail_node(g, k, message);
             }
         }
     }
@@ -324,8 +324,7 @@ impl<'m> Checker<'m> {
                 Some(elem) => elem,
                 None if i == 0 => {
                     let message = self.not_a("sequence", 0, t);
-                    self.error(Some(node_ref(g, k)), message, Vec::new());
-                    self.fail_outputs(node, k);
+                    self.fail_node(g, k, message);
                     return;
                 }
                 None => t,

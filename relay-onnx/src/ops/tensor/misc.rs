@@ -74,18 +74,10 @@ pub fn onnx_linear_classifier(cx: &mut RelCx<'_>) -> RelResult {
     };
     let classes = cx.attrs().int("classes")?.unwrap_or(1);
     let e = cx.tcx().dims.konst(classes);
-    let labels = cx.mk_tensor(&[n], DTy::Known(DType::INT64));
-    let scores = cx.mk_tensor(&[n, e], DTy::Known(DType::FLOAT32));
-    // A node that asks for the labels alone has them as its result.
-    let t = cx.resolve(cx.arg(1));
-    match cx.data(t).clone() {
-        relay_core::TyData::Tuple(f) if f.len() <= 2 => {
-            for (&field, have) in f.iter().zip([labels, scores]) {
-                cx.unify_blaming(field, have, 1)?;
-            }
-        }
-        _ => cx.unify(1, labels)?,
-    }
+    // The labels `(N)` int64 and the scores `(N, classes)` float32, as the node asks.
+    let fields = crate::ops::nn::out_fields(cx, 1, 2)?;
+    crate::ops::nn::set_field(cx, &fields, 1, 0, &[n], DTy::Known(DType::INT64))?;
+    crate::ops::nn::set_field(cx, &fields, 1, 1, &[n, e], DTy::Known(DType::FLOAT32))?;
     Ok(Progress::Solved)
 }
 
