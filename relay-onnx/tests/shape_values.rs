@@ -181,8 +181,8 @@ fn a_float_division_of_a_size_is_kept_only_when_whole() {
     let mut c = g.check();
     assert_eq!(c.diagnostics(), &[]);
     assert_eq!(c.type_of("c_two").unwrap(), "Tensor[(384), float32]");
-    // Not known: the quotient's value is no whole number.
-    assert_eq!(c.dims_of("c_five"), Some(None));
+    // The quotient's value is no whole number, so not known; its length is, so the rank.
+    assert_eq!(c.type_of("c_five").unwrap(), "Tensor[(?), float32]");
 }
 
 #[test]
@@ -241,4 +241,89 @@ fn a_size_computed_in_floats_stays_a_size() {
     assert_eq!(c.diagnostics(), &[]);
     assert_eq!(c.type_of("r").unwrap(), "Tensor[(S), float32]");
     assert_eq!(c.type_of("h").unwrap(), "Tensor[(?), float32]");
+}
+
+/// The diagnostics as `severity: message`.
+fn said(c: &relay_onnx::Checked) -> Vec<String> {
+    c.diagnostics()
+        .iter()
+        .map(|d| format!("{:?}: {}", d.severity, d.message))
+        .collect()
+}
+
+#[test]
+fn a_value_not_known_of_known_length_still_gives_the_rank() {
+    let mut g = Graph::new(17);
+    x(&mut g);
+    g.input("s", D::I64, &[D::v(3)]);
+    g.node("Reshape", &["x", "s"], &["y"], vec![]);
+    g.node("Expand", &["x", "s"], &["e"], vec![]);
+    g.input("pads", D::I64, &[D::v(6)]);
+    g.node("Pad", &["x", "pads"], &["p"], vec![]);
+    g.output("y").output("e").output("p");
+    let mut c = g.check();
+    assert_eq!(said(&c), Vec::<String>::new());
+    assert_eq!(c.type_of("y").unwrap(), "Tensor[(?, ?, ?), float32]");
+    // `768` broadcast with what is not known is 768 (or the model fails at run time).
+    assert_eq!(c.type_of("e").unwrap(), "Tensor[(N, S, 768), float32]");
+    assert_eq!(c.type_of("p").unwrap(), "Tensor[(?, ?, ?), float32]");
+}
+
+#[test]
+fn a_value_not_known_of_unknown_length_says_why_the_result_is_not_known() {
+    let mut g = Graph::new(17);
+    x(&mut g);
+    g.input("s", D::I64, &[D::p("K")]);
+    g.node("Reshape", &["x", "s"], &["y"], vec![]);
+    g.node("Relu", &["y"], &["z"], vec![]);
+    g.output("z");
+    let c = g.check();
+    // One warning, at the node that waits (not at `Relu`, which only follows it).
+    assert_eq!(
+        said(&c),
+        ["Warning: the type of output `y` is not known: the value of input 1 `s` is not known"]
+    );
+    assert!(!c.has_errors());
+}
+
+#[test]
+fn axes_not_known_are_a_warning_not_an_error() {
+    let mut g = Graph::new(17);
+    x(&mut g);
+    g.input("a", D::I64, &[D::v(1)]);
+    g.node("Unsqueeze", &["x", "a"], &["u"], vec![]);
+    g.output("u");
+    let c = g.check();
+    assert_eq!(
+        said(&c),
+        ["Warning: its outputs are not known: input 1 `a` gives attribute `axes`, and its value is not known"]
+    );
+    assert!(!c.has_errors());
+}
+
+#[test]
+fn squeeze_without_axes_drops_ones_and_waits_on_symbols() {
+    let mut g = Graph::new(17);
+    g.input("c", D::F32, &[D::v(1), D::v(3), D::v(1)]);
+    g.node("Squeeze", &["c"], &["c2"], vec![]);
+    x(&mut g);
+    g.node("Squeeze", &["x"], &["x2"], vec![]);
+    g.init_ints("ax", &[1], &[-1]);
+    g.node("Squeeze", &["c", "ax"], &["c3"], vec![]);
+    g.output("c2").output("x2").output("c3");
+    let mut c = g.check();
+    // `N` or `S` may be 1 at run time: valid ONNX, a result of unknown rank.
+    assert_eq!(
+        said(&c),
+        ["Warning: the type of output `x2` is not known: the relation of `onnx.squeeze` cannot tell them from its inputs' types"]
+    );
+    assert_eq!(c.type_of("c2").unwrap(), "Tensor[(3), float32]");
+    assert_eq!(c.type_of("c3").unwrap(), "Tensor[(1, 3), float32]");
+    g.init_ints("ax3", &[1], &[1]);
+    g.node("Squeeze", &["c", "ax3"], &["bad"], vec![]);
+    g.output("bad");
+    assert_eq!(
+        said(&g.check())[1],
+        "Error: cannot squeeze axis 1 of `Tensor[(1, 3, 1), float32]`: its dimension is 3, not 1"
+    );
 }

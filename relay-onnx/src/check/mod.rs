@@ -560,6 +560,26 @@ struct Checker<'m> {
 }
 
 impl<'m> Checker<'m> {
+    /// What a relation gets for an input's value that is not known: when the input is a
+    /// scalar or a vector of known length, a value of that many unknown elements (`?`), so
+    /// a `Reshape` to a computed shape still has its rank; else a fresh type (the relation
+    /// waits).
+    fn unknown_value(&mut self, input: Ty) -> Ty {
+        let t = self.solver.resolve(input);
+        if let TyData::Tensor(shape, _) = *self.solver.tcx.data(t) {
+            let len = match self.solver.tcx.shape_dims(shape) {
+                Some([]) => Some(1),
+                Some(&[n]) => self.solver.tcx.dims.as_const(n),
+                _ => None,
+            };
+            if let Some(len) = len.filter(|&n| (0..=MAX_ELEMS as i64).contains(&n)) {
+                let dims = vec![relay_core::Dims::ANY; len as usize];
+                return self.solver.tcx.tensor_of(&dims, DType::INT64);
+            }
+        }
+        self.solver.fresh_ty()
+    }
+
     fn new(opset_import: &[OperatorSetIdProto], registry: Option<&'static Registry>) -> Self {
         let mut opsets = FxHashMap::default();
         for o in opset_import {
@@ -641,6 +661,16 @@ impl<'m> Checker<'m> {
     fn error(&mut self, node: Option<NodeRef>, message: String, notes: Vec<String>) {
         self.diagnostics.push(Diagnostic {
             severity: Severity::Error,
+            node,
+            message,
+            notes,
+            unsupported: false,
+        });
+    }
+
+    fn warn(&mut self, node: Option<NodeRef>, message: String, notes: Vec<String>) {
+        self.diagnostics.push(Diagnostic {
+            severity: Severity::Warning,
             node,
             message,
             notes,
@@ -1137,6 +1167,67 @@ impl<'m> Checker<'m> {
         Some(id)
     }
 
+    /// A warning for the outputs of node `k` that its relations left unknown though its
+    /// inputs' types are known (the relation waits for what never comes), naming the
+    /// inputs whose values are not known: else the output is shown as `'t` with no word.
+    fn warn_if_waiting(
+        &mut self,
+        g: &Nodes<'m>,
+        k: usize,
+        op: &'static OnnxOp,
+        inputs: &[Option<usize>],
+        outs: &[Ty],
+    ) {
+        let is_var = |c: &mut Self, t: Ty| {
+            let t = c.solver.resolve(t);
+            matches!(c.solver.tcx.data(t), TyData::Var(_))
+        };
+        let waiting: Vec<usize> = (0..outs.len().min(g.at(k).output().len()))
+            .filter(|&j| !g.at(k).output()[j].is_empty() && is_var(self, outs[j]))
+            .collect();
+        if waiting.is_empty() {
+            return;
+        }
+        // An input whose own type is not known (or that failed) explains it already.
+        for &id in inputs.iter().flatten() {
+            if self.slots[id].failed || is_var(self, self.slots[id].ty) {
+                return;
+            }
+        }
+        let node = g.at(k);
+        let outputs: Vec<String> = waiting
+            .iter()
+            .map(|&j| format!("`{}`", text(node.output()[j])))
+            .collect();
+        let missing: Vec<String> = op
+            .args
+            .iter()
+            .filter_map(|a| match *a {
+                Arg::Value(i) => inputs.get(i).copied().flatten().map(|id| (i, id)),
+                _ => None,
+            })
+            .filter(|(_, id)| !self.values.contains_key(id))
+            .map(|(i, id)| format!("input {i} `{}`", text(self.names[id])))
+            .collect();
+        let why = if missing.is_empty() {
+            format!(
+                "the relation of `{}` cannot tell them from its inputs' types",
+                op.relay
+            )
+        } else {
+            format!("the value of {} is not known", missing.join(" and "))
+        };
+        let s = if waiting.len() == 1 { "" } else { "s" };
+        self.warn(
+            Some(node_ref(g, k)),
+            format!(
+                "the type of output{s} {} is not known: {why}",
+                outputs.join(", ")
+            ),
+            Vec::new(),
+        );
+    }
+
     /// Types node `k` through its mapping; false if it could not be (reported).
     fn apply(
         &mut self,
@@ -1226,7 +1317,7 @@ impl<'m> Checker<'m> {
                 Arg::Value(i) => match inputs.get(i).copied().flatten() {
                     Some(id) => match self.values.get(&id).cloned() {
                         Some(v) => self.solver.tcx.tensor_of(&v, DType::INT64),
-                        None => self.solver.fresh_ty(),
+                        None => self.unknown_value(self.slots[id].ty),
                     },
                     None => self.solver.tcx.tuple(&[]),
                 },
@@ -1314,10 +1405,10 @@ impl<'m> Checker<'m> {
                     None => None,
                     Some(id) => {
                         let Some(v) = self.values.get(&id).cloned() else {
-                            self.error(
+                            self.warn(
                                 Some(here()),
                                 format!(
-                                    "input {i} `{}` gives attribute `{}`, and its value is not known: it must be a constant",
+                                    "its outputs are not known: input {i} `{}` gives attribute `{}`, and its value is not known",
                                     text(self.names[id]), m.relay
                                 ),
                                 Vec::new(),
@@ -1331,9 +1422,9 @@ impl<'m> Checker<'m> {
                                 Some(c) => ints.push(c),
                                 None => {
                                     let shown = self.solver.tcx.show_dim(d);
-                                    self.error(
+                                    self.warn(
                                         Some(here()),
-                                        format!("input {i} `{}` gives attribute `{}`, and its value `{shown}` is not a constant", text(self.names[id]), m.relay),
+                                        format!("its outputs are not known: input {i} `{}` gives attribute `{}`, and its value has `{shown}`, which is not a constant", text(self.names[id]), m.relay),
                                         Vec::new(),
                                     );
                                     return false;
@@ -1514,6 +1605,9 @@ impl<'m> Checker<'m> {
             if let Some(id) = self.set_output(k, j, t) {
                 self.slots[id].failed = !ok;
             }
+        }
+        if ok {
+            self.warn_if_waiting(g, k, op, inputs, &outs);
         }
         // Values: a value function runs when an input has a value, or always when it
         // makes values from types.

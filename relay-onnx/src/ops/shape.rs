@@ -37,6 +37,12 @@ relay_op! {
         attrs { axes: [int] },
         level 10;
 
+    /// ONNX `Squeeze`: the dimensions of 1 at `axes` dropped, or without `axes` every
+    /// dimension of 1 (the result's rank is not known while a dimension is not).
+    onnx.squeeze : fn<a, b>(data: a) -> b where OnnxSqueeze,
+        attrs { axes: Option<[int]> = None },
+        level 10;
+
     /// ONNX `Flatten`: a matrix of the product of the dimensions before `axis` by the
     /// product of the rest.
     onnx.flatten : fn<a, b>(data: a) -> b where OnnxFlatten,
@@ -212,6 +218,49 @@ pub fn onnx_unsqueeze(cx: &mut RelCx<'_>) -> RelResult {
         .iter()
         .map(|&new| if new { one } else { it.next().unwrap_or(one) })
         .collect();
+    out_tensor(cx, 1, &out, dt)
+}
+
+/// `OnnxSqueeze(data, out)`.
+#[relation(OnnxSqueeze)]
+pub fn onnx_squeeze(cx: &mut RelCx<'_>) -> RelResult {
+    let Some((dims, dt)) = cx.tensor_dims(0)? else {
+        return Ok(Progress::NotYet);
+    };
+    let r = dims.len();
+    let mut drop = vec![false; r];
+    match cx.attrs().ints("axes")? {
+        Some(axes) => {
+            for a in axes {
+                let k = crate::ops::util::axis_in(a, r, 0)?;
+                if std::mem::replace(&mut drop[k], true) {
+                    return Err(RelError::at(0, format!("axis {a} is given twice")));
+                }
+                match cx.tcx_ref().dims.as_const(dims[k]) {
+                    Some(1) | None => {}
+                    Some(c) => {
+                        let t = super::util::shown(cx, 0);
+                        return Err(RelError::at(
+                            0,
+                            format!(
+                                "cannot squeeze axis {k} of `{t}`: its dimension is {c}, not 1"
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        None => {
+            for (k, &d) in dims.iter().enumerate() {
+                match cx.tcx_ref().dims.as_const(d) {
+                    Some(c) => drop[k] = c == 1,
+                    // It may be 1 at run time: the rank is not known.
+                    None => return Ok(Progress::Solved),
+                }
+            }
+        }
+    }
+    let out: Vec<Dim> = (0..r).filter(|&k| !drop[k]).map(|k| dims[k]).collect();
     out_tensor(cx, 1, &out, dt)
 }
 
@@ -419,11 +468,10 @@ pub fn onnx_pad(cx: &mut RelCx<'_>) -> RelResult {
         Val::Known(v) => {
             let mut out = Vec::with_capacity(v.len());
             for d in v {
-                let a = cx
-                    .tcx_ref()
-                    .dims
-                    .as_const(d)
-                    .ok_or_else(|| RelError::at(2, "`axes` must be constants"))?;
+                // An axis not known: any axis may be padded, the rank stays.
+                let Some(a) = cx.tcx_ref().dims.as_const(d) else {
+                    return out_tensor(cx, 3, &vec![Dims::ANY; r], dt);
+                };
                 out.push(crate::ops::util::axis_in(a, r, 2)?);
             }
             out
@@ -685,8 +733,8 @@ onnx_ops! {
     "" Reshape since 1 => "onnx.reshape"(In(0), AttrInts("shape")) value value::same;
     "" Reshape since 5 => "onnx.reshape"(In(0), Value(1)) { allowzero: Attr("allowzero") } value value::same;
     "" Expand since 8 => "onnx.expand"(In(0), Value(1)) value value::broadcast_to_output;
-    "" Squeeze since 1 => "squeeze"(In(0)) { axis: Attr("axes") } value value::same;
-    "" Squeeze since 13 => "squeeze"(In(0)) { axis: Input(1) } value value::same;
+    "" Squeeze since 1 => "onnx.squeeze"(In(0)) { axes: Attr("axes") } value value::same;
+    "" Squeeze since 13 => "onnx.squeeze"(In(0)) { axes: Input(1) } value value::same;
     "" Unsqueeze since 1 => "onnx.unsqueeze"(In(0)) { axes: Attr("axes") } value value::same;
     "" Unsqueeze since 13 => "onnx.unsqueeze"(In(0)) { axes: Input(1) } value value::same;
     "" Flatten since 1 => "onnx.flatten"(In(0)) { axis: Attr("axis") } value value::same;

@@ -90,7 +90,13 @@ pub fn onnx_affine_grid(cx: &mut RelCx<'_>) -> RelResult {
         ));
     }
     sizes_nonneg(cx, &size, 1, "size")?;
-    let mut out = vec![size[0]];
+    // The batch is `theta`'s when the value does not say it.
+    let n = if cx.tcx_ref().dims.is_any(size[0]) {
+        theta[0]
+    } else {
+        size[0]
+    };
+    let mut out = vec![n];
     out.extend_from_slice(&size[2..]);
     let k = konst(cx, size.len() as i64 - 2);
     out.push(k);

@@ -177,7 +177,14 @@ pub fn onnx_max_unpool(cx: &mut RelCx<'_>) -> RelResult {
                 ));
             }
             sizes_nonneg(cx, &s, 2, "output_shape")?;
-            out_tensor(cx, 3, &s, dt)
+            // The batch and channels are the input's where the value does not say them.
+            let mut out = s;
+            for i in 0..2 {
+                if cx.tcx_ref().dims.is_any(out[i]) {
+                    out[i] = x[i];
+                }
+            }
+            out_tensor(cx, 3, &out, dt)
         }
         Val::Absent => {
             let k = cx

@@ -288,15 +288,16 @@ pub fn onnx_one_hot(cx: &mut RelCx<'_>) -> RelResult {
         ));
     }
     let depth = match scalar_of(cx, 1, "depth")? {
-        Some(d) => Some(d),
-        None => match cx.attrs().get("depth_floats") {
+        Some(d) if !cx.tcx_ref().dims.is_any(d) => Some(d),
+        // A float depth is known as a float only.
+        other => match cx.attrs().get("depth_floats") {
             Some(AttrValue::List(v)) if v.len() == 1 => match v[0] {
                 AttrValue::Float(f) if f.is_finite() && f.abs() < 1e15 => {
                     Some(cx.tcx().dims.konst(f.trunc() as i64))
                 }
-                _ => None,
+                _ => other,
             },
-            _ => None,
+            _ => other,
         },
     };
     if let Some(c) = depth.and_then(|d| cx.tcx_ref().dims.as_const(d)) {
