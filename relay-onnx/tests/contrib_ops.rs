@@ -965,16 +965,53 @@ fn qlinear_pools() {
         ),
         ["Tensor[(N, 1, 1, 64), uint8]"]
     );
-    let c = node_in(
-        MS,
-        "QLinearAveragePool",
-        &inputs,
-        &names(&inputs),
-        &["c"],
-        vec![ints("kernel_shape", &[2, 2]), int("channels_last", 1)],
-        None,
+    // onnxruntime's NHWC form (its layout optimizer writes it), checked against
+    // onnxruntime 1.32: `(2, 17, 9, 16)` pooled by 2 is `(2, 8, 4, 16)`.
+    assert_eq!(
+        types(
+            "QLinearAveragePool",
+            &inputs,
+            &names(&inputs),
+            &["c"],
+            vec![
+                ints("kernel_shape", &[2, 2]),
+                ints("strides", &[2, 2]),
+                int("channels_last", 1)
+            ]
+        ),
+        ["Tensor[(N, floordiv(H, 2), floordiv(W, 2), 64), uint8]"]
     );
-    assert_eq!(messages(&c), ["`channels_last` layouts are not supported"]);
+}
+
+#[test]
+fn qlinear_conv_in_nhwc_keeps_the_weight_layout() {
+    // What onnxruntime's layout optimizer makes of a `QLinearConv` (its output at
+    // `(1, 32, 32, 8)` is `(1, 16, 16, 16)`, at `(2, 17, 9, 8)` `(2, 9, 5, 16)`).
+    let mut inputs = q("a", vec![p("N"), p("H"), p("W"), v(8)]).to_vec();
+    inputs.extend(q("b", vec![v(16), v(8), v(3), v(3)]));
+    inputs.extend(q("y", vec![]).into_iter().skip(1));
+    let attrs = |last| {
+        vec![
+            ints("kernel_shape", &[3, 3]),
+            ints("pads", &[1, 1, 1, 1]),
+            ints("strides", &[2, 2]),
+            int("channels_last", last),
+        ]
+    };
+    assert_eq!(
+        types("QLinearConv", &inputs, &names(&inputs), &["c"], attrs(1)),
+        ["Tensor[(N, floordiv(H + 1, 2), floordiv(W + 1, 2), 16), uint8]"]
+    );
+    // Read as NCHW, an input `(1, 32, 32, 8)` has 32 channels.
+    inputs[0].2 = vec![v(1), v(32), v(32), v(8)];
+    assert_eq!(
+        types("QLinearConv", &inputs, &names(&inputs), &["c"], attrs(1)),
+        ["Tensor[(1, 16, 16, 16), uint8]"]
+    );
+    assert_eq!(
+        errors("QLinearConv", &inputs, &names(&inputs), &["c"], attrs(0)),
+        ["the input has 32 channels, and the weight takes 8"]
+    );
 }
 
 #[test]

@@ -48,6 +48,13 @@ relay_core::relay_attrs! {
         ceil_mode: int = 0,
         global: int = 0,
     }
+
+    /// onnxruntime's `QLinearConv`: ONNX's convolution attributes, and `channels_last`
+    /// (the NHWC form onnxruntime's layout optimizer writes).
+    OrtConvAttrs { ..OnnxConvAttrs, channels_last: int = 0 }
+
+    /// onnxruntime's `QLinearAveragePool`: ONNX's pooling attributes, and `channels_last`.
+    OrtPoolAttrs { ..OnnxPoolAttrs, channels_last: int = 0 }
 }
 
 pub mod contrib;

@@ -1,16 +1,13 @@
 //! The quantized operators: `QLinearAdd`, `QLinearMul`, the quantized activations and
 //! pools, `QLinearConcat`, `QLinearConv`, `QuantizeLinear` and `DequantizeLinear`.
-use crate::attr::NodeAttrs;
 use crate::onnx_ops;
 use crate::ops::elementwise::OnnxBinary;
-use crate::ops::nn::pool::OnnxPool;
+use crate::ops::nn::conv::{channels_first, channels_last};
+use crate::ops::nn::pool::pooled;
 use crate::ops::nn::{konst, same_dim};
 use crate::ops::util::{arith, out_tensor, shown};
-use crate::ops::AttrFnError;
 use relay_core::op::AttrConst;
-use relay_core::{
-    relation, relay_op, AttrValue, Dim, Progress, RelCx, RelError, RelResult, Relation,
-};
+use relay_core::{relation, relay_op, Dim, Progress, RelCx, RelError, RelResult, Relation};
 
 relay_op! {
     /// onnxruntime's `QLinearAdd` and `QLinearMul`: `onnx.binary` of `a` and `b` (each
@@ -23,9 +20,10 @@ relay_op! {
     ort.qlinear_unary : fn<x, xs, xz, ys, yz, y>(x: x, x_scale: xs, x_zero_point: xz, y_scale: ys, y_zero_point: yz) -> y where OrtQLinearUnary,
         level 10;
 
-    /// onnxruntime's `QLinearAveragePool`: `onnx.pool` of `x`.
+    /// onnxruntime's `QLinearAveragePool`: `onnx.pool` of `x`, or with `channels_last`
+    /// of `x` `(N, D1, .., C)` into `(N, E1, .., C)`.
     ort.qlinear_pool : fn<x, xs, xz, ys, yz, y>(x: x, x_scale: xs, x_zero_point: xz, y_scale: ys, y_zero_point: yz) -> y where OrtQLinearPool,
-        attrs OnnxPoolAttrs,
+        attrs OrtPoolAttrs,
         level 10;
 
     /// onnxruntime's `QLinearGlobalAveragePool`: `(N, C, D1, ..)` to `(N, C, 1, ..)`, or
@@ -60,7 +58,19 @@ pub fn ort_qlinear_unary(cx: &mut RelCx<'_>) -> RelResult {
 /// `OrtQLinearPool(x, x_scale, x_zero_point, y_scale, y_zero_point, out)`.
 #[relation(OrtQLinearPool)]
 pub fn ort_qlinear_pool(cx: &mut RelCx<'_>) -> RelResult {
-    cx.run_on(OnnxPool::REF, &[0, 5])
+    let Some((x, dt)) = cx.tensor_dims(0)? else {
+        return Ok(Progress::NotYet);
+    };
+    if cx.attrs().int("channels_last")?.unwrap_or(0) == 0 {
+        let y = pooled(cx, &x)?;
+        return out_tensor(cx, 5, &y, dt);
+    }
+    if x.len() < 3 {
+        // As `pooled` words it.
+        pooled(cx, &x)?;
+    }
+    let y = pooled(cx, &channels_first(&x))?;
+    out_tensor(cx, 5, &channels_last(&y), dt)
 }
 
 /// `OrtQLinearGlobalPool(x, x_scale, x_zero_point, y_scale, y_zero_point, out)`.
@@ -157,19 +167,6 @@ pub fn ort_qlinear_concat(cx: &mut RelCx<'_>) -> RelResult {
 
 // The attribute functions of the mappings.
 
-/// `kernel_shape` of a node whose layout must be channels-first: onnxruntime's NHWC
-/// forms (`channels_last`) are not supported.
-fn kernel_shape_nchw(a: &NodeAttrs<'_>) -> Result<Option<AttrValue>, AttrFnError> {
-    if a.int("channels_last").unwrap_or(0) != 0 {
-        return Err(AttrFnError {
-            message: "`channels_last` layouts are not supported".into(),
-            unsupported: true,
-        });
-    }
-    Ok(a.ints("kernel_shape")
-        .map(|v| AttrValue::List(v.into_iter().map(AttrValue::Int).collect())))
-}
-
 onnx_ops! {
     "com.microsoft" QLinearAdd since 1 => "ort.qlinear_binary"(In(0), In(1), Opt(2), In(3), In(4), Opt(5), In(6), Opt(7));
     "com.microsoft" QLinearMul since 1 => "ort.qlinear_binary"(In(0), In(1), Opt(2), In(3), In(4), Opt(5), In(6), Opt(7));
@@ -177,14 +174,15 @@ onnx_ops! {
     "com.microsoft" QLinearLeakyRelu since 1 => "ort.qlinear_unary"(In(0), In(1), Opt(2), In(3), Opt(4));
     "com.microsoft" QLinearSoftmax since 1 => "ort.qlinear_unary"(In(0), In(1), Opt(2), In(3), In(4));
     "com.microsoft" QLinearAveragePool since 1 => "ort.qlinear_pool"(In(0), In(1), Opt(2), In(3), Opt(4)) {
-        kernel_shape: With(kernel_shape_nchw), auto_pad: Attr("auto_pad"), pads: Attr("pads"),
-        strides: Attr("strides"), ceil_mode: Attr("ceil_mode")
+        kernel_shape: Attr("kernel_shape"), auto_pad: Attr("auto_pad"), pads: Attr("pads"),
+        strides: Attr("strides"), ceil_mode: Attr("ceil_mode"), channels_last: Attr("channels_last")
     };
     "com.microsoft" QLinearGlobalAveragePool since 1 => "ort.qlinear_global_pool"(In(0), In(1), In(2), In(3), In(4)) { channels_last: Attr("channels_last") };
     "com.microsoft" QLinearConcat since 1 => "ort.qlinear_concat"(In(1), Rest(2)) { axis: Attr("axis") };
-    "com.microsoft" QLinearConv since 1 => "onnx.qlinear_conv"(In(0), In(1), In(2), In(3), In(4), In(5), In(6), In(7), Opt(8)) {
+    "com.microsoft" QLinearConv since 1 => "ort.qlinear_conv"(In(0), In(1), In(2), In(3), In(4), In(5), In(6), In(7), Opt(8)) {
         auto_pad: Attr("auto_pad"), pads: Attr("pads"), strides: Attr("strides"),
-        dilations: Attr("dilations"), group: Attr("group"), kernel_shape: With(kernel_shape_nchw)
+        dilations: Attr("dilations"), group: Attr("group"), kernel_shape: Attr("kernel_shape"),
+        channels_last: Attr("channels_last")
     };
     "com.microsoft" QuantizeLinear since 1 => "onnx.quantize"(In(0), In(1), Opt(2)) {
         axis: AttrOr("axis", AttrConst::Int(1))

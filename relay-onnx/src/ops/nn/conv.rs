@@ -28,6 +28,12 @@ relay_op! {
         attrs OnnxConvAttrs,
         level 10;
 
+    /// onnxruntime's `QLinearConv`: `onnx.qlinear_conv`, or with `channels_last` its input
+    /// and result `(N, D1, .., C)` (the weight keeps its layout).
+    ort.qlinear_conv : fn<x, xs, xz, w, ws, wz, ys, yz, b, y>(data: x, x_scale: xs, x_zero_point: xz, weight: w, w_scale: ws, w_zero_point: wz, y_scale: ys, y_zero_point: yz, bias: b) -> y where OnnxQLinearConv,
+        attrs OrtConvAttrs,
+        level 10;
+
     /// ONNX `DeformConv`: `onnx.conv`'s shapes (the offsets and mask do not change them).
     onnx.deform_conv : fn<x, w, o, b, m, y>(data: x, weight: w, offset: o, bias: b, mask: m) -> y where OnnxDeformConv,
         attrs OnnxConvAttrs,
@@ -120,6 +126,10 @@ fn conv(
         return Ok(Progress::NotYet);
     };
     spatial_input(cx, &x, "a convolution")?;
+    // onnxruntime's NHWC form: the input and result have their channels last (the
+    // weight keeps its layout).
+    let last = cx.attrs().int("channels_last")?.unwrap_or(0) != 0;
+    let x = if last { channels_first(&x) } else { x };
     if w.len() != x.len() {
         let (sx, sw) = (shown(cx, 0), shown(cx, wi));
         return Err(RelError::at(
@@ -181,7 +191,24 @@ fn conv(
     let sp = win.out(cx, &x[2..])?;
     let mut dims = vec![x[0], w[0]];
     dims.extend(sp);
+    if last {
+        dims = channels_last(&dims);
+    }
     out_tensor(cx, out, &dims, dt)
+}
+
+/// `(N, D1, .., C)` as `(N, C, D1, ..)`.
+pub(crate) fn channels_first(x: &[Dim]) -> Vec<Dim> {
+    let mut y = x.to_vec();
+    y[1..].rotate_right(1);
+    y
+}
+
+/// `(N, C, D1, ..)` as `(N, D1, .., C)`.
+pub(crate) fn channels_last(x: &[Dim]) -> Vec<Dim> {
+    let mut y = x.to_vec();
+    y[1..].rotate_left(1);
+    y
 }
 
 /// `OnnxConvTranspose(data, weight, bias, out)`.

@@ -49,7 +49,16 @@ pub fn onnx_pool(cx: &mut RelCx<'_>) -> RelResult {
     let Some((x, dt)) = cx.tensor_dims(0)? else {
         return Ok(Progress::NotYet);
     };
-    spatial_input(cx, &x, "a pool")?;
+    let out = pooled(cx, &x)?;
+    let fields = out_fields(cx, 1, 2)?;
+    set_field(cx, &fields, 1, 0, &out, dt)?;
+    set_field(cx, &fields, 1, 1, &out, DTy::Known(DType::INT64))?;
+    Ok(Progress::Solved)
+}
+
+/// The dimensions of argument 0, `x` `(N, C, D1, ..)`, pooled as the attributes say.
+pub(crate) fn pooled(cx: &mut RelCx<'_>, x: &[Dim]) -> Result<Vec<Dim>, RelError> {
+    spatial_input(cx, x, "a pool")?;
     let n = x.len() - 2;
     let sp = if cx.attrs().int("global")?.unwrap_or(0) != 0 {
         vec![konst(cx, 1); n]
@@ -80,10 +89,7 @@ pub fn onnx_pool(cx: &mut RelCx<'_>) -> RelResult {
     };
     let mut out = vec![x[0], x[1]];
     out.extend(sp);
-    let fields = out_fields(cx, 1, 2)?;
-    set_field(cx, &fields, 1, 0, &out, dt)?;
-    set_field(cx, &fields, 1, 1, &out, DTy::Known(DType::INT64))?;
-    Ok(Progress::Solved)
+    Ok(out)
 }
 
 /// `OnnxRoiPool(data, rois, out)`.
