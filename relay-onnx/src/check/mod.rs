@@ -659,18 +659,22 @@ impl<'m> Checker<'m> {
     }
 
     fn error(&mut self, node: Option<NodeRef>, message: String, notes: Vec<String>) {
-        self.diagnostics.push(Diagnostic {
-            severity: Severity::Error,
-            node,
-            message,
-            notes,
-            unsupported: false,
-        });
+        self.say(Severity::Error, node, message, notes);
     }
 
     fn warn(&mut self, node: Option<NodeRef>, message: String, notes: Vec<String>) {
+        self.say(Severity::Warning, node, message, notes);
+    }
+
+    fn say(
+        &mut self,
+        severity: Severity,
+        node: Option<NodeRef>,
+        message: String,
+        notes: Vec<String>,
+    ) {
         self.diagnostics.push(Diagnostic {
-            severity: Severity::Warning,
+            severity,
             node,
             message,
             notes,
