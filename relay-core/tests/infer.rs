@@ -388,6 +388,7 @@ fn an_unconstrained_binding_is_reported() {
 }
 
 #[test]
+#[cfg_attr(debug_assertions, ignore = "scale test: run in release (see .ci/run)")]
 fn a_million_chained_lets_on_a_small_stack() {
     on_small_stack(|| {
         const N: usize = 1_000_000;
@@ -420,6 +421,7 @@ fn a_million_chained_lets_on_a_small_stack() {
 }
 
 #[test]
+#[cfg_attr(debug_assertions, ignore = "scale test: run in release (see .ci/run)")]
 fn a_call_nested_a_hundred_thousand_deep_on_a_small_stack() {
     on_small_stack(|| {
         const DEPTH: usize = 100_000;

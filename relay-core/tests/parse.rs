@@ -401,6 +401,7 @@ fn types_nested_too_deeply_are_a_clean_error() {
 }
 
 #[test]
+#[cfg_attr(debug_assertions, ignore = "scale test: run in release (see .ci/run)")]
 fn a_call_nested_a_hundred_thousand_deep_on_a_small_stack() {
     on_small_stack(|| {
         const DEPTH: usize = 100_000;
@@ -425,6 +426,7 @@ fn a_call_nested_a_hundred_thousand_deep_on_a_small_stack() {
 }
 
 #[test]
+#[cfg_attr(debug_assertions, ignore = "scale test: run in release (see .ci/run)")]
 fn a_million_chained_lets_on_a_small_stack() {
     on_small_stack(|| {
         const N: usize = 1_000_000;

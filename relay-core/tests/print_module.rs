@@ -169,6 +169,7 @@ def @f(%x: int32, %x_1: int32) {
 }
 
 #[test]
+#[cfg_attr(debug_assertions, ignore = "scale test: run in release (see .ci/run)")]
 fn a_call_nested_a_hundred_thousand_deep_prints_on_a_small_stack() {
     on_small_stack(|| {
         const DEPTH: usize = 100_000;
@@ -196,6 +197,7 @@ fn a_call_nested_a_hundred_thousand_deep_prints_on_a_small_stack() {
 }
 
 #[test]
+#[cfg_attr(debug_assertions, ignore = "scale test: run in release (see .ci/run)")]
 fn a_million_chained_lets_print_on_a_small_stack() {
     on_small_stack(|| {
         const N: usize = 1_000_000;
