@@ -1443,3 +1443,40 @@ fn dynamic_quantize_lstm_reads_its_weights_transposed() {
         ["`W` has 10 columns, and 4 gates of the hidden size make 64"]
     );
 }
+
+#[test]
+fn image_decoder_gives_the_image_size_as_new_symbols() {
+    let decode = |elem: i32, dims: Vec<D>, format: &str| {
+        let mut g = Graph::new(20);
+        g.input("bytes", elem, &dims);
+        g.node(
+            "ImageDecoder",
+            &["bytes"],
+            &["img"],
+            vec![string("pixel_format", format)],
+        );
+        g.output("img");
+        let mut c = g.check();
+        let t = c.type_of("img");
+        (messages(&c), t)
+    };
+    assert_eq!(
+        decode(D::U8, vec![p("L")], "RGB"),
+        (
+            vec![],
+            Some("Tensor[(ImageDecoder_0, ImageDecoder_0_2, 3), uint8]".into())
+        )
+    );
+    assert_eq!(
+        decode(D::U8, vec![v(1000)], "Grayscale").1.unwrap(),
+        "Tensor[(ImageDecoder_0, ImageDecoder_0_2, 1), uint8]"
+    );
+    assert_eq!(
+        decode(D::U8, vec![v(1000)], "RGBA").0,
+        ["`pixel_format` is `RGBA`; it is `RGB`, `BGR` or `Grayscale`"]
+    );
+    assert_eq!(
+        decode(D::F32, vec![v(1000)], "RGB").0,
+        ["the encoded image is `Tensor[(1000), float32]`, and must be a `uint8` vector"]
+    );
+}

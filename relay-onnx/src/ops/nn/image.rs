@@ -1,11 +1,11 @@
 //! The image operators: `DepthToSpace` and `SpaceToDepth` (TVM's), `GridSample`,
-//! `AffineGrid`, `Col2Im` and `CenterCropPad`.
+//! `AffineGrid`, `Col2Im`, `CenterCropPad` and `ImageDecoder`.
 
 use super::{arith, as_const, konst, same_dim, sizes_nonneg, spatial_input};
 use crate::onnx_ops;
 use crate::ops::util::{out_tensor, shown, value_of, Val};
 use relay_core::op::AttrConst;
-use relay_core::{relation, relay_op, Dims, Progress, RelCx, RelError, RelResult};
+use relay_core::{relation, relay_op, DTy, DType, Dims, Progress, RelCx, RelError, RelResult};
 
 relay_op! {
     /// ONNX `GridSample`: `data` `(N, C, D1, ..)` sampled at `grid` `(N, O1, .., r)`
@@ -26,6 +26,12 @@ relay_op! {
     /// ONNX `CenterCropPad`: the axes `axes` (all by default) take the value of `shape`.
     onnx.center_crop_pad : fn<x, s, y>(data: x, shape: s) -> y where OnnxCenterCropPad,
         attrs { axes: Option<[int]> = None },
+        level 10;
+    /// ONNX `ImageDecoder`: an encoded image (a `uint8` vector) decoded into
+    /// `(height, width, channels)` `uint8`, where the height and width are the image's (new
+    /// symbols) and the channels 3 (`RGB`, `BGR`) or 1 (`Grayscale`).
+    onnx.image_decoder : fn<x, h, w, y>(encoded: x, height: h, width: w) -> y where OnnxImageDecoder,
+        attrs { pixel_format: str = "RGB" },
         level 10;
 }
 
@@ -200,6 +206,36 @@ pub fn onnx_center_crop_pad(cx: &mut RelCx<'_>) -> RelResult {
     out_tensor(cx, 2, &out, dt)
 }
 
+/// `OnnxImageDecoder(encoded, height, width, out)`.
+#[relation(OnnxImageDecoder)]
+pub fn onnx_image_decoder(cx: &mut RelCx<'_>) -> RelResult {
+    let Some((x, dt)) = cx.tensor_dims(0)? else {
+        return Ok(Progress::NotYet);
+    };
+    if x.len() != 1 || dt != DTy::Known(DType::UINT8) {
+        let t = shown(cx, 0);
+        return Err(RelError::at(
+            0,
+            format!("the encoded image is `{t}`, and must be a `uint8` vector"),
+        ));
+    }
+    let c = match cx.attrs().str("pixel_format")? {
+        Some("RGB" | "BGR") | None => 3,
+        Some("Grayscale") => 1,
+        Some(f) => {
+            return Err(RelError::at(
+                0,
+                format!("`pixel_format` is `{f}`; it is `RGB`, `BGR` or `Grayscale`"),
+            ))
+        }
+    };
+    let (Val::Known(h), Val::Known(w)) = (value_of(cx, 1)?, value_of(cx, 2)?) else {
+        return Ok(Progress::NotYet);
+    };
+    let c = konst(cx, c);
+    out_tensor(cx, 3, &[h[0], w[0], c], DTy::Known(DType::UINT8))
+}
+
 onnx_ops! {
     "" DepthToSpace since 1 => "nn.depth_to_space"(In(0)) { block_size: Attr("blocksize"), mode: AttrOr("mode", AttrConst::Str("DCR")) };
     "" SpaceToDepth since 1 => "nn.space_to_depth"(In(0)) { block_size: Attr("blocksize") };
@@ -207,4 +243,5 @@ onnx_ops! {
     "" AffineGrid since 20 => "onnx.affine_grid"(In(0), Value(1));
     "" Col2Im since 18 => "onnx.col2im"(In(0), Value(1), Value(2));
     "" CenterCropPad since 18 => "onnx.center_crop_pad"(In(0), Value(1)) { axes: Attr("axes") };
+    "" ImageDecoder since 20 => "onnx.image_decoder"(In(0), Fresh, Fresh) { pixel_format: Attr("pixel_format") };
 }
