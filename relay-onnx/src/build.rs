@@ -41,6 +41,8 @@ impl D {
     pub const I8: i32 = 3;
     /// `float16`.
     pub const F16: i32 = 10;
+    /// `double`.
+    pub const F64: i32 = 11;
 
     /// A `dim_value`.
     pub fn v(n: i64) -> D {

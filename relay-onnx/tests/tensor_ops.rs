@@ -986,3 +986,83 @@ fn linear_classifier_gives_labels_and_a_score_per_class() {
     assert_eq!(c.type_of("label").unwrap(), "Tensor[(N), int64]");
     assert_eq!(c.type_of("scores").unwrap(), "Tensor[(N, 3), float32]");
 }
+
+/// A graph of one `ai.onnx.ml` node over `x`, checked: the output's type, or the messages.
+fn ml_node(
+    op: &str,
+    opset: i64,
+    inputs: &[(&str, i32, Vec<D>)],
+    attrs: Vec<relay_onnx::proto::AttributeProto>,
+) -> Result<String, Vec<String>> {
+    let mut g = relay_onnx::build::Graph::new(21);
+    g.opsets.push(("ai.onnx.ml".into(), opset));
+    for (n, t, d) in inputs {
+        g.input(n, *t, d);
+    }
+    let names: Vec<&str> = inputs.iter().map(|(n, _, _)| *n).collect();
+    g.node_in("ai.onnx.ml", op, &names, &["y"], attrs);
+    g.output("y");
+    let mut c = g.check();
+    if c.diagnostics().is_empty() {
+        Ok(c.type_of("y").unwrap())
+    } else {
+        Err(c.diagnostics().iter().map(|d| d.message.clone()).collect())
+    }
+}
+
+#[test]
+fn array_feature_extractor_indexes_the_last_axis() {
+    let x = |d: Vec<D>| ("x", D::F32, d);
+    let i = |d: Vec<D>| ("i", D::I64, d);
+    let afe = |a, b| ml_node("ArrayFeatureExtractor", 1, &[a, b], vec![]);
+    assert_eq!(
+        afe(x(vec![D::p("N"), D::v(4)]), i(vec![D::v(2)])),
+        Ok("Tensor[(N, 2), float32]".into())
+    );
+    // A vector gives a row, as onnxruntime does; every element of the indices counts.
+    assert_eq!(
+        afe(x(vec![D::v(7)]), i(vec![D::v(2), D::v(3)])),
+        Ok("Tensor[(1, 6), float32]".into())
+    );
+    assert_eq!(
+        afe(x(vec![D::v(7)]), ("i", D::I32, vec![D::v(2)])),
+        Err(vec![
+            "the indices are `Tensor[(2), int32]`, and must be int64".into()
+        ])
+    );
+}
+
+#[test]
+fn tree_ensembles_give_a_value_per_target() {
+    let x = |t, d: Vec<D>| vec![("x", t, d)];
+    let n = |k| vec![int("n_targets", k)];
+    assert_eq!(
+        ml_node(
+            "TreeEnsemble",
+            5,
+            &x(D::F64, vec![D::p("N"), D::v(2)]),
+            n(2)
+        ),
+        Ok("Tensor[(N, 2), float64]".into())
+    );
+    // The older regressor always gives float32.
+    assert_eq!(
+        ml_node(
+            "TreeEnsembleRegressor",
+            3,
+            &x(D::F64, vec![D::p("N"), D::v(2)]),
+            n(1)
+        ),
+        Ok("Tensor[(N, 1), float32]".into())
+    );
+    assert_eq!(
+        ml_node("TreeEnsemble", 5, &x(D::F32, vec![D::v(2)]), n(2)),
+        Err(vec![
+            "`Tensor[(2), float32]` must be `(N, F)`: a batch of feature vectors".into()
+        ])
+    );
+    assert_eq!(
+        ml_node("TreeEnsemble", 5, &x(D::F32, vec![D::v(3), D::v(2)]), n(0)),
+        Err(vec!["`n_targets` is 0, and must be at least 1".into()])
+    );
+}

@@ -1,10 +1,12 @@
 //! The other tensor operators: `CumSum`, `CumProd`, `ReverseSequence`, `BitCast` and
-//! `TfIdfVectorizer`.
+//! `TfIdfVectorizer`, and the `ai.onnx.ml` operators `LinearClassifier`, `Normalizer`,
+//! `ArrayFeatureExtractor`, `TreeEnsemble` and `TreeEnsembleRegressor`.
 
 use super::{axis_in, same_dim};
 use crate::onnx_ops;
 use crate::ops::util::{out_tensor, shown};
 use crate::value;
+use relay_core::op::AttrConst;
 use relay_core::{relation, relay_op, DTy, DType, Progress, RelCx, RelError, RelResult};
 
 relay_op! {
@@ -31,6 +33,18 @@ relay_op! {
     /// `(N)` and the scores `(N, classes)`, float32.
     onnx.linear_classifier : fn<a, b>(data: a) -> b where OnnxLinearClassifier,
         attrs { classes: int },
+        level 10;
+
+    /// ONNX-ML `ArrayFeatureExtractor`: the last axis of `data` indexed by `indices`
+    /// (int64, all their elements): `(.., N)` gives `(.., K)`, and a vector `(1, K)`, as
+    /// onnxruntime does.
+    onnx.array_feature_extractor : fn<a, i, b>(data: a, indices: i) -> b where OnnxArrayFeatureExtractor,
+        level 10;
+
+    /// ONNX-ML `TreeEnsemble` and `TreeEnsembleRegressor`: `X` `(N, F)` gives
+    /// `(N, n_targets)`, of `X`'s dtype, or float32 with `float32_out`.
+    onnx.tree_ensemble : fn<a, b>(data: a) -> b where OnnxTreeEnsemble,
+        attrs { n_targets: int, float32_out: bool = false },
         level 10;
 }
 
@@ -194,6 +208,64 @@ pub fn onnx_tfidf(cx: &mut RelCx<'_>) -> RelResult {
     out_tensor(cx, 1, &out, DTy::Known(DType::FLOAT32))
 }
 
+/// `OnnxArrayFeatureExtractor(data, indices, out)`.
+#[relation(OnnxArrayFeatureExtractor)]
+pub fn onnx_array_feature_extractor(cx: &mut RelCx<'_>) -> RelResult {
+    let (Some((x, dt)), Some((i, it))) = (cx.tensor_dims(0)?, cx.tensor_dims(1)?) else {
+        return Ok(Progress::NotYet);
+    };
+    if it != DTy::Known(DType::INT64) {
+        let t = shown(cx, 1);
+        return Err(RelError::at(
+            1,
+            format!("the indices are `{t}`, and must be int64"),
+        ));
+    }
+    let k = cx
+        .tcx()
+        .dims
+        .product(&i)
+        .map_err(crate::ops::util::arith(1))?;
+    let out = match x.split_last() {
+        None => {
+            let t = shown(cx, 0);
+            return Err(RelError::at(0, format!("`{t}` has no axis to index")));
+        }
+        Some((_, [])) => vec![cx.tcx().dims.konst(1), k],
+        Some((_, lead)) => lead.iter().copied().chain([k]).collect(),
+    };
+    out_tensor(cx, 2, &out, dt)
+}
+
+/// `OnnxTreeEnsemble(data, out)`.
+#[relation(OnnxTreeEnsemble)]
+pub fn onnx_tree_ensemble(cx: &mut RelCx<'_>) -> RelResult {
+    let Some((x, dt)) = cx.tensor_dims(0)? else {
+        return Ok(Progress::NotYet);
+    };
+    if x.len() != 2 {
+        let t = shown(cx, 0);
+        return Err(RelError::at(
+            0,
+            format!("`{t}` must be `(N, F)`: a batch of feature vectors"),
+        ));
+    }
+    let n = cx.attrs().int("n_targets")?.unwrap_or(1);
+    if n < 1 {
+        return Err(RelError::at(
+            0,
+            format!("`n_targets` is {n}, and must be at least 1"),
+        ));
+    }
+    let dt = if cx.attrs().bool("float32_out")?.unwrap_or(false) {
+        DTy::Known(DType::FLOAT32)
+    } else {
+        dt
+    };
+    let n = cx.tcx().dims.konst(n);
+    out_tensor(cx, 1, &[x[0], n], dt)
+}
+
 onnx_ops! {
     "" ReverseSequence since 10 => "onnx.reverse_sequence"(In(0), In(1)) { batch_axis: Attr("batch_axis"), time_axis: Attr("time_axis") };
     "" CumSum since 11 => "onnx.cumulative"(In(0), In(1)) value value::cumsum;
@@ -203,4 +275,9 @@ onnx_ops! {
     "" TfIdfVectorizer since 9 => "onnx.tfidf"(In(0)) { ngram_indexes: Attr("ngram_indexes") };
     "ai.onnx.ml" LinearClassifier since 1 => "onnx.linear_classifier"(In(0)) { classes: With(linear_classes) } -> Each;
     "ai.onnx.ml" Normalizer since 1 => "onnx.unary"(In(0));
+    "ai.onnx.ml" ArrayFeatureExtractor since 1 => "onnx.array_feature_extractor"(In(0), In(1));
+    "ai.onnx.ml" TreeEnsemble since 5 => "onnx.tree_ensemble"(In(0)) { n_targets: Attr("n_targets") };
+    "ai.onnx.ml" TreeEnsembleRegressor since 1 => "onnx.tree_ensemble"(In(0)) {
+        n_targets: Attr("n_targets"), float32_out: Const(AttrConst::Bool(true))
+    };
 }
