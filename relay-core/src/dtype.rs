@@ -28,6 +28,9 @@ pub enum DTypeCode {
     Float8E8M0FNU,
     /// `float4_e2m1fn`.
     Float4E2M1FN,
+    /// Strings (`string`): ONNX's `STRING` elements, which TVM has no type for. Of no
+    /// bit width and one lane.
+    Str,
 }
 
 /// The small floats: code, name and width.
@@ -119,6 +122,13 @@ impl DType {
         lanes: 1,
     };
 
+    /// `string`.
+    pub const STRING: DType = DType {
+        code: DTypeCode::Str,
+        bits: 0,
+        lanes: 1,
+    };
+
     /// A data type, if the combination exists (`float` of 16, 32 or 64 bits; `int` and
     /// `uint` of 2, 4, 8, 16, 32 or 64; `bfloat` of 16; `bool` of 1; the small floats of
     /// their width; lanes from 1 to 65535).
@@ -137,6 +147,7 @@ impl DType {
             DTypeCode::Float => matches!(bits, 16 | 32 | 64),
             DTypeCode::BFloat => bits == 16,
             DTypeCode::Bool => bits == 1,
+            DTypeCode::Str => return (bits == 0 && lanes == 1).then_some(DType::STRING),
             small => SMALL_FLOATS
                 .iter()
                 .any(|&(c, _, b)| c == small && b == bits),
@@ -173,7 +184,7 @@ impl DType {
     pub fn is_float(self) -> bool {
         !matches!(
             self.code,
-            DTypeCode::Int | DTypeCode::UInt | DTypeCode::Bool
+            DTypeCode::Int | DTypeCode::UInt | DTypeCode::Bool | DTypeCode::Str
         )
     }
 }
@@ -182,6 +193,7 @@ impl fmt::Display for DType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.code {
             DTypeCode::Bool => f.write_str("bool")?,
+            DTypeCode::Str => f.write_str("string")?,
             DTypeCode::Int => write!(f, "int{}", self.bits)?,
             DTypeCode::UInt => write!(f, "uint{}", self.bits)?,
             DTypeCode::Float => write!(f, "float{}", self.bits)?,
@@ -222,6 +234,9 @@ impl std::str::FromStr for DType {
 
     fn from_str(s: &str) -> Result<DType, DTypeParseError> {
         let err = || DTypeParseError(s.to_string());
+        if s == "string" {
+            return Ok(DType::STRING);
+        }
         let (base, lanes) = match s.split_once('x') {
             Some((base, lanes)) => {
                 if !canonical_number(lanes) {

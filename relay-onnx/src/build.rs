@@ -43,6 +43,8 @@ impl D {
     pub const F16: i32 = 10;
     /// `double`.
     pub const F64: i32 = 11;
+    /// `string`.
+    pub const STR: i32 = 8;
 
     /// A `dim_value`.
     pub fn v(n: i64) -> D {

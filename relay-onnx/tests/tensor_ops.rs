@@ -1066,3 +1066,184 @@ fn tree_ensembles_give_a_value_per_target() {
         Err(vec!["`n_targets` is 0, and must be at least 1".into()])
     );
 }
+
+/// A graph of one node (`domain` `""` or `ai.onnx.ml`), checked: the outputs' types, or the
+/// messages.
+fn string_node(
+    domain: &str,
+    op: &str,
+    inputs: &[(&str, i32, Vec<D>)],
+    outs: &[&str],
+    attrs: Vec<relay_onnx::proto::AttributeProto>,
+) -> Result<Vec<String>, Vec<String>> {
+    let mut g = relay_onnx::build::Graph::new(20);
+    g.opsets.push(("ai.onnx.ml".into(), 4));
+    for (n, t, d) in inputs {
+        g.input(n, *t, d);
+    }
+    let names: Vec<&str> = inputs.iter().map(|(n, _, _)| *n).collect();
+    g.node_in(domain, op, &names, outs, attrs);
+    for o in outs {
+        g.output(o);
+    }
+    let mut c = g.check();
+    if c.diagnostics().is_empty() {
+        Ok(outs.iter().map(|o| c.type_of(o).unwrap()).collect())
+    } else {
+        Err(c.diagnostics().iter().map(|d| d.message.clone()).collect())
+    }
+}
+
+fn strings_attr(name: &str, v: &[&str]) -> relay_onnx::proto::AttributeProto {
+    relay_onnx::proto::AttributeProto {
+        name: name.to_string().into(),
+        r#type: 8,
+        strings: v.iter().map(|s| s.to_string().into()).collect(),
+        ..Default::default()
+    }
+}
+
+#[test]
+fn strings_are_a_dtype_of_their_own() {
+    let s = |d: Vec<D>| ("x", D::STR, d);
+    assert_eq!(
+        string_node(
+            "",
+            "StringNormalizer",
+            &[s(vec![D::v(1), D::p("C")])],
+            &["y"],
+            vec![]
+        ),
+        Ok(vec!["Tensor[(1, C), string]".into()])
+    );
+    // Stopwords leave as many strings as the data has others: a new symbol.
+    assert_eq!(
+        string_node(
+            "",
+            "StringNormalizer",
+            &[s(vec![D::p("C")])],
+            &["y"],
+            vec![strings_attr("stopwords", &["monday"])]
+        ),
+        Ok(vec!["Tensor[(StringNormalizer_0), string]".into()])
+    );
+    assert_eq!(
+        string_node(
+            "",
+            "StringSplit",
+            &[s(vec![D::p("N"), D::v(2)])],
+            &["y", "n"],
+            vec![]
+        ),
+        Ok(vec![
+            "Tensor[(N, 2, StringSplit_0), string]".into(),
+            "Tensor[(N, 2), int64]".into()
+        ])
+    );
+    assert_eq!(
+        string_node(
+            "",
+            "RegexFullMatch",
+            &[s(vec![D::p("N")])],
+            &["y"],
+            vec![string("pattern", "a+")]
+        ),
+        Ok(vec!["Tensor[(N), bool]".into()])
+    );
+    let y = ("y", D::STR, vec![D::v(1)]);
+    assert_eq!(
+        string_node(
+            "",
+            "StringConcat",
+            &[s(vec![D::p("N")]), y.clone()],
+            &["z"],
+            vec![]
+        ),
+        Ok(vec!["Tensor[(N), string]".into()])
+    );
+    assert_eq!(
+        string_node(
+            "",
+            "StringConcat",
+            &[("x", D::F32, vec![D::v(2)]), y.clone()],
+            &["z"],
+            vec![]
+        ),
+        Err(vec![
+            "`Tensor[(2), float32]` must be a tensor of strings".into()
+        ])
+    );
+    assert_eq!(
+        string_node("", "Add", &[s(vec![D::v(2)]), y], &["z"], vec![]),
+        Err(vec![
+            "`Tensor[(2), string]`: this operator does not take strings".into()
+        ])
+    );
+}
+
+#[test]
+fn label_encoder_maps_keys_to_values_of_their_dtype() {
+    let keys = || strings_attr("keys_strings", &["a", "b"]);
+    assert_eq!(
+        string_node(
+            "ai.onnx.ml",
+            "LabelEncoder",
+            &[("x", D::STR, vec![D::p("N")])],
+            &["y"],
+            vec![keys(), ints("values_int64s", &[0, 1])]
+        ),
+        Ok(vec!["Tensor[(N), int64]".into()])
+    );
+    assert_eq!(
+        string_node(
+            "ai.onnx.ml",
+            "LabelEncoder",
+            &[("x", D::I64, vec![D::p("N")])],
+            &["y"],
+            vec![
+                ints("keys_int64s", &[0, 1]),
+                strings_attr("values_strings", &["a", "b"])
+            ]
+        ),
+        Ok(vec!["Tensor[(N), string]".into()])
+    );
+    assert_eq!(
+        string_node(
+            "ai.onnx.ml",
+            "LabelEncoder",
+            &[("x", D::I64, vec![D::p("N")])],
+            &["y"],
+            vec![keys(), ints("values_int64s", &[0, 1])]
+        ),
+        Err(vec![
+            "`Tensor[(N), int64]` is encoded by keys of string".into()
+        ])
+    );
+}
+
+#[test]
+fn a_classifier_with_string_labels_gives_strings() {
+    let floats = |name: &str, n: usize| relay_onnx::proto::AttributeProto {
+        name: name.to_string().into(),
+        r#type: 6,
+        floats: vec![0.5; n],
+        ..Default::default()
+    };
+    assert_eq!(
+        string_node(
+            "ai.onnx.ml",
+            "LinearClassifier",
+            &[("x", D::F32, vec![D::p("N"), D::v(4)])],
+            &["label", "scores"],
+            vec![
+                floats("coefficients", 12),
+                floats("intercepts", 3),
+                strings_attr("classlabels_strings", &["cat", "dog", "owl"]),
+            ]
+        ),
+        Ok(vec![
+            "Tensor[(N), string]".into(),
+            "Tensor[(N, 3), float32]".into()
+        ])
+    );
+}

@@ -2159,7 +2159,7 @@ pub fn onnx_dtype(elem: i32) -> Result<DType, Option<&'static str>> {
         5 => Ok(DType::INT16),
         6 => Ok(DType::INT32),
         7 => Ok(DType::INT64),
-        8 => Err(Some("STRING")),
+        8 => Ok(DType::STRING),
         9 => Ok(DType::BOOL),
         10 => Ok(DType::FLOAT16),
         11 => Ok(DType::FLOAT64),

@@ -74,7 +74,9 @@ pub fn onnx_variadic(cx: &mut RelCx<'_>) -> RelResult {
 }
 
 /// Arguments 0 and 1 broadcast, and their one dtype; `None` while either is unknown.
-fn broadcast_pair(cx: &mut RelCx<'_>) -> Result<Option<(Vec<relay_core::Dim>, DTy)>, RelError> {
+pub(crate) fn broadcast_pair(
+    cx: &mut RelCx<'_>,
+) -> Result<Option<(Vec<relay_core::Dim>, DTy)>, RelError> {
     let (Some((a, da)), Some((b, db))) = (cx.tensor_dims(0)?, cx.tensor_dims(1)?) else {
         return Ok(None);
     };
@@ -86,6 +88,14 @@ fn broadcast_pair(cx: &mut RelCx<'_>) -> Result<Option<(Vec<relay_core::Dim>, DT
 #[relation(OnnxBinary)]
 pub fn onnx_binary(cx: &mut RelCx<'_>) -> RelResult {
     match broadcast_pair(cx)? {
+        // Arithmetic and logic are not defined on strings (`StringConcat` joins them).
+        Some((_, DTy::Known(relay_core::DType::STRING))) => {
+            let t = crate::ops::util::shown(cx, 0);
+            Err(RelError::at(
+                0,
+                format!("`{t}`: this operator does not take strings"),
+            ))
+        }
         Some((out, dt)) => out_tensor(cx, 2, &out, dt),
         None => Ok(Progress::NotYet),
     }

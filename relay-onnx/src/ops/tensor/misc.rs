@@ -30,9 +30,10 @@ relay_op! {
         level 10;
 
     /// ONNX-ML `LinearClassifier`: `X` `(N, C)` (or `(C)`, one example) gives the labels
-    /// `(N)` and the scores `(N, classes)`, float32.
+    /// `(N)` (int64, or strings with `string_labels`) and the scores `(N, classes)`,
+    /// float32.
     onnx.linear_classifier : fn<a, b>(data: a) -> b where OnnxLinearClassifier,
-        attrs { classes: int },
+        attrs { classes: int, string_labels: bool = false },
         level 10;
 
     /// ONNX-ML `ArrayFeatureExtractor`: the last axis of `data` indexed by `indices`
@@ -53,13 +54,10 @@ relay_op! {
 fn linear_classes(
     attrs: &crate::attr::NodeAttrs<'_>,
 ) -> Result<Option<relay_core::AttrValue>, crate::ops::AttrFnError> {
-    if attrs.get("classlabels_strings").is_some() {
-        return Err(crate::ops::AttrFnError {
-            message: "string labels are not supported (Relay has no string dtype)".into(),
-            unsupported: true,
-        });
-    }
-    let labels = attrs.ints("classlabels_ints").map_or(0, |l| l.len());
+    let labels = match attrs.get("classlabels_strings") {
+        Some(s) => s.strings.len(),
+        None => attrs.ints("classlabels_ints").map_or(0, |l| l.len()),
+    };
     let intercepts = attrs.get("intercepts").map_or(0, |a| a.floats.len());
     let classes = if labels == 2 && intercepts == 1 {
         2
@@ -70,6 +68,14 @@ fn linear_classes(
         return Err("`LinearClassifier` needs its `intercepts`".into());
     }
     Ok(Some(relay_core::AttrValue::Int(classes as i64)))
+}
+
+/// Whether a classifier's labels are strings (`classlabels_strings`).
+fn string_labels(
+    attrs: &crate::attr::NodeAttrs<'_>,
+) -> Result<Option<relay_core::AttrValue>, crate::ops::AttrFnError> {
+    let strings = attrs.get("classlabels_strings").is_some();
+    Ok(Some(relay_core::AttrValue::Bool(strings)))
 }
 
 /// `OnnxLinearClassifier(data, out)`.
@@ -90,7 +96,12 @@ pub fn onnx_linear_classifier(cx: &mut RelCx<'_>) -> RelResult {
     let e = cx.tcx().dims.konst(classes);
     // The labels `(N)` int64 and the scores `(N, classes)` float32, as the node asks.
     let fields = crate::ops::nn::out_fields(cx, 1, 2)?;
-    crate::ops::nn::set_field(cx, &fields, 1, 0, &[n], DTy::Known(DType::INT64))?;
+    let labels = if cx.attrs().bool("string_labels")?.unwrap_or(false) {
+        DType::STRING
+    } else {
+        DType::INT64
+    };
+    crate::ops::nn::set_field(cx, &fields, 1, 0, &[n], DTy::Known(labels))?;
     crate::ops::nn::set_field(cx, &fields, 1, 1, &[n, e], DTy::Known(DType::FLOAT32))?;
     Ok(Progress::Solved)
 }
@@ -273,7 +284,9 @@ onnx_ops! {
     "" BitCast since 26 => "onnx.bitcast"(In(0)) { dtype: With(crate::ops::util::dtype_attr_to) };
 
     "" TfIdfVectorizer since 9 => "onnx.tfidf"(In(0)) { ngram_indexes: Attr("ngram_indexes") };
-    "ai.onnx.ml" LinearClassifier since 1 => "onnx.linear_classifier"(In(0)) { classes: With(linear_classes) } -> Each;
+    "ai.onnx.ml" LinearClassifier since 1 => "onnx.linear_classifier"(In(0)) {
+        classes: With(linear_classes), string_labels: With(string_labels)
+    } -> Each;
     "ai.onnx.ml" Normalizer since 1 => "onnx.unary"(In(0));
     "ai.onnx.ml" ArrayFeatureExtractor since 1 => "onnx.array_feature_extractor"(In(0), In(1));
     "ai.onnx.ml" TreeEnsemble since 5 => "onnx.tree_ensemble"(In(0)) { n_targets: Attr("n_targets") };

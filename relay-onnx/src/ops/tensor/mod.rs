@@ -18,6 +18,7 @@ pub mod quantize;
 pub mod random;
 pub mod reduce;
 pub mod signal;
+pub mod strings;
 
 use crate::ops::util::{value_of, Val};
 use relay_core::{DTy, Dim, Progress, RelCx, RelError, RelResult, Ty, TyData};
