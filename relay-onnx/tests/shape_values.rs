@@ -315,7 +315,7 @@ fn squeeze_without_axes_drops_ones_and_waits_on_symbols() {
     // `N` or `S` may be 1 at run time: valid ONNX, a result of unknown rank.
     assert_eq!(
         said(&c),
-        ["Warning: the type of output `x2` is not known: the relation of `onnx.squeeze` cannot tell them from its inputs' types"]
+        ["Warning: the type of output `x2` is not known: the relation of `onnx.squeeze` cannot tell it from the inputs' types"]
     );
     assert_eq!(c.type_of("c2").unwrap(), "Tensor[(3), float32]");
     assert_eq!(c.type_of("c3").unwrap(), "Tensor[(1, 3), float32]");

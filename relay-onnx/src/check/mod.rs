@@ -1213,15 +1213,19 @@ impl<'m> Checker<'m> {
             .filter(|(_, id)| !self.values.contains_key(id))
             .map(|(i, id)| format!("input {i} `{}`", text(self.names[id])))
             .collect();
+        let (s, them) = if waiting.len() == 1 {
+            ("", "it")
+        } else {
+            ("s", "them")
+        };
         let why = if missing.is_empty() {
             format!(
-                "the relation of `{}` cannot tell them from its inputs' types",
+                "the relation of `{}` cannot tell {them} from the inputs' types",
                 op.relay
             )
         } else {
             format!("the value of {} is not known", missing.join(" and "))
         };
-        let s = if waiting.len() == 1 { "" } else { "s" };
         self.warn(
             Some(node_ref(g, k)),
             format!(
