@@ -25,6 +25,9 @@ pub type ValueFn = fn(&mut ValueCx<'_>) -> Option<Vec<Dim>>;
 pub struct ValueCx<'a> {
     pub(crate) solver: &'a mut Solver,
     pub(crate) inputs: &'a [Option<&'a [Dim]>],
+    /// The inputs' elements that are float constants (a quotient of sizes that is no
+    /// whole number, on its way to `Ceil`).
+    pub(crate) input_floats: &'a [Option<&'a [f64]>],
     pub(crate) input_tys: &'a [Option<relay_core::Ty>],
     /// The node's output types, the first one's first.
     pub(crate) output_tys: &'a [relay_core::Ty],
@@ -45,6 +48,35 @@ impl ValueCx<'_> {
     /// The value of input `i`, if it is given and known.
     pub fn value(&self, i: usize) -> Option<&[Dim]> {
         self.inputs.get(i).copied().flatten()
+    }
+
+    /// The elements of input `i` as float constants: its float value, or its value if
+    /// every element is a constant.
+    pub fn floats(&self, i: usize) -> Option<Vec<f64>> {
+        if let Some(f) = self.input_floats.get(i).copied().flatten() {
+            return Some(f.to_vec());
+        }
+        let v = self.value(i)?;
+        v.iter()
+            .map(|&d| self.solver.tcx.dims.as_const(d).map(|c| c as f64))
+            .collect()
+    }
+
+    /// Float constants truncated toward zero as the output's value (a `Cast` to an
+    /// integer type); `None` where one is not finite or too large.
+    fn float_trunc(&mut self, f: &[f64]) -> Option<Vec<Dim>> {
+        let t: Vec<f64> = f.iter().map(|v| v.trunc()).collect();
+        let w = whole(&t)?;
+        Some(w.into_iter().map(|c| self.konst(c)).collect())
+    }
+
+    /// Applies `f` to the float constants of each element of input 0 and keeps them as
+    /// the output's; its value when every result is a whole number.
+    fn float_unary(&mut self, f: fn(f64) -> f64) -> Option<Vec<Dim>> {
+        let x: Vec<f64> = self.floats(0)?.into_iter().map(f).collect();
+        let ints = whole(&x).map(|w| w.into_iter().map(|c| self.konst(c)).collect());
+        self.set_floats(x);
+        ints
     }
 
     /// The number of inputs given (absent trailing ones not counted).
@@ -206,9 +238,22 @@ pub fn same(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
 }
 
 /// `Cast`: integers and booleans keep their value; a value cast to a float keeps it too,
-/// as exporters cast shapes to float and back (`to` is read by the relation).
+/// as exporters cast shapes to float and back (`to` is read by the relation); float
+/// constants cast to a float stay, and to an integer are truncated.
 pub fn cast(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
     let to = cx.attr_int("to")?;
+    if cx.value(0).is_none() {
+        let f = cx.floats(0)?;
+        // FLOAT, FLOAT16, DOUBLE, BFLOAT16 keep them; the integers truncate.
+        return if matches!(to, 1 | 10 | 11 | 16) {
+            cx.set_floats(f);
+            None
+        } else if matches!(to, 2..=7 | 12 | 13) {
+            cx.float_trunc(&f)
+        } else {
+            None
+        };
+    }
     // BOOL: each element becomes 0 or 1 when it is a constant.
     if to == 9 {
         let v = cx.value(0)?.to_vec();
@@ -395,16 +440,34 @@ pub fn mul(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
 
 /// `Div`: of integers, rounding toward zero (known exactly when the division is exact
 /// or both are constants; a symbolic quotient is kept when the divisor divides it); of
-/// floats (an integer value cast to a float, as exporters compute sizes), only where the
-/// quotient is a whole number.
+/// floats (an integer value cast to a float, as exporters compute sizes), where the
+/// quotient is a whole number, else as float constants when both are constants (for a
+/// `Ceil` or `Floor` to make whole).
 pub fn div(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
     if cx.out_is_float() {
-        return cx.binary(|dims, a, b| match (dims.as_const(a), dims.as_const(b)) {
+        let exact = cx.binary(|dims, a, b| match (dims.as_const(a), dims.as_const(b)) {
             (_, Some(0)) => None,
             (Some(x), Some(y)) => (x.checked_rem(y)? == 0).then(|| dims.konst(x / y)),
             (_, Some(y)) => dims.exact_div(a, y),
             _ => None,
         });
+        if exact.is_none() {
+            if let (Some(a), Some(b)) = (cx.floats(0), cx.floats(1)) {
+                let n = match (a.len(), b.len()) {
+                    (x, y) if x == y => x,
+                    (1, y) => y,
+                    (x, 1) => x,
+                    _ => return None,
+                };
+                let q = (0..n)
+                    .map(|i| {
+                        a[if a.len() == 1 { 0 } else { i }] / b[if b.len() == 1 { 0 } else { i }]
+                    })
+                    .collect();
+                cx.set_floats(q);
+            }
+        }
+        return exact;
     }
     cx.binary(|dims, a, b| {
         match (dims.as_const(a), dims.as_const(b)) {
@@ -416,6 +479,35 @@ pub fn div(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
             _ => dims.floordiv(a, b).ok(),
         }
     })
+}
+
+/// `Ceil` of a value: integers unchanged, float constants rounded up.
+pub fn ceil(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    round_with(cx, f64::ceil)
+}
+
+/// `Floor` of a value: integers unchanged, float constants rounded down.
+pub fn floor(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    round_with(cx, f64::floor)
+}
+
+/// `Round` of a value: integers unchanged, float constants to the nearest, halves to even.
+pub fn round(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    round_with(cx, f64::round_ties_even)
+}
+
+fn round_with(cx: &mut ValueCx<'_>, f: fn(f64) -> f64) -> Option<Vec<Dim>> {
+    if cx.value(0).is_some() {
+        return same(cx);
+    }
+    cx.float_unary(f)
+}
+
+/// The integers that these floats are, if each is a whole number of a size's range.
+fn whole(x: &[f64]) -> Option<Vec<i64>> {
+    x.iter()
+        .map(|&v| (v.fract() == 0.0 && v.abs() < 1e15).then_some(v as i64))
+        .collect()
 }
 
 /// `Relu` of a value: each constant below zero is zero (a symbolic size is not negative).

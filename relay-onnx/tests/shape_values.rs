@@ -153,8 +153,8 @@ fn pytorch_pad_pattern_reverses_and_transposes_a_matrix_of_pads() {
 }
 
 #[test]
-fn a_float_division_of_a_size_is_kept_only_when_whole() {
-    // (768 / 2) as a float is 384; (768 / 5) is 153.6, which no size is.
+fn a_float_division_of_a_size_is_cast_back_as_onnx_truncates() {
+    // (768 / 2) as a float is 384; (768 / 5) is 153.6, which Cast makes 153.
     let mut g = Graph::new(17);
     x(&mut g);
     g.node("Shape", &["x"], &["shape"], vec![]);
@@ -181,8 +181,8 @@ fn a_float_division_of_a_size_is_kept_only_when_whole() {
     let mut c = g.check();
     assert_eq!(c.diagnostics(), &[]);
     assert_eq!(c.type_of("c_two").unwrap(), "Tensor[(384), float32]");
-    // The quotient's value is no whole number, so not known; its length is, so the rank.
-    assert_eq!(c.type_of("c_five").unwrap(), "Tensor[(?), float32]");
+    // 153.6 cast to int64 is 153: ONNX's `Cast` truncates toward zero.
+    assert_eq!(c.type_of("c_five").unwrap(), "Tensor[(153), float32]");
 }
 
 #[test]
@@ -326,4 +326,39 @@ fn squeeze_without_axes_drops_ones_and_waits_on_symbols() {
         said(&g.check())[1],
         "Error: cannot squeeze axis 1 of `Tensor[(1, 3, 1), float32]`: its dimension is 3, not 1"
     );
+}
+
+#[test]
+fn ceil_and_floor_of_a_quotient_of_constants_are_values() {
+    // Range's expansion: `ceil((limit - start) / delta)` in floats, then cast back.
+    let mut g = Graph::new(17);
+    g.input("x", D::F32, &[D::v(2), D::v(10), D::p("S")]);
+    g.node("Shape", &["x"], &["shape"], vec![]);
+    for (i, out) in [(1, "ten"), (2, "s")] {
+        dim(&mut g, i, out);
+        g.node("Cast", &[out], &[&format!("{out}_f")], vec![int("to", 1)]);
+    }
+    g.init_ints("three_i", &[1], &[3]);
+    g.node("Cast", &["three_i"], &["three"], vec![int("to", 1)]);
+    for (round, size) in [("Ceil", "ten"), ("Floor", "ten"), ("Ceil", "s")] {
+        let q = format!("{round}_{size}_q");
+        let r = format!("{round}_{size}_r");
+        let n = format!("{round}_{size}_n");
+        g.node("Div", &[&format!("{size}_f"), "three"], &[&q], vec![]);
+        g.node(round, &[&q], &[&r], vec![]);
+        g.node("Cast", &[&r], &[&n], vec![int("to", 7)]);
+        g.node(
+            "ConstantOfShape",
+            &[&n],
+            &[&format!("{round}_{size}")],
+            vec![],
+        );
+        g.output(&format!("{round}_{size}"));
+    }
+    let mut c = g.check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("Ceil_ten").unwrap(), "Tensor[(4), float32]");
+    assert_eq!(c.type_of("Floor_ten").unwrap(), "Tensor[(3), float32]");
+    // A symbolic size divided by 3 is no constant: its length only.
+    assert_eq!(c.type_of("Ceil_s").unwrap(), "Tensor[(?), float32]");
 }

@@ -1624,7 +1624,7 @@ impl<'m> Checker<'m> {
                 || inputs
                     .iter()
                     .flatten()
-                    .any(|&id| self.values.contains_key(&id))
+                    .any(|&id| self.values.contains_key(&id) || self.floats.contains_key(&id))
         };
         if ok && op.value.is_some() && runs() {
             if let (Some(f), Some(_)) = (op.value, node.output().first().filter(|o| !o.is_empty()))
@@ -1634,6 +1634,11 @@ impl<'m> Checker<'m> {
                     .map(|i| i.and_then(|id| self.values.get(&id).cloned()))
                     .collect();
                 let views: Vec<Option<&[Dim]>> = vals.iter().map(|v| v.as_deref()).collect();
+                let fvals: Vec<Option<Box<[f64]>>> = inputs
+                    .iter()
+                    .map(|i| i.and_then(|id| self.floats.get(&id).cloned()))
+                    .collect();
+                let fviews: Vec<Option<&[f64]>> = fvals.iter().map(|v| v.as_deref()).collect();
                 let tys: Vec<Option<Ty>> = inputs
                     .iter()
                     .map(|i| i.map(|id| self.slots[id].ty))
@@ -1641,6 +1646,7 @@ impl<'m> Checker<'m> {
                 let mut cx = ValueCx {
                     solver: &mut self.solver,
                     inputs: &views,
+                    input_floats: &fviews,
                     input_tys: &tys,
                     output_tys: &outs,
                     attrs: &attrs,

@@ -188,9 +188,9 @@ onnx_ops! {
     "" Sinh since 9 => "sinh"(In(0));
     "" Tan since 7 => "tan"(In(0));
     "" Tanh since 6 => "tanh"(In(0));
-    "" Ceil since 6 => "ceil"(In(0)) value value::same;
-    "" Floor since 6 => "floor"(In(0)) value value::same;
-    "" Round since 11 => "round"(In(0)) value value::same;
+    "" Ceil since 6 => "ceil"(In(0)) value value::ceil;
+    "" Floor since 6 => "floor"(In(0)) value value::floor;
+    "" Round since 11 => "round"(In(0)) value value::round;
     "" Sign since 9 => "sign"(In(0));
     "" Erf since 9 => "erf"(In(0));
     "" Exp since 6 => "exp"(In(0));
