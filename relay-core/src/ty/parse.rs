@@ -208,6 +208,24 @@ pub(crate) fn parse_shape_at(
     run(tcx, scope, src, pos, true, |p| p.shape())
 }
 
+/// The type parameters (`[A, s: Shape]`, the spec's `<a>`) that start at byte `pos`, bound
+/// in `scope`, with the bindings they shadow; as [`parse_type_at`] a type.
+#[allow(clippy::type_complexity)]
+pub(crate) fn parse_type_params_at(
+    tcx: &mut TyCtx,
+    scope: &mut TypeScope,
+    src: &str,
+    pos: usize,
+) -> Result<((Vec<Param>, Vec<(Box<str>, Option<Binding>)>), usize), TypeParseError> {
+    run(tcx, scope, src, pos, true, |p| {
+        let (params, bound) = p.func_params()?;
+        Ok((
+            params,
+            bound.into_iter().map(|(n, b)| (n.into(), b)).collect(),
+        ))
+    })
+}
+
 /// Runs `f` on a parser at `pos`, which refuses negative constant dimensions if
 /// `in_program`; on an error, undoes every change to the scope.
 fn run<T>(
@@ -221,6 +239,7 @@ fn run<T>(
     let mut lex = Lexer::new(src);
     lex.seek(pos);
     let tok = lex.advance();
+    let mark = scope.mark();
     let mut p = Parser {
         src,
         lex,
@@ -229,17 +248,13 @@ fn run<T>(
         tcx,
         scope,
         depth: 0,
-        journal: Vec::new(),
         in_program,
     };
     let result = f(&mut p);
     match result {
         Ok(t) => Ok((t, p.prev_hi)),
         Err(e) => {
-            // Undo every change to the scope, latest first.
-            while let Some((name, previous)) = p.journal.pop() {
-                p.scope.unbind(&name, previous);
-            }
+            p.scope.reset(mark);
             Err(e)
         }
     }
@@ -255,9 +270,6 @@ struct Parser<'a> {
     tcx: &'a mut TyCtx,
     scope: &'a mut TypeScope,
     depth: usize,
-    /// Each change made to the scope, with the binding it replaced, to undo them all if
-    /// the text turns out not to be a type.
-    journal: Vec<(Box<str>, Option<Binding>)>,
     /// Whether the text is a program's, where a negative constant dimension is an error
     /// (`-1` is no dimension; the unknown one is `?`).
     in_program: bool,
@@ -303,6 +315,26 @@ impl<'a> Parser<'a> {
         } else {
             Err(self.expected_tok(text))
         }
+    }
+
+    /// `item,* close` after the opening bracket, a trailing comma allowed: whether the
+    /// list ends with a comma.
+    fn list(
+        &mut self,
+        close: Tok,
+        closer: &str,
+        mut item: impl FnMut(&mut Self) -> PResult<()>,
+    ) -> PResult<bool> {
+        let mut comma = false;
+        while !self.eat(close) {
+            item(self)?;
+            comma = self.eat(Tok::Comma);
+            if !comma {
+                self.expect(close, closer)?;
+                break;
+            }
+        }
+        Ok(comma)
     }
 
     /// The `%` of `floormod` at the current token, consumed if it is there. The lexer reads
@@ -386,14 +418,6 @@ impl<'a> Parser<'a> {
         e
     }
 
-    /// Binds `name` in the scope, remembering in the journal what it meant before
-    /// (which it also returns).
-    fn bind(&mut self, name: &str, b: Binding) -> Option<Binding> {
-        let previous = self.scope.bind(name, b);
-        self.journal.push((name.into(), previous));
-        previous
-    }
-
     fn enter(&mut self) -> PResult<()> {
         self.depth += 1;
         if self.depth > MAX_NESTING {
@@ -464,16 +488,8 @@ impl<'a> Parser<'a> {
     /// A tuple or a parenthesized type, after its `(`.
     fn tuple(&mut self) -> PResult<Ty> {
         let mut fields = Vec::new();
-        let mut trailing_comma = false;
-        while !self.eat(Tok::RParen) {
-            fields.push(self.ty()?);
-            trailing_comma = self.eat(Tok::Comma);
-            if !trailing_comma {
-                self.expect(Tok::RParen, ")")?;
-                break;
-            }
-        }
-        if fields.len() == 1 && !trailing_comma {
+        let comma = self.list(Tok::RParen, ")", |p| p.ty().map(|v| fields.push(v)))?;
+        if fields.len() == 1 && !comma {
             // `(T)` is a parenthesized type, `(T,)` a one-field tuple.
             return Ok(fields[0]);
         }
@@ -491,13 +507,7 @@ impl<'a> Parser<'a> {
             Some(Binding::Adt(adt)) => {
                 let mut args = Vec::new();
                 if self.eat(Tok::LBracket) {
-                    while !self.eat(Tok::RBracket) {
-                        args.push(self.ty()?);
-                        if !self.eat(Tok::Comma) {
-                            self.expect(Tok::RBracket, "]")?;
-                            break;
-                        }
-                    }
+                    self.list(Tok::RBracket, "]", |p| p.ty().map(|v| args.push(v)))?;
                 }
                 self.tcx
                     .type_call(adt, &args)
@@ -529,22 +539,19 @@ impl<'a> Parser<'a> {
     fn shape(&mut self) -> PResult<Shape> {
         if self.eat(Tok::LParen) {
             let mut dims = Vec::new();
-            while !self.eat(Tok::RParen) {
-                let start = self.tok.lo as usize;
-                let d = self.dim()?;
-                let negative = self.tcx.dims.as_const(d).filter(|&c| c < 0);
-                if let Some(c) = negative.filter(|_| self.in_program) {
-                    return Err(self.error_at(
+            self.list(Tok::RParen, ")", |p| {
+                let start = p.tok.lo as usize;
+                let d = p.dim()?;
+                let negative = p.tcx.dims.as_const(d).filter(|&c| c < 0);
+                if let Some(c) = negative.filter(|_| p.in_program) {
+                    return Err(p.error_at(
                         start,
                         format!("a dimension must not be negative, found {c} (an unknown dimension is `?`)"),
                     ));
                 }
                 dims.push(d);
-                if !self.eat(Tok::Comma) {
-                    self.expect(Tok::RParen, ")")?;
-                    break;
-                }
-            }
+                Ok(())
+            })?;
             return Ok(self.tcx.shape(&dims));
         }
         let Some((start, name)) = self.ident() else {
@@ -582,9 +589,7 @@ impl<'a> Parser<'a> {
     fn func(&mut self) -> PResult<Ty> {
         let (params, bound) = self.func_params()?;
         let t = self.func_rest(&params)?;
-        // The symbols the body introduced stay bound; the parameters go. Their journal
-        // entries stay: undone after everything bound since, they restore the same
-        // bindings as this does.
+        // The symbols the body introduced stay bound; the parameters go.
         for (name, previous) in bound.into_iter().rev() {
             self.scope.unbind(name, previous);
         }
@@ -592,8 +597,7 @@ impl<'a> Parser<'a> {
     }
 
     /// The optional `[params]` of a function type, bound in the scope, and the bindings
-    /// they shadow. The parameters are bound for the rest of the function type only; on
-    /// an error `parse_type` unbinds them with everything else in the journal.
+    /// they shadow (undone with the rest on an error: [`run`]).
     #[allow(clippy::type_complexity)]
     #[inline(never)]
     fn func_params(&mut self) -> PResult<(Vec<Param>, Vec<(&'a str, Option<Binding>)>)> {
@@ -607,43 +611,35 @@ impl<'a> Parser<'a> {
         } else {
             return Ok((params, bound));
         };
-        while !self.eat(close) {
-            let Some((start, name)) = self.ident() else {
-                return Err(self.expected_found("a type parameter"));
+        self.list(close, closer, |p| {
+            let Some((start, name)) = p.ident() else {
+                return Err(p.expected_found("a type parameter"));
             };
-            let kind = if self.eat(Tok::Colon) {
-                let Some((kstart, kname)) = self.ident() else {
-                    return Err(
-                        self.error("expected a kind (`Type`, `BaseType`, `Shape`, `ShapeVar`)")
-                    );
+            let kind = if p.eat(Tok::Colon) {
+                let Some((kstart, kname)) = p.ident() else {
+                    return Err(p.error("expected a kind (`Type`, `BaseType`, `Shape`, `ShapeVar`)"));
                 };
                 Kind::from_name(kname).ok_or_else(|| {
-                    self.error_at(kstart, format!("unknown kind `{kname}` (expected `Type`, `BaseType`, `Shape` or `ShapeVar`)"))
+                    p.error_at(kstart, format!("unknown kind `{kname}` (expected `Type`, `BaseType`, `Shape` or `ShapeVar`)"))
                 })?
             } else {
                 Kind::Type
             };
             if bound.iter().any(|(n, _)| *n == name) {
-                return Err(
-                    self.error_at(start, format!("type parameter `{name}` is declared twice"))
-                );
+                return Err(p.error_at(start, format!("type parameter `{name}` is declared twice")));
             }
             if KEYWORDS.contains(&name) {
                 // `fn [Tensor](Tensor) -> Tensor` would read `Tensor` as the keyword.
-                return Err(self.error_at(
+                return Err(p.error_at(
                     start,
                     format!("`{name}` is a keyword and cannot name a type parameter"),
                 ));
             }
-            let p = self.tcx.param(name, kind);
-            params.push(p);
-            let previous = self.bind(name, Binding::Param(p));
-            bound.push((name, previous));
-            if !self.eat(Tok::Comma) {
-                self.expect(close, closer)?;
-                break;
-            }
-        }
+            let param = p.tcx.param(name, kind);
+            params.push(param);
+            bound.push((name, p.scope.bind(name, Binding::Param(param))));
+            Ok(())
+        })?;
         Ok((params, bound))
     }
 
@@ -651,13 +647,7 @@ impl<'a> Parser<'a> {
     fn func_rest(&mut self, params: &[Param]) -> PResult<Ty> {
         self.expect(Tok::LParen, "(")?;
         let mut args = Vec::new();
-        while !self.eat(Tok::RParen) {
-            args.push(self.ty()?);
-            if !self.eat(Tok::Comma) {
-                self.expect(Tok::RParen, ")")?;
-                break;
-            }
-        }
+        self.list(Tok::RParen, ")", |p| p.ty().map(|v| args.push(v)))?;
         self.expect(Tok::Arrow, "->")?;
         let ret = self.ty()?;
         Ok(self.tcx.func(params, &args, ret, Vec::new()))
@@ -872,7 +862,7 @@ impl<'a> Parser<'a> {
             Some(_) => Err(self.error_at(start, format!("`{name}` is not a dimension"))),
             None => {
                 let p = self.tcx.param(name, Kind::ShapeVar);
-                self.bind(name, Binding::Param(p));
+                self.scope.bind(name, Binding::Param(p));
                 Ok(self.tcx.dims.sym(p))
             }
         }

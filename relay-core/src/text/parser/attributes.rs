@@ -27,8 +27,7 @@ impl Parser<'_, '_> {
             let text = self.src[lo..lo + k].trim_end();
             if let Some(attrs) = self.attr_lists.get(text) {
                 let attrs = attrs.clone();
-                self.seek(lo + text.len())?;
-                self.prev_hi = (lo + text.len()) as u32;
+                self.jump(lo + text.len())?;
                 return Ok(Some(attrs));
             }
         }
@@ -41,12 +40,10 @@ impl Parser<'_, '_> {
             self.bump()?;
             let n = self.text(name);
             if entries.iter().any(|(e, _): &(Box<str>, _)| &**e == n) {
-                return Err(ParseError {
-                    span: name.span(),
-                    message: format!("attribute `{n}` is given twice"),
-                    labels: Vec::new(),
-                    help: None,
-                });
+                return Err(ParseError::new(
+                    name.span(),
+                    format!("attribute `{n}` is given twice"),
+                ));
             }
             let v = self.attr_value(0)?;
             entries.push((n.into(), v));
@@ -91,12 +88,9 @@ impl Parser<'_, '_> {
             Tok::LBracket => {
                 self.bump()?;
                 let mut items = Vec::new();
-                while !self.eat(Tok::RBracket)? {
-                    items.push(self.attr_value(depth + 1)?);
-                    if !self.eat(Tok::Comma)? && !self.is(Tok::RBracket) {
-                        return Err(self.expected("`,` or `]`"));
-                    }
-                }
+                self.list(Tok::RBracket, |p| {
+                    p.attr_value(depth + 1).map(|v| items.push(v))
+                })?;
                 Ok(AttrValue::List(items))
             }
             Tok::Ident => {

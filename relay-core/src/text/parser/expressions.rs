@@ -133,8 +133,8 @@ impl Parser<'_, '_> {
         let var = self.new_local(name, ann);
         // `let %loop = fn (..) { .. %loop(..) }`: a function sees its own name.
         let early = (!graph && self.is_word("fn")).then(|| {
-            let mark = self.names.mark() as u32;
-            self.bind_local(var);
+            let mark = self.names.locals.mark() as u32;
+            self.names.locals.bind(&self.m, var);
             mark
         });
         let value = self.expr(stk).await?;
@@ -173,7 +173,7 @@ impl Parser<'_, '_> {
         } else {
             chain.first = Some(id);
             if !chain.top {
-                chain.mark = early.unwrap_or(self.names.mark() as u32);
+                chain.mark = early.unwrap_or(self.names.locals.mark() as u32);
             }
         }
         chain.last = id;
@@ -183,8 +183,8 @@ impl Parser<'_, '_> {
     #[inline]
     pub(super) fn bind_chained(&mut self, chain: &Chain, var: VarId) {
         match chain.mark {
-            UNLOGGED => self.names.bind_chained(&self.m, var),
-            _ => self.bind_local(var),
+            UNLOGGED => self.names.locals.bind_unlogged(&self.m, var),
+            _ => self.names.locals.bind(&self.m, var),
         }
     }
 
@@ -194,7 +194,7 @@ impl Parser<'_, '_> {
             return e;
         };
         if chain.mark != UNLOGGED {
-            self.unbind_locals(chain.mark as usize);
+            self.names.locals.unbind_to(&self.m, chain.mark as usize);
         }
         self.m.set_let_body(chain.last, e);
         first
@@ -298,7 +298,7 @@ impl Parser<'_, '_> {
         if against && matches!(self.tok.kind, Tok::Dot | Tok::Minus | Tok::Plus) {
             t = self.longest_bound(t)?;
         }
-        let v = self.names.local(&self.m, &self.text(t)[1..]);
+        let v = self.names.locals.get(&self.m, &self.text(t)[1..]);
         Ok((t, v))
     }
 
@@ -411,7 +411,7 @@ impl Parser<'_, '_> {
                 e
             }
             super::Word::Unknown => {
-                if let Some(v) = self.names.local(&self.m, name) {
+                if let Some(v) = self.names.locals.get(&self.m, name) {
                     self.m.at(t.span()).var_ref(v)
                 } else if name == "meta" && self.is(Tok::LBracket) {
                     return self.meta_reference(lo);
@@ -435,9 +435,9 @@ impl Parser<'_, '_> {
     /// parameters out of scope (`top`: a definition, which clears every local).
     pub(super) fn end_fn(&mut self, st: FnState, lo: u32, body: ExprId, top: bool) -> ExprId {
         if top {
-            self.names.clear_locals();
+            self.names.locals.clear();
         } else {
-            self.unbind_locals(st.mark);
+            self.names.locals.unbind_to(&self.m, st.mark);
         }
         self.restore_types(st.type_restore);
         let span = self.span_from(lo);
@@ -502,7 +502,7 @@ impl Parser<'_, '_> {
         if self.is_word("case") {
             self.bump()?;
         }
-        let mark = self.names.mark();
+        let mark = self.names.locals.mark();
         let pattern = self.pattern(0)?;
         let braced = if self.eat(Tok::FatArrow)? {
             false
@@ -515,7 +515,7 @@ impl Parser<'_, '_> {
         if braced {
             self.expect(Tok::RBrace, "`}`")?;
         }
-        self.unbind_locals(mark);
+        self.names.locals.unbind_to(&self.m, mark);
         self.arms.push(Arm { pattern, body });
         self.eat(Tok::Comma)?;
         Ok(())
@@ -550,14 +550,7 @@ impl Parser<'_, '_> {
             Tok::RBracket
         };
         let tstart = self.targs.len();
-        while !self.eat(close)? {
-            let a = self.type_arg()?;
-            self.targs.push(a);
-            if !self.eat(Tok::Comma)? && !self.is(close) {
-                let c = if close == Tok::Gt { "`>`" } else { "`]`" };
-                return Err(self.expected(&format!("`,` or {c}")));
-            }
-        }
+        self.list(close, |p| p.type_arg().map(|a| p.targs.push(a)))?;
         self.expect(Tok::LParen, "`(` after the type arguments")?;
         self.call(stk, callee, tstart).await
     }

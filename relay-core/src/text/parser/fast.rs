@@ -43,8 +43,7 @@ impl Parser<'_, '_> {
         let Some(end) = next else {
             return Ok(false);
         };
-        self.seek(end)?;
-        self.prev_hi = end as u32;
+        self.jump(end)?;
         Ok(true)
     }
 
@@ -66,7 +65,7 @@ impl Parser<'_, '_> {
         }
         // Its slot in the table of locals, likely far from the cache in a long chain,
         // asked for now: it arrives while the call is read.
-        self.names.expect(&b[name_lo + 1..name_hi]);
+        self.names.locals.prefetch(&b[name_lo + 1..name_hi]);
         // `=`
         let i = blank(name_hi);
         if at(i) != b'=' || matches!(at(i + 1), b'=' | b'>') {
@@ -190,7 +189,7 @@ impl Parser<'_, '_> {
             return None;
         }
         let hi = name_end(b, i + 1);
-        let v = self.names.local(&self.m, &b[i + 1..hi])?;
+        let v = self.names.locals.get(&self.m, &b[i + 1..hi])?;
         let span = Span {
             lo: i as u32,
             hi: hi as u32,

@@ -54,7 +54,7 @@ impl Parser<'_, '_> {
             g.expect("a name not declared yet")
         };
         self.names.define_global("main", g);
-        let mark = self.names.mark();
+        let mark = self.names.locals.mark();
         self.free_vars = Some(Vec::new());
         let body = reblessive::Stack::new()
             .enter(|stk| self.seq(stk, true))
@@ -90,7 +90,7 @@ impl Parser<'_, '_> {
     /// parameters and parameters, and returns its state for [`Parser::end_fn`].
     pub(super) fn fn_header(&mut self) -> PResult<FnState> {
         let (type_params, type_restore) = self.type_params()?;
-        let mark = self.names.mark();
+        let mark = self.names.locals.mark();
         let mut params = Vec::new();
         self.expect(Tok::LParen, "`(`")?;
         let mut attrs = None;
@@ -128,7 +128,7 @@ impl Parser<'_, '_> {
         } else {
             None
         };
-        for (v, first) in self.names.bind_params(&self.m, &params) {
+        for (v, first) in self.names.locals.bind_params(&self.m, &params) {
             let name = self.m.var_name(v);
             let mut e = ParseError::new(
                 self.m.var_span(v),
@@ -250,23 +250,16 @@ impl Parser<'_, '_> {
         // One of an earlier source, or registered, is shadowed for this one.
         if let Some(existing) = self.adts.adt(n) {
             if self.declared_here.contains(&existing) {
-                return Err(ParseError {
-                    span: name.span(),
-                    message: format!("data type `{n}` is declared twice"),
-                    labels: Vec::new(),
-                    help: None,
-                });
+                return Err(ParseError::new(
+                    name.span(),
+                    format!("data type `{n}` is declared twice"),
+                ));
             }
         }
         let adt = self
             .adts
             .declare(self.tcx, n, &params)
-            .map_err(|e| ParseError {
-                span: name.span(),
-                message: e.to_string(),
-                labels: Vec::new(),
-                help: None,
-            })?;
+            .map_err(|e| ParseError::new(name.span(), e.to_string()))?;
         self.declared_here.push(adt);
         let params = params
             .iter()
@@ -303,12 +296,7 @@ impl Parser<'_, '_> {
             let mut fields = Vec::new();
             if spec || self.is(Tok::LParen) {
                 self.expect(Tok::LParen, "`(`")?;
-                while !self.eat(Tok::RParen)? {
-                    fields.push(self.ty()?);
-                    if !self.eat(Tok::Comma)? && !self.is(Tok::RParen) {
-                        return Err(self.expected("`,` or `)`"));
-                    }
-                }
+                self.list(Tok::RParen, |p| p.ty().map(|v| fields.push(v)))?;
             }
             if spec {
                 self.expect(Tok::Arrow, "`->`")?;

@@ -89,12 +89,7 @@ impl Parser<'_, '_> {
         let text = self.text(t);
         let (digits, float, suffix) = split_number(text);
         let span = Span { lo, hi: t.hi };
-        let err = |message: String| ParseError {
-            span,
-            message,
-            labels: Vec::new(),
-            help: None,
-        };
+        let err = |message: String| ParseError::new(span, message);
         let dtype = match suffix {
             "" => None,
             "f" => Some(DType::FLOAT32),

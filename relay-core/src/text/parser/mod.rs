@@ -99,11 +99,12 @@ pub struct ParseError {
 impl ParseError {
     /// An error at `span`, without labels or help.
     pub fn new(span: Span, message: String) -> Self {
+        let (labels, help) = (Vec::new(), None);
         ParseError {
             span,
             message,
-            labels: Vec::new(),
-            help: None,
+            labels,
+            help,
         }
     }
 }
@@ -122,12 +123,7 @@ impl std::error::Error for ParseError {}
 
 impl From<LexError> for ParseError {
     fn from(e: LexError) -> Self {
-        ParseError {
-            span: e.span,
-            message: e.message,
-            labels: Vec::new(),
-            help: None,
-        }
+        ParseError::new(e.span, e.message)
     }
 }
 
@@ -156,11 +152,12 @@ pub fn parse_module(
     let mut p = Parser::new(src, tcx, adts);
     p.m.reserve_for_source(src.len());
     p.module();
-    if p.errors.is_empty() {
-        Ok(p.m)
-    } else {
-        Err(p.errors)
+    Recovered {
+        module: p.m,
+        errors: p.errors,
+        defs: Vec::new(),
     }
+    .into_result()
 }
 
 /// Parses several sources, in order, into one module: a later source sees the globals
@@ -196,12 +193,7 @@ pub fn parse_sources(
     tcx: &mut TyCtx,
     adts: &mut AdtTable,
 ) -> Result<Module, Vec<ParseError>> {
-    let r = parse_sources_recovering(sources, tcx, adts);
-    if r.errors.is_empty() {
-        Ok(r.module)
-    } else {
-        Err(r.errors)
-    }
+    parse_sources_recovering(sources, tcx, adts).into_result()
 }
 
 /// What [`parse_sources_recovering`] read.
@@ -216,6 +208,15 @@ pub struct Recovered {
     /// top-level item or the end of its source, in source order. An error in one of them
     /// is that definition's; an error in none is in a data type or between items.
     pub defs: Vec<Span>,
+}
+
+impl Recovered {
+    fn into_result(self) -> Result<Module, Vec<ParseError>> {
+        match self.errors.is_empty() {
+            true => Ok(self.module),
+            false => Err(self.errors),
+        }
+    }
 }
 
 /// [`parse_sources`], returning the module read even when there are errors, with them
@@ -269,12 +270,7 @@ pub fn parse_joined(
     tcx: &mut TyCtx,
     adts: &mut AdtTable,
 ) -> Result<Module, Vec<ParseError>> {
-    let r = parse_joined_recovering(joined, lens, tcx, adts);
-    if r.errors.is_empty() {
-        Ok(r.module)
-    } else {
-        Err(r.errors)
-    }
+    parse_joined_recovering(joined, lens, tcx, adts).into_result()
 }
 
 /// [`parse_joined`], returning the module read even when there are errors, with them
@@ -480,6 +476,12 @@ impl<'s, 'a> Parser<'s, 'a> {
         Ok(())
     }
 
+    /// Moves to byte `end`, past what was read by its bytes.
+    fn jump(&mut self, end: usize) -> PResult<()> {
+        self.prev_hi = end as u32;
+        self.seek(end)
+    }
+
     /// The lexer's next token.
     #[inline]
     fn next_tok(&mut self) -> PResult<Token> {
@@ -540,12 +542,25 @@ impl<'s, 'a> Parser<'s, 'a> {
     /// An error at the current token: expected `what`, found it.
     #[cold]
     fn expected(&self, what: &str) -> ParseError {
-        ParseError {
-            span: self.tok.span(),
-            message: format!("expected {what}, found {}", self.found()),
-            labels: Vec::new(),
-            help: None,
+        ParseError::new(
+            self.tok.span(),
+            format!("expected {what}, found {}", self.found()),
+        )
+    }
+
+    /// `item,* close` after the opening bracket, a trailing comma allowed.
+    fn list(&mut self, close: Tok, mut item: impl FnMut(&mut Self) -> PResult<()>) -> PResult<()> {
+        while !self.eat(close)? {
+            item(self)?;
+            if !self.eat(Tok::Comma)? && !self.is(close) {
+                return Err(self.expected(match close {
+                    Tok::RParen => "`,` or `)`",
+                    Tok::RBracket => "`,` or `]`",
+                    _ => "`,` or `>`",
+                }));
+            }
         }
+        Ok(())
     }
 
     fn expect(&mut self, k: Tok, what: &str) -> PResult<Token> {
@@ -565,12 +580,7 @@ impl<'s, 'a> Parser<'s, 'a> {
     }
 
     fn error(&mut self, span: Span, message: String) {
-        self.errors.push(ParseError {
-            span,
-            message,
-            labels: Vec::new(),
-            help: None,
-        });
+        self.errors.push(ParseError::new(span, message));
     }
 
     fn span_from(&self, lo: u32) -> Span {
@@ -623,15 +633,6 @@ impl<'s, 'a> Parser<'s, 'a> {
 
     // ----- locals -----
 
-    /// Binds local `v` under its own name.
-    fn bind_local(&mut self, v: VarId) {
-        self.names.bind(&self.m, v);
-    }
-
-    fn unbind_locals(&mut self, mark: usize) {
-        self.names.unbind_to(&self.m, mark);
-    }
-
     /// A new local from a `%name` token.
     fn new_local(&mut self, t: Token, ann: Option<Ty>) -> VarId {
         let name = &self.text(t)[1..];
@@ -654,6 +655,6 @@ impl<'s, 'a> Parser<'s, 'a> {
         self.targs.clear();
         self.arms.clear();
         self.free_vars = None;
-        self.names.clear_locals();
+        self.names.locals.clear();
     }
 }

@@ -35,7 +35,7 @@
 
 use crate::expr::{Module, VarId};
 
-pub(super) struct Locals {
+pub(crate) struct Locals {
     table: Table,
     /// By the low bits of its name's hash, a variable that is the latest binding of its
     /// name, or [`NONE`]. Kept so: a binding takes its name's slot, an undone one gives
@@ -331,7 +331,7 @@ fn same(a: &[u8], b: &[u8]) -> bool {
 impl Locals {
     /// The variable `name` means.
     #[inline]
-    pub(super) fn get(&mut self, m: &Module, name: &(impl AsRef<[u8]> + ?Sized)) -> Option<VarId> {
+    pub(crate) fn get(&mut self, m: &Module, name: &(impl AsRef<[u8]> + ?Sized)) -> Option<VarId> {
         let name = name.as_ref();
         let h = hash(name);
         let v = self.recent[slot(h)];
@@ -399,7 +399,7 @@ impl Locals {
     /// Binds a function's parameters, in order.
     ///
     /// Returns each parameter whose name an earlier one of `vars` has, with that one.
-    pub(super) fn bind_params(&mut self, m: &Module, vars: &[VarId]) -> Vec<(VarId, VarId)> {
+    pub(crate) fn bind_params(&mut self, m: &Module, vars: &[VarId]) -> Vec<(VarId, VarId)> {
         let Some(&first) = vars.first() else {
             return Vec::new();
         };
@@ -427,12 +427,12 @@ impl Locals {
 
     /// Asks for the part of the table where `name` would be bound, ahead of binding it.
     #[inline]
-    pub(super) fn prefetch(&self, name: &[u8]) {
+    pub(crate) fn prefetch(&self, name: &[u8]) {
         self.table.prefetch(hash(name));
     }
 
     /// Binds `v` under its own name, shadowing whatever had it.
-    pub(super) fn bind(&mut self, m: &Module, v: VarId) {
+    pub(crate) fn bind(&mut self, m: &Module, v: VarId) {
         if !self.pending.is_empty() {
             // The table keeps the bindings' order: the pending ones go in first.
             self.flush(m);
@@ -451,7 +451,7 @@ impl Locals {
     /// million-binding chain would fill with 4 MB. For the bindings of a definition's
     /// body, made outside every scope that ends before the definition does. Pending (not
     /// in the table) unless its name is in the table already.
-    pub(super) fn bind_unlogged(&mut self, m: &Module, v: VarId) {
+    pub(crate) fn bind_unlogged(&mut self, m: &Module, v: VarId) {
         let name = m.var_name_bytes(v);
         let h = hash(name);
         self.recent[slot(h)] = v;
@@ -472,13 +472,13 @@ impl Locals {
     }
 
     /// How many bindings have been made: a mark to undo back to.
-    pub(super) fn mark(&self) -> usize {
+    pub(crate) fn mark(&self) -> usize {
         self.log.len()
     }
 
     /// Undoes the bindings made after `mark`, latest first (not the unlogged ones, made
     /// before it).
-    pub(super) fn unbind_to(&mut self, m: &Module, mark: usize) {
+    pub(crate) fn unbind_to(&mut self, m: &Module, mark: usize) {
         if mark == 0 && self.unlogged == 0 {
             // Every local goes: no need to undo them one by one.
             self.clear();
@@ -513,7 +513,7 @@ impl Locals {
     }
 
     /// No locals.
-    pub(super) fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.table.clear();
         self.recent.fill(NONE);
         self.log.clear();
@@ -527,7 +527,7 @@ impl Locals {
     }
 
     /// The names in scope (for a "did you mean").
-    pub(super) fn names<'m>(&mut self, m: &'m Module) -> Vec<&'m str> {
+    pub(crate) fn names<'m>(&mut self, m: &'m Module) -> Vec<&'m str> {
         self.flush(m);
         self.table.iter().map(|v| m.var_name(v)).collect()
     }

@@ -98,8 +98,7 @@ impl<'s> Parser<'s, '_> {
 
     /// `t` extended to byte `end`, the parser reading on from there.
     fn extend_to(&mut self, t: Token, end: usize) -> PResult<Token> {
-        self.seek(end)?;
-        self.prev_hi = end as u32;
+        self.jump(end)?;
         Ok(Token {
             hi: end as u32,
             ..t
@@ -160,7 +159,7 @@ impl<'s> Parser<'s, '_> {
         ends[short..].reverse();
         for &end in &ends {
             let name = &self.src[t.lo as usize + 1..end];
-            if self.names.local(&self.m, name).is_some() {
+            if self.names.locals.get(&self.m, name).is_some() {
                 return match end == t.hi as usize {
                     true => Ok(t),
                     false => self.extend_to(t, end),
@@ -237,20 +236,14 @@ impl<'s> Parser<'s, '_> {
             i += 1;
         }
         let hi = (open + 1).min(b.len()) as u32;
-        Err(ParseError {
-            span: Span { lo: open as u32, hi },
-            message: "this bracket is not closed (before the end of the text, or by the bracket that ends it)".into(),
-            labels: Vec::new(),
-            help: None,
-        })
+        Err(ParseError::new(Span { lo: open as u32, hi }, "this bracket is not closed (before the end of the text, or by the bracket that ends it)".into()))
     }
 
     /// Reads on after the group of brackets opening at byte `open` ([`Parser::group_end`]):
     /// its end.
     pub(super) fn skip_group(&mut self, open: usize) -> PResult<usize> {
         let end = self.group_end(open)?;
-        self.seek(end)?;
-        self.prev_hi = end as u32;
+        self.jump(end)?;
         Ok(end)
     }
 
@@ -286,7 +279,7 @@ impl<'s> Parser<'s, '_> {
         };
         self.eat(Tok::Semi)?;
         let v = self.new_local(t, ann);
-        self.bind_local(v);
+        self.names.locals.bind(&self.m, v);
         if let Some(params) = &mut self.free_vars {
             params.push(v);
         }
