@@ -25,7 +25,7 @@ use crate::dtype::DType;
 use crate::kind::{Kind, Param};
 use crate::lexer::{Lexer, Tok, Token};
 use crate::ty::{Adt, DTy, Shape, Ty, TyCtx};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt;
 
 /// How deeply types and dimension expressions may nest in the text.
@@ -602,7 +602,7 @@ impl<'a> Parser<'a> {
     #[inline(never)]
     fn func_params(&mut self) -> PResult<(Vec<Param>, Vec<(&'a str, Option<Binding>)>)> {
         let mut bound: Vec<(&'a str, Option<Binding>)> = Vec::new();
-        let mut params = Vec::new();
+        let (mut params, mut seen) = (Vec::new(), FxHashSet::default());
         // `fn [A](A) -> A`, or the spec's `fn<A>(A) -> A`.
         let (close, closer) = if self.eat(Tok::LBracket) {
             (Tok::RBracket, "]")
@@ -625,7 +625,7 @@ impl<'a> Parser<'a> {
             } else {
                 Kind::Type
             };
-            if bound.iter().any(|(n, _)| *n == name) {
+            if !seen.insert(name) {
                 return Err(p.error_at(start, format!("type parameter `{name}` is declared twice")));
             }
             if KEYWORDS.contains(&name) {

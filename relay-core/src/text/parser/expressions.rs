@@ -1,15 +1,10 @@
 //! Expressions and sequences of statements: one function per production, each
 //! dispatching on the first token.
 //!
-//! The functions that read a construct containing expressions are `async`: where one
-//! construct nests another (an argument, a tuple's field, a block, a function's body, a
-//! branch, an arm, an operand of an infix operator), the nested one is read through
-//! [`Stk::run`], which keeps its state on a heap-allocated stack ([`reblessive`]) instead
-//! of the thread's. So a call nested a hundred thousand deep takes no native stack, while
-//! the grammar reads as a recursive descent; a chain of `let`s is a loop ([`Parser::seq`]).
-//! A level of nesting costs its productions' state on that stack, under a kilobyte (a
-//! call nested 100,000 deep: 82 MB at the peak, against 12 MB for the explicit stack of
-//! frames this replaced); a flat program nests nothing, and costs the same as before.
+//! A construct nested in another is read through [`Stk::run`], which keeps the state of
+//! the `async` productions on a heap-allocated stack ([`reblessive`]), so that a call
+//! nested 100,000 deep needs no native stack (under a kilobyte of heap a level); a chain
+//! of `let`s is a loop ([`Parser::seq`]).
 
 use super::{FnState, PResult, ParseError, Parser};
 use crate::expr::{Arm, ExprId, Span, VarId};
@@ -100,12 +95,12 @@ impl Parser<'_, '_> {
             if graph || self.is_word("let") {
                 self.binding(stk, &mut chain, graph).await?;
             } else if self.is_word("free_var") {
-                if !self.in_expr_program() {
+                if self.free_vars.is_none() {
                     return Err(self.free_var());
                 }
                 self.free_var_decl()?;
             } else {
-                let e = self.expr(stk).await?;
+                let e = self.expr(stk, 0).await?;
                 if !self.eat(Tok::Semi)? || self.is(Tok::RBrace) || self.is(Tok::Eof) {
                     return Ok(self.end_chain(chain, e));
                 }
@@ -114,6 +109,13 @@ impl Parser<'_, '_> {
                 self.chain_let(&mut chain, var, e, lo, self.prev_hi, None);
             }
         }
+    }
+
+    /// The body of a definition or of a printed expression, on a stack of its own.
+    pub(super) fn top_seq(&mut self) -> PResult<ExprId> {
+        reblessive::Stack::new()
+            .enter(|stk| self.seq(stk, true))
+            .finish()
     }
 
     /// `'let' %x (':' ty)? '=' expr ';'` or, `graph`, `%n '=' expr ';'`, added to `chain`.
@@ -137,7 +139,7 @@ impl Parser<'_, '_> {
             self.names.locals.bind(&self.m, var);
             mark
         });
-        let value = self.expr(stk).await?;
+        let value = self.expr(stk, 0).await?;
         // TVM 0.5 ended a binding with its line.
         if !self.line_ended() {
             self.expect(Tok::Semi, "`;` after the bound value")?;
@@ -151,12 +153,8 @@ impl Parser<'_, '_> {
 
     /// Adds `let var = value;` (the statement at `lo..hi`) to `chain`, before `var` is
     /// bound; a chain it starts undoes the locals back to `early` if given (its variable
-    /// was bound before its value).
-    ///
-    /// The `Let` node is built now, whole, so a chain of a million holds nothing aside and
-    /// is never gone over again: its span is its statement's, and its body is the value
-    /// until the next `let` (or the chain's result) is known, which keeps an abandoned
-    /// chain a well-formed tree.
+    /// was bound before its value). The `Let` node is built whole: its body is the value
+    /// until the next statement is read, so an abandoned chain is still a tree.
     #[inline(always)]
     pub(super) fn chain_let(
         &mut self,
@@ -200,13 +198,9 @@ impl Parser<'_, '_> {
         first
     }
 
-    /// `expr := operand postfix* (binop expr)*`.
-    pub(super) async fn expr(&mut self, stk: &mut Stk) -> PResult<ExprId> {
-        self.expr_above(stk, 0).await
-    }
-
-    /// An expression whose infix operators bind at least as tightly as `min`.
-    async fn expr_above(&mut self, stk: &mut Stk, min: u8) -> PResult<ExprId> {
+    /// `expr := operand postfix* (binop expr)*`, its infix operators binding at least as
+    /// tightly as `min`.
+    pub(super) async fn expr(&mut self, stk: &mut Stk, min: u8) -> PResult<ExprId> {
         let e = self.operand(stk).await?;
         self.infix(stk, e, min).await
     }
@@ -222,7 +216,7 @@ impl Parser<'_, '_> {
             let lo = self.lo_of(lhs);
             self.bump()?;
             let prec = BINOPS[op].1;
-            let rhs = stk.run(|stk| self.expr_above(stk, prec + 1)).await?;
+            let rhs = stk.run(|stk| self.expr(stk, prec + 1)).await?;
             lhs = self.binary(op, lhs, rhs, lo);
         }
         Ok(lhs)
@@ -277,12 +271,7 @@ impl Parser<'_, '_> {
                 self.bump()?;
                 self.paren(stk, t.lo).await
             }
-            Tok::LBrace => {
-                self.bump()?;
-                let e = stk.run(|stk| self.seq(stk, false)).await?;
-                self.expect(Tok::RBrace, "`}`")?;
-                Ok(e)
-            }
+            Tok::LBrace => self.block(stk).await,
             Tok::Ident => self.word(stk, t).await,
             _ => Err(self.expected("an expression")),
         }
@@ -322,7 +311,7 @@ impl Parser<'_, '_> {
         let start = self.items_stack.len();
         let mut comma = false;
         while !self.eat(Tok::RParen)? {
-            let e = stk.run(|stk| self.expr(stk)).await?;
+            let e = stk.run(|stk| self.expr(stk, 0)).await?;
             self.items_stack.push(e);
             if self.eat(Tok::Comma)? {
                 comma = true;
@@ -425,9 +414,7 @@ impl Parser<'_, '_> {
     /// `'fn' fn_header '{' seq '}'`, after the `fn` at `lo`.
     async fn function(&mut self, stk: &mut Stk, lo: u32) -> PResult<ExprId> {
         let st = self.fn_header()?;
-        self.expect(Tok::LBrace, "`{`")?;
-        let body = stk.run(|stk| self.seq(stk, false)).await?;
-        self.expect(Tok::RBrace, "`}`")?;
+        let body = self.block(stk).await?;
         Ok(self.end_fn(st, lo, body, false))
     }
 
@@ -456,12 +443,12 @@ impl Parser<'_, '_> {
     /// `else` being another `if`; after the `if` at `lo`.
     async fn if_(&mut self, stk: &mut Stk, lo: u32) -> PResult<ExprId> {
         self.expect(Tok::LParen, "`(`")?;
-        let c = stk.run(|stk| self.expr(stk)).await?;
+        let c = stk.run(|stk| self.expr(stk, 0)).await?;
         self.expect(Tok::RParen, "`)`")?;
         let t = self.block(stk).await?;
         self.expect_word("else")?;
         let e = if self.is_word("if") {
-            stk.run(|stk| self.expr(stk)).await?
+            stk.run(|stk| self.expr(stk, 0)).await?
         } else {
             self.block(stk).await?
         };
@@ -485,7 +472,7 @@ impl Parser<'_, '_> {
         if !complete {
             self.bump()?;
         }
-        let scrut = stk.run(|stk| self.expr(stk)).await?;
+        let scrut = stk.run(|stk| self.expr(stk, 0)).await?;
         self.expect(Tok::LBrace, "`{`")?;
         let start = self.arms.len();
         while !self.eat(Tok::RBrace)? {
@@ -525,10 +512,10 @@ impl Parser<'_, '_> {
     /// after the word `name` at `lo`.
     async fn reference(&mut self, stk: &mut Stk, name: &str, lo: u32) -> PResult<ExprId> {
         self.expect(Tok::LParen, "`(`")?;
-        let r = stk.run(|stk| self.expr(stk)).await?;
+        let r = stk.run(|stk| self.expr(stk, 0)).await?;
         let value = if name == "ref_write" {
             self.expect(Tok::Comma, "`,`")?;
-            Some(stk.run(|stk| self.expr(stk)).await?)
+            Some(stk.run(|stk| self.expr(stk, 0)).await?)
         } else {
             None
         };
@@ -589,7 +576,7 @@ impl Parser<'_, '_> {
     /// mention.
     async fn argument(&mut self, stk: &mut Stk) -> PResult<ExprId> {
         if !self.is(Tok::Local) {
-            return stk.run(|stk| self.expr(stk)).await;
+            return stk.run(|stk| self.expr(stk, 0)).await;
         }
         let (t, v) = self.local()?;
         if let Some(v) = v.filter(|_| matches!(self.tok.kind, Tok::Comma | Tok::RParen)) {

@@ -29,9 +29,7 @@ impl Parser<'_, '_> {
         let g = self.declare_global(name);
         let st = self.fn_header()?;
         self.expect(Tok::LBrace, "`{`")?;
-        let body = reblessive::Stack::new()
-            .enter(|stk| self.seq(stk, true))
-            .finish()?;
+        let body = self.top_seq()?;
         self.expect(Tok::RBrace, "`}`")?;
         let f = self.end_fn(st, kw.lo, body, true);
         if let Some(g) = g {
@@ -47,26 +45,15 @@ impl Parser<'_, '_> {
     /// `@main` itself.
     pub(super) fn expr_program(&mut self) -> PResult<()> {
         let lo = self.tok.lo;
-        let g = if self.names.global("main").is_some() || self.m.global("main").is_some() {
-            self.m.at(Span { lo, hi: lo }).shadow("main")
-        } else {
-            let g = self.m.at(Span { lo, hi: lo }).declare("main");
-            g.expect("a name not declared yet")
-        };
-        self.names.define_global("main", g);
+        let g = self.define_global("main", Span { lo, hi: lo });
         let mark = self.names.locals.mark();
         self.free_vars = Some(Vec::new());
-        let body = reblessive::Stack::new()
-            .enter(|stk| self.seq(stk, true))
-            .finish();
+        let body = self.top_seq();
         let params = self.free_vars.take().unwrap_or_default();
         let st = FnState {
-            type_params: Vec::new(),
             params,
-            attrs: None,
-            ret: None,
             mark,
-            type_restore: Vec::new(),
+            ..FnState::default()
         };
         let f = self.end_fn(st, lo, body?, true);
         if !self.is(Tok::Eof) && !self.at_metadata() {
@@ -151,8 +138,8 @@ impl Parser<'_, '_> {
         })
     }
 
-    /// Declares the data types of the source found by the first pass (all names first, so that
-    /// they may mention each other), then their constructors.
+    /// Declares the data types of the source found by the first pass (all names first, so
+    /// that they may mention each other), then their constructors.
     pub(super) fn declare_data(&mut self, items: &[Item]) {
         let mut decls = Vec::new();
         for it in items.iter().filter(|it| it.kind == ItemKind::Data) {
@@ -240,10 +227,8 @@ impl Parser<'_, '_> {
         }
         let name = self.expect(Tok::Ident, "a data type's name")?;
         let n = self.text(name);
-        let saved = self.scope.clone();
-        let params = self.type_params();
-        self.scope = saved;
-        let (params, _) = params?;
+        let (params, restore) = self.type_params()?;
+        self.restore_types(restore);
         if !external && !self.is(Tok::LBrace) {
             return Err(self.expected("`{`"));
         }
@@ -269,11 +254,7 @@ impl Parser<'_, '_> {
             adt,
             name: n.into(),
             params,
-            body: if external {
-                None
-            } else {
-                Some(self.tok.lo as usize)
-            },
+            body: (!external).then_some(self.tok.lo as usize),
         }))
     }
 
@@ -302,16 +283,12 @@ impl Parser<'_, '_> {
                 self.expect(Tok::Arrow, "`->`")?;
                 let r = self.expect(Tok::Ident, &format!("`{}`", d.name))?;
                 if self.text(r) != &*d.name {
-                    return Err(ParseError {
-                        span: r.span(),
-                        message: format!(
-                            "expected `{}` (the data type declared), found `{}`",
-                            d.name,
-                            self.text(r)
-                        ),
-                        labels: Vec::new(),
-                        help: None,
-                    });
+                    let found = self.text(r);
+                    let message = format!(
+                        "expected `{}` (the data type declared), found `{found}`",
+                        d.name
+                    );
+                    return Err(ParseError::new(r.span(), message));
                 }
             }
             let n: Box<str> = self.text(c).into();

@@ -342,6 +342,7 @@ struct Item {
 }
 
 /// The header of a function literal or definition being read ([`Parser::fn_header`]).
+#[derive(Default)]
 struct FnState {
     type_params: Vec<Param>,
     params: Vec<VarId>,

@@ -10,7 +10,7 @@ mod table;
 
 use super::{ParseError, Parser};
 use crate::diag::Label;
-use crate::expr::{ExprId, GlobalId};
+use crate::expr::{ExprId, GlobalId, Span};
 use crate::lexer::Token;
 use rustc_hash::FxHashMap;
 
@@ -39,11 +39,6 @@ impl<'s> Names<'s> {
     /// The global `name` (without its `@`) this source defines, if it has read it.
     pub(super) fn global(&self, name: &str) -> Option<GlobalId> {
         self.globals.get(name).copied()
-    }
-
-    /// Records that this source defines global `name` as `g`.
-    pub(super) fn define_global(&mut self, name: &'s str, g: GlobalId) {
-        self.globals.insert(name, g);
     }
 }
 
@@ -93,15 +88,21 @@ impl<'s> Parser<'s, '_> {
             self.errors.push(e);
             return None;
         }
-        let g = if self.m.global(n).is_some() {
-            self.m.at(name.span()).shadow(n)
-        } else {
-            self.m
-                .at(name.span())
-                .declare(n)
-                .expect("a name not declared yet")
+        Some(self.define_global(n, name.span()))
+    }
+
+    /// The global `name` this source defines, at `span`: a new one, or one that shadows
+    /// an earlier source's.
+    pub(super) fn define_global(&mut self, name: &'s str, span: Span) -> GlobalId {
+        let g = match self.m.global(name) {
+            Some(_) => self.m.at(span).shadow(name),
+            None => self
+                .m
+                .at(span)
+                .declare(name)
+                .expect("a name not declared yet"),
         };
-        self.names.define_global(n, g);
-        Some(g)
+        self.names.globals.insert(name, g);
+        g
     }
 }

@@ -249,19 +249,10 @@ impl<'s> Parser<'s, '_> {
 
     // ----- `free_var` -----
 
-    /// Whether the statements being read are in a printed expression (at its top or in a
-    /// scope inside it): where its `free_var`s are.
-    pub(super) fn in_expr_program(&self) -> bool {
-        self.free_vars.is_some()
-    }
-
     /// The free variable `name` of the printed expression being read, declared so far:
     /// TVM prints a `free_var` in the scope of its first use (an `if` branch, a function
     /// body), and mentions it after that scope too.
     pub(super) fn free_var_named(&self, name: &str) -> Option<crate::expr::VarId> {
-        if !self.in_expr_program() {
-            return None;
-        }
         let params = self.free_vars.as_ref()?;
         params.iter().copied().find(|&v| self.m.var_name(v) == name)
     }
