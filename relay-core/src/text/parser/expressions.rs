@@ -39,28 +39,6 @@ pub(super) fn blank(b: &[u8], mut i: usize) -> usize {
     i
 }
 
-/// The data type of the float literal TVM prints for an infinity or a NaN (`inff`,
-/// `nanf16`), if `name` is one.
-pub(super) fn float_word(name: &str) -> Option<crate::DType> {
-    let suffix = name
-        .strip_prefix("inf")
-        .or_else(|| name.strip_prefix("nan"))?;
-    match suffix {
-        "f" | "f32" => Some(crate::DType::FLOAT32),
-        "f16" => Some(crate::DType::FLOAT16),
-        "f64" => Some(crate::DType::FLOAT64),
-        _ => None,
-    }
-}
-
-/// The registered name of an operator TVM's text format writes under another name.
-fn tvm_alias(name: &str) -> Option<&'static str> {
-    match name {
-        "contrib_reverse_reshape" => Some("reverse_reshape"),
-        _ => None,
-    }
-}
-
 /// The infix operators: token, precedence, operator name.
 const BINOPS: [(Tok, u8, &str); 10] = [
     (Tok::Star, 12, "multiply"),
@@ -362,7 +340,7 @@ impl Parser<'_, '_> {
                     .adts
                     .registry()
                     .ok()
-                    .and_then(|r| r.op(name).or_else(|| r.op(tvm_alias(name)?)))
+                    .and_then(|r| r.op(name).or_else(|| r.op(super::tvm::tvm_alias(name)?)))
                 {
                     super::Word::Op(op, None)
                 } else {
@@ -383,8 +361,8 @@ impl Parser<'_, '_> {
                     e
                 }
             }
-            _ if float_word(name).is_some() => {
-                let f = float_word(name).expect("a float word");
+            _ if super::tvm::float_word(name).is_some() => {
+                let f = super::tvm::float_word(name).expect("a float word");
                 self.scalar(f, lo)
             }
             super::Word::Op(op, node) => {

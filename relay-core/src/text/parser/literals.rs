@@ -28,7 +28,7 @@ impl Parser<'_, '_> {
     pub(super) fn number_literal(&mut self, t: Token) -> PResult<ExprId> {
         let negative = self.eat(Tok::Minus)?;
         if let Some(f) = negative
-            .then(|| super::expressions::float_word(self.text(self.tok)))
+            .then(|| super::tvm::float_word(self.text(self.tok)))
             .flatten()
             .filter(|_| self.is(Tok::Ident))
         {

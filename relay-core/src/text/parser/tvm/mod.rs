@@ -16,8 +16,11 @@
 //! - **`free_var %x: T;`** of a printed expression: a parameter of its `@main`
 //!   ([`Parser::free_var_decl`]), an error elsewhere ([`Parser::free_var`]).
 //! - **`meta[kind][n]`** references and **the `#[metadata]` section** they refer to
-//!   (TVM 0.6's after a `/* meta data */` line; [`metadata`]): a constant typed by its tensor or by the `/* ty=T */` after it
-//!   ([`Parser::meta_reference`]), a call's attributes ([`Parser::meta_attrs`]).
+//!   (TVM 0.6's after a `/* meta data */` line; [`metadata`]): a constant typed by its
+//!   tensor or by the `/* ty=T */` after it ([`Parser::meta_reference`]), a call's
+//!   attributes ([`Parser::meta_attrs`]).
+//! - **Float words** (`inff`, `nanf16`: [`float_word`]) and operators TVM names otherwise
+//!   ([`tvm_alias`]).
 
 mod metadata;
 #[cfg(test)]
@@ -30,6 +33,28 @@ use crate::lexer::{dotted_end, is_ident_start, Tok, Token};
 use std::sync::Arc;
 
 pub(super) use metadata::Metadata;
+
+/// The data type of the float literal TVM prints for an infinity or a NaN (`inff`,
+/// `nanf16`), if `name` is one.
+pub(super) fn float_word(name: &str) -> Option<crate::DType> {
+    let suffix = name
+        .strip_prefix("inf")
+        .or_else(|| name.strip_prefix("nan"))?;
+    match suffix {
+        "f" | "f32" => Some(crate::DType::FLOAT32),
+        "f16" => Some(crate::DType::FLOAT16),
+        "f64" => Some(crate::DType::FLOAT64),
+        _ => None,
+    }
+}
+
+/// The registered name of an operator TVM's text format writes under another name.
+pub(super) fn tvm_alias(name: &str) -> Option<&'static str> {
+    match name {
+        "contrib_reverse_reshape" => Some("reverse_reshape"),
+        _ => None,
+    }
+}
 
 impl<'s> Parser<'s, '_> {
     // ----- the version line -----
