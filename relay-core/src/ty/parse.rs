@@ -85,10 +85,28 @@ impl TypeScope {
 
     /// Binds `name`, shadowing any earlier binding; returns the earlier one.
     pub fn bind(&mut self, name: &str, b: Binding) -> Option<Binding> {
+        self.set(name, Some(b))
+    }
+
+    /// Undoes a [`TypeScope::bind`]: gives `name` back the binding `previous` it returned.
+    pub fn unbind(&mut self, name: &str, previous: Option<Binding>) {
+        self.set(name, previous);
+    }
+
+    /// Gives `name` the binding `b` (none for `None`), journaled: the one it had.
+    fn set(&mut self, name: &str, b: Option<Binding>) -> Option<Binding> {
         self.version = next_version();
-        let previous = self.names.insert(name.into(), b);
+        let previous = self.put(name, b);
         self.journal.push((name.into(), previous));
         previous
+    }
+
+    /// Gives `name` the binding `b` (none for `None`): the one it had.
+    fn put(&mut self, name: &str, b: Option<Binding>) -> Option<Binding> {
+        match b {
+            Some(b) => self.names.insert(name.into(), b),
+            None => self.names.remove(name),
+        }
     }
 
     /// The state of the bindings now, to come back to.
@@ -104,14 +122,7 @@ impl TypeScope {
     pub(crate) fn reset(&mut self, mark: ScopeMark) {
         while self.journal.len() > mark.changes {
             let (name, previous) = self.journal.pop().expect("above the mark");
-            match previous {
-                Some(b) => {
-                    self.names.insert(name, b);
-                }
-                None => {
-                    self.names.remove(&name);
-                }
-            }
+            self.put(&name, previous);
         }
         self.version = mark.version;
     }
@@ -124,16 +135,6 @@ impl TypeScope {
     /// What `name` means, if bound.
     pub fn get(&self, name: &str) -> Option<Binding> {
         self.names.get(name).copied()
-    }
-
-    /// Undoes a [`TypeScope::bind`]: gives `name` back the binding `previous` it returned.
-    pub fn unbind(&mut self, name: &str, previous: Option<Binding>) {
-        self.version = next_version();
-        let replaced = match previous {
-            Some(b) => self.names.insert(name.into(), b),
-            None => self.names.remove(name),
-        };
-        self.journal.push((name.into(), replaced));
     }
 }
 
@@ -310,10 +311,9 @@ impl<'a> Parser<'a> {
 
     /// Consumes token `k`, written `text`, or fails naming it.
     fn expect(&mut self, k: Tok, text: &str) -> PResult<()> {
-        if self.eat(k) {
-            Ok(())
-        } else {
-            Err(self.expected_tok(text))
+        match self.eat(k) {
+            true => Ok(()),
+            false => Err(self.expected_found(&format!("`{text}`"))),
         }
     }
 
@@ -395,13 +395,6 @@ impl<'a> Parser<'a> {
         self.error(format!("expected {what}, found {}", self.found()))
     }
 
-    /// `expected `{text}`, found ...` at the current token.
-    #[inline(never)]
-    #[cold]
-    fn expected_tok(&self, text: &str) -> TypeParseError {
-        self.error(format!("expected `{text}`, found {}", self.found()))
-    }
-
     /// The error for the unknown type name `name` at `offset`, with the closest type name
     /// in scope as help.
     #[cold]
@@ -431,9 +424,9 @@ impl<'a> Parser<'a> {
     // The functions on the recursive paths (`ty`, `ty_inner`, `tuple`, `ref_inner`,
     // `func`, `func_rest`, and the `dim_*` ones) keep their frames small: the nesting limit
     // times the frames of one level must fit in a 2 MiB stack in a debug build, where
-    // every temporary has its own slot. Error messages are built in separate functions
-    // (`expected_found`, `expected_tok`), and the parameter list of a function type is
-    // read by a function that returns before the body is read.
+    // every temporary has its own slot. Error messages are built in functions of their
+    // own, and the parameter list of a function type is read by a function that returns
+    // before the body is read.
 
     /// `ty`: any type.
     fn ty(&mut self) -> PResult<Ty> {
@@ -500,18 +493,13 @@ impl<'a> Parser<'a> {
     fn named(&mut self, start: usize, name: &str) -> PResult<Ty> {
         match self.scope.get(name) {
             Some(Binding::Ty(t)) => Ok(t),
-            Some(Binding::Param(p)) => self
-                .tcx
-                .param_ty(p)
-                .map_err(|e| self.error_at(start, e.to_string())),
+            Some(Binding::Param(p)) => located(start, self.tcx.param_ty(p)),
             Some(Binding::Adt(adt)) => {
                 let mut args = Vec::new();
                 if self.eat(Tok::LBracket) {
                     self.list(Tok::RBracket, "]", |p| p.ty().map(|v| args.push(v)))?;
                 }
-                self.tcx
-                    .type_call(adt, &args)
-                    .map_err(|e| self.error_at(start, e.to_string()))
+                located(start, self.tcx.type_call(adt, &args))
             }
             Some(Binding::Shape(_)) | Some(Binding::Dim(_)) | Some(Binding::DType(_)) => {
                 Err(self.error_at(start, format!("`{name}` is not a type")))
@@ -559,10 +547,7 @@ impl<'a> Parser<'a> {
         };
         match self.scope.get(name) {
             Some(Binding::Shape(s)) => Ok(s),
-            Some(Binding::Param(p)) => self
-                .tcx
-                .shape_param(p)
-                .map_err(|e| self.error_at(start, e.to_string())),
+            Some(Binding::Param(p)) => located(start, self.tcx.shape_param(p)),
             _ => Err(self.error_at(start, format!("`{name}` is not a shape"))),
         }
     }
@@ -574,14 +559,8 @@ impl<'a> Parser<'a> {
         };
         match self.scope.get(name) {
             Some(Binding::DType(d)) => Ok(d),
-            Some(Binding::Param(p)) => self
-                .tcx
-                .dtype_param(p)
-                .map_err(|e| self.error_at(start, e.to_string())),
-            _ => name
-                .parse::<DType>()
-                .map(DTy::Known)
-                .map_err(|e| self.error_at(start, e.to_string())),
+            Some(Binding::Param(p)) => located(start, self.tcx.dtype_param(p)),
+            _ => located(start, name.parse::<DType>().map(DTy::Known)),
         }
     }
 
@@ -667,19 +646,18 @@ impl<'a> Parser<'a> {
         let start = self.tok.lo as usize;
         let (mut acc, _) = self.dim_term(false)?;
         loop {
-            if self.eat(Tok::Plus) {
-                let (rhs, _) = self.dim_term(false)?;
-                acc = arith(start, self.tcx.dims.add(acc, rhs))?;
-            } else if self.eat(Tok::Minus) {
-                let (rhs, negated) = self.dim_term(true)?;
-                acc = if negated {
-                    arith(start, self.tcx.dims.add(acc, rhs))?
-                } else {
-                    arith(start, self.tcx.dims.sub(acc, rhs))?
-                };
-            } else {
-                return Ok(acc);
-            }
+            let minus = match self.tok.kind {
+                Tok::Plus => false,
+                Tok::Minus => true,
+                _ => return Ok(acc),
+            };
+            self.bump();
+            let (rhs, negated) = self.dim_term(minus)?;
+            let r = match minus && !negated {
+                true => self.tcx.dims.sub(acc, rhs),
+                false => self.tcx.dims.add(acc, rhs),
+            };
+            acc = located(start, r)?;
         }
     }
 
@@ -710,13 +688,13 @@ impl<'a> Parser<'a> {
                 Some(op) => {
                     if negated {
                         // Negation commutes with `*` but not with `/` or `%`.
-                        acc = arith(start, self.tcx.dims.neg(acc))?;
+                        acc = located(start, self.tcx.dims.neg(acc))?;
                         negated = false;
                     }
                     self.tcx.dims.apply(op, acc, rhs)
                 }
             };
-            acc = arith(start, r)?;
+            acc = located(start, r)?;
         }
     }
 
@@ -785,7 +763,7 @@ impl<'a> Parser<'a> {
             negations += 1;
         };
         if negations % 2 == 1 {
-            arith(start, self.tcx.dims.neg(d))
+            located(start, self.tcx.dims.neg(d))
         } else {
             Ok(d)
         }
@@ -847,7 +825,7 @@ impl<'a> Parser<'a> {
         self.expect(Tok::Comma, ",")?;
         let b = self.dim()?;
         self.expect(Tok::RParen, ")")?;
-        arith(start, self.tcx.dims.apply(op, a, b))
+        located(start, self.tcx.dims.apply(op, a, b))
     }
 
     /// The dimension a name stands for; an unknown name is a new rigid symbol.
@@ -855,10 +833,7 @@ impl<'a> Parser<'a> {
     fn dim_name(&mut self, start: usize, name: &str) -> PResult<Dim> {
         match self.scope.get(name) {
             Some(Binding::Dim(d)) => Ok(d),
-            Some(Binding::Param(p)) => self
-                .tcx
-                .dim_param(p)
-                .map_err(|e| self.error_at(start, e.to_string())),
+            Some(Binding::Param(p)) => located(start, self.tcx.dim_param(p)),
             Some(_) => Err(self.error_at(start, format!("`{name}` is not a dimension"))),
             None => {
                 let p = self.tcx.param(name, Kind::ShapeVar);
@@ -881,7 +856,8 @@ fn looks_like_dtype(name: &str) -> bool {
         })
 }
 
-fn arith(offset: usize, r: Result<Dim, crate::DimError>) -> PResult<Dim> {
+/// `r`, its error at byte `offset`.
+fn located<T, E: fmt::Display>(offset: usize, r: Result<T, E>) -> PResult<T> {
     r.map_err(|e| TypeParseError {
         offset,
         message: e.to_string(),

@@ -2,6 +2,7 @@
 //! parameters, each value a number, a string, a list, a name, or a form TVM prints for
 //! people ([`Parser::printed_value`]).
 
+use super::expressions::blank;
 use super::literals::MAX_NESTING;
 use super::literals::{unescape, Number};
 use super::{PResult, ParseError, Parser};
@@ -9,27 +10,36 @@ use crate::attrs::{AttrValue, Attrs};
 use crate::lexer::Tok;
 use std::sync::Arc;
 
-impl Parser<'_, '_> {
+impl<'s> Parser<'s, '_> {
     /// Whether an attribute `name=value` starts at the current token.
     pub(super) fn at_attr(&self) -> PResult<bool> {
         Ok(self.is(Tok::Ident) && self.peek2()?.kind == Tok::Eq)
     }
 
+    /// The text of the attribute list at byte `lo` up to its `)`, blanks before it
+    /// aside, if it has no string, comment or line break: a list written as an earlier
+    /// one was is that list ([`Parser::attrs`], the fast path).
+    pub(super) fn attrs_text(&self, lo: usize) -> Option<&'s str> {
+        let b = &self.src.as_bytes()[lo..];
+        let k = b
+            .iter()
+            .position(|&c| matches!(c, b')' | b'"' | b'/' | b'#' | b'\n'));
+        let k = k.filter(|&k| b[k] == b')')?;
+        let text = self.src[lo..lo + k].trim_end();
+        // Only the lexer's blanks before the `)` (`trim_end` takes any space).
+        (blank(self.src.as_bytes(), lo + text.len()) == lo + k).then_some(text)
+    }
+
     /// `name=value, ...` up to the `)` of a call (not consumed).
     pub(super) fn attrs(&mut self) -> PResult<Option<Arc<Attrs>>> {
         let lo = self.tok.lo as usize;
-        // A list written as an earlier one was (up to the `)`, outside strings) is that
-        // list: no need to read it again.
-        let end = self.src.as_bytes()[lo..]
-            .iter()
-            .position(|&c| c == b')' || c == b'"' || c == b'/' || c == b'#' || c == b'\n');
-        if let Some(k) = end.filter(|&k| self.src.as_bytes()[lo + k] == b')') {
-            let text = self.src[lo..lo + k].trim_end();
-            if let Some(attrs) = self.attr_lists.get(text) {
-                let attrs = attrs.clone();
-                self.jump(lo + text.len())?;
-                return Ok(Some(attrs));
-            }
+        let known = self
+            .attrs_text(lo)
+            .and_then(|t| Some((t, self.attr_lists.get(t)?)));
+        if let Some((text, attrs)) = known {
+            let attrs = attrs.clone();
+            self.jump(lo + text.len())?;
+            return Ok(Some(attrs));
         }
         let mut entries = Vec::new();
         while !self.is(Tok::RParen) {

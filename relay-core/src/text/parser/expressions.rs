@@ -104,11 +104,7 @@ impl Parser<'_, '_> {
         }
         let name = self.expect(Tok::Local, "a variable `%name` after `let`")?;
         let name = self.binder(name)?;
-        let ann = if !graph && self.eat(Tok::Colon)? {
-            Some(self.ty()?)
-        } else {
-            None
-        };
+        let ann = if graph { None } else { self.annotation()? };
         self.expect(Tok::Eq, "`=`")?;
         let var = self.new_local(name, ann);
         // `let %loop = fn (..) { .. %loop(..) }`: a function sees its own name.

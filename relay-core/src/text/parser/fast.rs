@@ -108,19 +108,9 @@ impl Parser<'_, '_> {
                 }
                 b'%' if tuple.is_none() => i = self.fast_local(i)?,
                 c if is_ident_start(c) && !self.fast_args.is_empty() => {
-                    // As `attrs` finds a list read before: its text up to the `)`.
-                    let k = b[i..]
-                        .iter()
-                        .position(|&c| matches!(c, b')' | b'"' | b'/' | b'#' | b'\n'));
-                    let k = k.filter(|&k| b[i + k] == b')')?;
-                    let text = self.src[i..i + k].trim_end();
-                    // Only the lexer's blanks before the `)` (`trim_end` takes any space).
-                    if blank(i + text.len()) != i + k {
-                        return None;
-                    }
-                    let a = self.attr_lists.get(text)?;
-                    attrs = Some(a.clone());
-                    i += k;
+                    let text = self.attrs_text(i)?;
+                    attrs = Some(self.attr_lists.get(text)?.clone());
+                    i = blank(i + text.len());
                     break;
                 }
                 _ => return None,
@@ -144,23 +134,20 @@ impl Parser<'_, '_> {
         });
         let var = var.var(&self.src[name_lo + 1..name_hi], None);
         let start = self.items_stack.len();
-        if let Some(span) = tuple {
+        for k in 0..self.fast_args.len() {
+            let (v, span) = self.fast_args[k];
             // A tuple's fields are mentions of their own (compact ones are for a call's
             // argument list only); the tuple is the one argument.
-            for k in 0..self.fast_args.len() {
-                let (v, span) = self.fast_args[k];
-                let e = self.m.at(span).var_ref(v);
-                self.items_stack.push(e);
-            }
+            let e = match tuple {
+                Some(_) => self.m.at(span).var_ref(v),
+                None => self.m.at(span).var_mention(v),
+            };
+            self.items_stack.push(e);
+        }
+        if let Some(span) = tuple {
             let t = self.m.at(span).tuple(&self.items_stack[start..]);
             self.items_stack.truncate(start);
             self.items_stack.push(t);
-        } else {
-            for k in 0..self.fast_args.len() {
-                let (v, span) = self.fast_args[k];
-                let e = self.m.at(span).var_mention(v);
-                self.items_stack.push(e);
-            }
         }
         self.last_op = (callee, op_lo as u32);
         let span = Span {

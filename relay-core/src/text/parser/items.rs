@@ -98,11 +98,7 @@ impl Parser<'_, '_> {
             if self.is(Tok::LBrace) {
                 self.skip_group(self.tok.lo as usize)?;
             }
-            let ann = if self.eat(Tok::Colon)? {
-                Some(self.ty()?)
-            } else {
-                None
-            };
+            let ann = self.annotation()?;
             params.push(self.new_local(t, ann));
             if !self.eat(Tok::Comma)? && !self.is(Tok::RParen) {
                 return Err(self.expected("`,` or `)`"));
@@ -304,31 +300,32 @@ impl Parser<'_, '_> {
     /// source, to the source's own definition if it has one (which shadows an earlier
     /// source's), else to an earlier source's global.
     pub(super) fn module(&mut self) {
+        let first_error = self.errors.len();
         self.names.start_source();
         self.items = None;
         self.metadata = None;
+        if let Err(e) = self.items_of_source() {
+            self.errors.push(e);
+        }
+        self.resolve_forward();
+        // In the order of the text (an unknown global is known at the source's end).
+        self.errors[first_error..].sort_by_key(|e| e.span.lo);
+    }
+
+    /// The items of the source, an error in one reported and the next one read.
+    fn items_of_source(&mut self) -> PResult<()> {
         self.forget_words();
-        if let Err(e) = self.seek(self.start) {
-            self.errors.push(e);
-            return;
-        }
+        self.seek(self.start)?;
         // TVM 0.6 and earlier printed their version as `v0.0.4` on the first line.
-        if let Err(e) = self.version_line() {
-            self.errors.push(e);
-            return;
-        }
+        self.version_line()?;
         if self.is(Tok::Hash) && !self.at_metadata() {
             if let Err(e) = self.header() {
                 // Go on at the first item after the header's error.
                 let next = self.item_after(e.span.lo);
                 self.errors.push(e);
-                if let Err(e) = self.seek(next) {
-                    self.errors.push(e);
-                    return;
-                }
+                self.seek(next)?;
             }
         }
-        let first_error = self.errors.len();
         // The data types first (a definition may use one declared after it): found by a
         // pass over the tokens, which only a source that has the word `type` or `data`
         // needs.
@@ -338,10 +335,7 @@ impl Parser<'_, '_> {
             let items = self.find_items();
             self.declare_data(&items);
             self.forget_words();
-            if let Err(e) = self.seek(at) {
-                self.errors.push(e);
-                return;
-            }
+            self.seek(at)?;
         }
         self.scope = self.adts.scope();
         let base = self.scope.mark();
@@ -370,15 +364,10 @@ impl Parser<'_, '_> {
                 self.errors.push(e);
                 // Go on at the next item.
                 let next = self.item_after(lo);
-                if let Err(e) = self.seek(next) {
-                    self.errors.push(e);
-                    break;
-                }
+                self.seek(next)?;
             }
         }
-        self.resolve_forward();
-        // In the order of the text (an unknown global is known at the source's end).
-        self.errors[first_error..].sort_by_key(|e| e.span.lo);
+        Ok(())
     }
 
     /// Where the first top-level item after byte `lo` starts (the end of the source if

@@ -74,26 +74,29 @@ impl Parser<'_, '_> {
                 )))
             }
         };
-        let sign = if negative { -1.0 } else { 1.0 };
-        match dtype {
-            Some(d) if d.is_float() => {
-                let v: f64 = digits.parse().map_err(|_| err(format!("bad number `{text}`")))?;
-                Ok(Number::Float(sign * v, d))
-            }
-            None if float => {
-                let v: f64 = digits.parse().map_err(|_| err(format!("bad number `{text}`")))?;
-                Ok(Number::Float(sign * v, DType::FLOAT32))
-            }
-            Some(_) if float => Err(err(format!(
+        let dtype = match (dtype, float) {
+            (None, true) => Some(DType::FLOAT32),
+            (Some(d), true) if !d.is_float() => return Err(err(format!(
                 "`{text}` is a float literal with an integer suffix: expected a float suffix (`f`, `f16`, `f32` or `f64`)"
             ))),
+            (d, _) => d,
+        };
+        match dtype {
+            Some(d) if d.is_float() => {
+                let v: f64 = digits
+                    .parse()
+                    .map_err(|_| err(format!("bad number `{text}`")))?;
+                Ok(Number::Float(if negative { -v } else { v }, d))
+            }
             d => {
                 let v = digits
                     .parse::<i128>()
                     .ok()
                     .map(|v| if negative { -v } else { v })
                     .and_then(|v| i64::try_from(v).ok())
-                    .ok_or_else(|| err(format!("integer literal `{text}` does not fit in 64 bits")))?;
+                    .ok_or_else(|| {
+                        err(format!("integer literal `{text}` does not fit in 64 bits"))
+                    })?;
                 let d = d.unwrap_or(if i32::try_from(v).is_ok() {
                     DType::INT32
                 } else {

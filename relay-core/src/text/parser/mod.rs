@@ -591,27 +591,12 @@ impl<'s, 'a> Parser<'s, 'a> {
         }
     }
 
-    /// `line L, column C` of byte `offset`, counted in its own source, followed by that
-    /// source's name if it is not the one being read.
+    /// `line L, column C` of byte `offset` (from 1), counted in its own source, followed
+    /// by that source's name if it is not the one being read: by the offsets of the
+    /// text's newlines, found once.
     fn place(&self, offset: u32) -> String {
-        let (lo, name) = self
-            .starts
-            .iter()
-            .rev()
-            .find(|(lo, _)| *lo <= offset)
-            .copied()
-            .unwrap_or((0, ""));
-        let here = self.line_col(lo, offset);
-        if lo as usize == self.start || name.is_empty() {
-            here
-        } else {
-            format!("{here} of {name}")
-        }
-    }
-
-    /// `line L, column C` of byte `offset`, counted from byte `lo` (a source's start),
-    /// both from 1: by the offsets of the text's newlines, found once.
-    fn line_col(&self, lo: u32, offset: u32) -> String {
+        let starts = self.starts.iter().rev();
+        let (lo, name) = starts.copied().find(|s| s.0 <= offset).unwrap_or((0, ""));
         let newlines = self.newlines.get_or_init(|| {
             memchr::memchr_iter(b'\n', self.full_src.as_bytes())
                 .map(|i| i as u32)
@@ -625,11 +610,15 @@ impl<'s, 'a> Parser<'s, 'a> {
         } else {
             lo
         };
-        format!(
+        let here = format!(
             "line {}, column {}",
             before - first + 1,
             offset - line_start + 1
-        )
+        );
+        match lo as usize == self.start || name.is_empty() {
+            true => here,
+            false => format!("{here} of {name}"),
+        }
     }
 
     // ----- locals -----

@@ -19,11 +19,7 @@ impl Parser<'_, '_> {
             Tok::Local => {
                 let t = self.bump()?;
                 let t = self.binder(t)?;
-                let ann = if self.eat(Tok::Colon)? {
-                    Some(self.ty()?)
-                } else {
-                    None
-                };
+                let ann = self.annotation()?;
                 let v = self.new_local(t, ann);
                 self.names.locals.bind(&self.m, v);
                 let span = self.span_from(t.lo);

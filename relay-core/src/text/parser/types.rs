@@ -53,6 +53,14 @@ impl Parser<'_, '_> {
         Ok(t)
     }
 
+    /// `(':' ty)?`, a binder's annotation.
+    pub(super) fn annotation(&mut self) -> PResult<Option<Ty>> {
+        match self.eat(Tok::Colon)? {
+            true => self.ty().map(Some),
+            false => Ok(None),
+        }
+    }
+
     /// A type argument at a call: a shape (`(10, n)`, a shape parameter) or a type.
     pub(super) fn type_arg(&mut self) -> PResult<ParamValue> {
         let at = self.tok.lo as usize;

@@ -83,7 +83,8 @@ impl Table {
     /// The slot of the variable named `name` (hash `h`), if there is one.
     #[inline]
     fn find(&self, m: &Module, h: u64, name: &[u8]) -> Option<usize> {
-        self.0.find_bucket_index(h, |&v| same(m.var_name_bytes(v), name))
+        self.0
+            .find_bucket_index(h, |&v| same(m.var_name_bytes(v), name))
     }
 
     /// The variable in slot `i`.

@@ -62,38 +62,23 @@ impl<'s> Parser<'s, '_> {
     /// Reads TVM 0.6's version line (`v0.0.4`) if the source starts with one, and notes
     /// whether it is TVM 0.5's `v0.0.1`, whose bindings end with their line.
     pub(super) fn version_line(&mut self) -> PResult<()> {
+        let (b, lo) = (self.src.as_bytes(), self.tok.lo as usize);
+        let digits = b[lo..].strip_prefix(b"v0.0.").unwrap_or_default();
+        let end = lo + 5 + digits.iter().take_while(|c| c.is_ascii_digit()).count();
         self.line_ends_binding = false;
-        if let Some(end) = self.old_version_end() {
-            self.line_ends_binding = &self.src[self.tok.lo as usize..end] == "v0.0.1";
+        if end > lo + 5 && b.get(end).is_none_or(u8::is_ascii_whitespace) {
+            self.line_ends_binding = &self.src[lo..end] == "v0.0.1";
             self.seek(end)?;
         }
         Ok(())
     }
 
-    /// The end of TVM 0.6's version line (`v0.0.4`) at the current token, if it is one.
-    fn old_version_end(&self) -> Option<usize> {
-        let lo = self.tok.lo as usize;
-        let digits = self.src.as_bytes()[lo..].strip_prefix(b"v0.0.")?;
-        let n = digits.iter().take_while(|c| c.is_ascii_digit()).count();
-        let end = lo + b"v0.0.".len() + n;
-        let alone = self
-            .src
-            .as_bytes()
-            .get(end)
-            .is_none_or(u8::is_ascii_whitespace);
-        (n > 0 && alone).then_some(end)
-    }
-
     /// Whether the binding being read ends here, at the end of its line without a `;`
-    /// (TVM 0.5's `v0.0.1` text).
+    /// (TVM 0.5's `v0.0.1` text; comments between the tokens aside).
     pub(super) fn line_ended(&self) -> bool {
-        self.line_ends_binding && !self.is(Tok::Semi) && self.on_new_line()
-    }
-
-    /// Whether the current token starts a line after the last consumed one (comments
-    /// between them aside).
-    fn on_new_line(&self) -> bool {
-        self.src[self.prev_hi as usize..self.tok.lo as usize].contains('\n')
+        self.line_ends_binding
+            && !self.is(Tok::Semi)
+            && self.src[self.prev_hi as usize..self.tok.lo as usize].contains('\n')
     }
 
     // ----- names with `.digits` parts -----
@@ -123,7 +108,9 @@ impl<'s> Parser<'s, '_> {
 
     /// `t` extended to byte `end`, the parser reading on from there.
     fn extend_to(&mut self, t: Token, end: usize) -> PResult<Token> {
-        self.jump(end)?;
+        if end != t.hi as usize {
+            self.jump(end)?;
+        }
         Ok(Token {
             hi: end as u32,
             ..t
@@ -158,11 +145,8 @@ impl<'s> Parser<'s, '_> {
     /// ([`Parser::digit_parts`]).
     pub(super) fn binder(&mut self, t: Token) -> PResult<Token> {
         let long = self.unsanitary(t).unwrap_or(t);
-        match self.digit_parts(long).last() {
-            Some(&end) => self.extend_to(t, end),
-            None if long.hi != t.hi => self.extend_to(t, long.hi as usize),
-            None => Ok(t),
-        }
+        let end = self.digit_parts(long).last().copied();
+        self.extend_to(t, end.unwrap_or(long.hi as usize))
     }
 
     /// A local used: `t` with its `-` and `+` parts and the most of its `.digits` parts
@@ -185,10 +169,7 @@ impl<'s> Parser<'s, '_> {
         for &end in &ends {
             let name = &self.src[t.lo as usize + 1..end];
             if self.names.locals.get(&self.m, name).is_some() {
-                return match end == t.hi as usize {
-                    true => Ok(t),
-                    false => self.extend_to(t, end),
-                };
+                return self.extend_to(t, end);
             }
         }
         let short_name = &self.src[t.lo as usize + 1..t.hi as usize];
@@ -229,11 +210,11 @@ impl<'s> Parser<'s, '_> {
         }
     }
 
-    /// From the bracket at byte `open` (`(`, `[` or `{`), the byte after the one that
+    /// Reads on after the bracket at byte `open` (`(`, `[` or `{`) and the one that
     /// closes it, over nested brackets and quoted strings (`'llvm'`, `"a)b"`): the text
     /// of a value TVM prints only to be read by people, such as
-    /// `VirtualDevice(device_type=1, target=Target(kind='llvm', keys={'cpu'}))`.
-    fn group_end(&self, open: usize) -> PResult<usize> {
+    /// `VirtualDevice(device_type=1, target=Target(kind='llvm', keys={'cpu'}))`. Its end.
+    pub(super) fn skip_group(&mut self, open: usize) -> PResult<usize> {
         let b = self.src.as_bytes();
         let mut closers = Vec::new();
         let mut i = open;
@@ -247,6 +228,7 @@ impl<'s> Parser<'s, '_> {
                         break;
                     }
                     if closers.is_empty() {
+                        self.jump(i + 1)?;
                         return Ok(i + 1);
                     }
                 }
@@ -262,14 +244,6 @@ impl<'s> Parser<'s, '_> {
         }
         let hi = (open + 1).min(b.len()) as u32;
         Err(ParseError::new(Span { lo: open as u32, hi }, "this bracket is not closed (before the end of the text, or by the bracket that ends it)".into()))
-    }
-
-    /// Reads on after the group of brackets opening at byte `open` ([`Parser::group_end`]):
-    /// its end.
-    pub(super) fn skip_group(&mut self, open: usize) -> PResult<usize> {
-        let end = self.group_end(open)?;
-        self.jump(end)?;
-        Ok(end)
     }
 
     // ----- `free_var` -----
@@ -288,11 +262,7 @@ impl<'s> Parser<'s, '_> {
         self.bump()?;
         let t = self.expect(Tok::Local, "a variable `%name` after `free_var`")?;
         let t = self.binder(t)?;
-        let ann = if self.eat(Tok::Colon)? {
-            Some(self.ty()?)
-        } else {
-            None
-        };
+        let ann = self.annotation()?;
         self.eat(Tok::Semi)?;
         let v = self.new_local(t, ann);
         self.names.locals.bind(&self.m, v);
@@ -389,8 +359,29 @@ impl<'s> Parser<'s, '_> {
     ) -> PResult<(Option<Arc<crate::Attrs>>, Option<(crate::ty::Ty, String)>)> {
         let lo = self.bump()?.lo;
         let (span, kind, n) = self.meta_ref(lo)?;
-        if self.metadata().is_some() {
-            return Ok((self.meta_attrs_read(callee, span, &kind, n), None));
+        if let Some(read) = self.metadata().map(|md| md.attrs(&kind, n)) {
+            let entries = match read {
+                Ok(entries) => entries,
+                Err(message) => {
+                    self.error(span, message);
+                    return Ok((None, None));
+                }
+            };
+            let op = match callee.is_mention() {
+                false => match self.m.expr(callee).kind {
+                    crate::expr::ExprKind::Op(op) => Some(op),
+                    _ => None,
+                },
+                true => None,
+            };
+            let values = entries.into_iter().map(|(name, v)| {
+                let ty = op.and_then(|op| op.attrs.iter().find(|a| a.name == name));
+                (
+                    name.into_boxed_str(),
+                    metadata::attr_value(v, ty.map(|a| &a.ty)),
+                )
+            });
+            return Ok((Some(Arc::new(crate::Attrs::new(values.collect()))), None));
         }
         let reference = self.src[span.lo as usize..span.hi as usize].to_string();
         let printed = match self.is(Tok::RParen) {
@@ -404,42 +395,6 @@ impl<'s> Parser<'s, '_> {
             );
         }
         Ok((None, printed.map(|ty| (ty, reference))))
-    }
-
-    /// `meta[relay.attrs.X][n]` as the attributes of a call of `callee`: read from the
-    /// metadata section.
-    fn meta_attrs_read(
-        &mut self,
-        callee: ExprId,
-        span: Span,
-        kind: &str,
-        n: u64,
-    ) -> Option<Arc<crate::Attrs>> {
-        let op = match callee.is_mention() {
-            false => match self.m.expr(callee).kind {
-                crate::expr::ExprKind::Op(op) => Some(op),
-                _ => None,
-            },
-            true => None,
-        };
-        let read = self.metadata()?.attrs(kind, n);
-        let entries = match read {
-            Ok(entries) => entries,
-            Err(message) => {
-                self.error(span, message);
-                return None;
-            }
-        };
-        let values = entries
-            .into_iter()
-            .map(|(name, v)| {
-                let ty = op
-                    .and_then(|op| op.attrs.iter().find(|a| a.name == name))
-                    .map(|a| &a.ty);
-                (name.into_boxed_str(), metadata::attr_value(v, ty))
-            })
-            .collect();
-        Some(Arc::new(crate::Attrs::new(values)))
     }
 
     /// Skips the bracketed groups from the current token on (`[kind][0]`).
@@ -481,22 +436,15 @@ impl<'s> Parser<'s, '_> {
     fn metadata(&mut self) -> Option<&metadata::Metadata> {
         if self.metadata.is_none() {
             let src = &self.src[self.start..];
-            let read = match metadata::section(src) {
-                None => Ok(None),
-                Some(at) => metadata::Metadata::parse(&src[at..])
-                    .map(Some)
-                    .map_err(|(m, k)| {
-                        let lo = (self.start + at + k) as u32;
-                        (m, Span { lo, hi: lo })
-                    }),
-            };
-            self.metadata = Some(match read {
-                Ok(md) => md,
-                Err((message, span)) => {
-                    self.error(span, message);
-                    None
-                }
+            let md = metadata::section(src).and_then(|at| {
+                let read = metadata::Metadata::parse(&src[at..]);
+                read.map_err(|(message, k)| {
+                    let lo = (self.start + at + k) as u32;
+                    self.error(Span { lo, hi: lo }, message);
+                })
+                .ok()
             });
+            self.metadata = Some(md);
         }
         self.metadata.as_ref().and_then(Option::as_ref)
     }
@@ -504,14 +452,11 @@ impl<'s> Parser<'s, '_> {
     /// The type in a `/* ty=T */` comment right after byte `at` (blanks before it), if
     /// there is one.
     fn ty_comment(&mut self, at: usize) -> PResult<Option<crate::ty::Ty>> {
-        let b = self.src.as_bytes();
-        let mut i = at;
-        while i < b.len() && b[i].is_ascii_whitespace() {
-            i += 1;
-        }
-        if !self.src[i..].starts_with("/*") {
-            return Ok(None);
-        }
+        let rest = &self.src[at..];
+        let i = at + rest.len()
+            - rest
+                .trim_start_matches(|c: char| c.is_ascii_whitespace())
+                .len();
         let Some((pos, _)) = crate::text::printed_type(self.src, i, i + 2) else {
             return Ok(None);
         };
