@@ -73,10 +73,6 @@ pub(crate) struct ScopeMark {
 /// The source of [`TypeScope`] versions.
 static VERSIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
-fn next_version() -> u64 {
-    VERSIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-}
-
 impl TypeScope {
     /// An empty scope.
     pub fn new() -> Self {
@@ -95,7 +91,7 @@ impl TypeScope {
 
     /// Gives `name` the binding `b` (none for `None`), journaled: the one it had.
     fn set(&mut self, name: &str, b: Option<Binding>) -> Option<Binding> {
-        self.version = next_version();
+        self.version = VERSIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let previous = self.put(name, b);
         self.journal.push((name.into(), previous));
         previous

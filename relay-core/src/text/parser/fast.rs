@@ -17,7 +17,7 @@
 use super::expressions::{blank, Chain};
 use super::types::type_text;
 use super::{PResult, Parser, Word};
-use crate::expr::{ExprId, Span};
+use crate::expr::Span;
 use crate::lexer::{dotted_end, is_ident_start, name_end};
 
 impl Parser<'_, '_> {
@@ -74,7 +74,9 @@ impl Parser<'_, '_> {
             return None;
         }
         let op_hi = dotted_end(b, op_lo);
-        let callee = self.op_node(op_lo, op_hi)?;
+        let Some(&Word::Op(_, Some(callee))) = self.words.get(&self.src[op_lo..op_hi]) else {
+            return None;
+        };
         let mut i = blank(op_hi);
         if at(i) != b'(' {
             return None;
@@ -230,13 +232,5 @@ impl Parser<'_, '_> {
         self.seek(next)?;
         self.prev_hi = prev_hi as u32;
         Ok(true)
-    }
-
-    /// The shared node of the operator named at `lo..hi`, if it has one.
-    fn op_node(&mut self, lo: usize, hi: usize) -> Option<ExprId> {
-        match self.words.get(&self.src[lo..hi]) {
-            Some(&Word::Op(_, Some(e))) => Some(e),
-            _ => None,
-        }
     }
 }

@@ -189,11 +189,7 @@ impl Parser<'_, '_> {
             }
             self.bump()?;
         }
-        self.skip_braces()
-    }
-
-    /// From a `{`, past the `}` that closes it.
-    fn skip_braces(&mut self) -> PResult<()> {
+        // To the `}` that closes the `{`.
         let mut depth = 0usize;
         loop {
             match self.tok.kind {

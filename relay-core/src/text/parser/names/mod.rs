@@ -28,13 +28,13 @@ pub(super) struct Names<'s> {
 }
 
 impl<'s> Names<'s> {
-    // ----- globals -----
-
     /// Forgets the globals of the source read before (a new source starts).
     pub(super) fn start_source(&mut self) {
         self.globals.clear();
         self.forward.clear();
     }
+
+    // ----- globals -----
 
     /// The global `name` (without its `@`) this source defines, if it has read it.
     pub(super) fn global(&self, name: &str) -> Option<GlobalId> {

@@ -3,10 +3,9 @@
 //! hash table with a log spends 2.9x the parse's time and 12 MB more there, where the
 //! table no longer fits in the processor's cache.
 //!
-//! - **The table**: open addressing with linear probing over variable ids, whose names
-//!   live in the module (no keys of its own); beside each slot a byte of the name's hash,
-//!   so a probe reads a name only when that byte matches. A log of the bindings, with
-//!   what each shadowed, undoes them at the end of their scopes.
+//! - **The table**: a [`HashTable`] of variable ids, whose names live in the module (no
+//!   keys of its own). A log of the bindings, with what each shadowed, undoes them at
+//!   the end of their scopes.
 //! - **A cache of the latest bindings** by hash in front of it: most mentions are of a
 //!   name bound a few statements before; and a guess of the next parameter (a model's
 //!   weights are used in their order).
