@@ -83,11 +83,8 @@ impl<'s> Parser<'s, '_> {
             Tok::Num | Tok::Minus => {
                 let negative = self.eat(Tok::Minus)?;
                 let t = self.expect(Tok::Num, "a number after `-`")?;
-                let num = self.number(t, negative, lo)?;
-                let float_suffix = num.dtype().is_float();
-                Ok(match num {
-                    Number::Int(v, _) if !float_suffix => AttrValue::Int(v),
-                    Number::Int(v, _) => AttrValue::Float(v as f64),
+                Ok(match self.number(t, negative, lo)? {
+                    Number::Int(v, _) => AttrValue::Int(v),
                     Number::Float(v, _) => AttrValue::Float(v),
                 })
             }

@@ -405,7 +405,7 @@ struct Parser<'s, 'a> {
     type_cache_version: u64,
     /// Operators and constructors by name, for this source.
     words: FxHashMap<&'s str, Word>,
-    /// How many unknown names have been reported (see `Parser::suggests`).
+    /// How many unknown names have been reported (see `Parser::unknown`).
     suggested: usize,
     /// The source's metadata section, read when a reference needs it: `None` before,
     /// then the section if there is one that reads.

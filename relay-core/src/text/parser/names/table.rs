@@ -132,54 +132,18 @@ fn slot(h: u64) -> usize {
 /// No variable: an empty slot of the cache of recent bindings.
 const NONE: VarId = VarId(u32::MAX);
 
-/// The hash of a name: a few folded multiplications over its bytes read as words
-/// (overlapping at the end), as fast as a name is short. Collisions cost only probes: the table
-/// compares the names themselves.
+/// The hash of a name.
 #[inline]
 fn hash(name: &[u8]) -> u64 {
-    const K: u64 = 0xf135_7aea_2e62_a9c5;
-    let n = name.len();
-    let word = |i: usize| u64::from_le_bytes(name[i..i + 8].try_into().expect("eight bytes"));
-    let half = |i: usize| u64::from(u32::from_le_bytes(name[i..i + 4].try_into().expect("four")));
-    // The two halves of a full product, folded: every bit of the word reaches every bit.
-    let mix = |h: u64, w: u64| {
-        let p = u128::from(h ^ w) * u128::from(K);
-        (p as u64) ^ ((p >> 64) as u64)
-    };
-    let mut h = n as u64;
-    if n >= 8 {
-        let mut i = 0;
-        while i + 8 < n {
-            h = mix(h, word(i));
-            i += 8;
-        }
-        h = mix(h, word(n - 8));
-    } else if n >= 4 {
-        h = mix(h, half(0) | half(n - 4) << 32);
-    } else if n > 0 {
-        let w = u64::from(name[0]) | u64::from(name[n / 2]) << 8 | u64::from(name[n - 1]) << 16;
-        h = mix(h, w);
-    }
-    h
+    let mut h = rustc_hash::FxHasher::default();
+    std::hash::Hasher::write(&mut h, name);
+    std::hash::Hasher::finish(&h)
 }
 
-/// Whether two names are the same, compared a word at a time (overlapping at the end)
-/// without a call for the short names of a program.
+/// Whether two names are the same.
 #[inline]
 fn same(a: &[u8], b: &[u8]) -> bool {
-    let n = a.len();
-    if n != b.len() {
-        return false;
-    }
-    let word = |s: &[u8], i: usize| u64::from_le_bytes(s[i..i + 8].try_into().expect("eight"));
-    let half = |s: &[u8], i: usize| u32::from_le_bytes(s[i..i + 4].try_into().expect("four"));
-    match n {
-        0 => true,
-        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
-        4..=7 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
-        8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
-        _ => a == b,
-    }
+    a == b
 }
 
 impl Locals {
