@@ -63,6 +63,9 @@ impl Parser<'_, '_> {
         if name_hi == name_lo + 1 {
             return None;
         }
+        // Its slot in the table of locals, likely far from the cache in a long chain,
+        // asked for now: it arrives while the call is read.
+        self.names.locals.prefetch(&b[name_lo + 1..name_hi]);
         // `=`
         let i = blank(name_hi);
         if at(i) != b'=' || matches!(at(i + 1), b'=' | b'>') {

@@ -1,11 +1,16 @@
 //! The fast table behind [`super::Names`]: the local variables in scope while a module is
 //! read, by name. It earns its lines at N = 1,000,000 (the reference workload): a plain
 //! hash table with a log spends 2.9x the parse's time and 12 MB more there, where the
-//! table no longer fits in the processor's cache.
+//! table no longer fits in the processor's cache; `hashbrown`'s `HashTable` in its place,
+//! which cannot be asked for a slot ahead of a binding, took 1.2x the parse's time there.
 //!
-//! - **The table**: a [`HashTable`] of variable ids, whose names live in the module (no
-//!   keys of its own). A log of the bindings, with what each shadowed, undoes them at
-//!   the end of their scopes.
+//! - **The table**: open addressing with linear probing over variable ids, whose names
+//!   live in the module (no keys of its own); beside each slot a byte of the name's hash,
+//!   so a probe reads a name only when that byte matches, and a search for a name not
+//!   there reads tags only. Its home slot is known from the name alone, so a parser that
+//!   has read a name it is about to bind can ask for that line early
+//!   ([`Locals::prefetch`]). A log of the bindings, with what each shadowed, undoes them
+//!   at the end of their scopes.
 //! - **A cache of the latest bindings** by hash in front of it: most mentions are of a
 //!   name bound a few statements before; and a guess of the next parameter (a model's
 //!   weights are used in their order).
@@ -15,7 +20,6 @@
 //!   whose mentions are of its last few statements never puts them there.
 
 use crate::expr::{Module, VarId};
-use hashbrown::hash_table::{Entry, HashTable};
 
 pub(crate) struct Locals {
     table: Table,
@@ -74,55 +78,183 @@ impl Default for Locals {
     }
 }
 
-/// A set of variables with distinct names, found by name (by the hash of [`hash`]).
+/// A set of variables with distinct names, found by name: open addressing, linear
+/// probing, a power of two of slots, at most 7/8 of them full.
 #[derive(Default)]
-struct Table(HashTable<VarId>);
+struct Table {
+    /// By slot, the top byte of its variable's hash, made nonzero; 0 for an empty slot.
+    tags: Vec<u8>,
+    /// By slot, its variable's id (meaningless where the tag is 0: zero, as allocated, so
+    /// the pages of a large table are not written before they are used).
+    slots: Vec<u32>,
+    /// Full slots.
+    len: usize,
+}
+
+/// The byte of hash `h` kept beside its slot: never 0, which marks an empty slot.
+#[inline]
+fn tag(h: u64) -> u8 {
+    ((h >> 56) as u8).max(1)
+}
 
 impl Table {
-    /// The slot of the variable named `name` (hash `h`), if there is one.
-    #[inline]
-    fn find(&self, m: &Module, h: u64, name: &[u8]) -> Option<usize> {
-        self.0
-            .find_bucket_index(h, |&v| same(m.var_name_bytes(v), name))
-    }
-
     /// The variable in slot `i`.
     #[inline]
     fn var(&self, i: usize) -> VarId {
-        *self.0.get_bucket(i).expect("a full slot")
+        VarId(self.slots[i])
+    }
+
+    fn mask(&self) -> usize {
+        self.tags.len().wrapping_sub(1)
+    }
+
+    /// Most variables the table holds before it grows.
+    fn limit(&self) -> usize {
+        self.tags.len() / 8 * 7
+    }
+
+    /// Where the variable named `name` (hash `h`) is: `Ok` its slot, or `Err` the empty
+    /// slot that ends its probe (where it would go). The table must have a slot.
+    #[inline(always)]
+    fn probe(&self, m: &Module, h: u64, name: &[u8]) -> Result<usize, usize> {
+        let mask = self.mask();
+        let t = tag(h);
+        let mut i = h as usize & mask;
+        loop {
+            let ti = self.tags[i];
+            if ti == 0 {
+                return Err(i);
+            }
+            if ti == t && same(m.var_name_bytes(self.var(i)), name) {
+                return Ok(i);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// The slot of the variable named `name` (hash `h`), if there is one.
+    #[inline]
+    fn find(&self, m: &Module, h: u64, name: &[u8]) -> Option<usize> {
+        if self.len == 0 {
+            return None;
+        }
+        self.probe(m, h, name).ok()
     }
 
     /// Puts `v` (its name `name`, hashed `h`) in the table: the variable of that name it
     /// replaces, if any.
     #[inline]
     fn insert(&mut self, m: &Module, h: u64, name: &[u8], v: VarId) -> Option<VarId> {
-        let same_name = |&w: &VarId| same(m.var_name_bytes(w), name);
-        match self.0.entry(h, same_name, |&w| hash(m.var_name_bytes(w))) {
-            Entry::Occupied(mut e) => Some(std::mem::replace(e.get_mut(), v)),
-            Entry::Vacant(e) => {
-                e.insert(v);
+        if self.len >= self.limit() {
+            self.grow(m, self.len + 1);
+        }
+        match self.probe(m, h, name) {
+            Ok(i) => Some(VarId(std::mem::replace(&mut self.slots[i], v.0))),
+            Err(i) => {
+                self.tags[i] = tag(h);
+                self.slots[i] = v.0;
+                self.len += 1;
                 None
             }
         }
     }
 
-    /// Empties slot `i`.
-    fn remove_at(&mut self, _: &Module, i: usize) {
-        if let Ok(e) = self.0.get_bucket_entry(i) {
-            e.remove();
+    /// Empties slot `i`, moving back the variables after it that would no longer be found
+    /// past the hole (backward-shift deletion: no tombstones).
+    fn remove_at(&mut self, m: &Module, mut i: usize) {
+        let mask = self.mask();
+        let mut j = i;
+        loop {
+            j = (j + 1) & mask;
+            if self.tags[j] == 0 {
+                break;
+            }
+            let home = hash(m.var_name_bytes(self.var(j))) as usize & mask;
+            // The variable at `j` stays if its home is cyclically in `(i, j]`.
+            let stays = if i <= j {
+                i < home && home <= j
+            } else {
+                i < home || home <= j
+            };
+            if !stays {
+                self.tags[i] = self.tags[j];
+                self.slots[i] = self.slots[j];
+                i = j;
+            }
         }
+        self.tags[i] = 0;
+        self.len -= 1;
     }
 
     /// Room for `n` more variables without growing.
     fn reserve(&mut self, m: &Module, n: usize) {
-        self.0.reserve(n, |&w| hash(m.var_name_bytes(w)));
+        let want = self.len.saturating_add(n);
+        if want > self.limit() {
+            self.grow(m, want);
+        }
+    }
+
+    /// Rebuilds the table with room for at least `want` variables.
+    #[cold]
+    fn grow(&mut self, m: &Module, want: usize) {
+        let buckets = want
+            .checked_mul(8)
+            .map(|x| (x / 7).max(16).next_power_of_two())
+            .expect("a table of fewer than 2^61 slots");
+        let old_tags = std::mem::replace(&mut self.tags, vec![0; buckets]);
+        let old_slots = std::mem::replace(&mut self.slots, vec![0; buckets]);
+        let mask = buckets - 1;
+        for (&t, &v) in old_tags.iter().zip(old_slots.iter()) {
+            if t == 0 {
+                continue;
+            }
+            let mut i = hash(m.var_name_bytes(VarId(v))) as usize & mask;
+            while self.tags[i] != 0 {
+                i = (i + 1) & mask;
+            }
+            self.tags[i] = t;
+            self.slots[i] = v;
+        }
+    }
+
+    /// Asks the processor for the line of tags of the home slot of hash `h` (a search
+    /// for a name not there reads only tags).
+    #[inline]
+    fn prefetch(&self, h: u64) {
+        if let Some(t) = self.tags.get(h as usize & self.mask()) {
+            prefetch_line(std::ptr::from_ref(t).cast());
+        }
     }
 
     fn clear(&mut self) {
-        if !self.0.is_empty() {
-            self.0.clear();
+        if self.len != 0 {
+            self.tags.fill(0);
+            self.len = 0;
         }
     }
+
+    fn iter(&self) -> impl Iterator<Item = VarId> + '_ {
+        self.tags
+            .iter()
+            .zip(self.slots.iter())
+            .filter(|&(&t, _)| t != 0)
+            .map(|(_, &v)| VarId(v))
+    }
+}
+
+/// A hint to bring the line at `p` into the cache.
+#[inline(always)]
+fn prefetch_line(p: *const i8) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        // SAFETY: a prefetch is only a hint: it reads nothing into the program, never
+        // faults (whatever the address), and writes nothing; its one requirement, the
+        // `sse` target feature, is part of every x86_64 target.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
 }
 
 fn slot(h: u64) -> usize {
@@ -132,18 +264,54 @@ fn slot(h: u64) -> usize {
 /// No variable: an empty slot of the cache of recent bindings.
 const NONE: VarId = VarId(u32::MAX);
 
-/// The hash of a name.
+/// The hash of a name: a few folded multiplications over its bytes read as words
+/// (overlapping at the end), as fast as a name is short. Collisions cost only probes: the table
+/// compares the names themselves.
 #[inline]
 fn hash(name: &[u8]) -> u64 {
-    let mut h = rustc_hash::FxHasher::default();
-    std::hash::Hasher::write(&mut h, name);
-    std::hash::Hasher::finish(&h)
+    const K: u64 = 0xf135_7aea_2e62_a9c5;
+    let n = name.len();
+    let word = |i: usize| u64::from_le_bytes(name[i..i + 8].try_into().expect("eight bytes"));
+    let half = |i: usize| u64::from(u32::from_le_bytes(name[i..i + 4].try_into().expect("four")));
+    // The two halves of a full product, folded: every bit of the word reaches every bit.
+    let mix = |h: u64, w: u64| {
+        let p = u128::from(h ^ w) * u128::from(K);
+        (p as u64) ^ ((p >> 64) as u64)
+    };
+    let mut h = n as u64;
+    if n >= 8 {
+        let mut i = 0;
+        while i + 8 < n {
+            h = mix(h, word(i));
+            i += 8;
+        }
+        h = mix(h, word(n - 8));
+    } else if n >= 4 {
+        h = mix(h, half(0) | half(n - 4) << 32);
+    } else if n > 0 {
+        let w = u64::from(name[0]) | u64::from(name[n / 2]) << 8 | u64::from(name[n - 1]) << 16;
+        h = mix(h, w);
+    }
+    h
 }
 
-/// Whether two names are the same.
+/// Whether two names are the same, compared a word at a time (overlapping at the end)
+/// without a call for the short names of a program.
 #[inline]
 fn same(a: &[u8], b: &[u8]) -> bool {
-    a == b
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let word = |s: &[u8], i: usize| u64::from_le_bytes(s[i..i + 8].try_into().expect("eight"));
+    let half = |s: &[u8], i: usize| u32::from_le_bytes(s[i..i + 4].try_into().expect("four"));
+    match n {
+        0 => true,
+        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
+        4..=7 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
+        8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
+        _ => a == b,
+    }
 }
 
 impl Locals {
@@ -243,6 +411,12 @@ impl Locals {
         twice
     }
 
+    /// Asks for the part of the table where `name` would be bound, ahead of binding it.
+    #[inline]
+    pub(crate) fn prefetch(&self, name: &[u8]) {
+        self.table.prefetch(hash(name));
+    }
+
     /// Binds `v` under its own name, shadowing whatever had it.
     pub(crate) fn bind(&mut self, m: &Module, v: VarId) {
         if !self.pending.is_empty() {
@@ -318,7 +492,7 @@ impl Locals {
                 continue;
             };
             match prev {
-                Some(p) => *self.table.0.get_bucket_mut(i).expect("a full slot") = p,
+                Some(p) => self.table.slots[i] = p.0,
                 None => self.table.remove_at(m, i),
             }
         }
@@ -341,7 +515,7 @@ impl Locals {
     /// The names in scope (for a "did you mean").
     pub(crate) fn names<'m>(&mut self, m: &'m Module) -> Vec<&'m str> {
         self.flush(m);
-        self.table.0.iter().map(|&v| m.var_name(v)).collect()
+        self.table.iter().map(|v| m.var_name(v)).collect()
     }
 }
 
@@ -578,7 +752,7 @@ mod tests {
                     t.remove_at(&m, i);
                 }
             }
-            assert_eq!(t.0.len(), vars.len());
+            assert_eq!(t.len, vars.len());
             if round % 500 == 0 {
                 for (k, &v) in &vars {
                     let i = t.find(&m, hash(k.as_bytes()), k.as_bytes());
