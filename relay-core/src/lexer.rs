@@ -6,7 +6,8 @@
 
 use crate::diag::Span;
 
-/// What a token is.
+/// What a token is (a punctuation token is named for its text: `LParen` is `(`, `Le`
+/// is `<=`, `FatArrow` is `=>`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Tok {
     /// A name: `fn`, `Cons`, `nn.conv2d`, `_`.
@@ -19,55 +20,31 @@ pub enum Tok {
     Num,
     /// A string literal, quotes included.
     Str,
-    /// `(`
     LParen,
-    /// `)`
     RParen,
-    /// `[`
     LBracket,
-    /// `]`
     RBracket,
-    /// `{`
     LBrace,
-    /// `}`
     RBrace,
-    /// `,`
     Comma,
-    /// `;`
     Semi,
-    /// `:`
     Colon,
-    /// `.`
     Dot,
-    /// `?`
     Question,
     /// `#` before `[` (the version header).
     Hash,
-    /// `=`
     Eq,
-    /// `==`
     EqEq,
-    /// `!=`
     Ne,
-    /// `<`
     Lt,
-    /// `<=`
     Le,
-    /// `>`
     Gt,
-    /// `>=`
     Ge,
-    /// `+`
     Plus,
-    /// `-`
     Minus,
-    /// `*`
     Star,
-    /// `/`
     Slash,
-    /// `->`
     Arrow,
-    /// `=>`
     FatArrow,
     /// The end of the text.
     Eof,
@@ -187,6 +164,29 @@ pub(crate) fn name_end(s: &[u8], mut i: usize) -> usize {
     i
 }
 
+/// The end of the run of digits in `s` from `i`.
+fn digits_end(s: &[u8], i: usize) -> usize {
+    i + s[i..].iter().take_while(|c| c.is_ascii_digit()).count()
+}
+
+/// The end of the number in `s` from `i` (digits, an optional fraction and exponent;
+/// not its suffix), and whether it has a fraction or an exponent.
+pub(crate) fn numeric_end(s: &[u8], i: usize) -> (usize, bool) {
+    let at = |i: usize| s.get(i).copied().unwrap_or(0);
+    let mut end = digits_end(s, i);
+    let int = end;
+    if at(end) == b'.' && at(end + 1).is_ascii_digit() {
+        end = digits_end(s, end + 1);
+    }
+    if matches!(at(end), b'e' | b'E') {
+        let sign = usize::from(matches!(at(end + 1), b'+' | b'-'));
+        if at(end + 1 + sign).is_ascii_digit() {
+            end = digits_end(s, end + 1 + sign);
+        }
+    }
+    (end, end != int)
+}
+
 /// The end of a name from `i` with `.` inside where a letter follows it (`nn.conv2d`).
 #[inline]
 pub(crate) fn dotted_end(s: &[u8], i: usize) -> usize {
@@ -206,11 +206,6 @@ impl<'s> Lexer<'s> {
             after_dot: false,
             failed: None,
         }
-    }
-
-    /// The byte offset of the next unread byte.
-    pub fn pos(&self) -> usize {
-        self.pos
     }
 
     /// Moves to byte `pos` (after a type read by the type parser).
@@ -233,7 +228,6 @@ impl<'s> Lexer<'s> {
         }
     }
 
-    /// The error `f` described.
     #[cold]
     fn describe(&self, f: Fail) -> LexError {
         let (lo, hi) = (f.lo as usize, f.hi as usize);
@@ -336,9 +330,10 @@ impl<'s> Lexer<'s> {
     }
 
     fn skip_line(&mut self) {
-        while self.pos < self.src.len() && self.src[self.pos] != b'\n' {
-            self.pos += 1;
-        }
+        self.pos += self.src[self.pos..]
+            .iter()
+            .take_while(|&&c| c != b'\n')
+            .count();
     }
 
     fn scan(&mut self) -> Result<Token, Fail> {
@@ -449,34 +444,10 @@ impl<'s> Lexer<'s> {
     /// Digits, an optional fraction and exponent, and a suffix of letters and digits (the
     /// parser checks it).
     fn number(&mut self, lo: usize, after_dot: bool) -> Token {
-        self.pos = lo;
-        while self.at(self.pos).is_ascii_digit() {
-            self.pos += 1;
-        }
-        if !after_dot {
-            if self.at(self.pos) == b'.' && self.at(self.pos + 1).is_ascii_digit() {
-                self.pos += 1;
-                while self.at(self.pos).is_ascii_digit() {
-                    self.pos += 1;
-                }
-            }
-            let e = self.at(self.pos);
-            if e == b'e' || e == b'E' {
-                let mut i = self.pos + 1;
-                if matches!(self.at(i), b'+' | b'-') {
-                    i += 1;
-                }
-                if self.at(i).is_ascii_digit() {
-                    self.pos = i;
-                    while self.at(self.pos).is_ascii_digit() {
-                        self.pos += 1;
-                    }
-                }
-            }
-            while is_ident_char(self.at(self.pos)) {
-                self.pos += 1;
-            }
-        }
+        self.pos = match after_dot {
+            true => digits_end(self.src, lo),
+            false => name_end(self.src, numeric_end(self.src, lo).0),
+        };
         self.tok(Tok::Num, lo)
     }
 

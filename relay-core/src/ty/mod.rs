@@ -21,7 +21,7 @@
 mod parse;
 pub mod print;
 
-pub(crate) use parse::{parse_shape_at, parse_type_at};
+pub(crate) use parse::{parse_shape_at, parse_type_at, parse_type_params_at};
 pub use parse::{parse_type, Binding, TypeParseError, TypeScope, MAX_NESTING};
 
 use crate::dim::{Dim, Dims};

@@ -25,7 +25,7 @@ use crate::dtype::DType;
 use crate::kind::{Kind, Param};
 use crate::lexer::{Lexer, Tok, Token};
 use crate::ty::{Adt, DTy, Shape, Ty, TyCtx};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt;
 
 /// How deeply types and dimension expressions may nest in the text.
@@ -73,10 +73,6 @@ pub(crate) struct ScopeMark {
 /// The source of [`TypeScope`] versions.
 static VERSIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
-fn next_version() -> u64 {
-    VERSIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-}
-
 impl TypeScope {
     /// An empty scope.
     pub fn new() -> Self {
@@ -85,10 +81,28 @@ impl TypeScope {
 
     /// Binds `name`, shadowing any earlier binding; returns the earlier one.
     pub fn bind(&mut self, name: &str, b: Binding) -> Option<Binding> {
-        self.version = next_version();
-        let previous = self.names.insert(name.into(), b);
+        self.set(name, Some(b))
+    }
+
+    /// Undoes a [`TypeScope::bind`]: gives `name` back the binding `previous` it returned.
+    pub fn unbind(&mut self, name: &str, previous: Option<Binding>) {
+        self.set(name, previous);
+    }
+
+    /// Gives `name` the binding `b` (none for `None`), journaled: the one it had.
+    fn set(&mut self, name: &str, b: Option<Binding>) -> Option<Binding> {
+        self.version = VERSIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let previous = self.put(name, b);
         self.journal.push((name.into(), previous));
         previous
+    }
+
+    /// Gives `name` the binding `b` (none for `None`): the one it had.
+    fn put(&mut self, name: &str, b: Option<Binding>) -> Option<Binding> {
+        match b {
+            Some(b) => self.names.insert(name.into(), b),
+            None => self.names.remove(name),
+        }
     }
 
     /// The state of the bindings now, to come back to.
@@ -104,14 +118,7 @@ impl TypeScope {
     pub(crate) fn reset(&mut self, mark: ScopeMark) {
         while self.journal.len() > mark.changes {
             let (name, previous) = self.journal.pop().expect("above the mark");
-            match previous {
-                Some(b) => {
-                    self.names.insert(name, b);
-                }
-                None => {
-                    self.names.remove(&name);
-                }
-            }
+            self.put(&name, previous);
         }
         self.version = mark.version;
     }
@@ -124,16 +131,6 @@ impl TypeScope {
     /// What `name` means, if bound.
     pub fn get(&self, name: &str) -> Option<Binding> {
         self.names.get(name).copied()
-    }
-
-    /// Undoes a [`TypeScope::bind`]: gives `name` back the binding `previous` it returned.
-    pub fn unbind(&mut self, name: &str, previous: Option<Binding>) {
-        self.version = next_version();
-        let replaced = match previous {
-            Some(b) => self.names.insert(name.into(), b),
-            None => self.names.remove(name),
-        };
-        self.journal.push((name.into(), replaced));
     }
 }
 
@@ -208,6 +205,24 @@ pub(crate) fn parse_shape_at(
     run(tcx, scope, src, pos, true, |p| p.shape())
 }
 
+/// The type parameters (`[A, s: Shape]`, the spec's `<a>`) that start at byte `pos`, bound
+/// in `scope`, with the bindings they shadow; as [`parse_type_at`] a type.
+#[allow(clippy::type_complexity)]
+pub(crate) fn parse_type_params_at(
+    tcx: &mut TyCtx,
+    scope: &mut TypeScope,
+    src: &str,
+    pos: usize,
+) -> Result<((Vec<Param>, Vec<(Box<str>, Option<Binding>)>), usize), TypeParseError> {
+    run(tcx, scope, src, pos, true, |p| {
+        let (params, bound) = p.func_params()?;
+        Ok((
+            params,
+            bound.into_iter().map(|(n, b)| (n.into(), b)).collect(),
+        ))
+    })
+}
+
 /// Runs `f` on a parser at `pos`, which refuses negative constant dimensions if
 /// `in_program`; on an error, undoes every change to the scope.
 fn run<T>(
@@ -221,6 +236,7 @@ fn run<T>(
     let mut lex = Lexer::new(src);
     lex.seek(pos);
     let tok = lex.advance();
+    let mark = scope.mark();
     let mut p = Parser {
         src,
         lex,
@@ -229,17 +245,13 @@ fn run<T>(
         tcx,
         scope,
         depth: 0,
-        journal: Vec::new(),
         in_program,
     };
     let result = f(&mut p);
     match result {
         Ok(t) => Ok((t, p.prev_hi)),
         Err(e) => {
-            // Undo every change to the scope, latest first.
-            while let Some((name, previous)) = p.journal.pop() {
-                p.scope.unbind(&name, previous);
-            }
+            p.scope.reset(mark);
             Err(e)
         }
     }
@@ -255,9 +267,6 @@ struct Parser<'a> {
     tcx: &'a mut TyCtx,
     scope: &'a mut TypeScope,
     depth: usize,
-    /// Each change made to the scope, with the binding it replaced, to undo them all if
-    /// the text turns out not to be a type.
-    journal: Vec<(Box<str>, Option<Binding>)>,
     /// Whether the text is a program's, where a negative constant dimension is an error
     /// (`-1` is no dimension; the unknown one is `?`).
     in_program: bool,
@@ -298,11 +307,30 @@ impl<'a> Parser<'a> {
 
     /// Consumes token `k`, written `text`, or fails naming it.
     fn expect(&mut self, k: Tok, text: &str) -> PResult<()> {
-        if self.eat(k) {
-            Ok(())
-        } else {
-            Err(self.expected_tok(text))
+        match self.eat(k) {
+            true => Ok(()),
+            false => Err(self.expected_found(&format!("`{text}`"))),
         }
+    }
+
+    /// `item,* close` after the opening bracket, a trailing comma allowed: whether the
+    /// list ends with a comma.
+    fn list(
+        &mut self,
+        close: Tok,
+        closer: &str,
+        mut item: impl FnMut(&mut Self) -> PResult<()>,
+    ) -> PResult<bool> {
+        let mut comma = false;
+        while !self.eat(close) {
+            item(self)?;
+            comma = self.eat(Tok::Comma);
+            if !comma {
+                self.expect(close, closer)?;
+                break;
+            }
+        }
+        Ok(comma)
     }
 
     /// The `%` of `floormod` at the current token, consumed if it is there. The lexer reads
@@ -363,13 +391,6 @@ impl<'a> Parser<'a> {
         self.error(format!("expected {what}, found {}", self.found()))
     }
 
-    /// `expected `{text}`, found ...` at the current token.
-    #[inline(never)]
-    #[cold]
-    fn expected_tok(&self, text: &str) -> TypeParseError {
-        self.error(format!("expected `{text}`, found {}", self.found()))
-    }
-
     /// The error for the unknown type name `name` at `offset`, with the closest type name
     /// in scope as help.
     #[cold]
@@ -386,14 +407,6 @@ impl<'a> Parser<'a> {
         e
     }
 
-    /// Binds `name` in the scope, remembering in the journal what it meant before
-    /// (which it also returns).
-    fn bind(&mut self, name: &str, b: Binding) -> Option<Binding> {
-        let previous = self.scope.bind(name, b);
-        self.journal.push((name.into(), previous));
-        previous
-    }
-
     fn enter(&mut self) -> PResult<()> {
         self.depth += 1;
         if self.depth > MAX_NESTING {
@@ -407,9 +420,9 @@ impl<'a> Parser<'a> {
     // The functions on the recursive paths (`ty`, `ty_inner`, `tuple`, `ref_inner`,
     // `func`, `func_rest`, and the `dim_*` ones) keep their frames small: the nesting limit
     // times the frames of one level must fit in a 2 MiB stack in a debug build, where
-    // every temporary has its own slot. Error messages are built in separate functions
-    // (`expected_found`, `expected_tok`), and the parameter list of a function type is
-    // read by a function that returns before the body is read.
+    // every temporary has its own slot. Error messages are built in functions of their
+    // own, and the parameter list of a function type is read by a function that returns
+    // before the body is read.
 
     /// `ty`: any type.
     fn ty(&mut self) -> PResult<Ty> {
@@ -464,16 +477,8 @@ impl<'a> Parser<'a> {
     /// A tuple or a parenthesized type, after its `(`.
     fn tuple(&mut self) -> PResult<Ty> {
         let mut fields = Vec::new();
-        let mut trailing_comma = false;
-        while !self.eat(Tok::RParen) {
-            fields.push(self.ty()?);
-            trailing_comma = self.eat(Tok::Comma);
-            if !trailing_comma {
-                self.expect(Tok::RParen, ")")?;
-                break;
-            }
-        }
-        if fields.len() == 1 && !trailing_comma {
+        let comma = self.list(Tok::RParen, ")", |p| p.ty().map(|v| fields.push(v)))?;
+        if fields.len() == 1 && !comma {
             // `(T)` is a parenthesized type, `(T,)` a one-field tuple.
             return Ok(fields[0]);
         }
@@ -484,24 +489,13 @@ impl<'a> Parser<'a> {
     fn named(&mut self, start: usize, name: &str) -> PResult<Ty> {
         match self.scope.get(name) {
             Some(Binding::Ty(t)) => Ok(t),
-            Some(Binding::Param(p)) => self
-                .tcx
-                .param_ty(p)
-                .map_err(|e| self.error_at(start, e.to_string())),
+            Some(Binding::Param(p)) => located(start, self.tcx.param_ty(p)),
             Some(Binding::Adt(adt)) => {
                 let mut args = Vec::new();
                 if self.eat(Tok::LBracket) {
-                    while !self.eat(Tok::RBracket) {
-                        args.push(self.ty()?);
-                        if !self.eat(Tok::Comma) {
-                            self.expect(Tok::RBracket, "]")?;
-                            break;
-                        }
-                    }
+                    self.list(Tok::RBracket, "]", |p| p.ty().map(|v| args.push(v)))?;
                 }
-                self.tcx
-                    .type_call(adt, &args)
-                    .map_err(|e| self.error_at(start, e.to_string()))
+                located(start, self.tcx.type_call(adt, &args))
             }
             Some(Binding::Shape(_)) | Some(Binding::Dim(_)) | Some(Binding::DType(_)) => {
                 Err(self.error_at(start, format!("`{name}` is not a type")))
@@ -529,22 +523,19 @@ impl<'a> Parser<'a> {
     fn shape(&mut self) -> PResult<Shape> {
         if self.eat(Tok::LParen) {
             let mut dims = Vec::new();
-            while !self.eat(Tok::RParen) {
-                let start = self.tok.lo as usize;
-                let d = self.dim()?;
-                let negative = self.tcx.dims.as_const(d).filter(|&c| c < 0);
-                if let Some(c) = negative.filter(|_| self.in_program) {
-                    return Err(self.error_at(
+            self.list(Tok::RParen, ")", |p| {
+                let start = p.tok.lo as usize;
+                let d = p.dim()?;
+                let negative = p.tcx.dims.as_const(d).filter(|&c| c < 0);
+                if let Some(c) = negative.filter(|_| p.in_program) {
+                    return Err(p.error_at(
                         start,
                         format!("a dimension must not be negative, found {c} (an unknown dimension is `?`)"),
                     ));
                 }
                 dims.push(d);
-                if !self.eat(Tok::Comma) {
-                    self.expect(Tok::RParen, ")")?;
-                    break;
-                }
-            }
+                Ok(())
+            })?;
             return Ok(self.tcx.shape(&dims));
         }
         let Some((start, name)) = self.ident() else {
@@ -552,10 +543,7 @@ impl<'a> Parser<'a> {
         };
         match self.scope.get(name) {
             Some(Binding::Shape(s)) => Ok(s),
-            Some(Binding::Param(p)) => self
-                .tcx
-                .shape_param(p)
-                .map_err(|e| self.error_at(start, e.to_string())),
+            Some(Binding::Param(p)) => located(start, self.tcx.shape_param(p)),
             _ => Err(self.error_at(start, format!("`{name}` is not a shape"))),
         }
     }
@@ -567,14 +555,8 @@ impl<'a> Parser<'a> {
         };
         match self.scope.get(name) {
             Some(Binding::DType(d)) => Ok(d),
-            Some(Binding::Param(p)) => self
-                .tcx
-                .dtype_param(p)
-                .map_err(|e| self.error_at(start, e.to_string())),
-            _ => name
-                .parse::<DType>()
-                .map(DTy::Known)
-                .map_err(|e| self.error_at(start, e.to_string())),
+            Some(Binding::Param(p)) => located(start, self.tcx.dtype_param(p)),
+            _ => located(start, name.parse::<DType>().map(DTy::Known)),
         }
     }
 
@@ -582,9 +564,7 @@ impl<'a> Parser<'a> {
     fn func(&mut self) -> PResult<Ty> {
         let (params, bound) = self.func_params()?;
         let t = self.func_rest(&params)?;
-        // The symbols the body introduced stay bound; the parameters go. Their journal
-        // entries stay: undone after everything bound since, they restore the same
-        // bindings as this does.
+        // The symbols the body introduced stay bound; the parameters go.
         for (name, previous) in bound.into_iter().rev() {
             self.scope.unbind(name, previous);
         }
@@ -592,13 +572,12 @@ impl<'a> Parser<'a> {
     }
 
     /// The optional `[params]` of a function type, bound in the scope, and the bindings
-    /// they shadow. The parameters are bound for the rest of the function type only; on
-    /// an error `parse_type` unbinds them with everything else in the journal.
+    /// they shadow (undone with the rest on an error: [`run`]).
     #[allow(clippy::type_complexity)]
     #[inline(never)]
     fn func_params(&mut self) -> PResult<(Vec<Param>, Vec<(&'a str, Option<Binding>)>)> {
         let mut bound: Vec<(&'a str, Option<Binding>)> = Vec::new();
-        let mut params = Vec::new();
+        let (mut params, mut seen) = (Vec::new(), FxHashSet::default());
         // `fn [A](A) -> A`, or the spec's `fn<A>(A) -> A`.
         let (close, closer) = if self.eat(Tok::LBracket) {
             (Tok::RBracket, "]")
@@ -607,43 +586,35 @@ impl<'a> Parser<'a> {
         } else {
             return Ok((params, bound));
         };
-        while !self.eat(close) {
-            let Some((start, name)) = self.ident() else {
-                return Err(self.expected_found("a type parameter"));
+        self.list(close, closer, |p| {
+            let Some((start, name)) = p.ident() else {
+                return Err(p.expected_found("a type parameter"));
             };
-            let kind = if self.eat(Tok::Colon) {
-                let Some((kstart, kname)) = self.ident() else {
-                    return Err(
-                        self.error("expected a kind (`Type`, `BaseType`, `Shape`, `ShapeVar`)")
-                    );
+            let kind = if p.eat(Tok::Colon) {
+                let Some((kstart, kname)) = p.ident() else {
+                    return Err(p.error("expected a kind (`Type`, `BaseType`, `Shape`, `ShapeVar`)"));
                 };
                 Kind::from_name(kname).ok_or_else(|| {
-                    self.error_at(kstart, format!("unknown kind `{kname}` (expected `Type`, `BaseType`, `Shape` or `ShapeVar`)"))
+                    p.error_at(kstart, format!("unknown kind `{kname}` (expected `Type`, `BaseType`, `Shape` or `ShapeVar`)"))
                 })?
             } else {
                 Kind::Type
             };
-            if bound.iter().any(|(n, _)| *n == name) {
-                return Err(
-                    self.error_at(start, format!("type parameter `{name}` is declared twice"))
-                );
+            if !seen.insert(name) {
+                return Err(p.error_at(start, format!("type parameter `{name}` is declared twice")));
             }
             if KEYWORDS.contains(&name) {
                 // `fn [Tensor](Tensor) -> Tensor` would read `Tensor` as the keyword.
-                return Err(self.error_at(
+                return Err(p.error_at(
                     start,
                     format!("`{name}` is a keyword and cannot name a type parameter"),
                 ));
             }
-            let p = self.tcx.param(name, kind);
-            params.push(p);
-            let previous = self.bind(name, Binding::Param(p));
-            bound.push((name, previous));
-            if !self.eat(Tok::Comma) {
-                self.expect(close, closer)?;
-                break;
-            }
-        }
+            let param = p.tcx.param(name, kind);
+            params.push(param);
+            bound.push((name, p.scope.bind(name, Binding::Param(param))));
+            Ok(())
+        })?;
         Ok((params, bound))
     }
 
@@ -651,13 +622,7 @@ impl<'a> Parser<'a> {
     fn func_rest(&mut self, params: &[Param]) -> PResult<Ty> {
         self.expect(Tok::LParen, "(")?;
         let mut args = Vec::new();
-        while !self.eat(Tok::RParen) {
-            args.push(self.ty()?);
-            if !self.eat(Tok::Comma) {
-                self.expect(Tok::RParen, ")")?;
-                break;
-            }
-        }
+        self.list(Tok::RParen, ")", |p| p.ty().map(|v| args.push(v)))?;
         self.expect(Tok::Arrow, "->")?;
         let ret = self.ty()?;
         Ok(self.tcx.func(params, &args, ret, Vec::new()))
@@ -677,19 +642,18 @@ impl<'a> Parser<'a> {
         let start = self.tok.lo as usize;
         let (mut acc, _) = self.dim_term(false)?;
         loop {
-            if self.eat(Tok::Plus) {
-                let (rhs, _) = self.dim_term(false)?;
-                acc = arith(start, self.tcx.dims.add(acc, rhs))?;
-            } else if self.eat(Tok::Minus) {
-                let (rhs, negated) = self.dim_term(true)?;
-                acc = if negated {
-                    arith(start, self.tcx.dims.add(acc, rhs))?
-                } else {
-                    arith(start, self.tcx.dims.sub(acc, rhs))?
-                };
-            } else {
-                return Ok(acc);
-            }
+            let minus = match self.tok.kind {
+                Tok::Plus => false,
+                Tok::Minus => true,
+                _ => return Ok(acc),
+            };
+            self.bump();
+            let (rhs, negated) = self.dim_term(minus)?;
+            let r = match minus && !negated {
+                true => self.tcx.dims.sub(acc, rhs),
+                false => self.tcx.dims.add(acc, rhs),
+            };
+            acc = located(start, r)?;
         }
     }
 
@@ -720,13 +684,13 @@ impl<'a> Parser<'a> {
                 Some(op) => {
                     if negated {
                         // Negation commutes with `*` but not with `/` or `%`.
-                        acc = arith(start, self.tcx.dims.neg(acc))?;
+                        acc = located(start, self.tcx.dims.neg(acc))?;
                         negated = false;
                     }
                     self.tcx.dims.apply(op, acc, rhs)
                 }
             };
-            acc = arith(start, r)?;
+            acc = located(start, r)?;
         }
     }
 
@@ -795,7 +759,7 @@ impl<'a> Parser<'a> {
             negations += 1;
         };
         if negations % 2 == 1 {
-            arith(start, self.tcx.dims.neg(d))
+            located(start, self.tcx.dims.neg(d))
         } else {
             Ok(d)
         }
@@ -857,7 +821,7 @@ impl<'a> Parser<'a> {
         self.expect(Tok::Comma, ",")?;
         let b = self.dim()?;
         self.expect(Tok::RParen, ")")?;
-        arith(start, self.tcx.dims.apply(op, a, b))
+        located(start, self.tcx.dims.apply(op, a, b))
     }
 
     /// The dimension a name stands for; an unknown name is a new rigid symbol.
@@ -865,14 +829,11 @@ impl<'a> Parser<'a> {
     fn dim_name(&mut self, start: usize, name: &str) -> PResult<Dim> {
         match self.scope.get(name) {
             Some(Binding::Dim(d)) => Ok(d),
-            Some(Binding::Param(p)) => self
-                .tcx
-                .dim_param(p)
-                .map_err(|e| self.error_at(start, e.to_string())),
+            Some(Binding::Param(p)) => located(start, self.tcx.dim_param(p)),
             Some(_) => Err(self.error_at(start, format!("`{name}` is not a dimension"))),
             None => {
                 let p = self.tcx.param(name, Kind::ShapeVar);
-                self.bind(name, Binding::Param(p));
+                self.scope.bind(name, Binding::Param(p));
                 Ok(self.tcx.dims.sym(p))
             }
         }
@@ -891,7 +852,8 @@ fn looks_like_dtype(name: &str) -> bool {
         })
 }
 
-fn arith(offset: usize, r: Result<Dim, crate::DimError>) -> PResult<Dim> {
+/// `r`, its error at byte `offset`.
+fn located<T, E: fmt::Display>(offset: usize, r: Result<T, E>) -> PResult<T> {
     r.map_err(|e| TypeParseError {
         offset,
         message: e.to_string(),

@@ -2,6 +2,7 @@
 //! parameters, each value a number, a string, a list, a name, or a form TVM prints for
 //! people ([`Parser::printed_value`]).
 
+use super::expressions::blank;
 use super::literals::MAX_NESTING;
 use super::literals::{unescape, Number};
 use super::{PResult, ParseError, Parser};
@@ -9,28 +10,36 @@ use crate::attrs::{AttrValue, Attrs};
 use crate::lexer::Tok;
 use std::sync::Arc;
 
-impl Parser<'_, '_> {
+impl<'s> Parser<'s, '_> {
     /// Whether an attribute `name=value` starts at the current token.
     pub(super) fn at_attr(&self) -> PResult<bool> {
         Ok(self.is(Tok::Ident) && self.peek2()?.kind == Tok::Eq)
     }
 
+    /// The text of the attribute list at byte `lo` up to its `)`, blanks before it
+    /// aside, if it has no string, comment or line break: a list written as an earlier
+    /// one was is that list ([`Parser::attrs`], the fast path).
+    pub(super) fn attrs_text(&self, lo: usize) -> Option<&'s str> {
+        let b = &self.src.as_bytes()[lo..];
+        let k = b
+            .iter()
+            .position(|&c| matches!(c, b')' | b'"' | b'/' | b'#' | b'\n'));
+        let k = k.filter(|&k| b[k] == b')')?;
+        let text = self.src[lo..lo + k].trim_end();
+        // Only the lexer's blanks before the `)` (`trim_end` takes any space).
+        (blank(self.src.as_bytes(), lo + text.len()) == lo + k).then_some(text)
+    }
+
     /// `name=value, ...` up to the `)` of a call (not consumed).
     pub(super) fn attrs(&mut self) -> PResult<Option<Arc<Attrs>>> {
         let lo = self.tok.lo as usize;
-        // A list written as an earlier one was (up to the `)`, outside strings) is that
-        // list: no need to read it again.
-        let end = self.src.as_bytes()[lo..]
-            .iter()
-            .position(|&c| c == b')' || c == b'"' || c == b'/' || c == b'#' || c == b'\n');
-        if let Some(k) = end.filter(|&k| self.src.as_bytes()[lo + k] == b')') {
-            let text = self.src[lo..lo + k].trim_end();
-            if let Some(attrs) = self.attr_lists.get(text) {
-                let attrs = attrs.clone();
-                self.seek(lo + text.len())?;
-                self.prev_hi = (lo + text.len()) as u32;
-                return Ok(Some(attrs));
-            }
+        let known = self
+            .attrs_text(lo)
+            .and_then(|t| Some((t, self.attr_lists.get(t)?)));
+        if let Some((text, attrs)) = known {
+            let attrs = attrs.clone();
+            self.jump(lo + text.len())?;
+            return Ok(Some(attrs));
         }
         let mut entries = Vec::new();
         while !self.is(Tok::RParen) {
@@ -41,12 +50,10 @@ impl Parser<'_, '_> {
             self.bump()?;
             let n = self.text(name);
             if entries.iter().any(|(e, _): &(Box<str>, _)| &**e == n) {
-                return Err(ParseError {
-                    span: name.span(),
-                    message: format!("attribute `{n}` is given twice"),
-                    labels: Vec::new(),
-                    help: None,
-                });
+                return Err(ParseError::new(
+                    name.span(),
+                    format!("attribute `{n}` is given twice"),
+                ));
             }
             let v = self.attr_value(0)?;
             entries.push((n.into(), v));
@@ -76,11 +83,8 @@ impl Parser<'_, '_> {
             Tok::Num | Tok::Minus => {
                 let negative = self.eat(Tok::Minus)?;
                 let t = self.expect(Tok::Num, "a number after `-`")?;
-                let num = self.number(t, negative, lo)?;
-                let float_suffix = num.dtype().is_float();
-                Ok(match num {
-                    Number::Int(v, _) if !float_suffix => AttrValue::Int(v),
-                    Number::Int(v, _) => AttrValue::Float(v as f64),
+                Ok(match self.number(t, negative, lo)? {
+                    Number::Int(v, _) => AttrValue::Int(v),
                     Number::Float(v, _) => AttrValue::Float(v),
                 })
             }
@@ -91,12 +95,9 @@ impl Parser<'_, '_> {
             Tok::LBracket => {
                 self.bump()?;
                 let mut items = Vec::new();
-                while !self.eat(Tok::RBracket)? {
-                    items.push(self.attr_value(depth + 1)?);
-                    if !self.eat(Tok::Comma)? && !self.is(Tok::RBracket) {
-                        return Err(self.expected("`,` or `]`"));
-                    }
-                }
+                self.list(Tok::RBracket, |p| {
+                    p.attr_value(depth + 1).map(|v| items.push(v))
+                })?;
                 Ok(AttrValue::List(items))
             }
             Tok::Ident => {

@@ -1,15 +1,10 @@
 //! Expressions and sequences of statements: one function per production, each
 //! dispatching on the first token.
 //!
-//! The functions that read a construct containing expressions are `async`: where one
-//! construct nests another (an argument, a tuple's field, a block, a function's body, a
-//! branch, an arm, an operand of an infix operator), the nested one is read through
-//! [`Stk::run`], which keeps its state on a heap-allocated stack ([`reblessive`]) instead
-//! of the thread's. So a call nested a hundred thousand deep takes no native stack, while
-//! the grammar reads as a recursive descent; a chain of `let`s is a loop ([`Parser::seq`]).
-//! A level of nesting costs its productions' state on that stack, under a kilobyte (a
-//! call nested 100,000 deep: 82 MB at the peak, against 12 MB for the explicit stack of
-//! frames this replaced); a flat program nests nothing, and costs the same as before.
+//! A construct nested in another is read through [`Stk::run`], which keeps the state of
+//! the `async` productions on a heap-allocated stack ([`reblessive`]), so that a call
+//! nested 100,000 deep needs no native stack (under a kilobyte of heap a level); a chain
+//! of `let`s is a loop ([`Parser::seq`]).
 
 use super::{FnState, PResult, ParseError, Parser};
 use crate::expr::{Arm, ExprId, Span, VarId};
@@ -42,28 +37,6 @@ pub(super) fn blank(b: &[u8], mut i: usize) -> usize {
         i += 1;
     }
     i
-}
-
-/// The data type of the float literal TVM prints for an infinity or a NaN (`inff`,
-/// `nanf16`), if `name` is one.
-pub(super) fn float_word(name: &str) -> Option<crate::DType> {
-    let suffix = name
-        .strip_prefix("inf")
-        .or_else(|| name.strip_prefix("nan"))?;
-    match suffix {
-        "f" | "f32" => Some(crate::DType::FLOAT32),
-        "f16" => Some(crate::DType::FLOAT16),
-        "f64" => Some(crate::DType::FLOAT64),
-        _ => None,
-    }
-}
-
-/// The registered name of an operator TVM's text format writes under another name.
-fn tvm_alias(name: &str) -> Option<&'static str> {
-    match name {
-        "contrib_reverse_reshape" => Some("reverse_reshape"),
-        _ => None,
-    }
 }
 
 /// The infix operators: token, precedence, operator name.
@@ -100,12 +73,12 @@ impl Parser<'_, '_> {
             if graph || self.is_word("let") {
                 self.binding(stk, &mut chain, graph).await?;
             } else if self.is_word("free_var") {
-                if !self.in_expr_program() {
+                if self.free_vars.is_none() {
                     return Err(self.free_var());
                 }
                 self.free_var_decl()?;
             } else {
-                let e = self.expr(stk).await?;
+                let e = self.expr(stk, 0).await?;
                 if !self.eat(Tok::Semi)? || self.is(Tok::RBrace) || self.is(Tok::Eof) {
                     return Ok(self.end_chain(chain, e));
                 }
@@ -116,6 +89,13 @@ impl Parser<'_, '_> {
         }
     }
 
+    /// The body of a definition or of a printed expression, on a stack of its own.
+    pub(super) fn top_seq(&mut self) -> PResult<ExprId> {
+        reblessive::Stack::new()
+            .enter(|stk| self.seq(stk, true))
+            .finish()
+    }
+
     /// `'let' %x (':' ty)? '=' expr ';'` or, `graph`, `%n '=' expr ';'`, added to `chain`.
     async fn binding(&mut self, stk: &mut Stk, chain: &mut Chain, graph: bool) -> PResult<()> {
         let lo = self.tok.lo;
@@ -124,20 +104,16 @@ impl Parser<'_, '_> {
         }
         let name = self.expect(Tok::Local, "a variable `%name` after `let`")?;
         let name = self.binder(name)?;
-        let ann = if !graph && self.eat(Tok::Colon)? {
-            Some(self.ty()?)
-        } else {
-            None
-        };
+        let ann = if graph { None } else { self.annotation()? };
         self.expect(Tok::Eq, "`=`")?;
         let var = self.new_local(name, ann);
         // `let %loop = fn (..) { .. %loop(..) }`: a function sees its own name.
         let early = (!graph && self.is_word("fn")).then(|| {
-            let mark = self.names.mark() as u32;
-            self.bind_local(var);
+            let mark = self.names.locals.mark() as u32;
+            self.names.locals.bind(&self.m, var);
             mark
         });
-        let value = self.expr(stk).await?;
+        let value = self.expr(stk, 0).await?;
         // TVM 0.5 ended a binding with its line.
         if !self.line_ended() {
             self.expect(Tok::Semi, "`;` after the bound value")?;
@@ -151,12 +127,8 @@ impl Parser<'_, '_> {
 
     /// Adds `let var = value;` (the statement at `lo..hi`) to `chain`, before `var` is
     /// bound; a chain it starts undoes the locals back to `early` if given (its variable
-    /// was bound before its value).
-    ///
-    /// The `Let` node is built now, whole, so a chain of a million holds nothing aside and
-    /// is never gone over again: its span is its statement's, and its body is the value
-    /// until the next `let` (or the chain's result) is known, which keeps an abandoned
-    /// chain a well-formed tree.
+    /// was bound before its value). The `Let` node is built whole: its body is the value
+    /// until the next statement is read, so an abandoned chain is still a tree.
     #[inline(always)]
     pub(super) fn chain_let(
         &mut self,
@@ -173,7 +145,7 @@ impl Parser<'_, '_> {
         } else {
             chain.first = Some(id);
             if !chain.top {
-                chain.mark = early.unwrap_or(self.names.mark() as u32);
+                chain.mark = early.unwrap_or(self.names.locals.mark() as u32);
             }
         }
         chain.last = id;
@@ -183,8 +155,8 @@ impl Parser<'_, '_> {
     #[inline]
     pub(super) fn bind_chained(&mut self, chain: &Chain, var: VarId) {
         match chain.mark {
-            UNLOGGED => self.names.bind_chained(&self.m, var),
-            _ => self.bind_local(var),
+            UNLOGGED => self.names.locals.bind_unlogged(&self.m, var),
+            _ => self.names.locals.bind(&self.m, var),
         }
     }
 
@@ -194,19 +166,15 @@ impl Parser<'_, '_> {
             return e;
         };
         if chain.mark != UNLOGGED {
-            self.unbind_locals(chain.mark as usize);
+            self.names.locals.unbind_to(&self.m, chain.mark as usize);
         }
         self.m.set_let_body(chain.last, e);
         first
     }
 
-    /// `expr := operand postfix* (binop expr)*`.
-    pub(super) async fn expr(&mut self, stk: &mut Stk) -> PResult<ExprId> {
-        self.expr_above(stk, 0).await
-    }
-
-    /// An expression whose infix operators bind at least as tightly as `min`.
-    async fn expr_above(&mut self, stk: &mut Stk, min: u8) -> PResult<ExprId> {
+    /// `expr := operand postfix* (binop expr)*`, its infix operators binding at least as
+    /// tightly as `min`.
+    pub(super) async fn expr(&mut self, stk: &mut Stk, min: u8) -> PResult<ExprId> {
         let e = self.operand(stk).await?;
         self.infix(stk, e, min).await
     }
@@ -222,7 +190,7 @@ impl Parser<'_, '_> {
             let lo = self.lo_of(lhs);
             self.bump()?;
             let prec = BINOPS[op].1;
-            let rhs = stk.run(|stk| self.expr_above(stk, prec + 1)).await?;
+            let rhs = stk.run(|stk| self.expr(stk, prec + 1)).await?;
             lhs = self.binary(op, lhs, rhs, lo);
         }
         Ok(lhs)
@@ -277,12 +245,7 @@ impl Parser<'_, '_> {
                 self.bump()?;
                 self.paren(stk, t.lo).await
             }
-            Tok::LBrace => {
-                self.bump()?;
-                let e = stk.run(|stk| self.seq(stk, false)).await?;
-                self.expect(Tok::RBrace, "`}`")?;
-                Ok(e)
-            }
+            Tok::LBrace => self.block(stk).await,
             Tok::Ident => self.word(stk, t).await,
             _ => Err(self.expected("an expression")),
         }
@@ -298,7 +261,7 @@ impl Parser<'_, '_> {
         if against && matches!(self.tok.kind, Tok::Dot | Tok::Minus | Tok::Plus) {
             t = self.longest_bound(t)?;
         }
-        let v = self.names.local(&self.m, &self.text(t)[1..]);
+        let v = self.names.locals.get(&self.m, &self.text(t)[1..]);
         Ok((t, v))
     }
 
@@ -322,7 +285,7 @@ impl Parser<'_, '_> {
         let start = self.items_stack.len();
         let mut comma = false;
         while !self.eat(Tok::RParen)? {
-            let e = stk.run(|stk| self.expr(stk)).await?;
+            let e = stk.run(|stk| self.expr(stk, 0)).await?;
             self.items_stack.push(e);
             if self.eat(Tok::Comma)? {
                 comma = true;
@@ -373,7 +336,7 @@ impl Parser<'_, '_> {
                     .adts
                     .registry()
                     .ok()
-                    .and_then(|r| r.op(name).or_else(|| r.op(tvm_alias(name)?)))
+                    .and_then(|r| r.op(name).or_else(|| r.op(super::tvm::tvm_alias(name)?)))
                 {
                     super::Word::Op(op, None)
                 } else {
@@ -394,8 +357,8 @@ impl Parser<'_, '_> {
                     e
                 }
             }
-            _ if float_word(name).is_some() => {
-                let f = float_word(name).expect("a float word");
+            _ if super::tvm::float_word(name).is_some() => {
+                let f = super::tvm::float_word(name).expect("a float word");
                 self.scalar(f, lo)
             }
             super::Word::Op(op, node) => {
@@ -411,7 +374,7 @@ impl Parser<'_, '_> {
                 e
             }
             super::Word::Unknown => {
-                if let Some(v) = self.names.local(&self.m, name) {
+                if let Some(v) = self.names.locals.get(&self.m, name) {
                     self.m.at(t.span()).var_ref(v)
                 } else if name == "meta" && self.is(Tok::LBracket) {
                     return self.meta_reference(lo);
@@ -425,9 +388,7 @@ impl Parser<'_, '_> {
     /// `'fn' fn_header '{' seq '}'`, after the `fn` at `lo`.
     async fn function(&mut self, stk: &mut Stk, lo: u32) -> PResult<ExprId> {
         let st = self.fn_header()?;
-        self.expect(Tok::LBrace, "`{`")?;
-        let body = stk.run(|stk| self.seq(stk, false)).await?;
-        self.expect(Tok::RBrace, "`}`")?;
+        let body = self.block(stk).await?;
         Ok(self.end_fn(st, lo, body, false))
     }
 
@@ -435,9 +396,9 @@ impl Parser<'_, '_> {
     /// parameters out of scope (`top`: a definition, which clears every local).
     pub(super) fn end_fn(&mut self, st: FnState, lo: u32, body: ExprId, top: bool) -> ExprId {
         if top {
-            self.names.clear_locals();
+            self.names.locals.clear();
         } else {
-            self.unbind_locals(st.mark);
+            self.names.locals.unbind_to(&self.m, st.mark);
         }
         self.restore_types(st.type_restore);
         let span = self.span_from(lo);
@@ -456,12 +417,12 @@ impl Parser<'_, '_> {
     /// `else` being another `if`; after the `if` at `lo`.
     async fn if_(&mut self, stk: &mut Stk, lo: u32) -> PResult<ExprId> {
         self.expect(Tok::LParen, "`(`")?;
-        let c = stk.run(|stk| self.expr(stk)).await?;
+        let c = stk.run(|stk| self.expr(stk, 0)).await?;
         self.expect(Tok::RParen, "`)`")?;
         let t = self.block(stk).await?;
         self.expect_word("else")?;
         let e = if self.is_word("if") {
-            stk.run(|stk| self.expr(stk)).await?
+            stk.run(|stk| self.expr(stk, 0)).await?
         } else {
             self.block(stk).await?
         };
@@ -485,7 +446,7 @@ impl Parser<'_, '_> {
         if !complete {
             self.bump()?;
         }
-        let scrut = stk.run(|stk| self.expr(stk)).await?;
+        let scrut = stk.run(|stk| self.expr(stk, 0)).await?;
         self.expect(Tok::LBrace, "`{`")?;
         let start = self.arms.len();
         while !self.eat(Tok::RBrace)? {
@@ -502,7 +463,7 @@ impl Parser<'_, '_> {
         if self.is_word("case") {
             self.bump()?;
         }
-        let mark = self.names.mark();
+        let mark = self.names.locals.mark();
         let pattern = self.pattern(0)?;
         let braced = if self.eat(Tok::FatArrow)? {
             false
@@ -515,7 +476,7 @@ impl Parser<'_, '_> {
         if braced {
             self.expect(Tok::RBrace, "`}`")?;
         }
-        self.unbind_locals(mark);
+        self.names.locals.unbind_to(&self.m, mark);
         self.arms.push(Arm { pattern, body });
         self.eat(Tok::Comma)?;
         Ok(())
@@ -525,10 +486,10 @@ impl Parser<'_, '_> {
     /// after the word `name` at `lo`.
     async fn reference(&mut self, stk: &mut Stk, name: &str, lo: u32) -> PResult<ExprId> {
         self.expect(Tok::LParen, "`(`")?;
-        let r = stk.run(|stk| self.expr(stk)).await?;
+        let r = stk.run(|stk| self.expr(stk, 0)).await?;
         let value = if name == "ref_write" {
             self.expect(Tok::Comma, "`,`")?;
-            Some(stk.run(|stk| self.expr(stk)).await?)
+            Some(stk.run(|stk| self.expr(stk, 0)).await?)
         } else {
             None
         };
@@ -550,14 +511,7 @@ impl Parser<'_, '_> {
             Tok::RBracket
         };
         let tstart = self.targs.len();
-        while !self.eat(close)? {
-            let a = self.type_arg()?;
-            self.targs.push(a);
-            if !self.eat(Tok::Comma)? && !self.is(close) {
-                let c = if close == Tok::Gt { "`>`" } else { "`]`" };
-                return Err(self.expected(&format!("`,` or {c}")));
-            }
-        }
+        self.list(close, |p| p.type_arg().map(|a| p.targs.push(a)))?;
         self.expect(Tok::LParen, "`(` after the type arguments")?;
         self.call(stk, callee, tstart).await
     }
@@ -596,7 +550,7 @@ impl Parser<'_, '_> {
     /// mention.
     async fn argument(&mut self, stk: &mut Stk) -> PResult<ExprId> {
         if !self.is(Tok::Local) {
-            return stk.run(|stk| self.expr(stk)).await;
+            return stk.run(|stk| self.expr(stk, 0)).await;
         }
         let (t, v) = self.local()?;
         if let Some(v) = v.filter(|_| matches!(self.tok.kind, Tok::Comma | Tok::RParen)) {

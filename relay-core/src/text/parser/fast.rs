@@ -17,7 +17,7 @@
 use super::expressions::{blank, Chain};
 use super::types::type_text;
 use super::{PResult, Parser, Word};
-use crate::expr::{ExprId, Span};
+use crate::expr::Span;
 use crate::lexer::{dotted_end, is_ident_start, name_end};
 
 impl Parser<'_, '_> {
@@ -43,8 +43,7 @@ impl Parser<'_, '_> {
         let Some(end) = next else {
             return Ok(false);
         };
-        self.seek(end)?;
-        self.prev_hi = end as u32;
+        self.jump(end)?;
         Ok(true)
     }
 
@@ -66,7 +65,7 @@ impl Parser<'_, '_> {
         }
         // Its slot in the table of locals, likely far from the cache in a long chain,
         // asked for now: it arrives while the call is read.
-        self.names.expect(&b[name_lo + 1..name_hi]);
+        self.names.locals.prefetch(&b[name_lo + 1..name_hi]);
         // `=`
         let i = blank(name_hi);
         if at(i) != b'=' || matches!(at(i + 1), b'=' | b'>') {
@@ -78,7 +77,9 @@ impl Parser<'_, '_> {
             return None;
         }
         let op_hi = dotted_end(b, op_lo);
-        let callee = self.op_node(op_lo, op_hi)?;
+        let Some(&Word::Op(_, Some(callee))) = self.words.get(&self.src[op_lo..op_hi]) else {
+            return None;
+        };
         let mut i = blank(op_hi);
         if at(i) != b'(' {
             return None;
@@ -112,19 +113,9 @@ impl Parser<'_, '_> {
                 }
                 b'%' if tuple.is_none() => i = self.fast_local(i)?,
                 c if is_ident_start(c) && !self.fast_args.is_empty() => {
-                    // As `attrs` finds a list read before: its text up to the `)`.
-                    let k = b[i..]
-                        .iter()
-                        .position(|&c| matches!(c, b')' | b'"' | b'/' | b'#' | b'\n'));
-                    let k = k.filter(|&k| b[i + k] == b')')?;
-                    let text = self.src[i..i + k].trim_end();
-                    // Only the lexer's blanks before the `)` (`trim_end` takes any space).
-                    if blank(i + text.len()) != i + k {
-                        return None;
-                    }
-                    let a = self.attr_lists.get(text)?;
-                    attrs = Some(a.clone());
-                    i += k;
+                    let text = self.attrs_text(i)?;
+                    attrs = Some(self.attr_lists.get(text)?.clone());
+                    i = blank(i + text.len());
                     break;
                 }
                 _ => return None,
@@ -148,23 +139,20 @@ impl Parser<'_, '_> {
         });
         let var = var.var(&self.src[name_lo + 1..name_hi], None);
         let start = self.items_stack.len();
-        if let Some(span) = tuple {
+        for k in 0..self.fast_args.len() {
+            let (v, span) = self.fast_args[k];
             // A tuple's fields are mentions of their own (compact ones are for a call's
             // argument list only); the tuple is the one argument.
-            for k in 0..self.fast_args.len() {
-                let (v, span) = self.fast_args[k];
-                let e = self.m.at(span).var_ref(v);
-                self.items_stack.push(e);
-            }
+            let e = match tuple {
+                Some(_) => self.m.at(span).var_ref(v),
+                None => self.m.at(span).var_mention(v),
+            };
+            self.items_stack.push(e);
+        }
+        if let Some(span) = tuple {
             let t = self.m.at(span).tuple(&self.items_stack[start..]);
             self.items_stack.truncate(start);
             self.items_stack.push(t);
-        } else {
-            for k in 0..self.fast_args.len() {
-                let (v, span) = self.fast_args[k];
-                let e = self.m.at(span).var_mention(v);
-                self.items_stack.push(e);
-            }
         }
         self.last_op = (callee, op_lo as u32);
         let span = Span {
@@ -190,7 +178,7 @@ impl Parser<'_, '_> {
             return None;
         }
         let hi = name_end(b, i + 1);
-        let v = self.names.local(&self.m, &b[i + 1..hi])?;
+        let v = self.names.locals.get(&self.m, &b[i + 1..hi])?;
         let span = Span {
             lo: i as u32,
             hi: hi as u32,
@@ -247,13 +235,5 @@ impl Parser<'_, '_> {
         self.seek(next)?;
         self.prev_hi = prev_hi as u32;
         Ok(true)
-    }
-
-    /// The shared node of the operator named at `lo..hi`, if it has one.
-    fn op_node(&mut self, lo: usize, hi: usize) -> Option<ExprId> {
-        match self.words.get(&self.src[lo..hi]) {
-            Some(&Word::Op(_, Some(e))) => Some(e),
-            _ => None,
-        }
     }
 }

@@ -29,9 +29,7 @@ impl Parser<'_, '_> {
         let g = self.declare_global(name);
         let st = self.fn_header()?;
         self.expect(Tok::LBrace, "`{`")?;
-        let body = reblessive::Stack::new()
-            .enter(|stk| self.seq(stk, true))
-            .finish()?;
+        let body = self.top_seq()?;
         self.expect(Tok::RBrace, "`}`")?;
         let f = self.end_fn(st, kw.lo, body, true);
         if let Some(g) = g {
@@ -47,26 +45,15 @@ impl Parser<'_, '_> {
     /// `@main` itself.
     pub(super) fn expr_program(&mut self) -> PResult<()> {
         let lo = self.tok.lo;
-        let g = if self.names.global("main").is_some() || self.m.global("main").is_some() {
-            self.m.at(Span { lo, hi: lo }).shadow("main")
-        } else {
-            let g = self.m.at(Span { lo, hi: lo }).declare("main");
-            g.expect("a name not declared yet")
-        };
-        self.names.define_global("main", g);
-        let mark = self.names.mark();
+        let g = self.define_global("main", Span { lo, hi: lo });
+        let mark = self.names.locals.mark();
         self.free_vars = Some(Vec::new());
-        let body = reblessive::Stack::new()
-            .enter(|stk| self.seq(stk, true))
-            .finish();
+        let body = self.top_seq();
         let params = self.free_vars.take().unwrap_or_default();
         let st = FnState {
-            type_params: Vec::new(),
             params,
-            attrs: None,
-            ret: None,
             mark,
-            type_restore: Vec::new(),
+            ..FnState::default()
         };
         let f = self.end_fn(st, lo, body?, true);
         if !self.is(Tok::Eof) && !self.at_metadata() {
@@ -90,7 +77,7 @@ impl Parser<'_, '_> {
     /// parameters and parameters, and returns its state for [`Parser::end_fn`].
     pub(super) fn fn_header(&mut self) -> PResult<FnState> {
         let (type_params, type_restore) = self.type_params()?;
-        let mark = self.names.mark();
+        let mark = self.names.locals.mark();
         let mut params = Vec::new();
         self.expect(Tok::LParen, "`(`")?;
         let mut attrs = None;
@@ -111,11 +98,7 @@ impl Parser<'_, '_> {
             if self.is(Tok::LBrace) {
                 self.skip_group(self.tok.lo as usize)?;
             }
-            let ann = if self.eat(Tok::Colon)? {
-                Some(self.ty()?)
-            } else {
-                None
-            };
+            let ann = self.annotation()?;
             params.push(self.new_local(t, ann));
             if !self.eat(Tok::Comma)? && !self.is(Tok::RParen) {
                 return Err(self.expected("`,` or `)`"));
@@ -128,7 +111,7 @@ impl Parser<'_, '_> {
         } else {
             None
         };
-        for (v, first) in self.names.bind_params(&self.m, &params) {
+        for (v, first) in self.names.locals.bind_params(&self.m, &params) {
             let name = self.m.var_name(v);
             let mut e = ParseError::new(
                 self.m.var_span(v),
@@ -151,8 +134,8 @@ impl Parser<'_, '_> {
         })
     }
 
-    /// Declares the data types of the source found by the first pass (all names first, so that
-    /// they may mention each other), then their constructors.
+    /// Declares the data types of the source found by the first pass (all names first, so
+    /// that they may mention each other), then their constructors.
     pub(super) fn declare_data(&mut self, items: &[Item]) {
         let mut decls = Vec::new();
         for it in items.iter().filter(|it| it.kind == ItemKind::Data) {
@@ -206,11 +189,7 @@ impl Parser<'_, '_> {
             }
             self.bump()?;
         }
-        self.skip_braces()
-    }
-
-    /// From a `{`, past the `}` that closes it.
-    fn skip_braces(&mut self) -> PResult<()> {
+        // To the `}` that closes the `{`.
         let mut depth = 0usize;
         loop {
             match self.tok.kind {
@@ -240,33 +219,24 @@ impl Parser<'_, '_> {
         }
         let name = self.expect(Tok::Ident, "a data type's name")?;
         let n = self.text(name);
-        let saved = self.scope.clone();
-        let params = self.type_params();
-        self.scope = saved;
-        let (params, _) = params?;
+        let (params, restore) = self.type_params()?;
+        self.restore_types(restore);
         if !external && !self.is(Tok::LBrace) {
             return Err(self.expected("`{`"));
         }
         // One of an earlier source, or registered, is shadowed for this one.
         if let Some(existing) = self.adts.adt(n) {
             if self.declared_here.contains(&existing) {
-                return Err(ParseError {
-                    span: name.span(),
-                    message: format!("data type `{n}` is declared twice"),
-                    labels: Vec::new(),
-                    help: None,
-                });
+                return Err(ParseError::new(
+                    name.span(),
+                    format!("data type `{n}` is declared twice"),
+                ));
             }
         }
         let adt = self
             .adts
             .declare(self.tcx, n, &params)
-            .map_err(|e| ParseError {
-                span: name.span(),
-                message: e.to_string(),
-                labels: Vec::new(),
-                help: None,
-            })?;
+            .map_err(|e| ParseError::new(name.span(), e.to_string()))?;
         self.declared_here.push(adt);
         let params = params
             .iter()
@@ -276,11 +246,7 @@ impl Parser<'_, '_> {
             adt,
             name: n.into(),
             params,
-            body: if external {
-                None
-            } else {
-                Some(self.tok.lo as usize)
-            },
+            body: (!external).then_some(self.tok.lo as usize),
         }))
     }
 
@@ -303,27 +269,18 @@ impl Parser<'_, '_> {
             let mut fields = Vec::new();
             if spec || self.is(Tok::LParen) {
                 self.expect(Tok::LParen, "`(`")?;
-                while !self.eat(Tok::RParen)? {
-                    fields.push(self.ty()?);
-                    if !self.eat(Tok::Comma)? && !self.is(Tok::RParen) {
-                        return Err(self.expected("`,` or `)`"));
-                    }
-                }
+                self.list(Tok::RParen, |p| p.ty().map(|v| fields.push(v)))?;
             }
             if spec {
                 self.expect(Tok::Arrow, "`->`")?;
                 let r = self.expect(Tok::Ident, &format!("`{}`", d.name))?;
                 if self.text(r) != &*d.name {
-                    return Err(ParseError {
-                        span: r.span(),
-                        message: format!(
-                            "expected `{}` (the data type declared), found `{}`",
-                            d.name,
-                            self.text(r)
-                        ),
-                        labels: Vec::new(),
-                        help: None,
-                    });
+                    let found = self.text(r);
+                    let message = format!(
+                        "expected `{}` (the data type declared), found `{found}`",
+                        d.name
+                    );
+                    return Err(ParseError::new(r.span(), message));
                 }
             }
             let n: Box<str> = self.text(c).into();
@@ -339,31 +296,32 @@ impl Parser<'_, '_> {
     /// source, to the source's own definition if it has one (which shadows an earlier
     /// source's), else to an earlier source's global.
     pub(super) fn module(&mut self) {
+        let first_error = self.errors.len();
         self.names.start_source();
         self.items = None;
         self.metadata = None;
+        if let Err(e) = self.items_of_source() {
+            self.errors.push(e);
+        }
+        self.resolve_forward();
+        // In the order of the text (an unknown global is known at the source's end).
+        self.errors[first_error..].sort_by_key(|e| e.span.lo);
+    }
+
+    /// The items of the source, an error in one reported and the next one read.
+    fn items_of_source(&mut self) -> PResult<()> {
         self.forget_words();
-        if let Err(e) = self.seek(self.start) {
-            self.errors.push(e);
-            return;
-        }
+        self.seek(self.start)?;
         // TVM 0.6 and earlier printed their version as `v0.0.4` on the first line.
-        if let Err(e) = self.version_line() {
-            self.errors.push(e);
-            return;
-        }
+        self.version_line()?;
         if self.is(Tok::Hash) && !self.at_metadata() {
             if let Err(e) = self.header() {
                 // Go on at the first item after the header's error.
                 let next = self.item_after(e.span.lo);
                 self.errors.push(e);
-                if let Err(e) = self.seek(next) {
-                    self.errors.push(e);
-                    return;
-                }
+                self.seek(next)?;
             }
         }
-        let first_error = self.errors.len();
         // The data types first (a definition may use one declared after it): found by a
         // pass over the tokens, which only a source that has the word `type` or `data`
         // needs.
@@ -373,10 +331,7 @@ impl Parser<'_, '_> {
             let items = self.find_items();
             self.declare_data(&items);
             self.forget_words();
-            if let Err(e) = self.seek(at) {
-                self.errors.push(e);
-                return;
-            }
+            self.seek(at)?;
         }
         self.scope = self.adts.scope();
         let base = self.scope.mark();
@@ -405,15 +360,10 @@ impl Parser<'_, '_> {
                 self.errors.push(e);
                 // Go on at the next item.
                 let next = self.item_after(lo);
-                if let Err(e) = self.seek(next) {
-                    self.errors.push(e);
-                    break;
-                }
+                self.seek(next)?;
             }
         }
-        self.resolve_forward();
-        // In the order of the text (an unknown global is known at the source's end).
-        self.errors[first_error..].sort_by_key(|e| e.span.lo);
+        Ok(())
     }
 
     /// Where the first top-level item after byte `lo` starts (the end of the source if

@@ -23,43 +23,12 @@ impl Number {
     }
 }
 
-/// Splits a number token into its numeric part, whether that is a float, and its suffix.
-fn split_number(text: &str) -> (&str, bool, &str) {
-    let b = text.as_bytes();
-    let mut i = 0;
-    while i < b.len() && b[i].is_ascii_digit() {
-        i += 1;
-    }
-    let mut float = false;
-    if i + 1 < b.len() && b[i] == b'.' && b[i + 1].is_ascii_digit() {
-        float = true;
-        i += 1;
-        while i < b.len() && b[i].is_ascii_digit() {
-            i += 1;
-        }
-    }
-    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
-        let mut j = i + 1;
-        if j < b.len() && (b[j] == b'+' || b[j] == b'-') {
-            j += 1;
-        }
-        if j < b.len() && b[j].is_ascii_digit() {
-            float = true;
-            i = j;
-            while i < b.len() && b[i].is_ascii_digit() {
-                i += 1;
-            }
-        }
-    }
-    (&text[..i], float, &text[i..])
-}
-
 impl Parser<'_, '_> {
     /// `literal := '-'? number`, from the token `t` (a number or a `-`), or `-inff`.
     pub(super) fn number_literal(&mut self, t: Token) -> PResult<ExprId> {
         let negative = self.eat(Tok::Minus)?;
         if let Some(f) = negative
-            .then(|| super::expressions::float_word(self.text(self.tok)))
+            .then(|| super::tvm::float_word(self.text(self.tok)))
             .flatten()
             .filter(|_| self.is(Tok::Ident))
         {
@@ -87,67 +56,47 @@ impl Parser<'_, '_> {
     /// The number literal `t`, negated if `negative` (`-42i16`).
     pub(super) fn number(&self, t: Token, negative: bool, lo: u32) -> PResult<Number> {
         let text = self.text(t);
-        let (digits, float, suffix) = split_number(text);
+        let (end, float) = crate::lexer::numeric_end(text.as_bytes(), 0);
+        let (digits, suffix) = text.split_at(end);
         let span = Span { lo, hi: t.hi };
-        let err = |message: String| ParseError {
-            span,
-            message,
-            labels: Vec::new(),
-            help: None,
-        };
+        let err = |message: String| ParseError::new(span, message);
         let dtype = match suffix {
             "" => None,
             "f" => Some(DType::FLOAT32),
+            "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "f16" | "f32" | "f64" => {
+                let (code, bits) = suffix.split_at(1);
+                let family = [("i", "int"), ("u", "uint"), ("f", "float")].iter().find(|f| f.0 == code);
+                family.and_then(|f| format!("{}{bits}", f.1).parse::<DType>().ok())
+            }
             _ => {
-                let name = match suffix.as_bytes()[0] {
-                    b'i' => format!("int{}", &suffix[1..]),
-                    b'u' => format!("uint{}", &suffix[1..]),
-                    b'f' => format!("float{}", &suffix[1..]),
-                    _ => String::new(),
-                };
-                let ok = matches!(
-                    suffix,
-                    "i8" | "i16"
-                        | "i32"
-                        | "i64"
-                        | "u8"
-                        | "u16"
-                        | "u32"
-                        | "u64"
-                        | "f16"
-                        | "f32"
-                        | "f64"
-                );
-                match name.parse::<DType>() {
-                    Ok(d) if ok => Some(d),
-                    _ => {
-                        return Err(err(format!(
-                            "bad literal suffix `{suffix}` in `{text}`: expected `i8`, `i16`, `i32`, `i64`, `u8`, `u16`, `u32`, `u64`, `f`, `f16`, `f32` or `f64`"
-                        )))
-                    }
-                }
+                return Err(err(format!(
+                    "bad literal suffix `{suffix}` in `{text}`: expected `i8`, `i16`, `i32`, `i64`, `u8`, `u16`, `u32`, `u64`, `f`, `f16`, `f32` or `f64`"
+                )))
             }
         };
-        let sign = if negative { -1.0 } else { 1.0 };
-        match dtype {
-            Some(d) if d.is_float() => {
-                let v: f64 = digits.parse().map_err(|_| err(format!("bad number `{text}`")))?;
-                Ok(Number::Float(sign * v, d))
-            }
-            None if float => {
-                let v: f64 = digits.parse().map_err(|_| err(format!("bad number `{text}`")))?;
-                Ok(Number::Float(sign * v, DType::FLOAT32))
-            }
-            Some(_) if float => Err(err(format!(
+        let dtype = match (dtype, float) {
+            (None, true) => Some(DType::FLOAT32),
+            (Some(d), true) if !d.is_float() => return Err(err(format!(
                 "`{text}` is a float literal with an integer suffix: expected a float suffix (`f`, `f16`, `f32` or `f64`)"
             ))),
+            (d, _) => d,
+        };
+        match dtype {
+            Some(d) if d.is_float() => {
+                let v: f64 = digits
+                    .parse()
+                    .map_err(|_| err(format!("bad number `{text}`")))?;
+                Ok(Number::Float(if negative { -v } else { v }, d))
+            }
             d => {
                 let v = digits
                     .parse::<i128>()
                     .ok()
                     .map(|v| if negative { -v } else { v })
                     .and_then(|v| i64::try_from(v).ok())
-                    .ok_or_else(|| err(format!("integer literal `{text}` does not fit in 64 bits")))?;
+                    .ok_or_else(|| {
+                        err(format!("integer literal `{text}` does not fit in 64 bits"))
+                    })?;
                 let d = d.unwrap_or(if i32::try_from(v).is_ok() {
                     DType::INT32
                 } else {

@@ -99,11 +99,12 @@ pub struct ParseError {
 impl ParseError {
     /// An error at `span`, without labels or help.
     pub fn new(span: Span, message: String) -> Self {
+        let (labels, help) = (Vec::new(), None);
         ParseError {
             span,
             message,
-            labels: Vec::new(),
-            help: None,
+            labels,
+            help,
         }
     }
 }
@@ -122,12 +123,7 @@ impl std::error::Error for ParseError {}
 
 impl From<LexError> for ParseError {
     fn from(e: LexError) -> Self {
-        ParseError {
-            span: e.span,
-            message: e.message,
-            labels: Vec::new(),
-            help: None,
-        }
+        ParseError::new(e.span, e.message)
     }
 }
 
@@ -156,11 +152,12 @@ pub fn parse_module(
     let mut p = Parser::new(src, tcx, adts);
     p.m.reserve_for_source(src.len());
     p.module();
-    if p.errors.is_empty() {
-        Ok(p.m)
-    } else {
-        Err(p.errors)
+    Recovered {
+        module: p.m,
+        errors: p.errors,
+        defs: Vec::new(),
     }
+    .into_result()
 }
 
 /// Parses several sources, in order, into one module: a later source sees the globals
@@ -196,12 +193,7 @@ pub fn parse_sources(
     tcx: &mut TyCtx,
     adts: &mut AdtTable,
 ) -> Result<Module, Vec<ParseError>> {
-    let r = parse_sources_recovering(sources, tcx, adts);
-    if r.errors.is_empty() {
-        Ok(r.module)
-    } else {
-        Err(r.errors)
-    }
+    parse_sources_recovering(sources, tcx, adts).into_result()
 }
 
 /// What [`parse_sources_recovering`] read.
@@ -216,6 +208,15 @@ pub struct Recovered {
     /// top-level item or the end of its source, in source order. An error in one of them
     /// is that definition's; an error in none is in a data type or between items.
     pub defs: Vec<Span>,
+}
+
+impl Recovered {
+    fn into_result(self) -> Result<Module, Vec<ParseError>> {
+        match self.errors.is_empty() {
+            true => Ok(self.module),
+            false => Err(self.errors),
+        }
+    }
 }
 
 /// [`parse_sources`], returning the module read even when there are errors, with them
@@ -269,12 +270,7 @@ pub fn parse_joined(
     tcx: &mut TyCtx,
     adts: &mut AdtTable,
 ) -> Result<Module, Vec<ParseError>> {
-    let r = parse_joined_recovering(joined, lens, tcx, adts);
-    if r.errors.is_empty() {
-        Ok(r.module)
-    } else {
-        Err(r.errors)
-    }
+    parse_joined_recovering(joined, lens, tcx, adts).into_result()
 }
 
 /// [`parse_joined`], returning the module read even when there are errors, with them
@@ -346,6 +342,7 @@ struct Item {
 }
 
 /// The header of a function literal or definition being read ([`Parser::fn_header`]).
+#[derive(Default)]
 struct FnState {
     type_params: Vec<Param>,
     params: Vec<VarId>,
@@ -408,7 +405,7 @@ struct Parser<'s, 'a> {
     type_cache_version: u64,
     /// Operators and constructors by name, for this source.
     words: FxHashMap<&'s str, Word>,
-    /// How many unknown names have been reported (see `Parser::suggests`).
+    /// How many unknown names have been reported (see `Parser::unknown`).
     suggested: usize,
     /// The source's metadata section, read when a reference needs it: `None` before,
     /// then the section if there is one that reads.
@@ -480,6 +477,12 @@ impl<'s, 'a> Parser<'s, 'a> {
         Ok(())
     }
 
+    /// Moves to byte `end`, past what was read by its bytes.
+    fn jump(&mut self, end: usize) -> PResult<()> {
+        self.prev_hi = end as u32;
+        self.seek(end)
+    }
+
     /// The lexer's next token.
     #[inline]
     fn next_tok(&mut self) -> PResult<Token> {
@@ -540,12 +543,25 @@ impl<'s, 'a> Parser<'s, 'a> {
     /// An error at the current token: expected `what`, found it.
     #[cold]
     fn expected(&self, what: &str) -> ParseError {
-        ParseError {
-            span: self.tok.span(),
-            message: format!("expected {what}, found {}", self.found()),
-            labels: Vec::new(),
-            help: None,
+        ParseError::new(
+            self.tok.span(),
+            format!("expected {what}, found {}", self.found()),
+        )
+    }
+
+    /// `item,* close` after the opening bracket, a trailing comma allowed.
+    fn list(&mut self, close: Tok, mut item: impl FnMut(&mut Self) -> PResult<()>) -> PResult<()> {
+        while !self.eat(close)? {
+            item(self)?;
+            if !self.eat(Tok::Comma)? && !self.is(close) {
+                return Err(self.expected(match close {
+                    Tok::RParen => "`,` or `)`",
+                    Tok::RBracket => "`,` or `]`",
+                    _ => "`,` or `>`",
+                }));
+            }
         }
+        Ok(())
     }
 
     fn expect(&mut self, k: Tok, what: &str) -> PResult<Token> {
@@ -565,12 +581,7 @@ impl<'s, 'a> Parser<'s, 'a> {
     }
 
     fn error(&mut self, span: Span, message: String) {
-        self.errors.push(ParseError {
-            span,
-            message,
-            labels: Vec::new(),
-            help: None,
-        });
+        self.errors.push(ParseError::new(span, message));
     }
 
     fn span_from(&self, lo: u32) -> Span {
@@ -580,27 +591,12 @@ impl<'s, 'a> Parser<'s, 'a> {
         }
     }
 
-    /// `line L, column C` of byte `offset`, counted in its own source, followed by that
-    /// source's name if it is not the one being read.
+    /// `line L, column C` of byte `offset` (from 1), counted in its own source, followed
+    /// by that source's name if it is not the one being read: by the offsets of the
+    /// text's newlines, found once.
     fn place(&self, offset: u32) -> String {
-        let (lo, name) = self
-            .starts
-            .iter()
-            .rev()
-            .find(|(lo, _)| *lo <= offset)
-            .copied()
-            .unwrap_or((0, ""));
-        let here = self.line_col(lo, offset);
-        if lo as usize == self.start || name.is_empty() {
-            here
-        } else {
-            format!("{here} of {name}")
-        }
-    }
-
-    /// `line L, column C` of byte `offset`, counted from byte `lo` (a source's start),
-    /// both from 1: by the offsets of the text's newlines, found once.
-    fn line_col(&self, lo: u32, offset: u32) -> String {
+        let starts = self.starts.iter().rev();
+        let (lo, name) = starts.copied().find(|s| s.0 <= offset).unwrap_or((0, ""));
         let newlines = self.newlines.get_or_init(|| {
             memchr::memchr_iter(b'\n', self.full_src.as_bytes())
                 .map(|i| i as u32)
@@ -614,23 +610,18 @@ impl<'s, 'a> Parser<'s, 'a> {
         } else {
             lo
         };
-        format!(
+        let here = format!(
             "line {}, column {}",
             before - first + 1,
             offset - line_start + 1
-        )
+        );
+        match lo as usize == self.start || name.is_empty() {
+            true => here,
+            false => format!("{here} of {name}"),
+        }
     }
 
     // ----- locals -----
-
-    /// Binds local `v` under its own name.
-    fn bind_local(&mut self, v: VarId) {
-        self.names.bind(&self.m, v);
-    }
-
-    fn unbind_locals(&mut self, mark: usize) {
-        self.names.unbind_to(&self.m, mark);
-    }
 
     /// A new local from a `%name` token.
     fn new_local(&mut self, t: Token, ann: Option<Ty>) -> VarId {
@@ -654,6 +645,6 @@ impl<'s, 'a> Parser<'s, 'a> {
         self.targs.clear();
         self.arms.clear();
         self.free_vars = None;
-        self.names.clear_locals();
+        self.names.locals.clear();
     }
 }

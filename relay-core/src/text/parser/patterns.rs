@@ -19,13 +19,9 @@ impl Parser<'_, '_> {
             Tok::Local => {
                 let t = self.bump()?;
                 let t = self.binder(t)?;
-                let ann = if self.eat(Tok::Colon)? {
-                    Some(self.ty()?)
-                } else {
-                    None
-                };
+                let ann = self.annotation()?;
                 let v = self.new_local(t, ann);
-                self.bind_local(v);
+                self.names.locals.bind(&self.m, v);
                 let span = self.span_from(t.lo);
                 Ok(self.m.at(span).pat(Pattern::Var(v)))
             }
@@ -37,17 +33,14 @@ impl Parser<'_, '_> {
                 if c.is_none() && lower && !self.is(Tok::LParen) {
                     // The spec's `case Single(x)`: a variable without `%`.
                     let v = self.m.at(t.span()).var(name, None);
-                    self.bind_local(v);
+                    self.names.locals.bind(&self.m, v);
                     return Ok(self.m.pat(Pattern::Var(v)));
                 }
                 let mut fields = Vec::new();
                 if self.eat(Tok::LParen)? {
-                    while !self.eat(Tok::RParen)? {
-                        fields.push(self.pattern(depth + 1)?);
-                        if !self.eat(Tok::Comma)? && !self.is(Tok::RParen) {
-                            return Err(self.expected("`,` or `)`"));
-                        }
-                    }
+                    self.list(Tok::RParen, |p| {
+                        p.pattern(depth + 1).map(|v| fields.push(v))
+                    })?;
                 }
                 let span = self.span_from(t.lo);
                 self.m.at(span);
@@ -55,16 +48,10 @@ impl Parser<'_, '_> {
                     Some(c) => Ok(self.m.pat(Pattern::Ctor(c, fields.into()))),
                     None => {
                         let message = format!("unknown constructor `{name}`");
-                        let ctors: Vec<String> =
-                            self.adts.ctor_names().map(str::to_string).collect();
-                        let ctors = ctors.iter().map(String::as_str);
-                        self.unknown_registered(
-                            t.span(),
-                            message,
-                            name,
-                            crate::registry::Unknown::Constructor,
-                            ctors,
-                        );
+                        let ctor = Some(crate::registry::Unknown::Constructor);
+                        self.unknown(t.span(), message, (name, ""), ctor, |p| {
+                            p.adts.ctor_names().map(str::to_string).collect()
+                        });
                         Ok(self.m.pat(Pattern::Wildcard))
                     }
                 }
@@ -72,12 +59,9 @@ impl Parser<'_, '_> {
             Tok::LParen => {
                 let lo = self.bump()?.lo;
                 let mut fields = Vec::new();
-                while !self.eat(Tok::RParen)? {
-                    fields.push(self.pattern(depth + 1)?);
-                    if !self.eat(Tok::Comma)? && !self.is(Tok::RParen) {
-                        return Err(self.expected("`,` or `)`"));
-                    }
-                }
+                self.list(Tok::RParen, |p| {
+                    p.pattern(depth + 1).map(|v| fields.push(v))
+                })?;
                 // `(p)` is a tuple pattern of one field, as TVM reads it.
                 let span = self.span_from(lo);
                 Ok(self.m.at(span).pat(Pattern::Tuple(fields.into())))

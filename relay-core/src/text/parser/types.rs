@@ -5,21 +5,21 @@
 use super::{PResult, ParseError, Parser};
 use crate::expr::Span;
 use crate::fold::ParamValue;
-use crate::kind::{Kind, Param};
+use crate::kind::Param;
 use crate::lexer::Tok;
-use crate::ty::{parse_shape_at, parse_type_at, Binding, Ty, TypeParseError};
+use crate::ty::{parse_shape_at, parse_type_at, parse_type_params_at, Binding, Ty, TypeParseError};
 
 impl Parser<'_, '_> {
     pub(super) fn type_error(&self, e: TypeParseError) -> ParseError {
         let hi = word_end(self.src, e.offset);
+        let help = self.adts.unknown_type_hint(&e).or(e.help);
+        let span = Span {
+            lo: e.offset as u32,
+            hi: hi as u32,
+        };
         ParseError {
-            span: Span {
-                lo: e.offset as u32,
-                hi: hi as u32,
-            },
-            help: self.adts.unknown_type_hint(&e).or(e.help),
-            message: e.message,
-            labels: Vec::new(),
+            help,
+            ..ParseError::new(span, e.message)
         }
     }
 
@@ -37,9 +37,7 @@ impl Parser<'_, '_> {
             self.type_cache_version = self.scope.version();
         }
         if let Some(&t) = self.type_cache.get(text) {
-            let end = lo + text.len();
-            self.prev_hi = end as u32;
-            self.seek(end)?;
+            self.jump(lo + text.len())?;
             return Ok(t);
         }
         let (t, end) = parse_type_at(self.tcx, &mut self.scope, self.src, lo)
@@ -51,17 +49,23 @@ impl Parser<'_, '_> {
         {
             self.type_cache.insert(text, t);
         }
-        self.prev_hi = end as u32;
-        self.seek(end)?;
+        self.jump(end)?;
         Ok(t)
+    }
+
+    /// `(':' ty)?`, a binder's annotation.
+    pub(super) fn annotation(&mut self) -> PResult<Option<Ty>> {
+        match self.eat(Tok::Colon)? {
+            true => self.ty().map(Some),
+            false => Ok(None),
+        }
     }
 
     /// A type argument at a call: a shape (`(10, n)`, a shape parameter) or a type.
     pub(super) fn type_arg(&mut self) -> PResult<ParamValue> {
         let at = self.tok.lo as usize;
         if let Ok((s, end)) = parse_shape_at(self.tcx, &mut self.scope, self.src, at) {
-            self.prev_hi = end as u32;
-            self.seek(end)?;
+            self.jump(end)?;
             return Ok(ParamValue::Shape(s));
         }
         Ok(ParamValue::Ty(self.ty()?))
@@ -73,51 +77,14 @@ impl Parser<'_, '_> {
     pub(super) fn type_params(
         &mut self,
     ) -> PResult<(Vec<Param>, Vec<(Box<str>, Option<Binding>)>)> {
-        let mut params = Vec::new();
-        let mut restore = Vec::new();
-        let mut seen = rustc_hash::FxHashSet::default();
-        let close = if self.eat(Tok::LBracket)? {
-            Tok::RBracket
-        } else if self.eat(Tok::Lt)? {
-            Tok::Gt
-        } else {
-            return Ok((params, restore));
-        };
-        let closer = if close == Tok::Gt { "`>`" } else { "`]`" };
-        while !self.eat(close)? {
-            let name = self.expect(Tok::Ident, "a type parameter")?;
-            let kind = if self.eat(Tok::Colon)? {
-                let k = self.expect(Tok::Ident, "a kind")?;
-                Kind::from_name(self.text(k)).ok_or_else(|| ParseError {
-                    span: k.span(),
-                    message: format!(
-                        "unknown kind `{}`: expected `Type`, `BaseType`, `Shape` or `ShapeVar`",
-                        self.text(k)
-                    ),
-                    labels: Vec::new(),
-                    help: None,
-                })?
-            } else {
-                Kind::Type
-            };
-            let n = self.text(name);
-            if !seen.insert(n) {
-                return Err(ParseError {
-                    span: name.span(),
-                    message: format!("type parameter `{n}` is declared twice"),
-                    labels: Vec::new(),
-                    help: None,
-                });
-            }
-            let p = self.tcx.param(n, kind);
-            params.push(p);
-            let prev = self.scope.bind(n, Binding::Param(p));
-            restore.push((n.into(), prev));
-            if !self.eat(Tok::Comma)? && !self.is(close) {
-                return Err(self.expected(&format!("`,` or {closer}")));
-            }
+        if !self.is(Tok::LBracket) && !self.is(Tok::Lt) {
+            return Ok(Default::default());
         }
-        Ok((params, restore))
+        let (params, end) =
+            parse_type_params_at(self.tcx, &mut self.scope, self.src, self.tok.lo as usize)
+                .map_err(|e| self.type_error(e))?;
+        self.jump(end)?;
+        Ok(params)
     }
 
     pub(super) fn restore_types(&mut self, restore: Vec<(Box<str>, Option<Binding>)>) {

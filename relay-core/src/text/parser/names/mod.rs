@@ -1,6 +1,5 @@
 //! Name resolution while a module is read, behind one interface: the local variables in
-//! their scopes ([`Names::local`], [`Names::bind`], [`Names::mark`] and
-//! [`Names::unbind_to`]), the globals the source defines ([`Parser::declare_global`]),
+//! their scopes ([`table::Locals`]: `get`, `bind`, `mark`, `unbind_to`), the globals the source defines ([`Parser::declare_global`]),
 //! and the mentions of globals not defined yet, resolved at the source's end
 //! ([`Parser::global_mention`], [`Parser::resolve_forward`]).
 //!
@@ -11,7 +10,7 @@ mod table;
 
 use super::{ParseError, Parser};
 use crate::diag::Label;
-use crate::expr::{ExprId, GlobalId, Module, VarId};
+use crate::expr::{ExprId, GlobalId, Span};
 use crate::lexer::Token;
 use rustc_hash::FxHashMap;
 
@@ -19,7 +18,8 @@ use rustc_hash::FxHashMap;
 /// wait for the source's end.
 #[derive(Default)]
 pub(super) struct Names<'s> {
-    locals: table::Locals,
+    /// The local variables in their scopes.
+    pub(super) locals: table::Locals,
     /// The globals this source has defined so far, by name.
     globals: FxHashMap<&'s str, GlobalId>,
     /// The mentions of globals the source had not defined when they were read, with
@@ -28,82 +28,17 @@ pub(super) struct Names<'s> {
 }
 
 impl<'s> Names<'s> {
-    // ----- locals -----
-
-    /// The local variable `name` (without its `%`) names in the current scope.
-    #[inline]
-    pub(super) fn local(
-        &mut self,
-        m: &Module,
-        name: &(impl AsRef<[u8]> + ?Sized),
-    ) -> Option<VarId> {
-        self.locals.get(m, name)
-    }
-
-    /// Binds local `v` under its own name, until the scope it is bound in ends
-    /// ([`Names::unbind_to`]).
-    #[inline]
-    pub(super) fn bind(&mut self, m: &Module, v: VarId) {
-        self.locals.bind(m, v);
-    }
-
-    /// Binds local `v` of a definition's own `let` chain: until the definition ends (no
-    /// mark inside the chain comes back before it).
-    #[inline]
-    pub(super) fn bind_chained(&mut self, m: &Module, v: VarId) {
-        self.locals.bind_unlogged(m, v);
-    }
-
-    /// Binds a parameter list (consecutive variables); returns each parameter whose name
-    /// an earlier one of the list has, with that one.
-    pub(super) fn bind_params(&mut self, m: &Module, vars: &[VarId]) -> Vec<(VarId, VarId)> {
-        self.locals.bind_params(m, vars)
-    }
-
-    /// Says that `name` is about to be bound or looked up (a hint; the table may start
-    /// fetching what it needs).
-    #[inline]
-    pub(super) fn expect(&self, name: &[u8]) {
-        self.locals.prefetch(name);
-    }
-
-    /// The state of the bindings now, to come back to at the end of a scope.
-    #[inline]
-    pub(super) fn mark(&self) -> usize {
-        self.locals.mark()
-    }
-
-    /// Ends the scopes opened since `mark`: their bindings are undone, latest first.
-    pub(super) fn unbind_to(&mut self, m: &Module, mark: usize) {
-        self.locals.unbind_to(m, mark);
-    }
-
-    /// Forgets every local (after an item).
-    pub(super) fn clear_locals(&mut self) {
-        self.locals.clear();
-    }
-
-    /// The names of the locals in scope (for a "did you mean").
-    pub(super) fn local_names<'m>(&mut self, m: &'m Module) -> Vec<&'m str> {
-        self.locals.names(m)
-    }
-
-    // ----- globals -----
-
     /// Forgets the globals of the source read before (a new source starts).
     pub(super) fn start_source(&mut self) {
         self.globals.clear();
         self.forward.clear();
     }
 
+    // ----- globals -----
+
     /// The global `name` (without its `@`) this source defines, if it has read it.
     pub(super) fn global(&self, name: &str) -> Option<GlobalId> {
         self.globals.get(name).copied()
-    }
-
-    /// Records that this source defines global `name` as `g`.
-    pub(super) fn define_global(&mut self, name: &'s str, g: GlobalId) {
-        self.globals.insert(name, g);
     }
 }
 
@@ -153,15 +88,21 @@ impl<'s> Parser<'s, '_> {
             self.errors.push(e);
             return None;
         }
-        let g = if self.m.global(n).is_some() {
-            self.m.at(name.span()).shadow(n)
-        } else {
-            self.m
-                .at(name.span())
-                .declare(n)
-                .expect("a name not declared yet")
+        Some(self.define_global(n, name.span()))
+    }
+
+    /// The global `name` this source defines, at `span`: a new one, or one that shadows
+    /// an earlier source's.
+    pub(super) fn define_global(&mut self, name: &'s str, span: Span) -> GlobalId {
+        let g = match self.m.global(name) {
+            Some(_) => self.m.at(span).shadow(name),
+            None => self
+                .m
+                .at(span)
+                .declare(name)
+                .expect("a name not declared yet"),
         };
-        self.names.define_global(n, g);
-        Some(g)
+        self.names.globals.insert(name, g);
+        g
     }
 }

@@ -1,41 +1,27 @@
 //! The fast table behind [`super::Names`]: the local variables in scope while a module is
-//! read, by name.
+//! read, by name. It earns its lines at N = 1,000,000 (the reference workload): a plain
+//! hash table with a log spends 2.9x the parse's time and 12 MB more there, where the
+//! table no longer fits in the processor's cache; `hashbrown`'s `HashTable` in its place,
+//! which cannot be asked for a slot ahead of a binding, took 1.2x the parse's time there.
 //!
-//! A table of variable ids hashed by their names, which live in the module's text of
-//! names: no key strings of its own (a million-binding `let` chain keeps a million names
-//! in scope at once), and a log of the bindings made, with what each shadowed, to undo
-//! them at the end of their scopes.
-//!
-//! It earns its lines at N = 1,000,000 (the reference workload): a plain hash table of
-//! every binding with a log (100 lines) spends 1.07x the instructions at N = 100,000, but
-//! 2.9x the parse's time and 12 MB more at N = 1,000,000, where the table no longer fits
-//! in the processor's cache.
-//!
-//! The table is open addressing with linear probing: a slot of four bytes for a variable
-//! and, apart, a byte of its name's hash (0: empty), so a probe reads a record only when
-//! that byte matches, and a search for a name not there reads tags only. Its home slot
-//! is known from the name alone, so a parser that has read a name it is about to bind
-//! can ask for that line early ([`Locals::prefetch`]).
-//!
-//! In front of the table, a small cache of the latest bindings by hash: most mentions
-//! are of a name bound a few statements before, whose record is still in the processor's
-//! cache, while the table of a million names is not.
-//!
-//! The bindings of a definition's own `let` chain (unlogged: [`Locals::bind_unlogged`])
-//! go into the table only when a mention needs them there. Until then they are pending:
-//! kept as runs of consecutive variables, the latest few also in a window searched by
-//! hash (no pending binding has a name of the table, so the window is searched before
-//! it). A mention found by none of the cache, the guess of the next parameter, the window
-//! and the table puts every pending binding in the table, in order, and looks again
-//! (a mention further back than the window whose slot in the cache was taken since). A
-//! chain whose mentions are of the last few statements, like the reference workload's,
-//! never does: its million bindings take no slot of the table, and a binding's one
-//! search of the table is for a name it does not have. A binding whose name is in the
-//! table already (it shadows a parameter, say) goes in at once, after the pending ones.
+//! - **The table**: open addressing with linear probing over variable ids, whose names
+//!   live in the module (no keys of its own); beside each slot a byte of the name's hash,
+//!   so a probe reads a name only when that byte matches, and a search for a name not
+//!   there reads tags only. Its home slot is known from the name alone, so a parser that
+//!   has read a name it is about to bind can ask for that line early
+//!   ([`Locals::prefetch`]). A log of the bindings, with what each shadowed, undoes them
+//!   at the end of their scopes.
+//! - **A cache of the latest bindings** by hash in front of it: most mentions are of a
+//!   name bound a few statements before; and a guess of the next parameter (a model's
+//!   weights are used in their order).
+//! - **Pending bindings**: those of a definition's own `let` chain ([`Locals::bind_unlogged`])
+//!   are kept as runs of consecutive variables, the latest few also in a window searched
+//!   by hash, and go into the table only when a mention finds none of them. A chain
+//!   whose mentions are of its last few statements never puts them there.
 
 use crate::expr::{Module, VarId};
 
-pub(super) struct Locals {
+pub(crate) struct Locals {
     table: Table,
     /// By the low bits of its name's hash, a variable that is the latest binding of its
     /// name, or [`NONE`]. Kept so: a binding takes its name's slot, an undone one gives
@@ -331,7 +317,7 @@ fn same(a: &[u8], b: &[u8]) -> bool {
 impl Locals {
     /// The variable `name` means.
     #[inline]
-    pub(super) fn get(&mut self, m: &Module, name: &(impl AsRef<[u8]> + ?Sized)) -> Option<VarId> {
+    pub(crate) fn get(&mut self, m: &Module, name: &(impl AsRef<[u8]> + ?Sized)) -> Option<VarId> {
         let name = name.as_ref();
         let h = hash(name);
         let v = self.recent[slot(h)];
@@ -399,7 +385,7 @@ impl Locals {
     /// Binds a function's parameters, in order.
     ///
     /// Returns each parameter whose name an earlier one of `vars` has, with that one.
-    pub(super) fn bind_params(&mut self, m: &Module, vars: &[VarId]) -> Vec<(VarId, VarId)> {
+    pub(crate) fn bind_params(&mut self, m: &Module, vars: &[VarId]) -> Vec<(VarId, VarId)> {
         let Some(&first) = vars.first() else {
             return Vec::new();
         };
@@ -427,12 +413,12 @@ impl Locals {
 
     /// Asks for the part of the table where `name` would be bound, ahead of binding it.
     #[inline]
-    pub(super) fn prefetch(&self, name: &[u8]) {
+    pub(crate) fn prefetch(&self, name: &[u8]) {
         self.table.prefetch(hash(name));
     }
 
     /// Binds `v` under its own name, shadowing whatever had it.
-    pub(super) fn bind(&mut self, m: &Module, v: VarId) {
+    pub(crate) fn bind(&mut self, m: &Module, v: VarId) {
         if !self.pending.is_empty() {
             // The table keeps the bindings' order: the pending ones go in first.
             self.flush(m);
@@ -451,7 +437,7 @@ impl Locals {
     /// million-binding chain would fill with 4 MB. For the bindings of a definition's
     /// body, made outside every scope that ends before the definition does. Pending (not
     /// in the table) unless its name is in the table already.
-    pub(super) fn bind_unlogged(&mut self, m: &Module, v: VarId) {
+    pub(crate) fn bind_unlogged(&mut self, m: &Module, v: VarId) {
         let name = m.var_name_bytes(v);
         let h = hash(name);
         self.recent[slot(h)] = v;
@@ -472,13 +458,13 @@ impl Locals {
     }
 
     /// How many bindings have been made: a mark to undo back to.
-    pub(super) fn mark(&self) -> usize {
+    pub(crate) fn mark(&self) -> usize {
         self.log.len()
     }
 
     /// Undoes the bindings made after `mark`, latest first (not the unlogged ones, made
     /// before it).
-    pub(super) fn unbind_to(&mut self, m: &Module, mark: usize) {
+    pub(crate) fn unbind_to(&mut self, m: &Module, mark: usize) {
         if mark == 0 && self.unlogged == 0 {
             // Every local goes: no need to undo them one by one.
             self.clear();
@@ -513,7 +499,7 @@ impl Locals {
     }
 
     /// No locals.
-    pub(super) fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.table.clear();
         self.recent.fill(NONE);
         self.log.clear();
@@ -527,7 +513,7 @@ impl Locals {
     }
 
     /// The names in scope (for a "did you mean").
-    pub(super) fn names<'m>(&mut self, m: &'m Module) -> Vec<&'m str> {
+    pub(crate) fn names<'m>(&mut self, m: &'m Module) -> Vec<&'m str> {
         self.flush(m);
         self.table.iter().map(|v| m.var_name(v)).collect()
     }

@@ -16,8 +16,11 @@
 //! - **`free_var %x: T;`** of a printed expression: a parameter of its `@main`
 //!   ([`Parser::free_var_decl`]), an error elsewhere ([`Parser::free_var`]).
 //! - **`meta[kind][n]`** references and **the `#[metadata]` section** they refer to
-//!   (TVM 0.6's after a `/* meta data */` line; [`metadata`]): a constant typed by its tensor or by the `/* ty=T */` after it
-//!   ([`Parser::meta_reference`]), a call's attributes ([`Parser::meta_attrs`]).
+//!   (TVM 0.6's after a `/* meta data */` line; [`metadata`]): a constant typed by its
+//!   tensor or by the `/* ty=T */` after it ([`Parser::meta_reference`]), a call's
+//!   attributes ([`Parser::meta_attrs`]).
+//! - **Float words** (`inff`, `nanf16`: [`float_word`]) and operators TVM names otherwise
+//!   ([`tvm_alias`]).
 
 mod metadata;
 #[cfg(test)]
@@ -31,44 +34,51 @@ use std::sync::Arc;
 
 pub(super) use metadata::Metadata;
 
+/// The data type of the float literal TVM prints for an infinity or a NaN (`inff`,
+/// `nanf16`), if `name` is one.
+pub(super) fn float_word(name: &str) -> Option<crate::DType> {
+    let suffix = name
+        .strip_prefix("inf")
+        .or_else(|| name.strip_prefix("nan"))?;
+    match suffix {
+        "f" | "f32" => Some(crate::DType::FLOAT32),
+        "f16" => Some(crate::DType::FLOAT16),
+        "f64" => Some(crate::DType::FLOAT64),
+        _ => None,
+    }
+}
+
+/// The registered name of an operator TVM's text format writes under another name.
+pub(super) fn tvm_alias(name: &str) -> Option<&'static str> {
+    match name {
+        "contrib_reverse_reshape" => Some("reverse_reshape"),
+        _ => None,
+    }
+}
+
 impl<'s> Parser<'s, '_> {
     // ----- the version line -----
 
     /// Reads TVM 0.6's version line (`v0.0.4`) if the source starts with one, and notes
     /// whether it is TVM 0.5's `v0.0.1`, whose bindings end with their line.
     pub(super) fn version_line(&mut self) -> PResult<()> {
+        let (b, lo) = (self.src.as_bytes(), self.tok.lo as usize);
+        let digits = b[lo..].strip_prefix(b"v0.0.").unwrap_or_default();
+        let end = lo + 5 + digits.iter().take_while(|c| c.is_ascii_digit()).count();
         self.line_ends_binding = false;
-        if let Some(end) = self.old_version_end() {
-            self.line_ends_binding = &self.src[self.tok.lo as usize..end] == "v0.0.1";
+        if end > lo + 5 && b.get(end).is_none_or(u8::is_ascii_whitespace) {
+            self.line_ends_binding = &self.src[lo..end] == "v0.0.1";
             self.seek(end)?;
         }
         Ok(())
     }
 
-    /// The end of TVM 0.6's version line (`v0.0.4`) at the current token, if it is one.
-    fn old_version_end(&self) -> Option<usize> {
-        let lo = self.tok.lo as usize;
-        let digits = self.src.as_bytes()[lo..].strip_prefix(b"v0.0.")?;
-        let n = digits.iter().take_while(|c| c.is_ascii_digit()).count();
-        let end = lo + b"v0.0.".len() + n;
-        let alone = self
-            .src
-            .as_bytes()
-            .get(end)
-            .is_none_or(u8::is_ascii_whitespace);
-        (n > 0 && alone).then_some(end)
-    }
-
     /// Whether the binding being read ends here, at the end of its line without a `;`
-    /// (TVM 0.5's `v0.0.1` text).
+    /// (TVM 0.5's `v0.0.1` text; comments between the tokens aside).
     pub(super) fn line_ended(&self) -> bool {
-        self.line_ends_binding && !self.is(Tok::Semi) && self.on_new_line()
-    }
-
-    /// Whether the current token starts a line after the last consumed one (comments
-    /// between them aside).
-    fn on_new_line(&self) -> bool {
-        self.src[self.prev_hi as usize..self.tok.lo as usize].contains('\n')
+        self.line_ends_binding
+            && !self.is(Tok::Semi)
+            && self.src[self.prev_hi as usize..self.tok.lo as usize].contains('\n')
     }
 
     // ----- names with `.digits` parts -----
@@ -98,8 +108,9 @@ impl<'s> Parser<'s, '_> {
 
     /// `t` extended to byte `end`, the parser reading on from there.
     fn extend_to(&mut self, t: Token, end: usize) -> PResult<Token> {
-        self.seek(end)?;
-        self.prev_hi = end as u32;
+        if end != t.hi as usize {
+            self.jump(end)?;
+        }
         Ok(Token {
             hi: end as u32,
             ..t
@@ -134,11 +145,8 @@ impl<'s> Parser<'s, '_> {
     /// ([`Parser::digit_parts`]).
     pub(super) fn binder(&mut self, t: Token) -> PResult<Token> {
         let long = self.unsanitary(t).unwrap_or(t);
-        match self.digit_parts(long).last() {
-            Some(&end) => self.extend_to(t, end),
-            None if long.hi != t.hi => self.extend_to(t, long.hi as usize),
-            None => Ok(t),
-        }
+        let end = self.digit_parts(long).last().copied();
+        self.extend_to(t, end.unwrap_or(long.hi as usize))
     }
 
     /// A local used: `t` with its `-` and `+` parts and the most of its `.digits` parts
@@ -160,11 +168,8 @@ impl<'s> Parser<'s, '_> {
         ends[short..].reverse();
         for &end in &ends {
             let name = &self.src[t.lo as usize + 1..end];
-            if self.names.local(&self.m, name).is_some() {
-                return match end == t.hi as usize {
-                    true => Ok(t),
-                    false => self.extend_to(t, end),
-                };
+            if self.names.locals.get(&self.m, name).is_some() {
+                return self.extend_to(t, end);
             }
         }
         let short_name = &self.src[t.lo as usize + 1..t.hi as usize];
@@ -205,11 +210,11 @@ impl<'s> Parser<'s, '_> {
         }
     }
 
-    /// From the bracket at byte `open` (`(`, `[` or `{`), the byte after the one that
+    /// Reads on after the bracket at byte `open` (`(`, `[` or `{`) and the one that
     /// closes it, over nested brackets and quoted strings (`'llvm'`, `"a)b"`): the text
     /// of a value TVM prints only to be read by people, such as
-    /// `VirtualDevice(device_type=1, target=Target(kind='llvm', keys={'cpu'}))`.
-    fn group_end(&self, open: usize) -> PResult<usize> {
+    /// `VirtualDevice(device_type=1, target=Target(kind='llvm', keys={'cpu'}))`. Its end.
+    pub(super) fn skip_group(&mut self, open: usize) -> PResult<usize> {
         let b = self.src.as_bytes();
         let mut closers = Vec::new();
         let mut i = open;
@@ -223,6 +228,7 @@ impl<'s> Parser<'s, '_> {
                         break;
                     }
                     if closers.is_empty() {
+                        self.jump(i + 1)?;
                         return Ok(i + 1);
                     }
                 }
@@ -237,38 +243,15 @@ impl<'s> Parser<'s, '_> {
             i += 1;
         }
         let hi = (open + 1).min(b.len()) as u32;
-        Err(ParseError {
-            span: Span { lo: open as u32, hi },
-            message: "this bracket is not closed (before the end of the text, or by the bracket that ends it)".into(),
-            labels: Vec::new(),
-            help: None,
-        })
-    }
-
-    /// Reads on after the group of brackets opening at byte `open` ([`Parser::group_end`]):
-    /// its end.
-    pub(super) fn skip_group(&mut self, open: usize) -> PResult<usize> {
-        let end = self.group_end(open)?;
-        self.seek(end)?;
-        self.prev_hi = end as u32;
-        Ok(end)
+        Err(ParseError::new(Span { lo: open as u32, hi }, "this bracket is not closed (before the end of the text, or by the bracket that ends it)".into()))
     }
 
     // ----- `free_var` -----
-
-    /// Whether the statements being read are in a printed expression (at its top or in a
-    /// scope inside it): where its `free_var`s are.
-    pub(super) fn in_expr_program(&self) -> bool {
-        self.free_vars.is_some()
-    }
 
     /// The free variable `name` of the printed expression being read, declared so far:
     /// TVM prints a `free_var` in the scope of its first use (an `if` branch, a function
     /// body), and mentions it after that scope too.
     pub(super) fn free_var_named(&self, name: &str) -> Option<crate::expr::VarId> {
-        if !self.in_expr_program() {
-            return None;
-        }
         let params = self.free_vars.as_ref()?;
         params.iter().copied().find(|&v| self.m.var_name(v) == name)
     }
@@ -279,14 +262,10 @@ impl<'s> Parser<'s, '_> {
         self.bump()?;
         let t = self.expect(Tok::Local, "a variable `%name` after `free_var`")?;
         let t = self.binder(t)?;
-        let ann = if self.eat(Tok::Colon)? {
-            Some(self.ty()?)
-        } else {
-            None
-        };
+        let ann = self.annotation()?;
         self.eat(Tok::Semi)?;
         let v = self.new_local(t, ann);
-        self.bind_local(v);
+        self.names.locals.bind(&self.m, v);
         if let Some(params) = &mut self.free_vars {
             params.push(v);
         }
@@ -380,8 +359,29 @@ impl<'s> Parser<'s, '_> {
     ) -> PResult<(Option<Arc<crate::Attrs>>, Option<(crate::ty::Ty, String)>)> {
         let lo = self.bump()?.lo;
         let (span, kind, n) = self.meta_ref(lo)?;
-        if self.metadata().is_some() {
-            return Ok((self.meta_attrs_read(callee, span, &kind, n), None));
+        if let Some(read) = self.metadata().map(|md| md.attrs(&kind, n)) {
+            let entries = match read {
+                Ok(entries) => entries,
+                Err(message) => {
+                    self.error(span, message);
+                    return Ok((None, None));
+                }
+            };
+            let op = match callee.is_mention() {
+                false => match self.m.expr(callee).kind {
+                    crate::expr::ExprKind::Op(op) => Some(op),
+                    _ => None,
+                },
+                true => None,
+            };
+            let values = entries.into_iter().map(|(name, v)| {
+                let ty = op.and_then(|op| op.attrs.iter().find(|a| a.name == name));
+                (
+                    name.into_boxed_str(),
+                    metadata::attr_value(v, ty.map(|a| &a.ty)),
+                )
+            });
+            return Ok((Some(Arc::new(crate::Attrs::new(values.collect()))), None));
         }
         let reference = self.src[span.lo as usize..span.hi as usize].to_string();
         let printed = match self.is(Tok::RParen) {
@@ -395,42 +395,6 @@ impl<'s> Parser<'s, '_> {
             );
         }
         Ok((None, printed.map(|ty| (ty, reference))))
-    }
-
-    /// `meta[relay.attrs.X][n]` as the attributes of a call of `callee`: read from the
-    /// metadata section.
-    fn meta_attrs_read(
-        &mut self,
-        callee: ExprId,
-        span: Span,
-        kind: &str,
-        n: u64,
-    ) -> Option<Arc<crate::Attrs>> {
-        let op = match callee.is_mention() {
-            false => match self.m.expr(callee).kind {
-                crate::expr::ExprKind::Op(op) => Some(op),
-                _ => None,
-            },
-            true => None,
-        };
-        let read = self.metadata()?.attrs(kind, n);
-        let entries = match read {
-            Ok(entries) => entries,
-            Err(message) => {
-                self.error(span, message);
-                return None;
-            }
-        };
-        let values = entries
-            .into_iter()
-            .map(|(name, v)| {
-                let ty = op
-                    .and_then(|op| op.attrs.iter().find(|a| a.name == name))
-                    .map(|a| &a.ty);
-                (name.into_boxed_str(), metadata::attr_value(v, ty))
-            })
-            .collect();
-        Some(Arc::new(crate::Attrs::new(values)))
     }
 
     /// Skips the bracketed groups from the current token on (`[kind][0]`).
@@ -472,22 +436,15 @@ impl<'s> Parser<'s, '_> {
     fn metadata(&mut self) -> Option<&metadata::Metadata> {
         if self.metadata.is_none() {
             let src = &self.src[self.start..];
-            let read = match metadata::section(src) {
-                None => Ok(None),
-                Some(at) => metadata::Metadata::parse(&src[at..])
-                    .map(Some)
-                    .map_err(|(m, k)| {
-                        let lo = (self.start + at + k) as u32;
-                        (m, Span { lo, hi: lo })
-                    }),
-            };
-            self.metadata = Some(match read {
-                Ok(md) => md,
-                Err((message, span)) => {
-                    self.error(span, message);
-                    None
-                }
+            let md = metadata::section(src).and_then(|at| {
+                let read = metadata::Metadata::parse(&src[at..]);
+                read.map_err(|(message, k)| {
+                    let lo = (self.start + at + k) as u32;
+                    self.error(Span { lo, hi: lo }, message);
+                })
+                .ok()
             });
+            self.metadata = Some(md);
         }
         self.metadata.as_ref().and_then(Option::as_ref)
     }
@@ -495,14 +452,11 @@ impl<'s> Parser<'s, '_> {
     /// The type in a `/* ty=T */` comment right after byte `at` (blanks before it), if
     /// there is one.
     fn ty_comment(&mut self, at: usize) -> PResult<Option<crate::ty::Ty>> {
-        let b = self.src.as_bytes();
-        let mut i = at;
-        while i < b.len() && b[i].is_ascii_whitespace() {
-            i += 1;
-        }
-        if !self.src[i..].starts_with("/*") {
-            return Ok(None);
-        }
+        let rest = &self.src[at..];
+        let i = at + rest.len()
+            - rest
+                .trim_start_matches(|c: char| c.is_ascii_whitespace())
+                .len();
         let Some((pos, _)) = crate::text::printed_type(self.src, i, i + 2) else {
             return Ok(None);
         };
