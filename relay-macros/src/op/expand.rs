@@ -265,11 +265,28 @@ fn expand_op(m: &OpModel<'_>) -> TokenStream {
         }
         None => format!("`{signature}`"),
     };
-    let doc = if user_doc.is_empty() {
+    let mut doc = if user_doc.is_empty() {
         format!("{signature}\n\n{attrs_doc}")
     } else {
         format!("{user_doc}\n\n{signature}\n\n{attrs_doc}")
     };
+    // Its ONNX operators, each registered in relay-onnx's table.
+    for o in &m.onnx {
+        let domain = if o.domain.is_empty() {
+            "ai.onnx"
+        } else {
+            &o.domain
+        };
+        doc.push_str(&format!(
+            "\n\nONNX: `{}` of domain `{domain}`, from opset {}.",
+            o.op_type, o.since
+        ));
+    }
+    let onnx: TokenStream = m
+        .onnx
+        .iter()
+        .map(|o| super::onnx::expand(o, &full, &user_doc))
+        .collect();
 
     let param_defs = d.params.iter().zip(&m.kinds).map(|(param, k)| {
         let name = param.name.to_string();
@@ -399,6 +416,7 @@ fn expand_op(m: &OpModel<'_>) -> TokenStream {
 
         #arity_check
         #attrs_check
+        #onnx
 
         #[doc = #doc]
         // One parameter per argument of the operator (`qnn.add` has eight).
@@ -502,6 +520,21 @@ mod tests {
                 "The definition of operator `copy`, as registered.",
                 signature
             ]
+        );
+    }
+
+    #[test]
+    fn the_rustdoc_names_the_onnx_operators() {
+        let docs = docs(
+            "scale : fn<d, o>(data: d) -> o, \
+             onnx \"com.example\" Scale since 2 { inputs(X) => (data: X) }, \
+             onnx \"ai.onnx\" Scale since 1 { inputs(X) => (data: X) };",
+        );
+        assert_eq!(
+            docs[1],
+            "`scale : fn<d, o>(data: d) -> o`\n\nAttributes: none.\n\n\
+             ONNX: `Scale` of domain `com.example`, from opset 2.\n\n\
+             ONNX: `Scale` of domain `ai.onnx`, from opset 1."
         );
     }
 }

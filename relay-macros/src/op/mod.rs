@@ -1,5 +1,6 @@
-//! `relay_op!`: parse ([`ast`]) → check ([`check`]) → expand ([`expand`]); and
-//! `relay_attrs!`, the named attribute sets it splices in ([`sets`]).
+//! `relay_op!`: parse ([`ast`]) → check ([`check`]) → expand ([`expand`]); an `onnx`
+//! clause is checked and expanded in [`onnx`]; and `relay_attrs!`, the named attribute
+//! sets it splices in ([`sets`]).
 //!
 //! Type templates, error collection and names are shared with `relay_data!`
 //! (`crate::data::{tytext, ctxt, names}`).
@@ -7,6 +8,7 @@
 mod ast;
 mod check;
 mod expand;
+mod onnx;
 pub mod sets;
 
 use proc_macro2::TokenStream;
