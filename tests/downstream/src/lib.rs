@@ -21,17 +21,6 @@ relay_op! {
     my.top_k : fn<a, b>(data: a) -> b where TopK,
         attrs { k: int = 1 },
         level 9;
-
-    /// Cuts an image into `size`×`size` patches, each a vector (a vision transformer's
-    /// patch embedding, before its projection). It is also the ONNX operator `Patches` of
-    /// domain `com.example`, whose attribute `patch_size` is `size`: `relay check` of the
-    /// crate's own command types the models that use it.
-    my.patches : fn<a, b>(data: a) -> b where Patches,
-        attrs { size: int = 2 },
-        onnx "com.example" Patches since 1 {
-            inputs(X) => (data: X),
-            attrs { size: patch_size = 2 },
-        };
 }
 
 /// `TopK(Tensor(s, bt), O)`: the data's shape with `k` last. relay-ops' relation of
@@ -44,6 +33,20 @@ relay_op! {
         attrs(k: int = 1)
 )]
 pub struct TopK;
+
+// A second block of the `my` namespace: its builders are in `my` too (`my::patches`).
+relay_op! {
+    /// Cuts an image into `size`×`size` patches, each a vector (a vision transformer's
+    /// patch embedding, before its projection). It is also the ONNX operator `Patches` of
+    /// domain `com.example`, whose attribute `patch_size` is `size`: `relay check` of the
+    /// crate's own command types the models that use it.
+    my.patches : fn<a, b>(data: a) -> b where Patches,
+        attrs { size: int = 2 },
+        onnx "com.example" Patches since 1 {
+            inputs(X) => (data: X),
+            attrs { size: patch_size = 2 },
+        };
+}
 
 /// `Patches(Tensor([n, c, h, w], bt), O)`: `(n, (h / size) * (w / size), c * size * size)`.
 #[relation(

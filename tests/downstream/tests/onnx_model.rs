@@ -37,3 +37,19 @@ fn a_node_without_the_attribute_takes_the_mappings_default() {
     // Patches of 2 × 2.
     assert_eq!(c.type_of("p").unwrap(), "Tensor[(N, 256, 12), float32]");
 }
+
+#[test]
+fn its_builder_is_in_the_namespace_of_the_other_block() {
+    // `my.patches` is declared in a second `relay_op!` block of the `my` namespace.
+    use relay_downstream_example::my;
+    let call = my::patches("x").size(4).build();
+    assert_eq!(call.op.name, "my.patches");
+    assert!(std::ptr::eq(
+        relay_core::registry::global()
+            .unwrap()
+            .op("my.patches")
+            .unwrap(),
+        &my::PATCHES
+    ));
+    assert_eq!(my::identity("x").build().op.name, "my.identity");
+}
