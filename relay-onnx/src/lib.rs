@@ -7,7 +7,7 @@
 //! - [`value`]: shape values, the integer tensors ONNX computes shapes with, as lists of
 //!   symbolic dimensions.
 //! - [`ops`]: the operators, each a mapping onto a Relay operator of the registry,
-//!   declared with [`onnx_ops!`].
+//!   declared with [`onnx_ops!`] or with the operator (`relay_op!`'s `onnx` clause).
 //!
 //! ```
 //! use prost::Message;
@@ -67,8 +67,12 @@ use prost::Message;
 // Link the operator library: the mappings name its operators.
 use relay_ops as _;
 
+// `relay_op!`'s `onnx` clause names this crate as `::relay_onnx`, here too.
+extern crate self as relay_onnx;
+
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::ops::DECLARED;
     pub use inventory;
 }
 

@@ -16,6 +16,11 @@ impl Ctxt {
         self.errors.push(syn::Error::new(span, message));
     }
 
+    /// How many errors were found so far.
+    pub fn count(&self) -> usize {
+        self.errors.len()
+    }
+
     /// The errors as `compile_error!` invocations.
     pub fn into_compile_errors(self) -> TokenStream {
         self.errors

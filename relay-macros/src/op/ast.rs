@@ -8,6 +8,11 @@ use syn::{braced, bracketed, parenthesized, Attribute, Lit, Token};
 mod kw {
     syn::custom_keyword!(attrs);
     syn::custom_keyword!(level);
+    syn::custom_keyword!(onnx);
+    syn::custom_keyword!(since);
+    syn::custom_keyword!(inputs);
+    syn::custom_keyword!(outputs);
+    syn::custom_keyword!(value);
 }
 
 /// Every declaration of one invocation.
@@ -15,7 +20,8 @@ pub struct Input {
     pub decls: Vec<OpDecl>,
 }
 
-/// `name.segments : fn<params>(args) -> ret [, where R] [, attrs {..}] [, level N]`.
+/// `name.segments : fn<params>(args) -> ret [, where R] [, attrs {..}] [, level N]
+/// [, onnx ..]*`.
 pub struct OpDecl {
     pub attrs: Vec<Attribute>,
     /// The dotted name's segments.
@@ -26,6 +32,8 @@ pub struct OpDecl {
     pub relation: Option<syn::Path>,
     pub attr_decls: Vec<AttrDecl>,
     pub level: Option<syn::LitInt>,
+    /// `onnx "domain" OpType since N { .. }`, any number of them.
+    pub onnx: Vec<OnnxDecl>,
     /// Clauses given twice: the keyword's span and its name.
     pub repeated: Vec<(Span, &'static str)>,
 }
@@ -180,6 +188,7 @@ impl Parse for OpDecl {
             relation: None,
             attr_decls: Vec::new(),
             level: None,
+            onnx: Vec::new(),
             repeated: Vec::new(),
         };
         let mut seen_attrs = false;
@@ -200,15 +209,7 @@ impl Parse for OpDecl {
                 }
             } else if look.peek(kw::attrs) {
                 let kw = input.parse::<kw::attrs>()?;
-                let content;
-                braced!(content in input);
-                let mut list = Vec::new();
-                while !content.is_empty() {
-                    list.push(content.parse()?);
-                    if !content.is_empty() {
-                        content.parse::<Token![,]>()?;
-                    }
-                }
+                let list = braced_list(input)?;
                 if seen_attrs {
                     decl.repeated.push((kw.span, "attrs"));
                 } else {
@@ -223,6 +224,8 @@ impl Parse for OpDecl {
                 } else {
                     decl.level = Some(n);
                 }
+            } else if look.peek(kw::onnx) {
+                decl.onnx.push(input.parse()?);
             } else {
                 return Err(look.error());
             }
@@ -338,5 +341,303 @@ impl Parse for Value {
             return Ok(Value::Some(ident, Box::new(v)));
         }
         Ok(Value::Ident(ident))
+    }
+}
+
+/// `onnx "domain" OpType since N { inputs(..) => (..), attrs { .. }, outputs(..) }`: the
+/// ONNX operator the declaration is, from opset `N` on.
+pub struct OnnxDecl {
+    /// The `onnx` keyword.
+    pub kw: Span,
+    pub domain: syn::LitStr,
+    pub op_type: OpType,
+    /// The opset version as written (a `-` in front if negated).
+    pub since: (Option<Span>, Lit),
+    /// The body's braces.
+    pub body: Span,
+    /// `inputs(X, B?, ..Rest) => (arg: X, ..)`; `None` without `inputs`.
+    pub inputs: Option<OnnxInputs>,
+    /// `attrs { relay: onnx [= default], relay: value(X) }`: the `attrs` keyword and the
+    /// mappings.
+    pub attrs: Option<(Span, Vec<OnnxAttr>)>,
+    /// `outputs(Y)`, `outputs(Values, Indices)`, `outputs(..Ys)`.
+    pub outputs: Option<Vec<OnnxInput>>,
+    /// Parts given twice: the keyword's span and its name.
+    pub repeated: Vec<(Span, &'static str)>,
+}
+
+/// The op type: `Scale` or `"Scale"`.
+pub enum OpType {
+    Ident(Ident),
+    Str(syn::LitStr),
+}
+
+impl OpType {
+    pub fn value(&self) -> String {
+        match self {
+            OpType::Ident(i) => i.to_string().trim_start_matches("r#").to_string(),
+            OpType::Str(s) => s.value(),
+        }
+    }
+
+    pub fn span(&self) -> Span {
+        match self {
+            OpType::Ident(i) => i.span(),
+            OpType::Str(s) => s.span(),
+        }
+    }
+}
+
+/// The node's inputs as declared, and the operator's arguments they give.
+pub struct OnnxInputs {
+    pub declared: Vec<OnnxInput>,
+    /// The parentheses of the arguments' mapping.
+    pub args_span: Span,
+    pub args: Vec<(Ident, ArgFrom)>,
+}
+
+/// An input (or output) of the node as declared: `X`, `B?` (optional), `..Rest` (the
+/// inputs from there on).
+pub struct OnnxInput {
+    pub name: Ident,
+    pub optional: bool,
+    pub rest: bool,
+}
+
+/// One of the node's declared inputs: by name (`X`) or by index (`0`).
+pub enum InputRef {
+    Name(Ident),
+    Index(syn::LitInt),
+}
+
+impl InputRef {
+    pub fn span(&self) -> Span {
+        match self {
+            InputRef::Name(i) => i.span(),
+            InputRef::Index(i) => i.span(),
+        }
+    }
+}
+
+/// Where an argument comes from: an input (its type), or `value(X)` (its value as a
+/// shape).
+pub enum ArgFrom {
+    Input(InputRef),
+    Value(InputRef),
+}
+
+/// `relay_attr: onnx_attr`, `relay_attr: onnx_attr = default`, `relay_attr: value(X)`.
+pub struct OnnxAttr {
+    pub relay: Ident,
+    pub from: AttrFrom,
+}
+
+pub enum AttrFrom {
+    /// The node's attribute of this name, with a default.
+    Attr(Ident, Option<Value>),
+    /// The constant value of the node's input.
+    Value(InputRef),
+}
+
+impl Parse for OnnxDecl {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let kw = input.parse::<kw::onnx>()?.span;
+        let domain: syn::LitStr = input.parse().map_err(|e| {
+            syn::Error::new(
+                e.span(),
+                "expected the ONNX domain as a string (`onnx \"com.example\" Scale since 1 { .. }`)",
+            )
+        })?;
+        let op_type =
+            if input.peek(syn::LitStr) {
+                OpType::Str(input.parse()?)
+            } else {
+                OpType::Ident(input.call(syn::ext::IdentExt::parse_any).map_err(|e| {
+                    syn::Error::new(e.span(), "expected the ONNX op type (`Scale`)")
+                })?)
+            };
+        input.parse::<kw::since>().map_err(|e| {
+            syn::Error::new(
+                e.span(),
+                "expected `since` and the opset version from which the mapping holds (`since 1`)",
+            )
+        })?;
+        let minus = if input.peek(Token![-]) {
+            Some(input.parse::<Token![-]>()?.span)
+        } else {
+            None
+        };
+        let since: Lit = input
+            .parse()
+            .map_err(|e| syn::Error::new(e.span(), "expected an opset version (`since 1`)"))?;
+        let content;
+        let brace = braced!(content in input);
+        let mut decl = OnnxDecl {
+            kw,
+            domain,
+            op_type,
+            since: (minus, since),
+            body: brace.span.join(),
+            inputs: None,
+            attrs: None,
+            outputs: None,
+            repeated: Vec::new(),
+        };
+        while !content.is_empty() {
+            let look = content.lookahead1();
+            if look.peek(kw::inputs) {
+                let kw = content.parse::<kw::inputs>()?.span;
+                let declared = parse_names(&content)?;
+                content.parse::<Token![=>]>()?;
+                let list;
+                let paren = parenthesized!(list in content);
+                let mut args = Vec::new();
+                while !list.is_empty() {
+                    let name: Ident = list.call(syn::ext::IdentExt::parse_any)?;
+                    list.parse::<Token![:]>()?;
+                    let from = if list.peek(kw::value) && list.peek2(syn::token::Paren) {
+                        list.parse::<kw::value>()?;
+                        let inner;
+                        parenthesized!(inner in list);
+                        ArgFrom::Value(inner.parse()?)
+                    } else {
+                        ArgFrom::Input(list.parse()?)
+                    };
+                    args.push((name, from));
+                    if !list.is_empty() {
+                        list.parse::<Token![,]>()?;
+                    }
+                }
+                let inputs = OnnxInputs {
+                    declared,
+                    args_span: paren.span.join(),
+                    args,
+                };
+                if decl.inputs.is_some() {
+                    decl.repeated.push((kw, "inputs"));
+                } else {
+                    decl.inputs = Some(inputs);
+                }
+            } else if look.peek(kw::attrs) {
+                let kw = content.parse::<kw::attrs>()?.span;
+                let attrs = braced_list(&content)?;
+                if decl.attrs.is_some() {
+                    decl.repeated.push((kw, "attrs"));
+                } else {
+                    decl.attrs = Some((kw, attrs));
+                }
+            } else if look.peek(kw::outputs) {
+                let kw = content.parse::<kw::outputs>()?.span;
+                let names = parse_names(&content)?;
+                if decl.outputs.is_some() {
+                    decl.repeated.push((kw, "outputs"));
+                } else {
+                    decl.outputs = Some(names);
+                }
+            } else {
+                return Err(look.error());
+            }
+            if !content.is_empty() {
+                content.parse::<Token![,]>()?;
+            }
+        }
+        Ok(decl)
+    }
+}
+
+/// `{ item, item, .. }`, a trailing comma allowed.
+fn braced_list<T: Parse>(input: ParseStream) -> syn::Result<Vec<T>> {
+    let content;
+    braced!(content in input);
+    let mut list = Vec::new();
+    while !content.is_empty() {
+        list.push(content.parse()?);
+        if !content.is_empty() {
+            content.parse::<Token![,]>()?;
+        }
+    }
+    Ok(list)
+}
+
+/// `(X, B?, ..Rest)`.
+fn parse_names(input: ParseStream) -> syn::Result<Vec<OnnxInput>> {
+    let list;
+    parenthesized!(list in input);
+    let mut names = Vec::new();
+    while !list.is_empty() {
+        let rest = if list.peek(Token![..]) {
+            list.parse::<Token![..]>()?;
+            true
+        } else {
+            false
+        };
+        let name: Ident = list.call(syn::ext::IdentExt::parse_any).map_err(|e| {
+            syn::Error::new(
+                e.span(),
+                "expected a name (`X`, `B?` when optional, `..Rest`)",
+            )
+        })?;
+        let optional = if list.peek(Token![?]) {
+            list.parse::<Token![?]>()?;
+            true
+        } else {
+            false
+        };
+        names.push(OnnxInput {
+            name,
+            optional,
+            rest,
+        });
+        if !list.is_empty() {
+            list.parse::<Token![,]>()?;
+        }
+    }
+    Ok(names)
+}
+
+impl Parse for InputRef {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        if input.peek(syn::LitInt) {
+            return Ok(InputRef::Index(input.parse()?));
+        }
+        let name = input.call(syn::ext::IdentExt::parse_any).map_err(|e| {
+            syn::Error::new(
+                e.span(),
+                "expected one of the node's inputs: its name (`X`) or its index (`0`)",
+            )
+        })?;
+        Ok(InputRef::Name(name))
+    }
+}
+
+impl Parse for OnnxAttr {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let relay: Ident = input.call(syn::ext::IdentExt::parse_any)?;
+        input.parse::<Token![:]>()?;
+        if input.peek(kw::value) && input.peek2(syn::token::Paren) {
+            input.parse::<kw::value>()?;
+            let inner;
+            parenthesized!(inner in input);
+            return Ok(OnnxAttr {
+                relay,
+                from: AttrFrom::Value(inner.parse()?),
+            });
+        }
+        let name: Ident = input.call(syn::ext::IdentExt::parse_any).map_err(|e| {
+            syn::Error::new(
+                e.span(),
+                "expected the node's attribute (`alpha`, `alpha = 1.0`) or an input's value (`value(X)`)",
+            )
+        })?;
+        let default = if input.peek(Token![=]) {
+            input.parse::<Token![=]>()?;
+            Some(input.parse()?)
+        } else {
+            None
+        };
+        Ok(OnnxAttr {
+            relay,
+            from: AttrFrom::Attr(name, default),
+        })
     }
 }

@@ -3,6 +3,7 @@
 //! so that expansion never fails.
 
 use super::ast::{AttrTy, Input, OpDecl, Value};
+use super::onnx::{self, OnnxModel};
 use crate::data::ctxt::Ctxt;
 use crate::data::names::is_dtype;
 use crate::data::tytext::{Kind, TyEnv};
@@ -53,11 +54,13 @@ pub struct OpModel<'a> {
     pub level: u8,
     /// Whether this is the first declaration of its name (later ones are not expanded).
     pub first: bool,
+    /// Its ONNX mappings, each with whether it is free of errors.
+    pub onnx: Vec<OnnxModel>,
 }
 
 pub fn check<'a>(cx: &mut Ctxt, input: &'a Input) -> Vec<OpModel<'a>> {
     let mut names = HashMap::new();
-    input
+    let models: Vec<OpModel<'a>> = input
         .decls
         .iter()
         .map(|d| {
@@ -72,7 +75,9 @@ pub fn check<'a>(cx: &mut Ctxt, input: &'a Input) -> Vec<OpModel<'a>> {
             }
             check_decl(cx, d, first)
         })
-        .collect()
+        .collect();
+    onnx::check_block(cx, &models);
+    models
 }
 
 fn check_decl<'a>(cx: &mut Ctxt, d: &'a OpDecl, first: bool) -> OpModel<'a> {
@@ -122,7 +127,7 @@ fn check_decl<'a>(cx: &mut Ctxt, d: &'a OpDecl, first: bool) -> OpModel<'a> {
     }
     env.check(cx, &d.ret);
     let mut attr_names: Vec<&proc_macro2::Ident> = Vec::new();
-    let attrs = d
+    let attrs: Vec<AttrModel> = d
         .attr_decls
         .iter()
         .map(|a| {
@@ -164,12 +169,18 @@ fn check_decl<'a>(cx: &mut Ctxt, d: &'a OpDecl, first: bool) -> OpModel<'a> {
             }
         },
     };
+    let onnx = d
+        .onnx
+        .iter()
+        .map(|o| onnx::check(cx, d, &attrs, o))
+        .collect();
     OpModel {
         decl: d,
         kinds,
         attrs,
         level,
         first,
+        onnx,
     }
 }
 
@@ -216,7 +227,7 @@ fn resolve(cx: &mut Ctxt, t: &AttrTy) -> Option<ATy> {
     })
 }
 
-fn mismatch(cx: &mut Ctxt, ty: &ATy, v: &Value, hint: &str) -> Option<TokenStream> {
+pub fn mismatch(cx: &mut Ctxt, ty: &ATy, v: &Value, hint: &str) -> Option<TokenStream> {
     cx.error(
         v.span(),
         format!(
@@ -230,7 +241,7 @@ fn mismatch(cx: &mut Ctxt, ty: &ATy, v: &Value, hint: &str) -> Option<TokenStrea
 
 /// The `AttrConst` expression of default `v` of type `ty`; an error on the narrowest
 /// token if it is not of that type.
-fn const_of(cx: &mut Ctxt, ty: &ATy, v: &Value) -> Option<TokenStream> {
+pub fn const_of(cx: &mut Ctxt, ty: &ATy, v: &Value) -> Option<TokenStream> {
     use syn::Lit;
     let c = quote!(::relay_core::__private::AttrConst);
     match (ty, v) {

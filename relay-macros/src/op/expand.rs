@@ -1,11 +1,13 @@
 //! Code generation for `relay_op!`: per operator, the definition as a `static`, one
-//! `inventory::submit!`, and a typed builder; operators with a dotted name go in modules.
+//! `inventory::submit!`, and a typed builder; operators with a dotted name go in modules,
+//! one per namespace even across invocations of one module ([`layout`](super::layout)).
 
 use super::ast::Value;
 use super::check::{ATy, OpModel};
+use super::layout::Blocks;
 use crate::data::names::{camel, doc_text, rust_ident};
 use crate::data::tytext::Kind;
-use proc_macro2::{Ident, TokenStream};
+use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use std::collections::BTreeMap;
 
@@ -16,7 +18,7 @@ struct Namespace<'m> {
     children: BTreeMap<String, (Ident, Namespace<'m>)>,
 }
 
-pub fn expand(models: &[OpModel<'_>]) -> TokenStream {
+pub fn expand(models: &[OpModel<'_>], blocks: Option<&Blocks>) -> TokenStream {
     let mut root = Namespace::default();
     for m in models.iter().filter(|m| m.first) {
         let segs = &m.decl.name;
@@ -30,24 +32,31 @@ pub fn expand(models: &[OpModel<'_>]) -> TokenStream {
         }
         ns.ops.push(m);
     }
-    emit(&root, "")
+    emit(&root, &[], blocks)
 }
 
-fn emit(ns: &Namespace<'_>, path: &str) -> TokenStream {
+/// The items of namespace `path` (`[]` for the invocation's module), its operators' and
+/// its namespaces' modules. With `blocks` (the invocations of the module, read from the
+/// source file), a namespace that other invocations declare operators in too is defined
+/// by the first of them, which re-exports the others' operators by name ([`layout`](super::layout)).
+fn emit(ns: &Namespace<'_>, path: &[String], blocks: Option<&Blocks>) -> TokenStream {
     let mut out: TokenStream = ns.ops.iter().map(|m| expand_op(m)).collect();
     for (name, (ident, child)) in &ns.children {
-        let full = if path.is_empty() {
-            name.clone()
-        } else {
-            format!("{path}.{name}")
-        };
-        let inner = emit(child, &full);
+        let mut full = path.to_vec();
+        full.push(name.clone());
+        let inner = emit(child, &full, blocks);
         let span = ident.span();
-        let ident = rust_ident(&ident.to_string(), span);
-        let doc = format!("Operators of the `{full}` namespace.");
-        if path.is_empty() {
-            // Two invocations in one module each define the namespace's module: rustc's
-            // error names the module only, this item's name says what to do.
+        let layout = blocks.map(|b| b.namespace(&full));
+        let doc = format!("Operators of the `{}` namespace.", full.join("."));
+        let (module, hidden) = match layout.as_ref().and_then(|l| l.name.as_ref()) {
+            Some(hidden) => (format_ident!("{}", hidden, span = span), true),
+            None => (rust_ident(&ident.to_string(), span), false),
+        };
+        if path.is_empty() && !hidden {
+            // Where this invocation defines the namespace's module, another that defines
+            // it too (one that could not read the source file, or that a macro generated)
+            // is rustc's error, which names the module only: this item's name says what
+            // to do.
             let hint = format_ident!(
                 "merge_the_relay_op_blocks_of_namespace_{}_into_one",
                 name,
@@ -59,16 +68,38 @@ fn emit(ns: &Namespace<'_>, path: &str) -> TokenStream {
                 const #hint: () = ();
             });
         }
+        // The other invocations' operators and namespaces in this one, by name (so that
+        // they shadow what `use super::*` brings).
+        let supers = vec![quote!(super); full.len()];
+        let reexports = layout.iter().flat_map(|l| &l.others).map(|o| {
+            let module = o.module.iter().map(|m| rust_ident(m, span));
+            let mut names: Vec<Ident> = o.ops.iter().flat_map(|op| item_idents(op, span)).collect();
+            names.extend(o.children.iter().map(|c| rust_ident(c, span)));
+            quote!(pub use #(#supers::)* #(#module::)* { #(#names),* };)
+        });
+        let hidden = hidden.then(|| quote!(#[doc(hidden)]));
         out.extend(quote! {
             #[doc = #doc]
-            pub mod #ident {
+            #hidden
+            pub mod #module {
                 #[allow(unused_imports)]
                 use super::*;
+                #(#reexports)*
                 #inner
             }
         });
     }
     out
+}
+
+/// The items of operator `last` (the last segment of its name): its builder function,
+/// its definition's `static` and its builder's type.
+fn item_idents(last: &str, span: Span) -> [Ident; 3] {
+    [
+        rust_ident(last, span),
+        format_ident!("{}", last.to_uppercase(), span = span),
+        format_ident!("{}Builder", camel(last), span = span),
+    ]
 }
 
 /// The Rust type a builder takes for an attribute of type `t`, as rustdoc shows it: `i64`,
@@ -211,9 +242,7 @@ fn expand_op(m: &OpModel<'_>) -> TokenStream {
     let last_str = last.to_string();
     let full: Vec<String> = d.name.iter().map(|s| s.to_string()).collect();
     let full = full.join(".");
-    let fn_name = rust_ident(&last_str, last.span());
-    let static_name = format_ident!("{}", last_str.to_uppercase(), span = last.span());
-    let builder = format_ident!("{}Builder", camel(&last_str), span = last.span());
+    let [fn_name, static_name, builder] = item_idents(&last_str, last.span());
 
     let params: Vec<String> = d
         .params
@@ -265,11 +294,28 @@ fn expand_op(m: &OpModel<'_>) -> TokenStream {
         }
         None => format!("`{signature}`"),
     };
-    let doc = if user_doc.is_empty() {
+    let mut doc = if user_doc.is_empty() {
         format!("{signature}\n\n{attrs_doc}")
     } else {
         format!("{user_doc}\n\n{signature}\n\n{attrs_doc}")
     };
+    // Its ONNX operators, each registered in relay-onnx's table.
+    for o in &m.onnx {
+        let domain = if o.domain.is_empty() {
+            "ai.onnx"
+        } else {
+            &o.domain
+        };
+        doc.push_str(&format!(
+            "\n\nONNX: `{}` of domain `{domain}`, from opset {}.",
+            o.op_type, o.since
+        ));
+    }
+    let onnx: TokenStream = m
+        .onnx
+        .iter()
+        .map(|o| super::onnx::expand(o, &full, &user_doc))
+        .collect();
 
     let param_defs = d.params.iter().zip(&m.kinds).map(|(param, k)| {
         let name = param.name.to_string();
@@ -399,6 +445,7 @@ fn expand_op(m: &OpModel<'_>) -> TokenStream {
 
         #arity_check
         #attrs_check
+        #onnx
 
         #[doc = #doc]
         // One parameter per argument of the operator (`qnn.add` has eight).
@@ -502,6 +549,21 @@ mod tests {
                 "The definition of operator `copy`, as registered.",
                 signature
             ]
+        );
+    }
+
+    #[test]
+    fn the_rustdoc_names_the_onnx_operators() {
+        let docs = docs(
+            "scale : fn<d, o>(data: d) -> o, \
+             onnx \"com.example\" Scale since 2 { inputs(X) => (data: X) }, \
+             onnx \"ai.onnx\" Scale since 1 { inputs(X) => (data: X) };",
+        );
+        assert_eq!(
+            docs[1],
+            "`scale : fn<d, o>(data: d) -> o`\n\nAttributes: none.\n\n\
+             ONNX: `Scale` of domain `com.example`, from opset 2.\n\n\
+             ONNX: `Scale` of domain `ai.onnx`, from opset 1."
         );
     }
 }

@@ -1,5 +1,7 @@
-//! `relay_op!`: parse ([`ast`]) → check ([`check`]) → expand ([`expand`]); and
-//! `relay_attrs!`, the named attribute sets it splices in ([`sets`]).
+//! `relay_op!`: parse ([`ast`]) → check ([`check`]) → expand ([`expand`]); an `onnx`
+//! clause is checked and expanded in [`onnx`]; where namespaces shared with the module's
+//! other invocations go, in [`layout`]; and `relay_attrs!`, the named attribute sets it
+//! splices in ([`sets`]).
 //!
 //! Type templates, error collection and names are shared with `relay_data!`
 //! (`crate::data::{tytext, ctxt, names}`).
@@ -7,6 +9,8 @@
 mod ast;
 mod check;
 mod expand;
+mod layout;
+mod onnx;
 pub mod sets;
 
 use proc_macro2::TokenStream;
@@ -24,7 +28,19 @@ pub fn expand(input: TokenStream) -> TokenStream {
     let models = check::check(&mut cx, &input);
     // Expansion cannot fail: the items are emitted even after an error (with fallbacks
     // where the declaration was wrong), so that one mistake gives one error.
-    let mut out = expand::expand(&models);
+    // The module's other invocations, from the source file, for namespaces they share.
+    let blocks = input.decls.first().and_then(|d| {
+        let names: Vec<String> = input
+            .decls
+            .iter()
+            .map(|d| {
+                let segs: Vec<String> = d.name.iter().map(|s| s.to_string()).collect();
+                segs.join(".")
+            })
+            .collect();
+        layout::Blocks::find(d.name[0].span(), &names)
+    });
+    let mut out = expand::expand(&models, blocks.as_ref());
     out.extend(cx.into_compile_errors());
     out
 }

@@ -1,6 +1,7 @@
 //! ONNX operators as data: each is a mapping onto an operator of the registry, declared
-//! beside the relations it needs with [`onnx_ops!`](crate::onnx_ops) and registered at
-//! link time, as `relay_op!` registers operators. The checker never dispatches on an op
+//! beside the relations it needs with [`onnx_ops!`](crate::onnx_ops) or in the operator's
+//! own declaration (`relay_op!`'s `onnx` clause), and registered at link time, as
+//! `relay_op!` registers operators. The checker never dispatches on an op
 //! type by hand: it looks the node's `(domain, op_type)` up here and takes the mapping
 //! with the greatest `since` version not above the model's opset for that domain.
 //!
@@ -12,7 +13,40 @@
 //! the result is read ([`Outputs`]). Shape values (the int64 tensors ONNX computes shapes
 //! with) are evaluated by an optional [`ValueFn`], in [`crate::value`].
 //!
-//! A crate adds its own ONNX operators the same way:
+//! An operator author says which ONNX operator an operator is where it declares it, with
+//! the `onnx` clause of [`relay_op!`](relay_core::relay_op) (its page documents it): the
+//! clause checks the mapping against the declaration at compile time and registers the
+//! same [`OnnxOp`] here, so a crate's own operator is typed inside ONNX models with its
+//! relation.
+//!
+//! ```
+//! use relay_core::{relation, relay_op};
+//! use relay_onnx::build::{Graph, D};
+//!
+//! /// The data's shape with its last dimension doubled.
+//! #[relation(Twice(Tensor([..s, n], bt), O) :- O = Tensor([..s, n * 2], bt))]
+//! pub struct Twice;
+//!
+//! relay_op! {
+//!     /// Two copies of the data side by side.
+//!     my.twice : fn<a, b>(data: a) -> b where Twice,
+//!         onnx "com.example" Twice since 1 { inputs(X) => (data: X) };
+//! }
+//!
+//! # fn main() {
+//! let op = relay_onnx::ops::find("com.example", "Twice", 3).unwrap();
+//! assert_eq!(op.relay, "my.twice");
+//! let mut g = Graph::new(17);
+//! g.opsets.push(("com.example".into(), 1));
+//! g.input("x", 1, &[D::p("N"), D::v(3)]);
+//! g.node_in("com.example", "Twice", &["x"], &["y"], vec![]);
+//! g.output("y");
+//! assert_eq!(g.check().signature(), "fn (Tensor[(N, 3), float32]) -> Tensor[(N, 6), float32]");
+//! # }
+//! ```
+//!
+//! relay-onnx maps operators of other crates (relay-ops', which cannot depend on it) with
+//! [`onnx_ops!`](crate::onnx_ops), into the same table, and so can any crate:
 //!
 //! ```
 //! use relay_onnx::onnx_ops;
@@ -194,9 +228,29 @@ pub struct OnnxOp {
     pub line: u32,
 }
 
+/// The fields of an [`OnnxOp`] that `relay_op!`'s `onnx` clause does not write (no value
+/// function), so that a field added here leaves the macro's expansion valid. The others
+/// are placeholders the clause always replaces.
+#[doc(hidden)]
+pub const DECLARED: OnnxOp = OnnxOp {
+    domain: "",
+    op_type: "",
+    since: 1,
+    relay: "",
+    args: &[],
+    attrs: &[],
+    outputs: Outputs::One,
+    value: None,
+    value_from_types: false,
+    doc: "",
+    file: "",
+    line: 0,
+};
+
 inventory::collect!(OnnxOpEntry);
 
-/// An [`OnnxOp`] registered by [`onnx_ops!`](crate::onnx_ops).
+/// An [`OnnxOp`] registered by [`onnx_ops!`](crate::onnx_ops) or by the `onnx` clause of
+/// a `relay_op!` declaration.
 pub struct OnnxOpEntry(pub &'static OnnxOp);
 
 /// Declares ONNX operators as mappings onto Relay operators and registers them.
@@ -208,6 +262,15 @@ pub struct OnnxOpEntry(pub &'static OnnxOp);
 /// value) or `value(types) f` (run always: a value made from types or attributes). Arguments are
 /// [`Arg`]s (`In(0)`, `Opt(2)`, `Value(1)`, `Rest(0)`, `Fresh`). A declaration ends with
 /// `;`; `""` is the default domain.
+///
+/// `relay_op!`'s `onnx` clause registers the same [`OnnxOp`], written with the names of
+/// the operator's declaration and checked against it at compile time: `data: X` is
+/// `In(i)` for the `i`-th declared input (`Opt(i)` for one declared `X?`, `Rest(i)` for
+/// `..Xs`), `shape: value(S)` is `Value(i)`; `factor: alpha` is `Attr("alpha")`,
+/// `factor: alpha = 1.0` is `AttrOr("alpha", AttrConst::Float(1.0))`, `axes: value(A)` is
+/// `Input(i)`; `outputs(Values, Indices)` or `outputs(..Ys)` is `-> Each`. What only
+/// relay-onnx's own shape operators need (value functions, `Fresh`, `AttrInts`, `Const`,
+/// `With`, `Floats`) is written here.
 ///
 /// ```
 /// use relay_onnx::onnx_ops;

@@ -1,13 +1,16 @@
 //! The optimizers of `ai.onnx.preview.training` (`Adagrad`, `Momentum`, `Adam`): each
 //! updated tensor and optimizer state has the type of the one it replaces.
 
-use crate::onnx_ops;
 use relay_core::{relation, relay_op, Progress, RelCx, RelError, RelResult, TyData};
 
 relay_op! {
     /// An optimizer step over `(R, T, X1..Xn, G1..Gn, S1..Sn [, S'1..S'n])`: the results
-    /// are `X1..Xn` and each state updated, each of its input's type.
-    onnx.optimizer_update : fn<a, b>(inputs: a) -> b where OnnxOptimizerUpdate, level 10;
+    /// are `X1..Xn` and each state updated, each of its input's type. Each of the three
+    /// ONNX optimizers is this operator over all its inputs, with one output per result.
+    onnx.optimizer_update : fn<a, b>(inputs: a) -> b where OnnxOptimizerUpdate, level 10,
+        onnx "ai.onnx.preview.training" Adagrad since 1 { inputs(..Xs) => (inputs: Xs), outputs(..Ys) },
+        onnx "ai.onnx.preview.training" Momentum since 1 { inputs(..Xs) => (inputs: Xs), outputs(..Ys) },
+        onnx "ai.onnx.preview.training" Adam since 1 { inputs(..Xs) => (inputs: Xs), outputs(..Ys) };
 }
 
 /// `OnnxOptimizerUpdate(Tuple(R, T, X.., G.., states..), Tuple(X'.., states'..))`.
@@ -38,10 +41,4 @@ pub fn onnx_optimizer_update(cx: &mut RelCx<'_>) -> RelResult {
         cx.unify_blaming(o, ins[i], 1)?;
     }
     Ok(Progress::Solved)
-}
-
-onnx_ops! {
-    "ai.onnx.preview.training" Adagrad since 1 => "onnx.optimizer_update"(Rest(0)) -> Each;
-    "ai.onnx.preview.training" Momentum since 1 => "onnx.optimizer_update"(Rest(0)) -> Each;
-    "ai.onnx.preview.training" Adam since 1 => "onnx.optimizer_update"(Rest(0)) -> Each;
 }

@@ -34,6 +34,31 @@ relay_op! {
 )]
 pub struct TopK;
 
+// A second block of the `my` namespace: its builders are in `my` too (`my::patches`).
+relay_op! {
+    /// Cuts an image into `size`×`size` patches, each a vector (a vision transformer's
+    /// patch embedding, before its projection). It is also the ONNX operator `Patches` of
+    /// domain `com.example`, whose attribute `patch_size` is `size`: `relay check` of the
+    /// crate's own command types the models that use it.
+    my.patches : fn<a, b>(data: a) -> b where Patches,
+        attrs { size: int = 2 },
+        onnx "com.example" Patches since 1 {
+            inputs(X) => (data: X),
+            attrs { size: patch_size = 2 },
+        };
+}
+
+/// `Patches(Tensor([n, c, h, w], bt), O)`: `(n, (h / size) * (w / size), c * size * size)`.
+#[relation(
+    Patches(X @ Tensor(s, bt), O) :-
+        assert(len(s) == 4, "the data of `my.patches` must be 4-D (N, C, H, W), found `{}`", X),
+        assert(s[2] % attrs.size == 0 && s[3] % attrs.size == 0,
+            "the height and width of `{}` must be multiples of the patch size {}", X, attrs.size),
+        O = Tensor([s[0], (s[2] / attrs.size) * (s[3] / attrs.size), s[1] * attrs.size * attrs.size], bt),
+        attrs(size: int = 2)
+)]
+pub struct Patches;
+
 relay_data! {
     /// A pair of lists (a downstream data type over the prelude's `List`).
     data Zipper<a> {

@@ -1,6 +1,8 @@
 //! The crate's own `relay` command (`src/main.rs`, three lines over `relay_cli::main`),
 //! end to end: it checks programs that use the crate's operator, data type and prelude
-//! functions (`relay_prelude!`).
+//! functions (`relay_prelude!`), and ONNX models that use its operator `my.patches` as
+//! the ONNX operator `com.example.Patches` (`models/patches.onnx`, written by
+//! `models/make.py`).
 
 use std::process::Command;
 
@@ -114,5 +116,44 @@ fn lists_the_crates_operators_next_to_the_built_in_ones() {
     assert!(
         out.contains("\ntopk: fn [t1, t2](t1) -> t2 where relay_ops::level4::misc::TopK\n"),
         "{out}"
+    );
+}
+
+#[test]
+fn checks_a_model_that_uses_the_crates_onnx_operator() {
+    // `(N, 64, 48)`: 8 × 8 patches of 3 × 4 × 4 values, which only `Patches` computes.
+    assert_eq!(
+        my_relay(&[
+            "check",
+            "--bindings",
+            "tests/downstream/models/patches.onnx"
+        ]),
+        (
+            0,
+            "@main: fn (Tensor[(N, 3, 32, 32), float32]) -> Tensor[(N, 64, 8), float32]\n\
+             %p: Tensor[(N, 64, 48), float32]\n\
+             %y: Tensor[(N, 64, 8), float32]\n"
+                .to_string(),
+            String::new()
+        )
+    );
+}
+
+#[test]
+fn reports_a_wrong_input_shape_at_the_node() {
+    assert_eq!(
+        my_relay(&["check", "tests/downstream/models/patches_bad.onnx"]),
+        (
+            1,
+            String::new(),
+            concat!(
+                "error: the height and width of `Tensor[(N, 3, 30, 32), float32]` must be multiples of the patch size 4\n",
+                "  ┌─ tests/downstream/models/patches_bad.onnx: node 0 `patches` (com.example.Patches)\n",
+                "  = input 0 `x`: `Tensor[(N, 3, 30, 32), float32]` (here)\n",
+                "\n",
+                "error: 1 problem in `tests/downstream/models/patches_bad.onnx`\n",
+            )
+            .to_string()
+        )
     );
 }

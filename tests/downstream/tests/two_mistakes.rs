@@ -23,7 +23,7 @@ fn reports_both_each_with_its_help() {
                     and at tests/downstream/tests/two_mistakes.rs:10";
     let operator_help = "the names of operators are global across the linked crates: rename \
                          one of them, or put it in a namespace of its crate's own";
-    let data = "data type `Zipper` is declared twice: at tests/downstream/src/lib.rs:39 and \
+    let data = "data type `Zipper` is declared twice: at tests/downstream/src/lib.rs:64 and \
                 at tests/downstream/tests/two_mistakes.rs:14";
     let data_help = "the names of data types and constructors are global across the linked \
                      crates, as in Relay's text format: rename one of the data types";

@@ -1,0 +1,8 @@
+use relay_core::relay_op;
+
+relay_op! {
+    my.scale : fn<a, b>(data: a) -> b,
+        onnx "com.example" Scale since 1.5 { inputs(X) => (data: X) };
+}
+
+fn main() {}
