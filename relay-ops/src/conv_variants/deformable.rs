@@ -79,19 +79,7 @@ pub fn deformable_conv2d(cx: &mut RelCx<'_>) -> RelResult {
     let Some((data, ddt)) = cx.tensor_dims(0)? else {
         return Ok(Progress::NotYet);
     };
-    if data.len() != dl.rank() {
-        let t = cx.resolve(cx.arg(0));
-        return Err(RelError::at(
-            0,
-            format!(
-                "`{op}` expects data of rank {} (layout {}), found `{}`",
-                dl.rank(),
-                dl.name(),
-                cx.show(t)
-            ),
-        ));
-    }
-    let d = dl.canonical(cx, &data, 0, "the data", "NCHW")?;
+    let d = dl.canonical_arg(cx, op, (0, "data"), &data, "NCHW")?;
     if let Some(c) = cx.tcx_ref().dims.as_const(d[1]).filter(|c| c % groups != 0) {
         return Err(RelError::at(
             0,
@@ -101,19 +89,7 @@ pub fn deformable_conv2d(cx: &mut RelCx<'_>) -> RelResult {
     let g = konst(cx, groups);
     let per_group = cx.tcx().dims.floordiv(d[1], g)?;
     let weight = match cx.tensor_dims(2)? {
-        Some((w, _)) if w.len() != kl.rank() => {
-            let t = cx.resolve(cx.arg(2));
-            return Err(RelError::at(
-                2,
-                format!(
-                    "`{op}` expects a weight of rank {} (layout {}), found `{}`",
-                    kl.rank(),
-                    kl.name(),
-                    cx.show(t)
-                ),
-            ));
-        }
-        Some((w, _)) => Some(kl.canonical(cx, &w, 2, "the weight", "OIHW")?),
+        Some((w, _)) => Some(kl.canonical_arg(cx, op, (2, "weight"), &w, "OIHW")?),
         None => None,
     };
     // The weight as the attributes and the data give it, with each expectation's source.
@@ -226,22 +202,8 @@ pub fn conv2d_backward_weight(cx: &mut RelCx<'_>) -> RelResult {
     let (Some((grad, gdt)), Some((data, _))) = (cx.tensor_dims(0)?, cx.tensor_dims(1)?) else {
         return Ok(Progress::NotYet);
     };
-    for (arg, what, dims, l) in [(0, "gradient", &grad, &gl), (1, "data", &data, &dl)] {
-        if dims.len() != l.rank() {
-            let t = cx.resolve(cx.arg(arg));
-            return Err(RelError::at(
-                arg,
-                format!(
-                    "`{op}` expects the {what} of rank {} (layout {}), found `{}`",
-                    l.rank(),
-                    l.name(),
-                    cx.show(t)
-                ),
-            ));
-        }
-    }
-    let g = gl.canonical(cx, &grad, 0, "the gradient", "NCHW")?;
-    let d = dl.canonical(cx, &data, 1, "the data", "NCHW")?;
+    let g = gl.canonical_arg(cx, op, (0, "gradient"), &grad, "NCHW")?;
+    let d = dl.canonical_arg(cx, op, (1, "data"), &data, "NCHW")?;
     agree(cx, 1, d[0], g[0], |d, g| {
         format!("the batch of the data of `{op}` is {d}, but the gradient's is {g}")
     })?;

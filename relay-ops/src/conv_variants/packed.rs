@@ -67,19 +67,7 @@ pub fn dense_pack(cx: &mut RelCx<'_>) -> RelResult {
             format!("the data of `{op}` must be 2-D, found `{}`", cx.show(t)),
         ));
     }
-    if weight.len() != wl.rank() {
-        let t = cx.resolve(cx.arg(1));
-        return Err(RelError::at(
-            1,
-            format!(
-                "`{op}` expects a weight of rank {} (layout {}), found `{}`",
-                wl.rank(),
-                wl.name(),
-                cx.show(t)
-            ),
-        ));
-    }
-    let w = wl.canonical(cx, &weight, 1, "the weight", "NC")?;
+    let w = wl.canonical_arg(cx, op, (1, "weight"), &weight, "NC")?;
     if cx.unify_dim(w[1], data[1], 1).is_err() {
         let (k, wk) = (cx.show_dim(data[1]), cx.show_dim(w[1]));
         return Err(RelError::at(

@@ -69,19 +69,7 @@ fn unweighted(cx: &mut RelCx<'_>, spec: &Unweighted) -> RelResult {
     let Some((data, ddt)) = cx.tensor_dims(0)? else {
         return Ok(Progress::NotYet);
     };
-    if data.len() != dl.rank() {
-        let t = cx.resolve(cx.arg(0));
-        return Err(RelError::at(
-            0,
-            format!(
-                "`{op}` expects data of rank {} (layout {}), found `{}`",
-                dl.rank(),
-                dl.name(),
-                cx.show(t)
-            ),
-        ));
-    }
-    let d = dl.canonical(cx, &data, 0, "the data", spec.data)?;
+    let d = dl.canonical_arg(cx, op, (0, "data"), &data, spec.data)?;
     let mut out = Vec::with_capacity(d.len());
     let mut i = 0;
     for (&dim, letter) in d.iter().zip(spec.data.chars()) {

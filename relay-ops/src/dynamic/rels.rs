@@ -448,17 +448,7 @@ fn spatial_unknown(cx: &mut RelCx<'_>, op: &str, canonical: &str, dtype: Option<
     let Some((dims, dt)) = cx.tensor_dims(0)? else {
         return Ok(Progress::NotYet);
     };
-    if dims.len() != layout.rank() {
-        let t = shown(cx, 0);
-        return Err(RelError::at(
-            0,
-            format!(
-                "`{op}` expects data of rank {} (layout {name}), found `{t}`",
-                layout.rank()
-            ),
-        ));
-    }
-    let mut canon = layout.canonical(cx, &dims, 0, "the data", canonical)?;
+    let mut canon = layout.canonical_arg(cx, op, (0, "data"), &dims, canonical)?;
     canon[2..].fill(Dims::ANY);
     let laid = layout.lay_out(cx, &canon, "the output", canonical)?;
     let t = cx.mk_tensor(&laid, dtype.unwrap_or(dt));

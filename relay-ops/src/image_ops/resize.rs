@@ -42,19 +42,10 @@ fn data_canonical(
     let Some((data, dt)) = cx.tensor_dims(0)? else {
         return Ok(None);
     };
-    if data.len() != l.rank() {
-        let t = cx.resolve(cx.arg(0));
-        return Err(RelError::at(
-            0,
-            format!(
-                "`{op}` expects data of rank {} (layout {}), found `{}`",
-                l.rank(),
-                l.name(),
-                cx.show(t)
-            ),
-        ));
-    }
-    Ok(Some((l.canonical(cx, &data, 0, "the data", canon)?, dt)))
+    Ok(Some((
+        l.canonical_arg(cx, op, (0, "data"), &data, canon)?,
+        dt,
+    )))
 }
 
 fn resize(cx: &mut RelCx<'_>, op: &str, n: usize) -> RelResult {

@@ -102,22 +102,8 @@ pub fn dilation2d(cx: &mut RelCx<'_>) -> RelResult {
     let (Some((data, dt)), Some((weight, _))) = (cx.tensor_dims(0)?, cx.tensor_dims(1)?) else {
         return Ok(Progress::NotYet);
     };
-    for (arg, what, dims, l) in [(0, "data", &data, &dl), (1, "weight", &weight, &kl)] {
-        if dims.len() != l.rank() {
-            let t = cx.resolve(cx.arg(arg));
-            return Err(RelError::at(
-                arg,
-                format!(
-                    "`{op}` expects {what} of rank {} (layout {}), found `{}`",
-                    l.rank(),
-                    l.name(),
-                    cx.show(t)
-                ),
-            ));
-        }
-    }
-    let d = dl.canonical(cx, &data, 0, "the data", "NCHW")?;
-    let w = kl.canonical(cx, &weight, 1, "the weight", "IHW")?;
+    let d = dl.canonical_arg(cx, op, (0, "data"), &data, "NCHW")?;
+    let w = kl.canonical_arg(cx, op, (1, "weight"), &weight, "IHW")?;
     if cx.unify_dim(w[0], d[1], 1).is_err() {
         let (wc, dc) = (cx.show_dim(w[0]), cx.show_dim(d[1]));
         return Err(RelError::at(

@@ -129,35 +129,11 @@ pub(crate) fn conv(cx: &mut RelCx<'_>, spec: &Spec) -> RelResult {
     let Some((data, ddt)) = cx.tensor_dims(0)? else {
         return Ok(Progress::NotYet);
     };
-    if data.len() != dl.rank() {
-        let t = cx.resolve(cx.arg(0));
-        return Err(RelError::at(
-            0,
-            format!(
-                "`{op}` expects data of rank {} (layout {}), found `{}`",
-                dl.rank(),
-                dl.name(),
-                cx.show(t)
-            ),
-        ));
-    }
-    let d = dl.canonical(cx, &data, 0, "the data", dcanon)?;
+    let d = dl.canonical_arg(cx, op, (0, "data"), &data, dcanon)?;
     let (batch, cin) = (d[0], d[1]);
     let weight = cx.tensor_dims(1)?;
     let wcanon = match &weight {
-        Some((w, _)) if w.len() != kl.rank() => {
-            let t = cx.resolve(cx.arg(1));
-            return Err(RelError::at(
-                1,
-                format!(
-                    "`{op}` expects a weight of rank {} (layout {}), found `{}`",
-                    kl.rank(),
-                    kl.name(),
-                    cx.show(t)
-                ),
-            ));
-        }
-        Some((w, _)) => Some(kl.canonical(cx, w, 1, "the weight", kcanon)?),
+        Some((w, _)) => Some(kl.canonical_arg(cx, op, (1, "weight"), w, kcanon)?),
         None => None,
     };
     let g = konst(cx, groups);

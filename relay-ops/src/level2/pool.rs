@@ -4,7 +4,8 @@
 //! hold subordinate axes such as `NCHW16c`) and read list attributes of lists.
 
 use super::util::{
-    empty, konst, need, padding, parse_layout, per_axis, plus, spatial_letter, Axis,
+    empty, konst, layout_rank_error, need, padding, parse_layout, per_axis, plus, spatial_letter,
+    Axis,
 };
 use relay_core::{relation, Attrs, Dim, Progress, RelCx, RelError, RelResult};
 
@@ -93,15 +94,12 @@ fn data_dims_of(
         return Ok(None);
     };
     if dims.len() != l.axes.len() {
-        let t = cx.resolve(cx.arg(arg));
-        return Err(RelError::at(
-            arg,
-            format!(
-                "`{op}` expects data of rank {} (layout {}), found `{}`",
-                l.axes.len(),
-                l.name,
-                cx.show(t)
-            ),
+        return Err(layout_rank_error(
+            cx,
+            op,
+            (arg, "data"),
+            l.axes.len(),
+            &l.name,
         ));
     }
     for (q, axis) in l.axes.iter().enumerate() {

@@ -1,6 +1,7 @@
 //! What the level-2 relations share: reading attributes, layouts, dimension arithmetic
 //! and error messages that name dimensions.
 
+use crate::level3::util::shown;
 use relay_core::attrs::AttrTypeError;
 use relay_core::{Attrs, Dim, Dims, RelCx, RelError};
 
@@ -120,6 +121,24 @@ pub(crate) fn parse_layout(attr: &str, s: &str) -> Result<Vec<Axis>, RelError> {
     Ok(axes)
 }
 
+/// The error that argument `arg` of `op` (`noun` in messages: "data", "weight") does not
+/// have `rank`, the rank of its layout `layout`: "`nn.conv2d` expects a weight of rank 4
+/// (layout OIHW), found ...". Data takes no article.
+pub(crate) fn layout_rank_error(
+    cx: &mut RelCx<'_>,
+    op: &str,
+    (arg, noun): (usize, &str),
+    rank: usize,
+    layout: &str,
+) -> RelError {
+    let article = if noun == "data" { "" } else { "a " };
+    let t = shown(cx, arg);
+    RelError::at(
+        arg,
+        format!("`{op}` expects {article}{noun} of rank {rank} (layout {layout}), found `{t}`"),
+    )
+}
+
 /// A layout attribute read against an operator's canonical layout (`NCHW`, `OIHW`, ...),
 /// as TVM's `BijectiveLayout` converts between them: the canonical axes in any order, each
 /// possibly packed by subordinate axes (`NCHW16c`: C is split into an outer `C` and an
@@ -210,11 +229,6 @@ impl Layout {
         })
     }
 
-    /// The layout as written (`NCHW16c`).
-    pub(crate) fn name(&self) -> &str {
-        &self.name
-    }
-
     /// The number of dimensions of a tensor in this layout.
     pub(crate) fn rank(&self) -> usize {
         self.rank
@@ -247,6 +261,28 @@ impl Layout {
             join_and(&names),
             self.name
         )
+    }
+
+    /// `dims`, argument `arg` of `op` (`noun` in messages: "data", "weight"), in canonical
+    /// order ([`Layout::canonical`]), after checking that its rank is this layout's.
+    pub(crate) fn canonical_arg(
+        &self,
+        cx: &mut RelCx<'_>,
+        op: &str,
+        (arg, noun): (usize, &str),
+        dims: &[Dim],
+        canonical: &str,
+    ) -> Result<Vec<Dim>, RelError> {
+        if dims.len() != self.rank {
+            return Err(layout_rank_error(
+                cx,
+                op,
+                (arg, noun),
+                self.rank,
+                &self.name,
+            ));
+        }
+        self.canonical(cx, dims, arg, &format!("the {noun}"), canonical)
     }
 
     /// `dims` (argument `arg`, `what` in messages: "the data") in canonical order: a packed

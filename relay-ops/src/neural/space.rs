@@ -40,17 +40,7 @@ fn sub_pixel(cx: &mut RelCx<'_>, op: &str, to_space: bool) -> RelResult {
     let Some((dims, dt)) = cx.tensor_dims(0)? else {
         return Ok(Progress::NotYet);
     };
-    if dims.len() != layout.rank() {
-        let t = shown(cx, 0);
-        return Err(RelError::at(
-            0,
-            format!(
-                "`{op}` expects data of rank {} (layout {name}), found `{t}`",
-                layout.rank()
-            ),
-        ));
-    }
-    let mut d = layout.canonical(cx, &dims, 0, "the data", "NCHW")?;
+    let mut d = layout.canonical_arg(cx, op, (0, "data"), &dims, "NCHW")?;
     if to_space {
         d[1] = div_exact(cx, d[1], sq, |c| {
             format!("the data's {c} channels are not divisible by `block_size`² = {sq} (`{op}`)")
