@@ -27,7 +27,7 @@ use relay_core::{relation, relay_op, Progress, RelCx, RelError, RelResult};
 /// `axis` ∈ `[-ndim, ndim)`.
 #[relation(
     Softmax(X @ Tensor(s, bt), O) :-
-        assert(-len(s) <= attrs.axis && attrs.axis < len(s), "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)),
+        is_axis(attrs.axis, X),
         O = Tensor(s, bt),
         attrs(axis: int = -1)
 )]
@@ -37,7 +37,7 @@ pub struct Softmax;
 /// `C = data.shape[axis]` (inferred backward when unknown), the result is the data's type.
 #[relation(
     BiasAdd(X @ Tensor(s, bt), B, O) :-
-        assert(-len(s) <= attrs.axis && attrs.axis < len(s), "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)),
+        is_axis(attrs.axis, X),
         B = Tensor([s[attrs.axis]], bt),
         O = Tensor(s, bt),
         attrs(axis: int = 1)
@@ -67,7 +67,7 @@ pub struct BatchNorm;
 /// the data's type.
 #[relation(
     Norm(X @ Tensor(s, bt), G, B, O) :-
-        assert(-len(s) <= attrs.axis && attrs.axis < len(s), "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)),
+        is_axis(attrs.axis, X),
         c = s[attrs.axis],
         assert(G = Tensor([c], bt), "`gamma` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`", c, bt, X, attrs.axis, G),
         assert(B = Tensor([c], bt), "`beta` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`", c, bt, X, attrs.axis, B),

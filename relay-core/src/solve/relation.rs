@@ -402,12 +402,10 @@ impl RelCx<'_> {
     ) -> Result<usize, RelError> {
         axis_index(axis, rank).ok_or_else(|| {
             let t = self.resolve(self.args[arg]);
+            let shown = self.show(t);
             RelError::at(
                 arg,
-                format!(
-                    "`{attr}` {axis} is out of range for `{}` (rank {rank})",
-                    self.show(t)
-                ),
+                crate::clause::builtin::axis_error(attr, axis, &shown, rank),
             )
         })
     }

@@ -50,6 +50,7 @@ pub const BUILTINS: &[Builtin] = &[
     b("floormod", &[Dim, Dim], Dim, Run::Arith("FloorMod")),
     b("reverse", &[Shape], Shape, Run::Term("Reverse")),
     b("distinct", &[Shape], Bool, Run::Value("distinct_of")),
+    b("is_axis", &[Dim, Type], Bool, Run::Value("is_axis")),
     b("is_int", &[Dim], Bool, Run::Term("IsInt")),
     b("is_any", &[Dim], Bool, Run::Term("IsAny")),
     b("shape", &[Type], Shape, Run::Term("ShapeOf")),

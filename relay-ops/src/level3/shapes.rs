@@ -50,7 +50,7 @@ pub struct Transpose;
             O = Tensor([d for d in s if d != 1], bt),
         } else {
             for a in attrs.axis {
-                assert(-len(s) <= a && a < len(s), "`axis` {} is out of range for `{}` (rank {})", a, X, len(s)),
+                is_axis(a, X),
                 if is_int(s[a % len(s)]) {
                     assert(
                         s[a % len(s)] == 1,
@@ -445,10 +445,7 @@ pub fn full(cx: &mut RelCx<'_>) -> RelResult {
         if attrs.axis == None {
             O = Tensor([prod(s)], odt)
         } else {
-            assert(
-                -len(s) <= attrs.axis && attrs.axis < len(s),
-                "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)
-            ),
+            is_axis(attrs.axis, X),
             O = Tensor(s, odt),
         },
         attrs(axis: Option<int> = None, dtype: Option<dtype> = None)
