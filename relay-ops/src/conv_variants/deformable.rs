@@ -158,10 +158,7 @@ pub fn deformable_conv2d(cx: &mut RelCx<'_>) -> RelResult {
             format!("the offset of `{op}` must be `{want}` (two coordinates per kernel element and deformable group), found `{found}`"),
         ));
     }
-    let laid = ol.lay_out(cx, &out, "the output", "NCHW")?;
-    let dtype = out_dtype.map(DTy::Known).unwrap_or(ddt);
-    let t = cx.mk_tensor(&laid, dtype);
-    cx.unify(3, t)?;
+    ol.unify_output(cx, &out, "NCHW", out_dtype.map(DTy::Known).unwrap_or(ddt))?;
     Ok(Progress::Solved)
 }
 

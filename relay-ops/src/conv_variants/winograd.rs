@@ -88,10 +88,12 @@ fn unweighted(cx: &mut RelCx<'_>, spec: &Unweighted) -> RelResult {
             }
         }
     }
-    let laid = ol.lay_out(cx, &out, "the output", spec.data)?;
-    let dtype = out_dtype.map(DTy::Known).unwrap_or(ddt);
-    let t = cx.mk_tensor(&laid, dtype);
-    cx.unify(2, t)?;
+    ol.unify_output(
+        cx,
+        &out,
+        spec.data,
+        out_dtype.map(DTy::Known).unwrap_or(ddt),
+    )?;
     Ok(Progress::Solved)
 }
 

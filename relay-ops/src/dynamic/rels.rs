@@ -6,7 +6,7 @@
 //! tensor is 1-D, of integers, of a static length; a scalar argument has rank 0; a rank
 //! read from a length is bounded before it sizes a shape.
 
-use crate::level2::util::Layout;
+use crate::level2::util::{one_of, Layout};
 use crate::level3::util::shown;
 use crate::tensor::util::not_integer;
 use relay_core::{relation, DTy, DType, Dim, Dims, Progress, RelCx, RelError, RelResult};
@@ -450,24 +450,8 @@ fn spatial_unknown(cx: &mut RelCx<'_>, op: &str, canonical: &str, dtype: Option<
     };
     let mut canon = layout.canonical_arg(cx, op, (0, "data"), &dims, canonical)?;
     canon[2..].fill(Dims::ANY);
-    let laid = layout.lay_out(cx, &canon, "the output", canonical)?;
-    let t = cx.mk_tensor(&laid, dtype.unwrap_or(dt));
-    let last = cx.len() - 1;
-    cx.unify(last, t)?;
+    layout.unify_output(cx, &canon, canonical, dtype.unwrap_or(dt))?;
     Ok(Progress::Solved)
-}
-
-/// Checks that `method` is one of `allowed`.
-fn method(cx: &RelCx<'_>, op: &str, allowed: &[&str]) -> Result<(), RelError> {
-    let m = cx.attrs().str("method")?.unwrap_or(allowed[0]);
-    if !allowed.contains(&m) {
-        let list: Vec<String> = allowed.iter().map(|a| format!("\"{a}\"")).collect();
-        return Err(RelError::new(format!(
-            "`method` of `{op}` must be one of {}, found {m:?}",
-            list.join(", ")
-        )));
-    }
-    Ok(())
 }
 
 /// `dyn.image.resize2d(data, size, roi)`: the data with H and W `?` (in `layout`), of
@@ -476,7 +460,7 @@ fn method(cx: &RelCx<'_>, op: &str, allowed: &[&str]) -> Result<(), RelError> {
 #[relation(DynResize2D)]
 pub fn dyn_resize2d(cx: &mut RelCx<'_>) -> RelResult {
     let op = "dyn.image.resize2d";
-    method(cx, op, &["linear", "nearest_neighbor", "cubic"])?;
+    one_of(cx, op, "method", &["linear", "nearest_neighbor", "cubic"])?;
     for (arg, what, n) in [(1, "the size", 2), (2, "the region of interest", 4)] {
         if let Some(len) = cx.tensor_dims(arg)?.map(|(d, _)| d) {
             let want = cx.tcx().dims.konst(n);
@@ -506,9 +490,10 @@ pub fn dyn_resize2d(cx: &mut RelCx<'_>) -> RelResult {
 /// scale_h, scale_w)`: the data with its spatial axes `?` (in `layout`); the scales are
 /// scalars.
 fn dyn_upsampling(cx: &mut RelCx<'_>, op: &str, canonical: &str, scales: &[&str]) -> RelResult {
-    method(
+    one_of(
         cx,
         op,
+        "method",
         &["nearest_neighbor", "bilinear", "bicubic", "trilinear"],
     )?;
     for (i, s) in scales.iter().enumerate() {

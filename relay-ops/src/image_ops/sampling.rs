@@ -72,9 +72,7 @@ pub fn grid_sample(cx: &mut RelCx<'_>) -> RelResult {
         ));
     }
     d[2..].copy_from_slice(&grid[2..]);
-    let laid = l.lay_out(cx, &d, "the output", canon)?;
-    let t = cx.mk_tensor(&laid, dt);
-    cx.unify(2, t)?;
+    l.unify_output(cx, &d, canon, dt)?;
     Ok(Progress::Solved)
 }
 
@@ -123,8 +121,6 @@ pub fn dilation2d(cx: &mut RelCx<'_>) -> RelResult {
         };
         out.push(out_size(cx, op, ['H', 'W'][i], d[2 + i], w[1 + i], win)?);
     }
-    let laid = dl.lay_out(cx, &out, "the output", "NCHW")?;
-    let t = cx.mk_tensor(&laid, out_dtype.map(DTy::Known).unwrap_or(dt));
-    cx.unify(2, t)?;
+    dl.unify_output(cx, &out, "NCHW", out_dtype.map(DTy::Known).unwrap_or(dt))?;
     Ok(Progress::Solved)
 }

@@ -266,11 +266,7 @@ pub(crate) fn conv(cx: &mut RelCx<'_>, spec: &Spec) -> RelResult {
         }
         out.push(size);
     }
-    let laid = ol.lay_out(cx, &out, "the output", dcanon)?;
-    let dtype = out_dtype.map(DTy::Known).unwrap_or(ddt);
-    let t = cx.mk_tensor(&laid, dtype);
-    let last = cx.len() - 1;
-    cx.unify(last, t)?;
+    ol.unify_output(cx, &out, dcanon, out_dtype.map(DTy::Known).unwrap_or(ddt))?;
     Ok(Progress::Solved)
 }
 

@@ -3,7 +3,7 @@
 
 use crate::level3::util::shown;
 use relay_core::attrs::AttrTypeError;
-use relay_core::{Attrs, Dim, Dims, RelCx, RelError};
+use relay_core::{Attrs, DTy, Dim, Dims, RelCx, RelError};
 
 /// Attribute `name` as `read` (one of the typed readers of [`Attrs`], such as
 /// [`Attrs::int`]) gives it. The level-2 relations need every attribute they read (their
@@ -14,6 +14,24 @@ pub(crate) fn need<'a, T>(
     read: impl FnOnce(&'a Attrs, &str) -> Result<Option<T>, AttrTypeError>,
 ) -> Result<T, RelError> {
     read(cx.attrs(), name)?.ok_or_else(|| RelError::new(format!("attribute `{name}` is missing")))
+}
+
+/// Checks that string attribute `attr` of `op` (unset: `allowed[0]`) is one of `allowed`.
+pub(crate) fn one_of(
+    cx: &RelCx<'_>,
+    op: &str,
+    attr: &str,
+    allowed: &[&str],
+) -> Result<(), RelError> {
+    let v = cx.attrs().str(attr)?.unwrap_or(allowed[0]);
+    if !allowed.contains(&v) {
+        let list: Vec<String> = allowed.iter().map(|a| format!("\"{a}\"")).collect();
+        return Err(RelError::new(format!(
+            "`{attr}` of `{op}` must be one of {}, found {v:?}",
+            list.join(", ")
+        )));
+    }
+    Ok(())
 }
 
 /// A per-spatial-axis attribute (`strides`, `dilation`, `kernel_size`, ...): `n` values
@@ -316,6 +334,21 @@ impl Layout {
             out.push(cx.tcx().dims.scale(dims[*p], self.factor(i))?);
         }
         Ok(out)
+    }
+
+    /// The output, `dims` in canonical order, laid out in this layout
+    /// ([`Layout::lay_out`]) as a tensor of `dtype` and unified with the last argument.
+    pub(crate) fn unify_output(
+        &self,
+        cx: &mut RelCx<'_>,
+        dims: &[Dim],
+        canonical: &str,
+        dtype: DTy,
+    ) -> Result<(), RelError> {
+        let laid = self.lay_out(cx, dims, "the output", canonical)?;
+        let t = cx.mk_tensor(&laid, dtype);
+        let last = cx.len() - 1;
+        cx.unify(last, t)
     }
 
     /// `dims` (in canonical order; `what` in messages: "the output") laid out in this

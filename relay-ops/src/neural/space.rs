@@ -5,8 +5,8 @@
 //! Imperative: block sizes and lists of pairs read from attributes; divisions that must be
 //! exact (TVM floors them where the kernels need them exact: an error here).
 
-use super::pool::{div_exact, one_of};
-use crate::level2::util::Layout;
+use super::pool::div_exact;
+use crate::level2::util::{one_of, Layout};
 use crate::level3::util::{arith, shown};
 use relay_core::{relation, Dim, Progress, RelCx, RelError, RelResult};
 
@@ -56,9 +56,7 @@ fn sub_pixel(cx: &mut RelCx<'_>, op: &str, to_space: bool) -> RelResult {
             })?;
         }
     }
-    let laid = layout.lay_out(cx, &d, "the output", "NCHW")?;
-    let t = cx.mk_tensor(&laid, dt);
-    cx.unify(1, t)?;
+    layout.unify_output(cx, &d, "NCHW", dt)?;
     Ok(Progress::Solved)
 }
 

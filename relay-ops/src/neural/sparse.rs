@@ -8,7 +8,7 @@
 
 use relay_core::{relation, DTy, Dim, Progress, RelCx, RelError, RelResult};
 
-use crate::tensor::util::{not_integer, part as sparse_part, shown};
+use crate::tensor::util::{not_integer, part as sparse_part, shown, unify_or};
 
 /// The rows of the sparse matrix whose `indptr` has length `len` (`len - 1`), times the
 /// block rows `bs_r` for BSR.
@@ -207,14 +207,12 @@ pub fn nll_loss_rel(cx: &mut RelCx<'_>) -> RelResult {
         ));
     }
     let weights = cx.mk_tensor(&[pred[1]], dt);
-    let w = cx.arg(2);
-    if cx.unify_blaming(w, weights, 2).is_err() {
-        let (w, p) = (shown(cx, 2), shown(cx, 0));
-        return Err(RelError::at(
-            2,
-            format!("`{op}` expects weights with one value per class of the predictions `{p}`, found `{w}`"),
-        ));
-    }
+    let p = shown(cx, 0);
+    unify_or(cx, 2, weights, |w, _| {
+        format!(
+            "`{op}` expects weights with one value per class of the predictions `{p}`, found `{w}`"
+        )
+    })?;
     let Some((targets, tdt)) = cx.tensor_dims(1)? else {
         return Ok(Progress::NotYet);
     };

@@ -5,22 +5,10 @@
 //! TVM, which checks little more than integer indices here, the shapes the kernels need
 //! to agree are checked (and solved where one side is unknown).
 
-use super::util::{part, shown, tuple_of_tensors};
+use super::util::{part, shown, tuple_of_tensors, unify_or};
+use crate::level2::util::one_of;
 use relay_core::shape::broadcast;
 use relay_core::{relation, DTy, DType, Dim, Dims, Progress, RelCx, RelError, RelResult};
-
-/// Checks attribute `attr` of `op` is one of `allowed`.
-fn one_of(cx: &RelCx<'_>, op: &str, attr: &str, allowed: &[&str]) -> Result<(), RelError> {
-    let v = cx.attrs().str(attr)?.unwrap_or(allowed[0]);
-    if !allowed.contains(&v) {
-        let list: Vec<String> = allowed.iter().map(|a| format!("\"{a}\"")).collect();
-        return Err(RelError::new(format!(
-            "`{attr}` of `{op}` must be one of {}, found {v:?}",
-            list.join(", ")
-        )));
-    }
-    Ok(())
-}
 
 /// Unifies the dtype of argument `arg` (`dt`) with the data's (`want`), or fails naming
 /// both.
@@ -144,14 +132,9 @@ pub fn scatter_nd_rel(cx: &mut RelCx<'_>) -> RelResult {
     let mut want = idx[1..].to_vec();
     want.extend_from_slice(&data[m..]);
     let expected = cx.mk_tensor(&want, dt);
-    let u = cx.arg(2);
-    if cx.unify_blaming(u, expected, 2).is_err() {
-        let (u, e) = (shown(cx, 2), cx.show(expected));
-        return Err(RelError::at(
-            2,
-            format!("`{op}` expects updates `{e}` (the indices' Y... then the data's dimensions from M), found `{u}`"),
-        ));
-    }
+    unify_or(cx, 2, expected, |u, e| {
+        format!("`{op}` expects updates `{e}` (the indices' Y... then the data's dimensions from M), found `{u}`")
+    })?;
     Ok(Progress::Solved)
 }
 

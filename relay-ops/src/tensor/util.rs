@@ -2,7 +2,7 @@
 
 use relay_core::{DTy, Dim, RelCx, RelError, TyData};
 
-pub(crate) use crate::level3::util::{arith, shown};
+pub(crate) use crate::level3::util::{arith, shown, unify_or};
 
 /// Whether `dt` is known not to be an integer type.
 pub(crate) fn not_integer(cx: &mut RelCx<'_>, dt: DTy) -> bool {
@@ -58,16 +58,17 @@ pub(super) fn tuple_of_tensors(
     arg: usize,
 ) -> Result<Option<Vec<TensorDims>>, RelError> {
     let t = cx.resolve(cx.arg(arg));
+    let not_tensors = |cx: &RelCx<'_>| {
+        let s = cx.show(t);
+        RelError::at(
+            arg,
+            format!("`{op}` expects a tuple of tensors, found `{s}`"),
+        )
+    };
     let fields: Vec<_> = match cx.data(t) {
         TyData::Tuple(f) => f.to_vec(),
         TyData::Var(_) => return Ok(None),
-        _ => {
-            let s = cx.show(t);
-            return Err(RelError::at(
-                arg,
-                format!("`{op}` expects a tuple of tensors, found `{s}`"),
-            ));
-        }
+        _ => return Err(not_tensors(cx)),
     };
     let mut out = Vec::with_capacity(fields.len());
     for f in fields {
@@ -78,13 +79,7 @@ pub(super) fn tuple_of_tensors(
                 None => return Ok(None),
             },
             TyData::Var(_) => return Ok(None),
-            _ => {
-                let s = cx.show(t);
-                return Err(RelError::at(
-                    arg,
-                    format!("`{op}` expects a tuple of tensors, found `{s}`"),
-                ));
-            }
+            _ => return Err(not_tensors(cx)),
         }
     }
     Ok(Some(out))
