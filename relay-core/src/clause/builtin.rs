@@ -166,6 +166,13 @@ pub fn is_int(dims: &Dims, d: Dim) -> Option<bool> {
 /// A goal `Name(args...)`: the relation `def` run on the types `args`, under the call's
 /// attributes, in the solver of `cx`. Its error blames an index into `args`.
 pub fn relation(cx: &mut RelCx<'_>, def: &'static RelationDef, args: &[Ty]) -> RelResult {
+    on_args(cx, args, def.solve)
+}
+
+/// `run` on the types `args`, under the call's attributes, in the solver of `cx`: how a
+/// goal runs the relation it calls (its solver, or its compiled run).
+#[inline]
+pub fn on_args<R>(cx: &mut RelCx<'_>, args: &[Ty], run: fn(&mut RelCx<'_>) -> R) -> R {
     let binds_at_start = cx.solver.binds;
     let mut sub = RelCx {
         solver: &mut *cx.solver,
@@ -174,7 +181,7 @@ pub fn relation(cx: &mut RelCx<'_>, def: &'static RelationDef, args: &[Ty]) -> R
         op: cx.op,
         binds_at_start,
     };
-    (def.solve)(&mut sub)
+    run(&mut sub)
 }
 
 /// `is_axis(a, X)` over values: `true` when `a` is an axis of the tensor `X` (in

@@ -714,12 +714,22 @@ pub fn builtin(cx: &mut RelCx<'_>, f: BuiltinFn, args: &mut [Value]) -> Option<V
 }
 
 /// A goal `Name(args...)` ([`builtin::relation`]): `Some(())` when the relation is
-/// solved, `None` when it waits or fails (the interpreter reports it).
+/// solved, `None` when it waits or fails (the interpreter reports it). A relation with
+/// a compiled run (`fast`, a clause's) runs only that: where it gives up, so does the
+/// caller's, and the interpreter runs both.
 #[inline]
-pub fn relation(cx: &mut RelCx<'_>, def: &'static RelationDef, args: &[Ty]) -> Option<()> {
-    match builtin::relation(cx, def, args) {
-        Ok(crate::relation::Progress::Solved) => Some(()),
-        _ => None,
+pub fn relation(
+    cx: &mut RelCx<'_>,
+    def: &'static RelationDef,
+    fast: Option<FastFn>,
+    args: &[Ty],
+) -> Option<()> {
+    match fast {
+        Some(fast) => builtin::on_args(cx, args, fast),
+        None => match builtin::relation(cx, def, args) {
+            Ok(crate::relation::Progress::Solved) => Some(()),
+            _ => None,
+        },
     }
 }
 

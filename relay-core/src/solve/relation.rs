@@ -170,6 +170,11 @@ pub trait Relation {
     /// operator's at compile time. `#[relation]` sets them for a clause; empty for a
     /// relation written as code, which reads the call's attributes as they come.
     const ATTRS: &'static [crate::agreement::AttrSig] = &[];
+    /// Its clause's compiled run, if it is a clause that has one. A goal that calls it
+    /// from another clause's compiled run calls this directly, rather than through
+    /// [`RelationDef::solve`] (which tries it first, then the interpreter).
+    #[doc(hidden)]
+    const FAST: Option<crate::clause::fast::FastFn> = None;
     /// A reference to it, to add instances to a solver.
     const REF: RelationRef = RelationRef(Self::DEF);
 }
@@ -310,6 +315,13 @@ impl RelCx<'_> {
     pub fn unify(&mut self, arg: usize, ty: Ty) -> Result<(), RelError> {
         let a = self.args[arg];
         self.unify_blaming(a, ty, arg)
+    }
+
+    /// Unifies argument `arg` with the tensor of `dims` and `dtype`; a failure blames
+    /// `arg`.
+    pub fn unify_tensor(&mut self, arg: usize, dims: &[Dim], dtype: DTy) -> Result<(), RelError> {
+        let t = self.mk_tensor(dims, dtype);
+        self.unify(arg, t)
     }
 
     /// Unifies `a` with `b`; a failure blames argument `blame`.

@@ -285,7 +285,12 @@ impl Gen<'_> {
                 Some(quote! {
                     {
                         let __tys = [#(#tys),*];
-                        #f::relation(cx, <#name as ::relay_core::Relation>::DEF, &__tys)?;
+                        #f::relation(
+                            cx,
+                            <#name as ::relay_core::Relation>::DEF,
+                            <#name as ::relay_core::Relation>::FAST,
+                            &__tys,
+                        )?;
                     }
                 })
             }
