@@ -111,8 +111,7 @@ pub fn expand_dims_rel(cx: &mut RelCx<'_>) -> RelResult {
         let mut out = dims[..k].to_vec();
         out.extend(std::iter::repeat_n(one, n));
         out.extend_from_slice(&dims[k..]);
-        let t = cx.mk_tensor(&out, dt);
-        cx.unify(1, t)?;
+        cx.unify_tensor(1, &out, dt)?;
         return Ok(Progress::Solved);
     }
     let Some((out, dt)) = cx.tensor_dims(1)? else {
@@ -152,8 +151,7 @@ pub fn expand_dims_rel(cx: &mut RelCx<'_>) -> RelResult {
     }
     let mut data = out[..k].to_vec();
     data.extend_from_slice(&out[k + n..]);
-    let t = cx.mk_tensor(&data, dt);
-    cx.unify(0, t)?;
+    cx.unify_tensor(0, &data, dt)?;
     Ok(Progress::Solved)
 }
 

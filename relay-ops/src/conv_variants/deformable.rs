@@ -3,24 +3,8 @@
 
 use super::window::{out_size, Window};
 use crate::level2::util::{konst, need, padding, per_axis, Layout};
+use crate::level3::util::agree;
 use relay_core::{relation, Attrs, DTy, Dim, Progress, RelCx, RelError, RelResult};
-
-/// Unifies `actual` with `expected`, or fails blaming argument `arg` with `message`
-/// given both printed.
-fn agree(
-    cx: &mut RelCx<'_>,
-    arg: usize,
-    actual: Dim,
-    expected: Dim,
-    message: impl FnOnce(&str, &str) -> String,
-) -> Result<(), RelError> {
-    if cx.unify_dim(actual, expected, arg).is_err() {
-        let (a, e) = (cx.resolve_dim(actual), cx.resolve_dim(expected));
-        let (a, e) = (cx.show_dim(a), cx.show_dim(e));
-        return Err(RelError::at(arg, message(&a, &e)));
-    }
-    Ok(())
-}
 
 /// What axis `i` of an `OIHW` weight holds, for messages.
 fn weight_axis(i: usize) -> &'static str {
@@ -128,8 +112,7 @@ pub fn deformable_conv2d(cx: &mut RelCx<'_>) -> RelResult {
                 .map(|e| e.as_ref().expect("every axis is determined").0)
                 .collect();
             let laid = kl.lay_out(cx, &full, "the weight", "OIHW")?;
-            let t = cx.mk_tensor(&laid, ddt);
-            cx.unify(2, t)?;
+            cx.unify_tensor(2, &laid, ddt)?;
             full
         }
         (None, false) => return Ok(Progress::NotYet),
@@ -241,7 +224,6 @@ pub fn conv2d_backward_weight(cx: &mut RelCx<'_>) -> RelResult {
     let kw = konst(cx, kernel_size[1]);
     let laid = wl.lay_out(cx, &[cout, per_group, kh, kw], "the weight", "OIHW")?;
     let dtype = out_dtype.map(DTy::Known).unwrap_or(gdt);
-    let t = cx.mk_tensor(&laid, dtype);
-    cx.unify(2, t)?;
+    cx.unify_tensor(2, &laid, dtype)?;
     Ok(Progress::Solved)
 }

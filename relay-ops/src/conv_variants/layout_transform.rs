@@ -67,7 +67,6 @@ pub fn layout_transform(cx: &mut RelCx<'_>) -> RelResult {
     };
     let c = sl.canonical_arg(cx, "layout_transform", (0, "data"), &data, &canon)?;
     let out = dl.lay_out_padded(cx, &c, &canon)?;
-    let t = cx.mk_tensor(&out, dt);
-    cx.unify(1, t)?;
+    cx.unify_tensor(1, &out, dt)?;
     Ok(Progress::Solved)
 }

@@ -93,7 +93,6 @@ pub fn dense_pack(cx: &mut RelCx<'_>) -> RelResult {
         }
     }
     let dtype = out_dtype.map(DTy::Known).unwrap_or(ddt);
-    let t = cx.mk_tensor(&[data[0], w[0]], dtype);
-    cx.unify(2, t)?;
+    cx.unify_tensor(2, &[data[0], w[0]], dtype)?;
     Ok(Progress::Solved)
 }

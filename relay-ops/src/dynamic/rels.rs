@@ -282,8 +282,7 @@ pub fn dyn_one_hot(cx: &mut RelCx<'_>) -> RelResult {
     let pos = cx.insert_axis(0, "axis", axis, dims.len())?;
     let mut out = dims;
     out.insert(pos, Dims::ANY);
-    let t = cx.mk_tensor(&out, dt);
-    cx.unify(4, t)?;
+    cx.unify_tensor(4, &out, dt)?;
     Ok(Progress::Solved)
 }
 
@@ -388,8 +387,7 @@ pub fn dyn_strided_slice(cx: &mut RelCx<'_>) -> RelResult {
     }
     let mut out = dims;
     out[..k].fill(Dims::ANY);
-    let t = cx.mk_tensor(&out, dt);
-    cx.unify(4, t)?;
+    cx.unify_tensor(4, &out, dt)?;
     Ok(Progress::Solved)
 }
 

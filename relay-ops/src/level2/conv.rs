@@ -218,8 +218,7 @@ pub(crate) fn conv(cx: &mut RelCx<'_>, spec: &Spec) -> RelResult {
                 .map(|e| e.as_ref().expect("every axis is determined").0)
                 .collect();
             let laid = kl.lay_out(cx, &full, "the weight", kcanon)?;
-            let t = cx.mk_tensor(&laid, ddt);
-            cx.unify(1, t)?;
+            cx.unify_tensor(1, &laid, ddt)?;
             full
         }
         (None, false) => return Ok(Progress::NotYet),

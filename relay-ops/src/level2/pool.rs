@@ -422,7 +422,6 @@ pub fn pad_rel(cx: &mut RelCx<'_>) -> RelResult {
         }
         out.push(size);
     }
-    let t = cx.mk_tensor(&out, dt);
-    cx.unify(2, t)?;
+    cx.unify_tensor(2, &out, dt)?;
     Ok(Progress::Solved)
 }

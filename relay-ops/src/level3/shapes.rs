@@ -217,8 +217,7 @@ pub fn take(cx: &mut RelCx<'_>) -> RelResult {
             out
         }
     };
-    let t = cx.mk_tensor(&out, dt);
-    cx.unify(2, t)?;
+    cx.unify_tensor(2, &out, dt)?;
     Ok(Progress::Solved)
 }
 
@@ -307,8 +306,7 @@ pub fn tile(cx: &mut RelCx<'_>) -> RelResult {
         };
         out.push(cx.tcx().dims.scale(d, r).map_err(arith(0))?);
     }
-    let t = cx.mk_tensor(&out, dt);
-    cx.unify(1, t)?;
+    cx.unify_tensor(1, &out, dt)?;
     Ok(Progress::Solved)
 }
 
@@ -360,8 +358,7 @@ pub fn gather_nd(cx: &mut RelCx<'_>) -> RelResult {
     }
     let mut out = idx[1..].to_vec();
     out.extend_from_slice(&data[(b + m) as usize..]);
-    let t = cx.mk_tensor(&out, dt);
-    cx.unify(2, t)?;
+    cx.unify_tensor(2, &out, dt)?;
     Ok(Progress::Solved)
 }
 
@@ -396,8 +393,7 @@ pub fn arange(cx: &mut RelCx<'_>) -> RelResult {
         }
         cx.unify(i, scalar)?;
     }
-    let t = cx.mk_tensor(&[Dims::ANY], dt);
-    cx.unify(3, t)?;
+    cx.unify_tensor(3, &[Dims::ANY], dt)?;
     Ok(Progress::Solved)
 }
 
@@ -430,8 +426,7 @@ pub fn full(cx: &mut RelCx<'_>) -> RelResult {
             None => return Ok(Progress::NotYet),
         },
     };
-    let t = cx.mk_tensor(&dims, dt);
-    cx.unify(1, t)?;
+    cx.unify_tensor(1, &dims, dt)?;
     if fill_dt.is_none() {
         return Ok(Progress::NotYet);
     }

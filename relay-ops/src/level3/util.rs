@@ -34,6 +34,23 @@ pub fn unify_or(
     Err(RelError::at(arg, message(&found, &expected)))
 }
 
+/// Unifies dimension `actual` (of argument `arg`) with `expected`. Where they differ,
+/// the error blames `arg` with `message(actual, expected)`, both shown resolved.
+pub fn agree(
+    cx: &mut RelCx<'_>,
+    arg: usize,
+    actual: Dim,
+    expected: Dim,
+    message: impl FnOnce(&str, &str) -> String,
+) -> Result<(), RelError> {
+    if cx.unify_dim(actual, expected, arg).is_err() {
+        let (a, e) = (cx.resolve_dim(actual), cx.resolve_dim(expected));
+        let (a, e) = (cx.show_dim(a), cx.show_dim(e));
+        return Err(RelError::at(arg, message(&a, &e)));
+    }
+    Ok(())
+}
+
 /// A list of integers shown as an attribute: `[2, -1]`.
 pub(crate) fn show_ints(v: &[i64]) -> String {
     let parts: Vec<String> = v.iter().map(|i| i.to_string()).collect();

@@ -76,8 +76,7 @@ pub(crate) fn batch_matmul_of(cx: &mut RelCx<'_>, op: &str, same_dtypes: bool) -
         Some(d) => DTy::Known(d),
         None => xdt,
     };
-    let t = cx.mk_tensor(&[b, i, j], dt);
-    cx.unify(2, t)?;
+    cx.unify_tensor(2, &[b, i, j], dt)?;
     Ok(Progress::Solved)
 }
 
@@ -161,8 +160,7 @@ pub fn one_hot(cx: &mut RelCx<'_>) -> RelResult {
     let mut out = dims.clone();
     let depth = cx.tcx().dims.konst(depth);
     out.insert(pos, depth);
-    let t = cx.mk_tensor(&out, dt);
-    cx.unify(3, t)?;
+    cx.unify_tensor(3, &out, dt)?;
     Ok(Progress::Solved)
 }
 
@@ -254,7 +252,6 @@ pub fn collapse_sum_to(cx: &mut RelCx<'_>) -> RelResult {
             ));
         }
     }
-    let t = cx.mk_tensor(&out, dt);
-    cx.unify(2, t)?;
+    cx.unify_tensor(2, &out, dt)?;
     Ok(Progress::Solved)
 }

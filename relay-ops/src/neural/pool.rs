@@ -42,8 +42,7 @@ fn adaptive(cx: &mut RelCx<'_>, op: &str, n: usize) -> RelResult {
             dims[l.spatial[i]] = cx.tcx().dims.konst(s);
         }
     }
-    let t = cx.mk_tensor(&dims, dt);
-    cx.unify(1, t)?;
+    cx.unify_tensor(1, &dims, dt)?;
     Ok(Progress::Solved)
 }
 

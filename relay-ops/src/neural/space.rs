@@ -166,8 +166,7 @@ pub fn space_to_batch_nd_rel(cx: &mut RelCx<'_>) -> RelResult {
             )
         })?;
     }
-    let t = cx.mk_tensor(&dims, dt);
-    cx.unify(1, t)?;
+    cx.unify_tensor(1, &dims, dt)?;
     Ok(Progress::Solved)
 }
 
@@ -202,8 +201,7 @@ pub fn batch_to_space_nd_rel(cx: &mut RelCx<'_>) -> RelResult {
         }
         dims[1 + i] = d;
     }
-    let t = cx.mk_tensor(&dims, dt);
-    cx.unify(1, t)?;
+    cx.unify_tensor(1, &dims, dt)?;
     Ok(Progress::Solved)
 }
 
@@ -248,7 +246,6 @@ pub fn mirror_pad_rel(cx: &mut RelCx<'_>) -> RelResult {
             .ok_or_else(|| RelError::new(format!("`pad_width[{i}]` of `{op}` is too large")))?;
         out.push(plus(cx, d, total)?);
     }
-    let t = cx.mk_tensor(&out, dt);
-    cx.unify(1, t)?;
+    cx.unify_tensor(1, &out, dt)?;
     Ok(Progress::Solved)
 }

@@ -54,8 +54,7 @@ fn sparse_dense(cx: &mut RelCx<'_>, op: &str) -> RelResult {
     let bs_r = (data.len() == 3).then(|| data[1]);
     let n = sparse_rows(cx, op, indptr[0], bs_r)?;
     let out = if lhs { [n, dense[0]] } else { [dense[0], n] };
-    let t = cx.mk_tensor(&out, dt);
-    cx.unify(4, t)?;
+    cx.unify_tensor(4, &out, dt)?;
     Ok(Progress::Solved)
 }
 
@@ -129,8 +128,7 @@ pub fn sparse_add_rel(cx: &mut RelCx<'_>) -> RelResult {
             ));
         }
     }
-    let t = cx.mk_tensor(&dense, dt);
-    cx.unify(4, t)?;
+    cx.unify_tensor(4, &dense, dt)?;
     Ok(Progress::Solved)
 }
 
@@ -173,8 +171,7 @@ pub fn sparse_conv2d_rel(cx: &mut RelCx<'_>) -> RelResult {
         ));
     }
     dense[c] = sparse_rows(cx, op, indptr[0], Some(data[1]))?;
-    let t = cx.mk_tensor(&dense, dt);
-    cx.unify(4, t)?;
+    cx.unify_tensor(4, &dense, dt)?;
     Ok(Progress::Solved)
 }
 

@@ -505,8 +505,7 @@ fn simulated(cx: &mut RelCx<'_>, op: &str, code: &'static str, prefix: &str) -> 
         return WAIT;
     };
     let channels = data_channels(cx, 0, "the data", &dims, "axis")?;
-    let t = cx.mk_tensor(&dims, dt);
-    cx.unify(4, t)?;
+    cx.unify_tensor(4, &dims, dt)?;
     let (s, z) = match prefix {
         "output" => ("output_scale", "output_zero_point"),
         _ => ("input_scale", "input_zero_point"),
@@ -560,8 +559,7 @@ pub fn simulated_quantize_rel(cx: &mut RelCx<'_>) -> RelResult {
             format!("the data of `{op}` must be at least 1-D, found `{t}`"),
         ));
     }
-    let t = cx.mk_tensor(&dims, dt);
-    cx.unify(4, t)?;
+    cx.unify_tensor(4, &dims, dt)?;
     Ok(params)
 }
 

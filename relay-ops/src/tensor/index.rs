@@ -5,7 +5,7 @@
 //! TVM, which checks little more than integer indices here, the shapes the kernels need
 //! to agree are checked (and solved where one side is unknown).
 
-use super::util::{part, shown, tuple_of_tensors, unify_or};
+use super::util::{part, same_dims, shown, tuple_of_tensors, unify_or};
 use crate::level2::util::one_of;
 use relay_core::shape::broadcast;
 use relay_core::{relation, DTy, DType, Dim, Dims, Progress, RelCx, RelError, RelResult};
@@ -25,27 +25,6 @@ fn same_dtype(
             arg,
             format!("`{op}` expects `{a}` of the dtype of the data `{d}`"),
         ));
-    }
-    Ok(())
-}
-
-/// Unifies `got` (argument `arg`'s dimensions) with `want` position by position, or fails
-/// with `message`.
-fn same_dims(
-    cx: &mut RelCx<'_>,
-    arg: usize,
-    got: &[Dim],
-    want: &[Dim],
-    message: impl FnOnce(&mut RelCx<'_>) -> String,
-) -> Result<(), RelError> {
-    let ok = got.len() == want.len()
-        && got
-            .iter()
-            .zip(want)
-            .all(|(&a, &b)| cx.unify_dim(a, b, arg).is_ok());
-    if !ok {
-        let m = message(cx);
-        return Err(RelError::at(arg, m));
     }
     Ok(())
 }
@@ -186,8 +165,7 @@ pub fn adv_index_rel(cx: &mut RelCx<'_>) -> RelResult {
         };
     }
     shape.extend_from_slice(&data[indices.len()..]);
-    let t = cx.mk_tensor(&shape, *dt);
-    cx.unify(1, t)?;
+    cx.unify_tensor(1, &shape, *dt)?;
     Ok(Progress::Solved)
 }
 
@@ -277,8 +255,7 @@ pub fn searchsorted_rel(cx: &mut RelCx<'_>) -> RelResult {
         ));
     }
     let odt = cx.attrs().dtype("dtype")?.unwrap_or(DType::INT32);
-    let t = cx.mk_tensor(&values, DTy::Known(odt));
-    cx.unify(2, t)?;
+    cx.unify_tensor(2, &values, DTy::Known(odt))?;
     Ok(Progress::Solved)
 }
 
@@ -297,8 +274,7 @@ pub fn unravel_index_rel(cx: &mut RelCx<'_>) -> RelResult {
     };
     let mut out = vec![shape[0]];
     out.extend_from_slice(&idx);
-    let t = cx.mk_tensor(&out, dt);
-    cx.unify(2, t)?;
+    cx.unify_tensor(2, &out, dt)?;
     Ok(Progress::Solved)
 }
 
@@ -310,7 +286,6 @@ pub fn argwhere_rel(cx: &mut RelCx<'_>) -> RelResult {
         return Ok(Progress::NotYet);
     };
     let rank = cx.tcx().dims.konst(dims.len() as i64);
-    let t = cx.mk_tensor(&[Dims::ANY, rank], DTy::Known(DType::INT32));
-    cx.unify(1, t)?;
+    cx.unify_tensor(1, &[Dims::ANY, rank], DTy::Known(DType::INT32))?;
     Ok(Progress::Solved)
 }

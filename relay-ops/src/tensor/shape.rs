@@ -114,8 +114,7 @@ pub fn sliding_window_rel(cx: &mut RelCx<'_>) -> RelResult {
     for &w in &window {
         out.push(cx.tcx().dims.konst(w));
     }
-    let t = cx.mk_tensor(&out, dt);
-    cx.unify(1, t)?;
+    cx.unify_tensor(1, &out, dt)?;
     Ok(Progress::Solved)
 }
 
@@ -177,8 +176,7 @@ pub fn stft_rel(cx: &mut RelCx<'_>) -> RelResult {
     };
     out.push(frames);
     out.push(cx.tcx().dims.konst(2));
-    let t = cx.mk_tensor(&out, dt);
-    cx.unify(2, t)?;
+    cx.unify_tensor(2, &out, dt)?;
     Ok(Progress::Solved)
 }
 

@@ -84,3 +84,24 @@ pub(super) fn tuple_of_tensors(
     }
     Ok(Some(out))
 }
+
+/// Unifies `got` (argument `arg`'s dimensions) with `want` position by position, or fails
+/// with `message`.
+pub(crate) fn same_dims(
+    cx: &mut RelCx<'_>,
+    arg: usize,
+    got: &[Dim],
+    want: &[Dim],
+    message: impl FnOnce(&mut RelCx<'_>) -> String,
+) -> Result<(), RelError> {
+    let ok = got.len() == want.len()
+        && got
+            .iter()
+            .zip(want)
+            .all(|(&a, &b)| cx.unify_dim(a, b, arg).is_ok());
+    if !ok {
+        let m = message(cx);
+        return Err(RelError::at(arg, m));
+    }
+    Ok(())
+}
