@@ -217,14 +217,13 @@ pub fn is_axis(cx: &mut RelCx<'_>, args: &[Value]) -> Result<Option<Value>, RelE
     };
     match index(a, rank) {
         Some(_) => Ok(Some(Value::Bool(true))),
-        None => Err(RelError::new(axis_error("axis", a, &cx.show(t), rank))),
+        None => Err(RelError::new(crate::relation::axis_error(
+            "axis",
+            a,
+            &cx.show(t),
+            rank,
+        ))),
     }
-}
-
-/// The message of an axis attribute out of range: "`axis` 5 is out of range for
-/// `Tensor[(2, 3), float32]` (rank 2)".
-pub(crate) fn axis_error(attr: &str, axis: i64, tensor: &str, rank: usize) -> String {
-    format!("`{attr}` {axis} is out of range for `{tensor}` (rank {rank})")
 }
 
 /// `distinct(s)` over values: whether no two dimensions of the shape are equal (by

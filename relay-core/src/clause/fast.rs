@@ -43,9 +43,7 @@ pub fn enabled() -> bool {
     ENABLED.get()
 }
 
-/// The fast path of a clause, written by `#[relation]`: `Some(())` when the clause is
-/// solved, `None` when the interpreter must run it.
-pub type FastFn = fn(&mut RelCx<'_>) -> Option<()>;
+pub use crate::relation::FastFn;
 
 /// The most items of a list the fast path keeps (a rank, the axes of an attribute, the
 /// fields of a concatenation): longer ones run in the interpreter.
