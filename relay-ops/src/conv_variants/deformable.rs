@@ -1,8 +1,9 @@
 //! The deformable convolution and the gradient of a convolution with respect to its
 //! weight: convolutions whose relations assign more than their output.
 
-use super::window::{out_size, Window};
-use crate::level2::util::{konst, need, padding, per_axis, Layout};
+use super::window::out_hw;
+use crate::level2::conv::{at_least_one, ConvAttrs};
+use crate::level2::util::{konst, need, per_axis, Layout};
 use crate::level3::util::agree;
 use relay_core::{relation, Attrs, DTy, Dim, Progress, RelCx, RelError, RelResult};
 
@@ -26,29 +27,18 @@ fn weight_axis(i: usize) -> &'static str {
 #[relation(DeformableConv2D)]
 pub fn deformable_conv2d(cx: &mut RelCx<'_>) -> RelResult {
     let op = "nn.deformable_conv2d";
-    let strides = per_axis("strides", need(cx, "strides", Attrs::int_or_ints)?, 2, 1)?;
-    let dilation = per_axis("dilation", need(cx, "dilation", Attrs::int_or_ints)?, 2, 1)?;
-    let pads = padding(&need(cx, "padding", Attrs::int_or_ints)?, 2)?;
-    let groups = need(cx, "groups", Attrs::int)?;
-    let dgroups = need(cx, "deformable_groups", Attrs::int)?;
-    for (name, v) in [("groups", groups), ("deformable_groups", dgroups)] {
-        if v < 1 {
-            return Err(RelError::new(format!(
-                "`{name}` must be at least 1, found {v}"
-            )));
-        }
-    }
-    let channels = cx.attrs().int("channels")?;
-    if let Some(c) = channels.filter(|&c| c < 1) {
-        return Err(RelError::new(format!(
-            "`channels` must be at least 1, found {c}"
-        )));
-    }
-    let kernel_size = cx
-        .attrs()
-        .int_or_ints("kernel_size")?
-        .map(|k| per_axis("kernel_size", k, 2, 1))
-        .transpose()?;
+    let ConvAttrs {
+        strides,
+        dilation,
+        pads,
+        groups,
+        channels,
+        kernel_size,
+    } = ConvAttrs::read(cx, 2)?;
+    let dgroups = at_least_one(
+        "deformable_groups",
+        need(cx, "deformable_groups", Attrs::int)?,
+    )?;
     let data_layout = need(cx, "data_layout", Attrs::str)?.to_owned();
     let kernel_layout = need(cx, "kernel_layout", Attrs::str)?.to_owned();
     let out_layout = match need(cx, "out_layout", Attrs::str)? {
@@ -117,15 +107,8 @@ pub fn deformable_conv2d(cx: &mut RelCx<'_>) -> RelResult {
         }
         (None, false) => return Ok(Progress::NotYet),
     };
-    let mut out = vec![d[0], w[0]];
-    for i in 0..2 {
-        let win = Window {
-            pad: pads[i],
-            dilation: dilation[i],
-            stride: strides[i],
-        };
-        out.push(out_size(cx, op, ['H', 'W'][i], d[2 + i], w[2 + i], win)?);
-    }
+    let [oh, ow] = out_hw(cx, op, (&d[2..], &w[2..]), (&pads, &dilation, &strides))?;
+    let out = [d[0], w[0], oh, ow];
     // The offset: two coordinates per kernel element and deformable group.
     let kk = cx.tcx().dims.mul(w[2], w[3])?;
     let offsets = cx.tcx().dims.scale(kk, 2)?;
@@ -162,12 +145,7 @@ pub fn conv2d_backward_weight(cx: &mut RelCx<'_>) -> RelResult {
         return Err(RelError::new(format!("`{op}` needs `kernel_size`")));
     };
     let kernel_size = per_axis("kernel_size", kernel_size, 2, 1)?;
-    let groups = need(cx, "groups", Attrs::int)?;
-    if groups < 1 {
-        return Err(RelError::new(format!(
-            "`groups` must be at least 1, found {groups}"
-        )));
-    }
+    let groups = at_least_one("groups", need(cx, "groups", Attrs::int)?)?;
     let channels = cx.attrs().int("channels")?;
     let grad_layout = need(cx, "data_layout", Attrs::str)?.to_owned();
     let data_layout = need(cx, "kernel_layout", Attrs::str)?.to_owned();

@@ -7,6 +7,7 @@
 //! transforms are clauses.
 
 use super::window::{out_size, Window};
+use crate::level2::conv::at_least_one;
 use crate::level2::util::{konst, need, padding, per_axis, Layout};
 use relay_core::{relation, Attrs, DTy, Progress, RelCx, RelError, RelResult};
 
@@ -38,11 +39,7 @@ fn unweighted(cx: &mut RelCx<'_>, spec: &Unweighted) -> RelResult {
             "`{op}` needs `channels`: its weight is not read (TVM's relation requires it too)"
         )));
     };
-    if channels < 1 {
-        return Err(RelError::new(format!(
-            "`channels` must be at least 1, found {channels}"
-        )));
-    }
+    at_least_one("channels", channels)?;
     let Some(kernel_size) = cx.attrs().int_or_ints("kernel_size")? else {
         return Err(RelError::new(format!(
             "`{op}` needs `kernel_size`: its weight is not read (TVM's relation requires it too)"

@@ -1,7 +1,7 @@
 //! The relations of the sampling grids (`image.affine_grid`, `image.grid_sample`) and of
 //! morphological dilation (`image.dilation2d`).
 
-use crate::conv_variants::window::{out_size, Window};
+use crate::conv_variants::window::out_hw;
 use crate::level2::util::{konst, need, padding, per_axis, Layout};
 use relay_core::{relation, Attrs, DTy, Progress, RelCx, RelError, RelResult};
 
@@ -112,15 +112,8 @@ pub fn dilation2d(cx: &mut RelCx<'_>) -> RelResult {
             ),
         ));
     }
-    let mut out = vec![d[0], w[0]];
-    for i in 0..2 {
-        let win = Window {
-            pad: pads[i],
-            dilation: dilations[i],
-            stride: strides[i],
-        };
-        out.push(out_size(cx, op, ['H', 'W'][i], d[2 + i], w[1 + i], win)?);
-    }
+    let [oh, ow] = out_hw(cx, op, (&d[2..], &w[1..]), (&pads, &dilations, &strides))?;
+    let out = [d[0], w[0], oh, ow];
     dl.unify_output(cx, &out, "NCHW", out_dtype.map(DTy::Known).unwrap_or(dt))?;
     Ok(Progress::Solved)
 }

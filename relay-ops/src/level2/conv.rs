@@ -75,13 +75,58 @@ fn check_weight_dim(
     ))
 }
 
+/// The attributes that size a convolution's output over `n` spatial axes, checked:
+/// `strides` and `dilation` (at least 1 per axis), `padding`, `groups` (at least 1), and
+/// `channels` and `kernel_size` (at least 1) where set.
+pub(crate) struct ConvAttrs {
+    pub(crate) strides: Vec<i64>,
+    pub(crate) dilation: Vec<i64>,
+    pub(crate) pads: Vec<i64>,
+    pub(crate) groups: i64,
+    pub(crate) channels: Option<i64>,
+    pub(crate) kernel_size: Option<Vec<i64>>,
+}
+
+impl ConvAttrs {
+    pub(crate) fn read(cx: &RelCx<'_>, n: usize) -> Result<ConvAttrs, RelError> {
+        let ints = |name| need(cx, name, Attrs::int_or_ints);
+        Ok(ConvAttrs {
+            strides: per_axis("strides", ints("strides")?, n, 1)?,
+            dilation: per_axis("dilation", ints("dilation")?, n, 1)?,
+            pads: padding(&ints("padding")?, n)?,
+            groups: at_least_one("groups", need(cx, "groups", Attrs::int)?)?,
+            channels: (cx.attrs().int("channels")?)
+                .map(|c| at_least_one("channels", c))
+                .transpose()?,
+            kernel_size: (cx.attrs().int_or_ints("kernel_size")?)
+                .map(|k| per_axis("kernel_size", k, n, 1))
+                .transpose()?,
+        })
+    }
+}
+
+/// Attribute `name`'s value `v`, which must be at least 1.
+pub(crate) fn at_least_one(name: &str, v: i64) -> Result<i64, RelError> {
+    if v < 1 {
+        return Err(RelError::new(format!(
+            "`{name}` must be at least 1, found {v}"
+        )));
+    }
+    Ok(v)
+}
+
 /// The relation of a convolution (`spec` says which): also that of the packed
 /// convolutions `nn.contrib_conv2d_NCHWc` and `nn.contrib_depthwise_conv2d_NCHWc`.
 pub(crate) fn conv(cx: &mut RelCx<'_>, spec: &Spec) -> RelResult {
     let (op, n) = (spec.op, spec.n);
-    let strides = per_axis("strides", need(cx, "strides", Attrs::int_or_ints)?, n, 1)?;
-    let dilation = per_axis("dilation", need(cx, "dilation", Attrs::int_or_ints)?, n, 1)?;
-    let pads = padding(&need(cx, "padding", Attrs::int_or_ints)?, n)?;
+    let ConvAttrs {
+        strides,
+        dilation,
+        pads,
+        groups,
+        channels,
+        kernel_size,
+    } = ConvAttrs::read(cx, n)?;
     let output_padding = if spec.transpose {
         per_axis(
             "output_padding",
@@ -92,23 +137,6 @@ pub(crate) fn conv(cx: &mut RelCx<'_>, spec: &Spec) -> RelResult {
     } else {
         vec![0; n]
     };
-    let groups = need(cx, "groups", Attrs::int)?;
-    if groups < 1 {
-        return Err(RelError::new(format!(
-            "`groups` must be at least 1, found {groups}"
-        )));
-    }
-    let channels = cx.attrs().int("channels")?;
-    if let Some(c) = channels.filter(|&c| c < 1) {
-        return Err(RelError::new(format!(
-            "`channels` must be at least 1, found {c}"
-        )));
-    }
-    let kernel_size = cx
-        .attrs()
-        .int_or_ints("kernel_size")?
-        .map(|k| per_axis("kernel_size", k, n, 1))
-        .transpose()?;
     let data_layout = need(cx, "data_layout", Attrs::str)?.to_owned();
     let kernel_layout = need(cx, "kernel_layout", Attrs::str)?.to_owned();
     let out_layout = match need(cx, "out_layout", Attrs::str)?.to_owned() {
