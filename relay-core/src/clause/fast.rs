@@ -381,6 +381,15 @@ pub fn is_any(cx: &mut RelCx<'_>, d: Dim) -> bool {
     builtin::is_any(&cx.tcx_ref().dims, d)
 }
 
+/// `is_axis(a, t)`: `Some(true)` when `a` is an axis of the tensor `t`
+/// ([`builtin::index`], as [`builtin::is_axis`] decides); `None` while its rank is
+/// unknown, and out of range, where the interpreter reports `builtin::is_axis`'s error.
+#[inline]
+pub fn is_axis(cx: &mut RelCx<'_>, a: i64, t: Ty) -> Option<bool> {
+    let rank = usize::try_from(rank(cx, t)?).ok()?;
+    builtin::index(a, rank).map(|_| true)
+}
+
 /// `is_int(d)`: undecided while `d` has unknowns.
 #[inline]
 pub fn is_int(cx: &mut RelCx<'_>, d: Dim) -> Option<bool> {

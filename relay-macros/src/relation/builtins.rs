@@ -7,7 +7,9 @@
 //! `relay_core::clause::builtin` over values (a `BuiltinFn`, which the interpreter and
 //! the compiled run both call); a row here with [`Run::Value`]; and its row in the
 //! table of the `#[relation]` page. A builtin with a term of its own in the static form
-//! ([`Run::Term`]) is for the few that a clause's hot paths compute without values.
+//! ([`Run::Term`]) is for the few that a clause's hot paths compute without values; one
+//! over values may also have a native case in the compiled run (`is_axis`, in
+//! `fast/term.rs`), calling the same rule of `clause::builtin` on unboxed arguments.
 
 use super::check::Kind;
 
