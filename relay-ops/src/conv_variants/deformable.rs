@@ -27,14 +27,8 @@ fn weight_axis(i: usize) -> &'static str {
 #[relation(DeformableConv2D)]
 pub fn deformable_conv2d(cx: &mut RelCx<'_>) -> RelResult {
     let op = "nn.deformable_conv2d";
-    let ConvAttrs {
-        strides,
-        dilation,
-        pads,
-        groups,
-        channels,
-        kernel_size,
-    } = ConvAttrs::read(cx, 2)?;
+    let conv = ConvAttrs::read(cx, 2)?;
+    let (groups, channels, kernel_size) = (conv.groups, conv.channels, &conv.kernel_size);
     let dgroups = at_least_one(
         "deformable_groups",
         need(cx, "deformable_groups", Attrs::int)?,
@@ -76,7 +70,7 @@ pub fn deformable_conv2d(cx: &mut RelCx<'_>) -> RelResult {
         per_group,
         format!("the data's {shown_c} input channels over `groups` = {groups} give"),
     ));
-    if let Some(ks) = &kernel_size {
+    if let Some(ks) = kernel_size {
         for (i, &k) in ks.iter().enumerate() {
             expected[2 + i] = Some((konst(cx, k), format!("`kernel_size[{i}]` is")));
         }
@@ -107,7 +101,12 @@ pub fn deformable_conv2d(cx: &mut RelCx<'_>) -> RelResult {
         }
         (None, false) => return Ok(Progress::NotYet),
     };
-    let [oh, ow] = out_hw(cx, op, (&d[2..], &w[2..]), (&pads, &dilation, &strides))?;
+    let [oh, ow] = out_hw(
+        cx,
+        op,
+        (&d[2..], &w[2..]),
+        (&conv.pads, &conv.dilation, &conv.strides),
+    )?;
     let out = [d[0], w[0], oh, ow];
     // The offset: two coordinates per kernel element and deformable group.
     let kk = cx.tcx().dims.mul(w[2], w[3])?;
