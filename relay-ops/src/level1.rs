@@ -14,7 +14,7 @@
 //! dense and matmul check the contraction dimension; concatenate looks at every input at
 //! once, so its outcome does not depend on the order of solving.
 
-use crate::level3::util::shown;
+use crate::level3::util::{agree, shown};
 use crate::relations::{Broadcast, Identity};
 use relay_core::relation::axis_index;
 use relay_core::{relation, relay_op, Progress, RelCx, RelError, RelResult};
@@ -139,15 +139,9 @@ pub fn expand_dims_rel(cx: &mut RelCx<'_>) -> RelResult {
     };
     let one = cx.tcx().dims.konst(1);
     for (i, &d) in out.iter().enumerate().skip(k).take(n) {
-        if cx.unify_dim(d, one, 1).is_err() {
-            let d = cx.show_dim(d);
-            return Err(RelError::at(
-                1,
-                format!(
-                    "`axis` {axis} inserts a dimension of 1 at position {i}, where `{o}` has {d}"
-                ),
-            ));
-        }
+        agree(cx, 1, d, one, |d, _| {
+            format!("`axis` {axis} inserts a dimension of 1 at position {i}, where `{o}` has {d}")
+        })?;
     }
     let mut data = out[..k].to_vec();
     data.extend_from_slice(&out[k + n..]);

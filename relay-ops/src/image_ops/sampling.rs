@@ -3,6 +3,7 @@
 
 use crate::conv_variants::window::out_hw;
 use crate::level2::util::{konst, need, padding, per_axis, Layout};
+use crate::level3::util::agree;
 use relay_core::{relation, Attrs, DTy, Progress, RelCx, RelError, RelResult};
 
 /// `image.affine_grid`'s relation: affine matrices `(batch, 2, 3)` give the sampling grid
@@ -102,16 +103,10 @@ pub fn dilation2d(cx: &mut RelCx<'_>) -> RelResult {
     };
     let d = dl.canonical_arg(cx, op, (0, "data"), &data, "NCHW")?;
     let w = kl.canonical_arg(cx, op, (1, "weight"), &weight, "IHW")?;
-    if cx.unify_dim(w[0], d[1], 1).is_err() {
-        let (wc, dc) = (cx.show_dim(w[0]), cx.show_dim(d[1]));
-        return Err(RelError::at(
-            1,
-            format!(
-                "the weight of `{op}` has {wc} channels ({}), but the data has {dc}",
-                kl.describe(0, 'I')
-            ),
-        ));
-    }
+    let place = kl.describe(0, 'I');
+    agree(cx, 1, w[0], d[1], |wc, dc| {
+        format!("the weight of `{op}` has {wc} channels ({place}), but the data has {dc}")
+    })?;
     let [oh, ow] = out_hw(cx, op, (&d[2..], &w[1..]), (&pads, &dilations, &strides))?;
     let out = [d[0], w[0], oh, ow];
     dl.unify_output(cx, &out, "NCHW", out_dtype.map(DTy::Known).unwrap_or(dt))?;

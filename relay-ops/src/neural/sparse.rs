@@ -8,7 +8,7 @@
 
 use relay_core::{relation, DTy, Dim, Progress, RelCx, RelError, RelResult};
 
-use crate::tensor::util::{not_integer, part as sparse_part, shown, unify_or};
+use crate::tensor::util::{not_integer, part as sparse_part, same_dims, shown, unify_or};
 
 /// The rows of the sparse matrix whose `indptr` has length `len` (`len - 1`), times the
 /// block rows `bs_r` for BSR.
@@ -120,13 +120,10 @@ pub fn sparse_add_rel(cx: &mut RelCx<'_>) -> RelResult {
             .dims
             .add(dense[0], one)
             .map_err(|e| RelError::new(e.to_string()))?;
-        if cx.unify_dim(p[0], rows, 3).is_err() {
+        same_dims(cx, 3, &[p[0]], &[rows], |cx| {
             let (s, d) = (shown(cx, 3), shown(cx, 0));
-            return Err(RelError::at(
-                3,
-                format!("the index pointer `{s}` of `{op}` does not have one more element than the rows of the dense matrix `{d}`"),
-            ));
-        }
+            format!("the index pointer `{s}` of `{op}` does not have one more element than the rows of the dense matrix `{d}`")
+        })?;
     }
     cx.unify_tensor(4, &dense, dt)?;
     Ok(Progress::Solved)

@@ -203,13 +203,10 @@ pub fn strided_set_rel(cx: &mut RelCx<'_>) -> RelResult {
         match len {
             None => len = Some(l[0]),
             Some(first) => {
-                if cx.unify_dim(l[0], first, arg).is_err() {
+                same_dims(cx, arg, &[l[0]], &[first], |cx| {
                     let t = shown(cx, arg);
-                    return Err(RelError::at(
-                        arg,
-                        format!("{what} of `{op}` is `{t}`, of another length than `begin`'s"),
-                    ));
-                }
+                    format!("{what} of `{op}` is `{t}`, of another length than `begin`'s")
+                })?;
             }
         }
     }

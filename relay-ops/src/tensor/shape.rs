@@ -4,7 +4,7 @@
 //!
 //! Imperative: lists of axes and attribute arithmetic, tuples of results.
 
-use super::util::{arith, part, shown, tuple_of_tensors, unify_or};
+use super::util::{arith, part, same_dims, shown, tuple_of_tensors, unify_or};
 use relay_core::{relation, DTy, DType, Dim, DimOp, Dims, Progress, RelCx, RelError, RelResult};
 
 /// The relation of `meshgrid((x...))`: scalars and 1-D tensors of one dtype give as
@@ -139,13 +139,10 @@ pub fn stft_rel(cx: &mut RelCx<'_>) -> RelResult {
     if let Some((w, _)) = part(cx, op, 1, "the window", &[1], false)? {
         if win >= 1 {
             let k = cx.tcx().dims.konst(win);
-            if cx.unify_dim(w[0], k, 1).is_err() {
+            same_dims(cx, 1, &[w[0]], &[k], |cx| {
                 let t = shown(cx, 1);
-                return Err(RelError::at(
-                    1,
-                    format!("`{op}` expects a window of `win_length` = {win}, found `{t}`"),
-                ));
-            }
+                format!("`{op}` expects a window of `win_length` = {win}, found `{t}`")
+            })?;
         }
     }
     let Some((dims, dt)) = part(cx, op, 0, "the data", &[1, 2], false)? else {
@@ -300,13 +297,12 @@ pub fn reverse_sequence_rel(cx: &mut RelCx<'_>) -> RelResult {
     let d = cx.arg(0);
     cx.unify(2, d)?;
     if let Some((l, _)) = part(cx, op, 1, "the sequence lengths", &[1], true)? {
-        if cx.unify_dim(l[0], dims[b], 1).is_err() {
+        same_dims(cx, 1, &[l[0]], &[dims[b]], |cx| {
             let (l, t) = (shown(cx, 1), shown(cx, 0));
-            return Err(RelError::at(
-                1,
-                format!("`{op}` expects one sequence length per entry of axis {b} of `{t}`, found `{l}`"),
-            ));
-        }
+            format!(
+                "`{op}` expects one sequence length per entry of axis {b} of `{t}`, found `{l}`"
+            )
+        })?;
         return Ok(Progress::Solved);
     }
     Ok(Progress::NotYet)
