@@ -4,8 +4,8 @@
 //! hold subordinate axes such as `NCHW16c`) and read list attributes of lists.
 
 use super::util::{
-    empty, konst, layout_rank_error, need, padding, parse_layout, per_axis, plus, spatial_letter,
-    Axis,
+    empty, konst, layout_rank_error, need, packed_factor, padding, parse_layout, per_axis, plus,
+    spatial_letter, Axis,
 };
 use relay_core::{relation, Attrs, Dim, Progress, RelCx, RelError, RelResult};
 
@@ -104,17 +104,8 @@ fn data_dims_of(
     }
     for (q, axis) in l.axes.iter().enumerate() {
         if let Axis::Sub(f, letter) = *axis {
-            let factor = konst(cx, f);
-            if cx.unify_dim(dims[q], factor, arg).is_err() {
-                return Err(RelError::at(
-                    arg,
-                    format!(
-                        "dimension {q} of the data is {}, but `{f}{letter}` of `layout` {} needs {f}",
-                        cx.show_dim(dims[q]),
-                        l.name
-                    ),
-                ));
-            }
+            let sub = (q, dims[q], f, letter);
+            packed_factor(cx, (arg, "the data"), sub, ("layout", &l.name))?;
         }
     }
     Ok(Some((dims, dt)))

@@ -1,7 +1,7 @@
 //! What the level-2 relations share: reading attributes, layouts, dimension arithmetic
 //! and error messages that name dimensions.
 
-use crate::level3::util::shown;
+use crate::level3::util::{agree, shown};
 use relay_core::attrs::AttrTypeError;
 use relay_core::{Attrs, DTy, Dim, Dims, RelCx, RelError};
 
@@ -155,6 +155,21 @@ pub(crate) fn layout_rank_error(
         arg,
         format!("`{op}` expects {article}{noun} of rank {rank} (layout {layout}), found `{t}`"),
     )
+}
+
+/// Checks that dimension `q` of argument `arg` (`what` in messages: "the data"), `d`, is
+/// `f`, the factor of the packed axis `letter` (the `16c` of `NCHW16c`) of layout `name`
+/// (attribute `attr`).
+pub(crate) fn packed_factor(
+    cx: &mut RelCx<'_>,
+    (arg, what): (usize, &str),
+    (q, d, f, letter): (usize, Dim, i64, char),
+    (attr, name): (&str, &str),
+) -> Result<(), RelError> {
+    let factor = konst(cx, f);
+    agree(cx, arg, d, factor, |d, _| {
+        format!("dimension {q} of {what} is {d}, but `{f}{letter}` of `{attr}` {name} needs {f}")
+    })
 }
 
 /// A layout attribute read against an operator's canonical layout (`NCHW`, `OIHW`, ...),
@@ -317,19 +332,8 @@ impl Layout {
         let mut out = Vec::with_capacity(self.axes.len());
         for (i, ((p, subs), letter)) in self.axes.iter().zip(canonical.chars()).enumerate() {
             for &(q, f) in subs {
-                let factor = konst(cx, f);
-                if cx.unify_dim(dims[q], factor, arg).is_err() {
-                    return Err(RelError::at(
-                        arg,
-                        format!(
-                            "dimension {q} of {what} is {}, but `{f}{}` of `{}` {} needs {f}",
-                            cx.show_dim(dims[q]),
-                            letter.to_ascii_lowercase(),
-                            self.attr,
-                            self.name
-                        ),
-                    ));
-                }
+                let sub = (q, dims[q], f, letter.to_ascii_lowercase());
+                packed_factor(cx, (arg, what), sub, (self.attr, &self.name))?;
             }
             out.push(cx.tcx().dims.scale(dims[*p], self.factor(i))?);
         }
