@@ -281,7 +281,11 @@ impl Disagreement {
 
 /// Whether `a` and `b` are the same text (`==` is not `const`).
 const fn str_eq(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
+    bytes_eq(a.as_bytes(), b.as_bytes())
+}
+
+/// Whether `a` and `b` are the same bytes (`==` is not `const`).
+const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;
     }
@@ -302,19 +306,7 @@ const fn is_option_of(o: &str, r: &str) -> bool {
     if o.len() != OPEN.len() + r.len() + 1 || o[o.len() - 1] != b'>' {
         return false;
     }
-    let mut i = 0;
-    while i < OPEN.len() {
-        if o[i] != OPEN[i] {
-            return false;
-        }
-        i += 1;
-    }
-    let mut j = 0;
-    while j < r.len() {
-        if o[OPEN.len() + j] != r[j] {
-            return false;
-        }
-        j += 1;
-    }
-    true
+    let (open, rest) = o.split_at(OPEN.len());
+    let (inner, _) = rest.split_at(r.len());
+    bytes_eq(open, OPEN) && bytes_eq(inner, r)
 }

@@ -781,14 +781,7 @@ impl Module {
                 first: self.globals[g.0 as usize].span,
             });
         }
-        let g = GlobalId(self.globals.len() as u32);
-        self.globals.push(GlobalDef {
-            name: name.into(),
-            func: None,
-            span: self.span,
-        });
-        self.by_name.insert(name.into(), g);
-        Ok(g)
+        Ok(self.shadow(name))
     }
 
     /// Declares a global named `name` that shadows an existing one of that name: later

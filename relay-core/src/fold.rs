@@ -83,22 +83,6 @@ fn fold_dtype<F: Folder>(f: &mut F, dt: DTy) -> DTy {
     }
 }
 
-/// Children of a composite type, in order.
-fn children(data: &TyData, out: &mut Vec<Ty>) {
-    match data {
-        TyData::Tuple(ts) | TyData::Call(_, ts) => out.extend_from_slice(ts),
-        TyData::Ref(t) => out.push(*t),
-        TyData::Func(func) => {
-            out.extend_from_slice(&func.args);
-            out.push(func.ret);
-            for c in func.constraints.iter() {
-                out.extend_from_slice(&c.args);
-            }
-        }
-        _ => {}
-    }
-}
-
 /// Rebuilds a composite type from its folded children (in [`children`] order).
 fn rebuild(tcx: &mut TyCtx, data: &TyData, kids: &[Ty]) -> Ty {
     let new = match data {
@@ -194,7 +178,7 @@ pub(crate) fn fold_ty_with<F: Folder>(
                     _ => {
                         stack.push(Frame::Build(t));
                         kids.clear();
-                        children(&data, &mut kids);
+                        data.push_children(&mut kids);
                         for &k in kids.iter().rev() {
                             stack.push(Frame::Visit(k));
                         }
@@ -204,7 +188,7 @@ pub(crate) fn fold_ty_with<F: Folder>(
             Frame::Build(t) => {
                 let data = tcx.data(t).clone();
                 kids.clear();
-                children(&data, &mut kids);
+                data.push_children(&mut kids);
                 let start = results.len() - kids.len();
                 let r = if results[start..] == kids[..] {
                     t

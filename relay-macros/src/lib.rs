@@ -60,6 +60,7 @@ mod relation;
 /// | `floormod(dimension, dimension)` | dimension | `a % b`, of the sign of `b` |
 /// | `reverse(shape)` | shape | the dimensions in reverse order |
 /// | `distinct(shape)` | bool | no two dimensions are equal |
+/// | `is_axis(dimension, type)` | bool | an axis of the tensor (`-rank..rank`); else fails: "`axis` 5 is out of range for `T` (rank 2)" |
 /// | `is_int(dimension)` | bool | a constant (not `?`, not a symbol); waits on an unknown |
 /// | `is_any(dimension)` | bool | `?` (an unknown dimension is not) |
 /// | `shape(type)` | shape | the shape of a tensor type |

@@ -10,7 +10,7 @@ use relay_core::relation::axis_index;
 use relay_core::{
     relation, AttrValue, DTy, DType, Dim, Progress, RelCx, RelError, RelResult, TyData,
 };
-use relay_ops::level3::util::shown;
+use relay_ops::level3::util::{agree, shown};
 
 /// `axis` (of attribute `attr`) normalized into `0..rank`, with the reductions' message.
 fn axis(attr: &str, axis: i64, rank: usize) -> Result<usize, RelError> {
@@ -20,22 +20,6 @@ fn axis(attr: &str, axis: i64, rank: usize) -> Result<usize, RelError> {
             format!("`{attr}` {axis} is out of range for a tensor of rank {rank}"),
         )
     })
-}
-
-/// Unifies two dimensions that must be equal, replacing the unifier's message.
-fn same_dim(
-    cx: &mut RelCx<'_>,
-    a: Dim,
-    b: Dim,
-    blame: usize,
-    message: impl FnOnce(&str, &str) -> String,
-) -> Result<(), RelError> {
-    if cx.unify_dim(a, b, blame).is_err() {
-        let (a, b) = (cx.resolve_dim(a), cx.resolve_dim(b));
-        let (a, b) = (cx.show_dim(a), cx.show_dim(b));
-        return Err(RelError::at(blame, message(&a, &b)));
-    }
-    Ok(())
 }
 
 /// `concatenate`'s relation: a tuple of tensors of one rank and dtype, joined along
@@ -151,7 +135,7 @@ pub fn concatenate(cx: &mut RelCx<'_>) -> RelResult {
                 continue;
             }
             let (a, b) = (cx.show(tensors[i0].0), cx.show(tensors[i].0));
-            same_dim(cx, d0, x, 0, |x0, x1| {
+            agree(cx, 0, d0, x, |x0, x1| {
                 format!(
                     "`concatenate` along axis {axis} needs the other dimensions to agree: dimension {d} of field {i0} `{a}` is {x0} and of field {i} `{b}` is {x1}"
                 )

@@ -79,11 +79,9 @@ relay_core::relay_attrs! {
     /// TVM's `AdaptivePool3DAttrs` (`nn.h`).
     AdaptivePool3DAttrs { output_size: [int] = [], layout: str = "NCDHW", out_layout: str = "" }
 
-    /// TVM's `Resize2DAttrs` (`image.h`).
-    Resize2DAttrs {
-        size: Option<[int]> = None,
-        roi: Option<[float]> = None,
-        layout: str = "NCHW",
+    /// The attributes after `layout` that TVM's three resize structs (`image.h`) share:
+    /// not a struct of TVM's, the tail of [`Resize2DAttrs`] and its 1-D and 3-D twins.
+    ResizeMethodAttrs {
         method: str = "linear",
         coordinate_transformation_mode: str = "half_pixel",
         rounding_method: str = "round",
@@ -91,6 +89,30 @@ relay_core::relay_attrs! {
         cubic_exclude: int = 0,
         extrapolation_value: float = 0.0,
         out_dtype: Option<dtype> = None,
+    }
+
+    /// TVM's `Resize1DAttrs` (`image.h`).
+    Resize1DAttrs {
+        size: Option<[int]> = None,
+        roi: Option<[float]> = None,
+        layout: str = "NCW",
+        ..ResizeMethodAttrs
+    }
+
+    /// TVM's `Resize2DAttrs` (`image.h`).
+    Resize2DAttrs {
+        size: Option<[int]> = None,
+        roi: Option<[float]> = None,
+        layout: str = "NCHW",
+        ..ResizeMethodAttrs
+    }
+
+    /// TVM's `Resize3DAttrs` (`image.h`).
+    Resize3DAttrs {
+        size: Option<[int]> = None,
+        roi: Option<[float]> = None,
+        layout: str = "NCDHW",
+        ..ResizeMethodAttrs
     }
 
     /// TVM's `ReduceAttrs` (`reduce.h`): the reductions.

@@ -25,18 +25,7 @@ relay_op! {
     /// %y = image.resize1d(%x, size=[16], roi=[0f, 0f])  // (1, 3, 8) f32 -> (1, 3, 16) f32
     /// ```
     image.resize1d : fn<t1, t2>(data: t1) -> t2 where Resize1D,
-        attrs {
-            size: Option<[int]> = None,
-            roi: Option<[float]> = None,
-            layout: str = "NCW",
-            method: str = "linear",
-            coordinate_transformation_mode: str = "half_pixel",
-            rounding_method: str = "round",
-            cubic_alpha: float = -0.5,
-            cubic_exclude: int = 0,
-            extrapolation_value: float = 0.0,
-            out_dtype: Option<dtype> = None,
-        },
+        attrs Resize1DAttrs,
         level 5;
 
     /// Resizes the H and W axes of `data` (`NCHW` through `layout`: `NHWC`, `NCHW16c`,
@@ -58,18 +47,7 @@ relay_op! {
     /// %y = image.resize3d(%x, size=[8, 16, 16], roi=[0f, 0f, 0f, 0f, 0f, 0f])  // (1, 3, 4, 8, 8) f32 -> (1, 3, 8, 16, 16) f32
     /// ```
     image.resize3d : fn<t1, t2>(data: t1) -> t2 where Resize3D,
-        attrs {
-            size: Option<[int]> = None,
-            roi: Option<[float]> = None,
-            layout: str = "NCDHW",
-            method: str = "linear",
-            coordinate_transformation_mode: str = "half_pixel",
-            rounding_method: str = "round",
-            cubic_alpha: float = -0.5,
-            cubic_exclude: int = 0,
-            extrapolation_value: float = 0.0,
-            out_dtype: Option<dtype> = None,
-        },
+        attrs Resize3DAttrs,
         level 5;
 
     /// Crops `data` (`NCHW` through `layout`) at each of `boxes` `(num_boxes, 4)` of the

@@ -14,7 +14,7 @@
 //! dense and matmul check the contraction dimension; concatenate looks at every input at
 //! once, so its outcome does not depend on the order of solving.
 
-use crate::level3::util::shown;
+use crate::level3::util::{agree, shown};
 use crate::relations::{Broadcast, Identity};
 use relay_core::relation::axis_index;
 use relay_core::{relation, relay_op, Progress, RelCx, RelError, RelResult};
@@ -27,7 +27,7 @@ use relay_core::{relation, relay_op, Progress, RelCx, RelError, RelResult};
 /// `axis` ∈ `[-ndim, ndim)`.
 #[relation(
     Softmax(X @ Tensor(s, bt), O) :-
-        assert(-len(s) <= attrs.axis && attrs.axis < len(s), "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)),
+        is_axis(attrs.axis, X),
         O = Tensor(s, bt),
         attrs(axis: int = -1)
 )]
@@ -37,7 +37,7 @@ pub struct Softmax;
 /// `C = data.shape[axis]` (inferred backward when unknown), the result is the data's type.
 #[relation(
     BiasAdd(X @ Tensor(s, bt), B, O) :-
-        assert(-len(s) <= attrs.axis && attrs.axis < len(s), "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)),
+        is_axis(attrs.axis, X),
         B = Tensor([s[attrs.axis]], bt),
         O = Tensor(s, bt),
         attrs(axis: int = 1)
@@ -67,7 +67,7 @@ pub struct BatchNorm;
 /// the data's type.
 #[relation(
     Norm(X @ Tensor(s, bt), G, B, O) :-
-        assert(-len(s) <= attrs.axis && attrs.axis < len(s), "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)),
+        is_axis(attrs.axis, X),
         c = s[attrs.axis],
         assert(G = Tensor([c], bt), "`gamma` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`", c, bt, X, attrs.axis, G),
         assert(B = Tensor([c], bt), "`beta` must be `Tensor[({}), {}]` (the dimension of the data `{}` along `axis` {}), found `{}`", c, bt, X, attrs.axis, B),
@@ -111,8 +111,7 @@ pub fn expand_dims_rel(cx: &mut RelCx<'_>) -> RelResult {
         let mut out = dims[..k].to_vec();
         out.extend(std::iter::repeat_n(one, n));
         out.extend_from_slice(&dims[k..]);
-        let t = cx.mk_tensor(&out, dt);
-        cx.unify(1, t)?;
+        cx.unify_tensor(1, &out, dt)?;
         return Ok(Progress::Solved);
     }
     let Some((out, dt)) = cx.tensor_dims(1)? else {
@@ -140,20 +139,13 @@ pub fn expand_dims_rel(cx: &mut RelCx<'_>) -> RelResult {
     };
     let one = cx.tcx().dims.konst(1);
     for (i, &d) in out.iter().enumerate().skip(k).take(n) {
-        if cx.unify_dim(d, one, 1).is_err() {
-            let d = cx.show_dim(d);
-            return Err(RelError::at(
-                1,
-                format!(
-                    "`axis` {axis} inserts a dimension of 1 at position {i}, where `{o}` has {d}"
-                ),
-            ));
-        }
+        agree(cx, 1, d, one, |d, _| {
+            format!("`axis` {axis} inserts a dimension of 1 at position {i}, where `{o}` has {d}")
+        })?;
     }
     let mut data = out[..k].to_vec();
     data.extend_from_slice(&out[k + n..]);
-    let t = cx.mk_tensor(&data, dt);
-    cx.unify(0, t)?;
+    cx.unify_tensor(0, &data, dt)?;
     Ok(Progress::Solved)
 }
 

@@ -34,7 +34,7 @@ use relay_core::{relation, relay_op};
     Lrn(X @ Tensor(s, bt), O) :-
         O = Tensor(s, bt),
         assert(attrs.size >= 1, "`size` must be at least 1"),
-        assert(-len(s) <= attrs.axis && attrs.axis < len(s), "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)),
+        is_axis(attrs.axis, X),
         attrs(size: int = 5, axis: int = 1)
 )]
 pub struct Lrn;
@@ -44,7 +44,7 @@ pub struct Lrn;
     L2Normalize(X @ Tensor(s, bt), O) :-
         if attrs.axis != None {
             for a in attrs.axis {
-                assert(-len(s) <= a && a < len(s), "`axis` {} is out of range for `{}` (rank {})", a, X, len(s)),
+                is_axis(a, X),
             },
         },
         O = Tensor(s, bt),

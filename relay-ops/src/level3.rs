@@ -55,7 +55,7 @@ pub struct FullLike;
     Reverse(X @ Tensor(s, bt), O) :-
         assert(attrs.axis != None, "`axis` must be set: `reverse` reverses one axis"),
         O = Tensor(s, bt),
-        assert(-len(s) <= attrs.axis && attrs.axis < len(s), "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)),
+        is_axis(attrs.axis, X),
         attrs(axis: Option<int>)
 )]
 pub struct Reverse;
@@ -65,7 +65,7 @@ pub struct Reverse;
 #[relation(
     Repeat(X @ Tensor(s, bt), O) :-
         assert(attrs.axis != None, "`axis` must be set: `repeat` repeats along one axis"),
-        assert(-len(s) <= attrs.axis && attrs.axis < len(s), "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)),
+        is_axis(attrs.axis, X),
         assert(attrs.repeats >= 1, "`repeats` must be at least 1"),
         k = attrs.axis % len(s),
         O = Tensor([..s[..k], s[k] * attrs.repeats, ..s[k + 1..]], bt),
@@ -80,7 +80,7 @@ pub struct Repeat;
     Gather(X @ Tensor(s, bt), Tensor(si, _), O) :-
         assert(attrs.axis != None, "`axis` must be set: `gather` gathers along one axis"),
         assert(len(si) == len(s), "the data and the indices must have the same rank"),
-        assert(-len(s) <= attrs.axis && attrs.axis < len(s), "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)),
+        is_axis(attrs.axis, X),
         O = Tensor(si, bt),
         attrs(axis: Option<int>)
 )]

@@ -52,7 +52,7 @@ fn layout_transform_table() {
         (op, &["Tensor[(1, 32, 56, 56), float32]"], &lt("NCHW", "NCH16c"), Err("`layout_transform` cannot convert from NCHW to NCH16c: their primal axes differ (NCHW and NCH)")),
         (op, &["Tensor[(1, 32, 56, 56), float32]"], &lt("NCHW", "NCHW4d"), Err("`dst_layout` \"NCHW4d\" is not a layout: its axis `d` has no primal axis `D`")),
         (op, &["Tensor[(1, 32, 56, 56), float32]"], &lt("NCHW", ""), Err("`dst_layout` \"\" is not a layout: it is empty")),
-        (op, &["Tensor[(1, 32, 56), float32]"], &a, Err("`layout_transform` from NCHW expects data of rank 4, found `Tensor[(1, 32, 56), float32]`")),
+        (op, &["Tensor[(1, 32, 56), float32]"], &a, Err("`layout_transform` expects data of rank 4 (layout NCHW), found `Tensor[(1, 32, 56), float32]`")),
         (op, &["Tensor[(1, 2, 56, 56, 8), float32]"], &b, Err("dimension 4 of the data is 8, but `16c` of `src_layout` NCHW16c needs 16")),
     ]);
 }

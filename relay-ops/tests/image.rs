@@ -82,7 +82,7 @@ fn dilation2d_table() {
         (op, &["Tensor[(1, c, ?, w), float32]", "Tensor[(c, 3, 3), float32]"], &a, Ok("Tensor[(1, c, ?, w), float32]")),
         (op, &["Tensor[(1, 8, 16, 16), float32]", "_"], &a, Err("waiting: Dilation2D")),
         (op, &["Tensor[(1, 8, 16, 16), float32]", "Tensor[(4, 3, 3), float32]"], &a, Err("the weight of `image.dilation2d` has 4 channels (axis 0, `I` of IHW), but the data has 8")),
-        (op, &["Tensor[(1, 8, 16, 16), float32]", "Tensor[(8, 3, 3, 1), float32]"], &a, Err("`image.dilation2d` expects weight of rank 3 (layout IHW), found `Tensor[(8, 3, 3, 1), float32]`")),
+        (op, &["Tensor[(1, 8, 16, 16), float32]", "Tensor[(8, 3, 3, 1), float32]"], &a, Err("`image.dilation2d` expects a weight of rank 3 (layout IHW), found `Tensor[(8, 3, 3, 1), float32]`")),
         (op, &["Tensor[(1, 8, 2, 2), float32]", "Tensor[(8, 3, 3), float32]"], &[], Err("the output of `image.dilation2d` would be empty along H: its size is 0 (data 2, padding 0, dilated kernel 3, stride 1)")),
     ]);
 }

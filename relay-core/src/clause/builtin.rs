@@ -166,6 +166,13 @@ pub fn is_int(dims: &Dims, d: Dim) -> Option<bool> {
 /// A goal `Name(args...)`: the relation `def` run on the types `args`, under the call's
 /// attributes, in the solver of `cx`. Its error blames an index into `args`.
 pub fn relation(cx: &mut RelCx<'_>, def: &'static RelationDef, args: &[Ty]) -> RelResult {
+    on_args(cx, args, def.solve)
+}
+
+/// `run` on the types `args`, under the call's attributes, in the solver of `cx`: how a
+/// goal runs the relation it calls (its solver, or its compiled run).
+#[inline]
+pub fn on_args<R>(cx: &mut RelCx<'_>, args: &[Ty], run: fn(&mut RelCx<'_>) -> R) -> R {
     let binds_at_start = cx.solver.binds;
     let mut sub = RelCx {
         solver: &mut *cx.solver,
@@ -174,7 +181,49 @@ pub fn relation(cx: &mut RelCx<'_>, def: &'static RelationDef, args: &[Ty]) -> R
         op: cx.op,
         binds_at_start,
     };
-    (def.solve)(&mut sub)
+    run(&mut sub)
+}
+
+/// `is_axis(a, X)` over values: `true` when `a` is an axis of the tensor `X` (in
+/// `-rank..rank`, as [`RelCx::axis`] reads an `axis` attribute), `None` while `X`'s rank is
+/// unknown, and otherwise the error [`RelCx::axis`] gives, which names the attribute
+/// `axis`: "`axis` 5 is out of range for `Tensor[(2, 3), float32]` (rank 2)". A
+/// condition that is its own message, so that a clause checks its axis in one goal; a
+/// [`BuiltinFn`](super::BuiltinFn).
+pub fn is_axis(cx: &mut RelCx<'_>, args: &[Value]) -> Result<Option<Value>, RelError> {
+    let (Some(a), Some(t)) = (
+        args.first().and_then(|v| v.dim()),
+        args.get(1).and_then(|v| v.ty()),
+    ) else {
+        return Err(RelError::new("expected an axis and a tensor type"));
+    };
+    let a = cx.resolve_dim(a);
+    let Some(a) = cx.tcx_ref().dims.as_const(a) else {
+        return Err(RelError::new("expected an integer axis"));
+    };
+    let t = cx.resolve(t);
+    let rank = match cx.data(t) {
+        crate::ty::TyData::Tensor(s, _) => match cx.tcx_ref().shape_dims(*s) {
+            Some(dims) => dims.len(),
+            None => return Ok(None),
+        },
+        crate::ty::TyData::Var(_) => return Ok(None),
+        _ => {
+            return Err(RelError::new(format!(
+                "expected a tensor, found `{}`",
+                cx.show(t)
+            )))
+        }
+    };
+    match index(a, rank) {
+        Some(_) => Ok(Some(Value::Bool(true))),
+        None => Err(RelError::new(crate::relation::axis_error(
+            "axis",
+            a,
+            &cx.show(t),
+            rank,
+        ))),
+    }
 }
 
 /// `distinct(s)` over values: whether no two dimensions of the shape are equal (by

@@ -43,9 +43,7 @@ pub fn enabled() -> bool {
     ENABLED.get()
 }
 
-/// The fast path of a clause, written by `#[relation]`: `Some(())` when the clause is
-/// solved, `None` when the interpreter must run it.
-pub type FastFn = fn(&mut RelCx<'_>) -> Option<()>;
+pub use crate::relation::FastFn;
 
 /// The most items of a list the fast path keeps (a rank, the axes of an attribute, the
 /// fields of a concatenation): longer ones run in the interpreter.
@@ -383,6 +381,15 @@ pub fn is_any(cx: &mut RelCx<'_>, d: Dim) -> bool {
     builtin::is_any(&cx.tcx_ref().dims, d)
 }
 
+/// `is_axis(a, t)`: `Some(true)` when `a` is an axis of the tensor `t`
+/// ([`builtin::index`], as [`builtin::is_axis`] decides); `None` while its rank is
+/// unknown, and out of range, where the interpreter reports `builtin::is_axis`'s error.
+#[inline]
+pub fn is_axis(cx: &mut RelCx<'_>, a: i64, t: Ty) -> Option<bool> {
+    let rank = usize::try_from(rank(cx, t)?).ok()?;
+    builtin::index(a, rank).map(|_| true)
+}
+
 /// `is_int(d)`: undecided while `d` has unknowns.
 #[inline]
 pub fn is_int(cx: &mut RelCx<'_>, d: Dim) -> Option<bool> {
@@ -714,12 +721,22 @@ pub fn builtin(cx: &mut RelCx<'_>, f: BuiltinFn, args: &mut [Value]) -> Option<V
 }
 
 /// A goal `Name(args...)` ([`builtin::relation`]): `Some(())` when the relation is
-/// solved, `None` when it waits or fails (the interpreter reports it).
+/// solved, `None` when it waits or fails (the interpreter reports it). A relation with
+/// a compiled run (`fast`, a clause's) runs only that: where it gives up, so does the
+/// caller's, and the interpreter runs both.
 #[inline]
-pub fn relation(cx: &mut RelCx<'_>, def: &'static RelationDef, args: &[Ty]) -> Option<()> {
-    match builtin::relation(cx, def, args) {
-        Ok(crate::relation::Progress::Solved) => Some(()),
-        _ => None,
+pub fn relation(
+    cx: &mut RelCx<'_>,
+    def: &'static RelationDef,
+    fast: Option<FastFn>,
+    args: &[Ty],
+) -> Option<()> {
+    match fast {
+        Some(fast) => builtin::on_args(cx, args, fast),
+        None => match builtin::relation(cx, def, args) {
+            Ok(crate::relation::Progress::Solved) => Some(()),
+            _ => None,
+        },
     }
 }
 

@@ -137,7 +137,9 @@
 //! `[float]` one): `floor(d * x)` as TVM's resize computes it (exact below 2^53, an error
 //! when it does not fit; for a symbol, an integral factor scales it and another gives `?`);
 //! `reverse(s)` (the dimensions in reverse order), `distinct(s)` (a bool: no two
-//! dimensions are equal); `[d; n]` (`n` times the dimension `d`); `s[list]` (the
+//! dimensions are equal); `is_axis(a, X)` (a bool: `a` is an axis of the tensor `X`; a
+//! goal `is_axis(attrs.axis, X)` fails otherwise with "`axis` 5 is out of range for `X`
+//! (rank 2)", the message of [`RelCx::axis`](crate::RelCx::axis)); `[d; n]` (`n` times the dimension `d`); `s[list]` (the
 //! dimensions of `s` at the indices of a list, as in NumPy: `s[attrs.axes]`);
 //! attributes `attrs.name`; calls of Rust functions `rust(path)(args...)` (a `str`
 //! attribute or a string literal is an argument too, a [`Value::Text`]:

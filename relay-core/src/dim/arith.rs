@@ -110,12 +110,20 @@ impl Dims {
                 }
             }
         }
-        let mut out = Vec::with_capacity(acc.len());
-        for (atoms, (sum, wraps)) in acc {
-            if wraps != 0 {
-                return Err(DimError::Overflow);
-            }
-            let coeff = i64::try_from(sum).map_err(|_| DimError::Overflow)?;
+        let sums = acc.into_iter();
+        Self::summed_terms(sums.map(|(atoms, (sum, wraps))| (atoms, (wraps == 0).then_some(sum))))
+    }
+
+    /// A polynomial from its monomials' summed coefficients (`None`: one that wrapped
+    /// around): each must fit in 64 bits; zeros are dropped, and the rest sorted.
+    pub(super) fn summed_terms(
+        sums: impl ExactSizeIterator<Item = (Box<[Dim]>, Option<i128>)>,
+    ) -> Result<Poly, DimError> {
+        let mut out = Vec::with_capacity(sums.len());
+        for (atoms, sum) in sums {
+            let coeff = sum
+                .and_then(|s| i64::try_from(s).ok())
+                .ok_or(DimError::Overflow)?;
             if coeff != 0 {
                 out.push(Term { atoms, coeff });
             }

@@ -109,17 +109,7 @@ impl Dims {
                 *sum = sum.checked_add(product).ok_or(DimError::Overflow)?;
             }
         }
-        let mut out = Vec::with_capacity(acc.len());
-        for (atoms, sum) in acc {
-            let coeff = i64::try_from(sum).map_err(|_| DimError::Overflow)?;
-            if coeff != 0 {
-                out.push(Term { atoms, coeff });
-            }
-        }
-        if out.len() > MAX_TERMS {
-            return Err(DimError::TooLarge);
-        }
-        out.sort_unstable_by(|x, y| x.atoms.cmp(&y.atoms));
+        let out = Self::summed_terms(acc.into_iter().map(|(atoms, sum)| (atoms, Some(sum))))?;
         Ok(self.intern_poly(out))
     }
 

@@ -843,21 +843,6 @@ fn dedup_in_order(v: &mut Vec<VarRef>) {
     v.retain(|x| seen.insert(*x));
 }
 
-fn push_children(data: &TyData, out: &mut Vec<Ty>) {
-    match data {
-        TyData::Tuple(ts) | TyData::Call(_, ts) => out.extend_from_slice(ts),
-        TyData::Ref(t) => out.push(*t),
-        TyData::Func(f) => {
-            out.extend_from_slice(&f.args);
-            out.push(f.ret);
-            for c in f.constraints.iter() {
-                out.extend_from_slice(&c.args);
-            }
-        }
-        _ => {}
-    }
-}
-
 /// The root of `v` in `table`. A variable the table has never seen (one made inside a
 /// snapshot that was rolled back, or by an earlier solver over the same [`TyCtx`]) is an
 /// unknown like a fresh one: the table is extended to it, where indexing it would panic.

@@ -110,6 +110,17 @@ impl From<DimError> for RelError {
     }
 }
 
+/// The message of an axis attribute out of range: "`axis` 5 is out of range for
+/// `Tensor[(2, 3), float32]` (rank 2)" ([`RelCx::axis`], and the clause builtin
+/// `is_axis`).
+pub(crate) fn axis_error(attr: &str, axis: i64, tensor: &str, rank: usize) -> String {
+    format!("`{attr}` {axis} is out of range for `{tensor}` (rank {rank})")
+}
+
+/// The compiled run of a clause, written by `#[relation]`: `Some(())` when the clause is
+/// solved, `None` when the interpreter must run it ([`Relation::FAST`]).
+pub type FastFn = fn(&mut RelCx<'_>) -> Option<()>;
+
 /// `axis` as an index into `rank` axes: `-rank..rank`, negatives counted from the end
 /// (`-1` is the last); `None` out of range.
 ///
@@ -170,6 +181,11 @@ pub trait Relation {
     /// operator's at compile time. `#[relation]` sets them for a clause; empty for a
     /// relation written as code, which reads the call's attributes as they come.
     const ATTRS: &'static [crate::agreement::AttrSig] = &[];
+    /// Its clause's compiled run, if it is a clause that has one. A goal that calls it
+    /// from another clause's compiled run calls this directly, rather than through
+    /// [`RelationDef::solve`] (which tries it first, then the interpreter).
+    #[doc(hidden)]
+    const FAST: Option<FastFn> = None;
     /// A reference to it, to add instances to a solver.
     const REF: RelationRef = RelationRef(Self::DEF);
 }
@@ -312,6 +328,13 @@ impl RelCx<'_> {
         self.unify_blaming(a, ty, arg)
     }
 
+    /// Unifies argument `arg` with the tensor of `dims` and `dtype`; a failure blames
+    /// `arg`.
+    pub fn unify_tensor(&mut self, arg: usize, dims: &[Dim], dtype: DTy) -> Result<(), RelError> {
+        let t = self.mk_tensor(dims, dtype);
+        self.unify(arg, t)
+    }
+
     /// Unifies `a` with `b`; a failure blames argument `blame`.
     pub fn unify_blaming(&mut self, a: Ty, b: Ty, blame: usize) -> Result<(), RelError> {
         self.solver
@@ -400,16 +423,14 @@ impl RelCx<'_> {
         axis: i64,
         rank: usize,
     ) -> Result<usize, RelError> {
-        axis_index(axis, rank).ok_or_else(|| {
-            let t = self.resolve(self.args[arg]);
-            RelError::at(
-                arg,
-                format!(
-                    "`{attr}` {axis} is out of range for `{}` (rank {rank})",
-                    self.show(t)
-                ),
-            )
-        })
+        axis_index(axis, rank)
+            .ok_or_else(|| self.error_showing(arg, |t| axis_error(attr, axis, t, rank)))
+    }
+
+    /// An error blaming argument `arg` with `message(arg shown, resolved)`.
+    fn error_showing(&mut self, arg: usize, message: impl FnOnce(&str) -> String) -> RelError {
+        let t = self.resolve(self.args[arg]);
+        RelError::at(arg, message(&self.show(t)))
     }
 
     /// Attribute `attr`'s value `axis` as a position to insert a new axis into argument
@@ -425,15 +446,12 @@ impl RelCx<'_> {
     ) -> Result<usize, RelError> {
         let rank = rank.saturating_add(1);
         axis_index(axis, rank).ok_or_else(|| {
-            let t = self.resolve(self.args[arg]);
-            RelError::at(
-                arg,
+            self.error_showing(arg, |t| {
                 format!(
-                    "`{attr}` {axis} is out of range for inserting into `{}` (from -{rank} to {})",
-                    self.show(t),
+                    "`{attr}` {axis} is out of range for inserting into `{t}` (from -{rank} to {})",
                     rank - 1
-                ),
-            )
+                )
+            })
         })
     }
 

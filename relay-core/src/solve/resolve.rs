@@ -157,7 +157,7 @@ impl Solver {
                 TyData::Tensor(s, dt) => self.collect_tensor_vars(*s, *dt, out),
                 data => {
                     kids.clear();
-                    push_children(data, &mut kids);
+                    data.push_children(&mut kids);
                     stack.extend(kids.iter().rev());
                 }
             }

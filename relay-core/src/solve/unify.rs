@@ -61,7 +61,7 @@ impl Solver {
                 }
                 data => {
                     kids.clear();
-                    push_children(data, &mut kids);
+                    data.push_children(&mut kids);
                     stack.extend_from_slice(&kids);
                 }
             }

@@ -188,6 +188,26 @@ pub enum TyData {
     Var(TyVar),
 }
 
+impl TyData {
+    /// Pushes the types this one is made of onto `out`, in order: a tuple's fields, an
+    /// ADT call's arguments, a reference's type, a function's arguments, result and the
+    /// arguments of its constraints.
+    pub fn push_children(&self, out: &mut Vec<Ty>) {
+        match self {
+            TyData::Tuple(ts) | TyData::Call(_, ts) => out.extend_from_slice(ts),
+            TyData::Ref(t) => out.push(*t),
+            TyData::Func(func) => {
+                out.extend_from_slice(&func.args);
+                out.push(func.ret);
+                for c in func.constraints.iter() {
+                    out.extend_from_slice(&c.args);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 /// What the context knows of an ADT: its name, type parameters and constructors.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AdtInfo {

@@ -7,7 +7,9 @@
 //! `relay_core::clause::builtin` over values (a `BuiltinFn`, which the interpreter and
 //! the compiled run both call); a row here with [`Run::Value`]; and its row in the
 //! table of the `#[relation]` page. A builtin with a term of its own in the static form
-//! ([`Run::Term`]) is for the few that a clause's hot paths compute without values.
+//! ([`Run::Term`]) is for the few that a clause's hot paths compute without values; one
+//! over values may also have a native case in the compiled run (`is_axis`, in
+//! `fast/term.rs`), calling the same rule of `clause::builtin` on unboxed arguments.
 
 use super::check::Kind;
 
@@ -50,6 +52,7 @@ pub const BUILTINS: &[Builtin] = &[
     b("floormod", &[Dim, Dim], Dim, Run::Arith("FloorMod")),
     b("reverse", &[Shape], Shape, Run::Term("Reverse")),
     b("distinct", &[Shape], Bool, Run::Value("distinct_of")),
+    b("is_axis", &[Dim, Type], Bool, Run::Value("is_axis")),
     b("is_int", &[Dim], Bool, Run::Term("IsInt")),
     b("is_any", &[Dim], Bool, Run::Term("IsAny")),
     b("shape", &[Type], Shape, Run::Term("ShapeOf")),

@@ -10,12 +10,12 @@ use syn::Ident;
 
 /// The definition, impl and registration of relation `ty` solved by `solve` (a path or
 /// a non-capturing closure), needing the arguments `needs`, with `statics` defined
-/// before them.
+/// before them; `fast` is its compiled run (an `Option`), if a clause's.
 pub fn registration(
     ty: &Ident,
     arity: Option<usize>,
     needs: &[usize],
-    solve: TokenStream,
+    (solve, fast): (TokenStream, TokenStream),
     statics: TokenStream,
     attrs: &[&AttrDecl],
 ) -> TokenStream {
@@ -46,6 +46,7 @@ pub fn registration(
                 const DEF: &'static ::relay_core::RelationDef = &__RELAY_DEF;
                 const ARITY: ::core::option::Option<usize> = #arity;
                 const ATTRS: &'static [::relay_core::__private::AttrSig] = &[#(#sigs),*];
+                const FAST: ::core::option::Option<::relay_core::__private::fast::FastFn> = #fast;
             }
             ::relay_core::__private::inventory::submit! {
                 ::relay_core::__private::RelationEntry {
@@ -139,7 +140,7 @@ pub fn clause(item: &syn::ItemStruct, clause: &Clause, checked: &Checked) -> Tok
         &item.ident,
         Some(clause.head.len()),
         &needs,
-        solve,
+        (solve, fast),
         statics,
         &decls,
     );
@@ -489,7 +490,8 @@ pub fn imperative(name: &Ident, f: &syn::ItemFn) -> TokenStream {
     let doc = format!("The relation `{name}`, solved by [`{fn_name}`].");
     let span = syn::spanned::Spanned::span(&f.sig.output);
     let solve = quote_spanned!(span=> { const __RELAY_SOLVE: fn(&mut ::relay_core::RelCx<'_>) -> ::relay_core::RelResult = #fn_name; __RELAY_SOLVE });
-    let reg = registration(name, None, &[], solve, TokenStream::new(), &[]);
+    let none = quote!(::core::option::Option::None);
+    let reg = registration(name, None, &[], (solve, none), TokenStream::new(), &[]);
     quote! {
         #f
         #[doc = #doc]

@@ -64,8 +64,7 @@ pub fn bitpack(cx: &mut RelCx<'_>) -> RelResult {
     out[p] = cx.tcx().dims.floordiv(d, w)?;
     let bits = konst(cx, bits);
     out.insert(b, bits);
-    let t = cx.mk_tensor(&out, DTy::Known(pack_type));
-    cx.unify(1, t)?;
+    cx.unify_tensor(1, &out, DTy::Known(pack_type))?;
     Ok(Progress::Solved)
 }
 

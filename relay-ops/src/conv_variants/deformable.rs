@@ -1,26 +1,11 @@
 //! The deformable convolution and the gradient of a convolution with respect to its
 //! weight: convolutions whose relations assign more than their output.
 
-use super::window::{out_size, Window};
-use crate::level2::util::{konst, need, padding, per_axis, Layout};
+use super::window::out_hw;
+use crate::level2::conv::{at_least_one, ConvAttrs};
+use crate::level2::util::{konst, need, per_axis, Layout};
+use crate::level3::util::agree;
 use relay_core::{relation, Attrs, DTy, Dim, Progress, RelCx, RelError, RelResult};
-
-/// Unifies `actual` with `expected`, or fails blaming argument `arg` with `message`
-/// given both printed.
-fn agree(
-    cx: &mut RelCx<'_>,
-    arg: usize,
-    actual: Dim,
-    expected: Dim,
-    message: impl FnOnce(&str, &str) -> String,
-) -> Result<(), RelError> {
-    if cx.unify_dim(actual, expected, arg).is_err() {
-        let (a, e) = (cx.resolve_dim(actual), cx.resolve_dim(expected));
-        let (a, e) = (cx.show_dim(a), cx.show_dim(e));
-        return Err(RelError::at(arg, message(&a, &e)));
-    }
-    Ok(())
-}
 
 /// What axis `i` of an `OIHW` weight holds, for messages.
 fn weight_axis(i: usize) -> &'static str {
@@ -42,29 +27,12 @@ fn weight_axis(i: usize) -> &'static str {
 #[relation(DeformableConv2D)]
 pub fn deformable_conv2d(cx: &mut RelCx<'_>) -> RelResult {
     let op = "nn.deformable_conv2d";
-    let strides = per_axis("strides", need(cx, "strides", Attrs::int_or_ints)?, 2, 1)?;
-    let dilation = per_axis("dilation", need(cx, "dilation", Attrs::int_or_ints)?, 2, 1)?;
-    let pads = padding(&need(cx, "padding", Attrs::int_or_ints)?, 2)?;
-    let groups = need(cx, "groups", Attrs::int)?;
-    let dgroups = need(cx, "deformable_groups", Attrs::int)?;
-    for (name, v) in [("groups", groups), ("deformable_groups", dgroups)] {
-        if v < 1 {
-            return Err(RelError::new(format!(
-                "`{name}` must be at least 1, found {v}"
-            )));
-        }
-    }
-    let channels = cx.attrs().int("channels")?;
-    if let Some(c) = channels.filter(|&c| c < 1) {
-        return Err(RelError::new(format!(
-            "`channels` must be at least 1, found {c}"
-        )));
-    }
-    let kernel_size = cx
-        .attrs()
-        .int_or_ints("kernel_size")?
-        .map(|k| per_axis("kernel_size", k, 2, 1))
-        .transpose()?;
+    let conv = ConvAttrs::read(cx, 2)?;
+    let (groups, channels, kernel_size) = (conv.groups, conv.channels, &conv.kernel_size);
+    let dgroups = at_least_one(
+        "deformable_groups",
+        need(cx, "deformable_groups", Attrs::int)?,
+    )?;
     let data_layout = need(cx, "data_layout", Attrs::str)?.to_owned();
     let kernel_layout = need(cx, "kernel_layout", Attrs::str)?.to_owned();
     let out_layout = match need(cx, "out_layout", Attrs::str)? {
@@ -79,19 +47,7 @@ pub fn deformable_conv2d(cx: &mut RelCx<'_>) -> RelResult {
     let Some((data, ddt)) = cx.tensor_dims(0)? else {
         return Ok(Progress::NotYet);
     };
-    if data.len() != dl.rank() {
-        let t = cx.resolve(cx.arg(0));
-        return Err(RelError::at(
-            0,
-            format!(
-                "`{op}` expects data of rank {} (layout {}), found `{}`",
-                dl.rank(),
-                dl.name(),
-                cx.show(t)
-            ),
-        ));
-    }
-    let d = dl.canonical(cx, &data, 0, "the data", "NCHW")?;
+    let d = dl.canonical_arg(cx, op, (0, "data"), &data, "NCHW")?;
     if let Some(c) = cx.tcx_ref().dims.as_const(d[1]).filter(|c| c % groups != 0) {
         return Err(RelError::at(
             0,
@@ -101,19 +57,7 @@ pub fn deformable_conv2d(cx: &mut RelCx<'_>) -> RelResult {
     let g = konst(cx, groups);
     let per_group = cx.tcx().dims.floordiv(d[1], g)?;
     let weight = match cx.tensor_dims(2)? {
-        Some((w, _)) if w.len() != kl.rank() => {
-            let t = cx.resolve(cx.arg(2));
-            return Err(RelError::at(
-                2,
-                format!(
-                    "`{op}` expects a weight of rank {} (layout {}), found `{}`",
-                    kl.rank(),
-                    kl.name(),
-                    cx.show(t)
-                ),
-            ));
-        }
-        Some((w, _)) => Some(kl.canonical(cx, &w, 2, "the weight", "OIHW")?),
+        Some((w, _)) => Some(kl.canonical_arg(cx, op, (2, "weight"), &w, "OIHW")?),
         None => None,
     };
     // The weight as the attributes and the data give it, with each expectation's source.
@@ -126,7 +70,7 @@ pub fn deformable_conv2d(cx: &mut RelCx<'_>) -> RelResult {
         per_group,
         format!("the data's {shown_c} input channels over `groups` = {groups} give"),
     ));
-    if let Some(ks) = &kernel_size {
+    if let Some(ks) = kernel_size {
         for (i, &k) in ks.iter().enumerate() {
             expected[2 + i] = Some((konst(cx, k), format!("`kernel_size[{i}]` is")));
         }
@@ -152,21 +96,18 @@ pub fn deformable_conv2d(cx: &mut RelCx<'_>) -> RelResult {
                 .map(|e| e.as_ref().expect("every axis is determined").0)
                 .collect();
             let laid = kl.lay_out(cx, &full, "the weight", "OIHW")?;
-            let t = cx.mk_tensor(&laid, ddt);
-            cx.unify(2, t)?;
+            cx.unify_tensor(2, &laid, ddt)?;
             full
         }
         (None, false) => return Ok(Progress::NotYet),
     };
-    let mut out = vec![d[0], w[0]];
-    for i in 0..2 {
-        let win = Window {
-            pad: pads[i],
-            dilation: dilation[i],
-            stride: strides[i],
-        };
-        out.push(out_size(cx, op, ['H', 'W'][i], d[2 + i], w[2 + i], win)?);
-    }
+    let [oh, ow] = out_hw(
+        cx,
+        op,
+        (&d[2..], &w[2..]),
+        (&conv.pads, &conv.dilation, &conv.strides),
+    )?;
+    let out = [d[0], w[0], oh, ow];
     // The offset: two coordinates per kernel element and deformable group.
     let kk = cx.tcx().dims.mul(w[2], w[3])?;
     let offsets = cx.tcx().dims.scale(kk, 2)?;
@@ -182,10 +123,7 @@ pub fn deformable_conv2d(cx: &mut RelCx<'_>) -> RelResult {
             format!("the offset of `{op}` must be `{want}` (two coordinates per kernel element and deformable group), found `{found}`"),
         ));
     }
-    let laid = ol.lay_out(cx, &out, "the output", "NCHW")?;
-    let dtype = out_dtype.map(DTy::Known).unwrap_or(ddt);
-    let t = cx.mk_tensor(&laid, dtype);
-    cx.unify(3, t)?;
+    ol.unify_output(cx, &out, "NCHW", out_dtype.map(DTy::Known).unwrap_or(ddt))?;
     Ok(Progress::Solved)
 }
 
@@ -206,12 +144,7 @@ pub fn conv2d_backward_weight(cx: &mut RelCx<'_>) -> RelResult {
         return Err(RelError::new(format!("`{op}` needs `kernel_size`")));
     };
     let kernel_size = per_axis("kernel_size", kernel_size, 2, 1)?;
-    let groups = need(cx, "groups", Attrs::int)?;
-    if groups < 1 {
-        return Err(RelError::new(format!(
-            "`groups` must be at least 1, found {groups}"
-        )));
-    }
+    let groups = at_least_one("groups", need(cx, "groups", Attrs::int)?)?;
     let channels = cx.attrs().int("channels")?;
     let grad_layout = need(cx, "data_layout", Attrs::str)?.to_owned();
     let data_layout = need(cx, "kernel_layout", Attrs::str)?.to_owned();
@@ -226,22 +159,8 @@ pub fn conv2d_backward_weight(cx: &mut RelCx<'_>) -> RelResult {
     let (Some((grad, gdt)), Some((data, _))) = (cx.tensor_dims(0)?, cx.tensor_dims(1)?) else {
         return Ok(Progress::NotYet);
     };
-    for (arg, what, dims, l) in [(0, "gradient", &grad, &gl), (1, "data", &data, &dl)] {
-        if dims.len() != l.rank() {
-            let t = cx.resolve(cx.arg(arg));
-            return Err(RelError::at(
-                arg,
-                format!(
-                    "`{op}` expects the {what} of rank {} (layout {}), found `{}`",
-                    l.rank(),
-                    l.name(),
-                    cx.show(t)
-                ),
-            ));
-        }
-    }
-    let g = gl.canonical(cx, &grad, 0, "the gradient", "NCHW")?;
-    let d = dl.canonical(cx, &data, 1, "the data", "NCHW")?;
+    let g = gl.canonical_arg(cx, op, (0, "gradient"), &grad, "NCHW")?;
+    let d = dl.canonical_arg(cx, op, (1, "data"), &data, "NCHW")?;
     agree(cx, 1, d[0], g[0], |d, g| {
         format!("the batch of the data of `{op}` is {d}, but the gradient's is {g}")
     })?;
@@ -282,7 +201,6 @@ pub fn conv2d_backward_weight(cx: &mut RelCx<'_>) -> RelResult {
     let kw = konst(cx, kernel_size[1]);
     let laid = wl.lay_out(cx, &[cout, per_group, kh, kw], "the weight", "OIHW")?;
     let dtype = out_dtype.map(DTy::Known).unwrap_or(gdt);
-    let t = cx.mk_tensor(&laid, dtype);
-    cx.unify(2, t)?;
+    cx.unify_tensor(2, &laid, dtype)?;
     Ok(Progress::Solved)
 }

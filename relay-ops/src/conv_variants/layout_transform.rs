@@ -65,20 +65,8 @@ pub fn layout_transform(cx: &mut RelCx<'_>) -> RelResult {
     let Some((data, dt)) = cx.tensor_dims(0)? else {
         return Ok(Progress::NotYet);
     };
-    if data.len() != sl.rank() {
-        let t = cx.resolve(cx.arg(0));
-        return Err(RelError::at(
-            0,
-            format!(
-                "`layout_transform` from {src} expects data of rank {}, found `{}`",
-                sl.rank(),
-                cx.show(t)
-            ),
-        ));
-    }
-    let c = sl.canonical(cx, &data, 0, "the data", &canon)?;
+    let c = sl.canonical_arg(cx, "layout_transform", (0, "data"), &data, &canon)?;
     let out = dl.lay_out_padded(cx, &c, &canon)?;
-    let t = cx.mk_tensor(&out, dt);
-    cx.unify(1, t)?;
+    cx.unify_tensor(1, &out, dt)?;
     Ok(Progress::Solved)
 }

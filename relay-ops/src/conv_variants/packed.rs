@@ -3,6 +3,7 @@
 
 use crate::level2::conv::{conv, Spec};
 use crate::level2::util::{need, Layout};
+use crate::level3::util::agree;
 use relay_core::{relation, Attrs, DTy, Progress, RelCx, RelError, RelResult};
 
 /// The relation of `nn.contrib_conv2d_NCHWc`: `nn.conv2d`'s over packed layouts (its data,
@@ -67,45 +68,18 @@ pub fn dense_pack(cx: &mut RelCx<'_>) -> RelResult {
             format!("the data of `{op}` must be 2-D, found `{}`", cx.show(t)),
         ));
     }
-    if weight.len() != wl.rank() {
-        let t = cx.resolve(cx.arg(1));
-        return Err(RelError::at(
-            1,
-            format!(
-                "`{op}` expects a weight of rank {} (layout {}), found `{}`",
-                wl.rank(),
-                wl.name(),
-                cx.show(t)
-            ),
-        ));
-    }
-    let w = wl.canonical(cx, &weight, 1, "the weight", "NC")?;
-    if cx.unify_dim(w[1], data[1], 1).is_err() {
-        let (k, wk) = (cx.show_dim(data[1]), cx.show_dim(w[1]));
-        return Err(RelError::at(
-            1,
-            format!(
-                "the contraction dimensions of `{op}` differ: the data has {k} and the weight {wk} ({})",
-                wl.describe(1, 'C')
-            ),
-        ));
-    }
+    let w = wl.canonical_arg(cx, op, (1, "weight"), &weight, "NC")?;
+    let place = wl.describe(1, 'C');
+    agree(cx, 1, w[1], data[1], |wk, k| {
+        format!("the contraction dimensions of `{op}` differ: the data has {k} and the weight {wk} ({place})")
+    })?;
     if let Some(u) = units {
-        let u = cx.tcx().dims.konst(u);
-        if cx.unify_dim(w[0], u, 1).is_err() {
-            let n = cx.show_dim(w[0]);
-            return Err(RelError::at(
-                1,
-                format!(
-                    "`units` is {} but the weight of `{op}` has {n} ({})",
-                    cx.show_dim(u),
-                    wl.describe(0, 'N')
-                ),
-            ));
-        }
+        let (u, place) = (cx.tcx().dims.konst(u), wl.describe(0, 'N'));
+        agree(cx, 1, w[0], u, |n, u| {
+            format!("`units` is {u} but the weight of `{op}` has {n} ({place})")
+        })?;
     }
     let dtype = out_dtype.map(DTy::Known).unwrap_or(ddt);
-    let t = cx.mk_tensor(&[data[0], w[0]], dtype);
-    cx.unify(2, t)?;
+    cx.unify_tensor(2, &[data[0], w[0]], dtype)?;
     Ok(Progress::Solved)
 }

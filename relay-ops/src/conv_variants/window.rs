@@ -46,3 +46,23 @@ pub(crate) fn out_size(
     }
     Ok(size)
 }
+
+/// The output's H and W ([`out_size`]) for the data's `hw` and the kernel's `khw`, each
+/// axis windowed by its total padding, dilation and stride.
+pub(crate) fn out_hw(
+    cx: &mut RelCx<'_>,
+    op: &str,
+    (hw, khw): (&[Dim], &[Dim]),
+    (pads, dilation, strides): (&[i64], &[i64], &[i64]),
+) -> Result<[Dim; 2], RelError> {
+    let mut out = [hw[0]; 2];
+    for (i, letter) in ['H', 'W'].into_iter().enumerate() {
+        let win = Window {
+            pad: pads[i],
+            dilation: dilation[i],
+            stride: strides[i],
+        };
+        out[i] = out_size(cx, op, letter, hw[i], khw[i], win)?;
+    }
+    Ok(out)
+}

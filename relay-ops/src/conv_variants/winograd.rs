@@ -7,6 +7,7 @@
 //! transforms are clauses.
 
 use super::window::{out_size, Window};
+use crate::level2::conv::at_least_one;
 use crate::level2::util::{konst, need, padding, per_axis, Layout};
 use relay_core::{relation, Attrs, DTy, Progress, RelCx, RelError, RelResult};
 
@@ -38,11 +39,7 @@ fn unweighted(cx: &mut RelCx<'_>, spec: &Unweighted) -> RelResult {
             "`{op}` needs `channels`: its weight is not read (TVM's relation requires it too)"
         )));
     };
-    if channels < 1 {
-        return Err(RelError::new(format!(
-            "`channels` must be at least 1, found {channels}"
-        )));
-    }
+    at_least_one("channels", channels)?;
     let Some(kernel_size) = cx.attrs().int_or_ints("kernel_size")? else {
         return Err(RelError::new(format!(
             "`{op}` needs `kernel_size`: its weight is not read (TVM's relation requires it too)"
@@ -69,19 +66,7 @@ fn unweighted(cx: &mut RelCx<'_>, spec: &Unweighted) -> RelResult {
     let Some((data, ddt)) = cx.tensor_dims(0)? else {
         return Ok(Progress::NotYet);
     };
-    if data.len() != dl.rank() {
-        let t = cx.resolve(cx.arg(0));
-        return Err(RelError::at(
-            0,
-            format!(
-                "`{op}` expects data of rank {} (layout {}), found `{}`",
-                dl.rank(),
-                dl.name(),
-                cx.show(t)
-            ),
-        ));
-    }
-    let d = dl.canonical(cx, &data, 0, "the data", spec.data)?;
+    let d = dl.canonical_arg(cx, op, (0, "data"), &data, spec.data)?;
     let mut out = Vec::with_capacity(d.len());
     let mut i = 0;
     for (&dim, letter) in d.iter().zip(spec.data.chars()) {
@@ -100,10 +85,12 @@ fn unweighted(cx: &mut RelCx<'_>, spec: &Unweighted) -> RelResult {
             }
         }
     }
-    let laid = ol.lay_out(cx, &out, "the output", spec.data)?;
-    let dtype = out_dtype.map(DTy::Known).unwrap_or(ddt);
-    let t = cx.mk_tensor(&laid, dtype);
-    cx.unify(2, t)?;
+    ol.unify_output(
+        cx,
+        &out,
+        spec.data,
+        out_dtype.map(DTy::Known).unwrap_or(ddt),
+    )?;
     Ok(Progress::Solved)
 }
 

@@ -6,7 +6,7 @@
 //! tensor is 1-D, of integers, of a static length; a scalar argument has rank 0; a rank
 //! read from a length is bounded before it sizes a shape.
 
-use crate::level2::util::Layout;
+use crate::level2::util::{one_of, Layout};
 use crate::level3::util::shown;
 use crate::tensor::util::not_integer;
 use relay_core::{relation, DTy, DType, Dim, Dims, Progress, RelCx, RelError, RelResult};
@@ -282,8 +282,7 @@ pub fn dyn_one_hot(cx: &mut RelCx<'_>) -> RelResult {
     let pos = cx.insert_axis(0, "axis", axis, dims.len())?;
     let mut out = dims;
     out.insert(pos, Dims::ANY);
-    let t = cx.mk_tensor(&out, dt);
-    cx.unify(4, t)?;
+    cx.unify_tensor(4, &out, dt)?;
     Ok(Progress::Solved)
 }
 
@@ -388,8 +387,7 @@ pub fn dyn_strided_slice(cx: &mut RelCx<'_>) -> RelResult {
     }
     let mut out = dims;
     out[..k].fill(Dims::ANY);
-    let t = cx.mk_tensor(&out, dt);
-    cx.unify(4, t)?;
+    cx.unify_tensor(4, &out, dt)?;
     Ok(Progress::Solved)
 }
 
@@ -448,36 +446,10 @@ fn spatial_unknown(cx: &mut RelCx<'_>, op: &str, canonical: &str, dtype: Option<
     let Some((dims, dt)) = cx.tensor_dims(0)? else {
         return Ok(Progress::NotYet);
     };
-    if dims.len() != layout.rank() {
-        let t = shown(cx, 0);
-        return Err(RelError::at(
-            0,
-            format!(
-                "`{op}` expects data of rank {} (layout {name}), found `{t}`",
-                layout.rank()
-            ),
-        ));
-    }
-    let mut canon = layout.canonical(cx, &dims, 0, "the data", canonical)?;
+    let mut canon = layout.canonical_arg(cx, op, (0, "data"), &dims, canonical)?;
     canon[2..].fill(Dims::ANY);
-    let laid = layout.lay_out(cx, &canon, "the output", canonical)?;
-    let t = cx.mk_tensor(&laid, dtype.unwrap_or(dt));
-    let last = cx.len() - 1;
-    cx.unify(last, t)?;
+    layout.unify_output(cx, &canon, canonical, dtype.unwrap_or(dt))?;
     Ok(Progress::Solved)
-}
-
-/// Checks that `method` is one of `allowed`.
-fn method(cx: &RelCx<'_>, op: &str, allowed: &[&str]) -> Result<(), RelError> {
-    let m = cx.attrs().str("method")?.unwrap_or(allowed[0]);
-    if !allowed.contains(&m) {
-        let list: Vec<String> = allowed.iter().map(|a| format!("\"{a}\"")).collect();
-        return Err(RelError::new(format!(
-            "`method` of `{op}` must be one of {}, found {m:?}",
-            list.join(", ")
-        )));
-    }
-    Ok(())
 }
 
 /// `dyn.image.resize2d(data, size, roi)`: the data with H and W `?` (in `layout`), of
@@ -486,7 +458,7 @@ fn method(cx: &RelCx<'_>, op: &str, allowed: &[&str]) -> Result<(), RelError> {
 #[relation(DynResize2D)]
 pub fn dyn_resize2d(cx: &mut RelCx<'_>) -> RelResult {
     let op = "dyn.image.resize2d";
-    method(cx, op, &["linear", "nearest_neighbor", "cubic"])?;
+    one_of(cx, op, "method", &["linear", "nearest_neighbor", "cubic"])?;
     for (arg, what, n) in [(1, "the size", 2), (2, "the region of interest", 4)] {
         if let Some(len) = cx.tensor_dims(arg)?.map(|(d, _)| d) {
             let want = cx.tcx().dims.konst(n);
@@ -516,9 +488,10 @@ pub fn dyn_resize2d(cx: &mut RelCx<'_>) -> RelResult {
 /// scale_h, scale_w)`: the data with its spatial axes `?` (in `layout`); the scales are
 /// scalars.
 fn dyn_upsampling(cx: &mut RelCx<'_>, op: &str, canonical: &str, scales: &[&str]) -> RelResult {
-    method(
+    one_of(
         cx,
         op,
+        "method",
         &["nearest_neighbor", "bilinear", "bicubic", "trilinear"],
     )?;
     for (i, s) in scales.iter().enumerate() {

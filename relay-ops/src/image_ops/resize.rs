@@ -42,19 +42,10 @@ fn data_canonical(
     let Some((data, dt)) = cx.tensor_dims(0)? else {
         return Ok(None);
     };
-    if data.len() != l.rank() {
-        let t = cx.resolve(cx.arg(0));
-        return Err(RelError::at(
-            0,
-            format!(
-                "`{op}` expects data of rank {} (layout {}), found `{}`",
-                l.rank(),
-                l.name(),
-                cx.show(t)
-            ),
-        ));
-    }
-    Ok(Some((l.canonical(cx, &data, 0, "the data", canon)?, dt)))
+    Ok(Some((
+        l.canonical_arg(cx, op, (0, "data"), &data, canon)?,
+        dt,
+    )))
 }
 
 fn resize(cx: &mut RelCx<'_>, op: &str, n: usize) -> RelResult {
@@ -79,9 +70,7 @@ fn resize(cx: &mut RelCx<'_>, op: &str, n: usize) -> RelResult {
     for (i, &s) in size.iter().enumerate() {
         d[2 + i] = konst(cx, s);
     }
-    let laid = l.lay_out(cx, &d, "the output", canon)?;
-    let t = cx.mk_tensor(&laid, out_dtype.map(DTy::Known).unwrap_or(dt));
-    cx.unify(1, t)?;
+    l.unify_output(cx, &d, canon, out_dtype.map(DTy::Known).unwrap_or(dt))?;
     Ok(Progress::Solved)
 }
 
@@ -139,9 +128,7 @@ pub fn crop_and_resize(cx: &mut RelCx<'_>) -> RelResult {
     d[0] = boxes[0];
     d[2] = konst(cx, size[0]);
     d[3] = konst(cx, size[1]);
-    let laid = l.lay_out(cx, &d, "the output", "NCHW")?;
-    let t = cx.mk_tensor(&laid, out_dtype.map(DTy::Known).unwrap_or(dt));
-    cx.unify(3, t)?;
+    l.unify_output(cx, &d, "NCHW", out_dtype.map(DTy::Known).unwrap_or(dt))?;
     // The box indices are checked once known (the output does not wait for them).
     let Some((indices, _)) = cx.tensor_dims(2)? else {
         return Ok(Progress::NotYet);

@@ -1,8 +1,9 @@
 //! The relations of the sampling grids (`image.affine_grid`, `image.grid_sample`) and of
 //! morphological dilation (`image.dilation2d`).
 
-use crate::conv_variants::window::{out_size, Window};
+use crate::conv_variants::window::out_hw;
 use crate::level2::util::{konst, need, padding, per_axis, Layout};
+use crate::level3::util::agree;
 use relay_core::{relation, Attrs, DTy, Progress, RelCx, RelError, RelResult};
 
 /// `image.affine_grid`'s relation: affine matrices `(batch, 2, 3)` give the sampling grid
@@ -72,9 +73,7 @@ pub fn grid_sample(cx: &mut RelCx<'_>) -> RelResult {
         ));
     }
     d[2..].copy_from_slice(&grid[2..]);
-    let laid = l.lay_out(cx, &d, "the output", canon)?;
-    let t = cx.mk_tensor(&laid, dt);
-    cx.unify(2, t)?;
+    l.unify_output(cx, &d, canon, dt)?;
     Ok(Progress::Solved)
 }
 
@@ -102,43 +101,14 @@ pub fn dilation2d(cx: &mut RelCx<'_>) -> RelResult {
     let (Some((data, dt)), Some((weight, _))) = (cx.tensor_dims(0)?, cx.tensor_dims(1)?) else {
         return Ok(Progress::NotYet);
     };
-    for (arg, what, dims, l) in [(0, "data", &data, &dl), (1, "weight", &weight, &kl)] {
-        if dims.len() != l.rank() {
-            let t = cx.resolve(cx.arg(arg));
-            return Err(RelError::at(
-                arg,
-                format!(
-                    "`{op}` expects {what} of rank {} (layout {}), found `{}`",
-                    l.rank(),
-                    l.name(),
-                    cx.show(t)
-                ),
-            ));
-        }
-    }
-    let d = dl.canonical(cx, &data, 0, "the data", "NCHW")?;
-    let w = kl.canonical(cx, &weight, 1, "the weight", "IHW")?;
-    if cx.unify_dim(w[0], d[1], 1).is_err() {
-        let (wc, dc) = (cx.show_dim(w[0]), cx.show_dim(d[1]));
-        return Err(RelError::at(
-            1,
-            format!(
-                "the weight of `{op}` has {wc} channels ({}), but the data has {dc}",
-                kl.describe(0, 'I')
-            ),
-        ));
-    }
-    let mut out = vec![d[0], w[0]];
-    for i in 0..2 {
-        let win = Window {
-            pad: pads[i],
-            dilation: dilations[i],
-            stride: strides[i],
-        };
-        out.push(out_size(cx, op, ['H', 'W'][i], d[2 + i], w[1 + i], win)?);
-    }
-    let laid = dl.lay_out(cx, &out, "the output", "NCHW")?;
-    let t = cx.mk_tensor(&laid, out_dtype.map(DTy::Known).unwrap_or(dt));
-    cx.unify(2, t)?;
+    let d = dl.canonical_arg(cx, op, (0, "data"), &data, "NCHW")?;
+    let w = kl.canonical_arg(cx, op, (1, "weight"), &weight, "IHW")?;
+    let place = kl.describe(0, 'I');
+    agree(cx, 1, w[0], d[1], |wc, dc| {
+        format!("the weight of `{op}` has {wc} channels ({place}), but the data has {dc}")
+    })?;
+    let [oh, ow] = out_hw(cx, op, (&d[2..], &w[1..]), (&pads, &dilations, &strides))?;
+    let out = [d[0], w[0], oh, ow];
+    dl.unify_output(cx, &out, "NCHW", out_dtype.map(DTy::Known).unwrap_or(dt))?;
     Ok(Progress::Solved)
 }

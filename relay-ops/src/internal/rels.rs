@@ -258,8 +258,7 @@ pub fn alloc_tensor_rel(cx: &mut RelCx<'_>) -> RelResult {
         }
         None => vec![Dims::ANY; rank],
     };
-    let t = cx.mk_tensor(&dims, DTy::Known(dtype));
-    cx.unify(3, t)?;
+    cx.unify_tensor(3, &dims, DTy::Known(dtype))?;
     Ok(match offset {
         Some(_) => Progress::Solved,
         None => Progress::NotYet,
@@ -305,8 +304,7 @@ pub fn reshape_tensor_rel(cx: &mut RelCx<'_>) -> RelResult {
         }
     }
     let dims: Vec<Dim> = newshape.iter().map(|&d| cx.tcx().dims.konst(d)).collect();
-    let t = cx.mk_tensor(&dims, dt);
-    cx.unify(2, t)?;
+    cx.unify_tensor(2, &dims, dt)?;
     Ok(match shape {
         Some(_) => Progress::Solved,
         None => Progress::NotYet,

@@ -75,13 +75,58 @@ fn check_weight_dim(
     ))
 }
 
+/// The attributes that size a convolution's output over `n` spatial axes, checked:
+/// `strides` and `dilation` (at least 1 per axis), `padding`, `groups` (at least 1), and
+/// `channels` and `kernel_size` (at least 1) where set.
+pub(crate) struct ConvAttrs {
+    pub(crate) strides: Vec<i64>,
+    pub(crate) dilation: Vec<i64>,
+    pub(crate) pads: Vec<i64>,
+    pub(crate) groups: i64,
+    pub(crate) channels: Option<i64>,
+    pub(crate) kernel_size: Option<Vec<i64>>,
+}
+
+impl ConvAttrs {
+    pub(crate) fn read(cx: &RelCx<'_>, n: usize) -> Result<ConvAttrs, RelError> {
+        let ints = |name| need(cx, name, Attrs::int_or_ints);
+        Ok(ConvAttrs {
+            strides: per_axis("strides", ints("strides")?, n, 1)?,
+            dilation: per_axis("dilation", ints("dilation")?, n, 1)?,
+            pads: padding(&ints("padding")?, n)?,
+            groups: at_least_one("groups", need(cx, "groups", Attrs::int)?)?,
+            channels: (cx.attrs().int("channels")?)
+                .map(|c| at_least_one("channels", c))
+                .transpose()?,
+            kernel_size: (cx.attrs().int_or_ints("kernel_size")?)
+                .map(|k| per_axis("kernel_size", k, n, 1))
+                .transpose()?,
+        })
+    }
+}
+
+/// Attribute `name`'s value `v`, which must be at least 1.
+pub(crate) fn at_least_one(name: &str, v: i64) -> Result<i64, RelError> {
+    if v < 1 {
+        return Err(RelError::new(format!(
+            "`{name}` must be at least 1, found {v}"
+        )));
+    }
+    Ok(v)
+}
+
 /// The relation of a convolution (`spec` says which): also that of the packed
 /// convolutions `nn.contrib_conv2d_NCHWc` and `nn.contrib_depthwise_conv2d_NCHWc`.
 pub(crate) fn conv(cx: &mut RelCx<'_>, spec: &Spec) -> RelResult {
     let (op, n) = (spec.op, spec.n);
-    let strides = per_axis("strides", need(cx, "strides", Attrs::int_or_ints)?, n, 1)?;
-    let dilation = per_axis("dilation", need(cx, "dilation", Attrs::int_or_ints)?, n, 1)?;
-    let pads = padding(&need(cx, "padding", Attrs::int_or_ints)?, n)?;
+    let ConvAttrs {
+        strides,
+        dilation,
+        pads,
+        groups,
+        channels,
+        kernel_size,
+    } = ConvAttrs::read(cx, n)?;
     let output_padding = if spec.transpose {
         per_axis(
             "output_padding",
@@ -92,23 +137,6 @@ pub(crate) fn conv(cx: &mut RelCx<'_>, spec: &Spec) -> RelResult {
     } else {
         vec![0; n]
     };
-    let groups = need(cx, "groups", Attrs::int)?;
-    if groups < 1 {
-        return Err(RelError::new(format!(
-            "`groups` must be at least 1, found {groups}"
-        )));
-    }
-    let channels = cx.attrs().int("channels")?;
-    if let Some(c) = channels.filter(|&c| c < 1) {
-        return Err(RelError::new(format!(
-            "`channels` must be at least 1, found {c}"
-        )));
-    }
-    let kernel_size = cx
-        .attrs()
-        .int_or_ints("kernel_size")?
-        .map(|k| per_axis("kernel_size", k, n, 1))
-        .transpose()?;
     let data_layout = need(cx, "data_layout", Attrs::str)?.to_owned();
     let kernel_layout = need(cx, "kernel_layout", Attrs::str)?.to_owned();
     let out_layout = match need(cx, "out_layout", Attrs::str)?.to_owned() {
@@ -129,35 +157,11 @@ pub(crate) fn conv(cx: &mut RelCx<'_>, spec: &Spec) -> RelResult {
     let Some((data, ddt)) = cx.tensor_dims(0)? else {
         return Ok(Progress::NotYet);
     };
-    if data.len() != dl.rank() {
-        let t = cx.resolve(cx.arg(0));
-        return Err(RelError::at(
-            0,
-            format!(
-                "`{op}` expects data of rank {} (layout {}), found `{}`",
-                dl.rank(),
-                dl.name(),
-                cx.show(t)
-            ),
-        ));
-    }
-    let d = dl.canonical(cx, &data, 0, "the data", dcanon)?;
+    let d = dl.canonical_arg(cx, op, (0, "data"), &data, dcanon)?;
     let (batch, cin) = (d[0], d[1]);
     let weight = cx.tensor_dims(1)?;
     let wcanon = match &weight {
-        Some((w, _)) if w.len() != kl.rank() => {
-            let t = cx.resolve(cx.arg(1));
-            return Err(RelError::at(
-                1,
-                format!(
-                    "`{op}` expects a weight of rank {} (layout {}), found `{}`",
-                    kl.rank(),
-                    kl.name(),
-                    cx.show(t)
-                ),
-            ));
-        }
-        Some((w, _)) => Some(kl.canonical(cx, w, 1, "the weight", kcanon)?),
+        Some((w, _)) => Some(kl.canonical_arg(cx, op, (1, "weight"), w, kcanon)?),
         None => None,
     };
     let g = konst(cx, groups);
@@ -242,8 +246,7 @@ pub(crate) fn conv(cx: &mut RelCx<'_>, spec: &Spec) -> RelResult {
                 .map(|e| e.as_ref().expect("every axis is determined").0)
                 .collect();
             let laid = kl.lay_out(cx, &full, "the weight", kcanon)?;
-            let t = cx.mk_tensor(&laid, ddt);
-            cx.unify(1, t)?;
+            cx.unify_tensor(1, &laid, ddt)?;
             full
         }
         (None, false) => return Ok(Progress::NotYet),
@@ -290,11 +293,7 @@ pub(crate) fn conv(cx: &mut RelCx<'_>, spec: &Spec) -> RelResult {
         }
         out.push(size);
     }
-    let laid = ol.lay_out(cx, &out, "the output", dcanon)?;
-    let dtype = out_dtype.map(DTy::Known).unwrap_or(ddt);
-    let t = cx.mk_tensor(&laid, dtype);
-    let last = cx.len() - 1;
-    cx.unify(last, t)?;
+    ol.unify_output(cx, &out, dcanon, out_dtype.map(DTy::Known).unwrap_or(ddt))?;
     Ok(Progress::Solved)
 }
 

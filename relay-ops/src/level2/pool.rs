@@ -4,7 +4,8 @@
 //! hold subordinate axes such as `NCHW16c`) and read list attributes of lists.
 
 use super::util::{
-    empty, konst, need, padding, parse_layout, per_axis, plus, spatial_letter, Axis,
+    empty, konst, layout_rank_error, need, packed_factor, padding, parse_layout, per_axis, plus,
+    spatial_letter, Axis,
 };
 use relay_core::{relation, Attrs, Dim, Progress, RelCx, RelError, RelResult};
 
@@ -93,30 +94,18 @@ fn data_dims_of(
         return Ok(None);
     };
     if dims.len() != l.axes.len() {
-        let t = cx.resolve(cx.arg(arg));
-        return Err(RelError::at(
-            arg,
-            format!(
-                "`{op}` expects data of rank {} (layout {}), found `{}`",
-                l.axes.len(),
-                l.name,
-                cx.show(t)
-            ),
+        return Err(layout_rank_error(
+            cx,
+            op,
+            (arg, "data"),
+            l.axes.len(),
+            &l.name,
         ));
     }
     for (q, axis) in l.axes.iter().enumerate() {
         if let Axis::Sub(f, letter) = *axis {
-            let factor = konst(cx, f);
-            if cx.unify_dim(dims[q], factor, arg).is_err() {
-                return Err(RelError::at(
-                    arg,
-                    format!(
-                        "dimension {q} of the data is {}, but `{f}{letter}` of `layout` {} needs {f}",
-                        cx.show_dim(dims[q]),
-                        l.name
-                    ),
-                ));
-            }
+            let sub = (q, dims[q], f, letter);
+            packed_factor(cx, (arg, "the data"), sub, ("layout", &l.name))?;
         }
     }
     Ok(Some((dims, dt)))
@@ -424,7 +413,6 @@ pub fn pad_rel(cx: &mut RelCx<'_>) -> RelResult {
         }
         out.push(size);
     }
-    let t = cx.mk_tensor(&out, dt);
-    cx.unify(2, t)?;
+    cx.unify_tensor(2, &out, dt)?;
     Ok(Progress::Solved)
 }

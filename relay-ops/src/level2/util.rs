@@ -1,8 +1,9 @@
 //! What the level-2 relations share: reading attributes, layouts, dimension arithmetic
 //! and error messages that name dimensions.
 
+use crate::level3::util::{agree, shown};
 use relay_core::attrs::AttrTypeError;
-use relay_core::{Attrs, Dim, Dims, RelCx, RelError};
+use relay_core::{Attrs, DTy, Dim, Dims, RelCx, RelError};
 
 /// Attribute `name` as `read` (one of the typed readers of [`Attrs`], such as
 /// [`Attrs::int`]) gives it. The level-2 relations need every attribute they read (their
@@ -13,6 +14,24 @@ pub(crate) fn need<'a, T>(
     read: impl FnOnce(&'a Attrs, &str) -> Result<Option<T>, AttrTypeError>,
 ) -> Result<T, RelError> {
     read(cx.attrs(), name)?.ok_or_else(|| RelError::new(format!("attribute `{name}` is missing")))
+}
+
+/// Checks that string attribute `attr` of `op` (unset: `allowed[0]`) is one of `allowed`.
+pub(crate) fn one_of(
+    cx: &RelCx<'_>,
+    op: &str,
+    attr: &str,
+    allowed: &[&str],
+) -> Result<(), RelError> {
+    let v = cx.attrs().str(attr)?.unwrap_or(allowed[0]);
+    if !allowed.contains(&v) {
+        let list: Vec<String> = allowed.iter().map(|a| format!("\"{a}\"")).collect();
+        return Err(RelError::new(format!(
+            "`{attr}` of `{op}` must be one of {}, found {v:?}",
+            list.join(", ")
+        )));
+    }
+    Ok(())
 }
 
 /// A per-spatial-axis attribute (`strides`, `dilation`, `kernel_size`, ...): `n` values
@@ -120,6 +139,39 @@ pub(crate) fn parse_layout(attr: &str, s: &str) -> Result<Vec<Axis>, RelError> {
     Ok(axes)
 }
 
+/// The error that argument `arg` of `op` (`noun` in messages: "data", "weight") does not
+/// have `rank`, the rank of its layout `layout`: "`nn.conv2d` expects a weight of rank 4
+/// (layout OIHW), found ...". Data takes no article.
+pub(crate) fn layout_rank_error(
+    cx: &mut RelCx<'_>,
+    op: &str,
+    (arg, noun): (usize, &str),
+    rank: usize,
+    layout: &str,
+) -> RelError {
+    let article = if noun == "data" { "" } else { "a " };
+    let t = shown(cx, arg);
+    RelError::at(
+        arg,
+        format!("`{op}` expects {article}{noun} of rank {rank} (layout {layout}), found `{t}`"),
+    )
+}
+
+/// Checks that dimension `q` of argument `arg` (`what` in messages: "the data"), `d`, is
+/// `f`, the factor of the packed axis `letter` (the `16c` of `NCHW16c`) of layout `name`
+/// (attribute `attr`).
+pub(crate) fn packed_factor(
+    cx: &mut RelCx<'_>,
+    (arg, what): (usize, &str),
+    (q, d, f, letter): (usize, Dim, i64, char),
+    (attr, name): (&str, &str),
+) -> Result<(), RelError> {
+    let factor = konst(cx, f);
+    agree(cx, arg, d, factor, |d, _| {
+        format!("dimension {q} of {what} is {d}, but `{f}{letter}` of `{attr}` {name} needs {f}")
+    })
+}
+
 /// A layout attribute read against an operator's canonical layout (`NCHW`, `OIHW`, ...),
 /// as TVM's `BijectiveLayout` converts between them: the canonical axes in any order, each
 /// possibly packed by subordinate axes (`NCHW16c`: C is split into an outer `C` and an
@@ -210,11 +262,6 @@ impl Layout {
         })
     }
 
-    /// The layout as written (`NCHW16c`).
-    pub(crate) fn name(&self) -> &str {
-        &self.name
-    }
-
     /// The number of dimensions of a tensor in this layout.
     pub(crate) fn rank(&self) -> usize {
         self.rank
@@ -249,6 +296,28 @@ impl Layout {
         )
     }
 
+    /// `dims`, argument `arg` of `op` (`noun` in messages: "data", "weight"), in canonical
+    /// order ([`Layout::canonical`]), after checking that its rank is this layout's.
+    pub(crate) fn canonical_arg(
+        &self,
+        cx: &mut RelCx<'_>,
+        op: &str,
+        (arg, noun): (usize, &str),
+        dims: &[Dim],
+        canonical: &str,
+    ) -> Result<Vec<Dim>, RelError> {
+        if dims.len() != self.rank {
+            return Err(layout_rank_error(
+                cx,
+                op,
+                (arg, noun),
+                self.rank,
+                &self.name,
+            ));
+        }
+        self.canonical(cx, dims, arg, &format!("the {noun}"), canonical)
+    }
+
     /// `dims` (argument `arg`, `what` in messages: "the data") in canonical order: a packed
     /// axis is its outer dimension times its factors, and each inner dimension must be its
     /// factor.
@@ -263,23 +332,27 @@ impl Layout {
         let mut out = Vec::with_capacity(self.axes.len());
         for (i, ((p, subs), letter)) in self.axes.iter().zip(canonical.chars()).enumerate() {
             for &(q, f) in subs {
-                let factor = konst(cx, f);
-                if cx.unify_dim(dims[q], factor, arg).is_err() {
-                    return Err(RelError::at(
-                        arg,
-                        format!(
-                            "dimension {q} of {what} is {}, but `{f}{}` of `{}` {} needs {f}",
-                            cx.show_dim(dims[q]),
-                            letter.to_ascii_lowercase(),
-                            self.attr,
-                            self.name
-                        ),
-                    ));
-                }
+                let sub = (q, dims[q], f, letter.to_ascii_lowercase());
+                packed_factor(cx, (arg, what), sub, (self.attr, &self.name))?;
             }
             out.push(cx.tcx().dims.scale(dims[*p], self.factor(i))?);
         }
         Ok(out)
+    }
+
+    /// The output, `dims` in canonical order, laid out in this layout
+    /// ([`Layout::lay_out`]) as a tensor of `dtype` and unified with the last argument.
+    pub(crate) fn unify_output(
+        &self,
+        cx: &mut RelCx<'_>,
+        dims: &[Dim],
+        canonical: &str,
+        dtype: DTy,
+    ) -> Result<(), RelError> {
+        let laid = self.lay_out(cx, dims, "the output", canonical)?;
+        let t = cx.mk_tensor(&laid, dtype);
+        let last = cx.len() - 1;
+        cx.unify(last, t)
     }
 
     /// `dims` (in canonical order; `what` in messages: "the output") laid out in this

@@ -319,8 +319,7 @@ fn reshape_common(cx: &mut RelCx<'_>, reverse: bool) -> RelResult {
         out.reverse();
     }
     check_size(cx, &input, &out, dt, 1)?;
-    let t = cx.mk_tensor(&out, dt);
-    cx.unify(1, t)?;
+    cx.unify_tensor(1, &out, dt)?;
     Ok(Progress::Solved)
 }
 
@@ -369,7 +368,6 @@ pub fn reshape_like(cx: &mut RelCx<'_>) -> RelResult {
     out.extend_from_slice(&like[rb..re]);
     out.extend_from_slice(&data[le..]);
     check_size(cx, &data, &out, dt, 2)?;
-    let t = cx.mk_tensor(&out, dt);
-    cx.unify(2, t)?;
+    cx.unify_tensor(2, &out, dt)?;
     Ok(Progress::Solved)
 }

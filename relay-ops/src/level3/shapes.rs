@@ -50,7 +50,7 @@ pub struct Transpose;
             O = Tensor([d for d in s if d != 1], bt),
         } else {
             for a in attrs.axis {
-                assert(-len(s) <= a && a < len(s), "`axis` {} is out of range for `{}` (rank {})", a, X, len(s)),
+                is_axis(a, X),
                 if is_int(s[a % len(s)]) {
                     assert(
                         s[a % len(s)] == 1,
@@ -217,8 +217,7 @@ pub fn take(cx: &mut RelCx<'_>) -> RelResult {
             out
         }
     };
-    let t = cx.mk_tensor(&out, dt);
-    cx.unify(2, t)?;
+    cx.unify_tensor(2, &out, dt)?;
     Ok(Progress::Solved)
 }
 
@@ -307,8 +306,7 @@ pub fn tile(cx: &mut RelCx<'_>) -> RelResult {
         };
         out.push(cx.tcx().dims.scale(d, r).map_err(arith(0))?);
     }
-    let t = cx.mk_tensor(&out, dt);
-    cx.unify(1, t)?;
+    cx.unify_tensor(1, &out, dt)?;
     Ok(Progress::Solved)
 }
 
@@ -360,8 +358,7 @@ pub fn gather_nd(cx: &mut RelCx<'_>) -> RelResult {
     }
     let mut out = idx[1..].to_vec();
     out.extend_from_slice(&data[(b + m) as usize..]);
-    let t = cx.mk_tensor(&out, dt);
-    cx.unify(2, t)?;
+    cx.unify_tensor(2, &out, dt)?;
     Ok(Progress::Solved)
 }
 
@@ -396,8 +393,7 @@ pub fn arange(cx: &mut RelCx<'_>) -> RelResult {
         }
         cx.unify(i, scalar)?;
     }
-    let t = cx.mk_tensor(&[Dims::ANY], dt);
-    cx.unify(3, t)?;
+    cx.unify_tensor(3, &[Dims::ANY], dt)?;
     Ok(Progress::Solved)
 }
 
@@ -430,8 +426,7 @@ pub fn full(cx: &mut RelCx<'_>) -> RelResult {
             None => return Ok(Progress::NotYet),
         },
     };
-    let t = cx.mk_tensor(&dims, dt);
-    cx.unify(1, t)?;
+    cx.unify_tensor(1, &dims, dt)?;
     if fill_dt.is_none() {
         return Ok(Progress::NotYet);
     }
@@ -445,10 +440,7 @@ pub fn full(cx: &mut RelCx<'_>) -> RelResult {
         if attrs.axis == None {
             O = Tensor([prod(s)], odt)
         } else {
-            assert(
-                -len(s) <= attrs.axis && attrs.axis < len(s),
-                "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)
-            ),
+            is_axis(attrs.axis, X),
             O = Tensor(s, odt),
         },
         attrs(axis: Option<int> = None, dtype: Option<dtype> = None)

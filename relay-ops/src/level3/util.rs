@@ -16,6 +16,41 @@ pub fn shown(cx: &mut RelCx<'_>, arg: usize) -> String {
     cx.show(t)
 }
 
+/// Unifies argument `arg` with `expected`. Where they clash, the error blames `arg`
+/// with `message(found, expected)`, both shown resolved.
+pub fn unify_or(
+    cx: &mut RelCx<'_>,
+    arg: usize,
+    expected: Ty,
+    message: impl FnOnce(&str, &str) -> String,
+) -> Result<(), RelError> {
+    let a = cx.arg(arg);
+    if cx.unify_blaming(a, expected, arg).is_ok() {
+        return Ok(());
+    }
+    let found = shown(cx, arg);
+    let expected = cx.resolve(expected);
+    let expected = cx.show(expected);
+    Err(RelError::at(arg, message(&found, &expected)))
+}
+
+/// Unifies dimension `actual` (of argument `arg`) with `expected`. Where they differ,
+/// the error blames `arg` with `message(actual, expected)`, both shown resolved.
+pub fn agree(
+    cx: &mut RelCx<'_>,
+    arg: usize,
+    actual: Dim,
+    expected: Dim,
+    message: impl FnOnce(&str, &str) -> String,
+) -> Result<(), RelError> {
+    if cx.unify_dim(actual, expected, arg).is_err() {
+        let (a, e) = (cx.resolve_dim(actual), cx.resolve_dim(expected));
+        let (a, e) = (cx.show_dim(a), cx.show_dim(e));
+        return Err(RelError::at(arg, message(&a, &e)));
+    }
+    Ok(())
+}
+
 /// A list of integers shown as an attribute: `[2, -1]`.
 pub(crate) fn show_ints(v: &[i64]) -> String {
     let parts: Vec<String> = v.iter().map(|i| i.to_string()).collect();

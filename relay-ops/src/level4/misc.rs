@@ -6,6 +6,7 @@
 //! branch: the same results, about 1.6x slower per call).
 
 use super::util;
+use crate::level3::util::agree;
 use relay_core::shape::broadcast;
 use relay_core::{relation, DTy, DType, Dim, Dims, Progress, RelCx, RelError, RelResult};
 
@@ -76,8 +77,7 @@ pub(crate) fn batch_matmul_of(cx: &mut RelCx<'_>, op: &str, same_dtypes: bool) -
         Some(d) => DTy::Known(d),
         None => xdt,
     };
-    let t = cx.mk_tensor(&[b, i, j], dt);
-    cx.unify(2, t)?;
+    cx.unify_tensor(2, &[b, i, j], dt)?;
     Ok(Progress::Solved)
 }
 
@@ -161,8 +161,7 @@ pub fn one_hot(cx: &mut RelCx<'_>) -> RelResult {
     let mut out = dims.clone();
     let depth = cx.tcx().dims.konst(depth);
     out.insert(pos, depth);
-    let t = cx.mk_tensor(&out, dt);
-    cx.unify(3, t)?;
+    cx.unify_tensor(3, &out, dt)?;
     Ok(Progress::Solved)
 }
 
@@ -202,16 +201,12 @@ pub fn collapse_sum_to(cx: &mut RelCx<'_>) -> RelResult {
             let out: Vec<Dim> = shape.iter().map(|&d| cx.tcx().dims.konst(d)).collect();
             if let Some((t, _)) = &target {
                 let rank = cx.tcx().dims.konst(shape.len() as i64);
-                if cx.unify_dim(t[0], rank, 1).is_err() {
-                    let len = cx.show_dim(t[0]);
-                    return Err(RelError::at(
-                        1,
-                        format!(
-                            "the target shape of `{op}` has {len} elements but `shape` has {}",
-                            shape.len()
-                        ),
-                    ));
-                }
+                agree(cx, 1, t[0], rank, |len, _| {
+                    format!(
+                        "the target shape of `{op}` has {len} elements but `shape` has {}",
+                        shape.len()
+                    )
+                })?;
             }
             out
         }
@@ -254,7 +249,6 @@ pub fn collapse_sum_to(cx: &mut RelCx<'_>) -> RelResult {
             ));
         }
     }
-    let t = cx.mk_tensor(&out, dt);
-    cx.unify(2, t)?;
+    cx.unify_tensor(2, &out, dt)?;
     Ok(Progress::Solved)
 }

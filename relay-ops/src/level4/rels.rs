@@ -51,7 +51,7 @@ pub struct NdarraySize;
 #[relation(
     Argsort(X @ Tensor(s, _), O) :-
         O = Tensor(s, attrs.dtype),
-        assert(-len(s) <= attrs.axis && attrs.axis < len(s), "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)),
+        is_axis(attrs.axis, X),
         attrs(axis: int = -1, dtype: dtype = int32)
 )]
 pub struct Argsort;
@@ -60,7 +60,7 @@ pub struct Argsort;
 #[relation(
     Sort(X @ Tensor(s, bt), O) :-
         O = Tensor(s, bt),
-        assert(-len(s) <= attrs.axis && attrs.axis < len(s), "`axis` {} is out of range for `{}` (rank {})", attrs.axis, X, len(s)),
+        is_axis(attrs.axis, X),
         attrs(axis: int = -1)
 )]
 pub struct Sort;

@@ -263,8 +263,7 @@ pub fn strided_slice(cx: &mut RelCx<'_>) -> RelResult {
         }
         out[s.axis] = slice_size(cx, dims[s.axis], &s)?;
     }
-    let t = cx.mk_tensor(&out, dt);
-    cx.unify(1, t)?;
+    cx.unify_tensor(1, &out, dt)?;
     Ok(Progress::Solved)
 }
 
@@ -312,7 +311,6 @@ pub fn slice_like(cx: &mut RelCx<'_>) -> RelResult {
         }
         out[i] = like[i];
     }
-    let t = cx.mk_tensor(&out, dt);
-    cx.unify(2, t)?;
+    cx.unify_tensor(2, &out, dt)?;
     Ok(Progress::Solved)
 }

@@ -4,34 +4,9 @@
 //! letters of `layout` (not split), the others kept.
 
 use crate::level2::pool::{data_dims, finish, layouts, pooled, scaled};
+use crate::level2::util::{need, one_of};
+use crate::level3::util::unify_or;
 use relay_core::{relation, Attrs, Dim, Progress, RelCx, RelError, RelResult};
-
-/// Attribute `name`, which the operator's schema always fills.
-fn need<'a, T>(
-    cx: &'a RelCx<'_>,
-    name: &str,
-    read: impl FnOnce(&'a Attrs, &str) -> Result<Option<T>, relay_core::AttrTypeError>,
-) -> Result<T, RelError> {
-    read(cx.attrs(), name)?.ok_or_else(|| RelError::new(format!("attribute `{name}` is missing")))
-}
-
-/// Checks that attribute `attr` of `op` is one of `allowed`.
-pub(super) fn one_of(
-    cx: &RelCx<'_>,
-    op: &str,
-    attr: &str,
-    allowed: &[&str],
-) -> Result<(), RelError> {
-    let v = need(cx, attr, Attrs::str)?;
-    if !allowed.contains(&v) {
-        let list: Vec<String> = allowed.iter().map(|a| format!("\"{a}\"")).collect();
-        return Err(RelError::new(format!(
-            "`{attr}` of `{op}` must be one of {}, found {v:?}",
-            list.join(", ")
-        )));
-    }
-    Ok(())
-}
 
 /// An adaptive pool `op` over `n` spatial axes: each becomes its `output_size` (one value
 /// for all, or one per axis; none: the axis is kept). The result is in the data's layout,
@@ -67,8 +42,7 @@ fn adaptive(cx: &mut RelCx<'_>, op: &str, n: usize) -> RelResult {
             dims[l.spatial[i]] = cx.tcx().dims.konst(s);
         }
     }
-    let t = cx.mk_tensor(&dims, dt);
-    cx.unify(1, t)?;
+    cx.unify_tensor(1, &dims, dt)?;
     Ok(Progress::Solved)
 }
 
@@ -127,15 +101,11 @@ fn pool_grad(cx: &mut RelCx<'_>, op: &str) -> RelResult {
         return Ok(Progress::NotYet);
     };
     let expected = cx.mk_tensor(&dims, dt);
-    let grad = cx.arg(0);
-    if cx.unify_blaming(grad, expected, 0).is_err() {
-        let (g, e) = (cx.resolve(grad), cx.resolve(expected));
-        let (g, e) = (cx.show(g), cx.show(e));
-        return Err(RelError::at(
-            0,
-            format!("the output gradient of `{op}` is `{g}`, but the pool's result on the data is `{e}`"),
-        ));
-    }
+    unify_or(cx, 0, expected, |g, e| {
+        format!(
+            "the output gradient of `{op}` is `{g}`, but the pool's result on the data is `{e}`"
+        )
+    })?;
     let data = cx.arg(1);
     cx.unify(2, data)?;
     Ok(Progress::Solved)

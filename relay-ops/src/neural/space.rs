@@ -5,8 +5,8 @@
 //! Imperative: block sizes and lists of pairs read from attributes; divisions that must be
 //! exact (TVM floors them where the kernels need them exact: an error here).
 
-use super::pool::{div_exact, one_of};
-use crate::level2::util::Layout;
+use super::pool::div_exact;
+use crate::level2::util::{one_of, Layout};
 use crate::level3::util::{arith, shown};
 use relay_core::{relation, Dim, Progress, RelCx, RelError, RelResult};
 
@@ -40,17 +40,7 @@ fn sub_pixel(cx: &mut RelCx<'_>, op: &str, to_space: bool) -> RelResult {
     let Some((dims, dt)) = cx.tensor_dims(0)? else {
         return Ok(Progress::NotYet);
     };
-    if dims.len() != layout.rank() {
-        let t = shown(cx, 0);
-        return Err(RelError::at(
-            0,
-            format!(
-                "`{op}` expects data of rank {} (layout {name}), found `{t}`",
-                layout.rank()
-            ),
-        ));
-    }
-    let mut d = layout.canonical(cx, &dims, 0, "the data", "NCHW")?;
+    let mut d = layout.canonical_arg(cx, op, (0, "data"), &dims, "NCHW")?;
     if to_space {
         d[1] = div_exact(cx, d[1], sq, |c| {
             format!("the data's {c} channels are not divisible by `block_size`² = {sq} (`{op}`)")
@@ -66,9 +56,7 @@ fn sub_pixel(cx: &mut RelCx<'_>, op: &str, to_space: bool) -> RelResult {
             })?;
         }
     }
-    let laid = layout.lay_out(cx, &d, "the output", "NCHW")?;
-    let t = cx.mk_tensor(&laid, dt);
-    cx.unify(1, t)?;
+    layout.unify_output(cx, &d, "NCHW", dt)?;
     Ok(Progress::Solved)
 }
 
@@ -178,8 +166,7 @@ pub fn space_to_batch_nd_rel(cx: &mut RelCx<'_>) -> RelResult {
             )
         })?;
     }
-    let t = cx.mk_tensor(&dims, dt);
-    cx.unify(1, t)?;
+    cx.unify_tensor(1, &dims, dt)?;
     Ok(Progress::Solved)
 }
 
@@ -214,8 +201,7 @@ pub fn batch_to_space_nd_rel(cx: &mut RelCx<'_>) -> RelResult {
         }
         dims[1 + i] = d;
     }
-    let t = cx.mk_tensor(&dims, dt);
-    cx.unify(1, t)?;
+    cx.unify_tensor(1, &dims, dt)?;
     Ok(Progress::Solved)
 }
 
@@ -260,7 +246,6 @@ pub fn mirror_pad_rel(cx: &mut RelCx<'_>) -> RelResult {
             .ok_or_else(|| RelError::new(format!("`pad_width[{i}]` of `{op}` is too large")))?;
         out.push(plus(cx, d, total)?);
     }
-    let t = cx.mk_tensor(&out, dt);
-    cx.unify(1, t)?;
+    cx.unify_tensor(1, &out, dt)?;
     Ok(Progress::Solved)
 }

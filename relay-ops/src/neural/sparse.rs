@@ -8,7 +8,7 @@
 
 use relay_core::{relation, DTy, Dim, Progress, RelCx, RelError, RelResult};
 
-use crate::tensor::util::{not_integer, part as sparse_part, shown};
+use crate::tensor::util::{not_integer, part as sparse_part, same_dims, shown, unify_or};
 
 /// The rows of the sparse matrix whose `indptr` has length `len` (`len - 1`), times the
 /// block rows `bs_r` for BSR.
@@ -54,8 +54,7 @@ fn sparse_dense(cx: &mut RelCx<'_>, op: &str) -> RelResult {
     let bs_r = (data.len() == 3).then(|| data[1]);
     let n = sparse_rows(cx, op, indptr[0], bs_r)?;
     let out = if lhs { [n, dense[0]] } else { [dense[0], n] };
-    let t = cx.mk_tensor(&out, dt);
-    cx.unify(4, t)?;
+    cx.unify_tensor(4, &out, dt)?;
     Ok(Progress::Solved)
 }
 
@@ -121,16 +120,12 @@ pub fn sparse_add_rel(cx: &mut RelCx<'_>) -> RelResult {
             .dims
             .add(dense[0], one)
             .map_err(|e| RelError::new(e.to_string()))?;
-        if cx.unify_dim(p[0], rows, 3).is_err() {
+        same_dims(cx, 3, &[p[0]], &[rows], |cx| {
             let (s, d) = (shown(cx, 3), shown(cx, 0));
-            return Err(RelError::at(
-                3,
-                format!("the index pointer `{s}` of `{op}` does not have one more element than the rows of the dense matrix `{d}`"),
-            ));
-        }
+            format!("the index pointer `{s}` of `{op}` does not have one more element than the rows of the dense matrix `{d}`")
+        })?;
     }
-    let t = cx.mk_tensor(&dense, dt);
-    cx.unify(4, t)?;
+    cx.unify_tensor(4, &dense, dt)?;
     Ok(Progress::Solved)
 }
 
@@ -173,8 +168,7 @@ pub fn sparse_conv2d_rel(cx: &mut RelCx<'_>) -> RelResult {
         ));
     }
     dense[c] = sparse_rows(cx, op, indptr[0], Some(data[1]))?;
-    let t = cx.mk_tensor(&dense, dt);
-    cx.unify(4, t)?;
+    cx.unify_tensor(4, &dense, dt)?;
     Ok(Progress::Solved)
 }
 
@@ -207,14 +201,12 @@ pub fn nll_loss_rel(cx: &mut RelCx<'_>) -> RelResult {
         ));
     }
     let weights = cx.mk_tensor(&[pred[1]], dt);
-    let w = cx.arg(2);
-    if cx.unify_blaming(w, weights, 2).is_err() {
-        let (w, p) = (shown(cx, 2), shown(cx, 0));
-        return Err(RelError::at(
-            2,
-            format!("`{op}` expects weights with one value per class of the predictions `{p}`, found `{w}`"),
-        ));
-    }
+    let p = shown(cx, 0);
+    unify_or(cx, 2, weights, |w, _| {
+        format!(
+            "`{op}` expects weights with one value per class of the predictions `{p}`, found `{w}`"
+        )
+    })?;
     let Some((targets, tdt)) = cx.tensor_dims(1)? else {
         return Ok(Progress::NotYet);
     };

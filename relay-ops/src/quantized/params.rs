@@ -3,6 +3,7 @@
 //! `int32`), each a scalar or a vector of one value per channel; and running the relation
 //! of the operator a quantized one wraps (`nn.conv2d` under `qnn.conv2d`).
 
+use crate::level3::util::agree;
 pub(super) use crate::level3::util::shown;
 use relay_core::{
     Attrs, DTy, DType, Dim, Dims, Progress, RelCx, RelError, RelResult, RelationRef, ShapeData,
@@ -254,16 +255,12 @@ pub(super) fn check_params(
                         k
                     }
                 };
-                if cx.unify_dim(d, c, p.arg).is_err() {
-                    let n = cx.show_dim(d);
-                    return Err(RelError::at(
-                        p.arg,
-                        format!(
-                            "`{}` of `{op}` has {n} values, one per channel, but {source}",
-                            p.name
-                        ),
-                    ));
-                }
+                agree(cx, p.arg, d, c, |n, _| {
+                    format!(
+                        "`{}` of `{op}` has {n} values, one per channel, but {source}",
+                        p.name
+                    )
+                })?;
             }
         }
     }

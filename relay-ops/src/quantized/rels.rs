@@ -10,6 +10,7 @@ use super::params::{
 };
 use crate::level1::{Concatenate, Softmax};
 use crate::level2::{AvgPool2D, Conv2D, Conv2DTranspose};
+use crate::level3::util::agree;
 use crate::level4::misc::batch_matmul_of;
 use crate::relations::{Broadcast, Identity};
 use relay_core::{
@@ -251,25 +252,15 @@ pub fn qnn_dense_pack_rel(cx: &mut RelCx<'_>) -> RelResult {
         ));
     }
     let k = cx.tcx().dims.mul(w[1], w[3])?;
-    if cx.unify_dim(d[1], k, 1).is_err() {
-        let (a, b) = (cx.show_dim(d[1]), cx.show_dim(k));
-        return Err(RelError::at(
-            1,
-            format!("the contraction dimensions of `{op}` differ: {a} in the data and {b} in the weight (dimensions 1 and 3)"),
-        ));
-    }
+    agree(cx, 1, d[1], k, |a, b| {
+        format!("the contraction dimensions of `{op}` differ: {a} in the data and {b} in the weight (dimensions 1 and 3)")
+    })?;
     let n = cx.tcx().dims.mul(w[0], w[2])?;
     if let Some(u) = cx.attrs().int("units")? {
         let u_dim = cx.tcx().dims.konst(u);
-        if cx.unify_dim(n, u_dim, 1).is_err() {
-            let shown_n = cx.show_dim(n);
-            return Err(RelError::at(
-                1,
-                format!(
-                    "`units` is {u} but the weight of `{op}` packs {shown_n} (dimensions 0 and 2)"
-                ),
-            ));
-        }
+        agree(cx, 1, n, u_dim, |n, _| {
+            format!("`units` is {u} but the weight of `{op}` packs {n} (dimensions 0 and 2)")
+        })?;
     }
     result(cx, &[d[0], n], odt)?;
     let shown_n = cx.show_dim(n);
@@ -505,8 +496,7 @@ fn simulated(cx: &mut RelCx<'_>, op: &str, code: &'static str, prefix: &str) -> 
         return WAIT;
     };
     let channels = data_channels(cx, 0, "the data", &dims, "axis")?;
-    let t = cx.mk_tensor(&dims, dt);
-    cx.unify(4, t)?;
+    cx.unify_tensor(4, &dims, dt)?;
     let (s, z) = match prefix {
         "output" => ("output_scale", "output_zero_point"),
         _ => ("input_scale", "input_zero_point"),
@@ -560,8 +550,7 @@ pub fn simulated_quantize_rel(cx: &mut RelCx<'_>) -> RelResult {
             format!("the data of `{op}` must be at least 1-D, found `{t}`"),
         ));
     }
-    let t = cx.mk_tensor(&dims, dt);
-    cx.unify(4, t)?;
+    cx.unify_tensor(4, &dims, dt)?;
     Ok(params)
 }
 

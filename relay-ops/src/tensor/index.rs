@@ -5,22 +5,10 @@
 //! TVM, which checks little more than integer indices here, the shapes the kernels need
 //! to agree are checked (and solved where one side is unknown).
 
-use super::util::{part, shown, tuple_of_tensors};
+use super::util::{part, same_dims, shown, tuple_of_tensors, unify_or};
+use crate::level2::util::one_of;
 use relay_core::shape::broadcast;
 use relay_core::{relation, DTy, DType, Dim, Dims, Progress, RelCx, RelError, RelResult};
-
-/// Checks attribute `attr` of `op` is one of `allowed`.
-fn one_of(cx: &RelCx<'_>, op: &str, attr: &str, allowed: &[&str]) -> Result<(), RelError> {
-    let v = cx.attrs().str(attr)?.unwrap_or(allowed[0]);
-    if !allowed.contains(&v) {
-        let list: Vec<String> = allowed.iter().map(|a| format!("\"{a}\"")).collect();
-        return Err(RelError::new(format!(
-            "`{attr}` of `{op}` must be one of {}, found {v:?}",
-            list.join(", ")
-        )));
-    }
-    Ok(())
-}
 
 /// Unifies the dtype of argument `arg` (`dt`) with the data's (`want`), or fails naming
 /// both.
@@ -37,27 +25,6 @@ fn same_dtype(
             arg,
             format!("`{op}` expects `{a}` of the dtype of the data `{d}`"),
         ));
-    }
-    Ok(())
-}
-
-/// Unifies `got` (argument `arg`'s dimensions) with `want` position by position, or fails
-/// with `message`.
-fn same_dims(
-    cx: &mut RelCx<'_>,
-    arg: usize,
-    got: &[Dim],
-    want: &[Dim],
-    message: impl FnOnce(&mut RelCx<'_>) -> String,
-) -> Result<(), RelError> {
-    let ok = got.len() == want.len()
-        && got
-            .iter()
-            .zip(want)
-            .all(|(&a, &b)| cx.unify_dim(a, b, arg).is_ok());
-    if !ok {
-        let m = message(cx);
-        return Err(RelError::at(arg, m));
     }
     Ok(())
 }
@@ -144,14 +111,9 @@ pub fn scatter_nd_rel(cx: &mut RelCx<'_>) -> RelResult {
     let mut want = idx[1..].to_vec();
     want.extend_from_slice(&data[m..]);
     let expected = cx.mk_tensor(&want, dt);
-    let u = cx.arg(2);
-    if cx.unify_blaming(u, expected, 2).is_err() {
-        let (u, e) = (shown(cx, 2), cx.show(expected));
-        return Err(RelError::at(
-            2,
-            format!("`{op}` expects updates `{e}` (the indices' Y... then the data's dimensions from M), found `{u}`"),
-        ));
-    }
+    unify_or(cx, 2, expected, |u, e| {
+        format!("`{op}` expects updates `{e}` (the indices' Y... then the data's dimensions from M), found `{u}`")
+    })?;
     Ok(Progress::Solved)
 }
 
@@ -203,8 +165,7 @@ pub fn adv_index_rel(cx: &mut RelCx<'_>) -> RelResult {
         };
     }
     shape.extend_from_slice(&data[indices.len()..]);
-    let t = cx.mk_tensor(&shape, *dt);
-    cx.unify(1, t)?;
+    cx.unify_tensor(1, &shape, *dt)?;
     Ok(Progress::Solved)
 }
 
@@ -242,13 +203,10 @@ pub fn strided_set_rel(cx: &mut RelCx<'_>) -> RelResult {
         match len {
             None => len = Some(l[0]),
             Some(first) => {
-                if cx.unify_dim(l[0], first, arg).is_err() {
+                same_dims(cx, arg, &[l[0]], &[first], |cx| {
                     let t = shown(cx, arg);
-                    return Err(RelError::at(
-                        arg,
-                        format!("{what} of `{op}` is `{t}`, of another length than `begin`'s"),
-                    ));
-                }
+                    format!("{what} of `{op}` is `{t}`, of another length than `begin`'s")
+                })?;
             }
         }
     }
@@ -294,8 +252,7 @@ pub fn searchsorted_rel(cx: &mut RelCx<'_>) -> RelResult {
         ));
     }
     let odt = cx.attrs().dtype("dtype")?.unwrap_or(DType::INT32);
-    let t = cx.mk_tensor(&values, DTy::Known(odt));
-    cx.unify(2, t)?;
+    cx.unify_tensor(2, &values, DTy::Known(odt))?;
     Ok(Progress::Solved)
 }
 
@@ -314,8 +271,7 @@ pub fn unravel_index_rel(cx: &mut RelCx<'_>) -> RelResult {
     };
     let mut out = vec![shape[0]];
     out.extend_from_slice(&idx);
-    let t = cx.mk_tensor(&out, dt);
-    cx.unify(2, t)?;
+    cx.unify_tensor(2, &out, dt)?;
     Ok(Progress::Solved)
 }
 
@@ -327,7 +283,6 @@ pub fn argwhere_rel(cx: &mut RelCx<'_>) -> RelResult {
         return Ok(Progress::NotYet);
     };
     let rank = cx.tcx().dims.konst(dims.len() as i64);
-    let t = cx.mk_tensor(&[Dims::ANY, rank], DTy::Known(DType::INT32));
-    cx.unify(1, t)?;
+    cx.unify_tensor(1, &[Dims::ANY, rank], DTy::Known(DType::INT32))?;
     Ok(Progress::Solved)
 }

@@ -4,7 +4,7 @@
 //!
 //! Imperative: lists of axes and attribute arithmetic, tuples of results.
 
-use super::util::{arith, part, shown, tuple_of_tensors};
+use super::util::{arith, part, same_dims, shown, tuple_of_tensors, unify_or};
 use relay_core::{relation, DTy, DType, Dim, DimOp, Dims, Progress, RelCx, RelError, RelResult};
 
 /// The relation of `meshgrid((x...))`: scalars and 1-D tensors of one dtype give as
@@ -114,8 +114,7 @@ pub fn sliding_window_rel(cx: &mut RelCx<'_>) -> RelResult {
     for &w in &window {
         out.push(cx.tcx().dims.konst(w));
     }
-    let t = cx.mk_tensor(&out, dt);
-    cx.unify(1, t)?;
+    cx.unify_tensor(1, &out, dt)?;
     Ok(Progress::Solved)
 }
 
@@ -140,13 +139,10 @@ pub fn stft_rel(cx: &mut RelCx<'_>) -> RelResult {
     if let Some((w, _)) = part(cx, op, 1, "the window", &[1], false)? {
         if win >= 1 {
             let k = cx.tcx().dims.konst(win);
-            if cx.unify_dim(w[0], k, 1).is_err() {
+            same_dims(cx, 1, &[w[0]], &[k], |cx| {
                 let t = shown(cx, 1);
-                return Err(RelError::at(
-                    1,
-                    format!("`{op}` expects a window of `win_length` = {win}, found `{t}`"),
-                ));
-            }
+                format!("`{op}` expects a window of `win_length` = {win}, found `{t}`")
+            })?;
         }
     }
     let Some((dims, dt)) = part(cx, op, 0, "the data", &[1, 2], false)? else {
@@ -177,8 +173,7 @@ pub fn stft_rel(cx: &mut RelCx<'_>) -> RelResult {
     };
     out.push(frames);
     out.push(cx.tcx().dims.konst(2));
-    let t = cx.mk_tensor(&out, dt);
-    cx.unify(2, t)?;
+    cx.unify_tensor(2, &out, dt)?;
     Ok(Progress::Solved)
 }
 
@@ -186,14 +181,10 @@ pub fn stft_rel(cx: &mut RelCx<'_>) -> RelResult {
 /// real and imaginary parts have one type (TVM keeps each part's own).
 #[relation(Dft)]
 pub fn dft_rel(cx: &mut RelCx<'_>) -> RelResult {
-    let (re, im) = (cx.arg(0), cx.arg(1));
-    if cx.unify_blaming(im, re, 1).is_err() {
-        let (r, i) = (shown(cx, 0), shown(cx, 1));
-        return Err(RelError::at(
-            1,
-            format!("`dft` expects real and imaginary parts of one type, found `{r}` and `{i}`"),
-        ));
-    }
+    let re = cx.arg(0);
+    unify_or(cx, 1, re, |i, r| {
+        format!("`dft` expects real and imaginary parts of one type, found `{r}` and `{i}`")
+    })?;
     let Some(_) = part(cx, "dft", 0, "the real part", &[], false)? else {
         return Ok(Progress::NotYet);
     };
@@ -214,33 +205,22 @@ pub fn sequence_mask_rel(cx: &mut RelCx<'_>) -> RelResult {
             "`axis` of `{op}` must be 0 or 1, found {a}"
         )));
     }
-    let Some((dims, _)) = part(cx, op, 0, "the data", &[], false)? else {
+    let Some((dims, _)) = matrices(cx, op, ("the data", "data"))? else {
         return Ok(Progress::NotYet);
     };
-    if dims.len() < 2 {
-        let t = shown(cx, 0);
-        return Err(RelError::at(
-            0,
-            format!("`{op}` expects data of rank at least 2, found `{t}`"),
-        ));
-    }
     let d = cx.arg(0);
     cx.unify(2, d)?;
     let Some((_, ldt)) = cx.tensor(1)? else {
         return Ok(Progress::NotYet);
     };
     let want = cx.mk_tensor(&[dims[(1 - a) as usize]], ldt);
-    let l = cx.arg(1);
-    if cx.unify_blaming(l, want, 1).is_err() {
-        let (l, t) = (shown(cx, 1), shown(cx, 0));
-        return Err(RelError::at(
-            1,
-            format!(
-                "`{op}` expects one valid length per batch entry of `{t}` (axis {}), found `{l}`",
-                1 - a
-            ),
-        ));
-    }
+    let t = shown(cx, 0);
+    unify_or(cx, 1, want, |l, _| {
+        format!(
+            "`{op}` expects one valid length per batch entry of `{t}` (axis {}), found `{l}`",
+            1 - a
+        )
+    })?;
     Ok(Progress::Solved)
 }
 
@@ -268,17 +248,10 @@ pub fn matrix_set_diag_rel(cx: &mut RelCx<'_>) -> RelResult {
         .checked_sub(k1)
         .and_then(|d| d.checked_add(1))
         .ok_or_else(|| RelError::new(format!("the band `k1`..`k2` of `{op}` is too wide")))?;
-    let Some((dims, dt)) = part(cx, op, 0, "the input", &[], false)? else {
+    let Some((dims, dt)) = matrices(cx, op, ("the input", "an input"))? else {
         return Ok(Progress::NotYet);
     };
     let r = dims.len();
-    if r < 2 {
-        let t = shown(cx, 0);
-        return Err(RelError::at(
-            0,
-            format!("`{op}` expects an input of rank at least 2, found `{t}`"),
-        ));
-    }
     let (m, n) = (dims[r - 2], dims[r - 1]);
     let ds = &cx.tcx_ref().dims;
     // In `i128`: `-m` of any `i64` fits.
@@ -303,14 +276,9 @@ pub fn matrix_set_diag_rel(cx: &mut RelCx<'_>) -> RelResult {
     }
     want.push(len);
     let expected = cx.mk_tensor(&want, dt);
-    let d = cx.arg(1);
-    if cx.unify_blaming(d, expected, 1).is_err() {
-        let (d, e) = (shown(cx, 1), cx.show(expected));
-        return Err(RelError::at(
-            1,
-            format!("`{op}` expects the diagonal `{e}`, found `{d}`"),
-        ));
-    }
+    unify_or(cx, 1, expected, |d, e| {
+        format!("`{op}` expects the diagonal `{e}`, found `{d}`")
+    })?;
     Ok(Progress::Solved)
 }
 
@@ -329,16 +297,36 @@ pub fn reverse_sequence_rel(cx: &mut RelCx<'_>) -> RelResult {
     let d = cx.arg(0);
     cx.unify(2, d)?;
     if let Some((l, _)) = part(cx, op, 1, "the sequence lengths", &[1], true)? {
-        if cx.unify_dim(l[0], dims[b], 1).is_err() {
+        same_dims(cx, 1, &[l[0]], &[dims[b]], |cx| {
             let (l, t) = (shown(cx, 1), shown(cx, 0));
-            return Err(RelError::at(
-                1,
-                format!("`{op}` expects one sequence length per entry of axis {b} of `{t}`, found `{l}`"),
-            ));
-        }
+            format!(
+                "`{op}` expects one sequence length per entry of axis {b} of `{t}`, found `{l}`"
+            )
+        })?;
         return Ok(Progress::Solved);
     }
     Ok(Progress::NotYet)
+}
+
+/// Argument 0 of `op`, a stack of matrices: its dimensions (at least two) and dtype,
+/// `None` while unknown. `what` names it in messages, as [`part`] does ("the data") and
+/// as the rank error does ("data").
+fn matrices(
+    cx: &mut RelCx<'_>,
+    op: &str,
+    (what, noun): (&str, &str),
+) -> Result<Option<(Vec<Dim>, DTy)>, RelError> {
+    let matrices = part(cx, op, 0, what, &[], false)?;
+    if let Some((dims, _)) = &matrices {
+        if dims.len() < 2 {
+            let t = shown(cx, 0);
+            return Err(RelError::at(
+                0,
+                format!("`{op}` expects {noun} of rank at least 2, found `{t}`"),
+            ));
+        }
+    }
+    Ok(matrices)
 }
 
 /// The relation of `trilu(data, k)`: the data's type (rank at least 2: the last two
@@ -347,15 +335,8 @@ pub fn reverse_sequence_rel(cx: &mut RelCx<'_>) -> RelResult {
 pub fn trilu_rel(cx: &mut RelCx<'_>) -> RelResult {
     let op = "trilu";
     part(cx, op, 1, "`k` as", &[0], true)?;
-    let Some((dims, _)) = part(cx, op, 0, "the data", &[], false)? else {
+    if matrices(cx, op, ("the data", "data"))?.is_none() {
         return Ok(Progress::NotYet);
-    };
-    if dims.len() < 2 {
-        let t = shown(cx, 0);
-        return Err(RelError::at(
-            0,
-            format!("`{op}` expects data of rank at least 2, found `{t}`"),
-        ));
     }
     let d = cx.arg(0);
     cx.unify(2, d)?;

@@ -1,8 +1,8 @@
 //! Sparse tensors in coordinate form: `sparse_to_dense`, `sparse_reshape`,
 //! `sparse_fill_empty_rows`.
 
-use super::util::{part, shown};
-use relay_core::{relation, DTy, DType, Dim, Dims, Progress, RelCx, RelError, RelResult};
+use super::util::{part, same_dims, shown};
+use relay_core::{relation, DTy, DType, Dims, Progress, RelCx, RelError, RelResult};
 
 /// The relation of `sparse_to_dense(sparse_indices, sparse_values, default_value)`: a
 /// tensor of `output_shape`, of the values' dtype; the checks of `dyn.sparse_to_dense`.
@@ -22,21 +22,6 @@ pub fn sparse_to_dense_rel(cx: &mut RelCx<'_>) -> RelResult {
     })
 }
 
-/// Unifies `a` (of argument `arg`) with `b`, or fails with `message`.
-fn agree(
-    cx: &mut RelCx<'_>,
-    arg: usize,
-    a: Dim,
-    b: Dim,
-    message: impl FnOnce(&mut RelCx<'_>) -> String,
-) -> Result<(), RelError> {
-    if cx.unify_dim(a, b, arg).is_err() {
-        let m = message(cx);
-        return Err(RelError::at(arg, m));
-    }
-    Ok(())
-}
-
 /// The relation of `sparse_reshape(sparse_indices, prev_shape, new_shape)`: the pair (the
 /// indices `(N, len(new_shape))` of their dtype, `new_shape`'s type). The indices are
 /// `(N, len(prev_shape))`; all three are integers.
@@ -50,7 +35,7 @@ pub fn sparse_reshape_rel(cx: &mut RelCx<'_>) -> RelResult {
     ) else {
         return Ok(Progress::NotYet);
     };
-    agree(cx, 1, prev[0], idx[1], |cx| {
+    same_dims(cx, 1, &[prev[0]], &[idx[1]], |cx| {
         let (p, i) = (shown(cx, 1), shown(cx, 0));
         format!("`{op}` expects the previous shape `{p}` to have one entry per column of the sparse indices `{i}`")
     })?;
@@ -89,11 +74,11 @@ pub fn sparse_fill_empty_rows_rel(cx: &mut RelCx<'_>) -> RelResult {
             ));
         }
     }
-    agree(cx, 1, values[0], idx[0], |cx| {
+    same_dims(cx, 1, &[values[0]], &[idx[0]], |cx| {
         let (v, i) = (shown(cx, 1), shown(cx, 0));
         format!("`{op}` expects one sparse value `{v}` per row of the sparse indices `{i}`")
     })?;
-    agree(cx, 2, shape[0], idx[1], |cx| {
+    same_dims(cx, 2, &[shape[0]], &[idx[1]], |cx| {
         let (s, i) = (shown(cx, 2), shown(cx, 0));
         format!("`{op}` expects the dense shape `{s}` to have one entry per column of the sparse indices `{i}`")
     })?;

@@ -2,7 +2,7 @@
 
 use relay_core::{DTy, Dim, RelCx, RelError, TyData};
 
-pub(crate) use crate::level3::util::{arith, shown};
+pub(crate) use crate::level3::util::{arith, shown, unify_or};
 
 /// Whether `dt` is known not to be an integer type.
 pub(crate) fn not_integer(cx: &mut RelCx<'_>, dt: DTy) -> bool {
@@ -58,16 +58,17 @@ pub(super) fn tuple_of_tensors(
     arg: usize,
 ) -> Result<Option<Vec<TensorDims>>, RelError> {
     let t = cx.resolve(cx.arg(arg));
+    let not_tensors = |cx: &RelCx<'_>| {
+        let s = cx.show(t);
+        RelError::at(
+            arg,
+            format!("`{op}` expects a tuple of tensors, found `{s}`"),
+        )
+    };
     let fields: Vec<_> = match cx.data(t) {
         TyData::Tuple(f) => f.to_vec(),
         TyData::Var(_) => return Ok(None),
-        _ => {
-            let s = cx.show(t);
-            return Err(RelError::at(
-                arg,
-                format!("`{op}` expects a tuple of tensors, found `{s}`"),
-            ));
-        }
+        _ => return Err(not_tensors(cx)),
     };
     let mut out = Vec::with_capacity(fields.len());
     for f in fields {
@@ -78,14 +79,29 @@ pub(super) fn tuple_of_tensors(
                 None => return Ok(None),
             },
             TyData::Var(_) => return Ok(None),
-            _ => {
-                let s = cx.show(t);
-                return Err(RelError::at(
-                    arg,
-                    format!("`{op}` expects a tuple of tensors, found `{s}`"),
-                ));
-            }
+            _ => return Err(not_tensors(cx)),
         }
     }
     Ok(Some(out))
+}
+
+/// Unifies `got` (argument `arg`'s dimensions) with `want` position by position, or fails
+/// with `message`.
+pub(crate) fn same_dims(
+    cx: &mut RelCx<'_>,
+    arg: usize,
+    got: &[Dim],
+    want: &[Dim],
+    message: impl FnOnce(&mut RelCx<'_>) -> String,
+) -> Result<(), RelError> {
+    let ok = got.len() == want.len()
+        && got
+            .iter()
+            .zip(want)
+            .all(|(&a, &b)| cx.unify_dim(a, b, arg).is_ok());
+    if !ok {
+        let m = message(cx);
+        return Err(RelError::at(arg, m));
+    }
+    Ok(())
 }

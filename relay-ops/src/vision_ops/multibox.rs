@@ -34,8 +34,7 @@ pub fn multibox_prior(cx: &mut RelCx<'_>) -> RelResult {
     let hw = dims.mul(data[2], data[3])?;
     let boxes = dims.scale(hw, per_pixel)?;
     let (one, four) = (dims.konst(1), dims.konst(4));
-    let t = cx.mk_tensor(&[one, boxes, four], dt);
-    cx.unify(1, t)?;
+    cx.unify_tensor(1, &[one, boxes, four], dt)?;
     Ok(Progress::Solved)
 }
 

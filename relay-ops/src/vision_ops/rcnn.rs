@@ -3,7 +3,8 @@
 
 use super::util::list_len;
 use crate::level2::util::need;
-use relay_core::{relation, Attrs, Dim, Progress, RelCx, RelError, RelResult};
+use crate::level3::util::agree;
+use relay_core::{relation, Attrs, Progress, RelCx, RelError, RelResult};
 
 /// `vision.roi_align`'s and `vision.roi_pool`'s relation: the data `(N, C, H, W)`
 /// (`layout` `"NCHW"`, or `(N, H, W, C)` for `"NHWC"`) and regions `(R, 5)` give
@@ -28,21 +29,6 @@ use relay_core::{relation, Attrs, Dim, Progress, RelCx, RelError, RelResult};
         attrs(pooled_size: [int], layout: str = "NCHW")
 )]
 pub struct RoiPooled;
-
-/// Unifies dimension `a` with `b`, or fails blaming `arg` with `message(a, b)`.
-fn agree(
-    cx: &mut RelCx<'_>,
-    arg: usize,
-    a: Dim,
-    b: Dim,
-    message: impl FnOnce(&str, &str) -> String,
-) -> Result<(), RelError> {
-    if cx.unify_dim(a, b, arg).is_err() {
-        let (a, b) = (cx.show_dim(a), cx.show_dim(b));
-        return Err(RelError::at(arg, message(&a, &b)));
-    }
-    Ok(())
-}
 
 /// `Proposal(cls_prob, bbox_pred, im_info, out)`: with `A = len(scales) * len(ratios)`
 /// anchors per position, scores `(B, 2 * A, H, W)`, box deltas `(B, 4 * A, H, W)` and
@@ -85,8 +71,7 @@ pub fn proposal(cx: &mut RelCx<'_>) -> RelResult {
     })?;
     let rows = cx.tcx().dims.scale(cls[0], top_n)?;
     let five = cx.tcx().dims.konst(5);
-    let t = cx.mk_tensor(&[rows, five], dt);
-    cx.unify(3, t)?;
+    cx.unify_tensor(3, &[rows, five], dt)?;
     let (Some((bbox, _)), Some((info, _))) = (cx.tensor_dims(1)?, cx.tensor_dims(2)?) else {
         return Ok(Progress::NotYet);
     };

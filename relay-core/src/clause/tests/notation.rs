@@ -363,6 +363,39 @@ fn a_goal_calls_another_relation() {
     );
 }
 
+/// The data's type, its `axis` an axis of it.
+#[relation(
+    Along(X @ Tensor(s, bt), O) :-
+        is_axis(attrs.axis, X),
+        O = Tensor(s, bt),
+        attrs(axis: int = -1)
+)]
+struct Along;
+
+#[test]
+fn is_axis_holds_or_fails_with_its_message() {
+    let x = "Tensor[(2, 3), float32]";
+    for a in [-2, -1, 0, 1] {
+        assert_eq!(
+            both(Along::REF, &[x], &[("axis", AttrValue::Int(a))]),
+            Ok(x.into())
+        );
+    }
+    for a in [-3, 2] {
+        assert_eq!(
+            both(Along::REF, &[x], &[("axis", AttrValue::Int(a))]),
+            Err(format!(
+                "`axis` {a} is out of range for `Tensor[(2, 3), float32]` (rank 2)"
+            ))
+        );
+    }
+    // The rank unknown, it waits.
+    assert_eq!(
+        run(Along::REF, &["_"], &[("axis", AttrValue::Int(5))]),
+        Err("waiting".into())
+    );
+}
+
 /// Joins a tuple of tensors along their first axis: a fold over the fields.
 #[relation(
     Join(X, O) :-

@@ -187,16 +187,7 @@ impl Gen<'_> {
         if self.loops > 0 || self.maybe.iter().any(|m| m == name) {
             return None;
         }
-        let ident = format_ident!("v_{}", name);
-        self.env.insert(
-            name.to_string(),
-            Var {
-                rep,
-                ident: ident.clone(),
-                once: false,
-            },
-        );
-        Some(ident)
+        Some(self.bind_local(name, rep))
     }
 
     /// Binds `name`, not bound yet, to the value `src` in a loop's body, where a variable
@@ -285,7 +276,12 @@ impl Gen<'_> {
                 Some(quote! {
                     {
                         let __tys = [#(#tys),*];
-                        #f::relation(cx, <#name as ::relay_core::Relation>::DEF, &__tys)?;
+                        #f::relation(
+                            cx,
+                            <#name as ::relay_core::Relation>::DEF,
+                            <#name as ::relay_core::Relation>::FAST,
+                            &__tys,
+                        )?;
                     }
                 })
             }

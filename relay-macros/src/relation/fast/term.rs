@@ -662,6 +662,14 @@ impl Gen<'_> {
                     _ => return None,
                 }
             }
+            // Natively (the call over values costs a clause like softmax's 40%).
+            ("is_axis", [a, x]) => {
+                let (a, x) = (self.expect(a, Rep::Int)?, self.expect(x, Rep::Ty)?);
+                Val::new(
+                    Rep::Bool,
+                    quote!({ let __a = #a; let __t = #x; #f::is_axis(cx, __a, __t)? }),
+                )
+            }
             ("is_int", [d]) => {
                 let d = self.term(d)?;
                 let code = d.code;
