@@ -52,6 +52,7 @@
 pub mod attr;
 pub mod build;
 pub mod check;
+pub mod import;
 pub mod ops;
 pub mod proto;
 pub mod value;
