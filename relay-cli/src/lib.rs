@@ -67,11 +67,12 @@ enum Command {
         #[arg(required = true)]
         files: Vec<std::path::PathBuf>,
     },
-    /// Print an ONNX model as a Relay module that `relay check` reads back with the same
-    /// types: `@main`'s parameters are the graph inputs, then the initializers; each node
-    /// output a `let` annotated with its inferred type; a shape computed in the graph an
-    /// `onnx.value` annotated with its value as a type. A model that does not check, or
-    /// has a node that cannot be printed yet (`Loop`, `Scan`, sequences), is diagnostics
+    /// Print an ONNX model as a Relay module that `relay check` reads back.
+    ///
+    /// `@main`'s parameters are the graph inputs, then the initializers; each node output
+    /// is a `let` annotated with its inferred type, and a shape computed in the graph an
+    /// `onnx.value` annotated with its value as a type. A model that does not check, or has
+    /// a node that cannot be printed yet (`Loop`, `Scan`, sequences), gives diagnostics
     /// naming the node (exit 1).
     Import {
         /// The `.onnx` model.

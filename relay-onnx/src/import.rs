@@ -536,7 +536,7 @@ impl<'s> Printer<'s> {
             NodeKind::Other => Err(node_error(
                 &n.node,
                 format!(
-                    "`{}` cannot be printed as Relay yet (the importer prints operators through their mappings, and `If`)",
+                    "`{}` cannot be printed as Relay yet: the importer prints the operators of the mappings and `If`",
                     n.node.op_type
                 ),
             )),
