@@ -79,6 +79,21 @@ pub enum ImportError {
 /// );
 /// ```
 pub fn import_bytes(bytes: bytes::Bytes) -> Result<Imported, ImportError> {
+    import_bytes_with(bytes, Bindings::Annotated)
+}
+
+/// Whether the `let` of each node output is annotated with its type.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Bindings {
+    /// Each with the type the checker inferred (what `relay import` prints).
+    Annotated,
+    /// None: the types are the relations' alone, as `relay check` infers them from the
+    /// parameters and the `onnx.value` annotations (to test that they are the same).
+    Bare,
+}
+
+/// [`import_bytes`], the node outputs' `let`s annotated or not.
+pub fn import_bytes_with(bytes: bytes::Bytes, bindings: Bindings) -> Result<Imported, ImportError> {
     let mut checked = crate::check::check_bytes_recorded(bytes).map_err(ImportError::Load)?;
     if checked.has_errors() {
         return Err(ImportError::Diagnostics(checked.diagnostics().to_vec()));
@@ -88,6 +103,7 @@ pub fn import_bytes(bytes: bytes::Bytes) -> Result<Imported, ImportError> {
         .recorded()
         .expect("the checker records what it was asked to");
     let mut p = Printer::new(solver);
+    p.bare = bindings == Bindings::Bare;
     p.collect_symbols(record);
     let text = p
         .module(record)
@@ -173,6 +189,8 @@ struct Printer<'s> {
     top_names: Vec<(String, String)>,
     /// The parameters for the initializers of subgraphs, by graph and slot.
     lifted: FxHashMap<(usize, usize), String>,
+    /// The node outputs' `let`s are not annotated.
+    bare: bool,
 }
 
 /// One graph's names: each slot's name in the text, and the slot of each ONNX name.
@@ -220,6 +238,7 @@ impl<'s> Printer<'s> {
             shown: FxHashMap::default(),
             top_names: Vec::new(),
             lifted: FxHashMap::default(),
+            bare: false,
         }
     }
 
@@ -568,7 +587,11 @@ impl<'s> Printer<'s> {
                 .ty(g.tys[id])
                 .map_err(|e| node_error(&n.node, format!("output `{onnx}`: its type {e}")))?;
             let name = self.local(&onnx, &n.node.op_type);
-            self.line(&format!("let %{name}: {ty} = {e};"));
+            if self.bare {
+                self.line(&format!("let %{name} = {e};"));
+            } else {
+                self.line(&format!("let %{name}: {ty} = {e};"));
+            }
             self.bind(g, id, name);
         }
         Ok(())
