@@ -2,7 +2,7 @@
 //! `relay check` reads back with the same types.
 //!
 //! The module is printed from what the checker recorded while it typed the graph
-//! ([`record`]), so every type in it is the checker's:
+//! (its `record` module), so every type in it is the checker's:
 //!
 //! - `@main`'s parameters are the graph inputs, then the initializers (weights as
 //!   parameters, typed by their dims, as TVM's `from_onnx` gives them without
