@@ -33,6 +33,18 @@ fn map(path: &Path) -> std::io::Result<bytes::Bytes> {
     Ok(bytes::Bytes::from_owner(mmap))
 }
 
+/// The model at `path` (shown as `name`) mapped, or `None` after saying why it cannot be
+/// read.
+fn read(path: &Path, name: &str) -> Option<bytes::Bytes> {
+    match map(path) {
+        Ok(b) => Some(b),
+        Err(e) => {
+            eprintln!("error: cannot read `{name}`: {e}");
+            None
+        }
+    }
+}
+
 /// Checks one model: prints `@main: TYPE` (and with `bindings` each node output's
 /// `%name: TYPE`) or its diagnostics on standard error. Whether it is well typed; an
 /// error for a file that cannot be read.
@@ -42,12 +54,8 @@ pub(crate) fn check(
     bindings: bool,
 ) -> std::io::Result<Result<bool, ()>> {
     let name = path.display().to_string();
-    let bytes = match map(path) {
-        Ok(b) => b,
-        Err(e) => {
-            eprintln!("error: cannot read `{name}`: {e}");
-            return Ok(Err(()));
-        }
+    let Some(bytes) = read(path, &name) else {
+        return Ok(Err(()));
     };
     let mut checked = match relay_onnx::check_bytes(bytes) {
         Ok(c) => c,
@@ -116,12 +124,8 @@ fn emit(name: &str, diagnostics: &[relay_onnx::Diagnostic]) -> std::io::Result<b
 /// printed; an error for a file that cannot be read.
 pub(crate) fn import(out: &mut impl Write, path: &Path) -> std::io::Result<Result<bool, ()>> {
     let name = path.display().to_string();
-    let bytes = match map(path) {
-        Ok(b) => b,
-        Err(e) => {
-            eprintln!("error: cannot read `{name}`: {e}");
-            return Ok(Err(()));
-        }
+    let Some(bytes) = read(path, &name) else {
+        return Ok(Err(()));
     };
     match relay_onnx::import::import_bytes(bytes) {
         Ok(imported) => {

@@ -202,6 +202,14 @@ struct Scope {
     values: FxHashMap<(String, String), String>,
 }
 
+/// The name of a binding named after node `n`: its name, or its op type and index.
+fn node_base(n: &NodeRef) -> String {
+    match n.name.as_str() {
+        "" => format!("{}_{}", n.op_type, n.index),
+        name => name.to_string(),
+    }
+}
+
 /// The error for a node the importer cannot print.
 fn node_error(node: &NodeRef, message: String) -> Diagnostic {
     Diagnostic {
@@ -648,11 +656,7 @@ impl<'s> Printer<'s> {
             Outputs::One => self.outputs_of(g, n, &[call]),
             Outputs::Each if n.outputs.len() == 1 => self.outputs_of(g, n, &[call]),
             Outputs::Each => {
-                let base = match n.node.name.as_str() {
-                    "" => format!("{}_{}", n.node.op_type, n.node.index),
-                    name => name.to_string(),
-                };
-                let tuple = self.tuple_local(&base);
+                let tuple = self.tuple_local(&node_base(&n.node));
                 let fields: Result<Vec<String>, String> =
                     c.outs.iter().map(|&t| self.ty(t)).collect();
                 match fields {
@@ -710,13 +714,7 @@ impl<'s> Printer<'s> {
             .collect();
         let base = match data.strip_prefix('%') {
             Some(input) => format!("{input}_value"),
-            None => {
-                let node = match n.node.name.as_str() {
-                    "" => format!("{}_{}", n.node.op_type, n.node.index),
-                    name => name.to_string(),
-                };
-                format!("{node}_value")
-            }
+            None => format!("{}_value", node_base(&n.node)),
         };
         let name = self.local(&base, "value");
         let negative = consts.iter().any(|c| c.is_some_and(|c| c < 0));
@@ -779,12 +777,7 @@ impl<'s> Printer<'s> {
                 n.node,
                 if c { "true" } else { "false" }
             ));
-            self.enter(b);
-            let r = self
-                .nodes(b)
-                .and_then(|()| self.results(b, Some((&outs, &n.node))));
-            self.scopes.pop();
-            let r = r?;
+            let r = self.branch(b, &outs, &n.node)?;
             return self.bind_results(g, n, r, &outs);
         }
         let (Some(t), Some(e)) = (then_branch, else_branch) else {
@@ -816,24 +809,13 @@ impl<'s> Printer<'s> {
         };
         let result = match outs.len() {
             1 => None,
-            _ => {
-                let base = match n.node.name.as_str() {
-                    "" => format!("If_{}", n.node.index),
-                    name => name.to_string(),
-                };
-                Some(self.tuple_local(&base))
-            }
+            _ => Some(self.tuple_local(&node_base(&n.node))),
         };
         // The branches print into a buffer of their own, their `let` first.
         let start = self.out.len();
         self.indent += 1;
         let branch = |me: &mut Self, b: &GraphRecord| -> PResult<()> {
-            me.enter(b);
-            let r = me
-                .nodes(b)
-                .and_then(|()| me.results(b, Some((&outs, &n.node))));
-            me.scopes.pop();
-            let r = r?;
+            let r = me.branch(b, &outs, &n.node)?;
             me.line(&r);
             Ok(())
         };
@@ -862,6 +844,17 @@ impl<'s> Printer<'s> {
             self.outputs_of(g, n, &exprs)?;
         }
         Ok(())
+    }
+
+    /// Prints branch `b`'s nodes; the expression of its results, each of the type of the
+    /// `If`'s output (`outs`).
+    fn branch(&mut self, b: &GraphRecord, outs: &[Ty], node: &NodeRef) -> PResult<String> {
+        self.enter(b);
+        let r = self
+            .nodes(b)
+            .and_then(|()| self.results(b, Some((outs, node))));
+        self.scopes.pop();
+        r
     }
 
     /// Binds an `If`'s outputs to its taken branch's results (`r`: a name or a tuple of

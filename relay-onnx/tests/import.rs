@@ -5,24 +5,17 @@
 use relay_onnx::build::{graph_attr, int, ints, Graph, D};
 use relay_onnx::import::{import_bytes, import_bytes_with, Bindings, ImportError};
 
-fn x(g: &mut Graph) {
-    g.input("x", D::F32, &[D::p("N"), D::p("S"), D::v(768)]);
-}
-
-/// `Shape(x)[i]` as a one-element vector.
-fn dim(g: &mut Graph, i: i64, out: &str) {
-    let idx = format!("{out}_idx");
-    g.init_ints(&idx, &[1], &[i]);
-    g.node("Gather", &["shape", &idx], &[out], vec![int("axis", 0)]);
-}
-
 #[test]
 fn a_computed_shape_is_an_onnx_value_annotated_with_its_value() {
+    // `Reshape(x, Concat(Shape(x)[0] * Shape(x)[1], 768))`.
     let mut g = Graph::new(17);
-    x(&mut g);
+    g.input("x", D::F32, &[D::p("N"), D::p("S"), D::v(768)]);
     g.node("Shape", &["x"], &["shape"], vec![]);
-    dim(&mut g, 0, "n");
-    dim(&mut g, 1, "s");
+    for (i, out) in ["n", "s"].into_iter().enumerate() {
+        let idx = format!("{out}_idx");
+        g.init_ints(&idx, &[1], &[i as i64]);
+        g.node("Gather", &["shape", &idx], &[out], vec![int("axis", 0)]);
+    }
     g.node("Mul", &["n", "s"], &["ns"], vec![]);
     g.init_ints("width", &[1], &[768]);
     g.node(
@@ -121,15 +114,11 @@ fn an_if_is_relays_if_with_each_branch_annotated_with_the_joined_type() {
     flat.node("Flatten", &["x"], &["f"], vec![int("axis", 0)]);
     flat.output("f");
     let then_b = branch("Relu", "a");
-    g.node(
-        "If",
-        &["c"],
-        &["y"],
-        vec![
-            graph_attr("then_branch", &then_b),
-            graph_attr("else_branch", &flat),
-        ],
-    );
+    let branches = vec![
+        graph_attr("then_branch", &then_b),
+        graph_attr("else_branch", &flat),
+    ];
+    g.node("If", &["c"], &["y"], branches.clone());
     g.output("y");
     let imported = import_bytes(g.bytes().into()).unwrap();
     let text = "\
@@ -171,15 +160,7 @@ def @main(
         int32_data: vec![0],
         ..Default::default()
     });
-    g.node(
-        "If",
-        &["k"],
-        &["z"],
-        vec![
-            graph_attr("then_branch", &then_b),
-            graph_attr("else_branch", &flat),
-        ],
-    );
+    g.node("If", &["k"], &["z"], branches);
     g.output("z");
     let imported = import_bytes(g.bytes().into()).unwrap();
     let tail = "  /* node 1 `If_1` (If): its condition is known to be false; its `else_branch`: */
