@@ -182,6 +182,8 @@ struct Printer<'s> {
     /// name may extend.
     used: FxHashSet<String>,
     tuples: FxHashSet<String>,
+    /// Each part of a name given before a `.` (`input` of `input.1`).
+    stems: FxHashSet<String>,
     /// The graphs being printed, innermost last.
     scopes: Vec<Scope>,
     /// The types printed, by type.
@@ -242,6 +244,7 @@ impl<'s> Printer<'s> {
             indent: 0,
             used: FxHashSet::default(),
             tuples: FxHashSet::default(),
+            stems: FxHashSet::default(),
             scopes: Vec::new(),
             shown: FxHashMap::default(),
             top_names: Vec::new(),
@@ -377,6 +380,9 @@ impl<'s> Printer<'s> {
             n += 1;
             name = format!("{base}_{n}");
         }
+        for (i, _) in name.match_indices('.') {
+            self.stems.insert(name[..i].to_string());
+        }
         self.used.insert(name.clone());
         name
     }
@@ -392,10 +398,7 @@ impl<'s> Printer<'s> {
         let base = local_spelling(base);
         let mut name = base.clone();
         let mut n = 1;
-        while self.used.contains(&name)
-            || self.extends_tuple(&name)
-            || self.used.iter().any(|u| u.starts_with(&format!("{name}.")))
-        {
+        while self.used.contains(&name) || self.extends_tuple(&name) || self.stems.contains(&name) {
             n += 1;
             name = format!("{base}_{n}");
         }

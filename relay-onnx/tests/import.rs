@@ -475,16 +475,85 @@ fn the_real_models_round_trip() {
     assert_eq!(
         why,
         [
-            ("ddddocr_common.onnx", "a declared output disagrees with the inferred type: the model does not check"),
-            ("ddddocr_common_old.onnx", "a declared output disagrees with the inferred type: the model does not check"),
-            ("ort_logreg_iris.onnx", "an operator the checker does not support"),
-            ("ppocrv3_det.onnx", "a dimension the model leaves unknown, printed as a symbol"),
-            ("silero_vad_16k_op15.onnx", "an `If` whose branches give outputs of different ranks"),
-            ("silero_vad_half.onnx", "an `If` whose branches give outputs of different ranks"),
-            ("silero_vad_v6.onnx", "an `If` whose branches give outputs of different ranks"),
+            (
+                "ddddocr_common.onnx",
+                "a declared output disagrees with the inferred type: the model does not check"
+            ),
+            (
+                "ddddocr_common_old.onnx",
+                "a declared output disagrees with the inferred type: the model does not check"
+            ),
+            (
+                "ort_logreg_iris.onnx",
+                "an operator the checker does not support"
+            ),
+            (
+                "ppocrv3_det.onnx",
+                "a dimension the model leaves unknown, printed as a symbol"
+            ),
+            (
+                "silero_vad_16k_op15.onnx",
+                "an `If` whose branches give outputs of different ranks"
+            ),
+            (
+                "silero_vad_half.onnx",
+                "an `If` whose branches give outputs of different ranks"
+            ),
+            (
+                "silero_vad_v6.onnx",
+                "an `If` whose branches give outputs of different ranks"
+            ),
             ("slanet_table.onnx", "`Loop` is not printed"),
         ]
     );
     // The others: every binding and the signature exactly the ONNX check's.
     assert_eq!((exact, bindings, models.len()), (34, 13892, 42));
+}
+
+#[test]
+fn a_value_of_symbols_and_negative_constants_is_two_onnx_values() {
+    // `Reshape(x, Concat(Shape(x)[0:1], [-1]))`: `[N, -1]`, which no type holds.
+    let mut g = Graph::new(17);
+    g.input("x", D::F32, &[D::p("N"), D::v(3), D::v(4)]);
+    g.node("Shape", &["x"], &["shape"], vec![int("end", 1)]);
+    g.init_ints("minus_one", &[1], &[-1]);
+    g.node(
+        "Concat",
+        &["shape", "minus_one"],
+        &["target"],
+        vec![int("axis", 0)],
+    );
+    g.node("Reshape", &["x", "target"], &["y"], vec![]);
+    g.output("y");
+    let imported = import_bytes(g.bytes().into()).unwrap();
+    let body = "\
+  let %shape: Tensor[(1), int64] = onnx.shape(%x, end=1);
+  let %target: Tensor[(2), int64] = onnx.concat((%shape, %minus_one), axis=0);
+  let %target_value_at: Tensor[(N), int64] = onnx.value(%target, at=[0]);
+  let %target_value = onnx.value(%target_value_at, values=[-1], at=[0]);
+  let %y: Tensor[(N, 12), float32] = onnx.reshape(%x, %target_value);
+  %y
+}
+";
+    assert!(imported.text.ends_with(body), "{}", imported.text);
+    assert_eq!(
+        read_back(&imported.text).last().unwrap(),
+        "%y: Tensor[(N, 12), float32]"
+    );
+    // Selecting an element the tensor does not have is an error.
+    let wrong = imported.text.replace(
+        "at=[0]);\n  let %target_value =",
+        "at=[2]);\n  let %target_value =",
+    );
+    let prelude = relay_ops::prelude::Prelude::standard().unwrap();
+    let messages: Vec<String> = prelude
+        .check(&wrong)
+        .errors
+        .into_iter()
+        .map(|e| e.message)
+        .collect();
+    assert_eq!(
+        messages,
+        ["`at` selects element 2 of `Tensor[(2), int64]`, which has 2"]
+    );
 }
