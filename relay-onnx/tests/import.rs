@@ -5,6 +5,14 @@
 use relay_onnx::build::{graph_attr, int, ints, Graph, D};
 use relay_onnx::import::{import_bytes, import_bytes_with, Bindings, ImportError};
 
+/// `g` ending in `y = Reshape(x, Concat(parts))`, imported.
+fn reshape_x_to(mut g: Graph, parts: &[&str]) -> relay_onnx::import::Imported {
+    g.node("Concat", parts, &["target"], vec![int("axis", 0)]);
+    g.node("Reshape", &["x", "target"], &["y"], vec![]);
+    g.output("y");
+    import_bytes(g.bytes().into()).unwrap()
+}
+
 #[test]
 fn a_computed_shape_is_an_onnx_value_annotated_with_its_value() {
     // `Reshape(x, Concat(Shape(x)[0] * Shape(x)[1], 768))`.
@@ -18,15 +26,7 @@ fn a_computed_shape_is_an_onnx_value_annotated_with_its_value() {
     }
     g.node("Mul", &["n", "s"], &["ns"], vec![]);
     g.init_ints("width", &[1], &[768]);
-    g.node(
-        "Concat",
-        &["ns", "width"],
-        &["target"],
-        vec![int("axis", 0)],
-    );
-    g.node("Reshape", &["x", "target"], &["y"], vec![]);
-    g.output("y");
-    let imported = import_bytes(g.bytes().into()).unwrap();
+    let imported = reshape_x_to(g, &["ns", "width"]);
     let text = "\
 #[version = \"0.0.5\"]
 def @main(
@@ -517,15 +517,7 @@ fn a_value_of_symbols_and_negative_constants_is_two_onnx_values() {
     g.input("x", D::F32, &[D::p("N"), D::v(3), D::v(4)]);
     g.node("Shape", &["x"], &["shape"], vec![int("end", 1)]);
     g.init_ints("minus_one", &[1], &[-1]);
-    g.node(
-        "Concat",
-        &["shape", "minus_one"],
-        &["target"],
-        vec![int("axis", 0)],
-    );
-    g.node("Reshape", &["x", "target"], &["y"], vec![]);
-    g.output("y");
-    let imported = import_bytes(g.bytes().into()).unwrap();
+    let imported = reshape_x_to(g, &["shape", "minus_one"]);
     let body = "\
   let %shape: Tensor[(1), int64] = onnx.shape(%x, end=1);
   let %target: Tensor[(2), int64] = onnx.concat((%shape, %minus_one), axis=0);
@@ -555,5 +547,32 @@ fn a_value_of_symbols_and_negative_constants_is_two_onnx_values() {
     assert_eq!(
         messages,
         ["`at` selects element 2 of `Tensor[(2), int64]`, which has 2"]
+    );
+}
+
+#[test]
+fn a_call_annotated_with_a_tuple_gives_as_many_results_as_asked_for() {
+    // `Dropout` gives its mask only when asked: the annotation asks before the relation
+    // is solved.
+    let mut g = Graph::new(13);
+    g.input("x", D::F32, &[D::p("N"), D::v(3)]);
+    g.node("Dropout", &["x"], &["y", "mask"], vec![]);
+    g.output("y").output("mask");
+    let imported = import_bytes(g.bytes().into()).unwrap();
+    let body = "\
+  let %Dropout_0: (Tensor[(N, 3), float32], Tensor[(N, 3), bool]) = onnx.dropout(%x, (), (), mask_dtype=\"bool\");
+  let %y: Tensor[(N, 3), float32] = %Dropout_0.0;
+  let %mask: Tensor[(N, 3), bool] = %Dropout_0.1;
+  (%y, %mask)
+}
+";
+    assert!(imported.text.ends_with(body), "{}", imported.text);
+    assert_eq!(
+        read_back(&imported.text)[1..],
+        [
+            "%Dropout_0: (Tensor[(N, 3), float32], Tensor[(N, 3), bool])",
+            "%y: Tensor[(N, 3), float32]",
+            "%mask: Tensor[(N, 3), bool]",
+        ]
     );
 }
