@@ -576,3 +576,47 @@ fn a_call_annotated_with_a_tuple_gives_as_many_results_as_asked_for() {
         ]
     );
 }
+
+#[test]
+fn a_branchs_initializers_are_parameters_too() {
+    let mut then_b = Graph::new(17);
+    then_b.init_f32("bias", &[3]);
+    then_b.node("Add", &["x", "bias"], &["a"], vec![]);
+    then_b.output("a");
+    let mut g = Graph::new(17);
+    g.input("x", D::F32, &[D::p("N"), D::v(3)]);
+    g.input("c", D::BOOL, &[]);
+    g.node(
+        "If",
+        &["c"],
+        &["y"],
+        vec![
+            graph_attr("then_branch", &then_b),
+            graph_attr("else_branch", &branch("Relu", "b")),
+        ],
+    );
+    g.output("y");
+    let imported = import_bytes(g.bytes().into()).unwrap();
+    let text = "\
+#[version = \"0.0.5\"]
+def @main(
+  %x: Tensor[(N, 3), float32],
+  %c: bool,
+  %bias: Tensor[(3), float32]
+) {
+  let %y: Tensor[(N, 3), float32] = if (%c) {
+    let %a: Tensor[(N, 3), float32] = onnx.binary(%x, %bias);
+    %a
+  } else {
+    let %b: Tensor[(N, 3), float32] = nn.relu(%x);
+    %b
+  };
+  %y
+}
+";
+    assert_eq!(imported.text, text);
+    assert_eq!(
+        read_back(text)[0],
+        "@main: fn (Tensor[(N, 3), float32], bool, Tensor[(3), float32]) -> Tensor[(N, 3), float32]"
+    );
+}
