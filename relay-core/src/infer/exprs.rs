@@ -55,8 +55,6 @@ impl Infer<'_> {
         let mut buf = std::mem::take(&mut self.scratch);
         buf.clear();
         buf.extend(args.iter().map(|&a| self.ty_of(a)));
-        // Every input known: the relation decides now (or has decided before, for the
-        // same inputs and attributes), and the call has its type at once.
         // A result the `let` annotates as a tuple: the relation sees it (not remembered).
         if let Some(want) = self.expected.remove(&e) {
             let known = buf.iter().all(|&t| !self.s.tcx.has_vars(t));
@@ -75,6 +73,8 @@ impl Infer<'_> {
             }
             return Some(ret);
         }
+        // Every input known: the relation decides now (or has decided before, for the
+        // same inputs and attributes), and the call has its type at once.
         let known = self.s.remembers_results() && buf.iter().all(|&t| !self.s.tcx.has_vars(t));
         let inputs = (known && buf.len() <= SITE_INPUTS).then(|| {
             // Every slot of the key set in turn (a fixed count): a copy of the inputs'

@@ -452,9 +452,6 @@ impl<'m> Checker<'m> {
             let (ty, failed) = (slot.ty, slot.failed);
             let cid = child.add_slot(name, ty, None);
             child.slots[cid].failed = failed;
-            if let Some(r) = child.record.as_mut() {
-                r.outer.push(cid);
-            }
             if let Some(v) = self.values.get(&id) {
                 child.values.insert(cid, v.clone());
             }

@@ -9,15 +9,14 @@ use crate::check::NodeRef;
 use crate::ops::OnnxOp;
 use relay_core::{AttrValue, Ty};
 
-/// One graph (the model's, or a branch of an `If`), as the checker typed it.
+/// One graph (the model's, or a branch of an `If`), as the checker typed it. A value a
+/// subgraph reads from the graphs around it is a slot of its name with no producer.
 #[derive(Default)]
 pub(crate) struct GraphRecord {
     /// Each value's name as the file has it, by slot.
     pub names: Vec<Box<[u8]>>,
     /// Each value's type (resolve before use), by slot.
     pub tys: Vec<Ty>,
-    /// The values a subgraph reads from the graphs around it (by name), by slot.
-    pub outer: Vec<usize>,
     /// The graph inputs that are not initializers (a subgraph's: its formal inputs).
     pub inputs: Vec<usize>,
     /// The initializers.
