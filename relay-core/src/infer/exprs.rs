@@ -56,7 +56,11 @@ impl Infer<'_> {
         buf.clear();
         buf.extend(args.iter().map(|&a| self.ty_of(a)));
         // A result the `let` annotates as a tuple: the relation sees it (not remembered).
-        if let Some(want) = self.expected.remove(&e) {
+        let expected = match self.expected.is_empty() {
+            true => None,
+            false => self.expected.remove(&e),
+        };
+        if let Some(want) = expected {
             let known = buf.iter().all(|&t| !self.s.tcx.has_vars(t));
             let ret = self.s.fresh_ty();
             buf.push(ret);
