@@ -693,13 +693,21 @@ impl<'s> Printer<'s> {
     ) -> PResult<String> {
         let _ = g;
         let t = self.solver.resolve(t);
+        // A value the checker did not know is an argument the relation typed without; the
+        // text has no expression of an unknown type to pass.
+        let unknown = || {
+            node_error(
+                &n.node,
+                format!("{what} is not known, and the text has no way to pass an unknown value"),
+            )
+        };
         let dims: Vec<Dim> = match self.solver.tcx.data(t) {
             TyData::Tuple(f) if f.is_empty() => return Ok("()".into()),
             &TyData::Tensor(s, DTy::Known(DType::INT64)) => match self.solver.tcx.shape_dims(s) {
                 Some(d) => d.to_vec(),
-                None => return Err(node_error(&n.node, format!("{what} is not known"))),
+                None => return Err(unknown()),
             },
-            _ => return Err(node_error(&n.node, format!("{what} is not known"))),
+            _ => return Err(unknown()),
         };
         let ty = self
             .ty(t)

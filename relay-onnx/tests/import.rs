@@ -620,3 +620,39 @@ def @main(
         "@main: fn (Tensor[(N, 3), float32], bool, Tensor[(3), float32]) -> Tensor[(N, 3), float32]"
     );
 }
+
+#[test]
+fn a_size_that_depends_on_data_is_an_onnx_value_of_no_tensor() {
+    // `NonZero` of the value of a shape: its count is a symbol named after the node.
+    let mut g = Graph::new(13);
+    g.input("x", D::F32, &[D::p("N"), D::v(3)]);
+    g.node("Shape", &["x"], &["shape"], vec![]);
+    g.node("NonZero", &["shape"], &["nz"], vec![]);
+    g.output("nz");
+    let imported = import_bytes(g.bytes().into()).unwrap();
+    let body = "\
+  let %shape: Tensor[(2), int64] = onnx.shape(%x);
+  let %shape_value: Tensor[(N, 3), int64] = onnx.value(%shape);
+  let %NonZero_1_value: Tensor[(NonZero_1), int64] = onnx.value(());
+  let %nz: Tensor[(1, NonZero_1), int64] = onnx.nonzero(%shape, %shape_value, %NonZero_1_value);
+  %nz
+}
+";
+    assert!(imported.text.ends_with(body), "{}", imported.text);
+    assert_eq!(
+        read_back(&imported.text).last().unwrap(),
+        "%nz: Tensor[(1, NonZero_1), int64]"
+    );
+    // Of data, whose value is not known: not printed.
+    let mut g = Graph::new(13);
+    g.input("x", D::F32, &[D::p("N"), D::v(3)]);
+    g.node("NonZero", &["x"], &["nz"], vec![]);
+    g.output("nz");
+    let Err(ImportError::Diagnostics(d)) = import_bytes(g.bytes().into()) else {
+        panic!("an unknown value is not printed");
+    };
+    assert_eq!(
+        d[0].to_string(),
+        "node 0 `NonZero_0` (NonZero): the value of input 0 is not known, and the text has no way to pass an unknown value"
+    );
+}
