@@ -23,6 +23,10 @@
 //!   not printed; a program's own global of the same name shadows the prelude's. On a
 //!   parse or type error, exit 1 with diagnostics on stderr. Exit 2 for usage and I/O
 //!   errors.
+//! - `relay import MODEL.onnx`: the model as a Relay module (`@main` with the graph inputs
+//!   and the initializers as parameters, a `let` per node output annotated with its type),
+//!   which `relay check` reads back with the same types; the model's problems, or a node
+//!   that cannot be printed, as diagnostics (exit 1).
 //! - `relay ops`: every registered operator with its type, relation, attributes and level.
 //! - `relay workload N`: the reference workload of the benchmarks with N operators.
 
@@ -62,6 +66,17 @@ enum Command {
         /// The `.relay` files (`-`: standard input) and `.onnx` models.
         #[arg(required = true)]
         files: Vec<std::path::PathBuf>,
+    },
+    /// Print an ONNX model as a Relay module that `relay check` reads back.
+    ///
+    /// `@main`'s parameters are the graph inputs, then the initializers; each node output
+    /// is a `let` annotated with its inferred type, and a shape computed in the graph an
+    /// `onnx.value` annotated with its value as a type. A model that does not check, or has
+    /// a node that cannot be printed yet (`Loop`, `Scan`, sequences), gives diagnostics
+    /// naming the node (exit 1).
+    Import {
+        /// The `.onnx` model.
+        file: std::path::PathBuf,
     },
     /// List every registered operator: type, relation, attributes, level.
     Ops,
@@ -133,6 +148,12 @@ pub fn main() -> ExitCode {
                 compare_printed,
             },
         ),
+        Command::Import { file } => match onnx::import(&mut out, &file) {
+            Ok(Ok(true)) => Ok(ExitCode::SUCCESS),
+            Ok(Ok(false)) => Ok(ExitCode::from(1)),
+            Ok(Err(())) => Ok(ExitCode::from(2)),
+            Err(e) => Err(e),
+        },
         Command::Ops => ops(&mut out),
         Command::Workload { ops, .. } if ops > relay_ops::workload::MAX_OPS => {
             eprintln!(

@@ -4,6 +4,8 @@
 //! - [`proto`]: the messages of the format the checker reads (prost's derive; weights
 //!   and names are slices of the file, never copied; external data never opened).
 //! - [`check`](mod@check): the graph as a function typed node by node, with one solver.
+//! - [`import`](mod@import): the checked graph printed as a Relay module that `relay check`
+//!   reads back with the same types (`relay import`).
 //! - [`value`]: shape values, the integer tensors ONNX computes shapes with, as lists of
 //!   symbolic dimensions.
 //! - [`ops`]: the operators, each a mapping onto a Relay operator of the registry,
@@ -52,6 +54,7 @@
 pub mod attr;
 pub mod build;
 pub mod check;
+pub mod import;
 pub mod ops;
 pub mod proto;
 pub mod value;

@@ -55,6 +55,28 @@ impl Infer<'_> {
         let mut buf = std::mem::take(&mut self.scratch);
         buf.clear();
         buf.extend(args.iter().map(|&a| self.ty_of(a)));
+        // A result the `let` annotates as a tuple: the relation sees it (not remembered).
+        let expected = match self.expected.is_empty() {
+            true => None,
+            false => self.expected.remove(&e),
+        };
+        if let Some(want) = expected {
+            let known = buf.iter().all(|&t| !self.s.tcx.has_vars(t));
+            let ret = self.s.fresh_ty();
+            buf.push(ret);
+            // A fresh result takes any type.
+            let _ = self.s.unify(ret, want);
+            let (relation, filled) = (site.relation, site.attrs.clone());
+            self.s
+                .add_op_relation(site.op, relation, &buf, Some(filled), e.0);
+            self.scratch = buf;
+            if known {
+                if let Outcome::Failed(errors) = self.s.solve() {
+                    self.report_failures(errors);
+                }
+            }
+            return Some(ret);
+        }
         // Every input known: the relation decides now (or has decided before, for the
         // same inputs and attributes), and the call has its type at once.
         let known = self.s.remembers_results() && buf.iter().all(|&t| !self.s.tcx.has_vars(t));

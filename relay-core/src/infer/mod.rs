@@ -171,6 +171,8 @@ struct Infer<'m> {
     unset: Ty,
     /// A buffer for a relation's arguments.
     scratch: Vec<Ty>,
+    /// The tuple annotation of the `let` a call being typed is bound by.
+    expected: FxHashMap<ExprId, Ty>,
     /// The frames of [`Infer::infer_expr`], kept from one body to the next.
     frames: Vec<Frame>,
     /// The `let`s of the runs of [`Frame::ExitLets`], outer runs first.
@@ -241,6 +243,7 @@ fn infer_full(tcx: TyCtx, adts: &AdtTable, m: &Module, skip: &[bool], options: O
         op_sites: Vec::new(),
         unset,
         scratch: Vec::new(),
+        expected: FxHashMap::default(),
         // A frame a `let` at most, reserved at once (pages not touched stay free): a
         // million-`let` chain is never copied to a larger stack.
         frames: Vec::with_capacity(exprs / 2 + 1),
@@ -461,8 +464,9 @@ impl Infer<'_> {
                         self.run_lets.push(e);
                         // The next `let` of a chain, if its value is a call of leaves: typed
                         // here, as its frames would type it, and bound in turn.
-                        if let ExprKind::Let { value, .. } = self.m.expr(body).kind {
+                        if let ExprKind::Let { var, value, .. } = self.m.expr(body).kind {
                             if let ExprKind::Call { parts, .. } = self.m.expr(value).kind {
+                                self.expect_ann(var, value);
                                 if self.leaf_call(value, self.m.list(parts)) {
                                     e = body;
                                     continue;
@@ -527,6 +531,22 @@ impl Infer<'_> {
         true
     }
 
+    /// Records the annotation of `var`, bound to `value`, as the type expected of the call
+    /// `value` is, when it is a tuple: the relation of an operator of several results sees
+    /// how many are asked for before it is solved (ONNX's `Dropout` gives its mask only
+    /// when asked).
+    fn expect_ann(&mut self, var: VarId, value: ExprId) {
+        let (Some(ann), ExprKind::Call { .. }) =
+            (self.m.var_decl(var).ann(), &self.m.expr(value).kind)
+        else {
+            return;
+        };
+        if matches!(self.s.tcx.data(ann), TyData::Tuple(_)) {
+            let ann = self.open_ann(ann);
+            self.expected.insert(value, ann);
+        }
+    }
+
     /// Pushes the frames typing `e`'s children before its own exit.
     fn enter(&mut self, e: ExprId, stack: &mut Vec<Frame>) {
         let m = self.m;
@@ -538,6 +558,7 @@ impl Infer<'_> {
                 if m.let_binds_first(*value) {
                     self.bind_var(*var);
                 }
+                self.expect_ann(*var, *value);
                 stack.push(Frame::BindLet(e));
                 stack.push(Frame::Enter(*value));
                 return;

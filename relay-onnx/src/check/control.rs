@@ -61,11 +61,22 @@ impl<'m> Checker<'m> {
         // A known condition types its branch alone: the other is dead for this model, and
         // may not even be well typed at its shapes (a `Split` into the parts of another rank).
         let typed = |me: &mut Self, which, sub| match known {
-            Some(c) if c != (which == "then_branch") => None,
-            _ => me.subgraph(sub, g, k, which, &[]),
+            Some(c) if c != (which == "then_branch") => (None, None),
+            _ => {
+                let outs = me.subgraph(sub, g, k, which, &[]);
+                (outs, me.last_subgraph.take())
+            }
         };
-        let then_outs = typed(self, "then_branch", then_g);
-        let else_outs = typed(self, "else_branch", else_g);
+        let (then_outs, then_record) = typed(self, "then_branch", then_g);
+        let (else_outs, else_record) = typed(self, "else_branch", else_g);
+        if self.record.is_some() {
+            let kind = super::NodeKind::If {
+                known,
+                then_branch: then_record,
+                else_branch: else_record,
+            };
+            self.record_node(g, k, inputs, kind);
+        }
         let n = node.output().len();
         for (which, outs) in [("then_branch", &then_outs), ("else_branch", &else_outs)] {
             if let Some(o) = outs {
@@ -422,9 +433,15 @@ impl<'m> Checker<'m> {
         let solver = std::mem::replace(&mut self.solver, placeholder);
         let mut child = Checker::with(self.registry, solver, self.pending_ty, self.opsets.clone());
         child.depth = self.depth + 1;
+        if self.record.is_some() {
+            child.record = Some(Box::default());
+        }
         // The body's inputs, of the types the node gives them.
         for (vi, &t) in sub.input.iter().zip(inputs) {
-            child.add_slot(&vi.name, t, None);
+            let id = child.add_slot(&vi.name, t, None);
+            if let Some(r) = child.record.as_mut() {
+                r.inputs.push(id);
+            }
         }
         child.syms = std::mem::take(&mut self.syms);
         child.empty_elems = std::mem::take(&mut self.empty_elems);
@@ -455,6 +472,7 @@ impl<'m> Checker<'m> {
             })
             .collect();
         let complete = child.outputs.len() == sub.output.len();
+        self.last_subgraph = child.take_record();
         // The solver and the symbols come back; the problems too, saying where they are.
         self.solver = child.solver;
         self.syms = child.syms;

@@ -10,6 +10,7 @@
 //! when its shape values are evaluated.
 
 use crate::attr::{int_data, NodeAttrs};
+use crate::import::record::{Call, GraphRecord, NodeKind, NodeRecord};
 use crate::ops::{self, Arg, AttrFrom, OnnxOp, Outputs};
 use crate::proto::{
     text, GraphHead, GraphRef, ModelProto, NodeAt, Nodes, OperatorSetIdProto, TensorView,
@@ -125,9 +126,17 @@ pub struct Checked {
     /// The outputs of the nodes, in the order the graph lists the nodes.
     bindings: Vec<usize>,
     diagnostics: Vec<Diagnostic>,
+    /// What the importer prints from, when it was asked for.
+    record: Option<Box<GraphRecord>>,
 }
 
 impl Checked {
+    /// The graph as recorded for the importer, and the solver its types live in (`None`
+    /// unless checked by [`check_bytes_recorded`]).
+    pub(crate) fn recorded(&mut self) -> Option<(&GraphRecord, &mut Solver)> {
+        Some((self.record.as_deref()?, &mut self.solver))
+    }
+
     /// The name of value `i` as it is in the file.
     fn raw_name(&self, i: usize) -> &[u8] {
         let start = if i == 0 {
@@ -473,6 +482,17 @@ pub enum DimShown {
 /// initializers are found by walking the wire ([`GraphRef::read`]), not decoded into a
 /// message each.
 pub fn check_bytes(bytes: bytes::Bytes) -> Result<Checked, LoadError> {
+    check_bytes_as(bytes, false)
+}
+
+/// [`check_bytes`], keeping what the importer prints from: each node's Relay call and
+/// each `If`'s branches (nodes are then typed one by one, none taken from a node typed
+/// before).
+pub(crate) fn check_bytes_recorded(bytes: bytes::Bytes) -> Result<Checked, LoadError> {
+    check_bytes_as(bytes, true)
+}
+
+fn check_bytes_as(bytes: bytes::Bytes, record: bool) -> Result<Checked, LoadError> {
     let head = crate::read_head(bytes)?;
     let raw = head.graph.as_ref().expect("read_head requires a graph");
     let graph_head = GraphHead::decode(raw.clone()).map_err(|e| {
@@ -481,16 +501,16 @@ pub fn check_bytes(bytes: bytes::Bytes) -> Result<Checked, LoadError> {
     })?;
     let g = GraphRef::read(raw, &graph_head)
         .map_err(|e| LoadError(format!("its graph is not a readable `GraphProto`: {e}")))?;
-    Ok(check_graph(&head.opset_import, Some(&g)))
+    Ok(check_graph(&head.opset_import, Some(&g), record))
 }
 
 /// Checks a decoded model.
 pub fn check_model(model: &ModelProto) -> Checked {
     let g = model.graph.as_ref().map(GraphRef::of);
-    check_graph(&model.opset_import, g.as_ref())
+    check_graph(&model.opset_import, g.as_ref(), false)
 }
 
-fn check_graph(opsets: &[OperatorSetIdProto], g: Option<&GraphRef<'_>>) -> Checked {
+fn check_graph(opsets: &[OperatorSetIdProto], g: Option<&GraphRef<'_>>, record: bool) -> Checked {
     let registry = match relay_core::registry::global() {
         Ok(r) => r,
         Err(errors) => {
@@ -502,6 +522,9 @@ fn check_graph(opsets: &[OperatorSetIdProto], g: Option<&GraphRef<'_>>) -> Check
         }
     };
     let mut c = Checker::new(opsets, Some(registry));
+    if record {
+        c.record = Some(Box::default());
+    }
     for p in ops::problems() {
         c.error(None, p.clone(), Vec::new());
     }
@@ -557,6 +580,10 @@ struct Checker<'m> {
     outputs: Vec<usize>,
     bindings: Vec<usize>,
     diagnostics: Vec<Diagnostic>,
+    /// What the importer prints from, if it is kept ([`check_bytes_recorded`]), and the
+    /// record of the subgraph typed last.
+    record: Option<Box<GraphRecord>>,
+    last_subgraph: Option<Box<GraphRecord>>,
 }
 
 impl<'m> Checker<'m> {
@@ -636,10 +663,13 @@ impl<'m> Checker<'m> {
             outputs: Vec::new(),
             bindings: Vec::new(),
             diagnostics: Vec::new(),
+            record: None,
+            last_subgraph: None,
         }
     }
 
-    fn finish(self) -> Checked {
+    fn finish(mut self) -> Checked {
+        let record = self.take_record();
         let mut names = Vec::with_capacity(self.names.iter().map(|n| n.len()).sum());
         let mut name_ends = Vec::with_capacity(self.names.len());
         for n in &self.names {
@@ -655,6 +685,35 @@ impl<'m> Checker<'m> {
             outputs: self.outputs,
             bindings: self.bindings,
             diagnostics: self.diagnostics,
+            record,
+        }
+    }
+
+    /// The record of this graph, its values' names and types filled in.
+    fn take_record(&mut self) -> Option<Box<GraphRecord>> {
+        let mut r = self.record.take()?;
+        r.names = self.names.iter().map(|n| Box::from(*n)).collect();
+        r.tys = self.slots.iter().map(|s| s.ty).collect();
+        r.inputs.extend(&self.inputs);
+        r.outputs.clone_from(&self.outputs);
+        Some(r)
+    }
+
+    /// Records what node `k` became.
+    fn record_node(&mut self, g: &Nodes<'m>, k: usize, inputs: &[Option<usize>], kind: NodeKind) {
+        let outputs = (0..g.outputs(k).len())
+            .map(|j| {
+                self.output_slot(k, j)
+                    .filter(|&id| !self.names[id].is_empty())
+            })
+            .collect();
+        if let Some(r) = self.record.as_mut() {
+            r.nodes[k] = NodeRecord {
+                node: node_ref(g, k),
+                inputs: inputs.to_vec(),
+                outputs,
+                kind,
+            };
         }
     }
 
@@ -750,6 +809,9 @@ impl<'m> Checker<'m> {
             let (t, name) = (&t, t.name);
             let ty = self.tensor_proto_ty(t);
             let id = self.add_slot(name, ty, None);
+            if let Some(r) = self.record.as_mut() {
+                r.initializers.push(id);
+            }
             match int_data(t) {
                 Ok(Some(v)) => {
                     let v: Box<[Dim]> = v
@@ -793,6 +855,17 @@ impl<'m> Checker<'m> {
             self.inputs.push(id);
         }
         let order = self.order(&nodes);
+        if let Some(r) = self.record.as_mut() {
+            r.nodes = (0..nodes.len())
+                .map(|k| NodeRecord {
+                    node: node_ref(&nodes, k),
+                    inputs: Vec::new(),
+                    outputs: Vec::new(),
+                    kind: NodeKind::Other,
+                })
+                .collect();
+            r.order.clone_from(&order);
+        }
         for &n in &order {
             self.node(&nodes, n);
         }
@@ -986,6 +1059,9 @@ impl<'m> Checker<'m> {
                 b"Identity" => {
                     let t = self.slots[inputs[0].expect("checked above")].ty;
                     self.set_output(k, 0, t);
+                    if self.record.is_some() {
+                        self.record_node(g, k, &inputs, NodeKind::Pass);
+                    }
                 }
                 _ => self.sequence_node(g, k, &inputs),
             }
@@ -1039,7 +1115,11 @@ impl<'m> Checker<'m> {
         };
         // A node of the mapping, attributes and known input types of one typed before
         // has that one's outputs (a model repeats its blocks).
-        let key = self.node_key(g, k, op, &inputs);
+        let key = match self.record {
+            // Each node recorded as its own call.
+            Some(_) => None,
+            None => self.node_key(g, k, op, &inputs),
+        };
         if let Some(outs) = key.as_ref().and_then(|key| self.node_memo.get(key)) {
             let outs = outs.clone();
             for (j, t) in outs.iter().enumerate() {
@@ -1465,6 +1545,7 @@ impl<'m> Checker<'m> {
         }
         // The filled attributes, shared by every node of the operator with the same
         // attributes (so that the solver's memo of results keys them alike).
+        let recorded_attrs = self.record.is_some().then(|| given.clone());
         let mut key = String::new();
         for (n, v) in &given {
             use std::fmt::Write as _;
@@ -1553,6 +1634,15 @@ impl<'m> Checker<'m> {
                 outs
             }
         };
+        if let Some(attrs) = recorded_attrs {
+            let call = Call {
+                op,
+                args: args.clone(),
+                attrs,
+                outs: outs.clone(),
+            };
+            self.record_node(g, k, inputs, NodeKind::Call(call));
+        }
         let mut ok = true;
         let errors = self.solver.solve_queue();
         if !errors.is_empty() {
