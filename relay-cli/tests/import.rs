@@ -4,29 +4,15 @@
 
 use relay_onnx::build::{int, Graph, D};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+mod common;
 
 fn write(name: &str, bytes: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("relay-cli-import-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, bytes).unwrap();
-    path
+    common::write("import", name, bytes)
 }
 
 fn relay(args: &[&str], file: &Path) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_relay"))
-        .args(args)
-        .arg(file)
-        .output()
-        .expect("run relay");
-    let dir = file.parent().unwrap().display().to_string();
-    let clean = |s: Vec<u8>| String::from_utf8(s).unwrap().replace(&dir, "DIR");
-    (
-        out.status.code().unwrap(),
-        clean(out.stdout),
-        clean(out.stderr),
-    )
+    common::relay_file(args, file)
 }
 
 #[test]

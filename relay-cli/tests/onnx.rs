@@ -2,30 +2,16 @@
 //! `relay_onnx::build` into a temporary directory.
 
 use relay_onnx::build::{int, ints, string, Graph, D};
-use std::path::PathBuf;
-use std::process::Command;
+use std::path::{Path, PathBuf};
+
+mod common;
 
 fn write(name: &str, bytes: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("relay-cli-onnx-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, bytes).unwrap();
-    path
+    common::write("onnx", name, bytes)
 }
 
-fn relay(args: &[&str], model: &PathBuf) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_relay"))
-        .args(args)
-        .arg(model)
-        .output()
-        .expect("run relay");
-    let dir = model.parent().unwrap().display().to_string();
-    let clean = |s: Vec<u8>| String::from_utf8(s).unwrap().replace(&dir, "DIR");
-    (
-        out.status.code().unwrap(),
-        clean(out.stdout),
-        clean(out.stderr),
-    )
+fn relay(args: &[&str], file: &Path) -> (i32, String, String) {
+    common::relay_file(args, file)
 }
 
 fn conv_net() -> Graph {
