@@ -71,70 +71,70 @@ relay_op! {
     /// ```text
     /// %y = maximum(%a, %b)  // (2, 3) f32, (3) f32 -> (2, 3) f32
     /// ```
-    maximum : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 4;
+    maximum,
 
     /// Element-wise minimum with NumPy broadcasting.
     ///
     /// ```text
     /// %y = minimum(%a, %b)  // (2, 3) f32, (3) f32 -> (2, 3) f32
     /// ```
-    minimum : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 4;
+    minimum,
 
     /// Element-wise `lhs ** rhs` with NumPy broadcasting.
     ///
     /// ```text
     /// %y = power(%a, %b)  // (2, 3) f32, () f32 -> (2, 3) f32
     /// ```
-    power : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 4;
+    power,
 
     /// Element-wise `lhs << rhs` with NumPy broadcasting.
     ///
     /// ```text
     /// %y = left_shift(%a, %b)  // (4) i32, () i32 -> (4) i32
     /// ```
-    left_shift : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 4;
+    left_shift,
 
     /// Element-wise `lhs >> rhs` with NumPy broadcasting.
     ///
     /// ```text
     /// %y = right_shift(%a, %b)  // (4) i32, () i32 -> (4) i32
     /// ```
-    right_shift : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 4;
+    right_shift,
 
     /// Element-wise bitwise and, with NumPy broadcasting.
     ///
     /// ```text
     /// %y = bitwise_and(%a, %b)  // (4) u8, (4) u8 -> (4) u8
     /// ```
-    bitwise_and : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 4;
+    bitwise_and,
 
     /// Element-wise bitwise or, with NumPy broadcasting.
     ///
     /// ```text
     /// %y = bitwise_or(%a, %b)  // (4) u8, (4) u8 -> (4) u8
     /// ```
-    bitwise_or : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 4;
+    bitwise_or,
 
     /// Element-wise bitwise exclusive or, with NumPy broadcasting.
     ///
     /// ```text
     /// %y = bitwise_xor(%a, %b)  // (4) u8, (4) u8 -> (4) u8
     /// ```
-    bitwise_xor : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 4;
+    bitwise_xor,
 
     /// Element-wise logical and, with NumPy broadcasting.
     ///
     /// ```text
     /// %y = logical_and(%a, %b)  // (2, 3) bool, (3) bool -> (2, 3) bool
     /// ```
-    logical_and : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 4;
+    logical_and,
 
     /// Element-wise logical or, with NumPy broadcasting.
     ///
     /// ```text
     /// %y = logical_or(%a, %b)  // (2, 3) bool, (3) bool -> (2, 3) bool
     /// ```
-    logical_or : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 4;
+    logical_or,
 
     /// Element-wise logical exclusive or, with NumPy broadcasting.
     ///

@@ -21,7 +21,7 @@ pub struct Input {
 }
 
 /// `name.segments : fn<params>(args) -> ret [, where R] [, attrs {..}] [, level N]
-/// [, onnx ..]*`.
+/// [, onnx ..]*`; `a, b : fn..` gives one of these for each name.
 pub struct OpDecl {
     pub attrs: Vec<Attribute>,
     /// The dotted name's segments.
@@ -115,7 +115,7 @@ impl Parse for Input {
     fn parse(input: ParseStream) -> syn::Result<Self> {
         let mut decls = Vec::new();
         while !input.is_empty() {
-            decls.push(input.parse()?);
+            decls.extend(OpDecl::parse_group(input)?);
             if input.is_empty() {
                 break;
             }
@@ -125,9 +125,42 @@ impl Parse for Input {
     }
 }
 
-impl Parse for OpDecl {
-    fn parse(input: ParseStream) -> syn::Result<Self> {
-        let attrs = input.call(Attribute::parse_outer)?;
+impl OpDecl {
+    /// `name, name : fn..`: one declaration of each name (with its own attributes), each
+    /// parsed from the one signature and its clauses.
+    fn parse_group(input: ParseStream) -> syn::Result<Vec<OpDecl>> {
+        let mut names = vec![(
+            input.call(Attribute::parse_outer)?,
+            OpDecl::parse_name(input)?,
+        )];
+        while input.peek(Token![,]) {
+            input.parse::<Token![,]>()?;
+            names.push((input.call(Attribute::parse_outer)?, OpDecl::parse_name(input)?));
+        }
+        input.parse::<Token![:]>()?;
+        let last = names.pop().expect("a declaration names an operator");
+        let mut decls = Vec::new();
+        // All but the last from a fork of the stream, the last from the stream itself.
+        for (attrs, name) in names {
+            decls.push(OpDecl::parse_signature(&input.fork(), attrs, name)?);
+        }
+        let alone = decls.is_empty();
+        let decl = OpDecl::parse_signature(input, last.0, last.1)?;
+        if let (false, Some(onnx)) = (alone, decl.onnx.first()) {
+            return Err(syn::Error::new(
+                onnx.kw,
+                format!(
+                    "an `onnx` clause maps one operator, not the {} of this declaration",
+                    decls.len() + 1
+                ),
+            ));
+        }
+        decls.push(decl);
+        Ok(decls)
+    }
+
+    /// A dotted name (`add`, `nn.conv2d`).
+    fn parse_name(input: ParseStream) -> syn::Result<Vec<Ident>> {
         let mut name = vec![input.call(syn::ext::IdentExt::parse_any).map_err(|e| {
             syn::Error::new(e.span(), "expected an operator name (`add`, `nn.conv2d`)")
         })?];
@@ -135,7 +168,15 @@ impl Parse for OpDecl {
             input.parse::<Token![.]>()?;
             name.push(input.call(syn::ext::IdentExt::parse_any)?);
         }
-        input.parse::<Token![:]>()?;
+        Ok(name)
+    }
+
+    /// `fn<params>(args) -> ret` and the clauses after it, for the operator `name`.
+    fn parse_signature(
+        input: ParseStream,
+        attrs: Vec<Attribute>,
+        name: Vec<Ident>,
+    ) -> syn::Result<Self> {
         input.parse::<Token![fn]>()?;
         let mut params = Vec::new();
         if input.peek(Token![<]) {
