@@ -445,9 +445,7 @@ relay_op! {
     /// ```text
     /// %y = cumsum(%x)  // (2, 3) i32 -> (6) i32
     /// ```
-    cumsum : fn<t1, t2>(data: t1) -> t2 where Scanop,
-        attrs { axis: Option<int> = None, dtype: Option<dtype> = None, exclusive: bool = false },
-        level 3;
+    cumsum,
 
     /// Cumulative product along `axis` (`None`: over the flattened data), in `dtype`
     /// (`None`: the data's); `exclusive` leaves out each element itself.
