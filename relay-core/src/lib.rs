@@ -156,10 +156,12 @@ pub use relay_macros::relay_data;
 /// Declares operators: registers an [`OpDef`] for each and generates a typed builder of
 /// calls ([`OpCall`]). See [`op`] for the runtime types.
 ///
-/// Each declaration is `name : fn<params>(args) -> ret` followed by optional clauses, each
-/// after a comma, in any order: `where Relation`, `attrs { ... }`, `level N`, and any
-/// number of `onnx ...` (the ONNX operators it is, [below](#onnx-operators)). Declarations
-/// end with `;` (optional after the last one); doc comments document the operator.
+/// Each declaration is `name : fn<params>(args) -> ret` (or `name, name, .. : fn..`,
+/// [several operators](#several-operators-of-one-signature)) followed by optional
+/// clauses, each after a comma, in any order: `where Relation`, `attrs { ... }`,
+/// `level N`, and any number of `onnx ...` (the ONNX operators it is,
+/// [below](#onnx-operators)). Declarations end with `;` (optional after the last one);
+/// doc comments document the operator.
 ///
 /// ```
 /// use relay_core::{relay_op, Relation, RelationDef};
@@ -226,6 +228,39 @@ pub use relay_macros::relay_data;
 /// (`attrs(axis: int = -1)`) must be one of the operator's, of the same type and default
 /// (an operator's `Option<T> = None` may be the clause's `T = d`), or it is a compile
 /// error there too: see [`agreement`].
+///
+/// # Several operators of one signature
+///
+/// Operators whose signature and clauses are the same, as TVM's element-wise families,
+/// are one declaration: their names separated by commas before the `:`, each with its own
+/// doc comment. Each is the operator it would be declared alone (its builder, its
+/// definition, its doc); `relay ops` cannot tell them apart from separate declarations.
+///
+/// ```
+/// # use relay_core::{relay_op, Relation, RelationDef};
+/// # pub struct Same;
+/// # impl Relation for Same {
+/// #     const DEF: &'static RelationDef = &relay_core::testing::IDENTITY_DEF;
+/// # }
+/// relay_op! {
+///     /// Rounds up.
+///     my.ceil,
+///     /// Rounds down.
+///     my.floor,
+///     /// Rounds to the nearest integer.
+///     my.round : fn<t1, t2>(data: t1) -> t2 where Same, attrs { exact: bool = true }, level 3;
+/// }
+///
+/// # fn main() {
+/// assert_eq!(my::floor("x").exact(false).build().op.name, "my.floor");
+/// assert_eq!((my::CEIL.level, my::ROUND.arg_names), (3, &["data"][..]));
+/// assert_eq!(my::FLOOR.doc, "Rounds down.\n\nAttributes:\n\n- `exact: bool = true`");
+/// # }
+/// ```
+///
+/// A mistake in the shared signature is reported once, on its token. A name given twice
+/// is an error on the second; an `onnx` clause, which maps one operator, is an error in
+/// such a declaration (declare the operator it maps alone).
 ///
 /// # ONNX operators
 ///

@@ -30,8 +30,7 @@ relay_op! {
     /// ```text
     /// %y = annotation.bitpack_start(%x)  // (1, 8, 8) i8 -> (1, 8, 8) i8
     /// ```
-    annotation.bitpack_start : fn<t1, t2>(data: t1) -> t2 where Identity,
-        level 10;
+    annotation.bitpack_start,
 
     /// Marks the end of bitpacking; the type of its argument.
     ///
@@ -65,9 +64,7 @@ relay_op! {
     /// ```text
     /// %y = annotation.compiler_begin(%x, compiler="cmsisnn")  // (1, 16) i8 -> (1, 16) i8
     /// ```
-    annotation.compiler_begin : fn<t1, t2>(data: t1) -> t2 where Identity,
-        attrs { compiler: str },
-        level 10;
+    annotation.compiler_begin,
 
     /// Closes a region handled by the external compiler `compiler` (required); the type of
     /// its argument.

@@ -313,49 +313,49 @@ relay_op! {
     /// ```text
     /// %z = subtract(%x, %y)  // (n, 1) f32, (3) f32 -> (n, 3) f32
     /// ```
-    subtract : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 1;
+    subtract,
 
     /// Element-wise multiplication with NumPy broadcasting; no attributes.
     ///
     /// ```text
     /// %z = multiply(%x, %y)  // (2, 1, 4) f32, (3, 1) f32 -> (2, 3, 4) f32
     /// ```
-    multiply : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 1;
+    multiply,
 
     /// Element-wise division with NumPy broadcasting; no attributes.
     ///
     /// ```text
     /// %z = divide(%x, %y)  // (n, 3) f32, (1) f32 -> (n, 3) f32
     /// ```
-    divide : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 1;
+    divide,
 
     /// Element-wise floor division with NumPy broadcasting; no attributes.
     ///
     /// ```text
     /// %z = floor_divide(%x, %y)  // (4) i32, () i32 -> (4) i32
     /// ```
-    floor_divide : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 1;
+    floor_divide,
 
     /// Element-wise floor modulo with NumPy broadcasting; no attributes.
     ///
     /// ```text
     /// %z = floor_mod(%x, %y)  // (4) i32, () i32 -> (4) i32
     /// ```
-    floor_mod : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 1;
+    floor_mod,
 
     /// Element-wise modulo (truncated, as C's `%`) with NumPy broadcasting; no attributes.
     ///
     /// ```text
     /// %z = mod(%x, %y)  // (2, 3) i32, (3) i32 -> (2, 3) i32
     /// ```
-    mod : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 1;
+    mod,
 
     /// Element-wise truncated division with NumPy broadcasting; no attributes.
     ///
     /// ```text
     /// %z = trunc_divide(%x, %y)  // (2, 3) i32, (3) i32 -> (2, 3) i32
     /// ```
-    trunc_divide : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 1;
+    trunc_divide,
 
     /// Element-wise truncated modulo with NumPy broadcasting; no attributes.
     ///
@@ -369,35 +369,35 @@ relay_op! {
     /// ```text
     /// %y = exp(%x)  // (n, 3) f32 -> (n, 3) f32
     /// ```
-    exp : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+    exp,
 
     /// Element-wise natural logarithm; the result has the argument's type. No attributes.
     ///
     /// ```text
     /// %y = log(%x)  // (n, 3) f32 -> (n, 3) f32
     /// ```
-    log : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+    log,
 
     /// Element-wise base-2 logarithm; the result has the argument's type. No attributes.
     ///
     /// ```text
     /// %y = log2(%x)  // (n, 3) f32 -> (n, 3) f32
     /// ```
-    log2 : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+    log2,
 
     /// Element-wise base-10 logarithm; the result has the argument's type. No attributes.
     ///
     /// ```text
     /// %y = log10(%x)  // (n, 3) f32 -> (n, 3) f32
     /// ```
-    log10 : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+    log10,
 
     /// Element-wise square root; the result has the argument's type. No attributes.
     ///
     /// ```text
     /// %y = sqrt(%x)  // (n, 3) f32 -> (n, 3) f32
     /// ```
-    sqrt : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+    sqrt,
 
     /// Element-wise reciprocal square root; the result has the argument's type. No
     /// attributes.
@@ -405,77 +405,77 @@ relay_op! {
     /// ```text
     /// %y = rsqrt(%x)  // (n, 3) f32 -> (n, 3) f32
     /// ```
-    rsqrt : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+    rsqrt,
 
     /// Element-wise logistic sigmoid; the result has the argument's type. No attributes.
     ///
     /// ```text
     /// %y = sigmoid(%x)  // (n, 3) f32 -> (n, 3) f32
     /// ```
-    sigmoid : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+    sigmoid,
 
     /// Element-wise hyperbolic tangent; the result has the argument's type. No attributes.
     ///
     /// ```text
     /// %y = tanh(%x)  // (n, 3) f32 -> (n, 3) f32
     /// ```
-    tanh : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+    tanh,
 
     /// Element-wise sine; the result has the argument's type. No attributes.
     ///
     /// ```text
     /// %y = sin(%x)  // (n, 3) f32 -> (n, 3) f32
     /// ```
-    sin : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+    sin,
 
     /// Element-wise cosine; the result has the argument's type. No attributes.
     ///
     /// ```text
     /// %y = cos(%x)  // (n, 3) f32 -> (n, 3) f32
     /// ```
-    cos : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+    cos,
 
     /// Element-wise tangent; the result has the argument's type. No attributes.
     ///
     /// ```text
     /// %y = tan(%x)  // (n, 3) f32 -> (n, 3) f32
     /// ```
-    tan : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+    tan,
 
     /// Element-wise hyperbolic sine; the result has the argument's type. No attributes.
     ///
     /// ```text
     /// %y = sinh(%x)  // (n, 3) f32 -> (n, 3) f32
     /// ```
-    sinh : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+    sinh,
 
     /// Element-wise hyperbolic cosine; the result has the argument's type. No attributes.
     ///
     /// ```text
     /// %y = cosh(%x)  // (n, 3) f32 -> (n, 3) f32
     /// ```
-    cosh : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+    cosh,
 
     /// Element-wise arc sine; the result has the argument's type. No attributes.
     ///
     /// ```text
     /// %y = asin(%x)  // (n, 3) f32 -> (n, 3) f32
     /// ```
-    asin : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+    asin,
 
     /// Element-wise arc cosine; the result has the argument's type. No attributes.
     ///
     /// ```text
     /// %y = acos(%x)  // (n, 3) f32 -> (n, 3) f32
     /// ```
-    acos : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+    acos,
 
     /// Element-wise arc tangent; the result has the argument's type. No attributes.
     ///
     /// ```text
     /// %y = atan(%x)  // (n, 3) f32 -> (n, 3) f32
     /// ```
-    atan : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+    atan,
 
     /// Element-wise inverse hyperbolic sine; the result has the argument's type. No
     /// attributes.
@@ -483,7 +483,7 @@ relay_op! {
     /// ```text
     /// %y = asinh(%x)  // (n, 3) f32 -> (n, 3) f32
     /// ```
-    asinh : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+    asinh,
 
     /// Element-wise inverse hyperbolic cosine; the result has the argument's type. No
     /// attributes.
@@ -491,7 +491,7 @@ relay_op! {
     /// ```text
     /// %y = acosh(%x)  // (n, 3) f32 -> (n, 3) f32
     /// ```
-    acosh : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+    acosh,
 
     /// Element-wise inverse hyperbolic tangent; the result has the argument's type. No
     /// attributes.
@@ -499,7 +499,7 @@ relay_op! {
     /// ```text
     /// %y = atanh(%x)  // (n, 3) f32 -> (n, 3) f32
     /// ```
-    atanh : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+    atanh,
 
     /// Element-wise Gauss error function; the result has the argument's type. No
     /// attributes.
@@ -507,7 +507,7 @@ relay_op! {
     /// ```text
     /// %y = erf(%x)  // (n, 3) f32 -> (n, 3) f32
     /// ```
-    erf : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+    erf,
 
     /// Element-wise rectified linear unit, `max(x, 0)`; the result has the argument's
     /// type. No attributes.
@@ -580,9 +580,7 @@ relay_op! {
     /// ```text
     /// %y = nn.softmax(%x, axis=1)  // (n, 10) f32 -> (n, 10) f32
     /// ```
-    nn.softmax : fn<t1, t2>(data: t1) -> t2 where Softmax,
-        attrs { axis: int = -1 },
-        level 1;
+    nn.softmax,
 
     /// Log-softmax along `axis`; the result has the argument's type.
     ///

@@ -214,9 +214,7 @@ relay_op! {
     /// ```text
     /// %y = zeros(shape=[2, 3], dtype="float32")  // -> (2, 3) f32
     /// ```
-    zeros : fn<t>() -> t where InitOp,
-        attrs InitOpAttrs,
-        level 3;
+    zeros,
 
     /// A tensor of ones of `shape` and `dtype`.
     ///
@@ -252,8 +250,7 @@ relay_op! {
     /// ```text
     /// %y = zeros_like(%x)  // (2, 3) f32 -> (2, 3) f32
     /// ```
-    zeros_like : fn<t1, t2>(data: t1) -> t2 where Identity,
-        level 4;
+    zeros_like,
 
     /// Ones of `data`'s type.
     ///
@@ -340,49 +337,49 @@ relay_op! {
     /// ```text
     /// %y = abs(%x)  // (2, 3) f32 -> (2, 3) f32
     /// ```
-    abs : fn<t1, t2>(data: t1) -> t2 where Identity, level 3;
+    abs,
 
     /// Element-wise ceiling.
     ///
     /// ```text
     /// %y = ceil(%x)  // (2, 3) f32 -> (2, 3) f32
     /// ```
-    ceil : fn<t1, t2>(data: t1) -> t2 where Identity, level 3;
+    ceil,
 
     /// Element-wise floor.
     ///
     /// ```text
     /// %y = floor(%x)  // (2, 3) f32 -> (2, 3) f32
     /// ```
-    floor : fn<t1, t2>(data: t1) -> t2 where Identity, level 3;
+    floor,
 
     /// Element-wise rounding to the nearest integer.
     ///
     /// ```text
     /// %y = round(%x)  // (2, 3) f32 -> (2, 3) f32
     /// ```
-    round : fn<t1, t2>(data: t1) -> t2 where Identity, level 3;
+    round,
 
     /// Element-wise truncation toward zero.
     ///
     /// ```text
     /// %y = trunc(%x)  // (2, 3) f32 -> (2, 3) f32
     /// ```
-    trunc : fn<t1, t2>(data: t1) -> t2 where Identity, level 3;
+    trunc,
 
     /// Element-wise sign (-1, 0 or 1).
     ///
     /// ```text
     /// %y = sign(%x)  // (2, 3) f32 -> (2, 3) f32
     /// ```
-    sign : fn<t1, t2>(data: t1) -> t2 where Identity, level 3;
+    sign,
 
     /// Element-wise negation.
     ///
     /// ```text
     /// %y = negative(%x)  // (2, 3) f32 -> (2, 3) f32
     /// ```
-    negative : fn<t1, t2>(data: t1) -> t2 where Identity, level 3;
+    negative,
 
     /// A copy of the data.
     ///
@@ -426,14 +423,14 @@ relay_op! {
     /// ```text
     /// %y = isnan(%x)  // (2, 3) f32 -> (2, 3) bool
     /// ```
-    isnan : fn<t1, t2>(data: t1) -> t2 where IdentityComp, level 3;
+    isnan,
 
     /// Element-wise test for an infinity.
     ///
     /// ```text
     /// %y = isinf(%x)  // (2, 3) f32 -> (2, 3) bool
     /// ```
-    isinf : fn<t1, t2>(data: t1) -> t2 where IdentityComp, level 3;
+    isinf,
 
     /// Element-wise test for a finite value.
     ///
@@ -448,9 +445,7 @@ relay_op! {
     /// ```text
     /// %y = cumsum(%x)  // (2, 3) i32 -> (6) i32
     /// ```
-    cumsum : fn<t1, t2>(data: t1) -> t2 where Scanop,
-        attrs { axis: Option<int> = None, dtype: Option<dtype> = None, exclusive: bool = false },
-        level 3;
+    cumsum,
 
     /// Cumulative product along `axis` (`None`: over the flattened data), in `dtype`
     /// (`None`: the data's); `exclusive` leaves out each element itself.

@@ -29,35 +29,35 @@ relay_op! {
     /// ```text
     /// %y = equal(%a, %b)  // (2, 3) f32, (3) f32 -> (2, 3) bool
     /// ```
-    equal : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where BroadcastComp, level 4;
+    equal,
 
     /// Element-wise `lhs != rhs` with NumPy broadcasting; a `bool` result.
     ///
     /// ```text
     /// %y = not_equal(%a, %b)  // (n, 1) i32, (4) i32 -> (n, 4) bool
     /// ```
-    not_equal : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where BroadcastComp, level 4;
+    not_equal,
 
     /// Element-wise `lhs < rhs` with NumPy broadcasting; a `bool` result.
     ///
     /// ```text
     /// %y = less(%a, %b)  // (2, 3) f32, () f32 -> (2, 3) bool
     /// ```
-    less : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where BroadcastComp, level 4;
+    less,
 
     /// Element-wise `lhs <= rhs` with NumPy broadcasting; a `bool` result.
     ///
     /// ```text
     /// %y = less_equal(%a, %b)  // (2, 3) f32, (2, 1) f32 -> (2, 3) bool
     /// ```
-    less_equal : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where BroadcastComp, level 4;
+    less_equal,
 
     /// Element-wise `lhs > rhs` with NumPy broadcasting; a `bool` result.
     ///
     /// ```text
     /// %y = greater(%a, %b)  // (5) i8, (5) i8 -> (5) bool
     /// ```
-    greater : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where BroadcastComp, level 4;
+    greater,
 
     /// Element-wise `lhs >= rhs` with NumPy broadcasting; a `bool` result.
     ///
@@ -71,70 +71,70 @@ relay_op! {
     /// ```text
     /// %y = maximum(%a, %b)  // (2, 3) f32, (3) f32 -> (2, 3) f32
     /// ```
-    maximum : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 4;
+    maximum,
 
     /// Element-wise minimum with NumPy broadcasting.
     ///
     /// ```text
     /// %y = minimum(%a, %b)  // (2, 3) f32, (3) f32 -> (2, 3) f32
     /// ```
-    minimum : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 4;
+    minimum,
 
     /// Element-wise `lhs ** rhs` with NumPy broadcasting.
     ///
     /// ```text
     /// %y = power(%a, %b)  // (2, 3) f32, () f32 -> (2, 3) f32
     /// ```
-    power : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 4;
+    power,
 
     /// Element-wise `lhs << rhs` with NumPy broadcasting.
     ///
     /// ```text
     /// %y = left_shift(%a, %b)  // (4) i32, () i32 -> (4) i32
     /// ```
-    left_shift : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 4;
+    left_shift,
 
     /// Element-wise `lhs >> rhs` with NumPy broadcasting.
     ///
     /// ```text
     /// %y = right_shift(%a, %b)  // (4) i32, () i32 -> (4) i32
     /// ```
-    right_shift : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 4;
+    right_shift,
 
     /// Element-wise bitwise and, with NumPy broadcasting.
     ///
     /// ```text
     /// %y = bitwise_and(%a, %b)  // (4) u8, (4) u8 -> (4) u8
     /// ```
-    bitwise_and : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 4;
+    bitwise_and,
 
     /// Element-wise bitwise or, with NumPy broadcasting.
     ///
     /// ```text
     /// %y = bitwise_or(%a, %b)  // (4) u8, (4) u8 -> (4) u8
     /// ```
-    bitwise_or : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 4;
+    bitwise_or,
 
     /// Element-wise bitwise exclusive or, with NumPy broadcasting.
     ///
     /// ```text
     /// %y = bitwise_xor(%a, %b)  // (4) u8, (4) u8 -> (4) u8
     /// ```
-    bitwise_xor : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 4;
+    bitwise_xor,
 
     /// Element-wise logical and, with NumPy broadcasting.
     ///
     /// ```text
     /// %y = logical_and(%a, %b)  // (2, 3) bool, (3) bool -> (2, 3) bool
     /// ```
-    logical_and : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 4;
+    logical_and,
 
     /// Element-wise logical or, with NumPy broadcasting.
     ///
     /// ```text
     /// %y = logical_or(%a, %b)  // (2, 3) bool, (3) bool -> (2, 3) bool
     /// ```
-    logical_or : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast, level 4;
+    logical_or,
 
     /// Element-wise logical exclusive or, with NumPy broadcasting.
     ///
@@ -148,7 +148,7 @@ relay_op! {
     /// ```text
     /// %y = logical_not(%a)  // (2, 3) bool -> (2, 3) bool
     /// ```
-    logical_not : fn<t1, t2>(data: t1) -> t2 where Identity, level 4;
+    logical_not,
 
     /// Element-wise bitwise not; the type is unchanged.
     ///
@@ -168,54 +168,42 @@ relay_op! {
     /// %y = sum(%x, axis=[1])  // (4, n, 5) f32 -> (4, 5) f32
     /// %y = sum(%x, axis=[1], keepdims=True)  // (4, n, 5) f32 -> (4, 1, 5) f32
     /// ```
-    sum : fn<t1, t2>(data: t1) -> t2 where Reduce,
-        attrs ReduceAttrs,
-        level 4;
+    sum,
 
     /// Mean over `axis`; attributes as for [`sum`].
     ///
     /// ```text
     /// %y = mean(%x, axis=[0], exclude=True)  // (4, 5) f32 -> (4) f32
     /// ```
-    mean : fn<t1, t2>(data: t1) -> t2 where Reduce,
-        attrs ReduceAttrs,
-        level 4;
+    mean,
 
     /// Maximum over `axis`; attributes as for [`sum`].
     ///
     /// ```text
     /// %y = max(%x)  // (4, 5) f32 -> () f32
     /// ```
-    max : fn<t1, t2>(data: t1) -> t2 where Reduce,
-        attrs ReduceAttrs,
-        level 4;
+    max,
 
     /// Minimum over `axis`; attributes as for [`sum`].
     ///
     /// ```text
     /// %y = min(%x, axis=[-1])  // (4, 5) f32 -> (4) f32
     /// ```
-    min : fn<t1, t2>(data: t1) -> t2 where Reduce,
-        attrs ReduceAttrs,
-        level 4;
+    min,
 
     /// Product over `axis`; attributes as for [`sum`].
     ///
     /// ```text
     /// %y = prod(%x, axis=[1], keepdims=True)  // (4, 5) f32 -> (4, 1) f32
     /// ```
-    prod : fn<t1, t2>(data: t1) -> t2 where Reduce,
-        attrs ReduceAttrs,
-        level 4;
+    prod,
 
     /// Logical and over `axis`; attributes as for [`sum`].
     ///
     /// ```text
     /// %y = all(%x, axis=[0])  // (4, 5) bool -> (5) bool
     /// ```
-    all : fn<t1, t2>(data: t1) -> t2 where Reduce,
-        attrs ReduceAttrs,
-        level 4;
+    all,
 
     /// Logical or over `axis`; attributes as for [`sum`].
     ///
@@ -235,9 +223,7 @@ relay_op! {
     /// ```text
     /// %y = variance(%x, %m, axis=[1])  // (4, 5) f32, (4, 1) f32 -> (4) f32
     /// ```
-    variance : fn<t1, t2, t3>(data: t1, mean: t2) -> t3 where Variance,
-        attrs VarianceAttrs,
-        level 4;
+    variance,
 
     /// Standard deviation over `axis`, given the mean; the type and attributes of
     /// [`variance`].
@@ -257,9 +243,7 @@ relay_op! {
     /// ```text
     /// %y = argmax(%x, axis=[1])  // (4, 5) f32 -> (4) i32
     /// ```
-    argmax : fn<t1, t2>(data: t1) -> t2 where ArgReduce,
-        attrs ArgReduceAttrs,
-        level 4;
+    argmax,
 
     /// Indices of the minima over `axis`, as `int32`; attributes as for [`argmax`].
     ///

@@ -222,7 +222,7 @@ relay_op! {
     /// ```text
     /// %z = nn.cross_entropy(%x, %y)  // (8, 10) f32, (8, 10) f32 -> () f32
     /// ```
-    nn.cross_entropy : fn<t1, t2, t3>(x: t1, y: t2) -> t3 where CrossEntropy, level 10;
+    nn.cross_entropy,
 
     /// Cross entropy of 2-D `predictions` (logits) and `targets` of one shape: a scalar.
     ///

@@ -180,24 +180,14 @@ relay_op! {
     /// ```text
     /// %y = qnn.add(%a, %b, 0.5f, 0, 0.25f, 0, 0.5f, 0)  // (n, 3) i8, (3) i8 -> (n, 3) i8
     /// ```
-    qnn.add : fn<t1, t2, t3, t4, t5, t6, t7, t8, t9>(
-            lhs: t1, rhs: t2, lhs_scale: t3, lhs_zero_point: t4, rhs_scale: t5,
-            rhs_zero_point: t6, output_scale: t7, output_zero_point: t8) -> t9
-        where QnnBroadcast,
-        attrs BroadcastAttrs,
-        level 11;
+    qnn.add,
 
     /// Quantized subtraction, as `qnn.add`.
     ///
     /// ```text
     /// %y = qnn.subtract(%a, %b, %ls, 0, 0.25f, 0, 0.5f, 0, lhs_axis=1)  // (2, 4) u8, (2, 4) u8, (4) f32 -> (2, 4) u8
     /// ```
-    qnn.subtract : fn<t1, t2, t3, t4, t5, t6, t7, t8, t9>(
-            lhs: t1, rhs: t2, lhs_scale: t3, lhs_zero_point: t4, rhs_scale: t5,
-            rhs_zero_point: t6, output_scale: t7, output_zero_point: t8) -> t9
-        where QnnBroadcast,
-        attrs BroadcastAttrs,
-        level 11;
+    qnn.subtract,
 
     /// Quantized multiplication, as `qnn.add`.
     ///
@@ -255,80 +245,56 @@ relay_op! {
     /// ```text
     /// %y = qnn.abs(%x, 0.5f, 0, 0.5f, 0)  // (2, 3) i8 -> (2, 3) i8
     /// ```
-    qnn.abs : fn<t1, t2, t3, t4, t5, t6>(
-            data: t1, scale: t2, zero_point: t3, output_scale: t4, output_zero_point: t5) -> t6
-        where QnnUnary,
-        level 11;
+    qnn.abs,
 
     /// Quantized error function, as `qnn.abs`.
     ///
     /// ```text
     /// %y = qnn.erf(%x, 0.5f, 0, 0.5f, 0)  // (n) u8 -> (n) u8
     /// ```
-    qnn.erf : fn<t1, t2, t3, t4, t5, t6>(
-            data: t1, scale: t2, zero_point: t3, output_scale: t4, output_zero_point: t5) -> t6
-        where QnnUnary,
-        level 11;
+    qnn.erf,
 
     /// Quantized exponential, as `qnn.abs`.
     ///
     /// ```text
     /// %y = qnn.exp(%x, 0.5f, 0, 0.5f, 0)  // (2, 3) i8 -> (2, 3) i8
     /// ```
-    qnn.exp : fn<t1, t2, t3, t4, t5, t6>(
-            data: t1, scale: t2, zero_point: t3, output_scale: t4, output_zero_point: t5) -> t6
-        where QnnUnary,
-        level 11;
+    qnn.exp,
 
     /// Quantized hard swish, as `qnn.abs`.
     ///
     /// ```text
     /// %y = qnn.hardswish(%x, 0.5f, 0, 0.5f, 0)  // (2, 3) i8 -> (2, 3) i8
     /// ```
-    qnn.hardswish : fn<t1, t2, t3, t4, t5, t6>(
-            data: t1, scale: t2, zero_point: t3, output_scale: t4, output_zero_point: t5) -> t6
-        where QnnUnary,
-        level 11;
+    qnn.hardswish,
 
     /// Quantized natural logarithm, as `qnn.abs`.
     ///
     /// ```text
     /// %y = qnn.log(%x, 0.5f, 0, 0.5f, 0)  // (2, 3) u8 -> (2, 3) u8
     /// ```
-    qnn.log : fn<t1, t2, t3, t4, t5, t6>(
-            data: t1, scale: t2, zero_point: t3, output_scale: t4, output_zero_point: t5) -> t6
-        where QnnUnary,
-        level 11;
+    qnn.log,
 
     /// Quantized reciprocal square root, as `qnn.abs`.
     ///
     /// ```text
     /// %y = qnn.rsqrt(%x, 0.5f, 0, 0.5f, 0)  // (2, 3) u8 -> (2, 3) u8
     /// ```
-    qnn.rsqrt : fn<t1, t2, t3, t4, t5, t6>(
-            data: t1, scale: t2, zero_point: t3, output_scale: t4, output_zero_point: t5) -> t6
-        where QnnUnary,
-        level 11;
+    qnn.rsqrt,
 
     /// Quantized sigmoid, as `qnn.abs`.
     ///
     /// ```text
     /// %y = qnn.sigmoid(%x, 0.5f, 0, 0.5f, 0)  // (2, 3) i8 -> (2, 3) i8
     /// ```
-    qnn.sigmoid : fn<t1, t2, t3, t4, t5, t6>(
-            data: t1, scale: t2, zero_point: t3, output_scale: t4, output_zero_point: t5) -> t6
-        where QnnUnary,
-        level 11;
+    qnn.sigmoid,
 
     /// Quantized square root, as `qnn.abs`.
     ///
     /// ```text
     /// %y = qnn.sqrt(%x, 0.5f, 0, 0.5f, 0)  // (2, 3) u8 -> (2, 3) u8
     /// ```
-    qnn.sqrt : fn<t1, t2, t3, t4, t5, t6>(
-            data: t1, scale: t2, zero_point: t3, output_scale: t4, output_zero_point: t5) -> t6
-        where QnnUnary,
-        level 11;
+    qnn.sqrt,
 
     /// Quantized hyperbolic tangent, as `qnn.abs`.
     ///

@@ -315,14 +315,14 @@ relay_op! {
     /// ```text
     /// %y = fast_exp(%x)  // (n, 3) f32 -> (n, 3) f32
     /// ```
-    fast_exp : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+    fast_exp,
 
     /// Element-wise hyperbolic tangent, approximated.
     ///
     /// ```text
     /// %y = fast_tanh(%x)  // (n, 3) f32 -> (n, 3) f32
     /// ```
-    fast_tanh : fn<t1, t2>(data: t1) -> t2 where Identity, level 1;
+    fast_tanh,
 
     /// Element-wise error function, approximated.
     ///

@@ -137,13 +137,26 @@ impl Dims {
 
     /// `a + b`.
     pub fn add(&mut self, a: Dim, b: Dim) -> Result<Dim, DimError> {
+        self.sum_or_product(a, b, i64::checked_add, Self::poly_add)
+    }
+
+    /// `a + b` or `a * b`: `?` if either is; the constant `konst(x, y)` of two
+    /// constants; else the polynomial `poly` of theirs.
+    #[inline]
+    fn sum_or_product(
+        &mut self,
+        a: Dim,
+        b: Dim,
+        konst: fn(i64, i64) -> Option<i64>,
+        poly: fn(&[Term], &[Term]) -> Result<Poly, DimError>,
+    ) -> Result<Dim, DimError> {
         if a == Dims::ANY || b == Dims::ANY {
             return Ok(Dims::ANY);
         }
         if let (Some(x), Some(y)) = (self.as_const(a), self.as_const(b)) {
-            return Ok(self.konst(x.checked_add(y).ok_or(DimError::Overflow)?));
+            return Ok(self.konst(konst(x, y).ok_or(DimError::Overflow)?));
         }
-        let p = Self::poly_add(&self.to_poly(a), &self.to_poly(b))?;
+        let p = poly(&self.to_poly(a), &self.to_poly(b))?;
         Ok(self.intern_poly(p))
     }
 
@@ -187,14 +200,7 @@ impl Dims {
 
     /// `a * b`.
     pub fn mul(&mut self, a: Dim, b: Dim) -> Result<Dim, DimError> {
-        if a == Dims::ANY || b == Dims::ANY {
-            return Ok(Dims::ANY);
-        }
-        if let (Some(x), Some(y)) = (self.as_const(a), self.as_const(b)) {
-            return Ok(self.konst(x.checked_mul(y).ok_or(DimError::Overflow)?));
-        }
-        let p = Self::poly_mul(&self.to_poly(a), &self.to_poly(b))?;
-        Ok(self.intern_poly(p))
+        self.sum_or_product(a, b, i64::checked_mul, Self::poly_mul)
     }
 
     /// The product of `dims` (`1` for none).

@@ -118,15 +118,20 @@ impl Dims {
     /// arguments in order): `vars('d0 + 'd1)` is `['d0, 'd1]` when `'d0` was interned
     /// first.
     pub fn vars(&self, d: Dim) -> Vec<DimVar> {
-        if !self.has_vars(d) {
+        self.leaves(d, self.has_vars(d), |x| match x {
+            DimData::Var(v) => Some(*v),
+            _ => None,
+        })
+    }
+
+    /// The leaves of `d` that `pick` keeps, in post order, if `any` (there are some).
+    fn leaves<T>(&self, d: Dim, any: bool, pick: impl Fn(&DimData) -> Option<T>) -> Vec<T> {
+        if !any {
             return Vec::new();
         }
         self.post_order(d)
             .into_iter()
-            .filter_map(|x| match self.data(x) {
-                DimData::Var(v) => Some(*v),
-                _ => None,
-            })
+            .filter_map(|x| pick(self.data(x)))
             .collect()
     }
 
@@ -266,16 +271,10 @@ impl Dims {
 
     /// The rigid symbols in `d`, each once, in order of first appearance.
     pub fn syms(&self, d: Dim) -> Vec<Param> {
-        if !self.has_syms(d) {
-            return Vec::new();
-        }
-        self.post_order(d)
-            .into_iter()
-            .filter_map(|x| match self.data(x) {
-                DimData::Sym(p) => Some(*p),
-                _ => None,
-            })
-            .collect()
+        self.leaves(d, self.has_syms(d), |x| match x {
+            DimData::Sym(p) => Some(*p),
+            _ => None,
+        })
     }
 }
 

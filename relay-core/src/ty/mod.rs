@@ -517,17 +517,12 @@ impl TyCtx {
 
     /// The flexible shape `v`.
     pub fn shape_var(&mut self, v: ShapeVar) -> Shape {
-        let slot = v.0 as usize;
-        if let Some(&s) = self.var_shapes.get(slot).filter(|s| s.0 != u32::MAX) {
-            return s;
-        }
-        let s = Shape(self.shapes.push_unique(ShapeData::Var(v)));
-        self.shape_flags.push(HAS_VARS);
-        if self.var_shapes.len() <= slot {
-            self.var_shapes.resize(slot + 1, Shape(u32::MAX));
-        }
-        self.var_shapes[slot] = s;
-        s
+        let (shapes, flags) = (&mut self.shapes, &mut self.shape_flags);
+        var_slot(&mut self.var_shapes, v.0, Shape(u32::MAX), || {
+            let s = Shape(shapes.push_unique(ShapeData::Var(v)));
+            flags.push(HAS_VARS);
+            s
+        })
     }
 
     /// The shape parameter `p`; a kind error unless `p` has kind `Shape`.
@@ -659,17 +654,12 @@ impl TyCtx {
     pub fn var_ty(&mut self, v: TyVar) -> Ty {
         // Variables are never looked up by value: a dense table indexed by the variable
         // finds their type, and the hash table never holds them.
-        let slot = v.0 as usize;
-        if let Some(&t) = self.var_tys.get(slot).filter(|t| t.0 != u32::MAX) {
-            return t;
-        }
-        let t = Ty(self.types.push_unique(TyData::Var(v)));
-        self.ty_flags.push(HAS_VARS);
-        if self.var_tys.len() <= slot {
-            self.var_tys.resize(slot + 1, Ty(u32::MAX));
-        }
-        self.var_tys[slot] = t;
-        t
+        let (types, flags) = (&mut self.types, &mut self.ty_flags);
+        var_slot(&mut self.var_tys, v.0, Ty(u32::MAX), || {
+            let t = Ty(types.push_unique(TyData::Var(v)));
+            flags.push(HAS_VARS);
+            t
+        })
     }
 
     /// Rebuilds a type node with new children (same variant as `data`).
@@ -770,4 +760,25 @@ fn dty_flags(dt: DTy) -> u8 {
         DTy::Var(_) => HAS_VARS,
         DTy::Param(_) => HAS_PARAMS,
     }
+}
+
+/// The interned variable of number `var` in its dense table (`none` where there is none
+/// yet), or else `intern()`'s, put there.
+#[inline]
+fn var_slot<I: Copy + PartialEq>(
+    table: &mut Vec<I>,
+    var: u32,
+    none: I,
+    intern: impl FnOnce() -> I,
+) -> I {
+    let slot = var as usize;
+    if let Some(&x) = table.get(slot).filter(|&&x| x != none) {
+        return x;
+    }
+    let x = intern();
+    if table.len() <= slot {
+        table.resize(slot + 1, none);
+    }
+    table[slot] = x;
+    x
 }

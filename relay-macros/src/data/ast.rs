@@ -85,7 +85,23 @@ impl Parse for DataDecl {
     }
 }
 
-fn fields(input: ParseStream) -> syn::Result<Vec<Field>> {
+impl Field {
+    /// The Rust names of `fields` (a builder's parameters): each one's name, or
+    /// `{unnamed}{i}` for the `i`th without one.
+    pub fn rust_names(fields: &[Field], unnamed: &str) -> Vec<Ident> {
+        fields
+            .iter()
+            .enumerate()
+            .map(|(i, f)| match &f.name {
+                Some(n) => super::names::rust_ident(&n.to_string(), n.span()),
+                None => quote::format_ident!("{unnamed}{i}"),
+            })
+            .collect()
+    }
+}
+
+/// `(a, head: b, ..)`: a constructor's fields, or an operator's arguments.
+pub fn fields(input: ParseStream) -> syn::Result<Vec<Field>> {
     let content;
     parenthesized!(content in input);
     let mut out = Vec::new();

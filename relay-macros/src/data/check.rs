@@ -1,6 +1,6 @@
 //! Checks of `relay_data!` declarations: every error, each on the narrowest token.
 
-use super::ast::{DataDecl, Input};
+use super::ast::{DataDecl, Field, Input};
 use super::ctxt::Ctxt;
 use super::tytext::{Kind, TyEnv, TyT};
 use std::collections::HashMap;
@@ -19,6 +19,20 @@ pub fn check(cx: &mut Ctxt, input: &Input) {
     }
     for d in &input.decls {
         check_decl(cx, d, &local, &mut ctor_names);
+    }
+}
+
+/// `fields`' types over `env`, and no name given twice (a `what`: "field").
+pub fn check_fields(cx: &mut Ctxt, env: &TyEnv, fields: &[Field], what: &str) {
+    let mut names: Vec<&proc_macro2::Ident> = Vec::new();
+    for f in fields {
+        if let Some(n) = &f.name {
+            if names.contains(&n) {
+                cx.error(n.span(), format!("{what} `{n}` is declared twice"));
+            }
+            names.push(n);
+        }
+        env.check(cx, &f.ty);
     }
 }
 
@@ -58,16 +72,7 @@ fn check_decl(
         } else {
             ctor_names.insert(cname.clone(), data_name.clone());
         }
-        let mut field_names: Vec<&proc_macro2::Ident> = Vec::new();
-        for f in &c.fields {
-            if let Some(n) = &f.name {
-                if field_names.contains(&n) {
-                    cx.error(n.span(), format!("field `{n}` is declared twice"));
-                }
-                field_names.push(n);
-            }
-            env.check(cx, &f.ty);
-        }
+        check_fields(cx, &env, &c.fields, "field");
         if let Some((ret, args)) = &c.ret {
             if *ret != d.name {
                 cx.error(

@@ -11,9 +11,17 @@ pub struct Ctxt {
 }
 
 impl Ctxt {
-    /// An error at `span`.
+    /// An error at `span`; the same error again (on a signature that several operators
+    /// share) is reported once.
     pub fn error(&mut self, span: Span, message: impl Display) {
-        self.errors.push(syn::Error::new(span, message));
+        let error = syn::Error::new(span, message);
+        let same = |e: &syn::Error| {
+            e.to_string() == error.to_string()
+                && format!("{:?}", e.span()) == format!("{:?}", error.span())
+        };
+        if !self.errors.iter().any(same) {
+            self.errors.push(error);
+        }
     }
 
     /// How many errors were found so far.

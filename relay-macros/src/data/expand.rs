@@ -1,10 +1,10 @@
 //! Code generation for `relay_data!`: per data type, a unit struct with the definition as
 //! an associated constant, one builder per constructor, and one `inventory::submit!`.
 
-use super::ast::{DataDecl, Input};
+use super::ast::{DataDecl, Field, Input};
 use super::names::{data_struct, doc_text, rust_ident, snake};
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
+use quote::{quote, quote_spanned};
 use std::collections::HashSet;
 
 pub fn expand(input: &Input) -> TokenStream {
@@ -46,15 +46,7 @@ fn expand_decl(d: &DataDecl) -> TokenStream {
     });
     let builders = ctors.iter().map(|(index, c)| {
         let fname = rust_ident(&snake(&c.name.to_string()), c.name.span());
-        let args: Vec<_> = c
-            .fields
-            .iter()
-            .enumerate()
-            .map(|(i, f)| match &f.name {
-                Some(n) => rust_ident(&n.to_string(), n.span()),
-                None => format_ident!("field{}", i),
-            })
-            .collect();
+        let args = Field::rust_names(&c.fields, "field");
         let sig: Vec<String> = c.fields.iter().map(|f| f.ty.text()).collect();
         let doc = format!(
             "`{}({})`: builds constructor `{}` of `{name_str}`.",

@@ -21,7 +21,7 @@ pub struct Input {
 }
 
 /// `name.segments : fn<params>(args) -> ret [, where R] [, attrs {..}] [, level N]
-/// [, onnx ..]*`.
+/// [, onnx ..]*`; `a, b : fn..` gives one of these for each name.
 pub struct OpDecl {
     pub attrs: Vec<Attribute>,
     /// The dotted name's segments.
@@ -44,11 +44,8 @@ pub struct ParamDecl {
     pub kind: Option<Ident>,
 }
 
-/// `data: d` or `d`.
-pub struct ArgDecl {
-    pub name: Option<Ident>,
-    pub ty: TyT,
-}
+/// `data: d` or `d`: an argument is written as a constructor's field.
+pub use crate::data::ast::Field as ArgDecl;
 
 /// `strides: [int] = [1, 1]`.
 pub struct AttrDecl {
@@ -115,7 +112,7 @@ impl Parse for Input {
     fn parse(input: ParseStream) -> syn::Result<Self> {
         let mut decls = Vec::new();
         while !input.is_empty() {
-            decls.push(input.parse()?);
+            decls.extend(OpDecl::parse_group(input)?);
             if input.is_empty() {
                 break;
             }
@@ -125,9 +122,45 @@ impl Parse for Input {
     }
 }
 
-impl Parse for OpDecl {
-    fn parse(input: ParseStream) -> syn::Result<Self> {
-        let attrs = input.call(Attribute::parse_outer)?;
+impl OpDecl {
+    /// `name, name : fn..`: one declaration of each name (with its own attributes), each
+    /// parsed from the one signature and its clauses.
+    fn parse_group(input: ParseStream) -> syn::Result<Vec<OpDecl>> {
+        let mut names = vec![(
+            input.call(Attribute::parse_outer)?,
+            OpDecl::parse_name(input)?,
+        )];
+        while input.peek(Token![,]) {
+            input.parse::<Token![,]>()?;
+            names.push((
+                input.call(Attribute::parse_outer)?,
+                OpDecl::parse_name(input)?,
+            ));
+        }
+        input.parse::<Token![:]>()?;
+        let last = names.pop().expect("a declaration names an operator");
+        let mut decls = Vec::new();
+        // All but the last from a fork of the stream, the last from the stream itself.
+        for (attrs, name) in names {
+            decls.push(OpDecl::parse_signature(&input.fork(), attrs, name)?);
+        }
+        let alone = decls.is_empty();
+        let decl = OpDecl::parse_signature(input, last.0, last.1)?;
+        if let (false, Some(onnx)) = (alone, decl.onnx.first()) {
+            return Err(syn::Error::new(
+                onnx.kw,
+                format!(
+                    "an `onnx` clause maps one operator, not the {} of this declaration",
+                    decls.len() + 1
+                ),
+            ));
+        }
+        decls.push(decl);
+        Ok(decls)
+    }
+
+    /// A dotted name (`add`, `nn.conv2d`).
+    fn parse_name(input: ParseStream) -> syn::Result<Vec<Ident>> {
         let mut name = vec![input.call(syn::ext::IdentExt::parse_any).map_err(|e| {
             syn::Error::new(e.span(), "expected an operator name (`add`, `nn.conv2d`)")
         })?];
@@ -135,7 +168,15 @@ impl Parse for OpDecl {
             input.parse::<Token![.]>()?;
             name.push(input.call(syn::ext::IdentExt::parse_any)?);
         }
-        input.parse::<Token![:]>()?;
+        Ok(name)
+    }
+
+    /// `fn<params>(args) -> ret` and the clauses after it, for the operator `name`.
+    fn parse_signature(
+        input: ParseStream,
+        attrs: Vec<Attribute>,
+        name: Vec<Ident>,
+    ) -> syn::Result<Self> {
         input.parse::<Token![fn]>()?;
         let mut params = Vec::new();
         if input.peek(Token![<]) {
@@ -155,28 +196,7 @@ impl Parse for OpDecl {
             }
             input.parse::<Token![>]>()?;
         }
-        let content;
-        parenthesized!(content in input);
-        let mut args = Vec::new();
-        while !content.is_empty() {
-            let name = if content.peek(syn::Ident)
-                && content.peek2(Token![:])
-                && !content.peek2(Token![::])
-            {
-                let n: Ident = content.parse()?;
-                content.parse::<Token![:]>()?;
-                Some(n)
-            } else {
-                None
-            };
-            args.push(ArgDecl {
-                name,
-                ty: content.parse()?,
-            });
-            if !content.is_empty() {
-                content.parse::<Token![,]>()?;
-            }
-        }
+        let args = crate::data::ast::fields(input)?;
         input.parse::<Token![->]>()?;
         let ret: TyT = input.parse()?;
         let mut decl = OpDecl {
@@ -202,11 +222,12 @@ impl Parse for OpDecl {
             if look.peek(Token![where]) {
                 let kw = input.parse::<Token![where]>()?;
                 let path = input.parse()?;
-                if decl.relation.is_some() {
-                    decl.repeated.push((kw.span, "where"));
-                } else {
-                    decl.relation = Some(path);
-                }
+                once(
+                    &mut decl.relation,
+                    path,
+                    (kw.span, "where"),
+                    &mut decl.repeated,
+                );
             } else if look.peek(kw::attrs) {
                 let kw = input.parse::<kw::attrs>()?;
                 let list = braced_list(input)?;
@@ -219,11 +240,7 @@ impl Parse for OpDecl {
             } else if look.peek(kw::level) {
                 let kw = input.parse::<kw::level>()?;
                 let n: syn::LitInt = input.parse()?;
-                if decl.level.is_some() {
-                    decl.repeated.push((kw.span, "level"));
-                } else {
-                    decl.level = Some(n);
-                }
+                once(&mut decl.level, n, (kw.span, "level"), &mut decl.repeated);
             } else if look.peek(kw::onnx) {
                 decl.onnx.push(input.parse()?);
             } else {
@@ -513,27 +530,25 @@ impl Parse for OnnxDecl {
                     args_span: paren.span.join(),
                     args,
                 };
-                if decl.inputs.is_some() {
-                    decl.repeated.push((kw, "inputs"));
-                } else {
-                    decl.inputs = Some(inputs);
-                }
+                once(&mut decl.inputs, inputs, (kw, "inputs"), &mut decl.repeated);
             } else if look.peek(kw::attrs) {
                 let kw = content.parse::<kw::attrs>()?.span;
                 let attrs = braced_list(&content)?;
-                if decl.attrs.is_some() {
-                    decl.repeated.push((kw, "attrs"));
-                } else {
-                    decl.attrs = Some((kw, attrs));
-                }
+                once(
+                    &mut decl.attrs,
+                    (kw, attrs),
+                    (kw, "attrs"),
+                    &mut decl.repeated,
+                );
             } else if look.peek(kw::outputs) {
                 let kw = content.parse::<kw::outputs>()?.span;
                 let names = parse_names(&content)?;
-                if decl.outputs.is_some() {
-                    decl.repeated.push((kw, "outputs"));
-                } else {
-                    decl.outputs = Some(names);
-                }
+                once(
+                    &mut decl.outputs,
+                    names,
+                    (kw, "outputs"),
+                    &mut decl.repeated,
+                );
             } else {
                 return Err(look.error());
             }
@@ -542,6 +557,21 @@ impl Parse for OnnxDecl {
             }
         }
         Ok(decl)
+    }
+}
+
+/// A clause or part that may be given once: `value` into `slot`, or, if it is already
+/// there, `kw` (the keyword's span and name) into `repeated`.
+fn once<T>(
+    slot: &mut Option<T>,
+    value: T,
+    kw: (Span, &'static str),
+    repeated: &mut Vec<(Span, &'static str)>,
+) {
+    if slot.is_some() {
+        repeated.push(kw);
+    } else {
+        *slot = Some(value);
     }
 }
 

@@ -115,16 +115,9 @@ fn check_decl<'a>(cx: &mut Ctxt, d: &'a OpDecl, first: bool) -> OpModel<'a> {
         external_adts: false,
         what: "type parameter",
     };
-    let mut arg_names = Vec::new();
-    for a in &d.args {
-        if let Some(n) = &a.name {
-            if arg_names.contains(&n) {
-                cx.error(n.span(), format!("argument `{n}` is declared twice"));
-            }
-            arg_names.push(n);
-        }
-        env.check(cx, &a.ty);
-    }
+    crate::data::check::check_fields(cx, &env, &d.args, "argument");
+    let arg_names: Vec<&proc_macro2::Ident> =
+        d.args.iter().filter_map(|a| a.name.as_ref()).collect();
     env.check(cx, &d.ret);
     let mut attr_names: Vec<&proc_macro2::Ident> = Vec::new();
     let attrs: Vec<AttrModel> = d

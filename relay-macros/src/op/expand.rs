@@ -2,7 +2,7 @@
 //! `inventory::submit!`, and a typed builder; operators with a dotted name go in modules,
 //! one per namespace even across invocations of one module ([`layout`](super::layout)).
 
-use super::ast::Value;
+use super::ast::{ArgDecl, Value};
 use super::check::{ATy, OpModel};
 use super::layout::Blocks;
 use crate::data::names::{camel, doc_text, rust_ident};
@@ -322,15 +322,7 @@ fn expand_op(m: &OpModel<'_>) -> TokenStream {
         let kind = format_ident!("{}", k.name());
         quote!(#p::TypeParamDef { name: #name, kind: #p::Kind::#kind })
     });
-    let arg_idents: Vec<Ident> = d
-        .args
-        .iter()
-        .enumerate()
-        .map(|(i, a)| match &a.name {
-            Some(n) => rust_ident(&n.to_string(), n.span()),
-            None => format_ident!("arg{}", i),
-        })
-        .collect();
+    let arg_idents = ArgDecl::rust_names(&d.args, "arg");
     let arg_names: Vec<String> = arg_idents
         .iter()
         .map(|i| i.to_string().trim_start_matches("r#").to_string())

@@ -152,30 +152,39 @@ fn collect(items: &[syn::Item], out: &mut Vec<Vec<Vec<String>>>) {
 }
 
 /// The full names an invocation's tokens declare (`my.first`): each declaration's dotted
-/// name before its `:`, after its attributes (doc comments), declarations separated by
-/// `;` at the top level.
+/// names before its `:` (separated by `,`), each after its attributes (doc comments),
+/// declarations separated by `;` at the top level.
 fn declared_names(tokens: TokenStream) -> Vec<String> {
     let mut names = Vec::new();
     let mut toks = tokens.into_iter().peekable();
     loop {
-        // Attributes: `#` and a bracketed group.
-        while matches!(toks.peek(), Some(TokenTree::Punct(p)) if p.as_char() == '#') {
-            toks.next();
-            toks.next();
-        }
-        let mut name = Vec::new();
-        while let Some(TokenTree::Ident(i)) = toks.peek() {
-            name.push(i.to_string());
-            toks.next();
+        // Each name (`a, b : fn..` names two): its attributes (`#` and a bracketed
+        // group), then its dotted segments.
+        loop {
+            while matches!(toks.peek(), Some(TokenTree::Punct(p)) if p.as_char() == '#') {
+                toks.next();
+                toks.next();
+            }
+            let mut name = Vec::new();
+            while let Some(TokenTree::Ident(i)) = toks.peek() {
+                name.push(i.to_string());
+                toks.next();
+                match toks.peek() {
+                    Some(TokenTree::Punct(p)) if p.as_char() == '.' => {
+                        toks.next();
+                    }
+                    _ => break,
+                }
+            }
+            if !name.is_empty() {
+                names.push(name.join("."));
+            }
             match toks.peek() {
-                Some(TokenTree::Punct(p)) if p.as_char() == '.' => {
+                Some(TokenTree::Punct(p)) if p.as_char() == ',' => {
                     toks.next();
                 }
                 _ => break,
             }
-        }
-        if !name.is_empty() {
-            names.push(name.join("."));
         }
         // The rest of the declaration.
         loop {
@@ -214,9 +223,15 @@ mod tests {
             #[doc = "more"]
             my.first : fn<a>(a) -> a where R, attrs { k: int = 1 };
             plain : fn<a>(a) -> a;
+            /// One.
+            my.one, /// Two.
+            my.two, three : fn<a>(a) -> a where R, level 1;
             a.b.c : fn<a>(a) -> a
         };
-        assert_eq!(declared_names(tokens), ["my.first", "plain", "a.b.c"]);
+        assert_eq!(
+            declared_names(tokens),
+            ["my.first", "plain", "my.one", "my.two", "three", "a.b.c"]
+        );
     }
 
     fn other(module: &[&str], ops: &[&str], children: &[&str]) -> Other {

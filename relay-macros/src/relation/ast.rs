@@ -670,40 +670,50 @@ fn comparison(input: ParseStream) -> syn::Result<Term> {
 }
 
 fn additive(input: ParseStream) -> syn::Result<Term> {
-    let mut lhs = multiplicative(input)?;
-    loop {
-        let span = input.span();
-        let op = if input.peek(Token![+]) {
+    left_assoc(input, multiplicative, |input| {
+        Ok(if input.peek(Token![+]) {
             input.parse::<Token![+]>()?;
-            BinOp::Add
+            Some(BinOp::Add)
         } else if input.peek(Token![-]) && !input.peek(Token![->]) {
             input.parse::<Token![-]>()?;
-            BinOp::Sub
+            Some(BinOp::Sub)
         } else {
-            return Ok(lhs);
-        };
-        let rhs = multiplicative(input)?;
-        lhs = Term::Binary(op, span, Box::new(lhs), Box::new(rhs));
-    }
+            None
+        })
+    })
 }
 
 fn multiplicative(input: ParseStream) -> syn::Result<Term> {
-    let mut lhs = unary(input)?;
-    loop {
-        let span = input.span();
-        let op = if input.peek(Token![*]) {
+    left_assoc(input, unary, |input| {
+        Ok(if input.peek(Token![*]) {
             input.parse::<Token![*]>()?;
-            BinOp::Mul
+            Some(BinOp::Mul)
         } else if input.peek(Token![/]) {
             input.parse::<Token![/]>()?;
-            BinOp::Div
+            Some(BinOp::Div)
         } else if input.peek(Token![%]) {
             input.parse::<Token![%]>()?;
-            BinOp::Rem
+            Some(BinOp::Rem)
         } else {
+            None
+        })
+    })
+}
+
+/// `operand (op operand)*`, grouped to the left; `op` parses an operator of the level
+/// if one is next.
+fn left_assoc(
+    input: ParseStream,
+    operand: fn(ParseStream) -> syn::Result<Term>,
+    op: fn(ParseStream) -> syn::Result<Option<BinOp>>,
+) -> syn::Result<Term> {
+    let mut lhs = operand(input)?;
+    loop {
+        let span = input.span();
+        let Some(op) = op(input)? else {
             return Ok(lhs);
         };
-        let rhs = unary(input)?;
+        let rhs = operand(input)?;
         lhs = Term::Binary(op, span, Box::new(lhs), Box::new(rhs));
     }
 }

@@ -1,0 +1,8 @@
+use relay_core::relay_op;
+
+relay_op! {
+    add, subtract : fn<t1, t2, t3>(lhs: t1, rhs: t2) -> t3 where Broadcast,
+        onnx "ai.onnx" Add since 7 { inputs(A, B) => (lhs: A, rhs: B) };
+}
+
+fn main() {}
