@@ -1184,41 +1184,41 @@ fn strings_are_a_dtype_of_their_own() {
 #[test]
 fn label_encoder_maps_keys_to_values_of_their_dtype() {
     let keys = || strings_attr("keys_strings", &["a", "b"]);
-    assert_eq!(
-        string_node(
+    let int_keys = || ints("keys_int64s", &[0, 1]);
+    let cases = [
+        (
+            D::STR,
+            keys(),
+            ints("values_int64s", &[0, 1]),
+            Ok("Tensor[(N), int64]"),
+        ),
+        (
+            D::I64,
+            int_keys(),
+            strings_attr("values_strings", &["a", "b"]),
+            Ok("Tensor[(N), string]"),
+        ),
+        (
+            D::I64,
+            keys(),
+            ints("values_int64s", &[0, 1]),
+            Err("`Tensor[(N), int64]` is encoded by keys of string"),
+        ),
+    ];
+    for (dtype, keys, values, want) in cases {
+        let got = string_node(
             "ai.onnx.ml",
             "LabelEncoder",
-            &[("x", D::STR, vec![D::p("N")])],
+            &[("x", dtype, vec![D::p("N")])],
             &["y"],
-            vec![keys(), ints("values_int64s", &[0, 1])]
-        ),
-        Ok(vec!["Tensor[(N), int64]".into()])
-    );
-    assert_eq!(
-        string_node(
-            "ai.onnx.ml",
-            "LabelEncoder",
-            &[("x", D::I64, vec![D::p("N")])],
-            &["y"],
-            vec![
-                ints("keys_int64s", &[0, 1]),
-                strings_attr("values_strings", &["a", "b"])
-            ]
-        ),
-        Ok(vec!["Tensor[(N), string]".into()])
-    );
-    assert_eq!(
-        string_node(
-            "ai.onnx.ml",
-            "LabelEncoder",
-            &[("x", D::I64, vec![D::p("N")])],
-            &["y"],
-            vec![keys(), ints("values_int64s", &[0, 1])]
-        ),
-        Err(vec![
-            "`Tensor[(N), int64]` is encoded by keys of string".into()
-        ])
-    );
+            vec![keys, values],
+        );
+        assert_eq!(
+            got,
+            want.map(|t| vec![t.to_string()])
+                .map_err(|e| vec![e.to_string()])
+        );
+    }
 }
 
 #[test]
