@@ -202,3 +202,24 @@ fn a_scan_before_opset_9_has_a_batch_axis_the_body_does_not_see() {
     assert_eq!(c.type_of("sum").unwrap(), "Tensor[(B, 3), float32]");
     assert_eq!(c.type_of("running").unwrap(), "Tensor[(B, S, 3), float32]");
 }
+
+#[test]
+fn branches_of_different_ranks_are_a_warning_that_names_both() {
+    // What exporters write for a squeeze of a dimension they cannot tell is 1.
+    let mut squeeze = Graph::new(17);
+    squeeze.init_ints("ax", &[1], &[0]);
+    squeeze.node("Squeeze", &["x", "ax"], &["s"], vec![]);
+    squeeze.output("s");
+    let mut c = if_model(&squeeze, &branch("Relu", "a"), None).check();
+    let said: Vec<String> = c
+        .diagnostics()
+        .iter()
+        .map(|d| format!("{:?}: {d}", d.severity))
+        .collect();
+    assert_eq!(
+        said,
+        ["Warning: node 0 `If_0` (If): its branches give output 0 of ranks 1 and 2: it is taken as the `then_branch`'s, which holds only when that branch runs\n  = note: `then_branch`: `Tensor[(3), float32]`\n  = note: `else_branch`: `Tensor[(N, 3), float32]`"]
+    );
+    assert!(!c.has_errors());
+    assert_eq!(c.type_of("y").unwrap(), "Tensor[(3), float32]");
+}

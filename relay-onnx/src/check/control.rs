@@ -94,11 +94,14 @@ impl<'m> Checker<'m> {
             let out = match (known, &then_outs, &else_outs) {
                 (Some(true), Some(t), _) => Some(t[j].clone()),
                 (Some(false), _, Some(e)) => Some(e[j].clone()),
-                (None, Some(t), Some(e)) => Some(SubOut {
-                    ty: self.join(t[j].ty, e[j].ty),
-                    value: None,
-                    floats: None,
-                }),
+                (None, Some(t), Some(e)) => {
+                    self.warn_if_ranks_differ(g, k, j, t[j].ty, e[j].ty);
+                    Some(SubOut {
+                        ty: self.join(t[j].ty, e[j].ty),
+                        value: None,
+                        floats: None,
+                    })
+                }
                 _ => None,
             };
             match out {
@@ -192,6 +195,32 @@ impl<'m> Checker<'m> {
                 self.solver.fresh_ty()
             };
             self.set_output(k, j, t);
+        }
+    }
+
+    /// A warning when the branches of `If` node `k` give its output `j` tensors of
+    /// different ranks: the output is the `then_branch`'s, which holds only when that
+    /// branch runs (exporters write `If(dim == 1, Squeeze, Identity)` for a squeeze of a
+    /// dimension they cannot tell is 1).
+    fn warn_if_ranks_differ(&mut self, g: &Nodes<'m>, k: usize, j: usize, t: Ty, e: Ty) {
+        let rank = |me: &mut Self, ty: Ty| {
+            let ty = me.solver.resolve(ty);
+            match *me.solver.tcx.data(ty) {
+                TyData::Tensor(s, _) => me.solver.tcx.shape_dims(s).map(|d| d.len()),
+                _ => None,
+            }
+        };
+        let (Some(a), Some(b)) = (rank(self, t), rank(self, e)) else {
+            return;
+        };
+        if a != b {
+            let (t, e) = (self.solver.resolve(t), self.solver.resolve(e));
+            let (st, se) = (self.solver.tcx.show(t), self.solver.tcx.show(e));
+            self.warn(
+                Some(node_ref(g, k)),
+                format!("its branches give output {j} of ranks {a} and {b}: it is taken as the `then_branch`'s, which holds only when that branch runs"),
+                vec![format!("`then_branch`: `{st}`"), format!("`else_branch`: `{se}`")],
+            );
         }
     }
 
