@@ -180,16 +180,9 @@ impl ValueCx<'_> {
     ) -> Option<Vec<Dim>> {
         let a = self.value(0)?.to_vec();
         let b = self.value(1)?.to_vec();
-        let n = match (a.len(), b.len()) {
-            (x, y) if x == y => x,
-            (1, y) => y,
-            (x, 1) => x,
-            _ => return None,
-        };
-        let mut out = Vec::with_capacity(n);
-        for i in 0..n {
-            let x = self.resolve(a[if a.len() == 1 { 0 } else { i }]);
-            let y = self.resolve(b[if b.len() == 1 { 0 } else { i }]);
+        let mut out = Vec::new();
+        for (x, y) in broadcast_pairs(&a, &b)? {
+            let (x, y) = (self.resolve(x), self.resolve(y));
             out.push(f(&mut self.solver.tcx.dims, x, y)?);
         }
         Some(out)
@@ -205,6 +198,22 @@ impl ValueCx<'_> {
             })
             .collect()
     }
+}
+
+/// The pairs of elements of two values broadcast as numpy does (values are of rank 0
+/// or 1: equal lengths, or one of them a single element); `None` when they do not.
+fn broadcast_pairs<'v, T: Copy>(
+    a: &'v [T],
+    b: &'v [T],
+) -> Option<impl Iterator<Item = (T, T)> + 'v> {
+    let n = match (a.len(), b.len()) {
+        (x, y) if x == y => x,
+        (1, y) => y,
+        (x, 1) => x,
+        _ => return None,
+    };
+    let at = |v: &'v [T], i: usize| v[if v.len() == 1 { 0 } else { i }];
+    Some((0..n).map(move |i| (at(a, i), at(b, i))))
 }
 
 /// An index read from a value or attribute, made positive against `len`; `None` when
@@ -453,17 +462,7 @@ pub fn div(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
         });
         if exact.is_none() {
             if let (Some(a), Some(b)) = (cx.floats(0), cx.floats(1)) {
-                let n = match (a.len(), b.len()) {
-                    (x, y) if x == y => x,
-                    (1, y) => y,
-                    (x, 1) => x,
-                    _ => return None,
-                };
-                let q = (0..n)
-                    .map(|i| {
-                        a[if a.len() == 1 { 0 } else { i }] / b[if b.len() == 1 { 0 } else { i }]
-                    })
-                    .collect();
+                let q = broadcast_pairs(&a, &b)?.map(|(x, y)| x / y).collect();
                 cx.set_floats(q);
             }
         }

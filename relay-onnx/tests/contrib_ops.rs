@@ -491,48 +491,26 @@ fn qattention_is_attention_of_integers_into_floats() {
 
 #[test]
 fn attention_mistakes() {
-    let inputs = [
-        ("x", F, vec![p("B"), p("S"), v(768)]),
-        ("w", F, vec![v(768), v(2000)]),
+    // (input width, weight, heads, message)
+    let cases = [
+        (768, [768, 2000], 12, "the weights have 2000 columns, which are not three equal sizes (give `qkv_hidden_sizes`)"),
+        (512, [768, 2304], 12, "the weights take inputs of 768, and the input's are 512"),
+        (768, [768, 2304], 10, "the hidden size of Q of 768 is not a multiple of the 10 heads"),
     ];
-    assert_eq!(
-        errors(
+    for (width, [k, n], heads, message) in cases {
+        let inputs = [
+            ("x", F, vec![p("B"), p("S"), v(width)]),
+            ("w", F, vec![v(k), v(n)]),
+        ];
+        let said = errors(
             "Attention",
             &inputs,
             &["x", "w"],
             &["y"],
-            vec![int("num_heads", 12)]
-        ),
-        ["the weights have 2000 columns, which are not three equal sizes (give `qkv_hidden_sizes`)"]
-    );
-    let inputs = [
-        ("x", F, vec![p("B"), p("S"), v(512)]),
-        ("w", F, vec![v(768), v(2304)]),
-    ];
-    assert_eq!(
-        errors(
-            "Attention",
-            &inputs,
-            &["x", "w"],
-            &["y"],
-            vec![int("num_heads", 12)]
-        ),
-        ["the weights take inputs of 768, and the input's are 512"]
-    );
-    let inputs = [
-        ("x", F, vec![p("B"), p("S"), v(768)]),
-        ("w", F, vec![v(768), v(2304)]),
-    ];
-    assert_eq!(
-        errors(
-            "Attention",
-            &inputs,
-            &["x", "w"],
-            &["y"],
-            vec![int("num_heads", 10)]
-        ),
-        ["the hidden size of Q of 768 is not a multiple of the 10 heads"]
-    );
+            vec![int("num_heads", heads)],
+        );
+        assert_eq!(said, [message]);
+    }
 }
 
 #[test]

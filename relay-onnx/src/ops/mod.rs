@@ -89,6 +89,14 @@ relay_core::relay_attrs! {
 
     /// onnxruntime's `QLinearAveragePool`: ONNX's pooling attributes, and `channels_last`.
     OrtPoolAttrs { ..OnnxPoolAttrs, channels_last: int = 0 }
+
+    /// ONNX's `ConvTranspose`: the convolution attributes, and the output's padding or
+    /// shape.
+    OnnxConvTransposeAttrs {
+        ..OnnxConvAttrs,
+        output_padding: Option<[int]> = None,
+        output_shape: Option<[int]> = None,
+    }
 }
 
 pub mod contrib;

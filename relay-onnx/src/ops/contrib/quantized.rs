@@ -4,7 +4,7 @@ use crate::onnx_ops;
 use crate::ops::elementwise::OnnxBinary;
 use crate::ops::nn::conv::{channels_first, channels_last};
 use crate::ops::nn::pool::pooled;
-use crate::ops::nn::{konst, same_dim};
+use crate::ops::nn::{konst, same_dim, spatial_input};
 use crate::ops::util::{arith, out_tensor, shown};
 use relay_core::op::AttrConst;
 use relay_core::{relation, relay_op, Dim, Progress, RelCx, RelError, RelResult, Relation};
@@ -61,16 +61,13 @@ pub fn ort_qlinear_pool(cx: &mut RelCx<'_>) -> RelResult {
     let Some((x, dt)) = cx.tensor_dims(0)? else {
         return Ok(Progress::NotYet);
     };
-    if cx.attrs().int("channels_last")?.unwrap_or(0) == 0 {
-        let y = pooled(cx, &x)?;
-        return out_tensor(cx, 5, &y, dt);
-    }
-    if x.len() < 3 {
-        // As `pooled` words it.
-        pooled(cx, &x)?;
-    }
-    let y = pooled(cx, &channels_first(&x))?;
-    out_tensor(cx, 5, &channels_last(&y), dt)
+    spatial_input(cx, &x, "a pool")?;
+    let y = if cx.attrs().int("channels_last")?.unwrap_or(0) == 0 {
+        pooled(cx, &x)?
+    } else {
+        channels_last(&pooled(cx, &channels_first(&x))?)
+    };
+    out_tensor(cx, 5, &y, dt)
 }
 
 /// `OrtQLinearGlobalPool(x, x_scale, x_zero_point, y_scale, y_zero_point, out)`.

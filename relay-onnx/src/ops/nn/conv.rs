@@ -43,16 +43,7 @@ relay_op! {
     /// each spatial axis is `output_shape`'s, or `stride * (D - 1) + output_padding +
     /// (k - 1) * dilation + 1 - pads`, or `D * stride` for a `SAME` `auto_pad`.
     onnx.conv_transpose : fn<x, w, b, y>(data: x, weight: w, bias: b) -> y where OnnxConvTranspose,
-        attrs {
-            auto_pad: str = "NOTSET",
-            pads: Option<[int]> = None,
-            strides: Option<[int]> = None,
-            dilations: Option<[int]> = None,
-            group: int = 1,
-            kernel_shape: Option<[int]> = None,
-            output_padding: Option<[int]> = None,
-            output_shape: Option<[int]> = None
-        },
+        attrs OnnxConvTransposeAttrs,
         level 10;
 }
 

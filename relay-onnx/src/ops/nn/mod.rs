@@ -344,7 +344,7 @@ fn sizes_nonneg(cx: &RelCx<'_>, dims: &[Dim], arg: usize, what: &str) -> Result<
 }
 
 /// `(N, C, D1, ..)`: an error when the input has fewer than 3 axes.
-fn spatial_input(cx: &mut RelCx<'_>, dims: &[Dim], what: &str) -> Result<(), RelError> {
+pub(crate) fn spatial_input(cx: &mut RelCx<'_>, dims: &[Dim], what: &str) -> Result<(), RelError> {
     if dims.len() < 3 {
         let t = shown(cx, 0);
         return Err(RelError::at(
