@@ -97,10 +97,9 @@ pub fn onnx_affine_grid(cx: &mut RelCx<'_>) -> RelResult {
     }
     sizes_nonneg(cx, &size, 1, "size")?;
     // The batch is `theta`'s when the value does not say it.
-    let n = if cx.tcx_ref().dims.is_any(size[0]) {
-        theta[0]
-    } else {
-        size[0]
+    let n = match theta.first() {
+        Some(&t) if cx.tcx_ref().dims.is_any(size[0]) => t,
+        _ => size[0],
     };
     let mut out = vec![n];
     out.extend_from_slice(&size[2..]);
@@ -232,8 +231,15 @@ pub fn onnx_image_decoder(cx: &mut RelCx<'_>) -> RelResult {
     let (Val::Known(h), Val::Known(w)) = (value_of(cx, 1)?, value_of(cx, 2)?) else {
         return Ok(Progress::NotYet);
     };
+    // The height and width are one new symbol each (`Fresh`), or in Relay text what the
+    // caller gives.
+    let (&[h], &[w]) = (h.as_slice(), w.as_slice()) else {
+        return Err(RelError::new(
+            "the height and width are one size each, as the shapes `(h)` and `(w)`",
+        ));
+    };
     let c = konst(cx, c);
-    out_tensor(cx, 3, &[h[0], w[0], c], DTy::Known(DType::UINT8))
+    out_tensor(cx, 3, &[h, w, c], DTy::Known(DType::UINT8))
 }
 
 onnx_ops! {
