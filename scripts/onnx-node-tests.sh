@@ -24,7 +24,7 @@ with zipfile.ZipFile(wheel) as z:
             z.extract(m, out)
 PY
 fi
-min_exact=${MIN_EXACT:-1670}
+min_exact=${MIN_EXACT:-1700}
 if [ "${1:-}" = --python ]; then
   shift
   exec "${PYTHON:-python3}" relay-py/tools/node_tests.py "$node" --min-exact "$min_exact" "$@"

@@ -127,6 +127,18 @@ fn main() {
 
 /// A test's score, its outputs' scores, what is not exact, and whether its outputs are
 /// all tensors.
+/// Whether a graph input is a tensor whose every dimension is a number.
+fn is_static(i: &relay_onnx::proto::ValueInfoProto) -> bool {
+    match i.r#type.as_ref().and_then(|t| t.value.as_ref()) {
+        Some(TypeValue::TensorType(tt)) => tt.shape.as_ref().is_some_and(|s| {
+            s.dim
+                .iter()
+                .all(|d| matches!(d.value, Some(DimensionValue::DimValue(_))))
+        }),
+        _ => false,
+    }
+}
+
 fn score_test(path: &Path, fold: bool) -> Option<(Score, Vec<Score>, String, bool)> {
     let bytes = std::fs::read(path.join("model.onnx")).ok()?;
     let mut model = ModelProto::decode(bytes::Bytes::from(bytes)).ok()?;
@@ -137,7 +149,7 @@ fn score_test(path: &Path, fold: bool) -> Option<(Score, Vec<Score>, String, boo
             Some(TypeValue::TensorType(_))
         )
     });
-    // The integer inputs as initializers.
+    // The integer inputs, and the float ones of static shape, as initializers.
     let inits: Vec<String> = graph
         .initializer
         .iter()
@@ -146,13 +158,14 @@ fn score_test(path: &Path, fold: bool) -> Option<(Score, Vec<Score>, String, boo
                 .into_owned()
         })
         .collect();
-    let inputs: Vec<String> = graph
+    // Each input's name, and whether its declared shape is static.
+    let inputs: Vec<(String, bool)> = graph
         .input
         .iter()
-        .map(|i| String::from_utf8_lossy(&i.name).into_owned())
-        .filter(|n| !inits.contains(n))
+        .map(|i| (String::from_utf8_lossy(&i.name).into_owned(), is_static(i)))
+        .filter(|(n, _)| !inits.contains(n))
         .collect();
-    for (i, name) in inputs.iter().enumerate().filter(|_| fold) {
+    for (i, (name, fixed)) in inputs.iter().enumerate().filter(|_| fold) {
         let p = path.join("test_data_set_0").join(format!("input_{i}.pb"));
         let Ok(data) = std::fs::read(&p) else {
             continue;
@@ -160,12 +173,13 @@ fn score_test(path: &Path, fold: bool) -> Option<(Score, Vec<Score>, String, boo
         let Ok(mut t) = TensorProto::decode(bytes::Bytes::from(data)) else {
             continue;
         };
-        if matches!(t.data_type, 2..=7 | 9 | 12 | 13)
-            && relay_onnx::attr::int_data(&relay_onnx::proto::TensorView::of(&t))
-                .ok()
-                .flatten()
-                .is_some()
-        {
+        let view = relay_onnx::proto::TensorView::of(&t);
+        let ints = matches!(t.data_type, 2..=7 | 9 | 12 | 13)
+            && relay_onnx::attr::int_data(&view).ok().flatten().is_some();
+        // A float input is folded only where its declared shape is static, as a constant
+        // scale or bound would be: folding one of symbolic shape would change the signature
+        // the declared outputs are written in.
+        if ints || (*fixed && relay_onnx::attr::float_data(&view).is_some()) {
             t.name = name.clone().into();
             graph.initializer.push(t.encode_to_vec().into());
         }

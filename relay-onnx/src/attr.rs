@@ -184,23 +184,26 @@ pub fn float_data(t: &TensorView<'_>) -> Option<Vec<f64>> {
         return None;
     }
     let n = elem_count(&t.dims, MAX_ELEMS)?;
-    let (width, raw) = match t.data_type {
-        1 => (
-            4,
-            if t.raw_data.is_empty() {
-                t.float_data
-            } else {
-                t.raw_data
-            },
+    let raw_or = |typed: &[u8]| -> Vec<u8> {
+        if t.raw_data.is_empty() {
+            typed.to_vec()
+        } else {
+            t.raw_data.to_vec()
+        }
+    };
+    let (width, raw): (usize, Vec<u8>) = match t.data_type {
+        1 => (4, raw_or(t.float_data)),
+        11 => (8, raw_or(t.double_data)),
+        // float16 and bfloat16: two bytes each, in `int32_data` (one per element) when
+        // not raw.
+        10 | 16 if t.raw_data.is_empty() => (
+            2,
+            t.int32_data
+                .iter()
+                .flat_map(|&x| (x as u16).to_le_bytes())
+                .collect(),
         ),
-        11 => (
-            8,
-            if t.raw_data.is_empty() {
-                t.double_data
-            } else {
-                t.raw_data
-            },
-        ),
+        10 | 16 => (2, t.raw_data.to_vec()),
         _ => return None,
     };
     if raw.len() != n * width {
@@ -208,13 +211,27 @@ pub fn float_data(t: &TensorView<'_>) -> Option<Vec<f64>> {
     }
     Some(
         raw.chunks_exact(width)
-            .map(|c| {
-                if width == 4 {
-                    f64::from(f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                } else {
-                    f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])
-                }
+            .map(|c| match (width, t.data_type) {
+                (4, _) => f64::from(f32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+                (8, _) => f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]),
+                (_, 16) => f64::from(f32::from_bits(
+                    u32::from(u16::from_le_bytes([c[0], c[1]])) << 16,
+                )),
+                _ => half_to_f64(u16::from_le_bytes([c[0], c[1]])),
             })
             .collect(),
     )
+}
+
+/// An IEEE 754 half-precision number's value.
+fn half_to_f64(h: u16) -> f64 {
+    let sign = if h >> 15 == 1 { -1.0 } else { 1.0 };
+    let exp = i32::from((h >> 10) & 0x1f);
+    let frac = f64::from(h & 0x3ff);
+    sign * match exp {
+        0 => frac * 2f64.powi(-24),
+        31 if frac == 0.0 => f64::INFINITY,
+        31 => f64::NAN,
+        _ => (1.0 + frac / 1024.0) * 2f64.powi(exp - 15),
+    }
 }

@@ -70,6 +70,19 @@ impl ValueCx<'_> {
         Some(w.into_iter().map(|c| self.konst(c)).collect())
     }
 
+    /// Applies `f` to the float constants of inputs 0 and 1, broadcast, and keeps them as
+    /// the output's elements when the output is a float tensor (the integer value, if
+    /// any, was not known). Gives no integer value.
+    fn float_binary(&mut self, f: fn(f64, f64) -> f64) -> Option<Vec<Dim>> {
+        if self.out_is_float() {
+            if let (Some(a), Some(b)) = (self.floats(0), self.floats(1)) {
+                let r = broadcast_pairs(&a, &b)?.map(|(x, y)| f(x, y)).collect();
+                self.set_floats(r);
+            }
+        }
+        None
+    }
+
     /// Applies `f` to the float constants of each element of input 0 and keeps them as
     /// the output's; its value when every result is a whole number.
     fn float_unary(&mut self, f: fn(f64) -> f64) -> Option<Vec<Dim>> {
@@ -435,16 +448,19 @@ pub fn transpose(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
 /// `Add`.
 pub fn add(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
     cx.binary(|d, a, b| d.add(a, b).ok())
+        .or_else(|| cx.float_binary(|x, y| x + y))
 }
 
 /// `Sub`.
 pub fn sub(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
     cx.binary(|d, a, b| d.sub(a, b).ok())
+        .or_else(|| cx.float_binary(|x, y| x - y))
 }
 
 /// `Mul`.
 pub fn mul(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
     cx.binary(|d, a, b| d.mul(a, b).ok())
+        .or_else(|| cx.float_binary(|x, y| x * y))
 }
 
 /// `Div`: of integers, rounding toward zero (known exactly when the division is exact
@@ -511,6 +527,9 @@ fn whole(x: &[f64]) -> Option<Vec<i64>> {
 
 /// `Relu` of a value: each constant below zero is zero (a symbolic size is not negative).
 pub fn relu(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
+    if cx.value(0).is_none() {
+        return cx.float_unary(|x| x.max(0.0));
+    }
     cx.unary(|dims, a| match dims.as_const(a) {
         Some(c) => Some(dims.konst(c.max(0))),
         None => Some(a),

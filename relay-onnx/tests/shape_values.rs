@@ -362,3 +362,85 @@ fn ceil_and_floor_of_a_quotient_of_constants_are_values() {
     // A symbolic size divided by 3 is no constant: its length only.
     assert_eq!(c.type_of("Ceil_s").unwrap(), "Tensor[(?), float32]");
 }
+
+/// A scalar initializer of ONNX element type `elem` whose raw data is `bytes`.
+fn scalar(g: &mut Graph, name: &str, elem: i32, bytes: Vec<u8>) {
+    g.init(relay_onnx::proto::TensorProto {
+        name: name.to_string().into(),
+        data_type: elem,
+        raw_data: bytes.into(),
+        ..Default::default()
+    });
+}
+
+#[test]
+fn a_range_of_float_constants_has_their_length() {
+    let mut g = Graph::new(17);
+    for (name, v) in [("one", 1.0f32), ("five", 5.0), ("two", 2.0), ("tenth", 0.1)] {
+        scalar(&mut g, name, 1, v.to_le_bytes().to_vec());
+    }
+    scalar(&mut g, "zero", 1, 0f32.to_le_bytes().to_vec());
+    scalar(&mut g, "three_tenths", 1, 0.3f32.to_le_bytes().to_vec());
+    // float16 and bfloat16 bounds: 1, 5, 2 in each format's bits.
+    for (elem, bits) in [
+        (10, [0x3c00u16, 0x4500, 0x4000]),
+        (16, [0x3f80, 0x40a0, 0x4000]),
+    ] {
+        for (name, b) in ["one", "five", "two"].iter().zip(bits) {
+            scalar(
+                &mut g,
+                &format!("{name}_{elem}"),
+                elem,
+                b.to_le_bytes().to_vec(),
+            );
+        }
+        let names = ["one", "five", "two"].map(|n| format!("{n}_{elem}"));
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        g.node("Range", &names, &[&format!("r{elem}")], vec![]);
+        g.output(&format!("r{elem}"));
+    }
+    g.node("Range", &["one", "five", "two"], &["r"], vec![]);
+    g.node("Range", &["five", "one", "two"], &["empty"], vec![]);
+    // 0.3f / 0.1f is 3 in single precision and 3.0000000745 in double: the two ceilings
+    // (3 and 4) differ, and runtimes take either, so the length is not known.
+    g.node(
+        "Range",
+        &["zero", "three_tenths", "tenth"],
+        &["near"],
+        vec![],
+    );
+    // Range's expansion, `ceil(relu(limit - start) / delta)` in floats cast to an
+    // integer, is a value too.
+    g.node("Sub", &["five", "one"], &["span"], vec![]);
+    g.node("Div", &["span", "two"], &["q"], vec![]);
+    g.node("Ceil", &["q"], &["c"], vec![]);
+    g.node("Relu", &["c"], &["nonneg"], vec![]);
+    g.node("Cast", &["nonneg"], &["n"], vec![int("to", 7)]);
+    g.node("Reshape", &["n", "shape1"], &["n1"], vec![]);
+    g.init_ints("shape1", &[1], &[1]);
+    g.node("ConstantOfShape", &["n1"], &["filled"], vec![]);
+    g.output("r")
+        .output("empty")
+        .output("near")
+        .output("filled");
+    let mut c = g.check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("r").unwrap(), "Tensor[(2), float32]");
+    assert_eq!(c.type_of("r10").unwrap(), "Tensor[(2), float16]");
+    assert_eq!(c.type_of("r16").unwrap(), "Tensor[(2), bfloat16]");
+    assert_eq!(c.type_of("empty").unwrap(), "Tensor[(0), float32]");
+    assert_eq!(c.type_of("near").unwrap(), "Tensor[(?), float32]");
+    assert_eq!(c.type_of("filled").unwrap(), "Tensor[(2), float32]");
+}
+
+#[test]
+fn a_range_of_float_constants_with_a_zero_step_is_an_error() {
+    let mut g = Graph::new(17);
+    for (name, v) in [("one", 1.0f32), ("five", 5.0), ("zero", 0.0)] {
+        scalar(&mut g, name, 1, v.to_le_bytes().to_vec());
+    }
+    g.node("Range", &["one", "five", "zero"], &["r"], vec![]);
+    g.output("r");
+    let c = g.check();
+    assert_eq!(said(&c), ["Error: a `Range` step is 0"]);
+}

@@ -7,7 +7,7 @@
 //! shape given as a value, `Reshape`'s `0`, `Unsqueeze`'s list of axes, `Flatten`'s axis)
 //! the relation ONNX needs is written here, as an operator of the `onnx.` namespace.
 
-use super::util::{arith, out_tensor, value_of, Val};
+use super::util::{arith, float_list, out_tensor, value_of, Val};
 use crate::onnx_ops;
 use crate::value;
 use relay_core::op::AttrConst;
@@ -70,7 +70,14 @@ relay_op! {
 
     /// ONNX `Range`: `max(ceil((limit - start) / delta), 0)` elements of the inputs'
     /// type; the values of the three scalars give the length.
+    /// Float bounds that are constants come as `start_value`, `limit_value` and
+    /// `delta_value`.
     onnx.range : fn<a, b, c, va, vb, vc, o>(start: a, limit: b, delta: c, vstart: va, vlimit: vb, vdelta: vc) -> o where OnnxRange,
+        attrs {
+            start_value: Option<[float]> = None,
+            limit_value: Option<[float]> = None,
+            delta_value: Option<[float]> = None
+        },
         level 10;
 
     /// ONNX `ConstantOfShape`: a tensor of the value of `shape`, of `dtype`.
@@ -598,10 +605,16 @@ pub fn onnx_range(cx: &mut RelCx<'_>) -> RelResult {
             Val::Known(x) if x.len() == 1 => v.push(x[0]),
             Val::Known(_) => return Err(RelError::at(i - 3, "a `Range` bound is a scalar")),
             _ => {
-                // Not known: the length is not either.
-                return out_tensor(cx, 6, &[Dims::ANY], dt);
+                // Not known as integers: float constants, or no length.
+                let len = float_range_len(cx, dt)?;
+                return out_tensor(cx, 6, &[len], dt);
             }
         }
+    }
+    // A float bound's value is an unknown element, but it may be a float constant.
+    if v.contains(&Dims::ANY) {
+        let len = float_range_len(cx, dt)?;
+        return out_tensor(cx, 6, &[len], dt);
     }
     let d = &mut cx.tcx().dims;
     let err = &arith(1);
@@ -635,6 +648,33 @@ pub fn onnx_range(cx: &mut RelCx<'_>) -> RelResult {
         _ => len,
     };
     out_tensor(cx, 6, &[len], dt)
+}
+
+/// The length of a `Range` of float constants, `max(ceil((limit - start) / delta), 0)`;
+/// unknown when a bound is not a constant. Below 64 bits, runtimes compute the quotient
+/// in single or in double precision: where the two ceilings differ, the length is unknown.
+fn float_range_len(cx: &mut RelCx<'_>, dt: DTy) -> Result<Dim, RelError> {
+    let mut b = [0.0; 3];
+    for (i, name) in ["start_value", "limit_value", "delta_value"]
+        .iter()
+        .enumerate()
+    {
+        match float_list(cx, name)?.as_deref() {
+            Some(&[x]) if x.is_finite() => b[i] = x,
+            _ => return Ok(Dims::ANY),
+        }
+    }
+    let [start, limit, delta] = b;
+    if delta == 0.0 {
+        return Err(RelError::at(2, "a `Range` step is 0"));
+    }
+    let wide = ((limit - start) / delta).ceil();
+    let narrow = f64::from(((limit as f32) - (start as f32)) / (delta as f32)).ceil();
+    let double = matches!(dt, DTy::Known(t) if t.bits() == 64);
+    if !wide.is_finite() || wide.abs() > i64::MAX as f64 / 2.0 || (!double && narrow != wide) {
+        return Ok(Dims::ANY);
+    }
+    Ok(cx.tcx().dims.konst(wide.max(0.0) as i64))
 }
 
 /// `OnnxConstantOfShape(shape value, out)`.
@@ -747,7 +787,9 @@ onnx_ops! {
     "" Pad since 11 => "onnx.pad"(In(0), Value(1), Value(3));
     "" Split since 2 => "onnx.split"(In(0), AttrInts("split")) { axis: Attr("axis") } -> Each value value::split;
     "" Split since 13 => "onnx.split"(In(0), Value(1)) { axis: Attr("axis") } -> Each value value::split;
-    "" Range since 11 => "onnx.range"(In(0), In(1), In(2), Value(0), Value(1), Value(2)) value value::range;
+    "" Range since 11 => "onnx.range"(In(0), In(1), In(2), Value(0), Value(1), Value(2)) {
+        start_value: Floats(0), limit_value: Floats(1), delta_value: Floats(2)
+    } value value::range;
     "" ConstantOfShape since 9 => "onnx.constant_of_shape"(Value(0)) { dtype: With(super::util::dtype_of_value) } value value::constant_of_shape;
     "" Constant since 1 => "onnx.constant"() { shape: With(super::util::constant_shape), dtype: With(super::util::constant_dtype) } value(types) super::util::constant_value;
     "" Transpose since 1 => "transpose"(In(0)) { axes: Attr("perm") } value value::transpose;

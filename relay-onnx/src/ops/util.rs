@@ -214,3 +214,28 @@ pub fn constant_value(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
     };
     Some(ints.into_iter().map(|c| cx.konst(c)).collect())
 }
+
+/// The float values of attribute `name` (a list of numbers).
+pub fn float_list(cx: &RelCx<'_>, name: &str) -> Result<Option<Vec<f64>>, RelError> {
+    match cx.attrs().get(name) {
+        None | Some(AttrValue::None) => Ok(None),
+        Some(AttrValue::List(v)) => {
+            let mut out = Vec::with_capacity(v.len());
+            for x in v {
+                match x {
+                    AttrValue::Float(f) => out.push(*f),
+                    AttrValue::Int(i) => out.push(*i as f64),
+                    _ => {
+                        return Err(RelError::new(format!(
+                            "attribute `{name}` must be a list of numbers"
+                        )))
+                    }
+                }
+            }
+            Ok(Some(out))
+        }
+        Some(_) => Err(RelError::new(format!(
+            "attribute `{name}` must be a list of numbers"
+        ))),
+    }
+}

@@ -2,8 +2,8 @@
 
 use super::{arith, as_const, konst, sizes_nonneg};
 use crate::onnx_ops;
-use crate::ops::util::{out_tensor, value_of, Val};
-use relay_core::{relation, relay_op, AttrValue, Dim, Dims, Progress, RelCx, RelError, RelResult};
+use crate::ops::util::{float_list, out_tensor, value_of, Val};
+use relay_core::{relation, relay_op, Dim, Dims, Progress, RelCx, RelError, RelResult};
 
 relay_op! {
     /// ONNX `Resize` and `Upsample`: each axis `floor(D * scale)` for the constant
@@ -16,31 +16,6 @@ relay_op! {
             keep_aspect_ratio_policy: str = "stretch"
         },
         level 10;
-}
-
-/// The float values of attribute `name` (a list of numbers).
-fn float_list(cx: &RelCx<'_>, name: &str) -> Result<Option<Vec<f64>>, RelError> {
-    match cx.attrs().get(name) {
-        None | Some(AttrValue::None) => Ok(None),
-        Some(AttrValue::List(v)) => {
-            let mut out = Vec::with_capacity(v.len());
-            for x in v {
-                match x {
-                    AttrValue::Float(f) => out.push(*f),
-                    AttrValue::Int(i) => out.push(*i as f64),
-                    _ => {
-                        return Err(RelError::new(format!(
-                            "attribute `{name}` must be a list of numbers"
-                        )))
-                    }
-                }
-            }
-            Ok(Some(out))
-        }
-        Some(_) => Err(RelError::new(format!(
-            "attribute `{name}` must be a list of numbers"
-        ))),
-    }
 }
 
 /// `D * scale` rounded down, symbolic when `D` is and the scale an integer or the
