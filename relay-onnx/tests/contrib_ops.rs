@@ -28,6 +28,7 @@ fn node_in(
 ) -> relay_onnx::Checked {
     let mut g = Graph::new(17);
     g.opsets.push((MS.into(), 1));
+    g.opsets.push((NCHWC.into(), 1));
     for (n, t, d) in inputs {
         g.input(n, *t, d);
     }
@@ -1159,4 +1160,136 @@ fn ill_ranked_inputs_are_messages_not_panics() {
             }
         }
     }
+}
+
+const NCHWC: &str = "com.microsoft.nchwc";
+
+/// A model as onnxruntime saves it at `ORT_ENABLE_ALL`: blocked convolutions and pools
+/// between `ReorderInput` and `ReorderOutput` (domain `com.microsoft.nchwc`).
+fn blocked(g: &mut Graph) {
+    g.opsets.push((NCHWC.into(), 1));
+    g.input("x", F, &[p("N"), v(3), p("H"), p("W")]);
+    g.input("w0", F, &[v(16), v(3), v(3), v(3)]);
+    g.input("b0", F, &[v(16)]);
+    // The first convolution reads the plain layout and writes the blocked one.
+    g.node_in(
+        NCHWC,
+        "Conv",
+        &["x", "w0", "b0"],
+        &["c0"],
+        vec![
+            ints("kernel_shape", &[3, 3]),
+            ints("strides", &[2, 2]),
+            ints("pads", &[1, 1, 1, 1]),
+            string("activation", "Relu"),
+        ],
+    );
+    g.node_in(
+        NCHWC,
+        "MaxPool",
+        &["c0"],
+        &["m0"],
+        vec![ints("kernel_shape", &[2, 2]), ints("strides", &[2, 2])],
+    );
+    g.node_in(
+        NCHWC,
+        "Upsample",
+        &["m0"],
+        &["u0"],
+        vec![ints("scales", &[1, 1, 2, 2])],
+    );
+    g.node_in(NCHWC, "GlobalAveragePool", &["u0"], &["g0"], vec![]);
+    g.node_in(
+        NCHWC,
+        "ReorderOutput",
+        &["u0"],
+        &["y"],
+        vec![int("channels", 16)],
+    );
+    g.node_in(
+        NCHWC,
+        "ReorderOutput",
+        &["g0"],
+        &["y_last"],
+        vec![int("channels", 12), int("channels_last", 1)],
+    );
+    // 20 channels round up to 24 or 32 by the machine's block size: not known.
+    g.input("z", F, &[p("N"), p("H"), p("W"), v(20)]);
+    g.node_in(
+        NCHWC,
+        "ReorderInput",
+        &["z"],
+        &["zb"],
+        vec![int("channels_last", 1)],
+    );
+    g.input("x32", F, &[p("N"), v(32), p("H"), p("W")]);
+    g.node_in(NCHWC, "ReorderInput", &["x32"], &["xb"], vec![]);
+    for o in ["y", "y_last", "zb", "xb"] {
+        g.output(o);
+    }
+}
+
+#[test]
+fn onnxruntime_blocked_layout_operators() {
+    let mut g = Graph::new(17);
+    blocked(&mut g);
+    let mut c = g.check();
+    assert_eq!(messages(&c), Vec::<String>::new());
+    assert_eq!(
+        c.type_of("y").unwrap(),
+        "Tensor[(N, 16, 2*floordiv(floordiv(H + 1, 2), 2), 2*floordiv(floordiv(W + 1, 2), 2)), float32]"
+    );
+    assert_eq!(
+        c.type_of("y_last").unwrap(),
+        "Tensor[(N, 1, 1, 12), float32]"
+    );
+    assert_eq!(c.type_of("zb").unwrap(), "Tensor[(N, ?, H, W), float32]");
+    assert_eq!(c.type_of("xb").unwrap(), "Tensor[(N, 32, H, W), float32]");
+}
+
+#[test]
+fn onnxruntime_blocked_layout_mistakes() {
+    let reorder = |channels: i64| {
+        let inputs = [("x", F, vec![p("N"), v(16), p("H"), p("W")])];
+        messages(&node_in(
+            NCHWC,
+            "ReorderOutput",
+            &inputs,
+            &["x"],
+            &["y"],
+            vec![int("channels", channels)],
+            None,
+        ))
+    };
+    assert_eq!(reorder(0), ["`channels` is 0, and it must be positive"]);
+    assert_eq!(
+        reorder(24),
+        ["`channels` is 24, more than the 16 of the blocked input `Tensor[(N, 16, H, W), float32]`"]
+    );
+    let inputs = [("x", F, vec![v(16)])];
+    assert_eq!(
+        messages(&node_in(
+            NCHWC,
+            "ReorderInput",
+            &inputs,
+            &["x"],
+            &["y"],
+            vec![],
+            None
+        )),
+        ["the input is `Tensor[(16), float32]`, and a reorder takes a batch and channels"]
+    );
+    let inputs = [("x", F, vec![p("N"), v(16), p("H"), p("W")])];
+    assert_eq!(
+        messages(&node_in(
+            NCHWC,
+            "Upsample",
+            &inputs,
+            &["x"],
+            &["y"],
+            vec![ints("scales", &[2, 2])],
+            None
+        )),
+        ["`scales` has 2 values for 4 axes"]
+    );
 }

@@ -507,7 +507,7 @@ fn the_real_models_round_trip() {
         ]
     );
     // The others: every binding and the signature exactly the ONNX check's.
-    assert_eq!((exact, bindings, models.len()), (40, 15009, 48));
+    assert_eq!((exact, bindings, models.len()), (42, 15824, 50));
 }
 
 #[test]

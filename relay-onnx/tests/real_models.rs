@@ -113,7 +113,7 @@ fn real_models_give_the_shapes_onnxruntime_produces() {
         eprintln!("  unsupported: {u}");
     }
     assert!(o.wrong.is_empty(), "wrong: {:#?}", o.wrong);
-    assert_eq!(o.exact.len(), 74);
+    assert_eq!(o.exact.len(), 76);
     // Only the classifier's probabilities, a sequence of maps (`ZipMap`), are not
     // checked: Relay has no map type.
     assert_eq!(o.unsupported, ["ort_logreg_iris.onnx probabilities"]);

@@ -218,6 +218,15 @@ MODELS = [
      "The same BertModel through torch 2.15.0's torch.export-based exporter (opset 18), torch's default: "
      "dims named by torch.export (the sequence's bound 512 from the position table), shape arithmetic "
      "as int64 Shape/Gather/Concat."),
+    # --- PP-OCRv4 as onnxruntime saves it at ORT_ENABLE_ALL (see DERIVED)
+    ("ppocrv4_det_ort_all.onnx", "rapidocr-onnxruntime==1.4.4", "rapidocr_onnxruntime/models/ch_PP-OCRv4_det_infer.onnx",
+     {"x": [1, 3, 320, 224]}, {"x": [2, 3, 160, 96]},
+     "ppocrv4_det.onnx saved by onnxruntime 1.32.0 at ORT_ENABLE_ALL on an x86-64 machine: com.microsoft.nchwc "
+     "Conv, ReorderInput, ReorderOutput, GlobalAveragePool (blocked layout)."),
+    ("ppocrv4_rec_ort_all.onnx", "rapidocr-onnxruntime==1.4.4", "rapidocr_onnxruntime/models/ch_PP-OCRv4_rec_infer.onnx",
+     {"x": [1, 3, 48, 320]}, {"x": [3, 3, 48, 100]},
+     "ppocrv4_rec.onnx saved the same way: nchwc operators, com.microsoft FusedConv, and LayerNormalization "
+     "in the default domain at opset 12 (onnxruntime's LayerNormFusion; ONNX has it from 17)."),
     # --- onnxruntime sample (ai.onnx.ml, non-tensor output)
     ("ort_logreg_iris.onnx", "onnxruntime==1.32.0", "onnxruntime/datasets/logreg_iris.onnx", {}, {},
      "ai.onnx.ml only; output 'probabilities' is seq(map(int64, float)) (ZipMap): its 'a'/'b' record the sequence length."),
@@ -271,6 +280,21 @@ def ort_transformer_optimizer(model_type, num_heads, hidden_size):
                            hidden_size=hidden_size, opt_level=0)
         m.save_model_to_file(dst)
         os.remove(basic)
+    return run
+
+
+def ort_saved_at_all():
+    """The model as onnxruntime saves it with `optimized_model_filepath` at
+    `ORT_ENABLE_ALL`: its layout transformer's blocked operators (`com.microsoft.nchwc`,
+    channels rounded up to this machine's block size), its fusions (`FusedConv`, ...) and
+    `LayerNormalization` in the default domain at the model's own opset."""
+    def run(src, dst, whl=None):
+        import onnxruntime as ort
+        so = ort.SessionOptions()
+        so.log_severity_level = 3
+        so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        so.optimized_model_filepath = dst
+        ort.InferenceSession(src, so, providers=["CPUExecutionProvider"])
     return run
 
 
@@ -329,6 +353,8 @@ DERIVED = {
     "minilm_l6_torch.onnx": torch_export_bert(MINILM),
     "minilm_l6_ort_fused.onnx": torch_export_bert(MINILM, ort_transformer_optimizer("bert", 12, 384)),
     "minilm_l6_dynamo.onnx": torch_export_bert(MINILM, dynamo=True),
+    "ppocrv4_det_ort_all.onnx": ort_saved_at_all(),
+    "ppocrv4_rec_ort_all.onnx": ort_saved_at_all(),
 }
 
 

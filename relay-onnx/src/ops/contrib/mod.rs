@@ -19,6 +19,7 @@
 pub mod attention;
 pub mod fused;
 pub mod matmul;
+pub mod nchwc;
 pub mod quantized;
 
 use crate::ops::nn::{as_const, opt_tensor, same_dim};

@@ -188,7 +188,9 @@ fn scale_fits(cx: &mut RelCx<'_>, i: usize, tail: &[Dim]) -> Result<(), RelError
 onnx_ops! {
     "" BatchNormalization since 7 => "onnx.batch_norm"(In(0), In(1), In(2), In(3), In(4)) -> Each;
     "" InstanceNormalization since 6 => "onnx.norm"(In(0), In(1), In(2)) { channels: Const(AttrConst::Int(1)) };
-    "" LayerNormalization since 17 => "onnx.layer_norm"(In(0), In(1), Opt(2)) {
+    /// ONNX has it from opset 17; onnxruntime registers it in the default domain from
+    /// version 1, and its `LayerNormFusion` writes it into models of any opset.
+    "" LayerNormalization since 1 => "onnx.layer_norm"(In(0), In(1), Opt(2)) {
         axis: Attr("axis"), stash_type: Attr("stash_type")
     } -> Each;
     "" GroupNormalization since 18 => "onnx.norm"(In(0), In(1), In(2)) {
