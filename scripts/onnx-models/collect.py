@@ -693,16 +693,20 @@ def fmt_dims(d):
 def write_table(table, order):
     rows = ["| file | KB | source (package==version: path in wheel) | licence (where verified) | opset | nodes (top level) | notable ops | declared inputs |",
             "|---|---|---|---|---|---|---|---|"]
+    readme = os.path.join(OUT, "README.md")
+    text = open(readme).read() if os.path.exists(readme) else "<!-- table -->\n<!-- /table -->\n"
+    # A model not collected in this work dir keeps the row the README has for it.
+    kept = {line.split(" | ")[0][2:]: line for line in text.splitlines() if line.startswith("| ")}
     for f in order:
         if f not in table:
+            if f in kept:
+                rows.append(kept[f])
             continue
         t = table[f]
         ops = ", ".join(f"{k} {v}" for k, v in t["opsets"].items())
         ins = "; ".join(f"`{k}`: {dt} {fmt_dims(d)}" for k, (dt, d) in t["inputs"].items())
         rows.append(f"| {f} | {t['size'] // 1024} | {t['source']}: `{t['member']}` | {t['licence']} | {ops} | "
                     f"{t['nodes']} ({t['top_nodes']}) | {', '.join(t['notable'])} | {ins} |")
-    readme = os.path.join(OUT, "README.md")
-    text = open(readme).read() if os.path.exists(readme) else "<!-- table -->\n<!-- /table -->\n"
     a, b = text.index("<!-- table -->"), text.index("<!-- /table -->")
     text = text[:a] + "<!-- table -->\n" + "\n".join(rows) + "\n" + text[b:]
     open(readme, "w").write(text)
