@@ -239,8 +239,8 @@ fn reads(g: &GraphProto, name: &[u8], depth: usize, nodes: &mut usize) -> bool {
     found
 }
 
-/// The iterations of `at` (increasing), in words: `iteration 3`, `iterations 0 to 4`,
-/// `iterations 0, 2 and 5 to 7`.
+/// The iterations of `at` (increasing), in words: `iteration 3`, `iterations 3 and 4`,
+/// `iterations 0 to 4`, `iterations 0, 2 and 5 to 7`.
 fn iterations(at: &[i64]) -> String {
     let mut runs: Vec<(i64, i64)> = Vec::new();
     for &i in at {
@@ -249,23 +249,19 @@ fn iterations(at: &[i64]) -> String {
             _ => runs.push((i, i)),
         }
     }
-    let shown: Vec<String> = runs
-        .iter()
-        .map(|&(a, b)| match b - a {
-            0 => a.to_string(),
-            1 => format!("{a}, {b}"),
-            _ => format!("{a} to {b}"),
-        })
-        .collect();
-    let list = match shown.split_last() {
-        Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
-        None => String::new(),
-    };
-    if at.len() == 1 {
-        format!("iteration {list}")
-    } else {
-        format!("iterations {list}")
+    let mut shown: Vec<String> = Vec::new();
+    for (a, b) in runs {
+        match b - a {
+            0 => shown.push(a.to_string()),
+            1 => shown.extend([a.to_string(), b.to_string()]),
+            _ => shown.push(format!("{a} to {b}")),
+        }
+    }
+    match shown.split_last() {
+        Some((last, [])) if at.len() == 1 => format!("iteration {last}"),
+        Some((last, [])) => format!("iterations {last}"),
+        Some((last, rest)) => format!("iterations {} and {last}", rest.join(", ")),
+        None => "no iteration".into(),
     }
 }
 
@@ -288,4 +284,18 @@ fn passes_condition_on(body: &GraphProto) -> bool {
             && nodes.inputs(k) == [c_in.name.as_ref()]
             && nodes.outputs(k) == [c_out.name.as_ref()]
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::iterations;
+
+    #[test]
+    fn iterations_are_said_in_runs() {
+        assert_eq!(iterations(&[3]), "iteration 3");
+        assert_eq!(iterations(&[3, 4]), "iterations 3 and 4");
+        assert_eq!(iterations(&[0, 1, 2, 3, 4]), "iterations 0 to 4");
+        assert_eq!(iterations(&[0, 2, 5, 6, 7]), "iterations 0, 2 and 5 to 7");
+        assert_eq!(iterations(&[1, 2, 4, 5]), "iterations 1, 2, 4 and 5");
+    }
 }
