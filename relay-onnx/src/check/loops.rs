@@ -156,6 +156,7 @@ impl<'m> Checker<'m> {
             let outs = self.subgraph(body, g, k, "body", &inputs, Some(index));
             for d in self.diagnostics.split_off(start) {
                 match said.iter_mut().find(|(seen, _)| *seen == d) {
+                    Some((_, at)) if at.last() == Some(&i) => {}
                     Some((_, at)) => at.push(i),
                     None => said.push((d, vec![i])),
                 }
@@ -191,7 +192,7 @@ impl<'m> Checker<'m> {
             self.diagnostics.push(d);
         }
         let mut outs = joined.filter(|_| typed)?;
-        if outs.len() >= 1 + n {
+        if outs.len() > n {
             outs[1..=n].copy_from_slice(&state);
         }
         Some(outs)
