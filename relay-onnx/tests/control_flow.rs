@@ -291,8 +291,9 @@ fn a_loop_of_a_known_count_types_its_body_with_each_iteration_number() {
     assert_eq!(c.diagnostics(), &[]);
     assert_eq!(c.type_of("y").unwrap(), "Tensor[(?), float32]");
     assert_eq!(c.type_of("scan").unwrap(), "Tensor[(Loop_0, ?), float32]");
-    // More iterations than are typed one by one: the body once, as above.
-    let mut c = loop_over(&body, 5, 1, Some(65)).check();
+    // More iterations than are typed one by one (x long enough for each): the body once,
+    // as above.
+    let mut c = loop_over(&body, 65, 1, Some(65)).check();
     assert_eq!(c.diagnostics(), &[]);
     assert_eq!(c.type_of("y").unwrap(), "Tensor[(?), float32]");
     assert_eq!(c.type_of("scan").unwrap(), "Tensor[(65, ?), float32]");
@@ -384,4 +385,26 @@ fn a_loop_in_a_loop_typed_per_iteration_is_typed_once() {
     assert_eq!(c.diagnostics(), &[]);
     assert_eq!(c.type_of("y").unwrap(), "Tensor[(?), float32]");
     assert_eq!(c.type_of("scan").unwrap(), "Tensor[(2), int64]");
+}
+
+#[test]
+fn a_body_too_large_to_type_per_iteration_is_typed_once() {
+    // 9 nodes typed 64 times: per iteration.
+    let mut body = slice_body(&[D::v(1)], false);
+    let mut c = loop_over(&body, 64, 1, Some(64)).check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("scan").unwrap(), "Tensor[(64, 1), float32]");
+    // 9 nodes and 60 more: 69 typed 64 times is more than 4096, 5 times is not.
+    let mut last = "sl".to_string();
+    for n in 0..60 {
+        let next = format!("r{n}");
+        body.node("Relu", &[&last], &[&next], vec![]);
+        last = next;
+    }
+    let mut c = loop_over(&body, 64, 1, Some(64)).check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("scan").unwrap(), "Tensor[(64, ?), float32]");
+    let mut c = loop_over(&body, 5, 1, Some(5)).check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("scan").unwrap(), "Tensor[(5, 1), float32]");
 }
