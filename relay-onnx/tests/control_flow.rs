@@ -1,4 +1,4 @@
-//! `If`: branches typed in the scope of their graph.
+//! Control flow: `If`, `Loop` and `Scan`, their subgraphs typed in the scope of their graph.
 
 use relay_onnx::build::{graph_attr, int, Graph, D};
 
@@ -222,4 +222,189 @@ fn branches_of_different_ranks_are_a_warning_that_names_both() {
     );
     assert!(!c.has_errors());
     assert_eq!(c.type_of("y").unwrap(), "Tensor[(3), float32]");
+}
+
+/// A loop body reading the outer `x`: `sl = Slice(x, [start], [i + 1])`, `start` the
+/// iteration number `i` (or 0 when `from_zero`), `y_out = Add(y, sl)` carried, and `sl` a
+/// scan output.
+fn slice_body(y: &[D], from_zero: bool) -> Graph {
+    let mut body = Graph::new(17);
+    body.input("i", D::I64, &[])
+        .input("c_in", D::BOOL, &[])
+        .input("y", D::F32, y);
+    body.init_ints("one", &[], &[1])
+        .init_ints("axis0", &[1], &[0])
+        .init_ints("zero", &[1], &[0]);
+    body.node("Identity", &["c_in"], &["c_out"], vec![]);
+    body.node("Add", &["i", "one"], &["i1"], vec![]);
+    body.node("Unsqueeze", &["i", "axis0"], &["start"], vec![]);
+    body.node("Unsqueeze", &["i1", "axis0"], &["end"], vec![]);
+    let start = if from_zero { "zero" } else { "start" };
+    body.node("Slice", &["x", start, "end"], &["sl"], vec![]);
+    body.node("Add", &["y", "sl"], &["y_out"], vec![]);
+    body.output("c_out").output("y_out").output("sl");
+    body
+}
+
+/// `Loop(m, "", y0)` over `body`, `x` of `x_len` elements and `y0` of `y0_len`; `m` a
+/// known trip count, or an input when `None`.
+fn loop_over(body: &Graph, x_len: i64, y0_len: i64, m: Option<i64>) -> Graph {
+    loop_while(body, x_len, y0_len, m, "")
+}
+
+/// [`loop_over`] with the condition `cond`, an input unless it is `""`.
+fn loop_while(body: &Graph, x_len: i64, y0_len: i64, m: Option<i64>, cond: &str) -> Graph {
+    let mut g = Graph::new(17);
+    g.input("x", D::F32, &[D::v(x_len)])
+        .input("y0", D::F32, &[D::v(y0_len)]);
+    match m {
+        Some(m) => g.init_ints("m", &[], &[m]),
+        None => g.input("m", D::I64, &[]),
+    };
+    if !cond.is_empty() {
+        g.input(cond, D::BOOL, &[]);
+    }
+    g.node(
+        "Loop",
+        &["m", cond, "y0"],
+        &["y", "scan"],
+        vec![graph_attr("body", body)],
+    );
+    g.output("y").output("scan");
+    g
+}
+
+fn shown(c: &relay_onnx::Checked) -> Vec<String> {
+    c.diagnostics().iter().map(|d| d.to_string()).collect()
+}
+
+#[test]
+fn a_loop_of_a_known_count_types_its_body_with_each_iteration_number() {
+    // ONNX's `test_loop11`: y += x[i..i + 1] for i in 0..5, each slice a scan output.
+    let body = slice_body(&[D::v(1)], false);
+    let mut c = loop_over(&body, 5, 1, Some(5)).check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("y").unwrap(), "Tensor[(1), float32]");
+    assert_eq!(c.type_of("scan").unwrap(), "Tensor[(5, 1), float32]");
+    // The count unknown: the body once, `i` unknown, so the slice's length too.
+    let mut c = loop_over(&body, 5, 1, None).check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("y").unwrap(), "Tensor[(?), float32]");
+    assert_eq!(c.type_of("scan").unwrap(), "Tensor[(Loop_0, ?), float32]");
+    // More iterations than are typed one by one (x long enough for each): the body once,
+    // as above.
+    let mut c = loop_over(&body, 65, 1, Some(65)).check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("y").unwrap(), "Tensor[(?), float32]");
+    assert_eq!(c.type_of("scan").unwrap(), "Tensor[(65, ?), float32]");
+}
+
+#[test]
+fn a_carried_value_whose_shape_changes_is_joined_over_the_iterations() {
+    // y = y + x[0..i + 1]: (1) after iteration 0, (2) after iteration 1, so `?`; the
+    // slices, of lengths 1 to 4, are `?` stacked.
+    let body = slice_body(&[D::v(1)], true);
+    let mut c = loop_over(&body, 5, 1, Some(4)).check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("y").unwrap(), "Tensor[(?), float32]");
+    assert_eq!(c.type_of("scan").unwrap(), "Tensor[(4, ?), float32]");
+    // One iteration: nothing to join.
+    let mut c = loop_over(&body, 5, 1, Some(1)).check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("y").unwrap(), "Tensor[(1), float32]");
+    assert_eq!(c.type_of("scan").unwrap(), "Tensor[(1, 1), float32]");
+}
+
+#[test]
+fn a_mistake_in_one_iteration_says_which() {
+    // y (3) + x[0..i + 1]: broadcasts in iteration 0 (a slice of 1), not in iteration 1.
+    let body = slice_body(&[D::v(3)], true);
+    let c = loop_over(&body, 5, 3, Some(5)).check();
+    assert_eq!(
+        shown(&c),
+        ["node 5 `Add_5` (Add): cannot broadcast dimension 0 of the first input (3) with dimension 0 of the second (2)\n  \
+          = note: input 0 `y`: `Tensor[(3), float32]`\n  \
+          = note: input 1 `sl`: `Tensor[(2), float32]` (here)\n  \
+          = note: in iteration 1 of the `body` of node 0 `Loop_0` (Loop)"]
+    );
+    // The loop's outputs are not typed (what uses them is not checked).
+    assert!(!c.is_checked("y"));
+    assert!(!c.is_checked("scan"));
+    // The count unknown, the slice's length is too: nothing to report.
+    let mut c = loop_over(&body, 5, 3, None).check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("y").unwrap(), "Tensor[(3), float32]");
+    // With a condition of unknown value, iteration 1 may not run: the body once, as above.
+    let mut c = loop_while(&body, 5, 3, Some(5), "go").check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("y").unwrap(), "Tensor[(3), float32]");
+    assert_eq!(c.type_of("scan").unwrap(), "Tensor[(Loop_0, ?), float32]");
+}
+
+#[test]
+fn a_mistake_in_every_iteration_is_said_once() {
+    // `sl` declared int32 in the body: wrong in each of the 5 iterations alike.
+    let mut body = slice_body(&[D::v(1)], false);
+    body.graph
+        .value_info
+        .push(relay_onnx::proto::ValueInfoProto {
+            name: "sl".into(),
+            r#type: Some(relay_onnx::build::tensor_type(D::I32, Some(&[D::v(1)]))),
+        });
+    let mut c = loop_over(&body, 5, 1, Some(5)).check();
+    assert_eq!(
+        shown(&c),
+        ["node 4 `Slice_4` (Slice): value `sl` is declared `Tensor[(1), int32]` but inferred `Tensor[(1), float32]`\n  \
+          = note: dtype: declared int32, inferred float32\n  \
+          = note: in iterations 0 to 4 of the `body` of node 0 `Loop_0` (Loop)"]
+    );
+    assert_eq!(c.type_of("scan").unwrap(), "Tensor[(5, 1), float32]");
+}
+
+#[test]
+fn a_loop_in_a_loop_typed_per_iteration_is_typed_once() {
+    // The outer loop reads its iteration number, and runs twice: its body is typed twice,
+    // and the inner loop's body once each time (the typings do not multiply).
+    let inner = slice_body(&[D::v(1)], false);
+    let mut outer = Graph::new(17);
+    outer
+        .input("j", D::I64, &[])
+        .input("c_in", D::BOOL, &[])
+        .input("y", D::F32, &[D::v(1)]);
+    outer.init_ints("m", &[], &[5]);
+    outer.node("Identity", &["c_in"], &["c_out"], vec![]);
+    outer.node(
+        "Loop",
+        &["m", "", "y"],
+        &["y_out", "slices"],
+        vec![graph_attr("body", &inner)],
+    );
+    outer.node("Identity", &["j"], &["j_out"], vec![]);
+    outer.output("c_out").output("y_out").output("j_out");
+    let mut c = loop_over(&outer, 5, 1, Some(2)).check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("y").unwrap(), "Tensor[(?), float32]");
+    assert_eq!(c.type_of("scan").unwrap(), "Tensor[(2), int64]");
+}
+
+#[test]
+fn a_body_too_large_to_type_per_iteration_is_typed_once() {
+    // 9 nodes typed 64 times: per iteration.
+    let mut body = slice_body(&[D::v(1)], false);
+    let mut c = loop_over(&body, 64, 1, Some(64)).check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("scan").unwrap(), "Tensor[(64, 1), float32]");
+    // 9 nodes and 60 more: 69 typed 64 times is more than 4096, 5 times is not.
+    let mut last = "sl".to_string();
+    for n in 0..60 {
+        let next = format!("r{n}");
+        body.node("Relu", &[&last], &[&next], vec![]);
+        last = next;
+    }
+    let mut c = loop_over(&body, 64, 1, Some(64)).check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("scan").unwrap(), "Tensor[(64, ?), float32]");
+    let mut c = loop_over(&body, 5, 1, Some(5)).check();
+    assert_eq!(c.diagnostics(), &[]);
+    assert_eq!(c.type_of("scan").unwrap(), "Tensor[(5, 1), float32]");
 }

@@ -12,7 +12,7 @@ use relay_core::{Dim, Dims, Solver, Ty, TyCtx, TyData};
 use rustc_hash::FxHashSet;
 
 /// The most subgraphs nested in one another the checker reads.
-const MAX_DEPTH: usize = 64;
+pub(super) const MAX_DEPTH: usize = 64;
 
 impl<'m> Checker<'m> {
     /// Types an `If` node: its outputs from its branches.
@@ -63,7 +63,7 @@ impl<'m> Checker<'m> {
         let typed = |me: &mut Self, which, sub| match known {
             Some(c) if c != (which == "then_branch") => (None, None),
             _ => {
-                let outs = me.subgraph(sub, g, k, which, &[]);
+                let outs = me.subgraph(sub, g, k, which, &[], None);
                 (outs, me.last_subgraph.take())
             }
         };
@@ -122,79 +122,6 @@ impl<'m> Checker<'m> {
                     }
                 }
             }
-        }
-    }
-
-    /// Types a `Loop` node: its body once, over the loop-carried values' initial types;
-    /// a carried value whose type the body changes is the two joined; each scan output
-    /// gains a first dimension, the number of iterations: `M` when it is a known value
-    /// and no condition is given, else a symbol named after the node.
-    pub(super) fn loop_node(&mut self, g: &Nodes<'m>, k: usize, inputs: &[Option<usize>]) {
-        let node = g.at(k);
-        let Some(attrs) = self.attributes_or_fail(g, k) else {
-            return;
-        };
-        let Some(body) = self.graph_attr_or_fail(g, k, &attrs, "Loop", "body") else {
-            return;
-        };
-        let carried: Vec<Ty> = (2..inputs.len().max(2))
-            .map(|i| match inputs[i] {
-                Some(id) => self.slots[id].ty,
-                None => self.solver.fresh_ty(),
-            })
-            .collect();
-        let int64 = self.solver.tcx.tensor_of(&[], relay_core::DType::INT64);
-        let boolean = self.solver.tcx.tensor_of(&[], relay_core::DType::BOOL);
-        let mut body_inputs = vec![int64, boolean];
-        body_inputs.extend(&carried);
-        let Some(outs) = self.subgraph_types(body, g, k, "body", &body_inputs) else {
-            self.fail_outputs(node, k);
-            return;
-        };
-        let n = carried.len();
-        if outs.len() < 1 + n {
-            self.fail_node(g, k, format!("its `body` has {} outputs, and must have at least {} (the condition and the loop-carried values)", outs.len(), 1 + n));
-            return;
-        }
-        // The number of iterations.
-        let m = inputs.first().copied().flatten().and_then(|id| {
-            let v = self.values.get(&id)?;
-            let d = self.solver.resolve_dim(*v.first()?);
-            self.solver.tcx.dims.as_const(d)
-        });
-        // Without a condition, or with a known true one that the body passes on
-        // unchanged, the loop runs `M` times.
-        let cond = inputs.get(1).copied().flatten();
-        let cond_true = cond.is_some_and(|id| {
-            self.values
-                .get(&id)
-                .and_then(|v| v.first().copied())
-                .map(|d| self.solver.resolve_dim(d))
-                .and_then(|d| self.solver.tcx.dims.as_const(d))
-                .is_some_and(|c| c != 0)
-        });
-        let runs_m = cond.is_none() || (cond_true && passes_condition_on(body));
-        let trips = match m {
-            Some(c) if runs_m && c >= 0 => self.solver.tcx.dims.konst(c),
-            _ => {
-                let name = super::fresh_name(node, k);
-                self.fresh_symbol(&name)
-            }
-        };
-        for j in 0..node.output().len() {
-            let t = if j < n {
-                self.join(carried[j], outs[1 + j])
-            } else if let Some(&each) = outs.get(1 + j) {
-                self.with_dim(each, 0, trips)
-            } else {
-                self.error(
-                    Some(node_ref(g, k)),
-                    format!("output {j} is not one its `body` gives"),
-                    Vec::new(),
-                );
-                self.solver.fresh_ty()
-            };
-            self.set_output(k, j, t);
         }
     }
 
@@ -382,7 +309,7 @@ impl<'m> Checker<'m> {
 
     /// `t` with `d` as a new dimension at `axis` (counted in the result, negative from its
     /// end): a fresh type if `t` is not a tensor of known rank or `axis` is out of range.
-    fn with_dim(&mut self, t: Ty, axis: i64, d: Dim) -> Ty {
+    pub(super) fn with_dim(&mut self, t: Ty, axis: i64, d: Dim) -> Ty {
         let t = self.solver.resolve(t);
         let TyData::Tensor(s, dt) = *self.solver.tcx.data(t) else {
             return self.solver.fresh_ty();
@@ -425,15 +352,17 @@ impl<'m> Checker<'m> {
     }
 
     /// The output types of subgraph `sub` (attribute `which` of node `k` of `g`), typed
-    /// in this graph's scope with its inputs of types `inputs` (a loop body's); `None` if
-    /// it could not be (its problems are reported, each saying where it is).
-    fn subgraph(
+    /// in this graph's scope with its inputs of types `inputs` (a loop body's), the first
+    /// of value `index` if that is given (a loop's iteration number); `None` if it could not
+    /// be (its problems are reported, each saying where it is).
+    pub(super) fn subgraph(
         &mut self,
         sub: &GraphProto,
         g: &Nodes<'m>,
         k: usize,
         which: &str,
         inputs: &[Ty],
+        index: Option<Dim>,
     ) -> Option<Vec<SubOut>> {
         if self.depth >= MAX_DEPTH {
             self.error(
@@ -462,12 +391,16 @@ impl<'m> Checker<'m> {
         let solver = std::mem::replace(&mut self.solver, placeholder);
         let mut child = Checker::with(self.registry, solver, self.pending_ty, self.opsets.clone());
         child.depth = self.depth + 1;
+        child.unrolled = self.unrolled;
         if self.record.is_some() {
             child.record = Some(Box::default());
         }
         // The body's inputs, of the types the node gives them.
-        for (vi, &t) in sub.input.iter().zip(inputs) {
+        for (j, (vi, &t)) in sub.input.iter().zip(inputs).enumerate() {
             let id = child.add_slot(&vi.name, t, None);
+            if let (0, Some(v)) = (j, index) {
+                child.values.insert(id, Box::new([v]));
+            }
             if let Some(r) = child.record.as_mut() {
                 r.inputs.push(id);
             }
@@ -526,7 +459,7 @@ impl<'m> Checker<'m> {
         which: &str,
         inputs: &[Ty],
     ) -> Option<Vec<Ty>> {
-        let outs = self.subgraph(sub, g, k, which, inputs)?;
+        let outs = self.subgraph(sub, g, k, which, inputs, None)?;
         Some(outs.into_iter().map(|o| o.ty).collect())
     }
 
@@ -609,31 +542,10 @@ impl<'m> Checker<'m> {
     }
 }
 
-/// Whether a `Loop` body's condition output is its condition input unchanged (the same
-/// name, or an `Identity` of it), as exporters write a loop of a fixed count.
-fn passes_condition_on(body: &GraphProto) -> bool {
-    let (Some(c_in), Some(c_out)) = (body.input.get(1), body.output.first()) else {
-        return false;
-    };
-    if c_in.name == c_out.name {
-        return true;
-    }
-    let graph = GraphRef::of(body);
-    let Ok(nodes) = Nodes::read(&graph.node) else {
-        return false;
-    };
-    (0..nodes.len()).any(|k| {
-        nodes.op_type(k) == b"Identity"
-            && nodes.domain(k).is_empty()
-            && nodes.inputs(k) == [c_in.name.as_ref()]
-            && nodes.outputs(k) == [c_out.name.as_ref()]
-    })
-}
-
 /// A subgraph's output: its type, and its value when it is a known shape value.
 #[derive(Clone)]
-struct SubOut {
-    ty: Ty,
+pub(super) struct SubOut {
+    pub(super) ty: Ty,
     value: Option<Box<[Dim]>>,
     floats: Option<Box<[f64]>>,
 }

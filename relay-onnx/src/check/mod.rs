@@ -20,6 +20,7 @@ use crate::value::{ValueCx, MAX_ELEMS};
 use prost::Message as _;
 
 mod control;
+mod loops;
 mod names;
 mod sequence;
 use relay_core::op::{AttrType, OpScheme};
@@ -557,6 +558,9 @@ struct Checker<'m> {
     pending_ty: Ty,
     /// How many subgraphs this one is inside.
     depth: usize,
+    /// Whether this graph is inside an iteration of a loop whose body is typed once per
+    /// iteration (a loop in it is typed once: the iterations do not multiply).
+    unrolled: bool,
     /// Vectors reused from node to node.
     scratch_bytes: Vec<u8>,
     scratch_inputs: Vec<Option<usize>>,
@@ -644,6 +648,7 @@ impl<'m> Checker<'m> {
             attr_ids: FxHashMap::default(),
             scratch_bytes: Vec::new(),
             depth: 0,
+            unrolled: false,
             out_slots: Vec::new(),
             input_slots: Vec::new(),
             input_starts: Vec::new(),
