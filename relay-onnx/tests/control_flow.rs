@@ -300,19 +300,55 @@ fn a_loop_of_a_known_count_types_its_body_with_each_iteration_number() {
 }
 
 #[test]
-fn a_carried_value_whose_shape_changes_is_joined_over_the_iterations() {
-    // y = y + x[0..i + 1]: (1) after iteration 0, (2) after iteration 1, so `?`; the
-    // slices, of lengths 1 to 4, are `?` stacked.
-    let body = slice_body(&[D::v(1)], true);
+fn a_carried_value_takes_the_type_of_each_iteration() {
+    // y = Concat(y, x[i..i + 1]) grows by one each iteration: (1 + m) after m of them. The
+    // loop surely runs them all, so each takes the type the one before gave.
+    let mut body = Graph::new(17);
+    body.input("i", D::I64, &[])
+        .input("c_in", D::BOOL, &[])
+        .input("y", D::F32, &[D::Unknown]);
+    body.init_ints("one", &[], &[1])
+        .init_ints("axis0", &[1], &[0]);
+    body.node("Identity", &["c_in"], &["c_out"], vec![]);
+    body.node("Add", &["i", "one"], &["i1"], vec![]);
+    body.node("Unsqueeze", &["i", "axis0"], &["start"], vec![]);
+    body.node("Unsqueeze", &["i1", "axis0"], &["end"], vec![]);
+    body.node("Slice", &["x", "start", "end"], &["sl"], vec![]);
+    body.node("Concat", &["y", "sl"], &["y_out"], vec![int("axis", 0)]);
+    body.node("Shape", &["y_out"], &["len"], vec![]);
+    body.output("c_out").output("y_out").output("len");
     let mut c = loop_over(&body, 5, 1, Some(4)).check();
     assert_eq!(c.diagnostics(), &[]);
-    assert_eq!(c.type_of("y").unwrap(), "Tensor[(?), float32]");
-    assert_eq!(c.type_of("scan").unwrap(), "Tensor[(4, ?), float32]");
-    // One iteration: nothing to join.
-    let mut c = loop_over(&body, 5, 1, Some(1)).check();
+    assert_eq!(c.type_of("y").unwrap(), "Tensor[(5), float32]");
+    // The scan outputs, each iteration's length, are alike: `(4, 1)`.
+    assert_eq!(c.type_of("scan").unwrap(), "Tensor[(4, 1), int64]");
+    // The count unknown: the body once, its carried value joined with the initial one.
+    let mut c = loop_over(&body, 5, 1, None).check();
     assert_eq!(c.diagnostics(), &[]);
-    assert_eq!(c.type_of("y").unwrap(), "Tensor[(1), float32]");
-    assert_eq!(c.type_of("scan").unwrap(), "Tensor[(1, 1), float32]");
+    assert_eq!(c.type_of("y").unwrap(), "Tensor[(?), float32]");
+}
+
+#[test]
+fn a_carried_value_that_stops_broadcasting_is_found_in_its_iteration() {
+    // y = y + x[0..i + 1]: (1) after iteration 0, (2) after iteration 1, and in iteration
+    // 2 `(2) + (3)` does not broadcast, as onnxruntime finds when it runs it. The slices,
+    // the scan output, are (1) then (2): onnxruntime does not stack them either.
+    let scan_error = "node 0 `Loop_0` (Loop): scan output 0 of its `body` is `Tensor[(2), float32]` in iteration 1, and `Tensor[(1), float32]` before it: a scan output keeps one shape in every iteration";
+    let body = slice_body(&[D::Unknown], true);
+    let c = loop_over(&body, 5, 1, Some(4)).check();
+    assert_eq!(
+        shown(&c),
+        [
+            scan_error,
+            "node 5 `Add_5` (Add): cannot broadcast dimension 0 of the first input (2) with dimension 0 of the second (3)\n  \
+             = note: input 0 `y`: `Tensor[(2), float32]`\n  \
+             = note: input 1 `sl`: `Tensor[(3), float32]` (here)\n  \
+             = note: in iteration 2 of the `body` of node 0 `Loop_0` (Loop)"
+        ]
+    );
+    // Two iterations: the sum broadcasts, the scan output does not stack.
+    let c = loop_over(&body, 5, 1, Some(2)).check();
+    assert_eq!(shown(&c), [scan_error]);
 }
 
 #[test]

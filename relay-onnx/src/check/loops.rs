@@ -4,14 +4,16 @@
 //! A loop known to run `M` times (a known trip count, no condition or a known true one the
 //! body passes on), `M` at most [`MAX_UNROLLED`], whose body reads its iteration number,
 //! has its body typed once per iteration with that number known: a `Slice` from `i` to
-//! `i + 1` then has length 1. Each iteration's carried values are of the types joined over
-//! the iterations before it, and each scan output's element is joined over them all. Any
-//! other loop has its body typed once, the iteration number unknown.
+//! `i + 1` then has length 1. Each iteration takes the carried values of the types the one
+//! before gave (the loop surely runs them all), and each scan output's element is joined
+//! over them all, a shape that differs from one iteration to the next being an error (the
+//! runtime stacks them). Any other loop has its body typed once, the iteration number
+//! unknown.
 
 use super::control::MAX_DEPTH;
 use super::{node_ref, Checker, Diagnostic};
 use crate::proto::{GraphProto, GraphRef, Nodes};
-use relay_core::{DType, Ty};
+use relay_core::{DType, Dim, Ty, TyData};
 
 /// The most iterations of a loop whose body is typed once per iteration.
 const MAX_UNROLLED: i64 = 64;
@@ -130,8 +132,9 @@ impl<'m> Checker<'m> {
     }
 
     /// A loop body's output types over `m` iterations, typed once per iteration with the
-    /// iteration number known: each loop-carried value's joined with its initial type (of
-    /// `carried`) and over all iterations, each other output's joined over all iterations.
+    /// iteration number known: each loop-carried value's type the last iteration's, each
+    /// other output's joined over all iterations (a scan output whose shape changes is
+    /// reported).
     /// A problem is reported once, saying in which iterations it is; `None` if an
     /// iteration could not be typed (the iterations after it are not).
     fn iterations(
@@ -171,8 +174,10 @@ impl<'m> Checker<'m> {
                 joined = Some(outs);
                 break;
             }
-            for (j, s) in state.iter_mut().enumerate() {
-                *s = self.join(*s, outs[1 + j]);
+            // The loop surely runs every iteration: the next one takes these types.
+            state.copy_from_slice(&outs[1..=n]);
+            if let Some(before) = &joined {
+                self.scan_shapes_agree(g, k, before, &outs, n, i);
             }
             joined = Some(match joined {
                 None => outs,
@@ -196,6 +201,52 @@ impl<'m> Checker<'m> {
             outs[1..=n].copy_from_slice(&state);
         }
         Some(outs)
+    }
+}
+
+impl Checker<'_> {
+    /// Reports each scan output (after the condition and the `n` loop-carried values)
+    /// whose shape in iteration `i`, `now`, differs from the one of the iterations before
+    /// it, `before` (known dimensions that differ, or ranks): runtimes stack them, and
+    /// onnxruntime stops there.
+    fn scan_shapes_agree(
+        &mut self,
+        g: &Nodes<'_>,
+        k: usize,
+        before: &[Ty],
+        now: &[Ty],
+        n: usize,
+        i: i64,
+    ) {
+        for j in 1 + n..before.len().min(now.len()) {
+            let (a, b) = (self.solver.resolve(before[j]), self.solver.resolve(now[j]));
+            let dims = |me: &Self, t: Ty| match *me.solver.tcx.data(t) {
+                TyData::Tensor(s, _) => me.solver.tcx.shape_dims(s).map(<[Dim]>::to_vec),
+                _ => None,
+            };
+            let (Some(x), Some(y)) = (dims(self, a), dims(self, b)) else {
+                continue;
+            };
+            let mut konst = |d: Dim| {
+                let d = self.solver.resolve_dim(d);
+                self.solver.tcx.dims.as_const(d)
+            };
+            let differ = x.len() != y.len()
+                || x.iter()
+                    .zip(&y)
+                    .any(|(&p, &q)| matches!((konst(p), konst(q)), (Some(u), Some(v)) if u != v));
+            if differ {
+                let (sa, sb) = (self.solver.tcx.show(a), self.solver.tcx.show(b));
+                self.error(
+                    Some(node_ref(g, k)),
+                    format!(
+                        "scan output {} of its `body` is `{sb}` in iteration {i}, and `{sa}` before it: a scan output keeps one shape in every iteration",
+                        j - 1 - n
+                    ),
+                    Vec::new(),
+                );
+            }
+        }
     }
 }
 
