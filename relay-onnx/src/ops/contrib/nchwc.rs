@@ -5,11 +5,11 @@
 //! block size (a power of two, at most 16), so `ReorderInput`'s channels are known only
 //! when 16 divides them; the filters the transformer rewrote carry the rounded counts,
 //! and `ReorderOutput` says the real one. `Conv` is `FusedConv` (an activation and a
-//! `Sum` to add), the pools and `Upsample` (whole-number `scales`) are ONNX's.
+//! `Sum` to add), the pools (in `nn::pool`) and `Upsample` (whole-number `scales`) are
+//! ONNX's.
 use crate::onnx_ops;
 use crate::ops::nn::konst;
 use crate::ops::util::{out_tensor, shown};
-use relay_core::op::AttrConst;
 use relay_core::{relation, relay_op, DTy, Dim, Dims, Progress, RelCx, RelError, RelResult};
 
 relay_op! {
@@ -110,15 +110,5 @@ onnx_ops! {
         auto_pad: Attr("auto_pad"), pads: Attr("pads"), strides: Attr("strides"),
         dilations: Attr("dilations"), group: Attr("group"), kernel_shape: Attr("kernel_shape")
     };
-    "com.microsoft.nchwc" MaxPool since 1 => "onnx.pool"(In(0)) {
-        kernel_shape: Attr("kernel_shape"), auto_pad: Attr("auto_pad"), pads: Attr("pads"),
-        strides: Attr("strides"), dilations: Attr("dilations"), ceil_mode: Attr("ceil_mode")
-    };
-    "com.microsoft.nchwc" AveragePool since 1 => "onnx.pool"(In(0)) {
-        kernel_shape: Attr("kernel_shape"), auto_pad: Attr("auto_pad"), pads: Attr("pads"),
-        strides: Attr("strides"), dilations: Attr("dilations"), ceil_mode: Attr("ceil_mode")
-    };
-    "com.microsoft.nchwc" GlobalMaxPool since 1 => "onnx.pool"(In(0)) { global: Const(AttrConst::Int(1)) };
-    "com.microsoft.nchwc" GlobalAveragePool since 1 => "onnx.pool"(In(0)) { global: Const(AttrConst::Int(1)) };
     "com.microsoft.nchwc" Upsample since 1 => "onnx.resize"(In(0), AttrInts("sizes")) { scales: Attr("scales") };
 }

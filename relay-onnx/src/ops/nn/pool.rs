@@ -232,22 +232,41 @@ pub fn onnx_max_unpool(cx: &mut RelCx<'_>) -> RelResult {
     }
 }
 
+/// The pools of `domain`, each `onnx.pool` of its ONNX attributes (`-> Each`: a second
+/// output, `MaxPool`'s indices), and the global pools.
+macro_rules! pools {
+    ($($domain:literal $op:ident $(-> $each:ident)?;)* global $($gdomain:literal $gop:ident;)*) => {
+        onnx_ops! {
+            $(
+                $domain $op since 1 => "onnx.pool"(In(0)) {
+                    kernel_shape: Attr("kernel_shape"), auto_pad: Attr("auto_pad"), pads: Attr("pads"),
+                    strides: Attr("strides"), dilations: Attr("dilations"), ceil_mode: Attr("ceil_mode")
+                } $(-> $each)?;
+            )*
+            $(
+                $gdomain $gop since 1 => "onnx.pool"(In(0)) { global: Const(AttrConst::Int(1)) };
+            )*
+        }
+    };
+}
+
+// onnxruntime's blocked layout (`com.microsoft.nchwc`, see `contrib::nchwc`) has its own
+// pools, of the same attributes.
+pools! {
+    "" MaxPool -> Each;
+    "" AveragePool;
+    "" LpPool;
+    "com.microsoft.nchwc" MaxPool;
+    "com.microsoft.nchwc" AveragePool;
+    global
+    "" GlobalAveragePool;
+    "" GlobalMaxPool;
+    "" GlobalLpPool;
+    "com.microsoft.nchwc" GlobalAveragePool;
+    "com.microsoft.nchwc" GlobalMaxPool;
+}
+
 onnx_ops! {
-    "" MaxPool since 1 => "onnx.pool"(In(0)) {
-        kernel_shape: Attr("kernel_shape"), auto_pad: Attr("auto_pad"), pads: Attr("pads"),
-        strides: Attr("strides"), dilations: Attr("dilations"), ceil_mode: Attr("ceil_mode")
-    } -> Each;
-    "" AveragePool since 1 => "onnx.pool"(In(0)) {
-        kernel_shape: Attr("kernel_shape"), auto_pad: Attr("auto_pad"), pads: Attr("pads"),
-        strides: Attr("strides"), dilations: Attr("dilations"), ceil_mode: Attr("ceil_mode")
-    };
-    "" LpPool since 1 => "onnx.pool"(In(0)) {
-        kernel_shape: Attr("kernel_shape"), auto_pad: Attr("auto_pad"), pads: Attr("pads"),
-        strides: Attr("strides"), dilations: Attr("dilations"), ceil_mode: Attr("ceil_mode")
-    };
-    "" GlobalAveragePool since 1 => "onnx.pool"(In(0)) { global: Const(AttrConst::Int(1)) };
-    "" GlobalMaxPool since 1 => "onnx.pool"(In(0)) { global: Const(AttrConst::Int(1)) };
-    "" GlobalLpPool since 1 => "onnx.pool"(In(0)) { global: Const(AttrConst::Int(1)) };
     "" MaxRoiPool since 1 => "onnx.roi_pool"(In(0), In(1)) { pooled_shape: Attr("pooled_shape") };
     "" RoiAlign since 10 => "onnx.roi_align"(In(0), In(1), In(2)) { pooled_shape: With(roi_align_shape) };
     "" MaxUnpool since 9 => "onnx.max_unpool"(In(0), In(1), Value(2)) {
