@@ -10,6 +10,11 @@
 //! iteration (from the end for a reversed direction), its scan outputs appended (or
 //! prepended) along their axes.
 //!
+//! The checker types a body once, over the carried values' initial types. Where a carried
+//! value's type changes (its parameter has a `?`), the types of the body's `let`s are
+//! those of the first iteration only: they are printed unannotated, typed by the
+//! relations from the parameters (as `Bindings::Bare` prints them).
+//!
 //! The function's parameters are annotated, as a recursive function's must be: a carried
 //! value with the type of its initial value joined with the body's (`?` where they differ),
 //! an accumulator with the type of the body's scan output and `?` for the axis it grows
@@ -113,6 +118,11 @@ impl Printer<'_> {
         self.indent += 1;
         self.line(&format!("if ({keep}) {{"));
         self.indent += 1;
+        // A carried value whose type changes: the body's types are those of the first
+        // iteration, which the text does not state of every one (see the module's doc).
+        let changing = (0..carried).any(|j| self.changes(states[j], body.tys[body.inputs[2 + j]]));
+        let bare = self.bare;
+        self.bare |= changing;
         self.enter(body);
         let scope = self.scope();
         scope.names[body.inputs[0]] = Some(i.clone());
@@ -144,6 +154,7 @@ impl Printer<'_> {
             Ok(args)
         });
         self.scopes.pop();
+        self.bare = bare;
         let args = r?;
         self.line(&format!("%{f}({})", args.join(", ")));
         self.finish_step(&step);
@@ -272,6 +283,9 @@ impl Printer<'_> {
         self.indent += 1;
         self.line(&format!("if (less(%{i}, %{len})) {{"));
         self.indent += 1;
+        let changing = (0..states_n).any(|j| self.changes(states[j], body.tys[body.inputs[j]]));
+        let bare = self.bare;
+        self.bare |= changing;
         self.enter(body);
         for j in 0..states_n {
             self.scope().names[body.inputs[j]] = Some(step.names[j][1..].to_string());
@@ -320,6 +334,7 @@ impl Printer<'_> {
             Ok(args)
         })();
         self.scopes.pop();
+        self.bare = bare;
         let args = r?;
         self.line(&format!("%{f}({})", args.join(", ")));
         self.finish_step(&step);
@@ -455,6 +470,12 @@ impl Printer<'_> {
             "let %{name}: {ty} = onnx.constant_of_shape(%{shape}, dtype=\"{d}\");"
         ));
         Ok(format!("%{name}"))
+    }
+
+    /// Whether a carried value's type `joined` is not its initial type `first` (the
+    /// body's output differs from it).
+    fn changes(&mut self, joined: Ty, first: Ty) -> bool {
+        self.solver.resolve(joined) != self.solver.resolve(first)
     }
 
     /// The type's text, or the error naming node `n`.
