@@ -22,8 +22,10 @@
 //! - A node of several outputs is one call, then a `let` per output projecting it.
 //! - An `If` is Relay's `if` on its condition with both branches, each branch's results
 //!   annotated with the joined types; one whose condition the checker knew is its branch.
-//!   A node the importer cannot print (`Loop`, `Scan`, the sequence operators) is an error
-//!   naming it.
+//! - A `Loop` or a `Scan` is a recursive local function (the `loops` module), sequences
+//!   and optionals the prelude's `List` and `Optional` (the `sequence` module). A node the
+//!   importer cannot print (a sequence of elements of different ranks, a `Scan` of opset
+//!   8) is an error naming it.
 
 mod loops;
 pub(crate) mod record;

@@ -300,7 +300,7 @@ fn a_node_that_cannot_be_printed_is_an_error_naming_it() {
         shown,
         [
             "node 0 `Scan_0` (Scan): a `Scan` of an opset before 9 (a batch axis first, and `sequence_lens`) is not printed",
-            "node 0 `SequenceConstruct_0` (SequenceConstruct): input 0 is `Tensor[(3), float32]`, and the sequence's elements `Tensor['s0, float32]`: a `List` holds elements of one type",
+            "node 0 `SequenceConstruct_0` (SequenceConstruct): the sequence's elements are of different ranks (input 0 is `Tensor[(3), float32]`), and a `List` holds elements of one type",
         ]
     );
 }

@@ -542,10 +542,12 @@ impl Printer<'_> {
         if !self.fits(want, have) && !self.shapeless_fits(want, have) {
             let (w, h) = (self.solver.tcx.show(want), self.solver.tcx.show(have));
             let (w, h) = (self.rewrite(&w), self.rewrite(&h));
-            return Err(node_error(
-                &n.node,
-                format!("input {i} is `{h}`, and the sequence's elements `{w}`: a `List` holds elements of one type"),
-            ));
+            let message = match self.ty(want) {
+                // Elements of different ranks: a tensor of no known shape.
+                Err(_) => format!("the sequence's elements are of different ranks (input {i} is `{h}`), and a `List` holds elements of one type"),
+                Ok(_) => format!("input {i} is `{h}`, and the sequence's elements `{w}`: a `List` holds elements of one type"),
+            };
+            return Err(node_error(&n.node, message));
         }
         let ty = self.ty_at(n, want)?;
         let name = self.local(&format!("{}_joined", &x[1..]), "joined");
