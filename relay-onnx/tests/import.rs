@@ -1159,3 +1159,84 @@ def @main(
         ]
     );
 }
+
+#[test]
+fn a_loop_of_a_condition_alone_with_no_carried_values_stops_on_its_bodys_condition() {
+    // Runs while its condition holds: `go`, then the body's `i < 3` (a tensor of one
+    // element); scans out `i`.
+    let mut body = Graph::new(17);
+    body.input("i", D::I64, &[]).input("c_in", D::BOOL, &[]);
+    body.init_ints("three", &[1], &[3]);
+    body.node("Less", &["i", "three"], &["c_out"], vec![]);
+    body.node("Identity", &["i"], &["each"], vec![]);
+    body.output("c_out").output("each");
+    let mut g = Graph::new(17);
+    g.input("go", D::BOOL, &[]);
+    g.node(
+        "Loop",
+        &["", "go"],
+        &["all"],
+        vec![graph_attr("body", &body)],
+    );
+    g.output("all");
+    let imported = import_bytes(g.bytes().into()).unwrap();
+    let text = "\
+#[version = \"0.0.5\"]
+def @main(
+  %go: bool,
+  %three: Tensor[(1), int64]
+) {
+  let %each_empty_shape: Tensor[(0), int64] = onnx.value(());
+  let %each_empty: Tensor[(0), int64] = onnx.constant_of_shape(%each_empty_shape, dtype=\"int64\");
+  let %Loop_0_body = fn (%i: int64, %c_in: bool, %each_acc: Tensor[(?), int64]) -> Tensor[(?), int64] {
+    if (%c_in) {
+      let %c_out: Tensor[(1), bool] = onnx.compare(%i, %three);
+      let %each: int64 = copy(%i);
+      let %c_out_scalar: bool = reshape(%c_out, newshape=[]);
+      %Loop_0_body(add(%i, 1i64), %c_out_scalar, concatenate((%each_acc, expand_dims(%each, axis=0)), axis=0))
+    } else {
+      %each_acc
+    }
+  };
+  let %all: Tensor[(Loop_0), int64] = %Loop_0_body(0i64, %go, %each_empty);
+  %all
+}
+";
+    assert_eq!(imported.text, text);
+    assert_eq!(
+        read_back(text),
+        [
+            "@main: fn (bool, Tensor[(1), int64]) -> Tensor[(Loop_0), int64]",
+            "%each_empty_shape: Tensor[(0), int64]",
+            "%each_empty: Tensor[(0), int64]",
+            "%Loop_0_body: fn (int64, bool, Tensor[(?), int64]) -> Tensor[(?), int64]",
+            "%c_out: Tensor[(1), bool]",
+            "%each: int64",
+            "%c_out_scalar: bool",
+            "%all: Tensor[(Loop_0), int64]"
+        ]
+    ); // Of no outputs at all: a function of the iteration number and the condition alone.
+    let mut g = Graph::new(17);
+    g.input("go", D::BOOL, &[]);
+    body.graph.output.pop();
+    body.graph.node.pop();
+    g.node("Loop", &["", "go"], &[], vec![graph_attr("body", &body)]);
+    g.node("Not", &["go"], &["stop"], vec![]);
+    g.output("stop");
+    let imported = import_bytes(g.bytes().into()).unwrap();
+    assert!(
+        imported
+            .text
+            .contains("  let %Loop_0_body = fn (%i: int64, %c_in: bool) -> () {"),
+        "{}",
+        imported.text
+    );
+    assert!(
+        imported
+            .text
+            .contains("  let %Loop_0: () = %Loop_0_body(0i64, %go);\n"),
+        "{}",
+        imported.text
+    );
+    assert_eq!(read_back(&imported.text).last().unwrap(), "%stop: bool");
+}

@@ -110,9 +110,11 @@ impl Printer<'_> {
             (None, Some(_)) => format!("%{c}"),
             (None, None) => "True".to_string(),
         };
+        let mut params = vec![format!("%{i}: {i_ty}"), format!("%{c}: {c_ty}")];
+        params.extend(step.params.iter().cloned());
         self.line(&format!(
-            "let %{f} = fn (%{i}: {i_ty}, %{c}: {c_ty}, {}) -> {} {{",
-            step.params.join(", "),
+            "let %{f} = fn ({}) -> {} {{",
+            params.join(", "),
             step.result_ty
         ));
         self.indent += 1;
@@ -158,8 +160,9 @@ impl Printer<'_> {
         let args = r?;
         self.line(&format!("%{f}({})", args.join(", ")));
         self.finish_step(&step);
-        let cond0 = cond.unwrap_or_else(|| "True".into());
-        let call = format!("%{f}(0i64, {cond0}, {})", inits.join(", "));
+        let mut call_args = vec!["0i64".to_string(), cond.unwrap_or_else(|| "True".into())];
+        call_args.extend(inits);
+        let call = format!("%{f}({})", call_args.join(", "));
         self.bind_step(g, n, &step, &call, states.len() + accs.len())
     }
 
@@ -275,9 +278,11 @@ impl Printer<'_> {
             names.push(self.local(&format!("{out}_acc"), "acc"));
         }
         let step = self.step(n, names, states.iter().chain(&accs).copied())?;
+        let mut params = vec![format!("%{i}: int64")];
+        params.extend(step.params.iter().cloned());
         self.line(&format!(
-            "let %{f} = fn (%{i}: int64, {}) -> {} {{",
-            step.params.join(", "),
+            "let %{f} = fn ({}) -> {} {{",
+            params.join(", "),
             step.result_ty
         ));
         self.indent += 1;
@@ -338,7 +343,9 @@ impl Printer<'_> {
         let args = r?;
         self.line(&format!("%{f}({})", args.join(", ")));
         self.finish_step(&step);
-        let call = format!("%{f}(0i64, {})", inits.join(", "));
+        let mut call_args = vec!["0i64".to_string()];
+        call_args.extend(inits);
+        let call = format!("%{f}({})", call_args.join(", "));
         self.bind_step(g, n, &step, &call, states.len() + accs.len())
     }
 

@@ -89,7 +89,9 @@ impl Printer<'_> {
         if op == "SequenceMap" {
             return self.sequence_map(g, n, body);
         }
-        let out = n.outputs[0].expect("`SequenceMap` alone has several outputs");
+        let Some(out) = n.outputs[0] else {
+            return Err(node_error(&n.node, "its first output has no name".into()));
+        };
         let out_ty = g.tys[out];
         let e = match op.as_str() {
             "SequenceEmpty" => {
