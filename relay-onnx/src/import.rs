@@ -92,7 +92,10 @@ pub enum Bindings {
     /// Each with the type the checker inferred (what `relay import` prints).
     Annotated,
     /// None: the types are the relations' alone, as `relay check` infers them from the
-    /// parameters and the `onnx.value` annotations (to test that they are the same).
+    /// parameters and the `onnx.value` annotations (to test that they are the same). The
+    /// annotations the text needs stay: a loop's function's parameters and the `let` of
+    /// its results (its number of iterations), and the `let` that gives a value the type
+    /// of a joined `If` output or sequence element.
     Bare,
 }
 
