@@ -71,9 +71,10 @@ enum Command {
     ///
     /// `@main`'s parameters are the graph inputs, then the initializers; each node output
     /// is a `let` annotated with its inferred type, and a shape computed in the graph an
-    /// `onnx.value` annotated with its value as a type. A model that does not check, or has
-    /// a node that cannot be printed yet (`Loop`, `Scan`, sequences), gives diagnostics
-    /// naming the node (exit 1).
+    /// `onnx.value` annotated with its value as a type; `If` is Relay's `if`, `Loop` and
+    /// `Scan` recursive local functions, sequences and optionals the prelude's `List` and
+    /// `Optional`. A model that does not check, or has a node that cannot be printed (a
+    /// sequence of elements of different ranks), gives diagnostics naming the node (exit 1).
     Import {
         /// The `.onnx` model.
         file: std::path::PathBuf,

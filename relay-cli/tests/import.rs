@@ -58,9 +58,10 @@ def @main(
 
 #[test]
 fn a_model_that_cannot_be_imported_shows_why_as_check_does() {
+    // A sequence of elements of ranks 1 and 2, which no `List` holds.
     let mut g = Graph::new(17);
     g.input("a", D::F32, &[D::v(3)])
-        .input("b", D::F32, &[D::v(3)]);
+        .input("b", D::F32, &[D::v(2), D::v(3)]);
     g.node("SequenceConstruct", &["a", "b"], &["seq"], vec![]);
     g.node(
         "ConcatFromSequence",
@@ -74,7 +75,7 @@ fn a_model_that_cannot_be_imported_shows_why_as_check_does() {
     assert_eq!((code, out.as_str()), (1, ""));
     assert_eq!(
         err,
-        "error: `SequenceConstruct` cannot be printed as Relay yet: the importer prints the operators of the mappings and `If`\n  \
+        "error: the sequence's elements are of different ranks (input 0 is `Tensor[(3), float32]`), and a `List` holds elements of one type\n  \
          ┌─ DIR/seq.onnx: node 0 `SequenceConstruct_0` (SequenceConstruct)\n\nerror: 1 problem in `DIR/seq.onnx`\n"
     );
     // A model that does not check: its diagnostics, as `relay check` prints them.

@@ -22,10 +22,14 @@
 //! - A node of several outputs is one call, then a `let` per output projecting it.
 //! - An `If` is Relay's `if` on its condition with both branches, each branch's results
 //!   annotated with the joined types; one whose condition the checker knew is its branch.
-//!   A node the importer cannot print (`Loop`, `Scan`, the sequence operators) is an error
-//!   naming it.
+//! - A `Loop` or a `Scan` is a recursive local function (the `loops` module), sequences
+//!   and optionals the prelude's `List` and `Optional` (the `sequence` module). A node the
+//!   importer cannot print (a sequence of elements of different ranks, a `Scan` of opset
+//!   8) is an error naming it.
 
+mod loops;
 pub(crate) mod record;
+mod sequence;
 mod value_op;
 
 use crate::check::{Diagnostic, LoadError, NodeRef, Severity};
@@ -88,7 +92,10 @@ pub enum Bindings {
     /// Each with the type the checker inferred (what `relay import` prints).
     Annotated,
     /// None: the types are the relations' alone, as `relay check` infers them from the
-    /// parameters and the `onnx.value` annotations (to test that they are the same).
+    /// parameters and the `onnx.value` annotations (to test that they are the same). The
+    /// annotations the text needs stay: a loop's function's parameters and the `let` of
+    /// its results (its number of iterations), and the `let` that gives a value the type
+    /// of a joined `If` output or sequence element.
     Bare,
 }
 
@@ -193,6 +200,8 @@ struct Printer<'s> {
     lifted: FxHashMap<(usize, usize), String>,
     /// The node outputs' `let`s are not annotated.
     bare: bool,
+    /// The global functions the module uses, printed after `@main`.
+    helpers: std::collections::BTreeSet<sequence::Helper>,
 }
 
 /// One graph's names: each slot's name in the text, and the slot of each ONNX name.
@@ -250,6 +259,7 @@ impl<'s> Printer<'s> {
             top_names: Vec::new(),
             lifted: FxHashMap::default(),
             bare: false,
+            helpers: Default::default(),
         }
     }
 
@@ -261,15 +271,10 @@ impl<'s> Printer<'s> {
         while let Some(g) = stack.pop() {
             let mut tys: Vec<Ty> = g.tys.clone();
             for n in &g.nodes {
-                match &n.kind {
-                    NodeKind::Call(c) => tys.extend(c.args.iter().chain(&c.outs)),
-                    NodeKind::If {
-                        then_branch,
-                        else_branch,
-                        ..
-                    } => stack.extend(then_branch.iter().chain(else_branch).map(|b| &**b)),
-                    _ => {}
+                if let NodeKind::Call(c) = &n.kind {
+                    tys.extend(c.args.iter().chain(&c.outs));
                 }
+                stack.extend(n.kind.subgraphs());
             }
             for t in tys {
                 let t = self.solver.resolve(t);
@@ -287,7 +292,13 @@ impl<'s> Printer<'s> {
             .seen
             .extend(raw.iter().filter(|w| !w.starts_with('\'')).cloned());
         for w in raw {
-            if self.symbols.rename.contains_key(&w) || reads_as_name(&w) {
+            // A flexible dimension is printed as a symbol; a flexible type, shape or dtype
+            // (`'t0`, `'s0`, `'b0`) has no spelling, and stays as shown.
+            let flexible = w.starts_with('\'');
+            if self.symbols.rename.contains_key(&w)
+                || reads_as_name(&w)
+                || (flexible && !w.starts_with("'d"))
+            {
                 continue;
             }
             let base: String = match w.strip_prefix('\'') {
@@ -457,28 +468,21 @@ impl<'s> Printer<'s> {
         let mut stack = vec![g];
         while let Some(sub) = stack.pop() {
             for n in &sub.nodes {
-                if let NodeKind::If {
-                    then_branch,
-                    else_branch,
-                    ..
-                } = &n.kind
-                {
-                    for b in then_branch.iter().chain(else_branch) {
-                        for &id in &b.initializers {
-                            let onnx = text(&b.names[id]).into_owned();
-                            let name = self.local(&onnx, "initializer");
-                            let ty = self.ty(b.tys[id]).map_err(|e| {
-                                node_error(
-                                    &n.node,
-                                    format!("initializer `{onnx}` of a branch: its type {e}"),
-                                )
-                            })?;
-                            params.push(format!("%{name}: {ty}"));
-                            self.lifted
-                                .insert((&**b as *const GraphRecord as usize, id), name);
-                        }
-                        stack.push(b);
+                for b in n.kind.subgraphs() {
+                    for &id in &b.initializers {
+                        let onnx = text(&b.names[id]).into_owned();
+                        let name = self.local(&onnx, "initializer");
+                        let ty = self.ty(b.tys[id]).map_err(|e| {
+                            node_error(
+                                &n.node,
+                                format!("initializer `{onnx}` of a subgraph: its type {e}"),
+                            )
+                        })?;
+                        params.push(format!("%{name}: {ty}"));
+                        self.lifted
+                            .insert((b as *const GraphRecord as usize, id), name);
                     }
+                    stack.push(b);
                 }
             }
         }
@@ -498,6 +502,10 @@ impl<'s> Printer<'s> {
         let result = self.results(g, None)?;
         self.line(&result);
         self.out.push_str("}\n");
+        for helper in std::mem::take(&mut self.helpers) {
+            self.out.push('\n');
+            self.out.push_str(helper.text());
+        }
         Ok(std::mem::take(&mut self.out))
     }
 
@@ -563,10 +571,17 @@ impl<'s> Printer<'s> {
                 then_branch,
                 else_branch,
             } => self.if_node(g, n, *known, then_branch.as_deref(), else_branch.as_deref()),
+            NodeKind::Loop { body } => self.loop_node(g, n, body.as_deref()),
+            NodeKind::Scan {
+                body,
+                attrs,
+                batched,
+            } => self.scan_node(g, n, body.as_deref(), attrs, *batched),
+            NodeKind::Sequence { attrs, body } => self.sequence_node(g, n, attrs, body.as_deref()),
             NodeKind::Other => Err(node_error(
                 &n.node,
                 format!(
-                    "`{}` cannot be printed as Relay yet: the importer prints the operators of the mappings and `If`",
+                    "`{}` cannot be printed as Relay: the checker did not type it",
                     n.node.op_type
                 ),
             )),

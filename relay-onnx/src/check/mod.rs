@@ -10,7 +10,7 @@
 //! when its shape values are evaluated.
 
 use crate::attr::{int_data, NodeAttrs};
-use crate::import::record::{Call, GraphRecord, NodeKind, NodeRecord};
+use crate::import::record::{Call, GraphRecord, IntAttrs, NodeKind, NodeRecord};
 use crate::ops::{self, Arg, AttrFrom, OnnxOp, Outputs};
 use crate::proto::{
     text, GraphHead, GraphRef, ModelProto, NodeAt, Nodes, OperatorSetIdProto, TensorView,
@@ -1059,8 +1059,6 @@ impl<'m> Checker<'m> {
             match node.op_type() {
                 _ if failed => self.fail_outputs(node, k),
                 b"If" => self.if_node(g, k, &inputs),
-                b"Loop" => self.loop_node(g, k, &inputs),
-                b"Scan" => self.scan_node(g, k, &inputs),
                 b"Identity" => {
                     let t = self.slots[inputs[0].expect("checked above")].ty;
                     self.set_output(k, 0, t);
@@ -1068,7 +1066,32 @@ impl<'m> Checker<'m> {
                         self.record_node(g, k, &inputs, NodeKind::Pass);
                     }
                 }
-                _ => self.sequence_node(g, k, &inputs),
+                op => {
+                    // The body a `Loop`, `Scan` or `SequenceMap` typed, recorded with it.
+                    self.last_subgraph = None;
+                    match op {
+                        b"Loop" => self.loop_node(g, k, &inputs),
+                        b"Scan" => self.scan_node(g, k, &inputs),
+                        _ => self.sequence_node(g, k, &inputs),
+                    }
+                    if self.record.is_some() {
+                        let body = self.last_subgraph.take();
+                        let attrs = node
+                            .attribute()
+                            .map(|a| IntAttrs::of(&a))
+                            .unwrap_or_default();
+                        let kind = match op {
+                            b"Loop" => NodeKind::Loop { body },
+                            b"Scan" => NodeKind::Scan {
+                                body,
+                                attrs,
+                                batched: self.opset("").is_some_and(|v| v < 9),
+                            },
+                            _ => NodeKind::Sequence { attrs, body },
+                        };
+                        self.record_node(g, k, &inputs, kind);
+                    }
+                }
             }
             self.scratch_inputs = inputs;
             return;

@@ -9,7 +9,8 @@ use crate::check::NodeRef;
 use crate::ops::OnnxOp;
 use relay_core::{AttrValue, Ty};
 
-/// One graph (the model's, or a branch of an `If`), as the checker typed it. A value a
+/// One graph (the model's, a branch of an `If`, the body of a `Loop`, `Scan` or
+/// `SequenceMap`), as the checker typed it. A value a
 /// subgraph reads from the graphs around it is a slot of its name with no producer.
 #[derive(Default)]
 pub(crate) struct GraphRecord {
@@ -56,6 +57,83 @@ pub(crate) enum NodeKind {
     },
     /// `Identity` of a sequence or an optional: its output is its input.
     Pass,
+    /// A `Loop`: its body as typed (over the loop-carried values' initial types).
+    Loop { body: Option<Box<GraphRecord>> },
+    /// A `Scan`: its body as typed, its integer attributes, and whether it is of an
+    /// opset before 9 (a batch axis first, and `sequence_lens`).
+    Scan {
+        body: Option<Box<GraphRecord>>,
+        attrs: IntAttrs,
+        batched: bool,
+    },
+    /// A sequence or optional operator (its op type is the node's): its integer
+    /// attributes, and `SequenceMap`'s body as typed.
+    Sequence {
+        attrs: IntAttrs,
+        body: Option<Box<GraphRecord>>,
+    },
+}
+
+/// A node's integer attributes by name, each as a list (an `int` as one).
+#[derive(Default)]
+pub(crate) struct IntAttrs(pub Vec<(Box<str>, Vec<i64>)>);
+
+impl IntAttrs {
+    /// The integer attributes of `attrs` (those of type `INT` or `INTS`).
+    pub fn of(attrs: &[crate::proto::AttributeProto]) -> Self {
+        use crate::proto::AttributeType;
+        IntAttrs(
+            attrs
+                .iter()
+                .filter_map(|a| {
+                    let v = match AttributeType::of(a.r#type) {
+                        AttributeType::Int => vec![a.i],
+                        AttributeType::Ints => a.ints.clone(),
+                        // Old writers leave the type unset: the field set tells.
+                        AttributeType::Undefined if !a.ints.is_empty() => a.ints.clone(),
+                        AttributeType::Undefined if a.g.is_none() && a.graphs.is_empty() => {
+                            vec![a.i]
+                        }
+                        _ => return None,
+                    };
+                    Some((String::from_utf8_lossy(&a.name).into(), v))
+                })
+                .collect(),
+        )
+    }
+
+    /// Attribute `name`'s integers, if given.
+    pub fn ints(&self, name: &str) -> Option<&[i64]> {
+        self.0
+            .iter()
+            .find(|(n, _)| &**n == name)
+            .map(|(_, v)| v.as_slice())
+    }
+
+    /// Attribute `name`'s integer, or `default`.
+    pub fn int(&self, name: &str, default: i64) -> i64 {
+        self.ints(name)
+            .and_then(|v| v.first().copied())
+            .unwrap_or(default)
+    }
+}
+
+impl NodeKind {
+    /// The subgraphs it holds, as typed.
+    pub fn subgraphs(&self) -> impl Iterator<Item = &GraphRecord> {
+        let (a, b): (Option<&GraphRecord>, Option<&GraphRecord>) = match self {
+            NodeKind::If {
+                then_branch,
+                else_branch,
+                ..
+            } => (then_branch.as_deref(), else_branch.as_deref()),
+            NodeKind::Loop { body }
+            | NodeKind::Scan { body, .. }
+            | NodeKind::Sequence { body, .. } => (body.as_deref(), None),
+            NodeKind::Other | NodeKind::Call(_) | NodeKind::Pass => (None, None),
+        };
+        a.into_iter().chain(b)
+    }
 }
 
 /// A call of a Relay operator, as the checker made it.
