@@ -16,7 +16,8 @@ use quote::quote;
 use syn::parse::{Parse, ParseStream};
 use syn::{braced, Attribute, Token};
 
-/// `#[doc] Name { name: type = default, .., ..Other, .. }`, any number of them.
+/// `#[doc] Name { name: type = default, .., ..Other, .. }`, any number of them, each with
+/// any number of `..Other`s.
 struct Sets(Vec<Set>);
 
 struct Set {
@@ -26,8 +27,9 @@ struct Set {
     /// trailing comma.
     body: TokenStream,
     decls: Vec<AttrDecl>,
-    /// `..Other`: another set's attributes spliced in there, with the tokens before and
-    /// after it (each list ends, or starts, with its comma).
+    /// The first `..Other`: another set's attributes spliced in there, with the tokens
+    /// before and after it (each list ends, or starts, with its comma; the tokens after
+    /// it may hold more `..Other`s).
     spread: Option<(syn::Path, TokenStream, TokenStream)>,
 }
 
@@ -44,20 +46,14 @@ impl Parse for Sets {
             if matches!(body.last(), Some(TokenTree::Punct(p)) if p.as_char() == ',') {
                 body.pop();
             }
-            let (mut decls, mut spread, mut before) = (Vec::new(), None, None);
+            // Every `..Other` is parsed; the first is spliced in (its set's macro calls
+            // `relay_attrs!` again, where the next one is the first).
+            let (mut decls, mut spread) = (Vec::new(), None);
             while !content.is_empty() {
                 if content.peek(Token![..]) {
-                    let dots = content.parse::<Token![..]>()?;
+                    content.parse::<Token![..]>()?;
                     let path: syn::Path = content.parse()?;
-                    if spread.is_some() {
-                        return Err(syn::Error::new(
-                            dots.spans[0],
-                            "a set takes at most one `..Other`",
-                        ));
-                    }
-                    // The tokens before `..` are the decls so far, each with its comma.
-                    before = Some(decls.len());
-                    spread = Some(path);
+                    spread.get_or_insert(path);
                 } else {
                     decls.push(content.parse()?);
                 }
@@ -65,24 +61,21 @@ impl Parse for Sets {
                     content.parse::<Token![,]>()?;
                 }
             }
-            let spread = match (spread, before) {
-                (Some(path), Some(_)) => {
-                    // Split the written tokens at `..Path`.
-                    let at = (0..body.len())
-                        .find(|&i| matches!((&body[i], body.get(i + 1)), (TokenTree::Punct(a), Some(TokenTree::Punct(b))) if a.as_char() == '.' && b.as_char() == '.'))
-                        .expect("`..` was parsed");
-                    let end = (at + 2..body.len())
-                        .find(|&i| matches!(&body[i], TokenTree::Punct(p) if p.as_char() == ','))
-                        .unwrap_or(body.len());
-                    let (head, tail) = (&body[..at], &body[end..]);
-                    Some((
-                        path,
-                        head.iter().cloned().collect(),
-                        tail.iter().cloned().collect(),
-                    ))
-                }
-                _ => None,
-            };
+            let spread = spread.map(|path| {
+                // Split the written tokens at the first `..Path`.
+                let at = (0..body.len())
+                    .find(|&i| matches!((&body[i], body.get(i + 1)), (TokenTree::Punct(a), Some(TokenTree::Punct(b))) if a.as_char() == '.' && b.as_char() == '.'))
+                    .expect("`..` was parsed");
+                let end = (at + 2..body.len())
+                    .find(|&i| matches!(&body[i], TokenTree::Punct(p) if p.as_char() == ','))
+                    .unwrap_or(body.len());
+                let (head, tail) = (&body[..at], &body[end..]);
+                (
+                    path,
+                    head.iter().cloned().collect(),
+                    tail.iter().cloned().collect(),
+                )
+            });
             sets.push(Set {
                 attrs,
                 name,
