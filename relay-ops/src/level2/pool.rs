@@ -361,27 +361,23 @@ pub fn pad_rel(cx: &mut RelCx<'_>) -> RelResult {
     }
     if let Some((pv, _)) = cx.tensor_dims(1)? {
         if !pv.is_empty() {
-            let t = cx.resolve(cx.arg(1));
-            return Err(RelError::at(
-                1,
-                format!("the pad value must be a scalar, found `{}`", cx.show(t)),
-            ));
+            return Err(cx.error_showing(1, |t| {
+                format!("the pad value must be a scalar, found `{t}`")
+            }));
         }
     }
     let Some((dims, dt)) = cx.tensor_dims(0)? else {
         return Ok(Progress::NotYet);
     };
     if widths.len() != dims.len() {
-        let t = cx.resolve(cx.arg(0));
-        return Err(RelError::at(
-            0,
+        return Err(cx.error_showing(0, |t| {
             format!(
                 "`pad_width` has {} pairs but the data `{}` has rank {}",
                 widths.len(),
-                cx.show(t),
+                t,
                 dims.len()
-            ),
-        ));
+            )
+        }));
     }
     let mut out = Vec::with_capacity(dims.len());
     for (i, (&d, w)) in dims.iter().zip(&widths).enumerate() {
