@@ -60,16 +60,9 @@ fn sub_pixel(cx: &mut RelCx<'_>, op: &str, to_space: bool) -> RelResult {
     Ok(Progress::Solved)
 }
 
-/// The relation of `nn.depth_to_space`.
-#[relation(DepthToSpace)]
-pub fn depth_to_space_rel(cx: &mut RelCx<'_>) -> RelResult {
-    sub_pixel(cx, "nn.depth_to_space", true)
-}
-
-/// The relation of `nn.space_to_depth`.
-#[relation(SpaceToDepth)]
-pub fn space_to_depth_rel(cx: &mut RelCx<'_>) -> RelResult {
-    sub_pixel(cx, "nn.space_to_depth", false)
+relations_running! {
+    DepthToSpace = depth_to_space_rel(sub_pixel, "nn.depth_to_space", true);
+    SpaceToDepth = space_to_depth_rel(sub_pixel, "nn.space_to_depth", false);
 }
 
 /// Attribute `attr` of `op`, a list of `n` non-negative `(before, after)` pairs.
