@@ -8,7 +8,8 @@
 //! macros then see the attributes as if written there (their docs, builders and the
 //! compile-time agreement between an operator and its clause are unchanged), and an
 //! error in the set points at the set's own tokens. A set that takes another's
-//! attributes (`..Other`) is written out by the other's macro the same way.
+//! attributes (`..Other`) is written out by the other's macro the same way, one `..Other`
+//! a round when it takes several.
 
 use super::ast::AttrDecl;
 use proc_macro2::{Delimiter, Group, Ident, TokenStream, TokenTree};
@@ -242,6 +243,26 @@ mod tests {
         // A list is not a set; an operator named `attrs` is not one either.
         assert!(splice_into_op(&quote!(a : fn<t>(t) -> t, attrs { x: int })).is_none());
         assert!(splice_into_op(&quote!(attrs : fn<t>(t) -> t)).is_none());
+    }
+
+    #[test]
+    fn a_set_taking_several_others_splices_the_first_and_keeps_the_rest() {
+        let out = expand(quote!(S { ..A, x: int = 1, ..B })).to_string();
+        assert_eq!(
+            out,
+            quote!(A! { @relay_attrs { } S [] [, x: int = 1, ..B] }).to_string()
+        );
+        // The next round, with `A`'s attributes written out, splices `B`.
+        let out = expand(quote!(S {
+            a: int = 0,
+            x: int = 1,
+            ..B
+        }))
+        .to_string();
+        assert_eq!(
+            out,
+            quote!(B! { @relay_attrs { } S [a: int = 0, x: int = 1,] [] }).to_string()
+        );
     }
 
     #[test]
