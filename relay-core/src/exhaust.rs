@@ -21,6 +21,7 @@
 
 use crate::adt::CtorRef;
 use crate::expr::{Module, PatId, Pattern};
+use crate::text::push_separated;
 use crate::ty::TyCtx;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::rc::Rc;
@@ -613,23 +614,13 @@ impl Analysis<'_> {
                     if !fields.is_empty() {
                         out.push('(');
                         stack.push(Piece::Text(")"));
-                        for (i, f) in fields.iter().enumerate().rev() {
-                            stack.push(Piece::Pat(f));
-                            if i > 0 {
-                                stack.push(Piece::Text(", "));
-                            }
-                        }
+                        push_separated(&mut stack, fields, Piece::Pat, || Piece::Text(", "));
                     }
                 }
                 Piece::Pat(Pat::Tuple(fields)) => {
                     out.push('(');
                     stack.push(Piece::Text(if fields.len() == 1 { ",)" } else { ")" }));
-                    for (i, f) in fields.iter().enumerate().rev() {
-                        stack.push(Piece::Pat(f));
-                        if i > 0 {
-                            stack.push(Piece::Text(", "));
-                        }
-                    }
+                    push_separated(&mut stack, fields, Piece::Pat, || Piece::Text(", "));
                 }
             }
         }

@@ -333,7 +333,9 @@ pub use relay_macros::relay_op;
 /// macro (exported: a downstream crate names it as `my_crate::Name`; in its own crate it
 /// is in scope after the module that declares it, with `#[macro_use]`), documented with
 /// its attributes. A set may take another's attributes where it writes `..Other`
-/// (TVM's `AvgPool2DAttrs { ..MaxPool2DAttrs, count_include_pad: bool = false }`). Whether
+/// (TVM's `AvgPool2DAttrs { ..MaxPool2DAttrs, count_include_pad: bool = false }`), and
+/// several sets' in its order (`{ ..Window, deformable_groups: int = 1, ..Channels }`,
+/// each set declared before the one that takes it). Whether
 /// an operator's attributes agree with its relation's clause is still checked at compile
 /// time ([`agreement`]).
 ///

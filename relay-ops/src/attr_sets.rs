@@ -4,11 +4,27 @@
 //! they see the sets' macros.
 
 relay_core::relay_attrs! {
-    /// TVM's `Conv2DAttrs` (`include/tvm/relay/attrs/nn.h`): the 2-D convolutions.
-    Conv2DAttrs {
-        strides: [int] = [1, 1],
+    /// TVM's `Conv1DAttrs` (`include/tvm/relay/attrs/nn.h`): the 1-D convolution.
+    Conv1DAttrs {
+        strides: [int] = [1],
         padding: [int] = [0, 0],
-        dilation: [int] = [1, 1],
+        dilation: [int] = [1],
+        groups: int = 1,
+        channels: Option<int> = None,
+        kernel_size: Option<[int]> = None,
+        data_layout: str = "NCW",
+        kernel_layout: str = "OIW",
+        out_layout: str = "",
+        out_dtype: Option<dtype> = None,
+    }
+
+    /// The window of the 2-D convolutions, the head of [`Conv2DAttrs`] and
+    /// [`DeformableConv2DAttrs`]: not a struct of TVM's.
+    Conv2DWindowAttrs { strides: [int] = [1, 1], padding: [int] = [0, 0], dilation: [int] = [1, 1] }
+
+    /// The groups, channels, kernel, layouts and dtype of the 2-D convolutions, the tail
+    /// of [`Conv2DAttrs`] and [`DeformableConv2DAttrs`]: not a struct of TVM's.
+    Conv2DChannelAttrs {
         groups: int = 1,
         channels: Option<int> = None,
         kernel_size: Option<[int]> = None,
@@ -16,6 +32,17 @@ relay_core::relay_attrs! {
         kernel_layout: str = "OIHW",
         out_layout: str = "",
         out_dtype: Option<dtype> = None,
+    }
+
+    /// TVM's `Conv2DAttrs` (`nn.h`): the 2-D convolutions.
+    Conv2DAttrs { ..Conv2DWindowAttrs, ..Conv2DChannelAttrs }
+
+    /// TVM's `DeformableConv2DAttrs` (`nn.h`): `Conv2DAttrs`' with `deformable_groups`
+    /// after the window.
+    DeformableConv2DAttrs {
+        ..Conv2DWindowAttrs,
+        deformable_groups: int = 1,
+        ..Conv2DChannelAttrs
     }
 
     /// TVM's `Conv2DWinogradAttrs` (`nn.h`): `tile_size`, then `Conv2DAttrs`'.
@@ -38,6 +65,21 @@ relay_core::relay_attrs! {
     /// TVM's `Conv3DWinogradAttrs` (`nn.h`): `tile_size`, then `Conv3DAttrs`'.
     Conv3DWinogradAttrs { tile_size: int, ..Conv3DAttrs }
 
+    /// TVM's `Conv1DTransposeAttrs` (`nn.h`).
+    Conv1DTransposeAttrs {
+        channels: Option<int> = None,
+        kernel_size: Option<[int]> = None,
+        strides: [int] = [1],
+        output_padding: [int] = [0],
+        padding: [int] = [0],
+        dilation: [int] = [1],
+        groups: int = 1,
+        data_layout: str = "NCW",
+        kernel_layout: str = "IOW",
+        out_layout: str = "",
+        out_dtype: Option<dtype> = None,
+    }
+
     /// TVM's `Conv2DTransposeAttrs` (`nn.h`).
     Conv2DTransposeAttrs {
         channels: Option<int> = None,
@@ -53,6 +95,35 @@ relay_core::relay_attrs! {
         out_dtype: Option<dtype> = None,
     }
 
+    /// TVM's `Conv3DTransposeAttrs` (`nn.h`).
+    Conv3DTransposeAttrs {
+        channels: Option<int> = None,
+        kernel_size: Option<[int]> = None,
+        strides: [int] = [1, 1, 1],
+        output_padding: [int] = [0, 0, 0],
+        padding: [int] = [0, 0, 0],
+        dilation: [int] = [1, 1, 1],
+        groups: int = 1,
+        data_layout: str = "NCDHW",
+        kernel_layout: str = "IODHW",
+        out_layout: str = "",
+        out_dtype: Option<dtype> = None,
+    }
+
+    /// TVM's `MaxPool1DAttrs` (`nn.h`).
+    MaxPool1DAttrs {
+        pool_size: [int],
+        strides: [int] = [1],
+        dilation: [int] = [1],
+        padding: [int] = [0],
+        layout: str = "NCW",
+        out_layout: str = "",
+        ceil_mode: bool = false,
+    }
+
+    /// TVM's `AvgPool1DAttrs` (`nn.h`): `MaxPool1DAttrs`' and `count_include_pad`.
+    AvgPool1DAttrs { ..MaxPool1DAttrs, count_include_pad: bool = false }
+
     /// TVM's `MaxPool2DAttrs` (`nn.h`).
     MaxPool2DAttrs {
         pool_size: [int],
@@ -66,6 +137,20 @@ relay_core::relay_attrs! {
 
     /// TVM's `AvgPool2DAttrs` (`nn.h`): `MaxPool2DAttrs`' and `count_include_pad`.
     AvgPool2DAttrs { ..MaxPool2DAttrs, count_include_pad: bool = false }
+
+    /// TVM's `MaxPool3DAttrs` (`nn.h`).
+    MaxPool3DAttrs {
+        pool_size: [int],
+        strides: [int] = [1, 1, 1],
+        dilation: [int] = [1, 1, 1],
+        padding: [int] = [0, 0, 0],
+        layout: str = "NCDHW",
+        out_layout: str = "",
+        ceil_mode: bool = false,
+    }
+
+    /// TVM's `AvgPool3DAttrs` (`nn.h`): `MaxPool3DAttrs`' and `count_include_pad`.
+    AvgPool3DAttrs { ..MaxPool3DAttrs, count_include_pad: bool = false }
 
     /// TVM's `GlobalPool2DAttrs` (`nn.h`).
     GlobalPool2DAttrs { layout: str = "NCHW", out_layout: str = "" }

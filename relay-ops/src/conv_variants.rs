@@ -187,19 +187,7 @@ relay_op! {
     /// %y = nn.deformable_conv2d(%x, %o, %w, padding=[1, 1], channels=64, kernel_size=[3, 3])  // (1, 32, 28, 28) f32, (1, 18, 28, 28) f32, (64, 32, 3, 3) f32 -> (1, 64, 28, 28) f32
     /// ```
     nn.deformable_conv2d : fn<t1, t2, t3, t4>(data: t1, offset: t2, weight: t3) -> t4 where DeformableConv2D,
-        attrs {
-            strides: [int] = [1, 1],
-            padding: [int] = [0, 0],
-            dilation: [int] = [1, 1],
-            deformable_groups: int = 1,
-            groups: int = 1,
-            channels: Option<int> = None,
-            kernel_size: Option<[int]> = None,
-            data_layout: str = "NCHW",
-            kernel_layout: str = "OIHW",
-            out_layout: str = "",
-            out_dtype: Option<dtype> = None,
-        },
+        attrs DeformableConv2DAttrs,
         level 5;
 
     /// Packs the bits of `data` into `pack_type` (required; an integer type): axis

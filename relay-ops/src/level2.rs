@@ -70,18 +70,7 @@ relay_op! {
     /// %y = nn.conv1d(%x, %w, padding=[1], channels=8, kernel_size=[3])  // (1, 4, 10) f32, (8, 4, 3) f32 -> (1, 8, 10) f32
     /// ```
     nn.conv1d : fn<t1, t2, t3>(data: t1, weight: t2) -> t3 where Conv1D,
-        attrs {
-            strides: [int] = [1],
-            padding: [int] = [0, 0],
-            dilation: [int] = [1],
-            groups: int = 1,
-            channels: Option<int> = None,
-            kernel_size: Option<[int]> = None,
-            data_layout: str = "NCW",
-            kernel_layout: str = "OIW",
-            out_layout: str = "",
-            out_dtype: Option<dtype> = None,
-        },
+        attrs Conv1DAttrs,
         level 2;
 
     /// 2-D convolution of `data` (`NCHW`) with `weight` (`OIHW`).
@@ -141,19 +130,7 @@ relay_op! {
     /// %y = nn.conv1d_transpose(%x, %w, strides=[2], channels=4, kernel_size=[3])  // (1, 8, 10) f32, (8, 4, 3) f32 -> (1, 4, 21) f32
     /// ```
     nn.conv1d_transpose : fn<t1, t2, t3>(data: t1, weight: t2) -> t3 where Conv1DTranspose,
-        attrs {
-            channels: Option<int> = None,
-            kernel_size: Option<[int]> = None,
-            strides: [int] = [1],
-            output_padding: [int] = [0],
-            padding: [int] = [0],
-            dilation: [int] = [1],
-            groups: int = 1,
-            data_layout: str = "NCW",
-            kernel_layout: str = "IOW",
-            out_layout: str = "",
-            out_dtype: Option<dtype> = None,
-        },
+        attrs Conv1DTransposeAttrs,
         level 2;
 
     /// 2-D transposed convolution of `data` (`NCHW`) with `weight` (`IOHW`).
@@ -180,19 +157,7 @@ relay_op! {
     /// %y = nn.conv3d_transpose(%x, %w, channels=4, kernel_size=[3, 3, 3])  // (1, 8, 4, 4, 4) f32, (8, 4, 3, 3, 3) f32 -> (1, 4, 6, 6, 6) f32
     /// ```
     nn.conv3d_transpose : fn<t1, t2, t3>(data: t1, weight: t2) -> t3 where Conv3DTranspose,
-        attrs {
-            channels: Option<int> = None,
-            kernel_size: Option<[int]> = None,
-            strides: [int] = [1, 1, 1],
-            output_padding: [int] = [0, 0, 0],
-            padding: [int] = [0, 0, 0],
-            dilation: [int] = [1, 1, 1],
-            groups: int = 1,
-            data_layout: str = "NCDHW",
-            kernel_layout: str = "IODHW",
-            out_layout: str = "",
-            out_dtype: Option<dtype> = None,
-        },
+        attrs Conv3DTransposeAttrs,
         level 2;
 
     /// 1-D max pooling over the W axis of `layout`.
@@ -206,15 +171,7 @@ relay_op! {
     /// %y = nn.max_pool1d(%x, pool_size=[2], strides=[2])  // (1, 4, 9) f32 -> (1, 4, 4) f32
     /// ```
     nn.max_pool1d : fn<t1, t2>(data: t1) -> t2 where MaxPool1D,
-        attrs {
-            pool_size: [int],
-            strides: [int] = [1],
-            dilation: [int] = [1],
-            padding: [int] = [0],
-            layout: str = "NCW",
-            out_layout: str = "",
-            ceil_mode: bool = false,
-        },
+        attrs MaxPool1DAttrs,
         level 2;
 
     /// 2-D max pooling over the H and W axes of `layout`.
@@ -240,15 +197,7 @@ relay_op! {
     /// %y = nn.max_pool3d(%x, pool_size=[2, 2, 2], strides=[2, 2, 2])  // (1, 4, 8, 8, 8) f32 -> (1, 4, 4, 4, 4) f32
     /// ```
     nn.max_pool3d : fn<t1, t2>(data: t1) -> t2 where MaxPool3D,
-        attrs {
-            pool_size: [int],
-            strides: [int] = [1, 1, 1],
-            dilation: [int] = [1, 1, 1],
-            padding: [int] = [0, 0, 0],
-            layout: str = "NCDHW",
-            out_layout: str = "",
-            ceil_mode: bool = false,
-        },
+        attrs MaxPool3DAttrs,
         level 2;
 
     /// 1-D average pooling over the W axis of `layout` (sizes as `nn.max_pool1d`).
@@ -257,16 +206,7 @@ relay_op! {
     /// %y = nn.avg_pool1d(%x, pool_size=[3], ceil_mode=True, strides=[2])  // (1, 4, 10) f32 -> (1, 4, 5) f32
     /// ```
     nn.avg_pool1d : fn<t1, t2>(data: t1) -> t2 where AvgPool1D,
-        attrs {
-            pool_size: [int],
-            strides: [int] = [1],
-            dilation: [int] = [1],
-            padding: [int] = [0],
-            layout: str = "NCW",
-            out_layout: str = "",
-            ceil_mode: bool = false,
-            count_include_pad: bool = false,
-        },
+        attrs AvgPool1DAttrs,
         level 2;
 
     /// 2-D average pooling over the H and W axes of `layout` (sizes as `nn.max_pool2d`).
@@ -284,16 +224,7 @@ relay_op! {
     /// %y = nn.avg_pool3d(%x, pool_size=[2, 2, 2], strides=[2, 2, 2])  // (1, 4, 8, 8, 8) f32 -> (1, 4, 4, 4, 4) f32
     /// ```
     nn.avg_pool3d : fn<t1, t2>(data: t1) -> t2 where AvgPool3D,
-        attrs {
-            pool_size: [int],
-            strides: [int] = [1, 1, 1],
-            dilation: [int] = [1, 1, 1],
-            padding: [int] = [0, 0, 0],
-            layout: str = "NCDHW",
-            out_layout: str = "",
-            ceil_mode: bool = false,
-            count_include_pad: bool = false,
-        },
+        attrs AvgPool3DAttrs,
         level 2;
 
     /// Global 2-D average pooling: the H and W axes of `layout` become 1.

@@ -26,6 +26,20 @@
 
 pub use relay_core;
 
+/// Relations each of which runs one imperative function on its operator's name and
+/// arguments of its own: `Name = name_rel(run, "op", args..);` declares
+/// `#[relation(Name)] pub fn name_rel(cx)`, documented as the relation of `op`, which
+/// returns `run(cx, "op", args..)`.
+macro_rules! relations_running {
+    ($($name:ident = $f:ident($run:path, $op:literal $(, $arg:expr)*);)*) => {$(
+        #[doc = concat!("The relation of `", $op, "`.")]
+        #[relation($name)]
+        pub fn $f(cx: &mut RelCx<'_>) -> RelResult {
+            $run(cx, $op $(, $arg)*)
+        }
+    )*};
+}
+
 #[macro_use]
 mod attr_sets;
 pub mod compare;

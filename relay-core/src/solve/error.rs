@@ -101,38 +101,29 @@ impl UnifyError {
         }
         let from = |side: Option<&str>| side.map_or(String::new(), |s| format!(" from {s}"));
         let (l, r) = (from(sides.0), from(sides.1));
+        // The two sides that clash, each with where it comes from.
+        let vs = |a: String, b: String| format!("{a}{l} vs {b}{r}");
+        let quoted = |s: String| format!("`{s}`");
         let detail = match &self.kind {
-            UnifyErrorKind::Types(a, b) => {
-                format!("`{}`{l} vs `{}`{r}", tcx.show(*a), tcx.show(*b))
-            }
+            UnifyErrorKind::Types(a, b) => vs(quoted(tcx.show(*a)), quoted(tcx.show(*b))),
             UnifyErrorKind::Rank(a, b) => {
-                let rank = |s: &Shape| tcx.shape_dims(*s).map_or(0, |d| d.len());
-                format!(
-                    "rank {} `{}`{l} vs rank {} `{}`{r}",
-                    rank(a),
-                    tcx.show_shape(*a),
-                    rank(b),
-                    tcx.show_shape(*b)
-                )
+                let ranked = |s: &Shape| {
+                    let rank = tcx.shape_dims(*s).map_or(0, |d| d.len());
+                    format!("rank {rank} `{}`", tcx.show_shape(*s))
+                };
+                vs(ranked(a), ranked(b))
             }
-            UnifyErrorKind::Shapes(a, b) => {
-                format!(
-                    "shape `{}`{l} vs `{}`{r}",
-                    tcx.show_shape(*a),
-                    tcx.show_shape(*b)
-                )
-            }
-            UnifyErrorKind::Dims(a, b) => {
-                format!("{}{l} vs {}{r}", tcx.show_dim(*a), tcx.show_dim(*b))
-            }
+            UnifyErrorKind::Shapes(a, b) => vs(
+                format!("shape `{}`", tcx.show_shape(*a)),
+                quoted(tcx.show_shape(*b)),
+            ),
+            UnifyErrorKind::Dims(a, b) => vs(tcx.show_dim(*a), tcx.show_dim(*b)),
             UnifyErrorKind::NoIntegerSolution(a, b) => format!(
                 "`{} = {}` has no integer solution",
                 tcx.show_dim(*a),
                 tcx.show_dim(*b)
             ),
-            UnifyErrorKind::DTypes(a, b) => {
-                format!("{}{l} vs {}{r}", tcx.show_dtype(*a), tcx.show_dtype(*b))
-            }
+            UnifyErrorKind::DTypes(a, b) => vs(tcx.show_dtype(*a), tcx.show_dtype(*b)),
             UnifyErrorKind::Occurs(v, t) => format!(
                 "`{}` would have to contain itself in `{}` (an infinite type)",
                 tcx.show(*v),

@@ -427,8 +427,31 @@ impl RelCx<'_> {
             .ok_or_else(|| self.error_showing(arg, |t| axis_error(attr, axis, t, rank)))
     }
 
-    /// An error blaming argument `arg` with `message(arg shown, resolved)`.
-    fn error_showing(&mut self, arg: usize, message: impl FnOnce(&str) -> String) -> RelError {
+    /// An error blaming argument `arg` with `message(arg)`, the argument shown resolved
+    /// as far as known.
+    ///
+    /// ```
+    /// use relay_core::{relation, DType, Outcome, Progress, RelCx, RelResult, Relation, Solver, TyCtx};
+    ///
+    /// /// A matrix, returned as it is.
+    /// #[relation(Matrix)]
+    /// pub fn matrix(cx: &mut RelCx<'_>) -> RelResult {
+    ///     let Some((dims, _)) = cx.tensor_dims(0)? else { return Ok(Progress::NotYet) };
+    ///     if dims.len() != 2 {
+    ///         return Err(cx.error_showing(0, |t| format!("expected a matrix, found `{t}`")));
+    ///     }
+    ///     cx.unify(1, cx.arg(0))?;
+    ///     Ok(Progress::Solved)
+    /// }
+    ///
+    /// let mut s = Solver::new(TyCtx::new());
+    /// let x = s.tcx.tensor_const(&[2], DType::FLOAT32);
+    /// let o = s.fresh_ty();
+    /// s.add_relation(Matrix::REF, &[x, o], None, 0);
+    /// let Outcome::Failed(errors) = s.solve() else { panic!("it fails") };
+    /// assert_eq!(errors[0].message, "expected a matrix, found `Tensor[(2), float32]`");
+    /// ```
+    pub fn error_showing(&mut self, arg: usize, message: impl FnOnce(&str) -> String) -> RelError {
         let t = self.resolve(self.args[arg]);
         RelError::at(arg, message(&self.show(t)))
     }

@@ -34,6 +34,23 @@ pub use printer::print_module;
 
 pub use crate::ty::{parse_type, Binding, TypeParseError, TypeScope, MAX_NESTING};
 
+/// Pushes `items` onto `stack`, a printer's pieces still to print (the last one pushed
+/// prints first), each as `piece(item)` and separated by `sep()`, so that they print in
+/// order: how the printers write a list without recursion.
+pub(crate) fn push_separated<'a, T, P>(
+    stack: &mut Vec<P>,
+    items: &'a [T],
+    piece: impl Fn(&'a T) -> P,
+    sep: impl Fn() -> P,
+) {
+    for (i, item) in items.iter().enumerate().rev() {
+        stack.push(piece(item));
+        if i > 0 {
+            stack.push(sep());
+        }
+    }
+}
+
 /// The span of attribute `name = value` among the attributes of the call at `call` in
 /// `src`, if it is written there: how a diagnostic about an attribute
 /// ([`crate::infer::TypeError::attr`]) is narrowed from the whole call to the attribute.

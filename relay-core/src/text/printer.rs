@@ -31,6 +31,7 @@ use crate::dtype::DTypeCode;
 use crate::expr::{ExprId, ExprKind, Function, Module, PatId, Pattern, VarId};
 use crate::fold::ParamValue;
 use crate::kind::{Kind, Param};
+use crate::text::push_separated;
 use crate::ty::{DTy, Ty, TyCtx, TyData};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt::Write;
@@ -225,12 +226,7 @@ fn push_attr(out: &mut String, v: &AttrValue) {
                 AttrValue::List(items) => {
                     out.push('[');
                     stack.push(Step::Str("]"));
-                    for (i, item) in items.iter().enumerate().rev() {
-                        stack.push(Step::Val(item));
-                        if i > 0 {
-                            stack.push(Step::Str(", "));
-                        }
-                    }
+                    push_separated(&mut stack, items, Step::Val, || Step::Str(", "));
                 }
             },
         }
@@ -451,12 +447,8 @@ impl Printer<'_> {
 
     /// Pushes `items` separated by `, ` (to be printed in order).
     fn push_list(&mut self, items: &[ExprId]) {
-        for (i, &x) in items.iter().enumerate().rev() {
-            self.tasks.push(Task::Expr(x, Ctx::Operand));
-            if i > 0 {
-                self.tasks.push(Task::Str(", "));
-            }
-        }
+        let operand = |&x: &ExprId| Task::Expr(x, Ctx::Operand);
+        push_separated(&mut self.tasks, items, operand, || Task::Str(", "));
     }
 
     fn expr(&mut self, e: ExprId, ctx: Ctx) {
@@ -639,12 +631,12 @@ impl Printer<'_> {
     }
 
     fn push_pats(&mut self, fields: &[PatId]) {
-        for (i, &f) in fields.iter().enumerate().rev() {
-            self.tasks.push(Task::Pat(f));
-            if i > 0 {
-                self.tasks.push(Task::Str(", "));
-            }
-        }
+        push_separated(
+            &mut self.tasks,
+            fields,
+            |&f| Task::Pat(f),
+            || Task::Str(", "),
+        );
     }
 
     fn type_args(&mut self, e: ExprId) {

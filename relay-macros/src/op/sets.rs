@@ -8,7 +8,8 @@
 //! macros then see the attributes as if written there (their docs, builders and the
 //! compile-time agreement between an operator and its clause are unchanged), and an
 //! error in the set points at the set's own tokens. A set that takes another's
-//! attributes (`..Other`) is written out by the other's macro the same way.
+//! attributes (`..Other`) is written out by the other's macro the same way, one `..Other`
+//! a round when it takes several.
 
 use super::ast::AttrDecl;
 use proc_macro2::{Delimiter, Group, Ident, TokenStream, TokenTree};
@@ -16,7 +17,8 @@ use quote::quote;
 use syn::parse::{Parse, ParseStream};
 use syn::{braced, Attribute, Token};
 
-/// `#[doc] Name { name: type = default, .., ..Other, .. }`, any number of them.
+/// `#[doc] Name { name: type = default, .., ..Other, .. }`, any number of them, each with
+/// any number of `..Other`s.
 struct Sets(Vec<Set>);
 
 struct Set {
@@ -26,8 +28,9 @@ struct Set {
     /// trailing comma.
     body: TokenStream,
     decls: Vec<AttrDecl>,
-    /// `..Other`: another set's attributes spliced in there, with the tokens before and
-    /// after it (each list ends, or starts, with its comma).
+    /// The first `..Other`: another set's attributes spliced in there, with the tokens
+    /// before and after it (each list ends, or starts, with its comma; the tokens after
+    /// it may hold more `..Other`s).
     spread: Option<(syn::Path, TokenStream, TokenStream)>,
 }
 
@@ -44,20 +47,14 @@ impl Parse for Sets {
             if matches!(body.last(), Some(TokenTree::Punct(p)) if p.as_char() == ',') {
                 body.pop();
             }
-            let (mut decls, mut spread, mut before) = (Vec::new(), None, None);
+            // Every `..Other` is parsed; the first is spliced in (its set's macro calls
+            // `relay_attrs!` again, where the next one is the first).
+            let (mut decls, mut spread) = (Vec::new(), None);
             while !content.is_empty() {
                 if content.peek(Token![..]) {
-                    let dots = content.parse::<Token![..]>()?;
+                    content.parse::<Token![..]>()?;
                     let path: syn::Path = content.parse()?;
-                    if spread.is_some() {
-                        return Err(syn::Error::new(
-                            dots.spans[0],
-                            "a set takes at most one `..Other`",
-                        ));
-                    }
-                    // The tokens before `..` are the decls so far, each with its comma.
-                    before = Some(decls.len());
-                    spread = Some(path);
+                    spread.get_or_insert(path);
                 } else {
                     decls.push(content.parse()?);
                 }
@@ -65,24 +62,21 @@ impl Parse for Sets {
                     content.parse::<Token![,]>()?;
                 }
             }
-            let spread = match (spread, before) {
-                (Some(path), Some(_)) => {
-                    // Split the written tokens at `..Path`.
-                    let at = (0..body.len())
-                        .find(|&i| matches!((&body[i], body.get(i + 1)), (TokenTree::Punct(a), Some(TokenTree::Punct(b))) if a.as_char() == '.' && b.as_char() == '.'))
-                        .expect("`..` was parsed");
-                    let end = (at + 2..body.len())
-                        .find(|&i| matches!(&body[i], TokenTree::Punct(p) if p.as_char() == ','))
-                        .unwrap_or(body.len());
-                    let (head, tail) = (&body[..at], &body[end..]);
-                    Some((
-                        path,
-                        head.iter().cloned().collect(),
-                        tail.iter().cloned().collect(),
-                    ))
-                }
-                _ => None,
-            };
+            let spread = spread.map(|path| {
+                // Split the written tokens at the first `..Path`.
+                let at = (0..body.len())
+                    .find(|&i| matches!((&body[i], body.get(i + 1)), (TokenTree::Punct(a), Some(TokenTree::Punct(b))) if a.as_char() == '.' && b.as_char() == '.'))
+                    .expect("`..` was parsed");
+                let end = (at + 2..body.len())
+                    .find(|&i| matches!(&body[i], TokenTree::Punct(p) if p.as_char() == ','))
+                    .unwrap_or(body.len());
+                let (head, tail) = (&body[..at], &body[end..]);
+                (
+                    path,
+                    head.iter().cloned().collect(),
+                    tail.iter().cloned().collect(),
+                )
+            });
             sets.push(Set {
                 attrs,
                 name,
@@ -249,6 +243,26 @@ mod tests {
         // A list is not a set; an operator named `attrs` is not one either.
         assert!(splice_into_op(&quote!(a : fn<t>(t) -> t, attrs { x: int })).is_none());
         assert!(splice_into_op(&quote!(attrs : fn<t>(t) -> t)).is_none());
+    }
+
+    #[test]
+    fn a_set_taking_several_others_splices_the_first_and_keeps_the_rest() {
+        let out = expand(quote!(S { ..A, x: int = 1, ..B })).to_string();
+        assert_eq!(
+            out,
+            quote!(A! { @relay_attrs { } S [] [, x: int = 1, ..B] }).to_string()
+        );
+        // The next round, with `A`'s attributes written out, splices `B`.
+        let out = expand(quote!(S {
+            a: int = 0,
+            x: int = 1,
+            ..B
+        }))
+        .to_string();
+        assert_eq!(
+            out,
+            quote!(B! { @relay_attrs { } S [a: int = 0, x: int = 1,] [] }).to_string()
+        );
     }
 
     #[test]

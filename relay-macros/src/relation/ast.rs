@@ -20,6 +20,15 @@ pub enum Decl {
     Clause(Clause),
 }
 
+/// The clause `src` (`Name(head...) :- body`), for the tests of the passes over it.
+#[cfg(test)]
+pub fn clause(src: &str) -> Clause {
+    match syn::parse_str::<Decl>(src).expect("parses") {
+        Decl::Clause(c) => c,
+        Decl::Bare(_) => panic!("expected a clause"),
+    }
+}
+
 pub struct Clause {
     pub name: Ident,
     pub head: Vec<Term>,

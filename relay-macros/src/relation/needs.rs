@@ -176,65 +176,54 @@ fn reachable(t: &Term, out: &mut HashSet<String>) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::ast::Decl;
+    use super::super::ast::clause;
     use super::needs;
 
-    fn of(src: &str) -> Vec<usize> {
-        match syn::parse_str::<Decl>(src).expect("parses") {
-            Decl::Clause(c) => needs(&c),
-            Decl::Bare(_) => panic!("expected a clause"),
-        }
-    }
-
-    #[test]
-    fn inputs_that_cannot_be_rebuilt() {
-        assert_eq!(
-            of("Broadcast(Tensor(s1, bt), Tensor(s2, bt), O) :- O = Tensor(broadcast(s1, s2), bt)"),
-            [0, 1]
-        );
-        assert_eq!(
-            of("Flatten(Tensor(sh, bt), O) :- O = Tensor([sh[0], prod(sh[1..])], bt)"),
-            [0]
-        );
-    }
-
-    #[test]
-    fn arguments_rebuilt_from_others() {
-        assert_eq!(of("Identity(I, I) :- true"), Vec::<usize>::new());
-        assert_eq!(
-            of("Rotate(Tensor([a, ..r], d), O) :- O = Tensor([..r, a], d)"),
-            Vec::<usize>::new()
-        );
+    /// Clauses and the inputs each needs known.
+    const CASES: &[(&str, &[usize])] = &[
+        // Inputs that cannot be rebuilt.
+        (
+            "Broadcast(Tensor(s1, bt), Tensor(s2, bt), O) :- O = Tensor(broadcast(s1, s2), bt)",
+            &[0, 1],
+        ),
+        (
+            "Flatten(Tensor(sh, bt), O) :- O = Tensor([sh[0], prod(sh[1..])], bt)",
+            &[0],
+        ),
+        // Arguments rebuilt from others.
+        ("Identity(I, I) :- true", &[]),
+        ("Rotate(Tensor([a, ..r], d), O) :- O = Tensor([..r, a], d)", &[]),
         // A pattern without variables only checks.
-        assert_eq!(
-            of("Any(Tensor(_, _), O) :- O = Tensor([], bool)"),
-            Vec::<usize>::new()
-        );
+        ("Any(Tensor(_, _), O) :- O = Tensor([], bool)", &[]),
         // Either input is rebuilt from the other and the output.
-        assert_eq!(
-            of("Dense(Tensor([..b, k], bt), Tensor([u, k], bt), O) :- O = Tensor([..b, u], bt)"),
-            Vec::<usize>::new()
-        );
+        (
+            "Dense(Tensor([..b, k], bt), Tensor([u, k], bt), O) :- O = Tensor([..b, u], bt)",
+            &[],
+        ),
         // `X @ pattern` is rebuilt from `X`.
-        assert_eq!(
-            of("Same(X @ Tensor(s, bt), O) :- O = X"),
-            Vec::<usize>::new()
-        );
+        ("Same(X @ Tensor(s, bt), O) :- O = X", &[]),
         // A default gives its variable, never the other way.
-        assert_eq!(
-            of("W(Tensor([k], bt), Tensor(sw, wt), O) :- sw = [2, k], default(wt, bt), O = Tensor([k], wt)"),
-            [0]
-        );
+        (
+            "W(Tensor([k], bt), Tensor(sw, wt), O) :- sw = [2, k], default(wt, bt), O = Tensor([k], wt)",
+            &[0],
+        ),
         // Equations in either branch of an `if` count.
-        assert_eq!(
-            of("I(Tensor(s, bt), O) :- if attrs.f { O = Tensor(s, bt) } else { O = Tensor(s, bt) }, attrs(f: bool)"),
-            Vec::<usize>::new()
-        );
+        (
+            "I(Tensor(s, bt), O) :- if attrs.f { O = Tensor(s, bt) } else { O = Tensor(s, bt) }, attrs(f: bool)",
+            &[],
+        ),
         // Two splices in an equation: their lengths are not determined, `a` and `b` are
         // not given back.
-        assert_eq!(
-            of("Cat(Tensor(s, d), O) :- s = [..a, ..b], len(a) == 1, O = Tensor([..b, ..a], d)"),
-            [0]
-        );
+        (
+            "Cat(Tensor(s, d), O) :- s = [..a, ..b], len(a) == 1, O = Tensor([..b, ..a], d)",
+            &[0],
+        ),
+    ];
+
+    #[test]
+    fn the_inputs_each_clause_needs() {
+        for (src, want) in CASES {
+            assert_eq!(needs(&clause(src)), *want, "{src}");
+        }
     }
 }

@@ -215,14 +215,11 @@ fn block(out: &mut Vec<String>, open: String, body: &[Goal], depth: usize) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::ast::Decl;
+    use super::super::ast::clause;
     use super::show_clause;
 
     fn shown(src: &str) -> String {
-        match syn::parse_str::<Decl>(src).expect("parses") {
-            Decl::Clause(c) => show_clause(&c),
-            Decl::Bare(_) => panic!("expected a clause"),
-        }
+        show_clause(&clause(src))
     }
 
     #[test]

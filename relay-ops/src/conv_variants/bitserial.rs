@@ -1,7 +1,6 @@
 //! Bit-packing and the bit-serial dense layer.
 
 use crate::level2::util::{konst, need};
-use crate::level3::util::shown;
 use relay_core::{relation, Attrs, DTy, Progress, RelCx, RelError, RelResult};
 
 /// `BitPack(data, out)`: the data of `pack_type` with axis `pack_axis` divided by the
@@ -38,14 +37,12 @@ pub fn bitpack(cx: &mut RelCx<'_>) -> RelResult {
     let p = cx.axis(0, "pack_axis", pack_axis, data.len())?;
     let rank = data.len() as i64;
     if bit_axis < -rank || bit_axis > rank {
-        let t = shown(cx, 0);
-        return Err(RelError::at(
-            0,
+        return Err(cx.error_showing(0, |t| {
             format!(
                 "`bit_axis` {bit_axis} is out of range for `{t}` (from {} to {rank})",
                 -rank
-            ),
-        ));
+            )
+        }));
     }
     let b = if bit_axis < 0 {
         bit_axis + rank

@@ -2,10 +2,10 @@
 //! weight: convolutions whose relations assign more than their output.
 
 use super::window::out_hw;
-use crate::level2::conv::{at_least_one, ConvAttrs};
+use crate::level2::conv::{at_least_one, weight_from, ConvAttrs, Expected};
 use crate::level2::util::{konst, need, per_axis, Layout};
 use crate::level3::util::agree;
-use relay_core::{relation, Attrs, DTy, Dim, Progress, RelCx, RelError, RelResult};
+use relay_core::{relation, Attrs, DTy, Progress, RelCx, RelError, RelResult};
 
 /// What axis `i` of an `OIHW` weight holds, for messages.
 fn weight_axis(i: usize) -> &'static str {
@@ -61,7 +61,7 @@ pub fn deformable_conv2d(cx: &mut RelCx<'_>) -> RelResult {
         None => None,
     };
     // The weight as the attributes and the data give it, with each expectation's source.
-    let mut expected: Vec<Option<(Dim, String)>> = vec![None; 4];
+    let mut expected: Expected = vec![None; 4];
     if let Some(c) = channels {
         expected[0] = Some((konst(cx, c), "`channels` is".into()));
     }
@@ -70,36 +70,16 @@ pub fn deformable_conv2d(cx: &mut RelCx<'_>) -> RelResult {
         per_group,
         format!("the data's {shown_c} input channels over `groups` = {groups} give"),
     ));
-    if let Some(ks) = kernel_size {
-        for (i, &k) in ks.iter().enumerate() {
-            expected[2 + i] = Some((konst(cx, k), format!("`kernel_size[{i}]` is")));
-        }
-    }
-    let w = match (weight, channels.is_some() && kernel_size.is_some()) {
-        (Some(w), _) => {
-            for (i, e) in expected.iter().enumerate() {
-                if let Some((e, source)) = e {
-                    let place = kl.describe(i, "OIHW".as_bytes()[i] as char);
-                    agree(cx, 2, w[i], *e, |a, e| {
-                        format!(
-                            "the weight has {a} {} ({place}), but {source} {e}",
-                            weight_axis(i)
-                        )
-                    })?;
-                }
-            }
-            w
-        }
-        (None, true) => {
-            let full: Vec<Dim> = expected
-                .iter()
-                .map(|e| e.as_ref().expect("every axis is determined").0)
-                .collect();
-            let laid = kl.lay_out(cx, &full, "the weight", "OIHW")?;
-            cx.unify_tensor(2, &laid, ddt)?;
-            full
-        }
-        (None, false) => return Ok(Progress::NotYet),
+    let Some(w) = weight_from(
+        cx,
+        (2, &kl, "OIHW"),
+        weight,
+        (expected, kernel_size.as_deref()),
+        ddt,
+        |i| weight_axis(i).to_owned(),
+    )?
+    else {
+        return Ok(Progress::NotYet);
     };
     let [oh, ow] = out_hw(
         cx,

@@ -62,11 +62,9 @@ pub fn dense_pack(cx: &mut RelCx<'_>) -> RelResult {
         return Ok(Progress::NotYet);
     };
     if data.len() != 2 {
-        let t = cx.resolve(cx.arg(0));
-        return Err(RelError::at(
-            0,
-            format!("the data of `{op}` must be 2-D, found `{}`", cx.show(t)),
-        ));
+        return Err(cx.error_showing(0, |t| {
+            format!("the data of `{op}` must be 2-D, found `{t}`")
+        }));
     }
     let w = wl.canonical_arg(cx, op, (1, "weight"), &weight, "NC")?;
     let place = wl.describe(1, 'C');

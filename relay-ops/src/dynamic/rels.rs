@@ -29,11 +29,9 @@ fn static_len(
         return Ok(None);
     };
     if dims.len() != 1 || not_integer(cx, dt) {
-        let t = shown(cx, arg);
-        return Err(RelError::at(
-            arg,
-            format!("`{op}` expects {what} as a 1-D tensor of integers, found `{t}`"),
-        ));
+        return Err(cx.error_showing(arg, |t| {
+            format!("`{op}` expects {what} as a 1-D tensor of integers, found `{t}`")
+        }));
     }
     let len = cx.resolve_dim(dims[0]);
     let ds = &cx.tcx_ref().dims;
@@ -78,11 +76,9 @@ fn scalar(cx: &mut RelCx<'_>, arg: usize, op: &str, what: &str) -> Result<Option
 fn int_scalar(cx: &mut RelCx<'_>, arg: usize, op: &str, what: &str) -> Result<(), RelError> {
     if let Some(dt) = scalar(cx, arg, op, what)? {
         if not_integer(cx, dt) {
-            let t = shown(cx, arg);
-            return Err(RelError::at(
-                arg,
-                format!("`{op}` expects {what} as an integer scalar, found `{t}`"),
-            ));
+            return Err(cx.error_showing(arg, |t| {
+                format!("`{op}` expects {what} as an integer scalar, found `{t}`")
+            }));
         }
     }
     Ok(())
@@ -141,14 +137,12 @@ pub fn dyn_broadcast_to(cx: &mut RelCx<'_>) -> RelResult {
         return Ok(Progress::NotYet);
     };
     if dims.len() > rank {
-        let t = shown(cx, 0);
-        return Err(RelError::at(
-            0,
+        return Err(cx.error_showing(0, |t| {
             format!(
                 "`{op}` cannot broadcast `{t}` (rank {}) to a shape of {rank} dimensions",
                 dims.len()
-            ),
-        ));
+            )
+        }));
     }
     unknown_dims(cx, rank, dt)
 }
@@ -272,11 +266,7 @@ pub fn dyn_one_hot(cx: &mut RelCx<'_>) -> RelResult {
         return Ok(Progress::NotYet);
     };
     if not_integer(cx, idt) {
-        let t = shown(cx, 0);
-        return Err(RelError::at(
-            0,
-            format!("`{op}` needs integer indices, found `{t}`"),
-        ));
+        return Err(cx.error_showing(0, |t| format!("`{op}` needs integer indices, found `{t}`")));
     }
     let axis = cx.attrs().int("axis")?.unwrap_or(-1);
     let pos = cx.insert_axis(0, "axis", axis, dims.len())?;
@@ -308,23 +298,19 @@ pub(crate) fn sparse_to_dense(
 ) -> RelResult {
     if let Some((d, dt)) = cx.tensor_dims(0)? {
         if d.len() > 2 || not_integer(cx, dt) {
-            let t = shown(cx, 0);
-            return Err(RelError::at(
-                0,
+            return Err(cx.error_showing(0, |t| {
                 format!(
                     "`{op}` expects the sparse indices as integers of rank 0, 1 or 2, found `{t}`"
-                ),
-            ));
+                )
+            }));
         }
     }
     let values = cx.tensor_dims(1)?;
     if let Some((d, _)) = &values {
         if d.len() > 1 {
-            let t = shown(cx, 1);
-            return Err(RelError::at(
-                1,
-                format!("`{op}` expects the sparse values of rank 0 or 1, found `{t}`"),
-            ));
+            return Err(cx.error_showing(1, |t| {
+                format!("`{op}` expects the sparse values of rank 0 or 1, found `{t}`")
+            }));
         }
     }
     let default = scalar(cx, 2, op, "the default value")?;
@@ -404,11 +390,9 @@ pub fn dyn_topk(cx: &mut RelCx<'_>) -> RelResult {
             _ => false,
         };
         if !ok {
-            let t = shown(cx, 1);
-            return Err(RelError::at(
-                1,
-                format!("`{op}` expects `k` as a scalar or a tensor of shape (1), found `{t}`"),
-            ));
+            return Err(cx.error_showing(1, |t| {
+                format!("`{op}` expects `k` as a scalar or a tensor of shape (1), found `{t}`")
+            }));
         }
     }
     let ret_type = cx.attrs().str("ret_type")?.unwrap_or("both").to_owned();
@@ -463,21 +447,17 @@ pub fn dyn_resize2d(cx: &mut RelCx<'_>) -> RelResult {
         if let Some(len) = cx.tensor_dims(arg)?.map(|(d, _)| d) {
             let want = cx.tcx().dims.konst(n);
             if len.len() != 1 || cx.unify_dim(len[0], want, arg).is_err() {
-                let t = shown(cx, arg);
-                return Err(RelError::at(
-                    arg,
-                    format!("`{op}` expects {what} as a tensor of shape ({n}), found `{t}`"),
-                ));
+                return Err(cx.error_showing(arg, |t| {
+                    format!("`{op}` expects {what} as a tensor of shape ({n}), found `{t}`")
+                }));
             }
         }
     }
     if let Some((_, dt)) = cx.tensor(1)? {
         if not_integer(cx, dt) {
-            let t = shown(cx, 1);
-            return Err(RelError::at(
-                1,
-                format!("`{op}` expects the size as integers, found `{t}`"),
-            ));
+            return Err(cx.error_showing(1, |t| {
+                format!("`{op}` expects the size as integers, found `{t}`")
+            }));
         }
     }
     let out_dtype = cx.attrs().dtype("out_dtype")?.map(DTy::Known);

@@ -113,14 +113,9 @@ pub fn crop_and_resize(cx: &mut RelCx<'_>) -> RelResult {
     };
     let four = konst(cx, 4);
     if boxes.len() != 2 || cx.unify_dim(boxes[1], four, 1).is_err() {
-        let t = cx.resolve(cx.arg(1));
-        return Err(RelError::at(
-            1,
-            format!(
-                "the boxes of `{op}` must be (num_boxes, 4), found `{}`",
-                cx.show(t)
-            ),
-        ));
+        return Err(cx.error_showing(1, |t| {
+            format!("the boxes of `{op}` must be (num_boxes, 4), found `{t}`")
+        }));
     }
     let Some((mut d, dt)) = data_canonical(cx, op, &l, "NCHW")? else {
         return Ok(Progress::NotYet);

@@ -37,14 +37,9 @@ pub fn grid_sample(cx: &mut RelCx<'_>) -> RelResult {
         4 => (2, "NCHW"),
         5 => (3, "NCDHW"),
         _ => {
-            let t = cx.resolve(cx.arg(0));
-            return Err(RelError::at(
-                0,
-                format!(
-                    "the data of `{op}` must be 4-D or 5-D, found `{}`",
-                    cx.show(t)
-                ),
-            ));
+            return Err(cx.error_showing(0, |t| {
+                format!("the data of `{op}` must be 4-D or 5-D, found `{t}`")
+            }));
         }
     };
     let l = Layout::new_repacked("layout", &layout, canon)?;

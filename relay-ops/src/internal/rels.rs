@@ -140,11 +140,9 @@ fn storage(cx: &mut RelCx<'_>, op: &str) -> Result<Ty, RelError> {
 fn int64_scalar(cx: &mut RelCx<'_>, op: &str, arg: usize, name: &str) -> Result<(), RelError> {
     let t = cx.mk_tensor(&[], DTy::Known(DType::INT64));
     if cx.unify(arg, t).is_err() {
-        let s = shown(cx, arg);
-        return Err(RelError::at(
-            arg,
-            format!("`{name}` of `{op}` must be an int64 scalar, found `{s}`"),
-        ));
+        return Err(cx.error_showing(arg, |s| {
+            format!("`{name}` of `{op}` must be an int64 scalar, found `{s}`")
+        }));
     }
     Ok(())
 }
@@ -189,11 +187,9 @@ pub fn alloc_tensor_rel(cx: &mut RelCx<'_>) -> RelResult {
     let op = "memory.alloc_tensor";
     let s = storage(cx, op)?;
     if cx.unify(0, s).is_err() {
-        let t = shown(cx, 0);
-        return Err(RelError::at(
-            0,
-            format!("the storage of `{op}` must be a `Storage`, found `{t}`"),
-        ));
+        return Err(cx.error_showing(0, |t| {
+            format!("the storage of `{op}` must be a `Storage`, found `{t}`")
+        }));
     }
     let dtype = cx
         .attrs()
@@ -223,19 +219,15 @@ pub fn alloc_tensor_rel(cx: &mut RelCx<'_>) -> RelResult {
                 ))
             }
             None => {
-                let t = shown(cx, 2);
-                return Err(RelError::at(
-                    2,
-                    format!("the shape of `{op}` must have a static length, found `{t}`"),
-                ));
+                return Err(cx.error_showing(2, |t| {
+                    format!("the shape of `{op}` must have a static length, found `{t}`")
+                }));
             }
         },
         _ => {
-            let t = shown(cx, 2);
-            return Err(RelError::at(
-                2,
-                format!("the shape of `{op}` must be 1-D, found `{t}`"),
-            ));
+            return Err(cx.error_showing(2, |t| {
+                format!("the shape of `{op}` must be 1-D, found `{t}`")
+            }));
         }
     };
     let dims: Vec<Dim> = match asserted {
@@ -296,11 +288,9 @@ pub fn reshape_tensor_rel(cx: &mut RelCx<'_>) -> RelResult {
     let want = count(newshape.iter().map(|&d| Some(d)));
     if let (Some(h), Some(w)) = (have, want) {
         if h != w {
-            let t = shown(cx, 0);
-            return Err(RelError::at(
-                0,
-                format!("`{op}` cannot reshape `{t}` ({h} elements) to `newshape` of {w} elements"),
-            ));
+            return Err(cx.error_showing(0, |t| {
+                format!("`{op}` cannot reshape `{t}` ({h} elements) to `newshape` of {w} elements")
+            }));
         }
     }
     let dims: Vec<Dim> = newshape.iter().map(|&d| cx.tcx().dims.konst(d)).collect();

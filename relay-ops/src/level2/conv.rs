@@ -6,6 +6,7 @@
 //! grouping), and every mismatch is reported naming the weight's axis.
 
 use super::util::{empty, konst, need, padding, per_axis, plus, spatial_letter, Layout};
+use crate::level3::util::agree;
 use relay_core::{relation, Attrs, DTy, Dim, Progress, RelCx, RelError, RelResult};
 
 /// What distinguishes one convolution from another.
@@ -45,34 +46,46 @@ fn weight_axis_name(spec: &Spec, i: usize) -> String {
     }
 }
 
-/// Unifies canonical weight dimension `i` with what the attributes or the data ask for,
-/// or fails naming the weight's axis (or axes, when packed) and where the expectation
-/// comes from.
-fn check_weight_dim(
+/// What the attributes and the data expect of each axis of a convolution's canonical
+/// weight, with where the expectation comes from (`"`channels` is"`); `None` where only
+/// the weight knows.
+pub(crate) type Expected = Vec<Option<(Dim, String)>>;
+
+/// The canonical weight of a convolution, argument `arg` laid out in `layout` (canonical
+/// `canon`): the known one (`weight`), each axis checked against what the attributes and
+/// the data expect of it (`expected`, with where each expectation comes from, and
+/// `kernel_size`; `axis(i)` names axis `i` in an error), or, unknown, the one they give
+/// when they give every axis, of dtype `dt`. `None` while neither is known.
+pub(crate) fn weight_from(
     cx: &mut RelCx<'_>,
-    spec: &Spec,
-    kernel: &Layout,
-    i: usize,
-    actual: Dim,
-    (expected, source): (Dim, &str),
-) -> Result<(), RelError> {
-    if cx.unify_dim(actual, expected, 1).is_ok() {
-        return Ok(());
+    (arg, layout, canon): (usize, &Layout, &str),
+    weight: Option<Vec<Dim>>,
+    (mut expected, kernel_size): (Expected, Option<&[i64]>),
+    dt: DTy,
+    axis: impl Fn(usize) -> String,
+) -> Result<Option<Vec<Dim>>, RelError> {
+    for (i, &k) in kernel_size.unwrap_or_default().iter().enumerate() {
+        expected[2 + i] = Some((konst(cx, k), format!("`kernel_size[{i}]` is")));
     }
-    let letter = kernel_canonical(spec.n, spec.transpose)
-        .chars()
-        .nth(i)
-        .unwrap_or('?');
-    Err(RelError::at(
-        1,
-        format!(
-            "the weight has {} {} ({}), but {source} {}",
-            cx.show_dim(actual),
-            weight_axis_name(spec, i),
-            kernel.describe(i, letter),
-            cx.show_dim(expected),
-        ),
-    ))
+    let Some(w) = weight else {
+        if expected.iter().any(Option::is_none) {
+            return Ok(None);
+        }
+        // Backward inference: the weight is assigned from the attributes.
+        let full: Vec<Dim> = expected.iter().flatten().map(|e| e.0).collect();
+        let laid = layout.lay_out(cx, &full, "the weight", canon)?;
+        cx.unify_tensor(arg, &laid, dt)?;
+        return Ok(Some(full));
+    };
+    for (i, e) in expected.iter().enumerate() {
+        if let Some((e, source)) = e {
+            let place = layout.describe(i, canon.as_bytes()[i] as char);
+            agree(cx, arg, w[i], *e, |a, e| {
+                format!("the weight has {a} {} ({place}), but {source} {e}", axis(i))
+            })?;
+        }
+    }
+    Ok(Some(w))
 }
 
 /// The attributes that size a convolution's output over `n` spatial axes, checked:
@@ -182,7 +195,7 @@ pub(crate) fn conv(cx: &mut RelCx<'_>, spec: &Spec) -> RelResult {
 
     // The weight as the attributes and the data determine it (canonical order), with
     // where each expectation comes from; `None` for what only the weight knows.
-    let mut expected: Vec<Option<(Dim, String)>> = vec![None; n + 2];
+    let mut expected: Expected = vec![None; n + 2];
     let per_group_source =
         format!("the data's {shown_cin} input channels over `groups` = {groups} give");
     if spec.transpose {
@@ -224,32 +237,16 @@ pub(crate) fn conv(cx: &mut RelCx<'_>, spec: &Spec) -> RelResult {
             }
         }
     }
-    if let Some(ks) = &kernel_size {
-        for (i, &k) in ks.iter().enumerate() {
-            expected[2 + i] = Some((konst(cx, k), format!("`kernel_size[{i}]` is")));
-        }
-    }
-
-    let wcanon = match (wcanon, channels.is_some() && kernel_size.is_some()) {
-        (Some(w), _) => {
-            for (i, e) in expected.iter().enumerate() {
-                if let Some((e, source)) = e {
-                    check_weight_dim(cx, spec, &kl, i, w[i], (*e, source))?;
-                }
-            }
-            w
-        }
-        (None, true) => {
-            // Backward inference: the weight is assigned from the attributes.
-            let full: Vec<Dim> = expected
-                .iter()
-                .map(|e| e.as_ref().expect("every axis is determined").0)
-                .collect();
-            let laid = kl.lay_out(cx, &full, "the weight", kcanon)?;
-            cx.unify_tensor(1, &laid, ddt)?;
-            full
-        }
-        (None, false) => return Ok(Progress::NotYet),
+    let Some(wcanon) = weight_from(
+        cx,
+        (1, &kl, kcanon),
+        wcanon,
+        (expected, kernel_size.as_deref()),
+        ddt,
+        |i| weight_axis_name(spec, i),
+    )?
+    else {
+        return Ok(Progress::NotYet);
     };
 
     let cout = match (spec.transpose, channels) {

@@ -190,29 +190,13 @@ pub(crate) fn pooled(
     Ok(Some((l.out.iter().map(|&p| dims[p]).collect(), dt)))
 }
 
-macro_rules! pool_relation {
-    ($($(#[$doc:meta])* $name:ident = $f:ident($op:literal, $n:literal);)*) => {$(
-        $(#[$doc])*
-        #[relation($name)]
-        pub fn $f(cx: &mut RelCx<'_>) -> RelResult {
-            pool(cx, $op, $n)
-        }
-    )*};
-}
-
-pool_relation! {
-    /// The relation of `nn.max_pool1d`.
-    MaxPool1D = max_pool1d_rel("nn.max_pool1d", 1);
-    /// The relation of `nn.max_pool2d`.
-    MaxPool2D = max_pool2d_rel("nn.max_pool2d", 2);
-    /// The relation of `nn.max_pool3d`.
-    MaxPool3D = max_pool3d_rel("nn.max_pool3d", 3);
-    /// The relation of `nn.avg_pool1d`.
-    AvgPool1D = avg_pool1d_rel("nn.avg_pool1d", 1);
-    /// The relation of `nn.avg_pool2d`.
-    AvgPool2D = avg_pool2d_rel("nn.avg_pool2d", 2);
-    /// The relation of `nn.avg_pool3d`.
-    AvgPool3D = avg_pool3d_rel("nn.avg_pool3d", 3);
+relations_running! {
+    MaxPool1D = max_pool1d_rel(pool, "nn.max_pool1d", 1);
+    MaxPool2D = max_pool2d_rel(pool, "nn.max_pool2d", 2);
+    MaxPool3D = max_pool3d_rel(pool, "nn.max_pool3d", 3);
+    AvgPool1D = avg_pool1d_rel(pool, "nn.avg_pool1d", 1);
+    AvgPool2D = avg_pool2d_rel(pool, "nn.avg_pool2d", 2);
+    AvgPool3D = avg_pool3d_rel(pool, "nn.avg_pool3d", 3);
 }
 
 fn global_pool2d(cx: &mut RelCx<'_>, op: &str) -> RelResult {
@@ -361,27 +345,23 @@ pub fn pad_rel(cx: &mut RelCx<'_>) -> RelResult {
     }
     if let Some((pv, _)) = cx.tensor_dims(1)? {
         if !pv.is_empty() {
-            let t = cx.resolve(cx.arg(1));
-            return Err(RelError::at(
-                1,
-                format!("the pad value must be a scalar, found `{}`", cx.show(t)),
-            ));
+            return Err(cx.error_showing(1, |t| {
+                format!("the pad value must be a scalar, found `{t}`")
+            }));
         }
     }
     let Some((dims, dt)) = cx.tensor_dims(0)? else {
         return Ok(Progress::NotYet);
     };
     if widths.len() != dims.len() {
-        let t = cx.resolve(cx.arg(0));
-        return Err(RelError::at(
-            0,
+        return Err(cx.error_showing(0, |t| {
             format!(
                 "`pad_width` has {} pairs but the data `{}` has rank {}",
                 widths.len(),
-                cx.show(t),
+                t,
                 dims.len()
-            ),
-        ));
+            )
+        }));
     }
     let mut out = Vec::with_capacity(dims.len());
     for (i, (&d, w)) in dims.iter().zip(&widths).enumerate() {

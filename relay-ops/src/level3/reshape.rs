@@ -354,11 +354,9 @@ pub fn reshape_like(cx: &mut RelCx<'_>) -> RelResult {
         let nb = if begin < 0 { begin + r } else { begin };
         let ne = if end < 0 { end + r } else { end };
         if nb < 0 || ne > r || nb > ne {
-            let t = shown(cx, arg);
-            return Err(RelError::at(
-                arg,
-                format!("`{b}` {begin} and `{e}` {end} are not a range of the dimensions of `{t}`"),
-            ));
+            return Err(cx.error_showing(arg, |t| {
+                format!("`{b}` {begin} and `{e}` {end} are not a range of the dimensions of `{t}`")
+            }));
         }
         Ok((nb as usize, ne as usize))
     };

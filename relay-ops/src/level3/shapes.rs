@@ -95,11 +95,9 @@ pub fn split(cx: &mut RelCx<'_>) -> RelResult {
                 Dims::ANY
             } else if let Some(c) = cx.tcx_ref().dims.as_const(d) {
                 if c % n != 0 {
-                    let t = shown(cx, 0);
-                    return Err(RelError::at(
-                        0,
-                        format!("cannot split axis {k} of `{t}` ({c}) into {n} equal sections"),
-                    ));
+                    return Err(cx.error_showing(0, |t| {
+                        format!("cannot split axis {k} of `{t}` ({c}) into {n} equal sections")
+                    }));
                 }
                 cx.tcx().dims.konst(c / n)
             } else {
@@ -332,29 +330,19 @@ pub fn gather_nd(cx: &mut RelCx<'_>) -> RelResult {
     let first = cx.tcx_ref().dims.as_const(idx[0]);
     let m = match (cx.attrs().int("index_rank")?, first) {
         (Some(r), Some(c)) if r != c => {
-            let t = shown(cx, 1);
-            return Err(RelError::at(
-                1,
-                format!("`index_rank` is {r} but the indices `{t}` index {c} dimensions"),
-            ));
+            return Err(cx.error_showing(1, |t| {
+                format!("`index_rank` is {r} but the indices `{t}` index {c} dimensions")
+            }));
         }
         (Some(r), _) => r,
         (None, Some(c)) => c,
         (None, None) if cx.tcx_ref().dims.has_vars(idx[0]) => return Ok(Progress::NotYet),
         (None, None) => {
-            let t = shown(cx, 1);
-            return Err(RelError::at(
-                1,
-                format!("`gather_nd` needs `index_rank` when the first dimension of the indices `{t}` is not a constant"),
-            ));
+            return Err(cx.error_showing(1, |t| format!("`gather_nd` needs `index_rank` when the first dimension of the indices `{t}` is not a constant")));
         }
     };
     if b < 0 || m < 0 || b.checked_add(m).is_none_or(|n| n as usize > data.len()) {
-        let t = shown(cx, 0);
-        return Err(RelError::at(
-            0,
-            format!("`gather_nd` indexes {m} dimensions after {b} batch dimensions of `{t}`, which has rank {}", data.len()),
-        ));
+        return Err(cx.error_showing(0, |t| format!("`gather_nd` indexes {m} dimensions after {b} batch dimensions of `{t}`, which has rank {}", data.len())));
     }
     let mut out = idx[1..].to_vec();
     out.extend_from_slice(&data[(b + m) as usize..]);
@@ -411,11 +399,9 @@ pub fn full(cx: &mut RelCx<'_>) -> RelResult {
     let fill_dt = match cx.tensor_dims(0)? {
         Some((d, dt)) if d.is_empty() => Some(dt),
         Some(_) => {
-            let t = shown(cx, 0);
-            return Err(RelError::at(
-                0,
-                format!("the fill value must be a scalar, found `{t}`"),
-            ));
+            return Err(cx.error_showing(0, |t| {
+                format!("the fill value must be a scalar, found `{t}`")
+            }));
         }
         None => None,
     };
@@ -463,15 +449,13 @@ pub fn reinterpret(cx: &mut RelCx<'_>) -> RelResult {
     };
     let bits = |d: DType| u32::from(d.bits()) * u32::from(d.lanes());
     if bits(from) != bits(to) {
-        let t = shown(cx, 0);
-        return Err(RelError::at(
-            0,
+        return Err(cx.error_showing(0, |t| {
             format!(
                 "cannot reinterpret `{t}` as {to}: {} bits are not {}",
                 bits(from),
                 bits(to)
-            ),
-        ));
+            )
+        }));
     }
     let t = cx.tcx().tensor(s, DTy::Known(to));
     cx.unify(1, t)?;

@@ -186,14 +186,12 @@ pub fn collapse_sum_to(cx: &mut RelCx<'_>) -> RelResult {
             _ => true,
         };
         if t.len() != 1 || !int {
-            let shown = cx.resolve(cx.arg(1));
-            return Err(RelError::at(
-                1,
+            return Err(cx.error_showing(1, |shown| {
                 format!(
                     "the target shape of `{op}` must be a 1-D integer tensor, found `{}`",
-                    cx.show(shown)
-                ),
-            ));
+                    shown
+                )
+            }));
         }
     }
     let out: Vec<Dim> = match (shape, &target) {

@@ -46,23 +46,13 @@ fn adaptive(cx: &mut RelCx<'_>, op: &str, n: usize) -> RelResult {
     Ok(Progress::Solved)
 }
 
-macro_rules! adaptive_relation {
-    ($($name:ident = $f:ident($op:literal, $n:literal);)*) => {$(
-        #[doc = concat!("The relation of `", $op, "`.")]
-        #[relation($name)]
-        pub fn $f(cx: &mut RelCx<'_>) -> RelResult {
-            adaptive(cx, $op, $n)
-        }
-    )*};
-}
-
-adaptive_relation! {
-    AdaptiveAvgPool1D = adaptive_avg_pool1d_rel("nn.adaptive_avg_pool1d", 1);
-    AdaptiveMaxPool1D = adaptive_max_pool1d_rel("nn.adaptive_max_pool1d", 1);
-    AdaptiveAvgPool2D = adaptive_avg_pool2d_rel("nn.adaptive_avg_pool2d", 2);
-    AdaptiveMaxPool2D = adaptive_max_pool2d_rel("nn.adaptive_max_pool2d", 2);
-    AdaptiveAvgPool3D = adaptive_avg_pool3d_rel("nn.adaptive_avg_pool3d", 3);
-    AdaptiveMaxPool3D = adaptive_max_pool3d_rel("nn.adaptive_max_pool3d", 3);
+relations_running! {
+    AdaptiveAvgPool1D = adaptive_avg_pool1d_rel(adaptive, "nn.adaptive_avg_pool1d", 1);
+    AdaptiveMaxPool1D = adaptive_max_pool1d_rel(adaptive, "nn.adaptive_max_pool1d", 1);
+    AdaptiveAvgPool2D = adaptive_avg_pool2d_rel(adaptive, "nn.adaptive_avg_pool2d", 2);
+    AdaptiveMaxPool2D = adaptive_max_pool2d_rel(adaptive, "nn.adaptive_max_pool2d", 2);
+    AdaptiveAvgPool3D = adaptive_avg_pool3d_rel(adaptive, "nn.adaptive_avg_pool3d", 3);
+    AdaptiveMaxPool3D = adaptive_max_pool3d_rel(adaptive, "nn.adaptive_max_pool3d", 3);
 }
 
 /// The relation of `nn.upsampling3d`: D, H and W scaled by `scale_d`, `scale_h` and

@@ -7,7 +7,7 @@
 
 use super::pool::div_exact;
 use crate::level2::util::{one_of, Layout};
-use crate::level3::util::{arith, shown};
+use crate::level3::util::arith;
 use relay_core::{relation, Dim, Progress, RelCx, RelError, RelResult};
 
 /// `d + c`.
@@ -60,16 +60,9 @@ fn sub_pixel(cx: &mut RelCx<'_>, op: &str, to_space: bool) -> RelResult {
     Ok(Progress::Solved)
 }
 
-/// The relation of `nn.depth_to_space`.
-#[relation(DepthToSpace)]
-pub fn depth_to_space_rel(cx: &mut RelCx<'_>) -> RelResult {
-    sub_pixel(cx, "nn.depth_to_space", true)
-}
-
-/// The relation of `nn.space_to_depth`.
-#[relation(SpaceToDepth)]
-pub fn space_to_depth_rel(cx: &mut RelCx<'_>) -> RelResult {
-    sub_pixel(cx, "nn.space_to_depth", false)
+relations_running! {
+    DepthToSpace = depth_to_space_rel(sub_pixel, "nn.depth_to_space", true);
+    SpaceToDepth = space_to_depth_rel(sub_pixel, "nn.space_to_depth", false);
 }
 
 /// Attribute `attr` of `op`, a list of `n` non-negative `(before, after)` pairs.
@@ -131,14 +124,12 @@ fn blocked_data(
         return Ok(None);
     };
     if dims.len() <= m {
-        let t = shown(cx, 0);
-        return Err(RelError::at(
-            0,
+        return Err(cx.error_showing(0, |t| {
             format!(
                 "`{op}` with {m} block axes needs data of rank at least {}, found `{t}`",
                 m + 1
-            ),
-        ));
+            )
+        }));
     }
     Ok(Some((dims, dt)))
 }
@@ -219,11 +210,7 @@ pub fn mirror_pad_rel(cx: &mut RelCx<'_>) -> RelResult {
     let widths = match pairs(cx, op, "pad_width", dims.len()) {
         Ok(w) => w,
         Err(e) => {
-            let t = shown(cx, 0);
-            return Err(RelError::at(
-                0,
-                format!("{} (the data is `{t}`)", e.message),
-            ));
+            return Err(cx.error_showing(0, |t| format!("{} (the data is `{t}`)", e.message)));
         }
     };
     let mut out = Vec::with_capacity(dims.len());

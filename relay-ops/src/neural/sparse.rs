@@ -194,11 +194,9 @@ pub fn nll_loss_rel(cx: &mut RelCx<'_>) -> RelResult {
         _ => true,
     };
     if pred.len() < 2 || !float {
-        let t = shown(cx, 0);
-        return Err(RelError::at(
-            0,
-            format!("`{op}` expects predictions (N, C, ...) of a float dtype, found `{t}`"),
-        ));
+        return Err(cx.error_showing(0, |t| {
+            format!("`{op}` expects predictions (N, C, ...) of a float dtype, found `{t}`")
+        }));
     }
     let weights = cx.mk_tensor(&[pred[1]], dt);
     let p = shown(cx, 0);

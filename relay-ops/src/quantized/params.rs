@@ -50,11 +50,9 @@ pub(super) fn quantized_tensor(
         DTy::Known(d) if named(d, dtypes) => d,
         DTy::Var(_) => return Ok(None),
         _ => {
-            let t = shown(cx, arg);
-            return Err(RelError::at(
-                arg,
-                format!("{what} of `{op}` must be {}, found `{t}`", one_of(dtypes)),
-            ));
+            return Err(cx.error_showing(arg, |t| {
+                format!("{what} of `{op}` must be {}, found `{t}`", one_of(dtypes))
+            }));
         }
     };
     Ok(match cx.tcx_ref().shape_data(shape) {

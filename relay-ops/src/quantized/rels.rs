@@ -238,18 +238,14 @@ pub fn qnn_dense_pack_rel(cx: &mut RelCx<'_>) -> RelResult {
         return WAIT;
     };
     if d.len() != 2 {
-        let t = shown(cx, 0);
-        return Err(RelError::at(
-            0,
-            format!("the data of `{op}` must be 2-D, found `{t}`"),
-        ));
+        return Err(cx.error_showing(0, |t| {
+            format!("the data of `{op}` must be 2-D, found `{t}`")
+        }));
     }
     if w.len() != 4 {
-        let t = shown(cx, 1);
-        return Err(RelError::at(
-            1,
-            format!("the weight of `{op}` must be 4-D (packed), found `{t}`"),
-        ));
+        return Err(cx.error_showing(1, |t| {
+            format!("the weight of `{op}` must be 4-D (packed), found `{t}`")
+        }));
     }
     let k = cx.tcx().dims.mul(w[1], w[3])?;
     agree(cx, 1, d[1], k, |a, b| {
@@ -317,11 +313,7 @@ fn scalar_tuple(
     let s = cx.mk_tensor(&[], DTy::Known(dtype));
     let want = cx.tcx().tuple(&vec![s; n]);
     if cx.unify(arg, want).is_err() {
-        let t = shown(cx, arg);
-        return Err(RelError::at(
-            arg,
-            format!("`{name}` of `{op}` must be a tuple of {n} {dtype} scalars, one per tensor, found `{t}`"),
-        ));
+        return Err(cx.error_showing(arg, |t| format!("`{name}` of `{op}` must be a tuple of {n} {dtype} scalars, one per tensor, found `{t}`")));
     }
     Ok(())
 }
@@ -544,11 +536,9 @@ pub fn simulated_quantize_rel(cx: &mut RelCx<'_>) -> RelResult {
         return WAIT;
     };
     if dims.is_empty() {
-        let t = shown(cx, 0);
-        return Err(RelError::at(
-            0,
-            format!("the data of `{op}` must be at least 1-D, found `{t}`"),
-        ));
+        return Err(cx.error_showing(0, |t| {
+            format!("the data of `{op}` must be at least 1-D, found `{t}`")
+        }));
     }
     cx.unify_tensor(4, &dims, dt)?;
     Ok(params)
@@ -571,14 +561,12 @@ pub fn fixed_point_multiply_per_axis_rel(cx: &mut RelCx<'_>) -> RelResult {
     let mut per = Vec::with_capacity(axes.len().min(dims.len()));
     for &a in &axes {
         let Some(&d) = usize::try_from(a).ok().and_then(|a| dims.get(a)) else {
-            let t = shown(cx, 0);
-            return Err(RelError::at(
-                0,
+            return Err(cx.error_showing(0, |t| {
                 format!(
                     "`axes` of `{op}` must be axes of `x` (0 to {}), found {a} for `{t}`",
                     dims.len() as i64 - 1
-                ),
-            ));
+                )
+            }));
         };
         per.push(d);
     }

@@ -90,11 +90,9 @@ pub fn scatter_nd_rel(cx: &mut RelCx<'_>) -> RelResult {
         return Ok(Progress::NotYet);
     };
     let Some(&m) = idx.first() else {
-        let i = shown(cx, 1);
-        return Err(RelError::at(
-            1,
-            format!("`{op}` expects indices (M, Y...), found `{i}`"),
-        ));
+        return Err(cx.error_showing(1, |i| {
+            format!("`{op}` expects indices (M, Y...), found `{i}`")
+        }));
     };
     let m = cx.resolve_dim(m);
     let m = match cx.tcx_ref().dims.as_const(m) {
@@ -133,34 +131,28 @@ pub fn adv_index_rel(cx: &mut RelCx<'_>) -> RelResult {
         ));
     };
     if indices.len() > data.len() {
-        let t = shown(cx, 0);
-        return Err(RelError::at(
-            0,
+        return Err(cx.error_showing(0, |t| {
             format!(
                 "`{op}` has {} indices for data of rank {}: `{t}`",
                 indices.len(),
                 data.len()
-            ),
-        ));
+            )
+        }));
     }
     let mut shape: Vec<Dim> = Vec::new();
     for (k, (dims, idt)) in indices.iter().enumerate() {
         if super::util::not_integer(cx, *idt) {
-            let t = shown(cx, 0);
-            return Err(RelError::at(
-                0,
-                format!("index {k} of `{op}` is not of integers: `{t}`"),
-            ));
+            return Err(cx.error_showing(0, |t| {
+                format!("index {k} of `{op}` is not of integers: `{t}`")
+            }));
         }
         shape = match broadcast(&cx.tcx_ref().dims, &shape, dims) {
             Ok(Some(b)) => b,
             Ok(None) => return Ok(Progress::NotYet),
             Err(_) => {
-                let t = shown(cx, 0);
-                return Err(RelError::at(
-                    0,
-                    format!("the indices of `{op}` do not broadcast together: `{t}`"),
-                ));
+                return Err(cx.error_showing(0, |t| {
+                    format!("the indices of `{op}` do not broadcast together: `{t}`")
+                }));
             }
         };
     }

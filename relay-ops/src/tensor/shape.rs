@@ -32,19 +32,15 @@ pub fn meshgrid_rel(cx: &mut RelCx<'_>) -> RelResult {
             [] => grid.push(one),
             [n] => grid.push(*n),
             _ => {
-                let t = shown(cx, 0);
-                return Err(RelError::at(
-                    0,
-                    format!("`{op}` expects scalars or 1-D tensors, field {k} of `{t}` is not"),
-                ));
+                return Err(cx.error_showing(0, |t| {
+                    format!("`{op}` expects scalars or 1-D tensors, field {k} of `{t}` is not")
+                }));
             }
         }
         if cx.unify_dtype(*fdt, dt, 0).is_err() {
-            let t = shown(cx, 0);
-            return Err(RelError::at(
-                0,
-                format!("`{op}` expects tensors of one dtype, found `{t}`"),
-            ));
+            return Err(cx.error_showing(0, |t| {
+                format!("`{op}` expects tensors of one dtype, found `{t}`")
+            }));
         }
     }
     if indexing == "xy" && grid.len() >= 2 {
@@ -83,15 +79,13 @@ pub fn sliding_window_rel(cx: &mut RelCx<'_>) -> RelResult {
     let a = cx.attrs().int("axis")?.unwrap_or(0);
     let first = cx.axis(0, "axis", a, dims.len().max(1))?;
     if first + window.len() > dims.len() {
-        let t = shown(cx, 0);
-        return Err(RelError::at(
-            0,
+        return Err(cx.error_showing(0, |t| {
             format!(
                 "`{op}` slides a window of {} axes from axis {first} over `{t}`, which has rank {}",
                 window.len(),
                 dims.len()
-            ),
-        ));
+            )
+        }));
     }
     let mut out = dims[..first].to_vec();
     for (i, (&w, &s)) in window.iter().zip(&strides).enumerate() {
@@ -257,11 +251,9 @@ pub fn matrix_set_diag_rel(cx: &mut RelCx<'_>) -> RelResult {
     // In `i128`: `-m` of any `i64` fits.
     let below = |m: i64| i128::from(k1) <= -i128::from(m);
     if ds.as_const(m).is_some_and(below) || ds.as_const(n).is_some_and(|n| k2 >= n) {
-        let t = shown(cx, 0);
-        return Err(RelError::at(
-            0,
-            format!("the diagonals `k1` = {k1} to `k2` = {k2} of `{op}` are not all in `{t}`"),
-        ));
+        return Err(cx.error_showing(0, |t| {
+            format!("the diagonals `k1` = {k1} to `k2` = {k2} of `{op}` are not all in `{t}`")
+        }));
     }
     let i = cx.arg(0);
     cx.unify(2, i)?;
@@ -319,11 +311,9 @@ fn matrices(
     let matrices = part(cx, op, 0, what, &[], false)?;
     if let Some((dims, _)) = &matrices {
         if dims.len() < 2 {
-            let t = shown(cx, 0);
-            return Err(RelError::at(
-                0,
-                format!("`{op}` expects {noun} of rank at least 2, found `{t}`"),
-            ));
+            return Err(cx.error_showing(0, |t| {
+                format!("`{op}` expects {noun} of rank at least 2, found `{t}`")
+            }));
         }
     }
     Ok(matrices)

@@ -65,13 +65,9 @@ pub fn sparse_fill_empty_rows_rel(cx: &mut RelCx<'_>) -> RelResult {
         let one = cx.tcx().dims.konst(1);
         let ok = d.is_empty() || (d.len() == 1 && cx.unify_dim(d[0], one, 3).is_ok());
         if !ok {
-            let t = shown(cx, 3);
-            return Err(RelError::at(
-                3,
-                format!(
-                    "`{op}` expects the default value as a scalar or a (1) tensor, found `{t}`"
-                ),
-            ));
+            return Err(cx.error_showing(3, |t| {
+                format!("`{op}` expects the default value as a scalar or a (1) tensor, found `{t}`")
+            }));
         }
     }
     same_dims(cx, 1, &[values[0]], &[idx[0]], |cx| {

@@ -2,7 +2,7 @@
 //! decoding of the predicted locations.
 
 use super::util::list_len;
-use relay_core::{relation, Progress, RelCx, RelError, RelResult};
+use relay_core::{relation, Progress, RelCx, RelResult};
 
 /// `MultiBoxPrior(data, out)`: a feature map `(N, C, H, W)` gives its anchor boxes
 /// `(1, H * W * (len(sizes) + len(ratios) - 1), 4)` of the data's dtype. `sizes` and
@@ -19,14 +19,9 @@ pub fn multibox_prior(cx: &mut RelCx<'_>) -> RelResult {
         return Ok(Progress::NotYet);
     };
     if data.len() != 4 {
-        let t = cx.resolve(cx.arg(0));
-        return Err(RelError::at(
-            0,
-            format!(
-                "the data of `{op}` must be 4-D (N, C, H, W), found `{}`",
-                cx.show(t)
-            ),
-        ));
+        return Err(cx.error_showing(0, |t| {
+            format!("the data of `{op}` must be 4-D (N, C, H, W), found `{t}`")
+        }));
     }
     // Both counts are lengths of lists held in memory: their sum fits.
     let per_pixel = (sizes + ratios - 1) as i64;

@@ -56,14 +56,7 @@ pub fn proposal(cx: &mut RelCx<'_>) -> RelResult {
         return Ok(Progress::NotYet);
     };
     if cls.len() != 4 {
-        let t = cx.resolve(cx.arg(0));
-        return Err(RelError::at(
-            0,
-            format!(
-                "the class probabilities of `{op}` must be 4-D (batch, 2 * anchors, height, width), found `{}`",
-                cx.show(t)
-            ),
-        ));
+        return Err(cx.error_showing(0, |t| format!("the class probabilities of `{op}` must be 4-D (batch, 2 * anchors, height, width), found `{t}`")));
     }
     let two_a = cx.tcx().dims.konst(2 * anchors);
     agree(cx, 0, cls[1], two_a, |c, a| {
@@ -76,14 +69,7 @@ pub fn proposal(cx: &mut RelCx<'_>) -> RelResult {
         return Ok(Progress::NotYet);
     };
     if bbox.len() != 4 {
-        let t = cx.resolve(cx.arg(1));
-        return Err(RelError::at(
-            1,
-            format!(
-                "the box predictions of `{op}` must be 4-D (batch, 4 * anchors, height, width), found `{}`",
-                cx.show(t)
-            ),
-        ));
+        return Err(cx.error_showing(1, |t| format!("the box predictions of `{op}` must be 4-D (batch, 4 * anchors, height, width), found `{t}`")));
     }
     let four_a = cx.tcx().dims.konst(4 * anchors);
     agree(cx, 1, bbox[1], four_a, |c, a| {
@@ -98,14 +84,9 @@ pub fn proposal(cx: &mut RelCx<'_>) -> RelResult {
     }
     let three = cx.tcx().dims.konst(3);
     if info.len() != 2 || cx.unify_dim(info[1], three, 2).is_err() {
-        let t = cx.resolve(cx.arg(2));
-        return Err(RelError::at(
-            2,
-            format!(
-                "the image sizes of `{op}` must be 2-D (batch, 3), found `{}`",
-                cx.show(t)
-            ),
-        ));
+        return Err(cx.error_showing(2, |t| {
+            format!("the image sizes of `{op}` must be 2-D (batch, 3), found `{t}`")
+        }));
     }
     agree(cx, 2, info[0], cls[0], |i, c| {
         format!(

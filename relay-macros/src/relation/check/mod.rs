@@ -490,6 +490,14 @@ impl Checker {
         self.error(span, format!("expected a {}, found {found}", want.name()));
     }
 
+    /// A term of kind `have` where a `want` is expected: a mismatch unless they are one
+    /// kind, `found()` saying what the term is.
+    fn expect_kind(&mut self, span: Span, want: Kind, have: Kind, found: impl FnOnce() -> String) {
+        if want != have {
+            self.mismatch(span, want, found());
+        }
+    }
+
     /// A term of whatever kind it shows (a message's value, a Rust function's argument):
     /// a name of no kind yet stays open, any other term without one is a dimension.
     fn any_term(&mut self, a: &Term) {

@@ -29,34 +29,26 @@ impl Checker {
             }
             Term::Wild(_) => {}
             Term::Int(c, span) => {
-                if want != Kind::Dim {
-                    self.mismatch(*span, want, format!("the integer `{c}`"));
-                }
+                self.expect_kind(*span, want, Kind::Dim, || format!("the integer `{c}`"));
             }
             Term::Any(span) => {
-                if want != Kind::Dim {
-                    self.mismatch(*span, want, "the dimension `?`".into());
-                }
+                self.expect_kind(*span, want, Kind::Dim, || "the dimension `?`".into());
             }
             Term::Bool(b, span) => {
-                if want != Kind::Bool {
-                    self.mismatch(*span, want, format!("`{b}`"));
-                }
+                self.expect_kind(*span, want, Kind::Bool, || format!("`{b}`"));
             }
             Term::Call { name, args } => {
                 let n = name.to_string();
                 if n == "Tuple" {
-                    if want != Kind::Type {
-                        self.mismatch(name.span(), want, "a tuple type".into());
-                    }
+                    self.expect_kind(name.span(), want, Kind::Type, || "a tuple type".into());
                     self.fields(args, |c, a| c.term(a, Kind::Type, bind));
                     return;
                 }
                 // The number of fields of a tuple, as the rank of a shape.
                 if n == "len" && args.len() == 1 && self.peek(&args[0]) == Some(Kind::Type) {
-                    if want != Kind::Dim {
-                        self.mismatch(name.span(), want, "`len(..)`, a dimension".into());
-                    }
+                    self.expect_kind(name.span(), want, Kind::Dim, || {
+                        "`len(..)`, a dimension".into()
+                    });
                     self.term(&args[0], Kind::Type, false);
                     return;
                 }
@@ -87,18 +79,16 @@ impl Checker {
                     );
                     return;
                 }
-                if result != want {
-                    self.mismatch(name.span(), want, format!("`{n}(..)`, {}", found(result)));
-                }
+                self.expect_kind(name.span(), want, result, || {
+                    format!("`{n}(..)`, {}", found(result))
+                });
                 let bind = bind && n == "Tensor";
                 for (a, k) in args.iter().zip(params.iter()) {
                     self.term(a, *k, bind);
                 }
             }
             Term::Tuple(span, items) => {
-                if want != Kind::Type {
-                    self.mismatch(*span, want, "a tuple type".into());
-                }
+                self.expect_kind(*span, want, Kind::Type, || "a tuple type".into());
                 self.fields(items, |c, a| c.term(a, Kind::Type, bind));
             }
             Term::Rest(span, _) => self.error(
@@ -107,17 +97,16 @@ impl Checker {
             ),
             // A field of a tuple.
             Term::Index(base, span, index) if self.peek(base) == Some(Kind::Type) => {
-                if want != Kind::Type {
-                    let found = format!("`{}`, a field of a tuple (a type)", show(t));
-                    self.mismatch(*span, want, found);
-                }
+                self.expect_kind(*span, want, Kind::Type, || {
+                    format!("`{}`, a field of a tuple (a type)", show(t))
+                });
                 self.term(base, Kind::Type, false);
                 self.term(index, Kind::Dim, false);
             }
             Term::List(span, items) => {
-                if want != Kind::Shape {
-                    self.mismatch(*span, want, format!("a shape `{}`", show(t)));
-                }
+                self.expect_kind(*span, want, Kind::Shape, || {
+                    format!("a shape `{}`", show(t))
+                });
                 for item in items {
                     match item {
                         ListItem::Dim(d) => self.term(d, Kind::Dim, bind),
@@ -126,28 +115,28 @@ impl Checker {
                 }
             }
             Term::Index(base, span, index) if self.peek(index) == Some(Kind::Shape) => {
-                if want != Kind::Shape {
-                    self.mismatch(*span, want, format!("a shape `{}`", show(t)));
-                }
+                self.expect_kind(*span, want, Kind::Shape, || {
+                    format!("a shape `{}`", show(t))
+                });
                 self.term(base, Kind::Shape, false);
                 self.term(index, Kind::Shape, false);
             }
             Term::Index(base, span, index) => {
-                if want != Kind::Dim {
+                self.expect_kind(*span, want, Kind::Dim, || {
                     // What the author wrote, and why it is taken for a dimension.
                     let hint = match &**index {
                         Term::Rust { ret: None, .. } => " (an index whose kind is not declared is a dimension: declare the kind the function returns, `rust(f -> shape)(..)`)",
                         _ => "",
                     };
-                    self.mismatch(*span, want, format!("a dimension `{}`{hint}", show(t)));
-                }
+                    format!("a dimension `{}`{hint}", show(t))
+                });
                 self.term(base, Kind::Shape, false);
                 self.term(index, Kind::Dim, false);
             }
             Term::Repeat(span, d, n) => {
-                if want != Kind::Shape {
-                    self.mismatch(*span, want, format!("a shape `{}`", show(t)));
-                }
+                self.expect_kind(*span, want, Kind::Shape, || {
+                    format!("a shape `{}`", show(t))
+                });
                 self.term(d, Kind::Dim, false);
                 self.term(n, Kind::Dim, false);
             }
@@ -156,18 +145,18 @@ impl Checker {
                 self.term(p, want, bind);
             }
             Term::Slice(base, span, lo, hi) => {
-                if want != Kind::Shape {
-                    self.mismatch(*span, want, format!("a shape `{}`", show(t)));
-                }
+                self.expect_kind(*span, want, Kind::Shape, || {
+                    format!("a shape `{}`", show(t))
+                });
                 self.term(base, Kind::Shape, false);
                 for b in lo.iter().chain(hi.iter()) {
                     self.term(b, Kind::Dim, false);
                 }
             }
             Term::Binary(BinOp::Mul, span, a, b) if self.is_float(a) || self.is_float(b) => {
-                if want != Kind::Dim {
-                    self.mismatch(*span, want, "a dimension (the result of `*`)".into());
-                }
+                self.expect_kind(*span, want, Kind::Dim, || {
+                    "a dimension (the result of `*`)".into()
+                });
                 let (d, x) = if self.is_float(b) { (a, b) } else { (b, a) };
                 self.term(d, Kind::Dim, false);
                 if let Term::Index(_, _, i) = &**x {
@@ -175,26 +164,20 @@ impl Checker {
                 }
             }
             Term::Binary(op, span, a, b) => {
-                if want != Kind::Dim {
-                    self.mismatch(
-                        *span,
-                        want,
-                        format!("a dimension (the result of `{}`)", op.symbol()),
-                    );
-                }
+                self.expect_kind(*span, want, Kind::Dim, || {
+                    format!("a dimension (the result of `{}`)", op.symbol())
+                });
                 self.term(a, Kind::Dim, false);
                 self.term(b, Kind::Dim, false);
             }
             Term::Neg(span, a) => {
-                if want != Kind::Dim {
-                    self.mismatch(*span, want, "a dimension (a negation)".into());
-                }
+                self.expect_kind(*span, want, Kind::Dim, || "a dimension (a negation)".into());
                 self.term(a, Kind::Dim, false);
             }
             Term::Cmp(op, span, a, b) if is_none(a) || is_none(b) => {
-                if want != Kind::Bool {
-                    self.mismatch(*span, want, format!("a comparison `{}`", op.symbol()));
-                }
+                self.expect_kind(*span, want, Kind::Bool, || {
+                    format!("a comparison `{}`", op.symbol())
+                });
                 let (attr, none) = if is_none(b) { (a, b) } else { (b, a) };
                 let ok_op = matches!(op, CmpOp::Eq | CmpOp::Ne);
                 match &**attr {
@@ -220,9 +203,9 @@ impl Checker {
                 }
             }
             Term::Cmp(op, span, a, b) if self.str_or_float(a, b).is_some() => {
-                if want != Kind::Bool {
-                    self.mismatch(*span, want, format!("a comparison `{}`", op.symbol()));
-                }
+                self.expect_kind(*span, want, Kind::Bool, || {
+                    format!("a comparison `{}`", op.symbol())
+                });
                 let kind = self.str_or_float(a, b).unwrap_or(Kind::Str);
                 let literal = |t: &Term| match kind {
                     Kind::Str => matches!(t, Term::Str(_)),
@@ -269,33 +252,31 @@ impl Checker {
                 }
             }
             Term::Logic(and, span, a, b) => {
-                if want != Kind::Bool {
+                self.expect_kind(*span, want, Kind::Bool, || {
                     let op = if *and { "&&" } else { "||" };
-                    self.mismatch(*span, want, format!("a bool (the result of `{op}`)"));
-                }
+                    format!("a bool (the result of `{op}`)")
+                });
                 self.term(a, Kind::Bool, false);
                 self.term(b, Kind::Bool, false);
             }
             Term::Not(span, a) => {
-                if want != Kind::Bool {
-                    self.mismatch(*span, want, "a bool (the result of `!`)".into());
-                }
+                self.expect_kind(*span, want, Kind::Bool, || {
+                    "a bool (the result of `!`)".into()
+                });
                 self.term(a, Kind::Bool, false);
             }
             Term::Str(lit) => {
-                if want != Kind::Str {
-                    self.mismatch(lit.span(), want, format!("the string {}", show(t)));
-                }
+                self.expect_kind(lit.span(), want, Kind::Str, || {
+                    format!("the string {}", show(t))
+                });
             }
             Term::Float(x, span) => {
-                if want != Kind::Float {
-                    self.mismatch(*span, want, format!("the float `{x}`"));
-                }
+                self.expect_kind(*span, want, Kind::Float, || format!("the float `{x}`"));
             }
             Term::Cmp(op, span, a, b) => {
-                if want != Kind::Bool {
-                    self.mismatch(*span, want, format!("a comparison `{}`", op.symbol()));
-                }
+                self.expect_kind(*span, want, Kind::Bool, || {
+                    format!("a comparison `{}`", op.symbol())
+                });
                 let kind = match op {
                     CmpOp::Eq | CmpOp::Ne => {
                         self.peek(a).or_else(|| self.peek(b)).unwrap_or(Kind::Dim)
@@ -321,15 +302,9 @@ impl Checker {
                             "the string attribute `{n}` is only compared with a literal (`attrs.{n} == \"text\"`), passed to a Rust function (`rust(f)(attrs.{n})`) or shown by an `assert` message (`assert(cond, \"{{}}\", attrs.{n})`)"
                         ),
                     ),
-                    Some(&(_, kind)) => {
-                        if kind != want {
-                            self.mismatch(
-                                name.span(),
-                                want,
-                                format!("the {} attribute `{n}`", kind.name()),
-                            );
-                        }
-                    }
+                    Some(&(_, kind)) => self.expect_kind(name.span(), want, kind, || {
+                        format!("the {} attribute `{n}`", kind.name())
+                    }),
                     None => {
                         let declared: Vec<String> =
                             self.attrs.iter().map(|a| format!("`{}`", a.0)).collect();
@@ -345,9 +320,9 @@ impl Checker {
             Term::Comp(comp) => {
                 let span = &comp.span;
                 let (elem, var, src, cond) = comp.parts();
-                if want != Kind::Shape {
-                    self.mismatch(*span, want, format!("a shape `{}`", show(t)));
-                }
+                self.expect_kind(*span, want, Kind::Shape, || {
+                    format!("a shape `{}`", show(t))
+                });
                 self.source(src);
                 self.local(var, src);
                 self.term(elem, Kind::Dim, false);
@@ -360,9 +335,9 @@ impl Checker {
                 "expected a range `a..b` only after `in` in a comprehension or a `for` loop".into(),
             ),
             Term::In(span, x, list) => {
-                if want != Kind::Bool {
-                    self.mismatch(*span, want, "a bool (the result of `in`)".into());
-                }
+                self.expect_kind(*span, want, Kind::Bool, || {
+                    "a bool (the result of `in`)".into()
+                });
                 self.term(x, Kind::Dim, false);
                 self.term(list, Kind::Shape, false);
             }

@@ -576,6 +576,18 @@ impl Gen<'_> {
         Some(Some(Val::new(Rep::Bool, code)))
     }
 
+    /// A test of dimension `d` (`is_any`, `is_int`): `on_int` for an integer (known, so
+    /// the test is too), the code `on_dim` over the dimension `__d` otherwise.
+    fn dim_test(&mut self, d: &Term, on_int: bool, on_dim: TokenStream) -> Option<Val> {
+        let d = self.term(d)?;
+        let code = d.code;
+        match d.rep {
+            Rep::Int => Some(Val::new(Rep::Bool, quote!({ let _ = #code; #on_int }))),
+            Rep::Dim => Some(Val::new(Rep::Bool, quote!({ let __d = #code; #on_dim }))),
+            _ => None,
+        }
+    }
+
     /// A builtin or `Tensor(..)`.
     pub(super) fn call(&mut self, name: &str, args: &[Term]) -> Option<Val> {
         let f = f();
@@ -651,17 +663,7 @@ impl Gen<'_> {
                 let code = l.code;
                 Val::new(l.rep, quote!((#code).reversed()))
             }
-            ("is_any", [d]) => {
-                let d = self.term(d)?;
-                let code = d.code;
-                match d.rep {
-                    Rep::Int => Val::new(Rep::Bool, quote!({ let _ = #code; false })),
-                    Rep::Dim => {
-                        Val::new(Rep::Bool, quote!({ let __d = #code; #f::is_any(cx, __d) }))
-                    }
-                    _ => return None,
-                }
-            }
+            ("is_any", [d]) => self.dim_test(d, false, quote!(#f::is_any(cx, __d)))?,
             // Natively (the call over values costs a clause like softmax's 40%).
             ("is_axis", [a, x]) => {
                 let (a, x) = (self.expect(a, Rep::Int)?, self.expect(x, Rep::Ty)?);
@@ -670,17 +672,7 @@ impl Gen<'_> {
                     quote!({ let __a = #a; let __t = #x; #f::is_axis(cx, __a, __t)? }),
                 )
             }
-            ("is_int", [d]) => {
-                let d = self.term(d)?;
-                let code = d.code;
-                match d.rep {
-                    Rep::Int => Val::new(Rep::Bool, quote!({ let _ = #code; true })),
-                    Rep::Dim => {
-                        Val::new(Rep::Bool, quote!({ let __d = #code; #f::is_int(cx, __d)? }))
-                    }
-                    _ => return None,
-                }
-            }
+            ("is_int", [d]) => self.dim_test(d, true, quote!(#f::is_int(cx, __d)?))?,
             (name, args) => match builtins::find(name)?.run {
                 Run::Arith(op) => {
                     let [a, b] = args else { return None };

@@ -1,6 +1,6 @@
 //! Named attribute sets: an operator takes one with `attrs Name`, a clause with
 //! `attrs(Name)`; several operators share one set; a set declared in a module
-//! (`#[macro_use]`) is in scope after it.
+//! (`#[macro_use]`) is in scope after it; a set may take several others' attributes.
 
 use relay_core::{relation, relay_attrs, relay_op};
 
@@ -17,6 +17,10 @@ relay_attrs! {
     AxisAttrs { axis: int = -1 }
     /// Another's attributes, then one more.
     AxisSizeAttrs { ..AxisAttrs, size: int = 2 }
+    /// A stride.
+    StrideAttrs { stride: int = 1 }
+    /// Two others' attributes, with one between them.
+    SpanAttrs { ..AxisAttrs, size: int = 2, ..StrideAttrs }
 }
 
 #[relation(Keep(I, I) :- attrs(AxisAttrs))]
@@ -27,6 +31,7 @@ relay_op! {
     second : fn<a, b>(a) -> b where Keep, attrs AxisAttrs, level 3;
     total : fn<a, b>(a) -> b, attrs ReduceAttrs, level 4;
     window : fn<a, b>(a) -> b where Keep, attrs AxisSizeAttrs;
+    span : fn<a, b>(a) -> b, attrs SpanAttrs;
 }
 
 fn main() {
@@ -35,4 +40,6 @@ fn main() {
     assert_eq!(TOTAL.attrs.len(), 3);
     let names: Vec<&str> = WINDOW.attrs.iter().map(|a| a.name).collect();
     assert_eq!(names, ["axis", "size"]);
+    let names: Vec<&str> = SPAN.attrs.iter().map(|a| a.name).collect();
+    assert_eq!(names, ["axis", "size", "stride"]);
 }
