@@ -599,6 +599,14 @@ impl<'s> Printer<'s> {
             .ok_or_else(|| node_error(&n.node, format!("input {i} names no value")))
     }
 
+    /// The name of node `n`'s input `i` (which must be given), and its type.
+    fn typed_input(&mut self, g: &GraphRecord, n: &NodeRecord, i: usize) -> PResult<(String, Ty)> {
+        let name = self.input(g, n, i)?;
+        let id =
+            n.inputs[i].ok_or_else(|| node_error(&n.node, format!("input {i} names no value")))?;
+        Ok((name, g.tys[id]))
+    }
+
     /// `let`s binding node `n`'s named outputs to `exprs` (one per output).
     fn outputs_of(&mut self, g: &GraphRecord, n: &NodeRecord, exprs: &[String]) -> PResult<()> {
         for (j, e) in exprs.iter().enumerate() {

@@ -68,18 +68,7 @@ impl Printer<'_> {
             Some(id) => Some(self.scalar_of(g, n, 1, id, DType::BOOL)?),
             None => None,
         };
-        let mut inits = Vec::with_capacity(carried + scans);
-        let mut states = Vec::with_capacity(carried);
-        for j in 0..carried {
-            inits.push(self.input(g, n, 2 + j)?);
-            let t = self.joined(body.tys[body.inputs[2 + j]], body.tys[body.outputs[1 + j]]);
-            states.push(t.ok_or_else(|| {
-                node_error(
-                    &n.node,
-                    format!("loop-carried value {j}: its initial value and the body's are not of one form"),
-                )
-            })?);
-        }
+        let (mut inits, states) = self.carried(g, n, body, 2, 1, carried, "loop-carried value")?;
         let mut accs = Vec::with_capacity(scans);
         for j in 0..scans {
             let each = body.tys[body.outputs[1 + carried + j]];
@@ -166,6 +155,39 @@ impl Printer<'_> {
         self.bind_step(g, n, &step, &call, states.len() + accs.len())
     }
 
+    /// The `count` values a `Loop` or `Scan` body carries, from the node's input `first`
+    /// and the body's output `first_out` on (the body's inputs from `first` on): their
+    /// initial values, and their types, each the initial type joined with the body's
+    /// (`what` names one in the error where the two are not of one form).
+    #[allow(clippy::too_many_arguments)]
+    fn carried(
+        &mut self,
+        g: &GraphRecord,
+        n: &NodeRecord,
+        body: &GraphRecord,
+        first: usize,
+        first_out: usize,
+        count: usize,
+        what: &str,
+    ) -> PResult<(Vec<String>, Vec<Ty>)> {
+        let mut inits = Vec::with_capacity(count);
+        let mut types = Vec::with_capacity(count);
+        for j in 0..count {
+            inits.push(self.input(g, n, first + j)?);
+            let t = self.joined(
+                body.tys[body.inputs[first + j]],
+                body.tys[body.outputs[first_out + j]],
+            );
+            types.push(t.ok_or_else(|| {
+                node_error(
+                    &n.node,
+                    format!("{what} {j}: its initial value and the body's are not of one form"),
+                )
+            })?);
+        }
+        Ok((inits, types))
+    }
+
     /// Prints a `Scan` of opset 9 on (see the module's doc).
     pub(super) fn scan_node(
         &mut self,
@@ -214,24 +236,12 @@ impl Printer<'_> {
         let out_axes = list("scan_output_axes", scans);
         let out_dirs = list("scan_output_directions", scans);
         let base = node_base(&n.node);
-        let mut inits = Vec::with_capacity(states_n + scans);
-        let mut states = Vec::with_capacity(states_n);
-        for j in 0..states_n {
-            inits.push(self.input(g, n, j)?);
-            let t = self.joined(body.tys[body.inputs[j]], body.tys[body.outputs[j]]);
-            states.push(t.ok_or_else(|| {
-                node_error(
-                    &n.node,
-                    format!("state {j}: its initial value and the body's are not of one form"),
-                )
-            })?);
-        }
+        let (mut inits, states) = self.carried(g, n, body, 0, 0, states_n, "state")?;
         // Each scan input, and the axis it is sliced along.
         let mut sliced = Vec::with_capacity(m);
         for j in 0..m {
-            let x = self.input(g, n, states_n + j)?;
-            let id = n.inputs[states_n + j].expect("given, as `input` said");
-            let rank = self.tensor_parts(g.tys[id]).map(|(d, _)| d.len());
+            let (x, t) = self.typed_input(g, n, states_n + j)?;
+            let rank = self.tensor_parts(t).map(|(d, _)| d.len());
             let axis = in_axes.get(j).copied().unwrap_or(0);
             let a = rank
                 .and_then(|r| crate::value::norm_index(axis, r))

@@ -161,9 +161,8 @@ impl Printer<'_> {
                 None => "None()".into(),
             },
             "OptionalGetElement" => {
-                let x = self.input(g, n, 0)?;
-                let id = n.inputs[0].expect("given, as `input` said");
-                if self.is_adt(g.tys[id], "Optional") {
+                let (x, t) = self.typed_input(g, n, 0)?;
+                if self.is_adt(t, "Optional") {
                     let v = self.local(&format!("{}_value", &x[1..]), "value");
                     format!("match? ({x}) {{ Some(%{v}) => %{v} }}")
                 } else {
@@ -198,8 +197,7 @@ impl Printer<'_> {
         attrs: &IntAttrs,
         out_ty: Ty,
     ) -> PResult<String> {
-        let seq = self.input(g, n, 0)?;
-        let seq_ty = g.tys[n.inputs[0].expect("given, as `input` said")];
+        let (seq, seq_ty) = self.typed_input(g, n, 0)?;
         let elem = self.elem_of(n, "List", seq_ty)?;
         let rank = self
             .tensor_parts(elem)
@@ -257,8 +255,7 @@ impl Printer<'_> {
         attrs: &IntAttrs,
         out_ty: Ty,
     ) -> PResult<String> {
-        let x = self.input(g, n, 0)?;
-        let x_ty = g.tys[n.inputs[0].expect("given, as `input` said")];
+        let (x, x_ty) = self.typed_input(g, n, 0)?;
         let rank = self
             .tensor_parts(x_ty)
             .map(|(d, _)| d.len())
@@ -535,8 +532,7 @@ impl Printer<'_> {
     /// annotated `want` when its type is another (an element of a sequence whose elements
     /// differ: `?` where they do).
     fn input_as(&mut self, g: &GraphRecord, n: &NodeRecord, i: usize, want: Ty) -> PResult<String> {
-        let x = self.input(g, n, i)?;
-        let have = g.tys[n.inputs[i].expect("given, as `input` said")];
+        let (x, have) = self.typed_input(g, n, i)?;
         let (want, have) = (self.solver.resolve(want), self.solver.resolve(have));
         if want == have {
             return Ok(x);
@@ -582,8 +578,7 @@ impl Printer<'_> {
 
     /// Node `n`'s input `i`, a position, as an `int32` scalar.
     fn position(&mut self, g: &GraphRecord, n: &NodeRecord, i: usize) -> PResult<String> {
-        let x = self.input(g, n, i)?;
-        let t = g.tys[n.inputs[i].expect("given, as `input` said")];
+        let (x, t) = self.typed_input(g, n, i)?;
         let scalar = self
             .tensor_parts(t)
             .is_some_and(|(dims, _)| dims.is_empty());
