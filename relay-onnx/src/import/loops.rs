@@ -99,22 +99,8 @@ impl Printer<'_> {
             (None, Some(_)) => format!("%{c}"),
             (None, None) => "True".to_string(),
         };
-        let mut params = vec![format!("%{i}: {i_ty}"), format!("%{c}: {c_ty}")];
-        params.extend(step.params.iter().cloned());
-        self.line(&format!(
-            "let %{f} = fn ({}) -> {} {{",
-            params.join(", "),
-            step.result_ty
-        ));
-        self.indent += 1;
-        self.line(&format!("if ({keep}) {{"));
-        self.indent += 1;
-        // A carried value whose type changes: the body's types are those of the first
-        // iteration, which the text does not state of every one (see the module's doc).
-        let changing = (0..carried).any(|j| self.changes(states[j], body.tys[body.inputs[2 + j]]));
-        let bare = self.bare;
-        self.bare |= changing;
-        self.enter(body);
+        let first = [format!("%{i}: {i_ty}"), format!("%{c}: {c_ty}")];
+        let bare = self.open_step(&f, &first, &step, &keep, body, 2, &states);
         let scope = self.scope();
         scope.names[body.inputs[0]] = Some(i.clone());
         scope.names[body.inputs[1]] = Some(c.clone());
@@ -288,20 +274,16 @@ impl Printer<'_> {
             names.push(self.local(&format!("{out}_acc"), "acc"));
         }
         let step = self.step(n, names, states.iter().chain(&accs).copied())?;
-        let mut params = vec![format!("%{i}: int64")];
-        params.extend(step.params.iter().cloned());
-        self.line(&format!(
-            "let %{f} = fn ({}) -> {} {{",
-            params.join(", "),
-            step.result_ty
-        ));
-        self.indent += 1;
-        self.line(&format!("if (less(%{i}, %{len})) {{"));
-        self.indent += 1;
-        let changing = (0..states_n).any(|j| self.changes(states[j], body.tys[body.inputs[j]]));
-        let bare = self.bare;
-        self.bare |= changing;
-        self.enter(body);
+        let keep = format!("less(%{i}, %{len})");
+        let bare = self.open_step(
+            &f,
+            &[format!("%{i}: int64")],
+            &step,
+            &keep,
+            body,
+            0,
+            &states,
+        );
         for j in 0..states_n {
             self.scope().names[body.inputs[j]] = Some(step.names[j][1..].to_string());
         }
@@ -357,6 +339,40 @@ impl Printer<'_> {
         call_args.extend(inits);
         let call = format!("%{f}({})", call_args.join(", "));
         self.bind_step(g, n, &step, &call, states.len() + accs.len())
+    }
+
+    /// Opens the recursive function `f` of a `Loop` or `Scan`: its parameters `first`,
+    /// then the step's, and `if (keep) {`, inside which `body` is entered. The carried
+    /// values' types are `states`, the body's inputs from `from` on: where one changes, the
+    /// body's types are those of the first iteration, which the text does not state of
+    /// every one, and its `let`s go unannotated (see the module's doc). Gives the
+    /// printer's `bare` before, for the caller to restore.
+    #[allow(clippy::too_many_arguments)]
+    fn open_step(
+        &mut self,
+        f: &str,
+        first: &[String],
+        step: &Step,
+        keep: &str,
+        body: &GraphRecord,
+        from: usize,
+        states: &[Ty],
+    ) -> bool {
+        let params: Vec<String> = first.iter().chain(&step.params).cloned().collect();
+        self.line(&format!(
+            "let %{f} = fn ({}) -> {} {{",
+            params.join(", "),
+            step.result_ty
+        ));
+        self.indent += 1;
+        self.line(&format!("if ({keep}) {{"));
+        self.indent += 1;
+        let changing =
+            (0..states.len()).any(|j| self.changes(states[j], body.tys[body.inputs[from + j]]));
+        let bare = self.bare;
+        self.bare |= changing;
+        self.enter(body);
+        bare
     }
 
     /// The parameters of a loop's function and the type of its result.
