@@ -130,15 +130,8 @@ impl Printer<'_> {
             }
             Ok(args)
         });
-        self.scopes.pop();
-        self.bare = bare;
-        let args = r?;
-        self.line(&format!("%{f}({})", args.join(", ")));
-        self.finish_step(&step);
-        let mut call_args = vec!["0i64".to_string(), cond.unwrap_or_else(|| "True".into())];
-        call_args.extend(inits);
-        let call = format!("%{f}({})", call_args.join(", "));
-        self.bind_step(g, n, &step, &call, states.len() + accs.len())
+        let first = vec!["0i64".to_string(), cond.unwrap_or_else(|| "True".into())];
+        self.close_step(g, n, &f, &step, bare, r, first, inits)
     }
 
     /// The `count` values a `Loop` or `Scan` body carries, from the node's input `first`
@@ -330,15 +323,32 @@ impl Printer<'_> {
             }
             Ok(args)
         })();
+        self.close_step(g, n, &f, &step, bare, r, vec!["0i64".to_string()], inits)
+    }
+
+    /// Closes what [`Printer::open_step`] opened: the body's scope, the recursive call
+    /// of `f` with the step's arguments `r`, then the first call, of `first` and the
+    /// initial values `inits`, bound to the node's outputs.
+    #[allow(clippy::too_many_arguments)]
+    fn close_step(
+        &mut self,
+        g: &GraphRecord,
+        n: &NodeRecord,
+        f: &str,
+        step: &Step,
+        bare: bool,
+        r: PResult<Vec<String>>,
+        first: Vec<String>,
+        inits: Vec<String>,
+    ) -> PResult<()> {
         self.scopes.pop();
         self.bare = bare;
         let args = r?;
         self.line(&format!("%{f}({})", args.join(", ")));
-        self.finish_step(&step);
-        let mut call_args = vec!["0i64".to_string()];
-        call_args.extend(inits);
+        self.finish_step(step);
+        let call_args: Vec<String> = first.into_iter().chain(inits).collect();
         let call = format!("%{f}({})", call_args.join(", "));
-        self.bind_step(g, n, &step, &call, states.len() + accs.len())
+        self.bind_step(g, n, step, &call, step.names.len())
     }
 
     /// Opens the recursive function `f` of a `Loop` or `Scan`: its parameters `first`,
