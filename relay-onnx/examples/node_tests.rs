@@ -1,6 +1,7 @@
 //! Scores the checker on ONNX's backend node tests: each test's model, with its integer
-//! inputs (`test_data_set_0/input_*.pb`) turned into initializers so that shape values
-//! are known, checked and each declared output compared with the inferred type.
+//! inputs (`test_data_set_0/input_*.pb`), and its float inputs of static declared shape
+//! (scales, range bounds), turned into initializers so that shape values are known,
+//! checked and each declared output compared with the inferred type.
 //!
 //! ```sh
 //! scripts/onnx-node-tests.sh            # fetches the onnx 1.22.0 wheel, runs this
@@ -13,10 +14,10 @@
 //! (it depends on an operator or type the checker does not read yet). A test is exact
 //! when all its outputs are. Tests with sequence or optional outputs are counted apart
 //! (their types' text against the declared ones).
-//! With `--unknown-values` the integer inputs stay inputs: every shape value computed from
+//! With `--unknown-values` all inputs stay inputs: every shape value computed from
 //! them is unknown, and a relation may give less, never a conflict (CI runs it so).
 //! With `NODE_TESTS_DUMP=DIR` in the environment, each model is also written to DIR as
-//! scored (integer inputs folded), to look at with `relay check --bindings`.
+//! scored (inputs folded), to look at with `relay check --bindings`.
 
 use prost::Message;
 use relay_onnx::check::DimShown;
