@@ -12,6 +12,8 @@
 //! With `--only`, the models whose name contains one of the words (case-insensitive).
 
 #[path = "../tests/support/round_trip.rs"]
+// The tests read `ReadBack::signatures` too.
+#[allow(dead_code)]
 mod support;
 
 use relay_onnx::import::Bindings;

@@ -188,6 +188,20 @@ impl Graph {
         self
     }
 
+    /// A graph input, a sequence of tensors of `elem` and these dims.
+    pub fn input_sequence(&mut self, name: &str, elem: i32, dims: &[D]) -> &mut Self {
+        let elem = tensor_type(elem, Some(dims));
+        self.graph.input.push(ValueInfoProto {
+            name: name.to_string().into(),
+            r#type: Some(TypeProto {
+                value: Some(TypeValue::SequenceType(Box::new(SequenceTypeProto {
+                    elem_type: Some(Box::new(elem)),
+                }))),
+            }),
+        });
+        self
+    }
+
     /// An initializer.
     pub fn init(&mut self, t: TensorProto) -> &mut Self {
         self.graph.initializer.push(t.encode_to_vec().into());

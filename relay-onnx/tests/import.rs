@@ -78,27 +78,9 @@ def @main(
 /// Reads `text` back with relay-core's reader and checker: its signature and each
 /// binding's `%name: TYPE`.
 fn read_back(text: &str) -> Vec<String> {
-    let prelude = relay_ops::prelude::Prelude::standard().unwrap();
-    let checked = prelude.check(text);
-    let errors: Vec<&str> = checked.errors.iter().map(|e| e.message.as_str()).collect();
-    assert_eq!(errors, Vec::<&str>::new());
-    let (module, typed) = checked.typed.as_ref().unwrap();
-    let main = checked
-        .user_globals()
-        .iter()
-        .find(|g| &*g.name == "main")
-        .unwrap();
-    let mut out = checked.signatures();
-    for e in module.lets(main.func.unwrap()) {
-        if let relay_core::expr::ExprKind::Let { var, .. } = module.expr(e).kind {
-            out.push(format!(
-                "%{}: {}",
-                module.var_name(var),
-                typed.show(typed.var_ty(var))
-            ));
-        }
-    }
-    out
+    let back = support::read_back(text).unwrap_or_else(|e| panic!("not read back: {e}"));
+    let lets = back.lets.into_iter().map(|(n, t)| format!("%{n}: {t}"));
+    back.signatures.into_iter().chain(lets).collect()
 }
 
 /// A branch reading the outer `x` through `op`, making `out`.
@@ -824,20 +806,6 @@ def @main(
     );
 }
 
-/// `seq(tensor(float, dims))` as a graph input.
-fn seq_input(g: &mut Graph, name: &str, dims: &[D]) {
-    use relay_onnx::proto::{SequenceTypeProto, TypeProto, TypeValue, ValueInfoProto};
-    let elem = relay_onnx::build::tensor_type(D::F32, Some(dims));
-    g.graph.input.push(ValueInfoProto {
-        name: name.to_string().into(),
-        r#type: Some(TypeProto {
-            value: Some(TypeValue::SequenceType(Box::new(SequenceTypeProto {
-                elem_type: Some(Box::new(elem)),
-            }))),
-        }),
-    });
-}
-
 #[test]
 fn sequences_are_lists_of_the_prelude() {
     // Construct, insert (at the end, at a position), at, erase, length.
@@ -1044,8 +1012,8 @@ fn a_sequence_map_is_a_recursive_function_over_its_lists() {
     body.node("Identity", &["y"], &["same"], vec![]);
     body.output("sum").output("same");
     let mut g = Graph::new(17);
-    seq_input(&mut g, "xs", &[D::p("N")]);
-    seq_input(&mut g, "ys", &[D::p("M")]);
+    g.input_sequence("xs", D::F32, &[D::p("N")]);
+    g.input_sequence("ys", D::F32, &[D::p("M")]);
     g.input("t", D::F32, &[D::p("N")]);
     g.node(
         "SequenceMap",

@@ -2,23 +2,9 @@
 //! `Optional[T]`; a sequence's element type is its elements' joined.
 
 use relay_onnx::build::{graph_attr, int, Graph, D};
-use relay_onnx::proto::{SequenceTypeProto, TypeProto, TypeValue, ValueInfoProto};
 
 fn messages(c: &relay_onnx::Checked) -> Vec<String> {
     c.diagnostics().iter().map(|d| d.to_string()).collect()
-}
-
-/// `seq(tensor(float, dims))` as a graph input.
-fn seq_input(g: &mut Graph, name: &str, dims: &[D]) {
-    let elem = relay_onnx::build::tensor_type(D::F32, Some(dims));
-    g.graph.input.push(ValueInfoProto {
-        name: name.to_string().into(),
-        r#type: Some(TypeProto {
-            value: Some(TypeValue::SequenceType(Box::new(SequenceTypeProto {
-                elem_type: Some(Box::new(elem)),
-            }))),
-        }),
-    });
 }
 
 #[test]
@@ -78,7 +64,7 @@ fn a_loop_fills_an_empty_sequence_with_its_elements() {
     // for i in 0..4: s.insert(x)
     let mut body = Graph::new(17);
     body.input("i", D::I64, &[]).input("c_in", D::BOOL, &[]);
-    seq_input(&mut body, "s_in", &[]);
+    body.input_sequence("s_in", D::F32, &[]);
     body.node("Identity", &["c_in"], &["c_out"], vec![]);
     body.node("SequenceInsert", &["s_in", "x"], &["s_out"], vec![]);
     body.output("c_out").output("s_out");
@@ -110,7 +96,7 @@ fn sequence_map_types_its_body_over_an_element() {
     body.node("Shape", &["e"], &["shape"], vec![]);
     body.output("shape");
     let mut g = Graph::new(17);
-    seq_input(&mut g, "images", &[D::p("H"), D::p("W")]);
+    g.input_sequence("images", D::F32, &[D::p("H"), D::p("W")]);
     g.node(
         "SequenceMap",
         &["images"],

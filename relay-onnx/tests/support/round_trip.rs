@@ -31,6 +31,48 @@ fn renamed(ty: &str, symbols: &[(String, String)]) -> String {
     out
 }
 
+/// A Relay text read back by relay-core's reader and checker (with the standard prelude).
+pub struct ReadBack {
+    /// Each global's `@name: TYPE`.
+    pub signatures: Vec<String>,
+    /// `@main`'s type, in full.
+    pub main: String,
+    /// `@main`'s `let`s, each its name and its type in full.
+    pub lets: Vec<(String, String)>,
+}
+
+/// Reads `text` back, or gives the first error's message.
+pub fn read_back(text: &str) -> Result<ReadBack, String> {
+    let prelude = relay_ops::prelude::Prelude::standard().unwrap();
+    let checked = prelude.check(text);
+    if let Some(e) = checked.errors.first() {
+        return Err(e.message.clone());
+    }
+    let (module, typed) = checked.typed.as_ref().unwrap();
+    let main = checked
+        .user_globals()
+        .iter()
+        .find(|g| &*g.name == "main")
+        .unwrap();
+    let lets = module
+        .lets(main.func.unwrap())
+        .into_iter()
+        .filter_map(|e| match module.expr(e).kind {
+            relay_core::expr::ExprKind::Let { var, .. } => Some((
+                module.var_name(var).to_string(),
+                typed.show_within(typed.var_ty(var), usize::MAX),
+            )),
+            _ => None,
+        })
+        .collect();
+    let gid = module.global("main").unwrap();
+    Ok(ReadBack {
+        signatures: checked.signatures(),
+        main: typed.show_within(typed.global_ty(gid), usize::MAX),
+        lets,
+    })
+}
+
 /// A model that round-trips.
 #[derive(Debug)]
 pub struct RoundTrip {
@@ -59,27 +101,8 @@ pub fn round_trip(bytes: &[u8], bindings: Bindings) -> Result<RoundTrip, String>
             });
         }
     };
-    let prelude = relay_ops::prelude::Prelude::standard().unwrap();
-    let checked = prelude.check(&imported.text);
-    if let Some(e) = checked.errors.first() {
-        return Err(format!("not read back: {}", e.message));
-    }
-    let (module, typed) = checked.typed.as_ref().unwrap();
-    let main = checked
-        .user_globals()
-        .iter()
-        .find(|g| &*g.name == "main")
-        .unwrap();
-    let mut relay = std::collections::HashMap::new();
-    for e in module.lets(main.func.unwrap()) {
-        let relay_core::expr::ExprKind::Let { var, .. } = module.expr(e).kind else {
-            continue;
-        };
-        relay.insert(
-            module.var_name(var).to_string(),
-            typed.show_within(typed.var_ty(var), usize::MAX),
-        );
-    }
+    let back = read_back(&imported.text).map_err(|e| format!("not read back: {e}"))?;
+    let relay: std::collections::HashMap<String, String> = back.lets.into_iter().collect();
     // The ONNX check's types, against the text's.
     let mut c = relay_onnx::check_bytes(bytes.to_vec().into()).unwrap();
     let name_of = |onnx: &str| -> String {
@@ -145,8 +168,7 @@ pub fn round_trip(bytes: &[u8], bindings: Bindings) -> Result<RoundTrip, String>
         &format!("fn ({}) -> {out}", want.join(", ")),
         &imported.symbols,
     );
-    let gid = module.global("main").unwrap();
-    let have = typed.show_within(typed.global_ty(gid), usize::MAX);
+    let have = back.main;
     if have != want {
         return Err(format!(
             "`@main` is `{have}`, and the ONNX check's `{want}`"
