@@ -531,7 +531,7 @@ impl<'s> Printer<'s> {
             if let Some((tys, node)) = coerce {
                 let want = self.solver.resolve(tys[j]);
                 let have = self.solver.resolve(g.tys[id]);
-                if !self.fits(want, have) {
+                if !self.fits(want, have, false) {
                     let w = self.solver.tcx.show(want);
                     let h = self.solver.tcx.show(have);
                     let (w, h) = (self.rewrite(&w), self.rewrite(&h));
@@ -913,8 +913,11 @@ impl<'s> Printer<'s> {
     }
 
     /// Whether a value of type `have` may be bound to a `let` annotated `want`: the same
-    /// type, where `want` may have `?` for a dimension.
-    fn fits(&mut self, want: Ty, have: Ty) -> bool {
+    /// type, where `want` may have `?` for a dimension, and with `shapeless`, `have` a
+    /// tensor of no known shape (an empty sequence's element, whose list the text types
+    /// by its uses: a `Nil()` bound unannotated, or the parameter of a loop that carries
+    /// it).
+    fn fits(&mut self, want: Ty, have: Ty, shapeless: bool) -> bool {
         let (want, have) = (self.solver.resolve(want), self.solver.resolve(have));
         if want == have {
             return true;
@@ -930,15 +933,18 @@ impl<'s> Printer<'s> {
                         w.len() == h.len()
                             && w.iter().zip(h).all(|(&a, &b)| a == b || tcx.dims.is_any(a))
                     }
+                    (_, None) => shapeless,
                     _ => false,
                 }
             }
-            (TyData::Tuple(w), TyData::Tuple(h)) if w.len() == h.len() => {
-                w.iter().zip(h.iter()).all(|(&a, &b)| self.fits(a, b))
-            }
-            (TyData::Call(x, w), TyData::Call(y, h)) if x == y && w.len() == h.len() => {
-                w.iter().zip(h.iter()).all(|(&a, &b)| self.fits(a, b))
-            }
+            (TyData::Tuple(w), TyData::Tuple(h)) if w.len() == h.len() => w
+                .iter()
+                .zip(h.iter())
+                .all(|(&a, &b)| self.fits(a, b, shapeless)),
+            (TyData::Call(x, w), TyData::Call(y, h)) if x == y && w.len() == h.len() => w
+                .iter()
+                .zip(h.iter())
+                .all(|(&a, &b)| self.fits(a, b, shapeless)),
             _ => false,
         }
     }

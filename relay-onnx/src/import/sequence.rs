@@ -537,7 +537,7 @@ impl Printer<'_> {
         if want == have {
             return Ok(x);
         }
-        if !self.fits(want, have) && !self.shapeless_fits(want, have) {
+        if !self.fits(want, have, true) {
             let (w, h) = (self.solver.tcx.show(want), self.solver.tcx.show(have));
             let (w, h) = (self.rewrite(&w), self.rewrite(&h));
             let message = match self.ty(want) {
@@ -551,29 +551,6 @@ impl Printer<'_> {
         let name = self.local(&format!("{}_joined", &x[1..]), "joined");
         self.line(&format!("let %{name}: {ty} = {x};"));
         Ok(format!("%{name}"))
-    }
-
-    /// Whether `have` is `want` but for tensors of no known shape where `want` has one:
-    /// an empty sequence's element, whose list the text types by its uses (a `Nil()`
-    /// bound unannotated, or the parameter of a loop that carries it).
-    fn shapeless_fits(&mut self, want: Ty, have: Ty) -> bool {
-        let (want, have) = (self.solver.resolve(want), self.solver.resolve(have));
-        if want == have {
-            return true;
-        }
-        match (
-            self.solver.tcx.data(want).clone(),
-            self.solver.tcx.data(have).clone(),
-        ) {
-            (TyData::Tensor(_, dw), TyData::Tensor(sh, dh)) => {
-                dw == dh && self.solver.tcx.shape_dims(sh).is_none()
-            }
-            (TyData::Call(x, w), TyData::Call(y, h)) if x == y && w.len() == h.len() => w
-                .iter()
-                .zip(h.iter())
-                .all(|(&a, &b)| self.shapeless_fits(a, b)),
-            _ => false,
-        }
     }
 
     /// Node `n`'s input `i`, a position, as an `int32` scalar.
