@@ -553,6 +553,49 @@ fn loop_model(cond: bool) -> Graph {
 }
 
 #[test]
+fn a_loop_that_reads_its_iteration_number_prints_one_body_for_every_iteration() {
+    // ONNX's `test_loop11`: y + x[i..i + 1]. `relay check` types the body once per
+    // iteration (`res_scan: (5, 1)`); the text has one body for every `%i`, so the import
+    // prints the body typed once, its slice of unknown length, and gives the loop's
+    // outputs the types that body gives.
+    let mut body = Graph::new(17);
+    body.input("i", D::I64, &[])
+        .input("c_in", D::BOOL, &[])
+        .input("y", D::F32, &[D::v(1)]);
+    body.init_ints("one", &[], &[1])
+        .init_ints("axis0", &[1], &[0]);
+    body.node("Identity", &["c_in"], &["c_out"], vec![]);
+    body.node("Add", &["i", "one"], &["i1"], vec![]);
+    body.node("Unsqueeze", &["i", "axis0"], &["start"], vec![]);
+    body.node("Unsqueeze", &["i1", "axis0"], &["end"], vec![]);
+    body.node("Slice", &["x", "start", "end"], &["sl"], vec![]);
+    body.node("Add", &["y", "sl"], &["y_out"], vec![]);
+    body.output("c_out").output("y_out").output("sl");
+    let mut g = Graph::new(17);
+    g.input("x", D::F32, &[D::v(5)])
+        .input("y0", D::F32, &[D::v(1)]);
+    g.init_ints("m", &[], &[5]);
+    g.node(
+        "Loop",
+        &["m", "", "y0"],
+        &["y", "scan"],
+        vec![graph_attr("body", &body)],
+    );
+    g.output("y").output("scan");
+    let imported = import_bytes(g.bytes().into()).unwrap();
+    let back = read_back(&imported.text);
+    assert!(
+        back.contains(&"%Loop_0: (Tensor[(?), float32], Tensor[(5, ?), float32])".to_string()),
+        "{back:?}"
+    );
+    assert!(
+        imported.text.contains("strided_slice") || imported.text.contains("onnx.slice"),
+        "{}",
+        imported.text
+    );
+}
+
+#[test]
 fn a_loop_is_a_recursive_function_whose_scan_outputs_grow_by_concatenation() {
     let imported = import_bytes(loop_model(false).bytes().into()).unwrap();
     let text = "\

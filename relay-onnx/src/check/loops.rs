@@ -61,7 +61,10 @@ impl<'m> Checker<'m> {
         });
         let runs_m = cond.is_none() || (cond_true && passes_condition_on(body));
         let unrolled = match m {
-            Some(c) if runs_m && !self.unrolled && unrolls(body, c) => Some(c),
+            // Not while recording for `relay import`, which prints one body for every iteration.
+            Some(c) if runs_m && !self.unrolled && self.record.is_none() && unrolls(body, c) => {
+                Some(c)
+            }
             _ => None,
         };
         let n = carried.len();

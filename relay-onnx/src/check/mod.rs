@@ -478,6 +478,15 @@ pub enum DimShown {
     Unknown,
 }
 
+/// A tensor type's dims and dtype, when it is a tensor of known rank.
+pub(crate) fn tensor_parts(solver: &mut Solver, t: Ty) -> Option<(Vec<Dim>, DTy)> {
+    let t = solver.resolve(t);
+    let TyData::Tensor(s, dt) = *solver.tcx.data(t) else {
+        return None;
+    };
+    Some((solver.tcx.shape_dims(s)?.to_vec(), dt))
+}
+
 /// Reads and checks a model from its bytes (weights are not copied: the returned types
 /// borrow nothing, and the buffer is dropped after reading). The graph's nodes and
 /// initializers are found by walking the wire ([`GraphRef::read`]), not decoded into a

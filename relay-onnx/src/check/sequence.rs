@@ -357,11 +357,7 @@ impl<'m> Checker<'m> {
 
     /// A tensor type's dimensions and dtype, if it is one of known rank.
     fn tensor_parts(&mut self, ty: Ty) -> Option<(Vec<Dim>, DTy)> {
-        let ty = self.solver.resolve(ty);
-        let TyData::Tensor(s, dt) = *self.solver.tcx.data(ty) else {
-            return None;
-        };
-        Some((self.solver.tcx.shape_dims(s)?.to_vec(), dt))
+        crate::check::tensor_parts(&mut self.solver, ty)
     }
 
     /// A tensor type's dtype (a fresh one if it is not a tensor).

@@ -621,11 +621,7 @@ impl Printer<'_> {
 
     /// A tensor type's dimensions and dtype, if it is one of known rank.
     pub(super) fn tensor_parts(&mut self, t: Ty) -> Option<(Vec<Dim>, DTy)> {
-        let t = self.solver.resolve(t);
-        let TyData::Tensor(s, dt) = *self.solver.tcx.data(t) else {
-            return None;
-        };
-        Some((self.solver.tcx.shape_dims(s)?.to_vec(), dt))
+        crate::check::tensor_parts(&mut self.solver, t)
     }
 
     /// Two types joined as the checker joins a loop's carried values: the same where they
