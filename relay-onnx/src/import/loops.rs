@@ -621,7 +621,7 @@ impl Printer<'_> {
 
     /// A tensor type's dimensions and dtype, if it is one of known rank.
     pub(super) fn tensor_parts(&mut self, t: Ty) -> Option<(Vec<Dim>, DTy)> {
-        crate::check::tensor_parts(&mut self.solver, t)
+        crate::check::tensor_parts(self.solver, t)
     }
 
     /// Two types joined as the checker joins a loop's carried values: the same where they
