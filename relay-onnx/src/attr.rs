@@ -184,26 +184,29 @@ pub fn float_data(t: &TensorView<'_>) -> Option<Vec<f64>> {
         return None;
     }
     let n = elem_count(&t.dims, MAX_ELEMS)?;
-    let raw_or = |typed: &[u8]| -> Vec<u8> {
-        if t.raw_data.is_empty() {
-            typed.to_vec()
+    use std::borrow::Cow;
+    let raw_or = |typed| {
+        Cow::Borrowed(if t.raw_data.is_empty() {
+            typed
         } else {
-            t.raw_data.to_vec()
-        }
+            t.raw_data
+        })
     };
-    let (width, raw): (usize, Vec<u8>) = match t.data_type {
+    let (width, raw) = match t.data_type {
         1 => (4, raw_or(t.float_data)),
         11 => (8, raw_or(t.double_data)),
         // float16 and bfloat16: two bytes each, in `int32_data` (one per element) when
         // not raw.
         10 | 16 if t.raw_data.is_empty() => (
             2,
-            t.int32_data
-                .iter()
-                .flat_map(|&x| (x as u16).to_le_bytes())
-                .collect(),
+            Cow::Owned(
+                t.int32_data
+                    .iter()
+                    .flat_map(|&x| (x as u16).to_le_bytes())
+                    .collect(),
+            ),
         ),
-        10 | 16 => (2, t.raw_data.to_vec()),
+        10 | 16 => (2, raw_or(t.raw_data)),
         _ => return None,
     };
     if raw.len() != n * width {
@@ -211,10 +214,10 @@ pub fn float_data(t: &TensorView<'_>) -> Option<Vec<f64>> {
     }
     Some(
         raw.chunks_exact(width)
-            .map(|c| match (width, t.data_type) {
-                (4, _) => f64::from(f32::from_le_bytes([c[0], c[1], c[2], c[3]])),
-                (8, _) => f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]),
-                (_, 16) => f64::from(f32::from_bits(
+            .map(|c| match t.data_type {
+                1 => f64::from(f32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+                11 => f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]),
+                16 => f64::from(f32::from_bits(
                     u32::from(u16::from_le_bytes([c[0], c[1]])) << 16,
                 )),
                 _ => half_to_f64(u16::from_le_bytes([c[0], c[1]])),

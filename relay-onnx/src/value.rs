@@ -74,12 +74,13 @@ impl ValueCx<'_> {
     /// the output's elements when the output is a float tensor (the integer value, if
     /// any, was not known). Gives no integer value.
     fn float_binary(&mut self, f: fn(f64, f64) -> f64) -> Option<Vec<Dim>> {
-        if self.out_is_float() {
-            if let (Some(a), Some(b)) = (self.floats(0), self.floats(1)) {
-                let r = broadcast_pairs(&a, &b)?.map(|(x, y)| f(x, y)).collect();
-                self.set_floats(r);
-            }
+        if !self.out_is_float() {
+            return None;
         }
+        let a = self.floats(0)?;
+        let b = self.floats(1)?;
+        let r = broadcast_pairs(&a, &b)?.map(|(x, y)| f(x, y)).collect();
+        self.set_floats(r);
         None
     }
 
@@ -477,10 +478,7 @@ pub fn div(cx: &mut ValueCx<'_>) -> Option<Vec<Dim>> {
             _ => None,
         });
         if exact.is_none() {
-            if let (Some(a), Some(b)) = (cx.floats(0), cx.floats(1)) {
-                let q = broadcast_pairs(&a, &b)?.map(|(x, y)| x / y).collect();
-                cx.set_floats(q);
-            }
+            cx.float_binary(|x, y| x / y);
         }
         return exact;
     }

@@ -182,20 +182,27 @@ impl<'m> Checker<'m> {
             if let Some(before) = &joined {
                 self.scan_shapes_agree(g, k, before, &outs, n, i);
             }
+            // The scan outputs joined over the iterations; the condition and the carried
+            // values are the last iteration's (`state`, below).
             joined = Some(match joined {
                 None => outs,
-                Some(before) => before
-                    .iter()
-                    .zip(&outs)
-                    .map(|(&a, &b)| self.join(a, b))
-                    .collect(),
+                Some(mut before) => {
+                    for j in 1 + n..before.len().min(outs.len()) {
+                        before[j] = self.join(before[j], outs[j]);
+                    }
+                    before
+                }
             });
         }
         self.unrolled = outer;
         let in_body = format!("in the `body` of {}", node_ref(g, k));
         for (mut d, at) in said {
             if let Some(last) = d.notes.last_mut().filter(|note| **note == in_body) {
-                *last = format!("in {} of the `body` of {}", iterations(&at), node_ref(g, k));
+                *last = format!(
+                    "in {} of the `body` of {}",
+                    iteration_list(&at),
+                    node_ref(g, k)
+                );
             }
             self.diagnostics.push(d);
         }
@@ -296,7 +303,7 @@ fn reads(g: &GraphProto, name: &[u8], depth: usize, nodes: &mut usize) -> bool {
 
 /// The iterations of `at` (increasing), in words: `iteration 3`, `iterations 3 and 4`,
 /// `iterations 0 to 4`, `iterations 0, 2 and 5 to 7`.
-fn iterations(at: &[i64]) -> String {
+fn iteration_list(at: &[i64]) -> String {
     let mut runs: Vec<(i64, i64)> = Vec::new();
     for &i in at {
         match runs.last_mut() {
@@ -343,14 +350,17 @@ fn passes_condition_on(body: &GraphProto) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::iterations;
+    use super::iteration_list;
 
     #[test]
     fn iterations_are_said_in_runs() {
-        assert_eq!(iterations(&[3]), "iteration 3");
-        assert_eq!(iterations(&[3, 4]), "iterations 3 and 4");
-        assert_eq!(iterations(&[0, 1, 2, 3, 4]), "iterations 0 to 4");
-        assert_eq!(iterations(&[0, 2, 5, 6, 7]), "iterations 0, 2 and 5 to 7");
-        assert_eq!(iterations(&[1, 2, 4, 5]), "iterations 1, 2, 4 and 5");
+        assert_eq!(iteration_list(&[3]), "iteration 3");
+        assert_eq!(iteration_list(&[3, 4]), "iterations 3 and 4");
+        assert_eq!(iteration_list(&[0, 1, 2, 3, 4]), "iterations 0 to 4");
+        assert_eq!(
+            iteration_list(&[0, 2, 5, 6, 7]),
+            "iterations 0, 2 and 5 to 7"
+        );
+        assert_eq!(iteration_list(&[1, 2, 4, 5]), "iterations 1, 2, 4 and 5");
     }
 }

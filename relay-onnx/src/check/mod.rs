@@ -1761,11 +1761,10 @@ impl<'m> Checker<'m> {
                     .map(|i| i.and_then(|id| self.values.get(&id).cloned()))
                     .collect();
                 let views: Vec<Option<&[Dim]>> = vals.iter().map(|v| v.as_deref()).collect();
-                let fvals: Vec<Option<Box<[f64]>>> = inputs
+                let fviews: Vec<Option<&[f64]>> = inputs
                     .iter()
-                    .map(|i| i.and_then(|id| self.floats.get(&id).cloned()))
+                    .map(|i| i.and_then(|id| self.floats.get(&id).map(|f| &**f)))
                     .collect();
-                let fviews: Vec<Option<&[f64]>> = fvals.iter().map(|v| v.as_deref()).collect();
                 let tys: Vec<Option<Ty>> = inputs
                     .iter()
                     .map(|i| i.map(|id| self.slots[id].ty))

@@ -5,7 +5,7 @@ use super::AttrFnError;
 use crate::attr::NodeAttrs;
 use crate::check::onnx_dtype;
 use crate::value::ValueCx;
-use relay_core::{AttrValue, DTy, Dim, Progress, RelCx, RelError, RelResult, TyData};
+use relay_core::{AttrValue, DTy, Dim, Dims, Progress, RelCx, RelError, RelResult, TyData};
 /// A dimension-arithmetic error blaming an argument, and an argument shown: relay-ops' own.
 pub use relay_ops::level3::util::{arith, shown};
 
@@ -238,4 +238,14 @@ pub fn float_list(cx: &RelCx<'_>, name: &str) -> Result<Option<Vec<f64>>, RelErr
             "attribute `{name}` must be a list of numbers"
         ))),
     }
+}
+
+/// The data-dependent size passed as argument `i` (`Arg::Fresh`): the rigid symbol named
+/// after the node (`NonZero_3`), so a user can follow it; a declared constant in its
+/// place is more precise, not a disagreement (`check/mod.rs`, `compare_declared`).
+pub fn fresh_of(cx: &mut RelCx<'_>, i: usize) -> Result<Dim, RelError> {
+    Ok(match cx.tensor_dims(i)? {
+        Some((d, _)) if d.len() == 1 => d[0],
+        _ => Dims::ANY,
+    })
 }

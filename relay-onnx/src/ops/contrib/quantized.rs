@@ -61,10 +61,11 @@ pub fn ort_qlinear_pool(cx: &mut RelCx<'_>) -> RelResult {
     let Some((x, dt)) = cx.tensor_dims(0)? else {
         return Ok(Progress::NotYet);
     };
-    spatial_input(cx, &x, "a pool")?;
     let y = if cx.attrs().int("channels_last")?.unwrap_or(0) == 0 {
         pooled(cx, &x)?
     } else {
+        // `pooled` checks the rank too, but after the axes are moved.
+        spatial_input(cx, &x, "a pool")?;
         channels_last(&pooled(cx, &channels_first(&x))?)
     };
     out_tensor(cx, 5, &y, dt)

@@ -3,7 +3,7 @@
 
 use super::{arith, axis_in, consts, out_fields, same_dim, scalar_of};
 use crate::onnx_ops;
-use crate::ops::util::{out_tensor, shown, value_of, Val};
+use crate::ops::util::{fresh_of, out_tensor, shown, value_of, Val};
 use crate::value;
 use relay_core::{
     relation, relay_op, AttrValue, DTy, DType, Dim, Dims, Progress, RelCx, RelError, RelResult,
@@ -54,16 +54,6 @@ relay_op! {
     onnx.gather_nd : fn<a, i, b>(data: a, indices: i) -> b where OnnxGatherNd,
         attrs { batch_dims: int = 0 },
         level 10;
-}
-
-/// The data-dependent size passed as argument `i` (`Arg::Fresh`): the rigid symbol named
-/// after the node (`NonZero_3`), so a user can follow it; a declared constant in its
-/// place is more precise, not a disagreement (`check/mod.rs`, `compare_declared`).
-fn fresh_of(cx: &mut RelCx<'_>, i: usize) -> Result<Dim, RelError> {
-    Ok(match cx.tensor_dims(i)? {
-        Some((d, _)) if d.len() == 1 => d[0],
-        _ => Dims::ANY,
-    })
 }
 
 /// The number of non-zero constants in a value, `None` if one is symbolic.

@@ -6,7 +6,7 @@ use crate::attr::NodeAttrs;
 use crate::onnx_ops;
 use crate::ops::elementwise::broadcast_pair;
 use crate::ops::nn::{out_fields, set_field};
-use crate::ops::util::{out_tensor, shown, value_of, Val};
+use crate::ops::util::{fresh_of, out_tensor, shown};
 use crate::ops::AttrFnError;
 use relay_core::{
     relation, relay_op, AttrValue, DTy, DType, Dim, Progress, RelCx, RelError, RelResult,
@@ -54,18 +54,10 @@ fn strings(cx: &mut RelCx<'_>, i: usize) -> Result<Option<Vec<Dim>>, RelError> {
     }
 }
 
-/// The new symbol passed as argument `i`.
-fn fresh(cx: &mut RelCx<'_>, i: usize) -> Result<Option<Dim>, RelError> {
-    Ok(match value_of(cx, i)? {
-        Val::Known(v) => v.first().copied(),
-        _ => None,
-    })
-}
-
 /// `OnnxStringNormalizer(data, fresh, out)`.
 #[relation(OnnxStringNormalizer)]
 pub fn onnx_string_normalizer(cx: &mut RelCx<'_>) -> RelResult {
-    let (Some(x), Some(n)) = (strings(cx, 0)?, fresh(cx, 1)?) else {
+    let (Some(x), Some(n)) = (strings(cx, 0)?, Some(fresh_of(cx, 1)?)) else {
         return Ok(Progress::NotYet);
     };
     let one = |cx: &RelCx<'_>, d: Dim| cx.tcx_ref().dims.as_const(d) == Some(1);
@@ -100,7 +92,7 @@ pub fn onnx_string_concat(cx: &mut RelCx<'_>) -> RelResult {
 /// `OnnxStringSplit(data, fresh, out)`.
 #[relation(OnnxStringSplit)]
 pub fn onnx_string_split(cx: &mut RelCx<'_>) -> RelResult {
-    let (Some(x), Some(n)) = (strings(cx, 0)?, fresh(cx, 1)?) else {
+    let (Some(x), Some(n)) = (strings(cx, 0)?, Some(fresh_of(cx, 1)?)) else {
         return Ok(Progress::NotYet);
     };
     let mut y = x.clone();
