@@ -31,6 +31,11 @@ impl Infer<'_> {
         args: &[ExprId],
         attrs: Option<&Arc<Attrs>>,
     ) -> Option<Ty> {
+        // A result the `let` annotates as a tuple: the relation sees it (not remembered).
+        let expected = match self.expected.is_empty() {
+            true => None,
+            false => self.expected.remove(&e),
+        };
         let key = (
             def as *const OpDef,
             attrs.map_or(std::ptr::null(), Arc::as_ptr),
@@ -55,11 +60,6 @@ impl Infer<'_> {
         let mut buf = std::mem::take(&mut self.scratch);
         buf.clear();
         buf.extend(args.iter().map(|&a| self.ty_of(a)));
-        // A result the `let` annotates as a tuple: the relation sees it (not remembered).
-        let expected = match self.expected.is_empty() {
-            true => None,
-            false => self.expected.remove(&e),
-        };
         if let Some(want) = expected {
             let known = buf.iter().all(|&t| !self.s.tcx.has_vars(t));
             let ret = self.s.fresh_ty();

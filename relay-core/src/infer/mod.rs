@@ -536,12 +536,19 @@ impl Infer<'_> {
     /// how many are asked for before it is solved (ONNX's `Dropout` gives its mask only
     /// when asked).
     fn expect_ann(&mut self, var: VarId, value: ExprId) {
-        let (Some(ann), ExprKind::Call { .. }) =
+        let (Some(ann), ExprKind::Call { parts, .. }) =
             (self.m.var_decl(var).ann(), &self.m.expr(value).kind)
         else {
             return;
         };
-        if matches!(self.s.tcx.data(ann), TyData::Tuple(_)) {
+        // Only an operator's call takes it (`op_call`), and takes it out again.
+        let callee = self.m.callee(*parts);
+        let op = !callee.is_mention() && matches!(self.m.expr(callee).kind, ExprKind::Op(_));
+        // Recorded once: a chained `let` whose call is not of leaves comes here again.
+        if op
+            && matches!(self.s.tcx.data(ann), TyData::Tuple(_))
+            && !self.expected.contains_key(&value)
+        {
             let ann = self.open_ann(ann);
             self.expected.insert(value, ann);
         }
