@@ -590,21 +590,17 @@ impl<'s> Printer<'s> {
 
     /// The name of node `n`'s input `i` (which must be given).
     fn input(&mut self, g: &GraphRecord, n: &NodeRecord, i: usize) -> PResult<String> {
-        n.inputs
-            .get(i)
-            .copied()
-            .flatten()
-            .and_then(|id| self.name_of(g, id))
-            .map(|s| format!("%{s}"))
-            .ok_or_else(|| node_error(&n.node, format!("input {i} names no value")))
+        self.typed_input(g, n, i).map(|(name, _)| name)
     }
 
     /// The name of node `n`'s input `i` (which must be given), and its type.
     fn typed_input(&mut self, g: &GraphRecord, n: &NodeRecord, i: usize) -> PResult<(String, Ty)> {
-        let name = self.input(g, n, i)?;
-        let id =
-            n.inputs[i].ok_or_else(|| node_error(&n.node, format!("input {i} names no value")))?;
-        Ok((name, g.tys[id]))
+        n.inputs
+            .get(i)
+            .copied()
+            .flatten()
+            .and_then(|id| Some((format!("%{}", self.name_of(g, id)?), g.tys[id])))
+            .ok_or_else(|| node_error(&n.node, format!("input {i} names no value")))
     }
 
     /// `let`s binding node `n`'s named outputs to `exprs` (one per output).
@@ -656,13 +652,13 @@ impl<'s> Printer<'s> {
                         None => "()".into(),
                     };
                     let what = format!("the value of input {i}");
-                    self.value(g, n, &data, &what, t)?
+                    self.value(n, &data, &what, t)?
                 }
                 Arg::AttrInts(name) => {
                     let what = format!("attribute `{name}`");
-                    self.value(g, n, "()", &what, t)?
+                    self.value(n, "()", &what, t)?
                 }
-                Arg::Fresh => self.value(g, n, "()", "its data-dependent size", t)?,
+                Arg::Fresh => self.value(n, "()", "its data-dependent size", t)?,
             };
             args.push(arg);
         }
@@ -706,15 +702,7 @@ impl<'s> Printer<'s> {
 
     /// The argument for a value (`what`, of `data`: an input's name, or `()`) of type
     /// `t`: `()` when absent, else an `onnx.value` bound by `let`s (see the module's doc).
-    fn value(
-        &mut self,
-        g: &GraphRecord,
-        n: &NodeRecord,
-        data: &str,
-        what: &str,
-        t: Ty,
-    ) -> PResult<String> {
-        let _ = g;
+    fn value(&mut self, n: &NodeRecord, data: &str, what: &str, t: Ty) -> PResult<String> {
         let t = self.solver.resolve(t);
         // A value the checker did not know is an argument the relation typed without; the
         // text has no expression of an unknown type to pass.
@@ -817,19 +805,7 @@ impl<'s> Printer<'s> {
         let (Some(t), Some(e)) = (then_branch, else_branch) else {
             return Err(node_error(&n.node, "a branch of `If` was not typed".into()));
         };
-        let cond = self.input(g, n, 0)?;
-        let cond_id = n.inputs[0].expect("the condition was read");
-        let ct = self.solver.resolve(g.tys[cond_id]);
-        let scalar = self.solver.tcx.scalar(DType::BOOL);
-        let cond = if ct == scalar {
-            cond
-        } else {
-            let name = self.local(&format!("{}_scalar", &cond[1..]), "condition");
-            self.line(&format!(
-                "let %{name}: bool = reshape({cond}, newshape=[]);"
-            ));
-            format!("%{name}")
-        };
+        let cond = self.scalar_of(g, n, 0, DType::BOOL)?;
         let mut tys = Vec::with_capacity(outs.len());
         for (j, &t) in outs.iter().enumerate() {
             tys.push(

@@ -60,13 +60,14 @@ impl Printer<'_> {
         let scans = body.outputs.len() - 1 - carried;
         let base = node_base(&n.node);
         // The number of iterations and the condition, as scalars.
-        let m = match n.inputs.first().copied().flatten() {
-            Some(id) => Some(self.scalar_of(g, n, 0, id, DType::INT64)?),
-            None => None,
+        let given = |i: usize| n.inputs.get(i).copied().flatten().is_some();
+        let m = match given(0) {
+            true => Some(self.scalar_of(g, n, 0, DType::INT64)?),
+            false => None,
         };
-        let cond = match n.inputs.get(1).copied().flatten() {
-            Some(id) => Some(self.scalar_of(g, n, 1, id, DType::BOOL)?),
-            None => None,
+        let cond = match given(1) {
+            true => Some(self.scalar_of(g, n, 1, DType::BOOL)?),
+            false => None,
         };
         let (mut inits, states) = self.carried(g, n, body, 2, 1, carried, "loop-carried value")?;
         let mut accs = Vec::with_capacity(scans);
@@ -528,16 +529,15 @@ impl Printer<'_> {
     }
 
     /// Node `n`'s input `i` (slot `id`) as a scalar of dtype `dt`.
-    fn scalar_of(
+    pub(super) fn scalar_of(
         &mut self,
         g: &GraphRecord,
         n: &NodeRecord,
         i: usize,
-        id: usize,
         dt: DType,
     ) -> PResult<String> {
-        let name = self.input(g, n, i)?;
-        self.scalar_expr(n, &format!("input {i}"), &name, g.tys[id], dt)
+        let (name, t) = self.typed_input(g, n, i)?;
+        self.scalar_expr(n, &format!("input {i}"), &name, t, dt)
     }
 
     /// `e` (of type `t`, a tensor of dtype `dt` and one element) as a scalar: itself, or
