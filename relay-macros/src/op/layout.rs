@@ -13,6 +13,33 @@
 
 use proc_macro2::{Span, TokenStream, TokenTree};
 
+/// Each module's invocations in the source file at `path` (see [`collect`]), read and
+/// parsed once per version of the file (its modification time and length: a process
+/// that expands macros for an editor outlives an edit): every invocation of a file asks.
+fn modules_of(path: std::path::PathBuf) -> Option<std::rc::Rc<Vec<Vec<Vec<String>>>>> {
+    type Version = (std::path::PathBuf, std::time::SystemTime, u64);
+    type Parsed = Option<std::rc::Rc<Vec<Vec<Vec<String>>>>>;
+    thread_local! {
+        static FILES: std::cell::RefCell<std::collections::HashMap<Version, Parsed>> =
+            std::cell::RefCell::default();
+    }
+    let meta = std::fs::metadata(&path).ok()?;
+    let version = (path, meta.modified().ok()?, meta.len());
+    FILES.with(|files| {
+        files
+            .borrow_mut()
+            .entry(version)
+            .or_insert_with_key(|(path, _, _)| {
+                let text = std::fs::read_to_string(path).ok()?;
+                let file = syn::parse_file(&text).ok()?;
+                let mut modules = Vec::new();
+                collect(&file.items, &mut modules);
+                Some(std::rc::Rc::new(modules))
+            })
+            .clone()
+    })
+}
+
 /// The invocations of `relay_op!` of one module, each as the full names of the operators
 /// it declares, in source order; and which one is this.
 pub struct Blocks {
@@ -25,13 +52,13 @@ impl Blocks {
     /// are written, its first one at `span`), found in its source file.
     pub fn find(span: Span, names: &[String]) -> Option<Blocks> {
         let path = span.local_file()?;
-        let text = std::fs::read_to_string(path).ok()?;
-        let file = syn::parse_file(&text).ok()?;
-        let mut modules = Vec::new();
-        collect(&file.items, &mut modules);
-        modules.into_iter().find_map(|blocks| {
+        let modules = modules_of(path)?;
+        modules.iter().find_map(|blocks| {
             let this = blocks.iter().position(|b| b == names)?;
-            Some(Blocks { blocks, this })
+            Some(Blocks {
+                blocks: blocks.clone(),
+                this,
+            })
         })
     }
 

@@ -29,7 +29,9 @@ pub fn expand(input: TokenStream) -> TokenStream {
     // Expansion cannot fail: the items are emitted even after an error (with fallbacks
     // where the declaration was wrong), so that one mistake gives one error.
     // The module's other invocations, from the source file, for namespaces they share.
-    let blocks = input.decls.first().and_then(|d| {
+    // Only namespaces are shared: a block of top-level operators reads nothing.
+    let namespaced = input.decls.iter().any(|d| d.name.len() > 1);
+    let blocks = input.decls.first().filter(|_| namespaced).and_then(|d| {
         let names: Vec<String> = input
             .decls
             .iter()
