@@ -259,8 +259,7 @@ pub fn dyn_one_hot(cx: &mut RelCx<'_>) -> RelResult {
     };
     for (arg, what) in [(1, "the on value"), (2, "the off value")] {
         scalar(cx, arg, op, what)?;
-        let s = cx.mk_tensor(&[], dt);
-        cx.unify(arg, s)?;
+        cx.unify_tensor(arg, &[], dt)?;
     }
     let Some((dims, idt)) = cx.tensor_dims(0)? else {
         return Ok(Progress::NotYet);

@@ -1,7 +1,7 @@
 //! What the level-2 relations share: reading attributes, layouts, dimension arithmetic
 //! and error messages that name dimensions.
 
-use crate::level3::util::{agree, shown};
+use crate::level3::util::agree;
 use relay_core::attrs::AttrTypeError;
 use relay_core::{Attrs, DTy, Dim, Dims, RelCx, RelError};
 
@@ -150,11 +150,9 @@ pub(crate) fn layout_rank_error(
     layout: &str,
 ) -> RelError {
     let article = if noun == "data" { "" } else { "a " };
-    let t = shown(cx, arg);
-    RelError::at(
-        arg,
-        format!("`{op}` expects {article}{noun} of rank {rank} (layout {layout}), found `{t}`"),
-    )
+    cx.error_showing(arg, |t| {
+        format!("`{op}` expects {article}{noun} of rank {rank} (layout {layout}), found `{t}`")
+    })
 }
 
 /// Checks that dimension `q` of argument `arg` (`what` in messages: "the data"), `d`, is
@@ -350,9 +348,8 @@ impl Layout {
         dtype: DTy,
     ) -> Result<(), RelError> {
         let laid = self.lay_out(cx, dims, "the output", canonical)?;
-        let t = cx.mk_tensor(&laid, dtype);
         let last = cx.len() - 1;
-        cx.unify(last, t)
+        cx.unify_tensor(last, &laid, dtype)
     }
 
     /// `dims` (in canonical order; `what` in messages: "the output") laid out in this

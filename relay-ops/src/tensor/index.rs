@@ -53,8 +53,7 @@ pub fn scatter_elements_rel(cx: &mut RelCx<'_>) -> RelResult {
     };
     if cx.tensor(2)?.is_none() {
         // Backward: the updates have the indices' shape and the data's dtype.
-        let u = cx.mk_tensor(&idx, dt);
-        cx.unify(2, u)?;
+        cx.unify_tensor(2, &idx, dt)?;
     }
     let Some((upd, udt)) = part(cx, op, 2, "the updates", &[], false)? else {
         return Ok(Progress::NotYet);
