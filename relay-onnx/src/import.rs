@@ -553,10 +553,7 @@ impl<'s> Printer<'s> {
             }
             names.push(format!("%{name}"));
         }
-        Ok(match names.len() {
-            1 => names.pop().expect("one"),
-            _ => format!("({})", names.join(", ")),
-        })
+        Ok(results_text(&names))
     }
 
     fn node(&mut self, g: &GraphRecord, n: &NodeRecord) -> PResult<()> {
@@ -641,10 +638,7 @@ impl<'s> Printer<'s> {
                     for j in i..n.inputs.len() {
                         fields.push(self.input(g, n, j)?);
                     }
-                    match fields.len() {
-                        1 => format!("({},)", fields[0]),
-                        _ => format!("({})", fields.join(", ")),
-                    }
+                    tuple_text(&fields)
                 }
                 Arg::Value(i) => {
                     let data = match n.inputs.get(i).copied().flatten() {
@@ -683,10 +677,7 @@ impl<'s> Printer<'s> {
                     c.outs.iter().map(|&t| self.ty(t)).collect();
                 match fields {
                     Ok(f) => {
-                        let ty = match f.len() {
-                            1 => format!("({},)", f[0]),
-                            _ => format!("({})", f.join(", ")),
-                        };
+                        let ty = tuple_text(&f);
                         self.line(&format!("let %{tuple}: {ty} = {call};"));
                     }
                     // An output the model does not name may stay unknown.
@@ -813,10 +804,7 @@ impl<'s> Printer<'s> {
                     .map_err(|e| node_error(&n.node, format!("output {j}: its type {e}")))?,
             );
         }
-        let ty = match tys.len() {
-            1 => tys[0].clone(),
-            _ => format!("({})", tys.join(", ")),
-        };
+        let ty = results_text(&tys);
         let result = match outs.len() {
             1 => None,
             _ => Some(self.tuple_local(&node_base(&n.node))),
@@ -1018,4 +1006,20 @@ fn attr_value(out: &mut String, v: &AttrValue) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Several results as the text gives them: one is itself, more a tuple `(a, b)`.
+fn results_text(items: &[String]) -> String {
+    match items {
+        [one] => one.clone(),
+        _ => format!("({})", items.join(", ")),
+    }
+}
+
+/// A tuple in the text, `(a,)` for one field.
+fn tuple_text(items: &[String]) -> String {
+    match items {
+        [one] => format!("({one},)"),
+        _ => format!("({})", items.join(", ")),
+    }
 }

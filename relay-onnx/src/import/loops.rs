@@ -24,7 +24,7 @@
 //! with `?` accepts it, and the annotation (trusted, as an `onnx.value`'s) says it.
 
 use super::record::{GraphRecord, IntAttrs, NodeRecord};
-use super::{node_base, node_error, PResult, Printer};
+use super::{node_base, node_error, results_text, PResult, Printer};
 use relay_core::{DTy, DType, Dim, Dims, Ty, TyData};
 
 /// The expressions of a loop's results: each carried value, then each accumulator.
@@ -206,15 +206,11 @@ impl Printer<'_> {
             ));
         }
         let scans = body.outputs.len() - states_n;
-        let list = |name: &str, len: usize| -> Vec<i64> {
-            attrs
-                .ints(name)
-                .map_or_else(|| vec![0; len], <[i64]>::to_vec)
-        };
-        let in_axes = list("scan_input_axes", m);
-        let in_dirs = list("scan_input_directions", m);
-        let out_axes = list("scan_output_axes", scans);
-        let out_dirs = list("scan_output_directions", scans);
+        // Each list's `j`-th value, 0 where it has none.
+        let list = |name: &str| attrs.ints(name).unwrap_or(&[]);
+        let at = |l: &[i64], j: usize| l.get(j).copied().unwrap_or(0);
+        let (in_axes, in_dirs) = (list("scan_input_axes"), list("scan_input_directions"));
+        let (out_axes, out_dirs) = (list("scan_output_axes"), list("scan_output_directions"));
         let base = node_base(&n.node);
         let (mut inits, states) = self.carried(g, n, body, 0, 0, states_n, "state")?;
         // Each scan input, and the axis it is sliced along.
@@ -222,7 +218,7 @@ impl Printer<'_> {
         for j in 0..m {
             let (x, t) = self.typed_input(g, n, states_n + j)?;
             let rank = self.tensor_parts(t).map(|(d, _)| d.len());
-            let axis = in_axes.get(j).copied().unwrap_or(0);
+            let axis = at(in_axes, j);
             let a = rank
                 .and_then(|r| crate::value::norm_index(axis, r))
                 .ok_or_else(|| {
@@ -231,14 +227,14 @@ impl Printer<'_> {
                         format!("scan input {j}: its axis {axis} is not one of its dimensions"),
                     )
                 })?;
-            sliced.push((x, a, in_dirs.get(j).copied().unwrap_or(0) != 0));
+            sliced.push((x, a, at(in_dirs, j) != 0));
         }
         let mut accs = Vec::with_capacity(scans);
         let mut grow = Vec::with_capacity(scans);
         for j in 0..scans {
             let each = body.tys[body.outputs[states_n + j]];
             let rank = self.tensor_parts(each).map_or(0, |(d, _)| d.len());
-            let axis = out_axes.get(j).copied().unwrap_or(0);
+            let axis = at(out_axes, j);
             let a = crate::value::norm_index(axis, rank + 1).ok_or_else(|| {
                 node_error(
                     &n.node,
@@ -249,7 +245,7 @@ impl Printer<'_> {
             let name = self.onnx_name(body, body.outputs[states_n + j]);
             inits.push(self.empty(n, &format!("{name}_empty"), empty)?);
             accs.push(acc);
-            grow.push((a, out_dirs.get(j).copied().unwrap_or(0) != 0));
+            grow.push((a, at(out_dirs, j) != 0));
         }
         // The scan length: the first scan input's dimension on its axis.
         let len = self.local(&format!("{base}_length"), "length");
@@ -400,10 +396,7 @@ impl Printer<'_> {
             params.push(format!("%{name}: {t}"));
             shown.push(t);
         }
-        let result_ty = match shown.len() {
-            1 => shown.pop().expect("one"),
-            _ => format!("({})", shown.join(", ")),
-        };
+        let result_ty = results_text(&shown);
         Ok(Step {
             params,
             names: names.into_iter().map(|s| format!("%{s}")).collect(),
@@ -416,10 +409,7 @@ impl Printer<'_> {
         self.indent -= 1;
         self.line("} else {");
         self.indent += 1;
-        let finals = match step.names.len() {
-            1 => step.names[0].clone(),
-            _ => format!("({})", step.names.join(", ")),
-        };
+        let finals = results_text(&step.names);
         self.line(&finals);
         self.indent -= 1;
         self.line("}");

@@ -13,7 +13,7 @@
 //! list's (elements of different ranks have no such type: an error naming the node).
 
 use super::record::{GraphRecord, IntAttrs, NodeRecord};
-use super::{node_base, node_error, PResult, Printer};
+use super::{node_base, node_error, results_text, PResult, Printer};
 use relay_core::{DType, Ty, TyData};
 
 /// A global function an imported module uses, printed after `@main`.
@@ -396,13 +396,8 @@ impl Printer<'_> {
             let t = self.ty_at(n, body.tys[body.outputs[j]])?;
             out_tys.push(format!("List[{t}]"));
         }
-        let (result_ty, nil) = match outs {
-            1 => (out_tys[0].clone(), "Nil()".to_string()),
-            _ => (
-                format!("({})", out_tys.join(", ")),
-                format!("({})", vec!["Nil()"; outs].join(", ")),
-            ),
-        };
+        let result_ty = results_text(&out_tys);
+        let nil = results_text(&vec!["Nil()".to_string(); outs]);
         let params: Vec<String> = seqs
             .iter()
             .map(|(_, p, ty, ..)| format!("%{p}: {ty}"))
